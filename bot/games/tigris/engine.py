@@ -1,0 +1,66 @@
+"""The :class:`~bot.games.base.GameEngine` object for Tigris & Euphrates."""
+
+from __future__ import annotations
+
+from collections.abc import Mapping
+from typing import Any
+
+from bot.games.base import Event, OptionSpec, Result, RuleError
+from bot.games.tigris import actions, flow, rules, scoring, state, views
+from bot.games.tigris.state import PHASE_OVER, GameState
+
+
+class TigrisEngine:
+    """Tigris & Euphrates for 2 to 4 players; see the package docstring."""
+
+    name = "tigris"
+    title_key = "tigris.title"
+    min_players = 2
+    max_players = 4
+    options = (OptionSpec("scoring", ("hidden", "open"), "tigris.option.scoring"),)
+
+    def new_game(self, seats: int, options: Mapping[str, str], seed: int) -> GameState:
+        if not self.min_players <= seats <= self.max_players:
+            raise RuleError("tigris.error.player_count", min=self.min_players, max=self.max_players)
+        scoring_mode = options.get("scoring", self.options[0].default)
+        if scoring_mode not in self.options[0].choices:
+            raise RuleError("tigris.error.bad_option", name="scoring", value=scoring_mode)
+        return state.new_state(seats, scoring_mode, seed)
+
+    def waiting_for(self, game: GameState) -> set[int]:
+        return rules.waiting_for(game)
+
+    def apply(self, game: GameState, seat: int, action: Any) -> list[Event]:
+        if isinstance(action, str):
+            action = actions.parse_action(action)
+        return flow.apply(game, seat, action)
+
+    def legal_actions(self, game: GameState, seat: int) -> list[actions.Action]:
+        return rules.legal_actions(game, seat)
+
+    def parse_action(self, text: str) -> actions.Action:
+        return actions.parse_action(text)
+
+    def public_view(self, game: GameState) -> dict[str, Any]:
+        return views.public_view(game)
+
+    def private_view(self, game: GameState, seat: int) -> dict[str, Any]:
+        return views.private_view(game, seat)
+
+    def prompt(self, game: GameState) -> tuple[str, dict[str, Any]] | None:
+        """Extra to the contract: the i18n key and params of the current question."""
+        return views.prompt(game)
+
+    def result(self, game: GameState) -> Result | None:
+        if game.phase != PHASE_OVER:
+            return None
+        return scoring.ranking(game)
+
+    def dump_state(self, game: GameState) -> dict[str, Any]:
+        return state.dump_state(game)
+
+    def load_state(self, data: dict[str, Any]) -> GameState:
+        return state.load_state(data)
+
+
+ENGINE = TigrisEngine()

@@ -1,0 +1,99 @@
+"""Message catalogs: every user-facing string goes through :func:`t`.
+
+Catalogs are JSON files ``locales/<lang>/<domain>.json`` mapping a dotted key
+to a ``str.format`` template with named fields. All domains of a language are
+merged, so each game ships its own file (``tigris.json``) and the core has
+``core.json``. English is complete; another language falls back to English
+key by key. Discord locales (``zh-CN``, ``ko``, ``en-US``...) map to a
+catalog language by their first part.
+"""
+
+from __future__ import annotations
+
+import json
+import logging
+from collections.abc import Mapping
+from dataclasses import dataclass, field
+from functools import cache
+from pathlib import Path
+from typing import Any
+
+log = logging.getLogger(__name__)
+
+LOCALES_DIR = Path(__file__).parent / "locales"
+DEFAULT_LANG = "en"
+LANGUAGES = ("en", "zh", "ko")
+
+
+@dataclass(frozen=True)
+class Text:
+    """A catalog key with its parameters, translated late (per recipient)."""
+
+    key: str
+    params: Mapping[str, Any] = field(default_factory=dict)
+
+    def render(self, lang: str | None = None) -> str:
+        return t(lang, self.key, **self.params)
+
+
+_EXTRA: dict[str, dict[str, str]] = {}
+
+
+def register_catalog(lang: str, entries: Mapping[str, str]) -> None:
+    """Add messages from outside ``locales/`` (a test game's catalog)."""
+    _EXTRA.setdefault(lang, {}).update(entries)
+    catalog.cache_clear()
+
+
+@cache
+def catalog(lang: str) -> dict[str, str]:
+    """All messages of one language, every domain file merged."""
+    merged: dict[str, str] = dict(_EXTRA.get(lang, {}))
+    folder = LOCALES_DIR / lang
+    if folder.is_dir():
+        for path in sorted(folder.glob("*.json")):
+            entries = json.loads(path.read_text(encoding="utf-8"))
+            duplicated = merged.keys() & entries.keys()
+            if duplicated:
+                raise ValueError(f"{path}: keys already defined: {sorted(duplicated)}")
+            merged.update(entries)
+    return merged
+
+
+def language_of(locale: str | None) -> str:
+    """Map a Discord locale such as ``zh-CN`` or ``en-GB`` to a catalog language."""
+    if not locale:
+        return DEFAULT_LANG
+    lang = str(locale).split("-")[0].split("_")[0].lower()
+    return lang if lang in LANGUAGES else DEFAULT_LANG
+
+
+class _Params(dict):
+    """Format mapping that keeps ``{unknown}`` fields visible instead of failing."""
+
+    def __missing__(self, key: str) -> str:
+        return "{" + key + "}"
+
+
+def t(locale: str | None, key: str, **params: Any) -> str:
+    """Translate ``key`` into the language of ``locale``.
+
+    Nested :class:`Text` params are translated in the same language. A missing
+    key is logged and shown as the key itself, never raised to a player.
+    """
+    lang = language_of(locale)
+    template = catalog(lang).get(key)
+    if template is None:
+        template = catalog(DEFAULT_LANG).get(key)
+    if template is None:
+        log.warning("missing i18n key %s", key)
+        return key
+    rendered = {
+        name: value.render(lang) if isinstance(value, Text) else value
+        for name, value in params.items()
+    }
+    return template.format_map(_Params(rendered))
+
+
+def has_key(key: str, lang: str = DEFAULT_LANG) -> bool:
+    return key in catalog(lang)

@@ -1,0 +1,410 @@
+"""Game-agnostic drawing helpers shared by every board renderer.
+
+Decisions recorded here:
+
+* Fonts: DejaVu Sans (regular and bold) from the system when present, else the
+  scalable font Pillow bundles (``ImageFont.load_default(size=...)``), so a bare
+  machine still renders. Any ``.ttf``/``.otf``/``.ttc`` dropped into
+  ``renderer/fonts/`` is tried before the system fonts for missing glyphs.
+* Player names may be Chinese, Korean, emoji... A :class:`FontStack` is a
+  primary font plus fallbacks (CJK fonts found through ``fc-list`` or at their
+  usual Debian paths). Text is split into runs, each drawn with the first font
+  that has the glyph. A character no font has is dropped; a name that loses
+  most of its characters becomes the caller's fallback (``"Player 2"``), so a
+  name never renders as a row of empty boxes and nothing crashes.
+* A bold stack whose fallback has no bold face (WenQuanYi Micro Hei) draws it
+  with a thin stroke of the text colour, so a Chinese name is as heavy as a
+  Latin one beside it.
+* Glyph coverage is detected without extra dependencies: a character is
+  "missing" when the font draws it exactly like its ``.notdef`` glyph.
+* Sprites (tiles, tokens, icons) are drawn once at 4x with plain Pillow
+  primitives and downscaled with LANCZOS: antialiased edges at no per-render
+  cost, because callers cache the result.
+* PNG encoding: images are mapped onto a cached 256-colour palette (exact key
+  colours plus an octree of a sample image) and saved at zlib level 3: about a
+  third of the RGB size and several times faster to encode.
+"""
+
+from __future__ import annotations
+
+import io
+import math
+import os
+import shutil
+import subprocess
+import unicodedata
+from collections.abc import Callable, Sequence
+from dataclasses import dataclass, field
+from functools import cache
+from pathlib import Path
+
+from PIL import Image, ImageDraw, ImageFont
+
+RGB = tuple[int, int, int]
+RGBA = tuple[int, int, int, int]
+Font = ImageFont.FreeTypeFont
+
+FONTS_DIR = Path(__file__).parent / "fonts"
+DEJAVU_DIR = Path("/usr/share/fonts/truetype/dejavu")
+_DEJAVU = {False: "DejaVuSans.ttf", True: "DejaVuSans-Bold.ttf"}
+_FONT_SUFFIXES = (".ttf", ".otf", ".ttc")
+
+#: Usual Debian locations of fonts with Chinese and Korean glyphs, used when
+#: ``fc-list`` is not installed. Bold variants are preferred for bold stacks.
+_KNOWN_CJK_FONTS = (
+    "/usr/share/fonts/opentype/noto/NotoSansCJK-Regular.ttc",
+    "/usr/share/fonts/opentype/noto/NotoSansCJK-Bold.ttc",
+    "/usr/share/fonts/truetype/wqy/wqy-microhei.ttc",
+    "/usr/share/fonts/truetype/wqy/wqy-zenhei.ttc",
+    "/usr/share/fonts/truetype/nanum/NanumGothic.ttf",
+    "/usr/share/fonts/truetype/nanum/NanumGothicBold.ttf",
+    "/usr/share/fonts/truetype/unfonts-core/UnDotum.ttf",
+)
+_MAX_FALLBACKS = 3
+
+
+# --------------------------------------------------------------------------- fonts
+
+
+@cache
+def load_font(size: int, bold: bool = False) -> Font:
+    """DejaVu Sans (bold or regular) at ``size`` px, else Pillow's bundled font."""
+    path = DEJAVU_DIR / _DEJAVU[bold]
+    if path.is_file():
+        return ImageFont.truetype(str(path), size)
+    return ImageFont.load_default(size=size)
+
+
+def _fc_list(lang: str) -> list[str]:
+    """Font files that fontconfig says cover ``lang``; empty without fc-list."""
+    exe = shutil.which("fc-list")
+    if exe is None:
+        return []
+    try:
+        out = subprocess.run(
+            [exe, f":lang={lang}", "file"],
+            capture_output=True,
+            text=True,
+            timeout=5,
+            check=False,
+        ).stdout
+    except (OSError, subprocess.SubprocessError):
+        return []
+    files = (line.strip().rstrip(":").strip() for line in out.splitlines())
+    return sorted(f for f in files if f.endswith(_FONT_SUFFIXES))
+
+
+@cache
+def fallback_font_files() -> tuple[str, ...]:
+    """Font files tried, in order, for glyphs the primary font lacks.
+
+    Shipped fonts (``renderer/fonts/``) first, then fonts covering both Chinese
+    and Korean, then either one, then the known Debian paths.
+    """
+    shipped = sorted(str(p) for p in FONTS_DIR.glob("*") if p.suffix in _FONT_SUFFIXES)
+    zh, ko = _fc_list("zh-cn"), _fc_list("ko")
+    both = [f for f in zh if f in ko]
+    known = [p for p in _KNOWN_CJK_FONTS if os.path.isfile(p)]
+    ordered: list[str] = []
+    for path in [*shipped, *both, *zh, *ko, *known]:
+        if path not in ordered:
+            ordered.append(path)
+    return tuple(ordered)
+
+
+def has_cjk_font() -> bool:
+    """True when some fallback font can draw Chinese (used by tests and reports)."""
+    return font_stack(20).font_for("中") is not None
+
+
+def _pick_fallbacks(bold: bool) -> list[str]:
+    """Fallback files, preferring a bold face of a family for bold stacks."""
+    files = list(fallback_font_files())
+    if bold:
+        files.sort(key=lambda f: "bold" not in f.lower())
+    else:
+        files.sort(key=lambda f: "bold" in f.lower())
+    return files[:_MAX_FALLBACKS]
+
+
+@dataclass(frozen=True)
+class FontStack:
+    """A primary font and fallbacks; draws each character with the first that has it."""
+
+    fonts: tuple[Font, ...]
+    #: fonts drawn with a thin same-colour stroke: regular fallbacks of a bold stack
+    faux_bold: frozenset[int] = frozenset()
+    _coverage: dict[tuple[int, str], bool] = field(
+        default_factory=dict, compare=False, hash=False, repr=False
+    )
+
+    @property
+    def primary(self) -> Font:
+        return self.fonts[0]
+
+    def covers(self, ch: str, font: Font) -> bool:
+        """Whether ``font`` has a real glyph for ``ch`` (not its .notdef box)."""
+        key = (id(font), ch)
+        known = self._coverage.get(key)
+        if known is None:
+            known = ch.isspace() or _glyph_signature(font, ch) != _notdef_signature(font)
+            self._coverage[key] = known
+        return known
+
+    def font_for(self, ch: str) -> Font | None:
+        """The first font able to draw ``ch``, or None."""
+        for font in self.fonts:
+            if self.covers(ch, font):
+                return font
+        return None
+
+    def drawable(self, text: str) -> str:
+        """``text`` without the characters no font of the stack can draw."""
+        return "".join(ch for ch in text if self.font_for(ch) is not None)
+
+    def runs(self, text: str) -> list[tuple[str, Font]]:
+        """Split ``text`` into (chunk, font) runs; undrawable characters are dropped."""
+        runs: list[tuple[str, Font]] = []
+        for ch in text:
+            font = self.font_for(ch)
+            if font is None:
+                continue
+            if runs and runs[-1][1] is font:
+                runs[-1] = (runs[-1][0] + ch, font)
+            else:
+                runs.append((ch, font))
+        return runs
+
+    def width(self, text: str) -> float:
+        return sum(font.getlength(chunk) for chunk, font in self.runs(text))
+
+
+@cache
+def font_stack(size: int, bold: bool = False) -> FontStack:
+    """DejaVu (or Pillow's font) at ``size`` followed by CJK/shipped fallbacks."""
+    fonts: list[Font] = [load_font(size, bold)]
+    faux: set[int] = set()
+    for path in _pick_fallbacks(bold):
+        try:
+            font = ImageFont.truetype(path, size)
+        except OSError:
+            continue
+        fonts.append(font)
+        if bold and "bold" not in path.lower():
+            faux.add(id(font))
+    return FontStack(tuple(fonts), frozenset(faux))
+
+
+def _glyph_signature(font: Font, ch: str) -> bytes:
+    """The exact pixels of ``ch`` drawn alone with ``font``."""
+    left, top, right, bottom = font.getbbox(ch)
+    width, height = max(1, int(right - left)), max(1, int(bottom - top))
+    canvas = Image.new("L", (width, height))
+    ImageDraw.Draw(canvas).text((-left, -top), ch, font=font, fill=255)
+    return f"{width}x{height}".encode() + canvas.tobytes()
+
+
+@cache
+def _notdef_signature(font: Font) -> bytes:
+    """Pixels of a code point no font maps (plane 16 private use): the .notdef box."""
+    return _glyph_signature(font, "\U0010fffd")
+
+
+# --------------------------------------------------------------------------- text
+
+
+def clean_name(name: str, stack: FontStack, fallback: str) -> str:
+    """A display name the stack can draw, or ``fallback``.
+
+    Control and format characters are removed; characters no font has are
+    dropped. If that loses more than half of the visible characters (say a
+    Chinese name on a machine without a CJK font), or leaves nothing, the
+    fallback is used instead: "Player 2" reads better than a stub.
+    """
+    visible = [
+        ch for ch in " ".join(name.split()) if unicodedata.category(ch) not in ("Cc", "Cf", "Cs")
+    ]
+    kept = stack.drawable("".join(visible)).strip()
+    counted = [ch for ch in visible if not ch.isspace() and unicodedata.category(ch) != "Mn"]
+    kept_count = sum(1 for ch in kept if not ch.isspace() and unicodedata.category(ch) != "Mn")
+    if not kept or kept_count * 2 < len(counted):
+        return fallback
+    return " ".join(kept.split())
+
+
+def fit_text(text: str, stack: FontStack, max_width: float, ellipsis: str = "…") -> str:
+    """``text`` cut at a character boundary with an ellipsis to fit ``max_width`` px."""
+    if stack.width(text) <= max_width:
+        return text
+    low, high = 0, len(text)
+    while low < high:  # longest prefix whose ellipsised form fits
+        mid = (low + high + 1) // 2
+        if stack.width(text[:mid].rstrip() + ellipsis) <= max_width:
+            low = mid
+        else:
+            high = mid - 1
+    return text[:low].rstrip() + ellipsis if low else ""
+
+
+def draw_text(
+    draw: ImageDraw.ImageDraw,
+    xy: tuple[float, float],
+    text: str,
+    stack: FontStack | Font,
+    fill: RGB | RGBA | str,
+    anchor: str = "lm",
+    stroke_width: int = 0,
+    stroke_fill: RGB | RGBA | str | None = None,
+) -> float:
+    """Draw ``text`` with font fallback and return its width.
+
+    ``anchor`` is two letters like Pillow's: horizontal ``l``/``m``/``r`` then
+    vertical ``m`` (middle of the primary font's ascender/descender) or ``s``
+    (baseline). Runs of different fonts share one baseline.
+    """
+    if isinstance(stack, ImageFont.FreeTypeFont):
+        stack = FontStack((stack,))
+    runs = stack.runs(text)
+    width = sum(font.getlength(chunk) for chunk, font in runs)
+    x, y = xy
+    if anchor[0] == "m":
+        x -= width / 2
+    elif anchor[0] == "r":
+        x -= width
+    if anchor[1] == "m":
+        ascent, descent = stack.primary.getmetrics()
+        y += (ascent - descent) / 2
+    for chunk, font in runs:
+        width_, fill_ = stroke_width, stroke_fill
+        if not stroke_width and id(font) in stack.faux_bold:
+            width_, fill_ = max(1, round(font.size / 30)), fill
+        draw.text(
+            (x, y), chunk, font=font, fill=fill, anchor="ls", stroke_width=width_, stroke_fill=fill_
+        )
+        x += font.getlength(chunk)
+    return width
+
+
+# --------------------------------------------------------------------------- colours
+
+
+def parse_hex_colour(value: str | None, default: RGB) -> RGB:
+    """``"#rrggbb"`` (or ``"rrggbb"``/``"#rgb"``) to an RGB tuple; ``default`` if invalid."""
+    if not isinstance(value, str):
+        return default
+    digits = value.strip().lstrip("#")
+    if len(digits) == 3:
+        digits = "".join(d * 2 for d in digits)
+    if len(digits) != 6:
+        return default
+    try:
+        return (int(digits[0:2], 16), int(digits[2:4], 16), int(digits[4:6], 16))
+    except ValueError:
+        return default
+
+
+def luminance(rgb: RGB) -> float:
+    """Relative luminance (sRGB, WCAG formula), 0 = black, 1 = white."""
+
+    def channel(c: int) -> float:
+        v = c / 255
+        return v / 12.92 if v <= 0.03928 else ((v + 0.055) / 1.055) ** 2.4
+
+    r, g, b = (channel(c) for c in rgb[:3])
+    return 0.2126 * r + 0.7152 * g + 0.0722 * b
+
+
+def readable_on(rgb: RGB, dark: RGB = (20, 20, 20), light: RGB = (255, 255, 255)) -> RGB:
+    """The text colour (dark or light) with the better contrast on ``rgb``."""
+    lum = luminance(rgb)
+    return dark if (lum + 0.05) / 0.05 > 1.05 / (lum + 0.05) else light
+
+
+def mix(a: RGB, b: RGB, t: float) -> RGB:
+    """Linear blend from ``a`` (t=0) to ``b`` (t=1)."""
+    return (
+        round(a[0] + (b[0] - a[0]) * t),
+        round(a[1] + (b[1] - a[1]) * t),
+        round(a[2] + (b[2] - a[2]) * t),
+    )
+
+
+# --------------------------------------------------------------------------- sprites
+
+SUPERSAMPLE = 4
+
+
+def sprite(
+    width: int, height: int, paint: Callable[[ImageDraw.ImageDraw, float], None]
+) -> Image.Image:
+    """An RGBA sprite drawn by ``paint(draw, scale)`` at 4x, then downscaled.
+
+    ``paint`` receives the 4x drawing context and the scale factor, so it can
+    use coordinates in final pixels multiplied by ``scale``.
+    """
+    big = Image.new("RGBA", (width * SUPERSAMPLE, height * SUPERSAMPLE), (0, 0, 0, 0))
+    paint(ImageDraw.Draw(big), SUPERSAMPLE)
+    return big.resize((width, height), Image.Resampling.LANCZOS)
+
+
+def paste(canvas: Image.Image, image: Image.Image, xy: tuple[float, float]) -> None:
+    """Paste an RGBA sprite at ``xy`` (top-left, rounded) using its alpha."""
+    canvas.paste(image, (round(xy[0]), round(xy[1])), image)
+
+
+def paste_centered(canvas: Image.Image, image: Image.Image, center: tuple[float, float]) -> None:
+    """Paste an RGBA sprite centred on ``center``."""
+    paste(canvas, image, (center[0] - image.width / 2, center[1] - image.height / 2))
+
+
+def star_points(
+    cx: float, cy: float, outer: float, inner: float, spikes: int = 5
+) -> Sequence[tuple[float, float]]:
+    """Vertices of a star polygon pointing up."""
+    points = []
+    for i in range(spikes * 2):
+        radius = outer if i % 2 == 0 else inner
+        angle = -math.pi / 2 + i * math.pi / spikes
+        points.append((cx + radius * math.cos(angle), cy + radius * math.sin(angle)))
+    return points
+
+
+# --------------------------------------------------------------------------- encoding
+
+
+def build_palette(sample: Image.Image, exact: Sequence[RGB], size: int = 256) -> Image.Image:
+    """A ``P`` image whose palette holds ``exact`` colours unchanged plus the
+    best ``size - len(exact)`` colours of ``sample`` (fast octree).
+
+    Renderers build it once from a sample image containing every sprite they
+    may draw, then map each render onto it (:func:`encode_png`), which is
+    several times faster than quantizing each image adaptively.
+    """
+    unique = list(dict.fromkeys(tuple(c[:3]) for c in exact))[:size]
+    octree = sample.convert("RGB").quantize(
+        size - len(unique), method=Image.Quantize.FASTOCTREE, dither=Image.Dither.NONE
+    )
+    raw = octree.getpalette() or []
+    colours = unique + [tuple(raw[i : i + 3]) for i in range(0, len(raw), 3)]
+    colours = list(dict.fromkeys(colours))[:size]
+    flat = [v for colour in colours for v in colour]
+    flat += flat[-3:] * (256 - len(colours))
+    palette = Image.new("P", (1, 1))
+    palette.putpalette(flat)
+    return palette
+
+
+def encode_png(
+    image: Image.Image, palette: Image.Image | None = None, compress_level: int = 3
+) -> bytes:
+    """PNG bytes of ``image``, mapped onto ``palette`` (no dithering) when given.
+
+    Boards are flat colours with antialiased edges: 256 well-chosen colours
+    look the same, and an 8-bit PNG is about a third of the RGB size and much
+    faster to compress.
+    """
+    if palette is not None:
+        image = image.convert("RGB").quantize(palette=palette, dither=Image.Dither.NONE)
+    buffer = io.BytesIO()
+    image.save(buffer, format="PNG", compress_level=compress_level)
+    return buffer.getvalue()

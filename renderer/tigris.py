@@ -1,0 +1,1215 @@
+"""Tigris & Euphrates: public board and private hand images (Pillow).
+
+Input is the view schema of ``docs/tigris_views.md`` and nothing else, so the
+public image cannot leak a hand.
+
+Decisions recorded here:
+
+* Layout for phones: the 16x11 board on top (72 px squares, coordinates on all
+  four edges so a square can be named without sliding a finger across), the
+  panel *below* it. A panel to the right would make the image wider, and a
+  phone scales the whole image to its width, shrinking the board; below, the
+  image stays roughly square (1220 px wide).
+* Colour-blind cues: every tile colour also has a shape (temple = stepped
+  pyramid, farm = wheat ear, market = coin, settlement = house); leaders are
+  round tokens with a letter (K/P/F/T) on the leader colour, ringed with the
+  player's colour and badged with the dynasty symbol (archer = bow, bull =
+  horns, pot = amphora, lion = mane); corner treasures are round with a star,
+  the others are diamonds; catastrophes carry a big X.
+* Speed: the board background (frame, squares, river, coordinates) and every
+  sprite are drawn once (4x supersampled, cached); a render only pastes
+  sprites and draws the panel text, then encodes the PNG at zlib level 3.
+* Text is English and kept in :data:`LABELS` (the renderer API carries no
+  language); names go through :func:`renderer.common.clean_name`.
+"""
+
+from __future__ import annotations
+
+import math
+from collections.abc import Callable, Mapping, Sequence
+from dataclasses import dataclass
+from functools import cache, lru_cache
+from typing import Any
+
+from PIL import Image, ImageDraw
+
+from bot.games.base import PlayerLabel
+from renderer.common import (
+    RGB,
+    SUPERSAMPLE,
+    FontStack,
+    build_palette,
+    clean_name,
+    draw_text,
+    encode_png,
+    fit_text,
+    font_stack,
+    mix,
+    parse_hex_colour,
+    paste,
+    paste_centered,
+    readable_on,
+    sprite,
+    star_points,
+)
+
+View = Mapping[str, Any]
+
+# --------------------------------------------------------------------------- geometry
+
+COLS, ROWS = 16, 11
+CELL = 72
+EDGE = 34  # width of the coordinate bands around the board
+BOARD_W = COLS * CELL + 2 * EDGE  # 1220: the image width
+BOARD_H = ROWS * CELL + 2 * EDGE
+PAD = 16  # panel padding
+COL_LETTERS = "ABCDEFGHIJKLMNOP"
+
+# --------------------------------------------------------------------------- palette
+
+FRAME = (30, 34, 41)
+CARD = (44, 49, 58)
+CARD_ACTIVE = (58, 63, 48)
+TEXT = (240, 240, 240)
+TEXT_DIM = (165, 170, 180)
+EDGE_TEXT = (200, 204, 212)
+LAND = (234, 221, 184)
+LAND_LINE = (205, 190, 148)
+RIVER = (143, 201, 236)
+RIVER_WAVE = (184, 224, 246)
+HIGHLIGHT = (255, 212, 0)
+CONFLICT_RING = (235, 40, 40)
+GOLD = (242, 190, 40)
+GOLD_DARK = (110, 75, 0)
+OUTLINE = (25, 25, 25)
+
+TILE_COLOURS: dict[str, RGB] = {
+    "red": (200, 56, 45),
+    "blue": (38, 98, 200),
+    "green": (38, 148, 76),
+    "black": (42, 42, 46),
+}
+BLACK_TILE_RIM = (120, 120, 128)
+FLIPPED = (150, 132, 104)
+FLIPPED_HATCH = (122, 105, 80)
+TILE_ORDER = ("red", "blue", "green", "black")
+LEADER_ORDER = ("black", "red", "blue", "green")
+LEADER_LETTER = {"black": "K", "red": "P", "blue": "F", "green": "T"}
+DYNASTIES = ("archer", "bull", "pot", "lion")
+DEFAULT_PLAYER_COLOURS: tuple[RGB, ...] = (
+    (230, 126, 34),
+    (155, 89, 182),
+    (26, 188, 156),
+    (241, 196, 15),
+)
+
+LABELS = {
+    "player": "Player {n}",
+    "action": "to play · {n} action{s} left",
+    "revolt_support": "to commit red tiles (revolt)",
+    "war_support": "to commit {colour} tiles (war)",
+    "war_order": "to choose the order of the wars",
+    "treasure": "to choose treasures",
+    "monument": "to decide on a monument",
+    "over": "Game over",
+    "last": "Last: ",
+    "bag": "bag",
+    "treasures": "treasures",
+    "monuments_left": "Monuments",
+    "revolt": "REVOLT",
+    "war": "WAR",
+    "attacker": "attacker",
+    "defender": "defender",
+    "tie": "a tie goes to the defender",
+    "hand": "hand",
+    "your_hand": "Your hand",
+    "points": "Points",
+    "score_now": "Score now: {n}",
+    "score_hint": "weakest colour after treasures",
+    "none": "none",
+}
+COLOUR_NAMES = {"red": "red", "blue": "blue", "green": "green", "black": "black"}
+LEADER_NAMES = {"black": "king", "red": "priest", "blue": "farmer", "green": "trader"}
+
+
+# --------------------------------------------------------------------------- squares
+
+
+def parse_square(name: str) -> tuple[int, int] | None:
+    """``"F5"`` -> (column 5, row 4), zero-based; None when not on the board."""
+    if not isinstance(name, str) or len(name) < 2:
+        return None
+    col = COL_LETTERS.find(name[0].upper())
+    try:
+        row = int(name[1:]) - 1
+    except ValueError:
+        return None
+    if col < 0 or not 0 <= row < ROWS:
+        return None
+    return col, row
+
+
+def square_origin(name: str) -> tuple[int, int] | None:
+    """Top-left pixel of a square in the public image."""
+    pos = parse_square(name)
+    if pos is None:
+        return None
+    return EDGE + pos[0] * CELL, EDGE + pos[1] * CELL
+
+
+def square_center(name: str) -> tuple[int, int]:
+    """Centre pixel of a square in the public image (tests sample here)."""
+    origin = square_origin(name)
+    if origin is None:
+        raise ValueError(f"not a square: {name!r}")
+    return origin[0] + CELL // 2, origin[1] + CELL // 2
+
+
+# --------------------------------------------------------------------------- symbols
+
+Draw = ImageDraw.ImageDraw
+Point = tuple[float, float]
+
+
+def _leaf(p0: Point, p1: Point, width: float) -> list[Point]:
+    """A leaf/grain polygon from ``p0`` to ``p1``."""
+    mx, my = (p0[0] + p1[0]) / 2, (p0[1] + p1[1]) / 2
+    dx, dy = p1[0] - p0[0], p1[1] - p0[1]
+    length = math.hypot(dx, dy) or 1
+    nx, ny = -dy / length * width / 2, dx / length * width / 2
+    return [p0, (mx + nx, my + ny), p1, (mx - nx, my - ny)]
+
+
+def _temple_symbol(d: Draw, cx: float, cy: float, s: float, fg: RGB, bg: RGB) -> None:
+    """Stepped pyramid (a ziggurat): three tiers and a shrine."""
+    tier_h = s * 0.2
+    bottom = cy + s * 0.42
+    for i, frac in enumerate((1.0, 0.68, 0.38)):
+        w = s * frac
+        top = bottom - tier_h * (i + 1)
+        d.rectangle((cx - w / 2, top, cx + w / 2, top + tier_h - s * 0.035), fill=fg)
+    d.rectangle(
+        (cx - s * 0.08, bottom - tier_h * 3 - s * 0.16, cx + s * 0.08, bottom - tier_h * 3), fill=fg
+    )
+
+
+def _farm_symbol(d: Draw, cx: float, cy: float, s: float, fg: RGB, bg: RGB) -> None:
+    """A wheat ear: stalk and three pairs of grains."""
+    d.line((cx, cy + s * 0.48, cx, cy - s * 0.2), fill=fg, width=max(1, round(s * 0.08)))
+    for k in range(3):
+        y = cy + s * 0.2 - k * s * 0.22
+        d.polygon(_leaf((cx, y), (cx - s * 0.3, y - s * 0.2), s * 0.16), fill=fg)
+        d.polygon(_leaf((cx, y), (cx + s * 0.3, y - s * 0.2), s * 0.16), fill=fg)
+    d.polygon(_leaf((cx, cy - s * 0.18), (cx, cy - s * 0.5), s * 0.17), fill=fg)
+
+
+def _market_symbol(d: Draw, cx: float, cy: float, s: float, fg: RGB, bg: RGB) -> None:
+    """A coin: thick ring and a centre dot."""
+    r = s * 0.42
+    d.ellipse((cx - r, cy - r, cx + r, cy + r), outline=fg, width=max(1, round(s * 0.11)))
+    r = s * 0.16
+    d.ellipse((cx - r, cy - r, cx + r, cy + r), fill=fg)
+
+
+def _settlement_symbol(d: Draw, cx: float, cy: float, s: float, fg: RGB, bg: RGB) -> None:
+    """A house: roof, walls and a door in the tile colour."""
+    d.polygon(
+        [(cx - s * 0.48, cy - s * 0.02), (cx, cy - s * 0.46), (cx + s * 0.48, cy - s * 0.02)],
+        fill=fg,
+    )
+    d.rectangle((cx - s * 0.33, cy - s * 0.06, cx + s * 0.33, cy + s * 0.42), fill=fg)
+    d.rectangle((cx - s * 0.09, cy + s * 0.12, cx + s * 0.09, cy + s * 0.42), fill=bg)
+
+
+SYMBOLS: dict[str, Callable[[Draw, float, float, float, RGB, RGB], None]] = {
+    "red": _temple_symbol,
+    "blue": _farm_symbol,
+    "green": _market_symbol,
+    "black": _settlement_symbol,
+}
+
+
+def _archer_symbol(d: Draw, cx: float, cy: float, s: float, fg: RGB, bg: RGB) -> None:
+    """A bow with an arrow."""
+    w = max(1, round(s * 0.1))
+    box = (cx - s * 0.62, cy - s * 0.45, cx + s * 0.12, cy + s * 0.45)
+    d.arc(box, start=-80, end=80, fill=fg, width=w)
+    string_x = cx - s * 0.25 + s * 0.37 * math.cos(math.radians(80))  # the arc's tips
+    d.line((string_x, cy - s * 0.44, string_x, cy + s * 0.44), fill=fg, width=max(1, w // 2))
+    d.line((cx - s * 0.35, cy, cx + s * 0.3, cy), fill=fg, width=w)
+    d.polygon(
+        [(cx + s * 0.48, cy), (cx + s * 0.24, cy - s * 0.14), (cx + s * 0.24, cy + s * 0.14)],
+        fill=fg,
+    )
+
+
+def _bull_symbol(d: Draw, cx: float, cy: float, s: float, fg: RGB, bg: RGB) -> None:
+    """A bull's head: round face under a pair of horns (like the Taurus sign)."""
+    r = s * 0.25
+    d.ellipse((cx - r, cy - s * 0.02, cx + r, cy + s * 0.48), fill=fg)
+    d.arc(
+        (cx - s * 0.46, cy - s * 0.62, cx + s * 0.46, cy + s * 0.08),
+        start=15,
+        end=165,
+        fill=fg,
+        width=max(1, round(s * 0.13)),
+    )
+
+
+def _pot_symbol(d: Draw, cx: float, cy: float, s: float, fg: RGB, bg: RGB) -> None:
+    """An amphora: round body, neck, rim and handles."""
+    d.ellipse((cx - s * 0.32, cy - s * 0.12, cx + s * 0.32, cy + s * 0.46), fill=fg)
+    d.rectangle((cx - s * 0.12, cy - s * 0.38, cx + s * 0.12, cy), fill=fg)
+    d.rectangle((cx - s * 0.22, cy - s * 0.48, cx + s * 0.22, cy - s * 0.36), fill=fg)
+    w = max(1, round(s * 0.07))
+    d.arc((cx - s * 0.38, cy - s * 0.36, cx - s * 0.04, cy + s * 0.06), 100, 260, fill=fg, width=w)
+    d.arc((cx + s * 0.04, cy - s * 0.36, cx + s * 0.38, cy + s * 0.06), -80, 80, fill=fg, width=w)
+
+
+def _lion_symbol(d: Draw, cx: float, cy: float, s: float, fg: RGB, bg: RGB) -> None:
+    """A lion's face: a spiky mane around a round face with eyes."""
+    d.polygon(star_points(cx, cy, s * 0.5, s * 0.36, spikes=10), fill=fg)
+    r = s * 0.27
+    d.ellipse((cx - r, cy - r, cx + r, cy + r), fill=bg)
+    e = s * 0.055
+    for ex in (cx - s * 0.1, cx + s * 0.1):
+        d.ellipse((ex - e, cy - s * 0.08 - e, ex + e, cy - s * 0.08 + e), fill=fg)
+    d.polygon(
+        [(cx - s * 0.08, cy + s * 0.06), (cx + s * 0.08, cy + s * 0.06), (cx, cy + s * 0.15)],
+        fill=fg,
+    )
+
+
+DYNASTY_SYMBOLS: dict[str, Callable[[Draw, float, float, float, RGB, RGB], None]] = {
+    "archer": _archer_symbol,
+    "bull": _bull_symbol,
+    "pot": _pot_symbol,
+    "lion": _lion_symbol,
+}
+
+
+# --------------------------------------------------------------------------- sprites
+
+TILE = CELL - 8
+LEADER = CELL - 6
+
+
+@cache
+def tile_sprite(colour: str, size: int = TILE) -> Image.Image:
+    """A face-up civilization tile: rounded square, darker rim, light symbol.
+
+    Black tiles get a grey rim instead, so they stand out on the dark panel."""
+    fill = TILE_COLOURS.get(colour, (128, 128, 128))
+    rim = BLACK_TILE_RIM if colour == "black" else mix(fill, OUTLINE, 0.45)
+
+    def paint(d: Draw, k: float) -> None:
+        d.rounded_rectangle((0, 0, size * k - 1, size * k - 1), radius=8 * k, fill=rim)
+        inset = 2.5 * k
+        d.rounded_rectangle(
+            (inset, inset, size * k - 1 - inset, size * k - 1 - inset), radius=6 * k, fill=fill
+        )
+        symbol = SYMBOLS.get(colour)
+        if symbol is not None:
+            symbol(
+                d,
+                size * k / 2,
+                size * k / 2,
+                size * k * 0.58,
+                mix(fill, (255, 255, 255), 0.78),
+                fill,
+            )
+
+    return sprite(size, size, paint)
+
+
+@cache
+def flipped_sprite(size: int = TILE) -> Image.Image:
+    """A face-down tile (under a monument): plain back with diagonal hatching."""
+
+    def paint(d: Draw, k: float) -> None:
+        full = size * k - 1
+        d.rounded_rectangle((0, 0, full, full), radius=8 * k, fill=mix(FLIPPED, OUTLINE, 0.4))
+        inset = 2.5 * k
+        d.rounded_rectangle((inset, inset, full - inset, full - inset), radius=6 * k, fill=FLIPPED)
+        step = 10 * k
+        for i in range(-6, 8):
+            x = i * step
+            d.line((x, full - inset, x + full, -inset), fill=FLIPPED_HATCH, width=round(2.5 * k))
+        # re-cut the rounded rim the hatching crossed
+        d.rounded_rectangle(
+            (0, 0, full, full),
+            radius=8 * k,
+            outline=mix(FLIPPED, OUTLINE, 0.4),
+            width=round(2.5 * k),
+        )
+
+    img = sprite(size, size, paint)
+    # keep the rounded silhouette: hatching drawn past the corners is cleared
+    mask = sprite(
+        size,
+        size,
+        lambda d, k: d.rounded_rectangle(
+            (0, 0, size * k - 1, size * k - 1), radius=8 * k, fill=(255, 255, 255, 255)
+        ),
+    )
+    img.putalpha(mask.getchannel("A"))
+    return img
+
+
+@cache
+def dynasty_badge(dynasty: str, player: RGB, size: int) -> Image.Image:
+    """A disc in the player's colour with the dynasty symbol on it."""
+    fg = readable_on(player)
+
+    def paint(d: Draw, k: float) -> None:
+        full = size * k - 1
+        d.ellipse((0, 0, full, full), fill=OUTLINE)
+        d.ellipse((k * 1.2, k * 1.2, full - k * 1.2, full - k * 1.2), fill=player)
+        symbol = DYNASTY_SYMBOLS.get(dynasty)
+        if symbol is not None:
+            symbol(d, size * k / 2, size * k / 2, size * k * 0.62, fg, player)
+
+    return sprite(size, size, paint)
+
+
+@cache
+def leader_sprite(
+    colour: str, player: RGB, dynasty: str, size: int = LEADER, ghost: bool = False
+) -> Image.Image:
+    """A leader token: ring in the player's colour, disc in the leader colour with
+    its letter, dynasty badge at the bottom right. ``ghost`` draws the empty
+    place of a leader that is not in supply (for the panel)."""
+    fill = TILE_COLOURS.get(colour, (128, 128, 128))
+    letter = LEADER_LETTER.get(colour, "?")
+    font = font_stack(round(size * 0.40 * SUPERSAMPLE), bold=True)
+
+    def paint(d: Draw, k: float) -> None:
+        full = size * k
+        if ghost:
+            d.ellipse(
+                (k * 4, k * 4, full - k * 4, full - k * 4),
+                outline=(95, 100, 110),
+                width=round(2 * k),
+            )
+            draw_text(d, (full / 2, full / 2), letter, font, (95, 100, 110), anchor="mm")
+            return
+        ring = full * 0.5 - k * 1
+        c = full / 2
+        d.ellipse((c - ring, c - ring, c + ring, c + ring), fill=OUTLINE)
+        r = ring - k * 1.5
+        d.ellipse((c - r, c - r, c + r, c + r), fill=player)
+        r = ring * 0.70
+        d.ellipse(
+            (c - r - k * 2, c - r - k * 2, c + r + k * 2, c + r + k * 2), fill=(255, 255, 255)
+        )
+        d.ellipse((c - r, c - r, c + r, c + r), fill=fill)
+        draw_text(
+            d,
+            (c, c),
+            letter,
+            font,
+            (255, 255, 255),
+            anchor="mm",
+            stroke_width=round(k * 1.2),
+            stroke_fill=OUTLINE,
+        )
+
+    img = sprite(size, size, paint)
+    if not ghost:
+        badge = dynasty_badge(dynasty, player, round(size * 0.42))
+        img.alpha_composite(badge, (size - badge.width, size - badge.height))
+    return img
+
+
+@cache
+def treasure_sprite(corner: bool, size: int = 30) -> Image.Image:
+    """A treasure: a gold diamond; a corner treasure is a gold coin with a star."""
+
+    def paint(d: Draw, k: float) -> None:
+        full = size * k
+        c = full / 2
+        if corner:
+            d.ellipse((0, 0, full - 1, full - 1), fill=OUTLINE)
+            d.ellipse((k * 2, k * 2, full - k * 2, full - k * 2), fill=(255, 255, 255))
+            d.ellipse((k * 4, k * 4, full - k * 4, full - k * 4), fill=GOLD)
+            d.polygon(star_points(c, c + k * 0.8, full * 0.34, full * 0.14), fill=GOLD_DARK)
+        else:
+            d.polygon([(c, 0), (full, c), (c, full), (0, c)], fill=OUTLINE)
+            m = k * 3
+            d.polygon([(c, m), (full - m, c), (c, full - m), (m, c)], fill=GOLD)
+            d.polygon(
+                [(c, m * 2.2), (full - m * 2.2, c), (c, c), (m * 2.2, c)],
+                fill=mix(GOLD, (255, 255, 255), 0.45),
+            )
+
+    return sprite(size, size, paint)
+
+
+@cache
+def catastrophe_sprite(size: int = TILE) -> Image.Image:
+    """A catastrophe: dark rubble tile with a bold orange X."""
+
+    def paint(d: Draw, k: float) -> None:
+        full = size * k - 1
+        d.rounded_rectangle((0, 0, full, full), radius=8 * k, fill=(20, 20, 20))
+        d.rounded_rectangle(
+            (2.5 * k, 2.5 * k, full - 2.5 * k, full - 2.5 * k), radius=6 * k, fill=(70, 64, 60)
+        )
+        for pts in (
+            ((0.2, 0.55), (0.35, 0.62), (0.3, 0.8)),
+            ((0.7, 0.18), (0.8, 0.35), (0.92, 0.38)),
+        ):
+            d.line(
+                [(x * full, y * full) for x, y in pts],
+                fill=(45, 40, 38),
+                width=round(2 * k),
+            )
+        a, b = full * 0.22, full * 0.78
+        for w, col in ((16 * k, OUTLINE), (10 * k, (255, 120, 40))):
+            d.line((a, a, b, b), fill=col, width=round(w))
+            d.line((a, b, b, a), fill=col, width=round(w))
+
+    return sprite(size, size, paint)
+
+
+@cache
+def unification_sprite(size: int = 40) -> Image.Image:
+    """The unification marker: a white disc with two linked rings."""
+
+    def paint(d: Draw, k: float) -> None:
+        full = size * k - 1
+        d.ellipse((0, 0, full, full), fill=OUTLINE)
+        d.ellipse((2 * k, 2 * k, full - 2 * k, full - 2 * k), fill=(255, 255, 255))
+        r = full * 0.2
+        for cx in (full * 0.38, full * 0.62):
+            d.ellipse(
+                (cx - r, full / 2 - r, cx + r, full / 2 + r), outline=OUTLINE, width=round(3 * k)
+            )
+
+    return sprite(size, size, paint)
+
+
+@cache
+def monument_sprite(colour_a: str, colour_b: str, size: int = 104) -> Image.Image:
+    """A monument: a stepped tower, left half ``colour_a``, right half ``colour_b``,
+    each half with its colour symbol on the base tier."""
+    fill_a = TILE_COLOURS.get(colour_a, (128, 128, 128))
+    fill_b = TILE_COLOURS.get(colour_b, (128, 128, 128))
+
+    def paint(d: Draw, k: float) -> None:
+        full = size * k
+        c = full / 2
+        tiers = ((0.96, 0.36), (0.66, 0.24), (0.38, 0.2))  # width fraction, height fraction
+        bottom = full * 0.98
+        boxes = []
+        y = bottom
+        for wf, hf in tiers:
+            h = full * hf
+            boxes.append((c - full * wf / 2, y - h, c + full * wf / 2, y))
+            y -= h
+        for x0, y0, x1, y1 in boxes:  # dark outline first
+            d.rectangle((x0 - 2 * k, y0 - 2 * k, x1 + 2 * k, y1 + 2 * k), fill=OUTLINE)
+        for x0, y0, x1, y1 in boxes:
+            d.rectangle((x0, y0, c, y1), fill=fill_a)
+            d.rectangle((c, y0, x1, y1), fill=fill_b)
+        for x0, _, x1, y1 in boxes[1:]:  # tier steps
+            d.line((x0, y1, x1, y1), fill=OUTLINE, width=round(2 * k))
+        d.line((c, boxes[-1][1], c, bottom), fill=(255, 255, 255), width=round(2 * k))
+        x0, y0, x1, y1 = boxes[0]
+        s = (y1 - y0) * 0.7
+        for fill, colour, cx in (
+            (fill_a, colour_a, (x0 + c) / 2),
+            (fill_b, colour_b, (c + x1) / 2),
+        ):
+            symbol = SYMBOLS.get(colour)
+            if symbol is not None:
+                symbol(d, cx, (y0 + y1) / 2, s, mix(fill, (255, 255, 255), 0.8), fill)
+
+    return sprite(size, size, paint)
+
+
+@cache
+def highlight_sprite(size: int = CELL + 4) -> Image.Image:
+    """The last-action frame: a thick yellow square with dark edges."""
+
+    def paint(d: Draw, k: float) -> None:
+        full = size * k - 1
+        d.rounded_rectangle((0, 0, full, full), radius=6 * k, outline=OUTLINE, width=round(9 * k))
+        d.rounded_rectangle(
+            (1.5 * k, 1.5 * k, full - 1.5 * k, full - 1.5 * k),
+            radius=5 * k,
+            outline=HIGHLIGHT,
+            width=round(6 * k),
+        )
+
+    return sprite(size, size, paint)
+
+
+@cache
+def conflict_sprite(size: int = CELL + 4) -> Image.Image:
+    """A square in the current conflict: a red frame on the square's edge (it
+    replaces the last-action frame on a square that is both) and a
+    crossed-swords badge at the top left."""
+
+    def paint(d: Draw, k: float) -> None:
+        full = size * k - 1
+        d.rounded_rectangle(
+            (0, 0, full, full), radius=6 * k, outline=(255, 255, 255), width=round(9 * k)
+        )
+        box = (1.5 * k, 1.5 * k, full - 1.5 * k, full - 1.5 * k)
+        d.rounded_rectangle(box, radius=5 * k, outline=CONFLICT_RING, width=round(6 * k))
+        badge = 30 * k
+        d.ellipse((0, 0, badge, badge), fill=OUTLINE)
+        d.ellipse((1.5 * k, 1.5 * k, badge - 1.5 * k, badge - 1.5 * k), fill=CONFLICT_RING)
+        _swords(d, badge / 2, badge / 2, badge * 0.6, (255, 255, 255))
+
+    return sprite(size, size, paint)
+
+
+def _swords(d: Draw, cx: float, cy: float, s: float, fg: RGB) -> None:
+    """Two crossed swords: blades, cross-guards and grips."""
+    h = s / 2
+    for sign in (1, -1):
+        tip = (cx + sign * h, cy - h)
+        hilt = (cx - sign * h * 0.55, cy + h * 0.55)
+        d.line((tip, hilt), fill=fg, width=max(1, round(s * 0.13)))
+        gx, gy = hilt
+        g = s * 0.2
+        d.line(
+            ((gx - g, gy - sign * g), (gx + g, gy + sign * g)),
+            fill=fg,
+            width=max(1, round(s * 0.1)),
+        )
+        end = (cx - sign * h, cy + h)
+        d.line((hilt, end), fill=fg, width=max(1, round(s * 0.16)))
+
+
+@cache
+def bag_sprite(size: int = 34) -> Image.Image:
+    """Two stacked tile backs: the bag / a hand of tiles."""
+
+    def paint(d: Draw, k: float) -> None:
+        full = size * k
+        for off, col in ((0.0, (120, 110, 95)), (0.22, (185, 170, 140))):
+            x0 = full * off
+            d.rounded_rectangle(
+                (x0, full * (0.22 - off), x0 + full * 0.76, full * (0.98 - off)),
+                radius=4 * k,
+                fill=OUTLINE,
+            )
+            d.rounded_rectangle(
+                (
+                    x0 + 2 * k,
+                    full * (0.22 - off) + 2 * k,
+                    x0 + full * 0.76 - 2 * k,
+                    full * (0.98 - off) - 2 * k,
+                ),
+                radius=3 * k,
+                fill=col,
+            )
+
+    return sprite(size, size, paint)
+
+
+# --------------------------------------------------------------------------- board
+
+
+@cache
+def board_background(river: frozenset[str]) -> Image.Image:
+    """Frame, land and river squares, grid and edge coordinates (drawn once)."""
+    img = Image.new("RGB", (BOARD_W, BOARD_H), FRAME)
+    d = ImageDraw.Draw(img)
+    d.rectangle((EDGE - 3, EDGE - 3, BOARD_W - EDGE + 2, BOARD_H - EDGE + 2), fill=OUTLINE)
+    d.rectangle((EDGE, EDGE, BOARD_W - EDGE - 1, BOARD_H - EDGE - 1), fill=LAND)
+    for name in river:
+        origin = square_origin(name)
+        if origin is not None:
+            x, y = origin
+            d.rectangle((x, y, x + CELL - 1, y + CELL - 1), fill=RIVER)
+            _waves(d, x, y)
+    for i in range(1, COLS):
+        x = EDGE + i * CELL
+        d.line((x, EDGE, x, BOARD_H - EDGE - 1), fill=LAND_LINE, width=2)
+    for j in range(1, ROWS):
+        y = EDGE + j * CELL
+        d.line((EDGE, y, BOARD_W - EDGE - 1, y), fill=LAND_LINE, width=2)
+    font = font_stack(24, bold=True)
+    for i, letter in enumerate(COL_LETTERS[:COLS]):
+        x = EDGE + i * CELL + CELL / 2
+        draw_text(d, (x, EDGE / 2), letter, font, EDGE_TEXT, anchor="mm")
+        draw_text(d, (x, BOARD_H - EDGE / 2), letter, font, EDGE_TEXT, anchor="mm")
+    for j in range(ROWS):
+        y = EDGE + j * CELL + CELL / 2
+        draw_text(d, (EDGE / 2, y), str(j + 1), font, EDGE_TEXT, anchor="mm")
+        draw_text(d, (BOARD_W - EDGE / 2, y), str(j + 1), font, EDGE_TEXT, anchor="mm")
+    return img
+
+
+def _waves(d: Draw, x: int, y: int) -> None:
+    """Two short wave strokes in a river square, clear of its centre."""
+    for wy, wx in ((y + 16, x + 10), (y + CELL - 18, x + 26)):
+        points = [(wx + t, wy + 3 * math.sin(t / 6)) for t in range(0, 37, 3)]
+        d.line(points, fill=RIVER_WAVE, width=3)
+
+
+def _draw_board(
+    img: Image.Image, view: View, colours: Mapping[int, RGB], dynasties: Mapping[int, str]
+) -> None:
+    """Paste the pieces bottom-up: tiles and catastrophes, monuments, leaders,
+    treasures, then the markers (unification, last action, conflict) on top."""
+    _paste_tiles(img, view)
+    for monument in view.get("monuments") or ():
+        origin = square_origin(monument.get("sq"))
+        pair = [*(monument.get("colours") or ()), "black", "black"]
+        if origin is not None:
+            center = (origin[0] + CELL, origin[1] + CELL)
+            paste_centered(img, monument_sprite(pair[0], pair[1]), center)
+    for leader in view.get("leaders") or ():
+        seat = leader.get("seat")
+        colour = colours.get(seat, (128, 128, 128))
+        token = leader_sprite(str(leader.get("colour")), colour, dynasties.get(seat, ""))
+        _paste_on_square(img, token, leader.get("sq"))
+    for treasure in view.get("treasures") or ():
+        origin = square_origin(treasure.get("sq"))
+        if origin is not None:
+            badge = treasure_sprite(bool(treasure.get("corner")))
+            paste(img, badge, (origin[0] + CELL - badge.width - 1, origin[1] + 1))
+    _paste_on_square(img, unification_sprite(), view.get("unification"))
+    for sq in (view.get("last_action") or {}).get("squares") or ():
+        _paste_on_square(img, highlight_sprite(), sq)
+    conflict = view.get("conflict") or {}
+    for key in ("attacker_sq", "defender_sq"):
+        _paste_on_square(img, conflict_sprite(), conflict.get(key))
+
+
+def _paste_tiles(img: Image.Image, view: View) -> None:
+    """Face-up and face-down tiles, then catastrophes."""
+    for tile in view.get("tiles") or ():
+        face = flipped_sprite() if tile.get("flipped") else tile_sprite(str(tile.get("colour")))
+        _paste_on_square(img, face, tile.get("sq"))
+    for sq in view.get("catastrophes") or ():
+        _paste_on_square(img, catastrophe_sprite(), sq)
+
+
+def _paste_on_square(img: Image.Image, piece: Image.Image, sq: Any) -> None:
+    """Paste ``piece`` centred on square ``sq``; ignore a missing or bad square."""
+    origin = square_origin(sq) if isinstance(sq, str) else None
+    if origin is not None:
+        paste_centered(img, piece, (origin[0] + CELL / 2, origin[1] + CELL / 2))
+
+
+# --------------------------------------------------------------------------- players
+
+
+@dataclass(frozen=True)
+class Seat:
+    """Everything the panel shows about one seat."""
+
+    seat: int
+    name: str
+    colour: RGB
+    dynasty: str
+    info: Mapping[str, Any]
+
+
+def _seats(view: View, players: Sequence[PlayerLabel], stack: FontStack) -> list[Seat]:
+    """Join the view's players with their labels (a missing label gets a default)."""
+    labels = {p.seat: p for p in players}
+    seats = []
+    infos = view.get("players") or [{"seat": p.seat} for p in players]
+    for info in infos:
+        seat = int(info.get("seat", 0))
+        label = labels.get(seat)
+        fallback = LABELS["player"].format(n=seat + 1)
+        default = DEFAULT_PLAYER_COLOURS[seat % len(DEFAULT_PLAYER_COLOURS)]
+        name = clean_name(label.name, stack, fallback) if label else fallback
+        colour = parse_hex_colour(label.colour if label else None, default)
+        dynasty = str(info.get("dynasty") or DYNASTIES[seat % len(DYNASTIES)])
+        seats.append(Seat(seat, name, colour, dynasty, info))
+    return seats
+
+
+# --------------------------------------------------------------------------- panel
+
+STATUS_H = 108
+CONFLICT_H = 124
+CARD_GAP = 12
+
+
+def _card_height(scoring_open: bool) -> int:
+    return 172 if scoring_open else 128
+
+
+def _panel_height(view: View, n_seats: int) -> int:
+    rows = math.ceil(max(1, n_seats) / 2)
+    height = STATUS_H + rows * (_card_height(_scoring_open(view)) + CARD_GAP) + PAD
+    if view.get("conflict"):
+        height += CONFLICT_H + CARD_GAP
+    return height
+
+
+def _scoring_open(view: View) -> bool:
+    return any(p.get("points") is not None for p in view.get("players") or ())
+
+
+def _name_with_badge(
+    img: Image.Image, d: Draw, x: float, y: float, seat: Seat, size: int, max_width: float
+) -> float:
+    """Dynasty badge then the bold name, vertically centred on ``y``; returns the end x."""
+    badge = dynasty_badge(seat.dynasty, seat.colour, size + 8)
+    paste(img, badge, (x, y - badge.height / 2))
+    x += badge.width + 8
+    stack = font_stack(size, bold=True)
+    name = fit_text(seat.name, stack, max_width - badge.width - 8)
+    return x + draw_text(d, (x, y), name, stack, TEXT, anchor="lm")
+
+
+def _phase_text(view: View) -> str:
+    turn = view.get("turn") or {}
+    phase = turn.get("phase", "action")
+    if phase == "action":
+        n = int(turn.get("actions_left", 0))
+        return LABELS["action"].format(n=n, s="" if n == 1 else "s")
+    if phase == "war_support":
+        colour = (view.get("conflict") or {}).get("colour", "")
+        return LABELS["war_support"].format(colour=COLOUR_NAMES.get(colour, colour))
+    return LABELS.get(phase, phase)
+
+
+def _draw_status(img: Image.Image, d: Draw, view: View, seats: Sequence[Seat], y: int) -> None:
+    """Whose turn / what the game waits for, the last action, bag, treasures, monuments."""
+    by_seat = {s.seat: s for s in seats}
+    turn = view.get("turn") or {}
+    phase = turn.get("phase", "action")
+    line1 = y + 32
+    x = PAD
+    right_block = 470
+    if phase == "over":
+        draw_text(d, (x, line1), LABELS["over"], font_stack(32, bold=True), HIGHLIGHT, anchor="lm")
+    else:
+        waiting = [by_seat[s] for s in turn.get("waiting_for") or () if s in by_seat]
+        if not waiting and turn.get("active_seat") in by_seat:
+            waiting = [by_seat[turn["active_seat"]]]
+        phase_text = _phase_text(view)
+        phase_font = font_stack(26)
+        budget = BOARD_W - right_block - x - phase_font.width(phase_text) - 16
+        for seat in waiting:
+            share = budget / len(waiting)
+            x = _name_with_badge(img, d, x, line1, seat, 30, share) + 14
+        draw_text(
+            d,
+            (x, line1),
+            fit_text(phase_text, phase_font, BOARD_W - right_block - x),
+            phase_font,
+            TEXT,
+            anchor="lm",
+        )
+    last = view.get("last_action")
+    if last:
+        who = by_seat.get(last.get("seat"))
+        stack = font_stack(26)
+        name = f"{fit_text(who.name, stack, 260)}: " if who else ""
+        text = LABELS["last"] + name + str(last.get("notation", ""))
+        draw_text(
+            d,
+            (PAD, y + 80),
+            fit_text(text, stack, BOARD_W - right_block - PAD),
+            stack,
+            TEXT_DIM,
+            anchor="lm",
+        )
+    _draw_counters(img, d, view, BOARD_W - right_block + 20, y)
+
+
+def _draw_counters(img: Image.Image, d: Draw, view: View, x: int, y: int) -> None:
+    """Bag and treasures left on line 1, the monuments still to build on line 2."""
+    big = font_stack(30, bold=True)
+    small = font_stack(24)
+    line1 = y + 32
+    paste(img, bag_sprite(), (x, line1 - 17))
+    x1 = x + 40 + draw_text(d, (x + 40, line1), str(view.get("bag", "?")), big, TEXT, anchor="lm")
+    x1 += 6 + draw_text(d, (x1 + 6, line1 + 3), LABELS["bag"], small, TEXT_DIM, anchor="lm")
+    x1 += 28
+    paste(img, treasure_sprite(False, 30), (x1, line1 - 15))
+    x2 = (
+        x1
+        + 36
+        + draw_text(
+            d, (x1 + 36, line1), str(view.get("treasures_left", "?")), big, TEXT, anchor="lm"
+        )
+    )
+    draw_text(d, (x2 + 6, line1 + 3), LABELS["treasures"], small, TEXT_DIM, anchor="lm")
+    line2 = y + 80
+    left = view.get("monuments_left") or []
+    mx = x + draw_text(d, (x, line2), LABELS["monuments_left"], small, TEXT_DIM, anchor="lm") + 10
+    if not left:
+        draw_text(d, (mx, line2), LABELS["none"], small, TEXT_DIM, anchor="lm")
+    for pair in left:
+        pair = [*list(pair), "black", "black"]
+        paste(img, monument_sprite(pair[0], pair[1], 44), (mx, line2 - 26))
+        mx += 46
+
+
+def _draw_conflict(img: Image.Image, d: Draw, view: View, seats: Sequence[Seat], y: int) -> None:
+    """The conflict card: kind, colour, both sides' strength (committed or '?')."""
+    conflict = view["conflict"]
+    by_seat = {s.seat: s for s in seats}
+    colour = str(conflict.get("colour", ""))
+    d.rounded_rectangle(
+        (PAD, y, BOARD_W - PAD, y + CONFLICT_H),
+        radius=14,
+        fill=(70, 36, 36),
+        outline=CONFLICT_RING,
+        width=3,
+    )
+    title = LABELS.get(str(conflict.get("kind")), str(conflict.get("kind", "")).upper())
+    paste(img, tile_sprite(colour, 40), (PAD + 16, y + 14))
+    tx = PAD + 66
+    tx += draw_text(d, (tx, y + 34), title, font_stack(30, bold=True), TEXT, anchor="lm")
+    leaders = LEADER_NAMES.get(colour, colour)
+    detail = f"  {leaders}s ({COLOUR_NAMES.get(colour, colour)}) · {LABELS['tie']}"
+    draw_text(d, (tx, y + 35), detail, font_stack(24), TEXT_DIM, anchor="lm")
+    half = (BOARD_W - 2 * PAD) // 2
+    for i, side in enumerate(("attacker", "defender")):
+        seat = by_seat.get(conflict.get(f"{side}_seat"))
+        x = PAD + 16 + i * half
+        line = y + 88
+        if seat is not None:
+            paste_centered(
+                img, leader_sprite(colour, seat.colour, seat.dynasty, 44), (x + 22, line)
+            )
+        name = seat.name if seat else "?"
+        base = int(conflict.get(f"{side}_base") or 0)
+        committed = conflict.get(f"{side}_committed")
+        total = (
+            f"{base} + {committed} = {base + int(committed)}"
+            if committed is not None
+            else f"{base} + ?"
+        )
+        total_font = font_stack(30, bold=True)
+        total_w = total_font.width(total)
+        name_x = x + 54
+        label = f" ({LABELS[side]})"
+        label_font = font_stack(22)
+        room = half - 54 - total_w - label_font.width(label) - 40
+        nx = name_x + draw_text(
+            d,
+            (name_x, line),
+            fit_text(name, font_stack(26, bold=True), room),
+            font_stack(26, bold=True),
+            TEXT,
+            anchor="lm",
+        )
+        draw_text(d, (nx, line + 2), label, label_font, TEXT_DIM, anchor="lm")
+        draw_text(d, (x + half - 40, line), total, total_font, HIGHLIGHT, anchor="rm")
+
+
+def _draw_card(
+    img: Image.Image, d: Draw, seat: Seat, box: tuple[int, int, int, int], view: View
+) -> None:
+    """One player's card: name, leaders in supply, catastrophes, hand, open points."""
+    x0, y0, x1, y1 = box
+    turn = view.get("turn") or {}
+    active = turn.get("active_seat") == seat.seat and turn.get("phase") != "over"
+    waiting = seat.seat in (turn.get("waiting_for") or ())
+    d.rounded_rectangle(
+        box,
+        radius=14,
+        fill=CARD_ACTIVE if active else CARD,
+        outline=HIGHLIGHT if waiting else None,
+        width=3,
+    )
+    d.rounded_rectangle((x0, y0, x0 + 8, y1), radius=4, fill=seat.colour)
+    x = x0 + 22
+    _name_with_badge(img, d, x, y0 + 34, seat, 28, x1 - x - 16)
+    info = seat.info
+    supply = list(info.get("leaders_in_supply") or ())
+    line2 = y0 + 92
+    for colour in LEADER_ORDER:
+        present = colour in supply
+        token = leader_sprite(colour, seat.colour, seat.dynasty, 50, ghost=not present)
+        paste_centered(img, token, (x + 25, line2))
+        x += 56
+    x += 14
+    catastrophes = int(info.get("catastrophes") or 0)
+    for i in range(2):
+        icon = catastrophe_sprite(34) if i < catastrophes else used_catastrophe_sprite(34)
+        paste_centered(img, icon, (x + 17, line2))
+        x += 40
+    x += 18
+    paste_centered(img, bag_sprite(34), (x + 17, line2))
+    big = font_stack(30, bold=True)
+    x += 40 + draw_text(d, (x + 40, line2), str(info.get("hand_size", "?")), big, TEXT, anchor="lm")
+    draw_text(d, (x + 6, line2 + 3), LABELS["hand"], font_stack(22), TEXT_DIM, anchor="lm")
+    if info.get("points") is not None:
+        _draw_points(img, d, info.get("points") or {}, info.get("treasures"), x0 + 22, y0 + 146, 34)
+
+
+def _draw_points(
+    img: Image.Image,
+    d: Draw,
+    points: Mapping[str, Any],
+    treasures: Any,
+    x: float,
+    y: float,
+    size: int,
+) -> float:
+    """Points by colour (tile icon + number) then treasures; returns the end x."""
+    font = font_stack(round(size * 0.85), bold=True)
+    for colour in TILE_ORDER:
+        paste_centered(img, tile_sprite(colour, size), (x + size / 2, y))
+        x += size + 8
+        x += draw_text(d, (x, y), str(points.get(colour, 0)), font, TEXT, anchor="lm") + 22
+    if treasures is not None:
+        paste_centered(img, treasure_sprite(False, size), (x + size / 2, y))
+        x += size + 8
+        x += draw_text(d, (x, y), str(treasures), font, TEXT, anchor="lm")
+    return x
+
+
+@cache
+def used_catastrophe_sprite(size: int) -> Image.Image:
+    """A catastrophe already played: greyed and faded."""
+    grey = catastrophe_sprite(size).convert("LA").convert("RGBA")
+    alpha = grey.getchannel("A").point(lambda a: a * 35 // 100)
+    grey.putalpha(alpha)
+    return grey
+
+
+def _draw_panel(img: Image.Image, view: View, seats: Sequence[Seat]) -> None:
+    """Status row, conflict card (if any), then the player cards two per row."""
+    d = ImageDraw.Draw(img)
+    y = BOARD_H
+    _draw_status(img, d, view, seats, y)
+    y += STATUS_H
+    if view.get("conflict"):
+        _draw_conflict(img, d, view, seats, y)
+        y += CONFLICT_H + CARD_GAP
+    card_h = _card_height(_scoring_open(view))
+    card_w = (BOARD_W - 2 * PAD - CARD_GAP) // 2
+    for i, seat in enumerate(seats):
+        cx = PAD + (i % 2) * (card_w + CARD_GAP)
+        cy = y + (i // 2) * (card_h + CARD_GAP)
+        _draw_card(img, d, seat, (cx, cy, cx + card_w, cy + card_h), view)
+
+
+# --------------------------------------------------------------------------- API
+
+
+def _compose(view: View, seats: Sequence[Seat]) -> Image.Image:
+    """Background, board pieces and panel for the given seats."""
+    background = board_background(frozenset(view.get("river") or ()))
+    img = Image.new("RGB", (BOARD_W, BOARD_H + _panel_height(view, len(seats))), FRAME)
+    img.paste(background, (0, 0))
+    colours = {s.seat: s.colour for s in seats}
+    dynasties = {s.seat: s.dynasty for s in seats}
+    _draw_board(img, view, colours, dynasties)
+    _draw_panel(img, view, seats)
+    return img
+
+
+def draw_public(view: View, players: Sequence[PlayerLabel]) -> Image.Image:
+    """The public image as an RGB Pillow image (``render_public`` encodes it)."""
+    return _compose(view, _seats(view, players, font_stack(30, bold=True)))
+
+
+def render_public(view: View, players: Sequence[PlayerLabel]) -> bytes:
+    """PNG of the public board, drawn from ``view`` alone."""
+    seats = _seats(view, players, font_stack(30, bold=True))
+    palette = public_palette(tuple(sorted({s.colour for s in seats})))
+    return encode_png(_compose(view, seats), palette)
+
+
+# --------------------------------------------------------------------------- palette
+
+#: Colours kept exact in the 8-bit PNG (large flat areas and key cues).
+EXACT_COLOURS: tuple[RGB, ...] = (
+    FRAME,
+    CARD,
+    CARD_ACTIVE,
+    TEXT,
+    TEXT_DIM,
+    EDGE_TEXT,
+    LAND,
+    LAND_LINE,
+    RIVER,
+    RIVER_WAVE,
+    HIGHLIGHT,
+    CONFLICT_RING,
+    GOLD,
+    OUTLINE,
+    FLIPPED,
+    FLIPPED_HATCH,
+    (255, 255, 255),
+    *TILE_COLOURS.values(),
+    *(mix(c, (255, 255, 255), 0.78) for c in TILE_COLOURS.values()),
+)
+
+
+@lru_cache(maxsize=64)
+def public_palette(player_colours: tuple[RGB, ...]) -> Image.Image:
+    """The 256-colour palette for boards with these player colours.
+
+    Built once per colour set from a sample board holding every kind of piece,
+    every leader of every seat, all monuments, a conflict and open scores.
+    """
+    seats = [
+        Seat(i, "Wg", colour, DYNASTIES[i % len(DYNASTIES)], {})
+        for i, colour in enumerate(player_colours or DEFAULT_PLAYER_COLOURS)
+    ]
+    view = _palette_view(len(seats))
+    seats = [Seat(s.seat, s.name, s.colour, s.dynasty, view["players"][s.seat]) for s in seats]
+    sample = _compose(view, seats)
+    return build_palette(sample, [*EXACT_COLOURS, *player_colours])
+
+
+def _palette_view(n_seats: int) -> dict[str, Any]:
+    """A synthetic view containing one of everything (for :func:`public_palette`)."""
+    land = [f"{COL_LETTERS[c]}{r + 1}" for r in range(9) for c in range(COLS)]
+    land = [sq for sq in land if sq not in _RIVER_SQUARES]
+    tiles = [{"sq": sq, "colour": "blue", "flipped": False} for sq in _RIVER_SQUARES[:3]]
+    pairs = [(a, b) for i, a in enumerate(TILE_ORDER) for b in TILE_ORDER[i + 1 :]]
+    monuments = []
+    for i, pair in enumerate(pairs):
+        col = 2 * i
+        monuments.append({"sq": f"{COL_LETTERS[col]}10", "colours": list(pair)})
+        for dc in (0, 1):
+            for row in (10, 11):
+                tiles.append(
+                    {"sq": f"{COL_LETTERS[col + dc]}{row}", "colour": pair[0], "flipped": True}
+                )
+    cursor = iter(land)
+    for colour in ("red", "green", "black", "red", "green", "black"):
+        tiles.append({"sq": next(cursor), "colour": colour, "flipped": False})
+    leaders = [
+        {"sq": next(cursor), "colour": colour, "seat": seat}
+        for seat in range(n_seats)
+        for colour in LEADER_ORDER
+    ]
+    treasure_sqs = [t["sq"] for t in tiles[-4:]]
+    return {
+        "river": list(_RIVER_SQUARES),
+        "tiles": tiles,
+        "leaders": leaders,
+        "catastrophes": [next(cursor), next(cursor)],
+        "treasures": [{"sq": sq, "corner": i % 2 == 0} for i, sq in enumerate(treasure_sqs)],
+        "monuments": monuments,
+        "monuments_left": [list(p) for p in pairs],
+        "unification": tiles[-1]["sq"],
+        "last_action": {"seat": 0, "squares": [tiles[-2]["sq"]], "notation": "tile red A1"},
+        "bag": 88,
+        "treasures_left": 10,
+        "turn": {"active_seat": 0, "actions_left": 2, "phase": "war_support", "waiting_for": [1]},
+        "conflict": {
+            "kind": "war",
+            "colour": "black",
+            "attacker_seat": 0,
+            "defender_seat": 1 % n_seats,
+            "attacker_sq": leaders[0]["sq"],
+            "defender_sq": leaders[-1]["sq"],
+            "attacker_base": 4,
+            "defender_base": 3,
+            "attacker_committed": 2,
+            "defender_committed": 1,
+        },
+        "players": [
+            {
+                "seat": seat,
+                "dynasty": DYNASTIES[seat % len(DYNASTIES)],
+                "leaders_in_supply": ["black", "red"],
+                "catastrophes": 1,
+                "hand_size": 6,
+                "points": {"red": 1, "blue": 2, "green": 3, "black": 4},
+                "treasures": 1,
+            }
+            for seat in range(n_seats)
+        ],
+        "scoring": "open",
+    }
+
+
+#: The standard river (the sample board for the palette needs one; real boards
+#: take theirs from the view).
+_RIVER_SQUARES = tuple(
+    f"{col}{row}"
+    for row, cols in {
+        1: "EFGHIM",
+        2: "EM",
+        3: "DEMN",
+        4: "ABCDNOP",
+        5: "OP",
+        6: "O",
+        7: "ABCDMNO",
+        8: "DEFGM",
+        9: "GHIJKLM",
+    }.items()
+    for col in cols
+)
+
+
+PRIVATE_W, PRIVATE_H = 1000, 480
+HAND_TILE = 124
+HAND_SLOTS = 6
+
+
+def final_score(points: Mapping[str, int], treasures: int) -> int:
+    """Weakest colour after adding each treasure to the currently lowest colour."""
+    values = sorted(int(points.get(c, 0)) for c in TILE_ORDER)
+    for _ in range(max(0, treasures)):
+        values[0] += 1
+        values.sort()
+    return values[0]
+
+
+def draw_private(view: View, player: PlayerLabel) -> Image.Image:
+    """One player's hand, points by colour and treasures, as a Pillow image.
+
+    The hand sits on a board-coloured tray (black tiles read badly on the dark
+    frame); each tile is captioned with its colour name, the word the ``tile``
+    command uses. Empty hand slots are drawn as outlines.
+    """
+    seat_no = int(view.get("seat", player.seat))
+    stack = font_stack(32, bold=True)
+    seat = Seat(
+        seat_no,
+        clean_name(player.name, stack, LABELS["player"].format(n=seat_no + 1)),
+        parse_hex_colour(player.colour, DEFAULT_PLAYER_COLOURS[seat_no % 4]),
+        str(view.get("dynasty") or DYNASTIES[seat_no % 4]),
+        {},
+    )
+    img = Image.new("RGB", (PRIVATE_W, PRIVATE_H), FRAME)
+    d = ImageDraw.Draw(img)
+    d.rectangle((0, 0, 10, img.height), fill=seat.colour)
+    end = _name_with_badge(img, d, 30, 44, seat, 32, PRIVATE_W - 300)
+    draw_text(d, (end + 16, 46), "· " + LABELS["your_hand"], font_stack(26), TEXT_DIM, anchor="lm")
+    _draw_hand(img, d, [str(c) for c in view.get("hand") or ()])
+    points = view.get("points") or {}
+    treasures = int(view.get("treasures") or 0)
+    draw_text(d, (30, 346), LABELS["points"], font_stack(24), TEXT_DIM, anchor="lm")
+    _draw_points(img, d, points, treasures, 30, 402, 52)
+    score = LABELS["score_now"].format(n=final_score(points, treasures))
+    draw_text(d, (PRIVATE_W - 30, 384), score, font_stack(30, bold=True), HIGHLIGHT, anchor="rm")
+    draw_text(d, (PRIVATE_W - 30, 422), LABELS["score_hint"], font_stack(22), TEXT_DIM, anchor="rm")
+    return img
+
+
+def _draw_hand(img: Image.Image, d: Draw, hand: Sequence[str]) -> None:
+    """Six slots on a tray: tiles with their colour name, or empty outlines."""
+    d.rounded_rectangle((30, 88, PRIVATE_W - 30, 300), radius=16, fill=LAND)
+    slot = (PRIVATE_W - 60) / HAND_SLOTS
+    font = font_stack(24, bold=True)
+    for i in range(max(HAND_SLOTS, len(hand))):
+        cx = 30 + slot * i + slot / 2
+        if i < len(hand):
+            paste_centered(img, tile_sprite(hand[i], HAND_TILE), (cx, 170))
+            name = COLOUR_NAMES.get(hand[i], hand[i])
+            draw_text(d, (cx, 268), name, font, OUTLINE, anchor="mm")
+        else:
+            half = HAND_TILE / 2
+            box = (cx - half, 170 - half, cx + half, 170 + half)
+            d.rounded_rectangle(box, radius=14, outline=LAND_LINE, width=4)
+
+
+def render_private(view: View, player: PlayerLabel) -> bytes:
+    """PNG of one player's hand (up to 6 tiles), points by colour and treasures."""
+    return encode_png(draw_private(view, player))

@@ -1,0 +1,71 @@
+"""The catalogs: every key the code uses exists in English; translations keep placeholders."""
+
+from __future__ import annotations
+
+import ast
+import json
+import re
+from pathlib import Path
+
+import pytest
+
+from bot.i18n import LANGUAGES, LOCALES_DIR, Text, catalog, language_of, t
+
+ROOT = Path(__file__).resolve().parents[2]
+PLACEHOLDER = re.compile(r"\{(\w+)\}")
+#: call shapes whose first string argument is a catalog key
+KEY_CALLS = {"Text", "Refusal", "RuleError", "Event", "t"}
+KEY_PATTERN = re.compile(r"^[a-z_]+(\.[a-z0-9_]+)+$")
+
+
+def _keys_used_in(folder: Path) -> set[str]:
+    used: set[str] = set()
+    for path in folder.rglob("*.py"):
+        tree = ast.parse(path.read_text("utf-8"))
+        for node in ast.walk(tree):
+            if not isinstance(node, ast.Call):
+                continue
+            name = getattr(node.func, "id", None) or getattr(node.func, "attr", None)
+            if name not in KEY_CALLS:
+                continue
+            for arg in node.args[:2]:
+                if isinstance(arg, ast.Constant) and isinstance(arg.value, str):
+                    if KEY_PATTERN.match(arg.value):
+                        used.add(arg.value)
+                    break
+    return used
+
+
+def test_every_literal_key_in_the_code_is_in_the_english_catalog() -> None:
+    used = _keys_used_in(ROOT / "bot")
+    assert used, "the scan found no keys at all"
+    missing = sorted(k for k in used if k not in catalog("en"))
+    assert missing == []
+
+
+@pytest.mark.parametrize("lang", [lang for lang in LANGUAGES if lang != "en"])
+def test_translations_keep_the_placeholders(lang: str) -> None:
+    for path in (LOCALES_DIR / lang).glob("*.json"):
+        english = json.loads((LOCALES_DIR / "en" / path.name).read_text("utf-8"))
+        for key, text in json.loads(path.read_text("utf-8")).items():
+            assert key in english, f"{lang}/{path.name}: {key} is not an English key"
+            assert sorted(PLACEHOLDER.findall(text)) == sorted(PLACEHOLDER.findall(english[key])), (
+                f"{lang}: {key}"
+            )
+
+
+def test_discord_locales_map_to_catalog_languages() -> None:
+    assert language_of("zh-CN") == "zh"
+    assert language_of("zh-TW") == "zh"
+    assert language_of("ko") == "ko"
+    assert language_of("en-GB") == "en"
+    assert language_of("pt-BR") == "en"
+    assert language_of(None) == "en"
+
+
+def test_translation_falls_back_to_english_and_never_raises() -> None:
+    assert t("en", "error.game_full", max=4) == "The game is full (4 players)."
+    assert t("ko", "no.such.key") == "no.such.key"
+    assert "{max}" in t("en", "error.game_full")  # a missing param stays visible
+    nested = Text("lobby.started", {"game": Text("oracle.title")})
+    assert "Oracle" in nested.render("en")

@@ -1,0 +1,336 @@
+"""The service with the Oracle test game on a real SQLite store."""
+
+from __future__ import annotations
+
+import asyncio
+import io
+import random
+
+import pytest
+from PIL import Image
+
+from bot import games
+from bot.i18n import t
+from bot.service import GameService, Outcome, Player, Refusal, help_lines
+from bot.store import Store
+from tests.conftest import ALICE, BOB, CAROL, CHANNEL, DAVE, GUILD, MALLORY
+
+ENGINE = games.REGISTRY["oracle"].engine
+
+
+async def _lobby(service: GameService, *players: Player, **options: str) -> Outcome:
+    outcome = await service.new_game(
+        guild_id=GUILD,
+        channel_id=CHANNEL,
+        user=players[0],
+        game_type_name="oracle",
+        options=options,
+        seed=42,
+    )
+    for player in players[1:]:
+        await service.join(CHANNEL, player)
+    return outcome
+
+
+async def _started(service: GameService, *players: Player) -> Outcome:
+    await _lobby(service, *players)
+    return await service.start(CHANNEL, players[0])
+
+
+def _refusal_key(excinfo: pytest.ExceptionInfo[Refusal]) -> str:
+    return excinfo.value.text.key
+
+
+async def _snapshot(store: Store) -> tuple:
+    game = await store.latest_game_in(CHANNEL)
+    assert game is not None
+    return await store.raw_game(game.id)
+
+
+async def test_start_shows_seat_order_colours_and_pings_everyone(service: GameService) -> None:
+    outcome = await _started(service, ALICE, BOB, CAROL)
+    seat_lines = [line for line in outcome.public if line.key == "lobby.seat_line"]
+    assert len(seat_lines) == 3
+    assert {line.params["player"] for line in seat_lines} == {"Alice", "Bob", "Carol"}
+    assert len({line.params["colour"] for line in seat_lines}) == 3
+    assert sorted(outcome.ping) == [ALICE.id, BOB.id, CAROL.id]  # simultaneous first round
+    assert Image.open(io.BytesIO(outcome.board)).format == "PNG"
+    # everyone receives their private hand at the start
+    assert sorted(p.user_id for p in outcome.private) == [ALICE.id, BOB.id, CAROL.id]
+
+
+async def test_full_game_reaches_a_ranking(service: GameService, store: Store) -> None:
+    outcome = await _started(service, ALICE, BOB, CAROL)
+    chooser = random.Random(3)
+    people = {p.id: p for p in (ALICE, BOB, CAROL)}
+    moves = 0
+    while not outcome.finished:
+        player = people[chooser.choice(outcome.ping)]
+        action = chooser.choice(await service.legal_actions(CHANNEL, player))
+        outcome = await service.act(CHANNEL, player, str(action))
+        moves += 1
+    assert moves == 3 * 4  # three rounds: three plays and a claim each
+    assert outcome.ping == []
+    assert outcome.public[-1].key == "game.ranking_line"
+    game = await store.latest_game_in(CHANNEL)
+    assert game is not None and game.status == "finished"
+    assert len(await store.moves(game.id)) == moves
+    assert await store.timers(game.id) == []  # no reminder for a finished game
+    status = await service.status(CHANNEL)
+    assert status.reply[-1].key == "game.final_ranking"
+    # the channel is free again
+    await service.new_game(guild_id=GUILD, channel_id=CHANNEL, user=BOB, game_type_name="oracle")
+
+
+async def test_hidden_card_is_not_announced_publicly(service: GameService) -> None:
+    await _started(service, ALICE, BOB)
+    hand = ENGINE.private_view(await _state(service), await _seat(service, ALICE))["hand"]
+    outcome = await service.act(CHANNEL, ALICE, f"play {hand[0]}")
+    public_text = " ".join(t("en", line.key, **line.params) for line in outcome.public)
+    assert f"play {hand[0]}" not in public_text
+    assert "a hidden card" in public_text
+    mine = [p for p in outcome.private if p.user_id == ALICE.id]
+    assert mine and any(line.key == "oracle.event.you_played" for line in mine[0].lines)
+    assert all(p.user_id == ALICE.id for p in outcome.private)
+    log = await service.log_lines(CHANNEL, 5)
+    assert log.reply[-1].params["action"] == "play ?"
+
+
+async def _state(service: GameService):
+    game = await service.store.latest_game_in(CHANNEL)
+    return ENGINE.load_state(game.state)
+
+
+async def _seat(service: GameService, player: Player) -> int:
+    game = await service.store.latest_game_in(CHANNEL)
+    return game.seat_of(player.id).seat
+
+
+async def test_public_view_ignores_hidden_data(service: GameService) -> None:
+    await _started(service, ALICE, BOB, CAROL)
+    state = await _state(service)
+    view = ENGINE.public_view(state)
+    for seat in range(3):
+        state.hands[seat] = [5, 5, 5][: len(state.hands[seat])]
+    state.deck.reverse()
+    assert ENGINE.public_view(state) == view
+    state.played[0] = 4  # a hidden card on the table changes only "has played"
+    assert ENGINE.public_view(state)["hand_sizes"] == view["hand_sizes"]
+
+
+@pytest.mark.parametrize(
+    "attempt, key",
+    [
+        (lambda s: s.act(CHANNEL, MALLORY, "play 1"), "error.not_in_game"),
+        (lambda s: s.act(CHANNEL, ALICE, "dance"), "oracle.error.bad_notation"),
+        (lambda s: s.act(CHANNEL, ALICE, "play 9"), "oracle.error.no_such_card"),
+        (lambda s: s.act(CHANNEL, ALICE, "claim"), "oracle.error.nothing_to_choose"),
+        (lambda s: s.act(CHANNEL + 1, ALICE, "play 1"), "error.no_game"),
+        (lambda s: s.join(CHANNEL, DAVE), "error.already_started"),
+        (lambda s: s.leave(CHANNEL, BOB), "error.leave_started"),
+        (lambda s: s.start(CHANNEL, ALICE), "error.already_started"),
+        (lambda s: s.log_lines(CHANNEL, 0), "error.bad_count"),
+        (
+            lambda s: s.abandon(CHANNEL, MALLORY, can_manage_channel=False, confirmed=True),
+            "error.abandon_not_allowed",
+        ),
+        (
+            lambda s: s.new_game(
+                guild_id=GUILD, channel_id=CHANNEL, user=DAVE, game_type_name="oracle"
+            ),
+            "error.channel_busy",
+        ),
+        (
+            lambda s: s.new_game(
+                guild_id=GUILD, channel_id=CHANNEL + 2, user=DAVE, game_type_name="chess"
+            ),
+            "error.unknown_game",
+        ),
+        (
+            lambda s: s.new_game(
+                guild_id=GUILD,
+                channel_id=CHANNEL + 2,
+                user=DAVE,
+                game_type_name="oracle",
+                options={"style": "loud"},
+            ),
+            "error.bad_option_value",
+        ),
+    ],
+)
+async def test_bad_input_is_refused_and_changes_nothing(
+    service: GameService, store: Store, attempt, key: str
+) -> None:
+    await _started(service, ALICE, BOB)
+    before = await _snapshot(store)
+    with pytest.raises(Refusal) as excinfo:
+        await attempt(service)
+    assert _refusal_key(excinfo) == key
+    assert await _snapshot(store) == before
+    assert await store.open_game_in(CHANNEL + 2) is None
+    # every refusal reads as a sentence, not a key
+    text = t("en", excinfo.value.text.key, **excinfo.value.text.params)
+    assert text != key and "{" not in text
+
+
+async def test_out_of_turn_is_refused_with_whom_we_wait_for(
+    service: GameService, store: Store
+) -> None:
+    await _started(service, ALICE, BOB)
+    for player in (ALICE, BOB):  # both play; the winner must choose
+        hand = ENGINE.private_view(await _state(service), await _seat(service, player))["hand"]
+        await service.act(CHANNEL, player, f"play {hand[0]}")
+    state = await _state(service)
+    loser = BOB if state.chooser == await _seat(service, ALICE) else ALICE
+    winner = ALICE if loser is BOB else BOB
+    before = await _snapshot(store)
+    with pytest.raises(Refusal) as excinfo:
+        await service.act(CHANNEL, loser, "claim")
+    assert _refusal_key(excinfo) == "error.not_your_turn"
+    assert excinfo.value.text.params["players"] == winner.name
+    assert await _snapshot(store) == before
+
+
+async def test_lobby_rules(service: GameService, store: Store) -> None:
+    await _lobby(service, ALICE)
+    with pytest.raises(Refusal) as excinfo:
+        await service.start(CHANNEL, ALICE)
+    assert _refusal_key(excinfo) == "error.not_enough_players"
+    await service.join(CHANNEL, BOB)
+    with pytest.raises(Refusal) as excinfo:
+        await service.join(CHANNEL, BOB)
+    assert _refusal_key(excinfo) == "error.already_joined"
+    with pytest.raises(Refusal) as excinfo:
+        await service.start(CHANNEL, BOB)
+    assert _refusal_key(excinfo) == "error.only_creator_starts"
+    with pytest.raises(Refusal) as excinfo:
+        await service.leave(CHANNEL, ALICE)
+    assert _refusal_key(excinfo) == "error.creator_cannot_leave"
+    with pytest.raises(Refusal) as excinfo:
+        await service.act(CHANNEL, ALICE, "play 1")
+    assert _refusal_key(excinfo) == "error.not_started"
+    await service.join(CHANNEL, CAROL)
+    await service.join(CHANNEL, DAVE)
+    with pytest.raises(Refusal) as excinfo:
+        await service.join(CHANNEL, MALLORY)
+    assert _refusal_key(excinfo) == "error.game_full"
+    await service.leave(CHANNEL, CAROL)
+    game = await store.open_game_in(CHANNEL)
+    assert [s.display_name for s in game.seats] == ["Alice", "Bob", "Dave"]
+    assert game.options == {"style": "plain"}  # defaults filled in
+
+
+async def test_abandon_asks_first_and_allows_channel_managers(
+    service: GameService, store: Store
+) -> None:
+    await _started(service, ALICE, BOB)
+    ask = await service.abandon(CHANNEL, MALLORY, can_manage_channel=True, confirmed=False)
+    assert ask.reply[0].key == "lobby.abandon_confirm" and ask.choices
+    assert (await store.open_game_in(CHANNEL)).status == "running"
+    done = await service.abandon(CHANNEL, MALLORY, can_manage_channel=True, confirmed=True)
+    assert done.finished
+    assert await store.open_game_in(CHANNEL) is None
+    game = await store.latest_game_in(CHANNEL)
+    assert game.status == "abandoned" and await store.timers(game.id) == []
+
+
+async def test_concurrent_commands_are_serialized(service: GameService, store: Store) -> None:
+    await _started(service, ALICE, BOB, CAROL)
+    state = await _state(service)
+    game = await store.latest_game_in(CHANNEL)
+    plays = []
+    for player in (ALICE, BOB, CAROL):
+        seat = game.seat_of(player.id).seat
+        for card in state.hands[seat]:
+            plays.append((player, f"play {card}"))
+    # every player fires every card at once: exactly one play per player wins
+    results = await asyncio.gather(
+        *(service.act(CHANNEL, player, action) for player, action in plays),
+        return_exceptions=True,
+    )
+    wins = [r for r in results if isinstance(r, Outcome)]
+    refusals = [r for r in results if isinstance(r, Refusal)]
+    assert len(wins) == 3 and len(wins) + len(refusals) == len(plays)
+    assert {r.text.key for r in refusals} == {"error.not_your_turn"}
+    assert len(await store.moves(game.id)) == 3
+    assert len({o.public[0].params.get("seat") for o in wins}) == 3
+
+
+async def test_two_services_on_one_file_never_both_win(tmp_path) -> None:
+    """Two processes' worth of services on one database: the version check decides."""
+    first_store = await Store.open(tmp_path / "shared.db")
+    second_store = await Store.open(tmp_path / "shared.db")
+    try:
+        first = GameService(first_store, games.REGISTRY, render=False)
+        second = GameService(second_store, games.REGISTRY, render=False)
+        await _started(first, ALICE, BOB)
+        for player in (ALICE, BOB):
+            hand = ENGINE.load_state((await first_store.latest_game_in(CHANNEL)).state).hands[
+                (await first_store.latest_game_in(CHANNEL)).seat_of(player.id).seat
+            ]
+            await first.act(CHANNEL, player, f"play {hand[0]}")
+        game = await first_store.latest_game_in(CHANNEL)
+        chooser = next(s for s in game.seats if s.seat == ENGINE.load_state(game.state).chooser)
+        winner = ALICE if chooser.user_id == ALICE.id else BOB
+        results = await asyncio.gather(
+            first.act(CHANNEL, winner, "claim"),
+            second.act(CHANNEL, winner, "gift"),
+            return_exceptions=True,
+        )
+        assert sum(isinstance(r, Outcome) for r in results) == 1
+        refused = [r for r in results if isinstance(r, Refusal)]
+        assert len(refused) == 1
+        assert refused[0].text.key in {"error.conflict", "error.not_your_turn"}
+        assert len(await first_store.moves(game.id)) == 3
+    finally:
+        await first_store.close()
+        await second_store.close()
+
+
+async def test_reminders_fire_when_due_and_survive_a_restart(tmp_path) -> None:
+    now = [1_000_000.0]
+    store = await Store.open(tmp_path / "timers.db")
+    service = GameService(store, games.REGISTRY, deadline_hours=1, clock=lambda: now[0])
+    await _started(service, ALICE, BOB)
+    assert await service.fire_due_timers() == []  # nothing due yet
+    await store.close()
+
+    store = await Store.open(tmp_path / "timers.db")  # a restart
+    try:
+        service = GameService(store, games.REGISTRY, deadline_hours=1, clock=lambda: now[0])
+        now[0] += 3600
+        outcomes = await service.fire_due_timers()
+        assert len(outcomes) == 1
+        assert outcomes[0].public[0].key == "reminder.public"
+        assert sorted(outcomes[0].ping) == [ALICE.id, BOB.id]
+        assert await service.fire_due_timers() == []  # re-armed an hour later
+        hand = ENGINE.load_state((await store.latest_game_in(CHANNEL)).state).hands
+        game = await store.latest_game_in(CHANNEL)
+        await service.act(CHANNEL, ALICE, f"play {hand[game.seat_of(ALICE.id).seat][0]}")
+        now[0] += 3600
+        outcomes = await service.fire_due_timers()
+        assert [o.ping for o in outcomes] == [[BOB.id]]  # only who we still wait for
+    finally:
+        await store.close()
+
+
+async def test_help_lists_games_and_explains_one(service: GameService) -> None:
+    general = help_lines(games.REGISTRY, None)
+    assert "oracle" in t("en", general[0].key, **general[0].params)
+    lines = help_lines(games.REGISTRY, "oracle")
+    assert [line.key for line in lines] == ["help.game_header", "oracle.help", "help.commands"]
+    with pytest.raises(Refusal):
+        help_lines(games.REGISTRY, "chess")
+
+
+async def test_suggestions_offer_only_legal_moves_to_the_waited_player(
+    service: GameService,
+) -> None:
+    await _started(service, ALICE, BOB)
+    state = await _state(service)
+    seat = await _seat(service, ALICE)
+    assert await service.suggestions(CHANNEL, ALICE) == [
+        f"play {c}" for c in sorted(set(state.hands[seat]))
+    ]
+    assert await service.suggestions(CHANNEL, MALLORY) == []
+    assert await service.suggestions(CHANNEL, ALICE, "claim") == []

@@ -1,0 +1,195 @@
+"""The store on a real SQLite file: schema, constraints, version checks, restarts."""
+
+from __future__ import annotations
+
+import sqlite3
+from pathlib import Path
+
+import pytest
+
+from bot.store import ChannelBusy, Store, VersionConflict
+
+
+async def _running_game(store: Store, channel: int = 1):
+    game = await store.create_game(
+        guild_id=1,
+        channel_id=channel,
+        game_type="oracle",
+        creator_id=10,
+        creator_name="Ann",
+        options={},
+        seed=5,
+    )
+    await store.add_seat(game, 11, "Ben")
+    game = await store.get_game(game.id)
+    await store.start_game(game, {"n": 0}, [11, 10], ["#111111", "#222222"])
+    return await store.get_game(game.id)
+
+
+async def test_fresh_database_is_migrated_in_wal_mode(tmp_path: Path) -> None:
+    store = await Store.open(tmp_path / "z.db")
+    try:
+        assert await store.schema_version() == 1
+        assert await store.integrity_check() == "ok"
+    finally:
+        await store.close()
+    with sqlite3.connect(tmp_path / "z.db") as raw:
+        assert raw.execute("PRAGMA journal_mode").fetchone()[0] == "wal"
+        tables = {r[0] for r in raw.execute("SELECT name FROM sqlite_master WHERE type='table'")}
+    assert {"games", "seats", "moves", "timers", "closed_dms"} <= tables
+
+
+async def test_one_unfinished_game_per_channel_is_enforced_by_the_database(store: Store) -> None:
+    await store.create_game(
+        guild_id=1,
+        channel_id=7,
+        game_type="oracle",
+        creator_id=1,
+        creator_name="A",
+        options={},
+        seed=1,
+    )
+    with pytest.raises(ChannelBusy):
+        await store.create_game(
+            guild_id=1,
+            channel_id=7,
+            game_type="oracle",
+            creator_id=2,
+            creator_name="B",
+            options={},
+            seed=2,
+        )
+    # a different channel is fine
+    await store.create_game(
+        guild_id=1,
+        channel_id=8,
+        game_type="oracle",
+        creator_id=2,
+        creator_name="B",
+        options={},
+        seed=2,
+    )
+
+
+async def test_a_finished_game_frees_its_channel(store: Store) -> None:
+    game = await _running_game(store, channel=3)
+    await store.set_status(game, "abandoned")
+    again = await store.create_game(
+        guild_id=1,
+        channel_id=3,
+        game_type="oracle",
+        creator_id=1,
+        creator_name="A",
+        options={},
+        seed=1,
+    )
+    assert again.status == "lobby"
+    latest = await store.latest_game_in(3)
+    assert latest is not None and latest.id == again.id
+
+
+async def test_start_reorders_seats_and_assigns_colours(store: Store) -> None:
+    game = await _running_game(store)
+    assert [(s.seat, s.user_id, s.colour) for s in game.seats] == [
+        (0, 11, "#111111"),
+        (1, 10, "#222222"),
+    ]
+    assert game.status == "running" and game.state == {"n": 0}
+
+
+async def test_stale_version_writes_nothing(store: Store) -> None:
+    game = await _running_game(store)
+    await store.record_move(
+        game, seat=0, action="a", state={"n": 1}, finished=False, waiting_changed=True
+    )
+    before = await store.raw_game(game.id)
+    with pytest.raises(VersionConflict):
+        await store.record_move(
+            game, seat=1, action="b", state={"n": 99}, finished=False, waiting_changed=True
+        )
+    assert await store.raw_game(game.id) == before
+
+
+async def test_moves_are_append_only(store: Store, tmp_path: Path) -> None:
+    game = await _running_game(store)
+    await store.record_move(
+        game, seat=0, action="a", state={"n": 1}, finished=False, waiting_changed=True
+    )
+    with sqlite3.connect(store.path) as raw, pytest.raises(sqlite3.IntegrityError):
+        raw.execute("UPDATE moves SET action = 'forged'")
+
+
+async def test_restart_keeps_every_committed_move(tmp_path: Path) -> None:
+    path = tmp_path / "restart.db"
+    store = await Store.open(path)
+    game = await _running_game(store)
+    for n in range(1, 31):
+        await store.record_move(
+            game,
+            seat=n % 2,
+            action=f"move {n}",
+            state={"n": n},
+            finished=False,
+            waiting_changed=True,
+        )
+        game = await store.get_game(game.id)
+    await store.close()
+
+    reopened = await Store.open(path)
+    try:
+        again = await reopened.get_game(game.id)
+        assert again is not None and again.state == {"n": 30} and again.version == game.version
+        moves = await reopened.moves(game.id)
+        assert [m.action for m in moves] == [f"move {n}" for n in range(1, 31)]
+        assert [m.seq for m in moves] == list(range(1, 31))
+        assert [m.action for m in await reopened.moves(game.id, last=3)] == [
+            "move 28",
+            "move 29",
+            "move 30",
+        ]
+    finally:
+        await reopened.close()
+
+
+async def test_lobby_leave_renumbers_seats(store: Store) -> None:
+    game = await store.create_game(
+        guild_id=1,
+        channel_id=4,
+        game_type="oracle",
+        creator_id=1,
+        creator_name="A",
+        options={},
+        seed=1,
+    )
+    for user in (2, 3, 4):
+        await store.add_seat(game, user, f"U{user}")
+        game = await store.get_game(game.id)
+    await store.remove_seat(game, 2)
+    game = await store.get_game(game.id)
+    assert [(s.seat, s.user_id) for s in game.seats] == [(0, 1), (1, 3), (2, 4)]
+
+
+async def test_timers_come_back_in_due_order(store: Store) -> None:
+    game = await _running_game(store)
+    await store.replace_timers(game.id, "reminder", 200.0)
+    await store.replace_timers(game.id, "deadline", 100.0)
+    await store.replace_timers(game.id, "reminder", 300.0)  # replaces the first
+    first = await store.next_timer()
+    assert first is not None and (first.kind, first.due_at) == ("deadline", 100.0)
+    assert [(t.kind, t.due_at) for t in await store.timers(game.id)] == [
+        ("deadline", 100.0),
+        ("reminder", 300.0),
+    ]
+    assert await store.delete_timer(first.id)
+    assert not await store.delete_timer(first.id)
+
+
+async def test_closed_dms_are_remembered_and_announced_once_per_game(store: Store) -> None:
+    assert not await store.dms_closed(5)
+    await store.mark_dms_closed(5)
+    assert await store.dms_closed(5)
+    assert await store.note_dm_announcement(5, 1)
+    assert not await store.note_dm_announcement(5, 1)
+    assert await store.note_dm_announcement(5, 2)
+    await store.mark_dms_open(5)
+    assert not await store.dms_closed(5)

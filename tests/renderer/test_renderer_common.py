@@ -1,0 +1,103 @@
+"""Tests of the game-agnostic drawing helpers."""
+
+from __future__ import annotations
+
+import io
+
+from PIL import Image, ImageDraw, ImageFont
+
+from renderer import common
+from renderer.common import clean_name, fit_text, font_stack, parse_hex_colour
+
+NO_FONT_HAS_IT = "\U000f0000"  # plane 15 private use
+
+
+def test_fonts_load_and_have_the_requested_size():
+    font = common.load_font(30, bold=True)
+    assert isinstance(font, ImageFont.FreeTypeFont)
+    assert font.size == 30
+
+
+def test_pillow_font_is_used_without_dejavu(monkeypatch, tmp_path):
+    monkeypatch.setattr(common, "DEJAVU_DIR", tmp_path)
+    common.load_font.cache_clear()
+    try:
+        font = common.load_font(27)
+        assert isinstance(font, ImageFont.FreeTypeFont)
+        image = Image.new("RGB", (200, 50))
+        common.draw_text(ImageDraw.Draw(image), (5, 25), "Abc 123", font, (255, 255, 255))
+        assert image.getbbox() is not None
+    finally:
+        common.load_font.cache_clear()
+
+
+def test_no_fc_list_means_no_fontconfig_fonts(monkeypatch):
+    monkeypatch.setattr(common.shutil, "which", lambda name: None)
+    assert common._fc_list("zh-cn") == []
+
+
+def test_glyph_coverage():
+    stack = font_stack(24)
+    assert stack.font_for("A") is stack.primary
+    assert stack.font_for(NO_FONT_HAS_IT) is None
+    assert stack.drawable(f"Bob{NO_FONT_HAS_IT}") == "Bob"
+
+
+def test_clean_name_drops_what_no_font_can_draw():
+    stack = font_stack(24)
+    assert clean_name(f"Bob {NO_FONT_HAS_IT}", stack, "Player 1") == "Bob"
+    assert clean_name(NO_FONT_HAS_IT * 3, stack, "Player 1") == "Player 1"
+    assert clean_name("  Ann\u200b  Lee \n", stack, "Player 1") == "Ann Lee"
+    assert clean_name("", stack, "Player 1") == "Player 1"
+
+
+def test_cjk_names_use_a_cjk_font_or_the_fallback():
+    stack = font_stack(24)
+    name = clean_name("李小龙", stack, "Player 3")
+    if common.has_cjk_font():
+        assert name == "李小龙"
+        assert stack.width("李小龙") > 0
+    else:
+        assert name == "Player 3"
+
+
+def test_fit_text_truncates_with_an_ellipsis():
+    stack = font_stack(24)
+    text = "Bartholomew the Magnificent of Uruk"
+    fitted = fit_text(text, stack, 200)
+    assert fitted.endswith("…")
+    assert stack.width(fitted) <= 200
+    assert fit_text("Bob", stack, 200) == "Bob"
+
+
+def test_draw_text_anchors_share_the_width():
+    stack = font_stack(24)
+    image = Image.new("L", (400, 60))
+    draw = ImageDraw.Draw(image)
+    width = common.draw_text(draw, (390, 30), "right", stack, 255, anchor="rm")
+    assert width == stack.width("right")
+    left, _, right, _ = image.getbbox()
+    assert right <= 392 and left >= 390 - width - 2
+
+
+def test_parse_hex_colour():
+    assert parse_hex_colour("#e67e22", (0, 0, 0)) == (230, 126, 34)
+    assert parse_hex_colour("#abc", (0, 0, 0)) == (170, 187, 204)
+    assert parse_hex_colour("nope", (1, 2, 3)) == (1, 2, 3)
+    assert parse_hex_colour(None, (1, 2, 3)) == (1, 2, 3)
+
+
+def test_readable_text_colour():
+    assert common.readable_on((250, 250, 250)) == (20, 20, 20)
+    assert common.readable_on((20, 20, 60)) == (255, 255, 255)
+
+
+def test_palette_keeps_exact_colours_and_encodes_8_bit():
+    image = Image.new("RGB", (64, 64), (143, 201, 236))
+    ImageDraw.Draw(image).ellipse((8, 8, 56, 56), fill=(200, 56, 45))
+    palette = common.build_palette(image, [(143, 201, 236), (1, 2, 3)])
+    png = common.encode_png(image, palette)
+    decoded = Image.open(io.BytesIO(png))
+    assert decoded.mode == "P"
+    assert decoded.convert("RGB").getpixel((0, 0)) == (143, 201, 236)
+    assert Image.open(io.BytesIO(common.encode_png(image))).mode == "RGB"

@@ -1,0 +1,202 @@
+"""Oracle: a tiny game for testing the platform, never shipped as a product game.
+
+It has every shape the service must handle:
+
+* hidden information: each seat holds a private hand of three cards (values
+  1..5 dealt from a seeded deck), and cards played in the current round stay
+  hidden until every seat has played;
+* a multi-seat decision: every seat plays one card at the same time
+  (``play N``); ``waiting_for`` holds every seat that has not played yet;
+* a single-seat decision: after the reveal, the round's winner (highest card,
+  ties to the lower seat) chooses ``claim`` (1 point) or ``gift`` (1 point to
+  the next seat);
+* an end: after three rounds, ranked by points (ties share a place).
+"""
+
+from __future__ import annotations
+
+import random
+from collections.abc import Mapping
+from dataclasses import dataclass, field
+from typing import Any
+
+from bot.games.base import Event, OptionSpec, Result, RuleError
+
+ROUNDS = 3
+
+
+@dataclass(frozen=True)
+class Play:
+    card: int
+
+    def __str__(self) -> str:
+        return f"play {self.card}"
+
+
+@dataclass(frozen=True)
+class Claim:
+    gift: bool
+
+    def __str__(self) -> str:
+        return "gift" if self.gift else "claim"
+
+
+@dataclass
+class OracleState:
+    seats: int
+    hands: list[list[int]]
+    played: dict[int, int] = field(default_factory=dict)
+    revealed: dict[int, int] = field(default_factory=dict)
+    points: list[int] = field(default_factory=list)
+    round: int = 1
+    chooser: int | None = None
+    deck: list[int] = field(default_factory=list)
+    style: str = "plain"
+
+
+class OracleEngine:
+    name = "oracle"
+    title_key = "oracle.title"
+    min_players = 2
+    max_players = 4
+    options = (OptionSpec("style", ("plain", "fancy"), "oracle.option.style"),)
+
+    def new_game(self, seats: int, options: Mapping[str, str], seed: int) -> OracleState:
+        deck = [v for v in range(1, 6) for _ in range(3)]
+        random.Random(seed).shuffle(deck)
+        hands = [sorted(deck[i * 3 : i * 3 + 3]) for i in range(seats)]
+        return OracleState(
+            seats=seats,
+            hands=hands,
+            points=[0] * seats,
+            deck=deck[seats * 3 :],
+            style=options.get("style", "plain"),
+        )
+
+    def waiting_for(self, state: OracleState) -> set[int]:
+        if self.result(state) is not None:
+            return set()
+        if state.chooser is not None:
+            return {state.chooser}
+        return {s for s in range(state.seats) if s not in state.played}
+
+    def legal_actions(self, state: OracleState, seat: int) -> list[Any]:
+        if seat not in self.waiting_for(state):
+            return []
+        if state.chooser is not None:
+            return [Claim(False), Claim(True)]
+        return [Play(card) for card in sorted(set(state.hands[seat]))]
+
+    def parse_action(self, text: str) -> Any:
+        words = text.strip().lower().split()
+        if words == ["claim"]:
+            return Claim(False)
+        if words == ["gift"]:
+            return Claim(True)
+        if len(words) == 2 and words[0] == "play" and words[1].isdigit():
+            return Play(int(words[1]))
+        raise RuleError("oracle.error.bad_notation", text=text)
+
+    def public_notation(self, action: Any) -> str:
+        """A card played is face down: everyone sees that a card was played."""
+        return "play ?" if isinstance(action, Play) else str(action)
+
+    def apply(self, state: OracleState, seat: int, action: Any) -> list[Event]:
+        if seat not in self.waiting_for(state):
+            raise RuleError("oracle.error.not_waiting")
+        if isinstance(action, Play):
+            if state.chooser is not None:
+                raise RuleError("oracle.error.choose_first")
+            if action.card not in state.hands[seat]:
+                raise RuleError("oracle.error.no_such_card", card=action.card)
+            state.hands[seat].remove(action.card)
+            state.played[seat] = action.card
+            events = [Event("oracle.event.played", {"seat": seat})]
+            events.append(Event("oracle.event.you_played", {"card": action.card}, private_to=seat))
+            if len(state.played) == state.seats:
+                state.revealed = dict(state.played)
+                state.played = {}
+                best = max(state.revealed.values())
+                state.chooser = min(s for s, c in state.revealed.items() if c == best)
+                shown = ", ".join(f"{s + 1}:{c}" for s, c in sorted(state.revealed.items()))
+                events.append(Event("oracle.event.revealed", {"cards": shown}))
+                events.append(Event("oracle.event.winner", {"seat": state.chooser}))
+            return events
+        if isinstance(action, Claim):
+            if state.chooser is None:
+                raise RuleError("oracle.error.nothing_to_choose")
+            receiver = (seat + 1) % state.seats if action.gift else seat
+            state.points[receiver] += 1
+            state.chooser = None
+            state.round += 1
+            if state.round <= ROUNDS:
+                for s in range(state.seats):
+                    if state.deck:
+                        state.hands[s].append(state.deck.pop())
+                    state.hands[s].sort()
+            return [Event("oracle.event.point", {"seat": receiver})]
+        raise RuleError("oracle.error.bad_notation", text=str(action))
+
+    def public_view(self, state: OracleState) -> dict[str, Any]:
+        return {
+            "game": "oracle",
+            "round": min(state.round, ROUNDS),
+            "points": list(state.points),
+            "has_played": sorted(state.played),
+            "revealed": {str(s): c for s, c in sorted(state.revealed.items())},
+            "hand_sizes": [len(h) for h in state.hands],
+            "chooser": state.chooser,
+            "deck": len(state.deck),
+            "style": state.style,
+        }
+
+    def private_view(self, state: OracleState, seat: int) -> dict[str, Any]:
+        return {
+            "game": "oracle",
+            "seat": seat,
+            "hand": list(state.hands[seat]),
+            "played": state.played.get(seat),
+        }
+
+    def result(self, state: OracleState) -> Result | None:
+        if state.round <= ROUNDS:
+            return None
+        ranking = tuple(sorted(range(state.seats), key=lambda s: (-state.points[s], s)))
+        places: dict[int, int] = {}
+        for index, seat in enumerate(ranking):
+            tied = index and state.points[ranking[index - 1]] == state.points[seat]
+            places[seat] = places[ranking[index - 1]] if tied else index + 1
+        return Result(
+            ranking=ranking,
+            places=places,
+            scores={s: state.points[s] for s in range(state.seats)},
+        )
+
+    def dump_state(self, state: OracleState) -> dict[str, Any]:
+        return {
+            "seats": state.seats,
+            "hands": state.hands,
+            "played": {str(k): v for k, v in state.played.items()},
+            "revealed": {str(k): v for k, v in state.revealed.items()},
+            "points": state.points,
+            "round": state.round,
+            "chooser": state.chooser,
+            "deck": state.deck,
+            "style": state.style,
+        }
+
+    def load_state(self, data: Mapping[str, Any]) -> OracleState:
+        return OracleState(
+            seats=data["seats"],
+            hands=[list(h) for h in data["hands"]],
+            played={int(k): v for k, v in data["played"].items()},
+            revealed={int(k): v for k, v in data["revealed"].items()},
+            points=list(data["points"]),
+            round=data["round"],
+            chooser=data["chooser"],
+            deck=list(data["deck"]),
+            style=data["style"],
+        )
+
+
+ENGINE = OracleEngine()
