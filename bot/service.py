@@ -214,6 +214,10 @@ class GameService:
         waiting = sorted(game_type.engine.waiting_for(state))
         if not waiting:
             return []
+        prompt_of = getattr(game_type.engine, "prompt", None)
+        question = prompt_of(state) if prompt_of is not None else None
+        if question is not None:  # the engine's question names whom it asks
+            return [self._text(row, *question)]
         names = ", ".join(row.seats[s].display_name for s in waiting)
         return [Text("game.waiting_for", {"players": names})]
 

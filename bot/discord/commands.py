@@ -19,9 +19,7 @@ import discord
 from discord import app_commands
 
 Handler = Callable[[discord.Interaction, dict[str, Any]], Awaitable[None]]
-Autocomplete = Callable[
-    [discord.Interaction, str], Awaitable[list[app_commands.Choice[str]]]
-]
+Autocomplete = Callable[[discord.Interaction, str], Awaitable[list[app_commands.Choice[str]]]]
 
 
 @dataclass(frozen=True)

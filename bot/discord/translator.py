@@ -23,7 +23,7 @@ from bot.i18n import DEFAULT_LANG, catalog, language_of, t
 MAX_DESCRIPTION = 100
 
 
-def L(key: str, **params: object) -> app_commands.locale_str:  # noqa: N802 - reads like a marker
+def L(key: str, **params: object) -> app_commands.locale_str:
     """A translatable command string: English from the catalog, the key in extras."""
     return app_commands.locale_str(_fit(t(DEFAULT_LANG, key, **params)), key=key, params=params)
 

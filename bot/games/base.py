@@ -19,6 +19,15 @@ Decisions recorded here:
 * ``public_view`` is the only input of the public board image, so it must not
   contain hidden data (hands, bag order, hidden scores).
 * States are stored as JSON through ``dump_state``/``load_state``.
+
+Optional hooks the service uses when an engine defines them:
+
+* ``public_notation(action) -> str``: how everyone else sees an action
+  (a swap that hides its tiles, a card played face down); default ``str``.
+* ``prompt(state) -> (key, params) | None``: the question the game is asking
+  the seats it waits for, shown under "Waiting for".
+* ``deadline_seconds(state) -> float | None`` and ``timeout_action(state,
+  seat)``: a game with timed rounds plays the timeout action for late seats.
 """
 
 from __future__ import annotations

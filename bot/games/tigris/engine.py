@@ -47,6 +47,10 @@ class TigrisEngine:
     def private_view(self, game: GameState, seat: int) -> dict[str, Any]:
         return views.private_view(game, seat)
 
+    def public_notation(self, action: actions.Action) -> str:
+        """Extra to the contract: how others see an action (a swap hides its tiles)."""
+        return actions.public_notation(action)
+
     def prompt(self, game: GameState) -> tuple[str, dict[str, Any]] | None:
         """Extra to the contract: the i18n key and params of the current question."""
         return views.prompt(game)

@@ -75,8 +75,8 @@ def test_catalogs_have_the_same_keys_and_fields():
         other = catalog(lang)
         assert other.keys() == english.keys(), lang
         for key, template in english.items():
-            want = {f for _, f, _, _ in fields.parse(template) if f}
-            got = {f for _, f, _, _ in fields.parse(other[key]) if f}
+            want = sorted(f for _, f, _, _ in fields.parse(template) if f)
+            got = sorted(f for _, f, _, _ in fields.parse(other[key]) if f)
             assert want == got, (lang, key)
 
 

@@ -14,7 +14,7 @@ from collections import Counter
 import pytest
 
 from bot.games.base import RuleError
-from bot.games.tigris import ENGINE, PlaceTile
+from bot.games.tigris import ENGINE, PlaceCatastrophe, PlaceLeader, PlaceTile, WithdrawLeader
 from bot.games.tigris.board import NEIGHBOURS, RIVER, square_name
 from bot.games.tigris.components import BLUE, COLOURS, TOTAL_TILES, TREASURE_COUNT
 from bot.games.tigris.kingdoms import Regions
@@ -198,3 +198,33 @@ def test_every_legal_action_met_round_trips():
     assert len(seen) > 1000
     for action in seen:
         assert ENGINE.parse_action(str(action)) == action
+
+
+def test_legal_actions_are_exactly_the_accepted_placements():
+    """In random positions, a placement is accepted by apply iff it is listed."""
+    checked = 0
+    for game in range(4):
+        state = ENGINE.new_game(2 + game % 3, {}, 90_000 + game)
+        rng = random.Random(game)
+        step = 0
+        while waiting := ENGINE.waiting_for(state):
+            (seat,) = waiting
+            legal = ENGINE.legal_actions(state, seat)
+            if state.phase == "action" and step % 25 == 0:
+                universe = [PlaceTile(c, s) for c in COLOURS for s in range(176)]
+                universe += [PlaceLeader(c, s) for c in COLOURS for s in range(176)]
+                universe += [PlaceCatastrophe(s) for s in range(176)]
+                universe += [WithdrawLeader(c) for c in COLOURS]
+                listed = set(legal)
+                for action in universe:
+                    trial = state.copy()
+                    try:
+                        ENGINE.apply(trial, seat, action)
+                        accepted = True
+                    except RuleError:
+                        accepted = False
+                    assert accepted == (action in listed), str(action)
+                checked += 1
+            ENGINE.apply(state, seat, rng.choice(legal))
+            step += 1
+    assert checked >= 10

@@ -1,0 +1,157 @@
+"""Persistent buttons: quick decisions and the abandon confirmation.
+
+Decisions:
+
+* Buttons are :class:`discord.ui.DynamicItem` s: everything a click needs is in
+  its ``custom_id`` (``zg:act:<game>:<version>:<action>``, ``zg:abandon:<game>``),
+  and the classes are registered once in ``setup_hook``, so a button works
+  after any number of restarts without remembering the message.
+* ``<version>`` is the game's stored version when the button was posted; a
+  click on a button from an earlier decision, or from a finished or abandoned
+  game, is answered with ``error.stale_button`` rather than replaying its
+  action on whatever the game asks now.
+* Messages carry a :class:`ButtonView`, whose ``is_dispatchable`` is False so
+  discord.py does not track it: tracking is unnecessary (the classes are
+  registered) and harmful, because a tracked view that times out — discord.py
+  gives views on ephemeral messages a 15 minute timeout — *unregisters* the
+  dynamic item classes it contains, which would silently kill every button.
+* Any other ``zg:`` custom_id (an older layout, a mangled one) gets a
+  :class:`StaleButton` answer, so no click goes unanswered.
+"""
+
+from __future__ import annotations
+
+import re
+from typing import TYPE_CHECKING, Any
+
+import discord
+
+from bot.service import Outcome, Player, Refusal
+
+if TYPE_CHECKING:
+    from bot.discord.client import ZigguratBot
+
+#: Discord's limit on a custom_id
+MAX_CUSTOM_ID = 100
+#: Discord's limit on a button label
+MAX_LABEL = 80
+
+
+class ButtonView(discord.ui.View):
+    """A view only used to lay out buttons; discord.py does not track it (see above)."""
+
+    def __init__(self) -> None:
+        super().__init__(timeout=None)
+
+    def is_dispatchable(self) -> bool:
+        return False
+
+
+def _bot(interaction: discord.Interaction) -> ZigguratBot:
+    return interaction.client  # type: ignore[return-value]
+
+
+class ActionButton(
+    discord.ui.DynamicItem[discord.ui.Button],
+    template=r"zg:act:(?P<game_id>\d+):(?P<version>\d+):(?P<action>.+)",
+):
+    """Play ``action`` in game ``game_id`` for whoever clicks, if still current."""
+
+    def __init__(self, game_id: int, version: int, action: str, label: str | None = None) -> None:
+        custom_id = f"zg:act:{game_id}:{version}:{action}"
+        if len(custom_id) > MAX_CUSTOM_ID:
+            raise ValueError(f"custom_id too long: {custom_id!r}")
+        super().__init__(
+            discord.ui.Button(
+                label=(label or action)[:MAX_LABEL],
+                style=discord.ButtonStyle.primary,
+                custom_id=custom_id,
+            )
+        )
+        self.game_id = game_id
+        self.version = version
+        self.action = action
+
+    @classmethod
+    async def from_custom_id(
+        cls, interaction: discord.Interaction, item: discord.ui.Button, match: re.Match[str]
+    ) -> ActionButton:
+        return cls(int(match["game_id"]), int(match["version"]), match["action"], item.label)
+
+    async def callback(self, interaction: discord.Interaction) -> Any:
+        bot = _bot(interaction)
+
+        async def work(player: Player) -> Outcome:
+            row = await bot.service.store.open_game_in(interaction.channel_id or 0)
+            if row is None or row.id != self.game_id or row.version != self.version:
+                raise Refusal("error.stale_button")
+            return await bot.service.act(row.channel_id, player, self.action)
+
+        await bot.responder.run(interaction, work)
+
+
+class AbandonButton(
+    discord.ui.DynamicItem[discord.ui.Button], template=r"zg:abandon:(?P<game_id>\d+)"
+):
+    """The confirmation of ``/game abandon``; re-checks who may abandon when clicked."""
+
+    def __init__(self, game_id: int, label: str = "abandon") -> None:
+        super().__init__(
+            discord.ui.Button(
+                label=label[:MAX_LABEL],
+                style=discord.ButtonStyle.danger,
+                custom_id=f"zg:abandon:{game_id}",
+            )
+        )
+        self.game_id = game_id
+
+    @classmethod
+    async def from_custom_id(
+        cls, interaction: discord.Interaction, item: discord.ui.Button, match: re.Match[str]
+    ) -> AbandonButton:
+        return cls(int(match["game_id"]), item.label or "abandon")
+
+    async def callback(self, interaction: discord.Interaction) -> Any:
+        bot = _bot(interaction)
+
+        async def work(player: Player) -> Outcome:
+            row = await bot.service.store.open_game_in(interaction.channel_id or 0)
+            if row is None or row.id != self.game_id:
+                raise Refusal("error.stale_button")
+            return await bot.service.abandon(
+                row.channel_id,
+                player,
+                can_manage_channel=interaction.permissions.manage_channels,
+                confirmed=True,
+            )
+
+        await bot.responder.run(interaction, work)
+
+
+class StaleButton(
+    discord.ui.DynamicItem[discord.ui.Button],
+    template=r"zg:(?!act:\d+:\d+:.|abandon:\d+$).*",
+):
+    """Any other ``zg:`` button: answered, never ignored."""
+
+    def __init__(self, custom_id: str) -> None:
+        super().__init__(discord.ui.Button(label="-", custom_id=custom_id))
+
+    @classmethod
+    async def from_custom_id(
+        cls, interaction: discord.Interaction, item: discord.ui.Button, match: re.Match[str]
+    ) -> StaleButton:
+        return cls(match.string)
+
+    async def callback(self, interaction: discord.Interaction) -> Any:
+        async def work(player: Player) -> Outcome:
+            raise Refusal("error.stale_button")
+
+        await _bot(interaction).responder.run(interaction, work)
+
+
+DYNAMIC_ITEMS: tuple[type[discord.ui.DynamicItem[Any]], ...] = (
+    ActionButton,
+    AbandonButton,
+    StaleButton,
+)

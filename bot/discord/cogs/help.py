@@ -1,0 +1,52 @@
+"""``/help [game]``: the command overview, or one game's rules summary.
+
+The answer is ephemeral (it is for the asker) and works in DMs too; the
+games offered are the registry's, as fixed choices.
+"""
+
+from __future__ import annotations
+
+from typing import TYPE_CHECKING, Any
+
+import discord
+from discord import app_commands
+from discord.ext import commands
+
+from bot.discord.commands import Param, build_command
+from bot.discord.translator import L
+from bot.service import Outcome, Player, help_lines
+
+if TYPE_CHECKING:
+    from bot.discord.client import ZigguratBot
+
+
+class HelpCog(commands.Cog):
+    """``/help``."""
+
+    def __init__(self, bot: ZigguratBot) -> None:
+        self.bot = bot
+        registry = bot.service.registry
+        game = Param(
+            "game",
+            L("cmd.help.game"),
+            required=False,
+            choices=[
+                app_commands.Choice(name=L(registry[name].engine.title_key), value=name)
+                for name in sorted(registry)
+            ],
+        )
+        self.command = build_command("help", L("cmd.help.description"), [game], self.help)
+
+    async def cog_load(self) -> None:
+        self.bot.tree.add_command(self.command)
+
+    async def cog_unload(self) -> None:
+        self.bot.tree.remove_command(self.command.name)
+
+    async def help(self, interaction: discord.Interaction, values: dict[str, Any]) -> None:
+        game = values.get("game")
+
+        async def work(player: Player) -> Outcome:
+            return Outcome(reply=help_lines(self.bot.service.registry, game))
+
+        await self.bot.responder.run(interaction, work, game_command=False, guild_only=False)

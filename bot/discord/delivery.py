@@ -1,0 +1,323 @@
+"""Turn an :class:`~bot.service.Outcome` into Discord messages.
+
+Decisions:
+
+* Commands are deferred ephemerally, and Discord turns the first follow-up after
+  such a deferral into an edit of the "thinking" message, which stays ephemeral.
+  So the first follow-up is always the invoker's private answer (the reply
+  lines, their private view for ``/game hand``, or a short acknowledgement);
+  the public message is a *later* follow-up sent with ``ephemeral=False``. A
+  follow-up needs no channel permission, so a move is announced even where the
+  bot may not post on its own; timer messages (no interaction) use
+  ``channel.send``.
+* One public message per outcome: the public lines, then a last line
+  ``game.your_turn`` mentioning exactly ``Outcome.ping``, the board as
+  ``board.png`` and a button per :class:`~bot.service.Choice`. Only those users
+  may be pinged (``AllowedMentions`` with users only); text over Discord's
+  2000 characters is split by lines, the image and buttons on the last part.
+* Public text is in the guild's language, ephemeral text in the invoker's, DMs
+  in the invoker's language for the invoker and the guild's for the others.
+* Private messages go by DM. A DM refused with code 50007 marks the user's DMs
+  closed (:meth:`~bot.store.Store.mark_dms_closed`); the invoker then gets it as
+  an ephemeral follow-up, anyone else is told once per game in the channel
+  (``dm.closed_notice``, no private content) and sees their private view as an
+  ephemeral follow-up whenever they next use a game command (see
+  :mod:`bot.discord.interactions`). Users known to have closed DMs are not
+  DMed again: each refused DM counts against Discord's invalid-request limit.
+* Buttons carry the game's version, so a button from an earlier decision is
+  refused as stale instead of replaying its action on a later one.
+* A failure to send is logged and, where someone is waiting for an answer,
+  reported to them; it never hides the fact that the move itself was recorded.
+"""
+
+from __future__ import annotations
+
+import asyncio
+import io
+import logging
+from collections.abc import Awaitable, Callable, Sequence
+from typing import TYPE_CHECKING, Any
+
+import discord
+
+from bot.discord.buttons import ActionButton, ButtonView
+from bot.i18n import Text, language_of, t
+from bot.service import Outcome, PrivateMessage
+
+if TYPE_CHECKING:
+    from bot.store import Store
+
+log = logging.getLogger(__name__)
+
+#: Discord's limit on a message's content
+MAX_CONTENT = 2000
+#: Discord's error code for "Cannot send messages to this user"
+CANNOT_DM = 50007
+BOARD_FILE = "board.png"
+HAND_FILE = "hand.png"
+
+Send = Callable[..., Awaitable[Any]]
+
+
+def locale_language(locale: discord.Locale | str | None) -> str:
+    """The catalog language of a Discord locale (``None`` means English)."""
+    return language_of(None if locale is None else str(locale))
+
+
+def render(lines: Sequence[Text], lang: str) -> str:
+    return "\n".join(line.render(lang) for line in lines)
+
+
+def split_content(text: str, limit: int = MAX_CONTENT) -> list[str]:
+    """Split text into message-sized parts, at line breaks where possible."""
+    parts: list[str] = []
+    current = ""
+    for line in text.split("\n"):
+        while len(line) > limit:  # a single overlong line is cut hard
+            if current:
+                parts.append(current)
+                current = ""
+            parts.append(line[:limit])
+            line = line[limit:]
+        candidate = f"{current}\n{line}" if current else line
+        if len(candidate) > limit:
+            parts.append(current)
+            current = line
+        else:
+            current = candidate
+    if current or not parts:
+        parts.append(current)
+    return parts
+
+
+def png(data: bytes, filename: str) -> discord.File:
+    """A fresh file object (discord.File streams are consumed by one send)."""
+    return discord.File(io.BytesIO(data), filename=filename)
+
+
+def mention_only(user_ids: Sequence[int]) -> discord.AllowedMentions:
+    return discord.AllowedMentions(
+        everyone=False,
+        roles=False,
+        replied_user=False,
+        users=[discord.Object(uid) for uid in user_ids],
+    )
+
+
+class Delivery:
+    """Sends outcomes: to an interaction (commands, buttons) or to a channel (timers)."""
+
+    def __init__(self, client: discord.Client, store: Store) -> None:
+        self.client = client
+        self.store = store
+
+    # -- answering an interaction -----------------------------------------------
+
+    async def ephemeral(
+        self,
+        interaction: discord.Interaction,
+        lines: Sequence[Text],
+        *,
+        image: bytes | None = None,
+        view: discord.ui.View | None = None,
+    ) -> None:
+        """Follow-ups only the invoker sees; the image and view ride on the last part."""
+        lang = locale_language(interaction.locale)
+        parts = split_content(render(lines, lang))
+        for index, part in enumerate(parts):
+            extra: dict[str, Any] = {}
+            if index == len(parts) - 1:
+                if image is not None:
+                    extra["file"] = png(image, HAND_FILE)
+                if view is not None:
+                    extra["view"] = view
+            await interaction.followup.send(
+                part,
+                ephemeral=True,
+                allowed_mentions=discord.AllowedMentions.none(),
+                wait=False,
+                **extra,
+            )
+
+    async def to_interaction(
+        self,
+        interaction: discord.Interaction,
+        outcome: Outcome,
+        *,
+        private_inline: bool = False,
+        reply_view: discord.ui.View | None = None,
+    ) -> set[int]:
+        """Deliver a successful command's outcome; return whose private view the
+        invoker was shown ephemerally (so it is not shown twice)."""
+        me = interaction.user.id
+        own_lang = locale_language(interaction.locale)
+        public_lang = locale_language(interaction.guild_locale)
+        shown: set[int] = set()
+        private = list(outcome.private)
+        inline = [pm for pm in private if private_inline and pm.user_id == me]
+        private = [pm for pm in private if pm not in inline]
+
+        has_public = bool(outcome.public or outcome.board)
+        if outcome.reply:
+            await self.ephemeral(interaction, outcome.reply, view=reply_view)
+        elif inline:
+            first = inline.pop(0)
+            await self.ephemeral(interaction, first.lines, image=first.image, view=reply_view)
+            shown.add(me)
+        else:
+            ack = Text("delivery.posted" if has_public else "delivery.done")
+            await self.ephemeral(interaction, [ack], view=reply_view)
+        for pm in inline:
+            await self.ephemeral(interaction, pm.lines, image=pm.image)
+            shown.add(me)
+
+        async def send_public(**kwargs: Any) -> Any:
+            return await interaction.followup.send(ephemeral=False, wait=False, **kwargs)
+
+        if has_public and not await self.post_public(send_public, outcome, public_lang):
+            await self.ephemeral(interaction, [Text("delivery.public_failed")])
+
+        async def fallback(pm: PrivateMessage) -> None:
+            await self.ephemeral(interaction, [Text("dm.fallback"), *pm.lines], image=pm.image)
+            shown.add(me)
+
+        await self.send_private(
+            private,
+            game_id=outcome.game_id,
+            actor=me,
+            actor_lang=own_lang,
+            public_lang=public_lang,
+            send_public=send_public,
+            actor_fallback=fallback,
+        )
+        return shown
+
+    # -- messages without an interaction (timers) ---------------------------------
+
+    async def to_channel(self, outcome: Outcome) -> None:
+        """Post a timer's outcome in its channel and DM its private messages."""
+        if outcome.channel_id is None:
+            log.error("outcome of game %s has no channel; nothing posted", outcome.game_id)
+            return
+        channel = self.client.get_channel(outcome.channel_id)
+        if channel is None:
+            try:
+                channel = await self.client.fetch_channel(outcome.channel_id)
+            except discord.HTTPException:
+                log.warning(
+                    "channel %s of game %s is gone or hidden; timer message not posted",
+                    outcome.channel_id,
+                    outcome.game_id,
+                    exc_info=True,
+                )
+                return
+        if not isinstance(channel, discord.abc.Messageable):
+            log.error("channel %s cannot take messages", outcome.channel_id)
+            return
+        guild = getattr(channel, "guild", None)
+        lang = locale_language(guild.preferred_locale if guild is not None else None)
+        send = channel.send
+        if outcome.public or outcome.board:
+            await self.post_public(send, outcome, lang)
+        await self.send_private(
+            outcome.private,
+            game_id=outcome.game_id,
+            actor=None,
+            actor_lang=lang,
+            public_lang=lang,
+            send_public=send,
+            actor_fallback=None,
+        )
+
+    # -- the pieces ---------------------------------------------------------------
+
+    async def post_public(self, send: Send, outcome: Outcome, lang: str) -> bool:
+        """The one public message of an outcome; False (logged) if Discord refused it."""
+        lines = [line.render(lang) for line in outcome.public]
+        if outcome.ping:
+            mentions = " ".join(f"<@{uid}>" for uid in outcome.ping)
+            lines.append(t(lang, "game.your_turn", mentions=mentions))
+        parts = split_content("\n".join(lines))
+        view = await self._buttons(outcome)
+        try:
+            for index, part in enumerate(parts):
+                extra: dict[str, Any] = {}
+                if index == len(parts) - 1:
+                    if outcome.board is not None:
+                        extra["file"] = png(outcome.board, BOARD_FILE)
+                    if view is not None:
+                        extra["view"] = view
+                await send(content=part, allowed_mentions=mention_only(outcome.ping), **extra)
+        except discord.HTTPException:
+            log.exception("could not post the public message of game %s", outcome.game_id)
+            return False
+        return True
+
+    async def _buttons(self, outcome: Outcome) -> discord.ui.View | None:
+        if not outcome.choices or outcome.game_id is None:
+            return None
+        row = await self.store.get_game(outcome.game_id)
+        if row is None:
+            return None
+        view = ButtonView()
+        for choice in outcome.choices:
+            try:
+                view.add_item(ActionButton(row.id, row.version, choice.action, choice.label))
+            except ValueError:  # custom_id over 100 characters, or more than 25 buttons
+                log.warning("no button for %r in game %s; /play offers it", choice, row.id)
+        return view if view.children else None
+
+    async def send_private(
+        self,
+        messages: Sequence[PrivateMessage],
+        *,
+        game_id: int | None,
+        actor: int | None,
+        actor_lang: str,
+        public_lang: str,
+        send_public: Send,
+        actor_fallback: Callable[[PrivateMessage], Awaitable[None]] | None,
+    ) -> None:
+        """DM each private message; handle closed DMs as the module docstring says."""
+
+        async def one(pm: PrivateMessage) -> None:
+            lang = actor_lang if pm.user_id == actor else public_lang
+            delivered = await self.dm(pm, lang)
+            if delivered:
+                return
+            if pm.user_id == actor and actor_fallback is not None:
+                await actor_fallback(pm)
+                return
+            if game_id is not None and await self.store.note_dm_announcement(pm.user_id, game_id):
+                notice = t(public_lang, "dm.closed_notice", player=f"<@{pm.user_id}>")
+                try:
+                    await send_public(content=notice, allowed_mentions=mention_only([pm.user_id]))
+                except discord.HTTPException:
+                    log.exception("could not post the closed-DM notice for %s", pm.user_id)
+
+        await asyncio.gather(*(one(pm) for pm in messages))
+
+    async def dm(self, message: PrivateMessage, lang: str) -> bool:
+        """DM one private message; False if the user cannot be reached that way."""
+        user_id = message.user_id
+        if await self.store.dms_closed(user_id):
+            return False
+        parts = split_content(render(message.lines, lang))
+        try:
+            channel = await self.client.create_dm(discord.Object(user_id))
+            for index, part in enumerate(parts):
+                extra: dict[str, Any] = {}
+                if index == len(parts) - 1 and message.image is not None:
+                    extra["file"] = png(message.image, HAND_FILE)
+                await channel.send(part, allowed_mentions=discord.AllowedMentions.none(), **extra)
+        except discord.Forbidden as exc:
+            if exc.code == CANNOT_DM:
+                log.info("user %s does not accept DMs; using the fallback", user_id)
+                await self.store.mark_dms_closed(user_id)
+            else:
+                log.warning("DM to %s refused (code %s)", user_id, exc.code)
+            return False
+        except discord.HTTPException:
+            log.warning("DM to %s failed", user_id, exc_info=True)
+            return False
+        return True

@@ -1,0 +1,155 @@
+"""The one path every command and button click takes.
+
+``Responder.run(interaction, work)``:
+
+1. outside a server: answer ``error.dm_only`` at once;
+2. defer ephemerally ("thinking"), well inside Discord's 3 seconds — the
+   service may render a board, which can take longer than that on a busy host;
+3. ``work(player)`` calls the service and returns an Outcome;
+4. a :class:`~bot.service.Refusal` becomes an ephemeral follow-up with the
+   translated reason (nothing was changed); any other exception is logged
+   with its traceback and answered with ``error.internal`` — never the
+   traceback itself;
+5. success goes to :class:`~bot.discord.delivery.Delivery`;
+6. a game command by a user whose DMs are closed ends with their current
+   private view (``service.hand``) as an ephemeral follow-up, unless this
+   command already showed it — that is how they keep up with their hand;
+7. the interaction is reported finished (``on_done``), which tests and the
+   latency benchmark wait on instead of sleeping.
+"""
+
+from __future__ import annotations
+
+import logging
+from collections.abc import Awaitable, Callable
+
+import discord
+
+from bot.discord.delivery import Delivery, locale_language
+from bot.i18n import Text
+from bot.service import GameService, Outcome, Player, Refusal
+
+log = logging.getLogger(__name__)
+
+Work = Callable[[Player], Awaitable[Outcome]]
+ReplyView = Callable[[Outcome], discord.ui.View | None]
+
+
+def player_of(interaction: discord.Interaction) -> Player:
+    return Player(interaction.user.id, interaction.user.display_name)
+
+
+class Responder:
+    """Runs interactions for the cogs and the buttons."""
+
+    def __init__(
+        self, service: GameService, delivery: Delivery, on_done: Callable[[int], None]
+    ) -> None:
+        self.service = service
+        self.delivery = delivery
+        self.on_done = on_done
+
+    async def run(
+        self,
+        interaction: discord.Interaction,
+        work: Work,
+        *,
+        game_command: bool = True,
+        guild_only: bool = True,
+        private_inline: bool = False,
+        reply_view: ReplyView | None = None,
+    ) -> None:
+        """Answer ``interaction`` with what ``work`` produces (see the module docstring).
+
+        ``private_inline`` shows the invoker's private messages ephemerally
+        instead of by DM (``/game hand``); ``reply_view`` adds components to
+        the invoker's ephemeral answer (the abandon confirmation); only
+        ``guild_only=False`` commands (``/help``) run in DMs.
+        """
+        try:
+            if guild_only and (interaction.guild_id is None or interaction.channel_id is None):
+                await self.answer_now(interaction, Text("error.dm_only"))
+                return
+            await self._run(interaction, work, game_command, private_inline, reply_view)
+        finally:
+            self.on_done(interaction.id)
+
+    async def _run(
+        self,
+        interaction: discord.Interaction,
+        work: Work,
+        game_command: bool,
+        private_inline: bool,
+        reply_view: ReplyView | None,
+    ) -> None:
+        try:
+            await interaction.response.defer(ephemeral=True, thinking=True)
+        except discord.HTTPException:
+            log.warning(
+                "could not acknowledge interaction %s in time; it was not run",
+                interaction.id,
+                exc_info=True,
+            )
+            return
+        player = player_of(interaction)
+        shown: set[int] = set()
+        try:
+            outcome = await work(player)
+        except Refusal as refusal:
+            await self._say(interaction, refusal.text)
+        except Exception:
+            log.exception("command failed: %s", _describe(interaction))
+            await self._say(interaction, Text("error.internal"))
+        else:
+            try:
+                view = reply_view(outcome) if reply_view is not None else None
+                shown = await self.delivery.to_interaction(
+                    interaction, outcome, private_inline=private_inline, reply_view=view
+                )
+            except Exception:
+                log.exception("delivery failed after success: %s", _describe(interaction))
+                await self._say(interaction, Text("error.delivery"))
+        if game_command and interaction.guild_id is not None and player.id not in shown:
+            await self._closed_dm_hand(interaction, player)
+
+    async def _say(self, interaction: discord.Interaction, text: Text) -> None:
+        try:
+            await self.delivery.ephemeral(interaction, [text])
+        except discord.HTTPException:
+            log.exception("could not answer interaction %s", interaction.id)
+
+    async def _closed_dm_hand(self, interaction: discord.Interaction, player: Player) -> None:
+        try:
+            if not await self.service.store.dms_closed(player.id):
+                return
+            try:
+                outcome = await self.service.hand(interaction.channel_id or 0, player)
+            except Refusal:
+                return  # no running game here, or not seated: there is no private view
+            for pm in outcome.private:
+                await self.delivery.ephemeral(
+                    interaction, [Text("dm.fallback"), *pm.lines], image=pm.image
+                )
+        except Exception:
+            log.exception("could not show the private view of %s", player.id)
+
+    @staticmethod
+    async def answer_now(interaction: discord.Interaction, text: Text) -> None:
+        """Answer ephemerally without deferring (or follow up if already answered)."""
+        content = text.render(locale_language(interaction.locale))
+        try:
+            if interaction.response.is_done():
+                await interaction.followup.send(content, ephemeral=True)
+            else:
+                await interaction.response.send_message(content, ephemeral=True)
+        except discord.HTTPException:
+            log.exception("could not answer interaction %s", interaction.id)
+
+
+def _describe(interaction: discord.Interaction) -> str:
+    command = interaction.command.qualified_name if interaction.command else None
+    custom_id = (interaction.data or {}).get("custom_id")
+    return (
+        f"interaction {interaction.id} ({command or custom_id}) by user {interaction.user.id}"
+        f" in channel {interaction.channel_id}"
+    )

@@ -1,0 +1,121 @@
+"""The timer task: one coroutine that sleeps until the next timer is due.
+
+RoboDanny's pattern: timers live in the database (``Store`` table ``timers``),
+so reminders and deadlines survive restarts; one task asks the store for the
+earliest timer, sleeps until it is due, fires everything due through
+:meth:`~bot.service.GameService.fire_due_timers` and hands each
+:class:`~bot.service.Outcome` to ``deliver`` (in Discord: a public message in
+the game's channel, with its pings).
+
+Decisions:
+
+* The sleep is an ``asyncio.Event`` wait with a timeout, so
+  :meth:`TimerRunner.wake` — installed as ``service.on_timer_change`` — cuts
+  it short when a move arms an earlier timer. The event is cleared *before*
+  each pass, so a wake-up that arrives while a pass runs is not lost.
+* Sleeps are capped at :data:`MAX_SLEEP`: a suspended host or a changed clock
+  is noticed within that time even if nobody wakes the task.
+* The clock is the service's, so tests drive the runner with a fake clock and
+  :meth:`wake` instead of waiting for real time.
+* A failing ``deliver`` is logged and the next outcome is still delivered (the
+  timer's effect is already committed: a reminder that cannot be posted is
+  lost, a timeout move is not). A failing pass (the database) is logged and
+  retried after :data:`RETRY_AFTER` seconds, or sooner on :meth:`wake`.
+"""
+
+from __future__ import annotations
+
+import asyncio
+import contextlib
+import logging
+from collections.abc import Awaitable, Callable
+
+from bot.service import GameService, Outcome
+from bot.store import Store
+
+log = logging.getLogger(__name__)
+
+MAX_SLEEP = 3600.0
+RETRY_AFTER = 30.0
+
+Deliver = Callable[[Outcome], Awaitable[None]]
+
+
+class TimerRunner:
+    """Fires due timers and delivers their outcomes, for as long as it runs."""
+
+    def __init__(
+        self,
+        store: Store,
+        service: GameService,
+        deliver: Deliver,
+        *,
+        max_sleep: float = MAX_SLEEP,
+    ) -> None:
+        self.store = store
+        self.service = service
+        self.deliver = deliver
+        self.max_sleep = max_sleep
+        self._wake = asyncio.Event()
+        self._task: asyncio.Task[None] | None = None
+        #: completed passes, for tests and diagnostics
+        self.passes = 0
+
+    def start(self) -> asyncio.Task[None]:
+        """Start the task (idempotent) and hook it to the service's timer changes."""
+        self.service.on_timer_change = self.wake
+        if self._task is None or self._task.done():
+            self._task = asyncio.create_task(self._loop(), name="ziggurat-timers")
+        return self._task
+
+    async def stop(self) -> None:
+        """Cancel the task and wait for it; the timers stay in the database."""
+        if self.service.on_timer_change == self.wake:
+            self.service.on_timer_change = None
+        task, self._task = self._task, None
+        if task is not None:
+            task.cancel()
+            with contextlib.suppress(asyncio.CancelledError):
+                await task
+
+    @property
+    def running(self) -> bool:
+        return self._task is not None and not self._task.done()
+
+    def wake(self) -> None:
+        """Re-read the next timer now (a move armed or moved one)."""
+        self._wake.set()
+
+    async def run_once(self) -> list[Outcome]:
+        """Fire every timer due now and deliver the outcomes; return them."""
+        outcomes = await self.service.fire_due_timers()
+        for outcome in outcomes:
+            try:
+                await self.deliver(outcome)
+            except Exception:
+                log.exception(
+                    "could not deliver a timer outcome of game %s in channel %s",
+                    outcome.game_id,
+                    outcome.channel_id,
+                )
+        return outcomes
+
+    async def _delay(self) -> float:
+        timer = await self.store.next_timer()
+        if timer is None:
+            return self.max_sleep
+        return min(self.max_sleep, max(0.0, timer.due_at - self.service.clock()))
+
+    async def _loop(self) -> None:
+        while True:
+            self._wake.clear()
+            try:
+                await self.run_once()
+                delay = await self._delay()
+            except Exception:
+                log.exception("timer pass failed; retrying in %s s", RETRY_AFTER)
+                delay = RETRY_AFTER
+            self.passes += 1
+            if delay > 0:
+                with contextlib.suppress(TimeoutError):
+                    await asyncio.wait_for(self._wake.wait(), delay)

@@ -1,0 +1,231 @@
+"""Run the real Ziggurat bot against :class:`~.fake_discord.FakeDiscord`.
+
+:class:`BotHarness` builds a small world — one guild with two text channels,
+players ``alice``, ``bob``, ``carol`` (her DMs are closed) and ``mallory``
+(never seated) — and runs :class:`~bot.discord.client.ZigguratBot` on a real
+SQLite file, with the Oracle test game registered next to the built-in games.
+:meth:`BotHarness.restart` stops the bot process-equivalent (client closed,
+store closed) and starts a fresh one on the same database file.
+
+Waiting is event-driven: after sending an interaction the harness waits for
+the bot's own "interaction fully answered" signal
+(:meth:`~bot.discord.client.ZigguratBot.wait_interaction_done`), so every
+message the bot sends for it has been recorded by the fake when the call
+returns. The timeouts below only turn a hang into a failure; no assertion
+depends on timing.
+"""
+
+from __future__ import annotations
+
+import contextlib
+import io
+from collections.abc import AsyncIterator, Iterable
+from dataclasses import dataclass, field
+from pathlib import Path
+from typing import Any
+
+from PIL import Image
+
+from bot import games
+from bot.config import Settings
+from bot.discord.client import ZigguratBot, create_bot
+from bot.service import Player
+from bot.store import Store
+from tests.conftest import register_oracle
+
+from .fake_discord import (
+    FakeChannel,
+    FakeDiscord,
+    FakeGuild,
+    FakeUser,
+    InteractionResult,
+    RecordedMessage,
+    running_client,
+)
+
+#: generous: a hang fails the test instead of blocking the suite
+WAIT = 15.0
+
+
+def registry() -> dict[str, Any]:
+    """The built-in games plus the Oracle test game."""
+    games.load_builtin_games()
+    register_oracle()
+    return games.REGISTRY
+
+
+def decode_png(data: bytes) -> Image.Image:
+    """Decode and verify a PNG (raises if it is not one)."""
+    assert data[:8] == b"\x89PNG\r\n\x1a\n", "not a PNG signature"
+    with Image.open(io.BytesIO(data)) as image:
+        image.verify()
+    image = Image.open(io.BytesIO(data))
+    image.load()
+    assert image.format == "PNG"
+    return image
+
+
+@dataclass(eq=False)
+class BotHarness:
+    """The fake world plus one running bot (restartable) on a SQLite file."""
+
+    fake: FakeDiscord
+    db_path: Path
+    deadline_hours: float = 24.0
+    global_commands: bool = False
+    guild: FakeGuild = field(init=False)
+    channel: FakeChannel = field(init=False)
+    other_channel: FakeChannel = field(init=False)
+    alice: FakeUser = field(init=False)
+    bob: FakeUser = field(init=False)
+    carol: FakeUser = field(init=False)
+    mallory: FakeUser = field(init=False)
+    bot: ZigguratBot | None = field(init=False, default=None)
+    store: Store | None = field(init=False, default=None)
+    starts: int = field(init=False, default=0)
+    _stack: contextlib.AsyncExitStack | None = field(init=False, default=None)
+
+    def __post_init__(self) -> None:
+        fake = self.fake
+        self.guild = fake.add_guild("Ziggurat Test Server")
+        self.channel = fake.add_channel(self.guild, "games")
+        self.other_channel = fake.add_channel(self.guild, "lounge")
+        self.alice = fake.add_user("alice")
+        self.bob = fake.add_user("bob")
+        self.carol = fake.add_user("carol", dms_open=False)
+        self.mallory = fake.add_user("mallory")
+
+    # -- lifecycle ------------------------------------------------------------
+
+    def settings(self) -> Settings:
+        return Settings(
+            token=self.fake.token,
+            database=self.db_path,
+            dev_guild_id=None if self.global_commands else self.guild.id,
+            log_level="INFO",
+            turn_deadline_hours=self.deadline_hours,
+        )
+
+    async def start(self) -> ZigguratBot:
+        assert self.bot is None, "already running"
+        stack = contextlib.AsyncExitStack()
+        store = await Store.open(self.db_path)
+        stack.push_async_callback(store.close)
+        bot = await create_bot(self.settings(), store, registry(), guild_ready_timeout=0.05)
+        await stack.enter_async_context(running_client(self.fake, bot, timeout=WAIT))
+        self._stack, self.store, self.bot = stack, store, bot
+        self.starts += 1
+        return bot
+
+    async def stop(self) -> None:
+        """Close the client and the database, as a stopped process would."""
+        stack, self._stack = self._stack, None
+        self.bot = None
+        self.store = None
+        if stack is not None:
+            await stack.aclose()
+
+    async def restart(self) -> ZigguratBot:
+        await self.stop()
+        return await self.start()
+
+    @property
+    def running(self) -> ZigguratBot:
+        assert self.bot is not None, "the bot is not running"
+        return self.bot
+
+    # -- driving --------------------------------------------------------------
+
+    async def slash(
+        self,
+        user: FakeUser,
+        command: str,
+        channel: FakeChannel | None = None,
+        **options: Any,
+    ) -> InteractionResult:
+        """Run a slash command and wait until the bot has fully answered it."""
+        itx = await self.fake.slash(user, channel or self.channel, command, **options)
+        await self.running.wait_interaction_done(itx.id, WAIT)
+        return itx
+
+    async def click(
+        self, user: FakeUser, message: RecordedMessage, custom_id: str
+    ) -> InteractionResult:
+        itx = await self.fake.click(user, message, custom_id)
+        await self.running.wait_interaction_done(itx.id, WAIT)
+        return itx
+
+    async def autocomplete(
+        self,
+        user: FakeUser,
+        command: str,
+        option: str,
+        partial: str = "",
+        channel: FakeChannel | None = None,
+        **options: Any,
+    ) -> list[str]:
+        """The values the bot suggests for ``option`` of ``command``."""
+        choices = await self.fake.autocomplete(
+            user, channel or self.channel, command, option, partial, **options
+        )
+        return [str(c["value"]) for c in choices]
+
+    # -- reading --------------------------------------------------------------
+
+    def player(self, user: FakeUser) -> Player:
+        return Player(user.id, user.name)
+
+    async def game_id(self, channel: FakeChannel | None = None) -> int:
+        assert self.store is not None
+        row = await self.store.latest_game_in((channel or self.channel).id)
+        assert row is not None, "no game in the channel"
+        return row.id
+
+    async def raw_game(self, channel: FakeChannel | None = None) -> tuple[Any, ...]:
+        assert self.store is not None
+        return await self.store.raw_game(await self.game_id(channel))
+
+    async def legal(self, user: FakeUser, channel: FakeChannel | None = None) -> list[str]:
+        actions = await self.running.service.legal_actions(
+            (channel or self.channel).id, self.player(user)
+        )
+        return [str(a) for a in actions]
+
+    async def waiting(self, users: Iterable[FakeUser]) -> list[FakeUser]:
+        """Those of ``users`` the game is waiting for now."""
+        return [u for u in users if await self.legal(u)]
+
+    def public_messages(self, channel: FakeChannel | None = None) -> list[RecordedMessage]:
+        return self.fake.messages_in(channel or self.channel)
+
+    @staticmethod
+    def ephemeral_text(itx: InteractionResult) -> str:
+        return "\n".join(m.text for m in itx.messages if m.ephemeral)
+
+    @staticmethod
+    def public_of(itx: InteractionResult) -> list[RecordedMessage]:
+        return [m for m in itx.messages if not m.ephemeral]
+
+
+@contextlib.asynccontextmanager
+async def open_harness(
+    fake: FakeDiscord, tmp_path: Path, **options: Any
+) -> AsyncIterator[BotHarness]:
+    """A started harness, stopped on exit (before the fake Discord stops)."""
+    harness = BotHarness(fake, tmp_path / "ziggurat.db", **options)
+    await harness.start()
+    try:
+        yield harness
+    finally:
+        await harness.stop()
+
+
+async def start_oracle(harness: BotHarness, *players: FakeUser) -> InteractionResult:
+    """``players[0]`` opens an Oracle game, the others join, ``players[0]`` starts it."""
+    creator, *others = players
+    itx = await harness.slash(creator, "game new", game="oracle")
+    assert not itx.rejected and harness.public_of(itx), harness.ephemeral_text(itx)
+    for user in others:
+        itx = await harness.slash(user, "game join")
+        assert harness.public_of(itx), harness.ephemeral_text(itx)
+    return await harness.slash(creator, "game start")

@@ -1,0 +1,95 @@
+"""The bot logs in to the fake Discord, registers its commands and answers /help."""
+
+from __future__ import annotations
+
+from collections.abc import AsyncIterator
+from pathlib import Path
+
+import discord
+import pytest
+
+from bot.i18n import t
+
+from .bot_harness import BotHarness, open_harness
+from .fake_discord import FakeDiscord
+
+
+@pytest.fixture
+async def harness(fake_discord: FakeDiscord, tmp_path: Path) -> AsyncIterator[BotHarness]:
+    async with open_harness(fake_discord, tmp_path) as opened:
+        yield opened
+
+
+def shape(options: list[dict]) -> list[tuple]:
+    """Names, types, required flags, choices and autocomplete of options, recursively."""
+    return [
+        (
+            o["name"],
+            o["type"],
+            o.get("required", False),
+            tuple(c["value"] for c in o.get("choices") or []),
+            o.get("autocomplete", False),
+            tuple(shape(o.get("options") or [])),
+        )
+        for o in options
+    ]
+
+
+async def test_logs_in_with_guilds_intent_only(harness: BotHarness) -> None:
+    fake = harness.fake
+    assert fake.identify_payloads, "the bot never identified"
+    assert fake.identify_payloads[-1]["intents"] == discord.Intents(guilds=True).value
+    assert harness.running.user is not None
+    assert harness.running.user.id == fake.bot_user.id
+
+
+async def test_registered_commands_match_the_code(harness: BotHarness) -> None:
+    fake, bot = harness.fake, harness.running
+    registered = {c["name"]: c for c in fake.guild_commands[harness.guild.id]}
+    code = {
+        c.name: c.to_dict(bot.tree)
+        for c in bot.tree.get_commands(guild=discord.Object(harness.guild.id))
+    }
+    assert set(registered) == set(code) == {"game", "play", "help", "tigris"}
+    for name, command in code.items():
+        assert shape(registered[name].get("options") or []) == shape(command.get("options", []))
+        assert registered[name]["description"] == command["description"]
+    game = {o["name"]: o for o in registered["game"]["options"]}
+    assert set(game) == {"new", "join", "leave", "start", "abandon", "status", "board", "hand", "log"}
+    new = {o["name"]: o for o in game["new"]["options"]}
+    assert {c["value"] for c in new["game"]["choices"]} >= {"oracle", "tigris"}
+    assert [c["value"] for c in new["scoring"]["choices"]] == ["hidden", "open"]
+    assert [c["value"] for c in new["style"]["choices"]] == ["plain", "fancy"]
+    assert registered["game"]["description"] == t("en", "cmd.game.description")
+    # descriptions are translated from the catalogs
+    localized = registered["game"].get("description_localizations") or {}
+    assert localized.get("zh-CN") == t("zh", "cmd.game.description")
+    assert localized.get("ko") == t("ko", "cmd.game.description")
+
+
+async def test_help_answers_ephemerally(harness: BotHarness) -> None:
+    itx = await harness.slash(harness.mallory, "help")
+    assert itx.deferred and itx.ephemeral
+    assert harness.public_of(itx) == []
+    assert "/game new" in harness.ephemeral_text(itx)
+    assert "oracle" in harness.ephemeral_text(itx)
+
+    itx = await harness.slash(harness.mallory, "help", game="oracle")
+    assert t("en", "oracle.help") in harness.ephemeral_text(itx)
+    assert harness.public_messages() == []
+
+
+async def test_every_answer_comes_within_the_deadline(harness: BotHarness) -> None:
+    itx = await harness.slash(harness.alice, "game status")
+    assert itx.acknowledged
+    assert itx.rejected == []
+    assert t("en", "error.no_game") in harness.ephemeral_text(itx)
+
+
+async def test_global_sync_without_dev_guild(fake_discord: FakeDiscord, tmp_path: Path) -> None:
+    async with open_harness(fake_discord, tmp_path, global_commands=True) as harness:
+        names = {c["name"] for c in fake_discord.global_commands}
+        assert names == {"game", "play", "help", "tigris"}
+        assert not fake_discord.guild_commands.get(harness.guild.id)
+        itx = await harness.slash(harness.alice, "help")
+        assert "/game new" in harness.ephemeral_text(itx)
