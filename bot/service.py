@@ -94,6 +94,8 @@ class Outcome:
     ping: list[int] = field(default_factory=list)
     choices: list[Choice] = field(default_factory=list)
     finished: bool = False
+    #: the game's stored version after this outcome (buttons carry it)
+    version: int | None = None
 
 
 class Refusal(Exception):
@@ -394,6 +396,7 @@ class GameService:
                 row,
                 game_type,
                 state,
+                version=row.version,
                 headline=[Text("lobby.started", {"game": Text(engine.title_key)})]
                 + [
                     Text(
@@ -558,15 +561,30 @@ class GameService:
 
     # -- play ---------------------------------------------------------------
 
-    async def act(self, channel_id: int, user: Player, action_text: str) -> Outcome:
+    async def act(
+        self,
+        channel_id: int,
+        user: Player,
+        action_text: str,
+        *,
+        expected_version: int | None = None,
+        expected_game: int | None = None,
+    ) -> Outcome:
         """Play ``action_text`` for ``user`` in the channel's game.
 
         Raises :class:`Refusal` with nothing written if the user is not in
         the game, the game is not waiting for them, or the rules forbid it.
+        A button passes the game and version it was posted for; if the game
+        has moved on since, the click is refused as stale (checked under the
+        lock, so it cannot apply to a later decision).
         """
         async with self._lock(channel_id):
             loaded = await self._running(channel_id)
             row, game_type, state = loaded.row, loaded.game_type, loaded.state
+            if (expected_game is not None and row.id != expected_game) or (
+                expected_version is not None and row.version != expected_version
+            ):
+                raise Refusal("error.stale_button")
             seat_row = row.seat_of(user.id)
             if seat_row is None:
                 raise Refusal("error.not_in_game")
@@ -628,6 +646,7 @@ class GameService:
             row,
             game_type,
             state,
+            version=version,
             headline=headline or [],
             events=events,
             reply=[Text("move.accepted", {"action": str(action)})],
@@ -640,6 +659,7 @@ class GameService:
         game_type: GameType,
         state: Any,
         *,
+        version: int,
         headline: list[Text],
         events: Sequence[Event],
         reply: list[Text],
@@ -680,6 +700,7 @@ class GameService:
             ping=[self._user_of(row, s) for s in waiting],
             choices=self._choices(game_type, state, waiting),
             finished=result is not None,
+            version=version,
         )
 
     # -- timers -------------------------------------------------------------

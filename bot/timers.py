@@ -58,8 +58,10 @@ class TimerRunner:
         self.max_sleep = max_sleep
         self._wake = asyncio.Event()
         self._task: asyncio.Task[None] | None = None
-        #: completed passes, for tests and diagnostics
-        self.passes = 0
+        #: passes started and completed, for :meth:`sync` and diagnostics
+        self.started = 0
+        self.completed = 0
+        self._progress = asyncio.Event()
 
     def start(self) -> asyncio.Task[None]:
         """Start the task (idempotent) and hook it to the service's timer changes."""
@@ -86,6 +88,19 @@ class TimerRunner:
         """Re-read the next timer now (a move armed or moved one)."""
         self._wake.set()
 
+    async def sync(self) -> None:
+        """Wake the task and wait until a pass that started after this call is complete.
+
+        Tests use it after moving a fake clock: when it returns, every timer due
+        at that time has been fired and delivered.
+        """
+        target = self.started + 1
+        self.wake()
+        while self.completed < target:
+            if not self.running:
+                raise RuntimeError("the timer task is not running")
+            await self._progress.wait()
+
     async def run_once(self) -> list[Outcome]:
         """Fire every timer due now and deliver the outcomes; return them."""
         outcomes = await self.service.fire_due_timers()
@@ -109,13 +124,19 @@ class TimerRunner:
     async def _loop(self) -> None:
         while True:
             self._wake.clear()
+            self.started += 1
             try:
                 await self.run_once()
                 delay = await self._delay()
             except Exception:
                 log.exception("timer pass failed; retrying in %s s", RETRY_AFTER)
                 delay = RETRY_AFTER
-            self.passes += 1
+            self.completed = self.started
+            self._progress.set()
+            self._progress = asyncio.Event()
             if delay > 0:
+                # asyncio.timeout, not wait_for: on Python 3.11 a wait_for cancelled just
+                # as its event is set can hang the cancelling task
                 with contextlib.suppress(TimeoutError):
-                    await asyncio.wait_for(self._wake.wait(), delay)
+                    async with asyncio.timeout(delay):
+                        await self._wake.wait()

@@ -82,10 +82,13 @@ class ActionButton(
         bot = _bot(interaction)
 
         async def work(player: Player) -> Outcome:
-            row = await bot.service.store.open_game_in(interaction.channel_id or 0)
-            if row is None or row.id != self.game_id or row.version != self.version:
-                raise Refusal("error.stale_button")
-            return await bot.service.act(row.channel_id, player, self.action)
+            return await bot.service.act(
+                interaction.channel_id or 0,
+                player,
+                self.action,
+                expected_game=self.game_id,
+                expected_version=self.version,
+            )
 
         await bot.responder.run(interaction, work)
 

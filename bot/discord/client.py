@@ -131,7 +131,8 @@ class ZigguratBot(commands.Bot):
 
     async def wait_interaction_done(self, interaction_id: int, timeout: float = 10.0) -> None:
         """Wait until :meth:`interaction_done` was called for ``interaction_id``."""
-        await asyncio.wait_for(self._done_event(interaction_id).wait(), timeout)
+        async with asyncio.timeout(timeout):
+            await self._done_event(interaction_id).wait()
 
 
 async def create_bot(
@@ -152,14 +153,21 @@ async def create_bot(
     return ZigguratBot(settings, service, **options)
 
 
-async def _serve(settings: Settings) -> int:
+async def serve(settings: Settings, registry: Mapping[str, GameType] | None = None) -> int:
+    """Open the store, run the bot until it is closed (SIGTERM/SIGINT), close the store.
+
+    Returns the exit code: 0 after a normal stop, 2 for a rejected token, 1 when
+    the gateway connection could not be kept.
+    """
+    loop = asyncio.get_running_loop()
     store = await Store.open(settings.database)
+    handled: list[int] = []
     try:
-        bot = await create_bot(settings, store)
-        loop = asyncio.get_running_loop()
+        bot = await create_bot(settings, store, registry)
         for signum in (signal.SIGTERM, signal.SIGINT):
-            with contextlib.suppress(NotImplementedError):  # not on Windows
+            with contextlib.suppress(NotImplementedError, RuntimeError):  # Windows, threads
                 loop.add_signal_handler(signum, lambda: asyncio.ensure_future(bot.close()))
+                handled.append(signum)
         async with bot:
             try:
                 await bot.start(settings.token or "")
@@ -170,6 +178,8 @@ async def _serve(settings: Settings) -> int:
                 print(t("en", "app.gateway_failed", error=exc), file=sys.stderr)
                 return 1
     finally:
+        for signum in handled:
+            loop.remove_signal_handler(signum)
         await store.close()
     return 0
 
@@ -177,6 +187,6 @@ async def _serve(settings: Settings) -> int:
 def run_bot(settings: Settings) -> int:
     """Run the bot until it is stopped (SIGTERM, Ctrl-C); return the exit code."""
     try:
-        return asyncio.run(_serve(settings))
+        return asyncio.run(serve(settings))
     except KeyboardInterrupt:
         return 0

@@ -254,17 +254,16 @@ class Delivery:
         return True
 
     async def _buttons(self, outcome: Outcome) -> discord.ui.View | None:
-        if not outcome.choices or outcome.game_id is None:
-            return None
-        row = await self.store.get_game(outcome.game_id)
-        if row is None:
+        if not outcome.choices or outcome.game_id is None or outcome.version is None:
             return None
         view = ButtonView()
         for choice in outcome.choices:
             try:
-                view.add_item(ActionButton(row.id, row.version, choice.action, choice.label))
+                view.add_item(
+                    ActionButton(outcome.game_id, outcome.version, choice.action, choice.label)
+                )
             except ValueError:  # custom_id over 100 characters, or more than 25 buttons
-                log.warning("no button for %r in game %s; /play offers it", choice, row.id)
+                log.warning("no button for %r in game %s; /play offers it", choice, outcome.game_id)
         return view if view.children else None
 
     async def send_private(

@@ -29,7 +29,7 @@ from PIL import Image
 from bot import games
 from bot.config import Settings
 from bot.discord.client import ZigguratBot, create_bot
-from bot.service import Player
+from bot.service import Player, Refusal
 from bot.store import Store
 from tests.conftest import register_oracle
 
@@ -186,9 +186,13 @@ class BotHarness:
         return await self.store.raw_game(await self.game_id(channel))
 
     async def legal(self, user: FakeUser, channel: FakeChannel | None = None) -> list[str]:
-        actions = await self.running.service.legal_actions(
-            (channel or self.channel).id, self.player(user)
-        )
+        """The user's legal action notations now (none once the game is over)."""
+        try:
+            actions = await self.running.service.legal_actions(
+                (channel or self.channel).id, self.player(user)
+            )
+        except Refusal:
+            return []
         return [str(a) for a in actions]
 
     async def waiting(self, users: Iterable[FakeUser]) -> list[FakeUser]:
@@ -229,3 +233,52 @@ async def start_oracle(harness: BotHarness, *players: FakeUser) -> InteractionRe
         itx = await harness.slash(user, "game join")
         assert harness.public_of(itx), harness.ephemeral_text(itx)
     return await harness.slash(creator, "game start")
+
+
+def action_buttons(message: RecordedMessage) -> dict[str, str]:
+    """A message's move buttons: action -> custom_id."""
+    return {cid.split(":", 4)[4]: cid for cid in message.custom_ids() if cid.startswith("zg:act:")}
+
+
+def last_buttons(harness: BotHarness) -> RecordedMessage | None:
+    """The newest public message with move buttons, if any."""
+    for message in reversed(harness.public_messages()):
+        if action_buttons(message):
+            return message
+    return None
+
+
+async def move(
+    harness: BotHarness, user: FakeUser, action: str, *, prefer_buttons: bool = True
+) -> InteractionResult:
+    """Play ``action`` for ``user``: by its button when the newest buttons offer it."""
+    message = last_buttons(harness) if prefer_buttons else None
+    if message is not None and action in action_buttons(message):
+        itx = await harness.click(user, message, action_buttons(message)[action])
+    else:
+        itx = await harness.slash(user, "play", action=action)
+    assert not itx.rejected, itx.rejected
+    assert harness.public_of(itx), f"{action!r} by {user.name}: {harness.ephemeral_text(itx)}"
+    return itx
+
+
+async def play_to_end(
+    harness: BotHarness,
+    players: list[FakeUser],
+    rng: Any,
+    *,
+    max_moves: int = 5000,
+    prefer_buttons: bool = True,
+    stop_after: int | None = None,
+) -> int:
+    """Play random legal actions until the game ends (or ``stop_after`` moves); count them."""
+    moves = 0
+    while moves < max_moves and (stop_after is None or moves < stop_after):
+        waiting = await harness.waiting(players)
+        if not waiting:
+            return moves
+        user = rng.choice(waiting)
+        action = rng.choice(await harness.legal(user))
+        await move(harness, user, action, prefer_buttons=prefer_buttons)
+        moves += 1
+    return moves

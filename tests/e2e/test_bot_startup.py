@@ -41,6 +41,9 @@ async def test_logs_in_with_guilds_intent_only(harness: BotHarness) -> None:
     assert fake.identify_payloads[-1]["intents"] == discord.Intents(guilds=True).value
     assert harness.running.user is not None
     assert harness.running.user.id == fake.bot_user.id
+    # nobody is pinged unless a message names them
+    assert harness.running.allowed_mentions is not None
+    assert harness.running.allowed_mentions.to_dict() == {"parse": []}
 
 
 async def test_registered_commands_match_the_code(harness: BotHarness) -> None:
@@ -55,7 +58,17 @@ async def test_registered_commands_match_the_code(harness: BotHarness) -> None:
         assert shape(registered[name].get("options") or []) == shape(command.get("options", []))
         assert registered[name]["description"] == command["description"]
     game = {o["name"]: o for o in registered["game"]["options"]}
-    assert set(game) == {"new", "join", "leave", "start", "abandon", "status", "board", "hand", "log"}
+    assert set(game) == {
+        "new",
+        "join",
+        "leave",
+        "start",
+        "abandon",
+        "status",
+        "board",
+        "hand",
+        "log",
+    }
     new = {o["name"]: o for o in game["new"]["options"]}
     assert {c["value"] for c in new["game"]["choices"]} >= {"oracle", "tigris"}
     assert [c["value"] for c in new["scoring"]["choices"]] == ["hidden", "open"]
@@ -93,3 +106,54 @@ async def test_global_sync_without_dev_guild(fake_discord: FakeDiscord, tmp_path
         assert not fake_discord.guild_commands.get(harness.guild.id)
         itx = await harness.slash(harness.alice, "help")
         assert "/game new" in harness.ephemeral_text(itx)
+        # /help also works in a DM; the game commands are not offered there
+        dm = fake_discord.dm_channel(harness.alice)
+        itx = await harness.slash(harness.alice, "help", channel=dm)
+        assert "/game new" in harness.ephemeral_text(itx)
+        with pytest.raises(ValueError, match="not allowed in DMs"):
+            await fake_discord.slash(harness.alice, dm, "game status")
+
+
+async def test_rejected_token_is_explained(
+    fake_discord: FakeDiscord, tmp_path: Path, capsys: pytest.CaptureFixture[str]
+) -> None:
+    from bot.config import Settings
+    from bot.discord.client import serve
+
+    settings = Settings(
+        token="not-the-token",
+        database=tmp_path / "bad-token.db",
+        dev_guild_id=None,
+        log_level="INFO",
+        turn_deadline_hours=24,
+    )
+    assert await serve(settings) == 2
+    assert t("en", "app.bad_token") in capsys.readouterr().err
+    assert (tmp_path / "bad-token.db").exists()  # the store was opened, and closed again
+
+
+async def test_serve_runs_until_sigterm(fake_discord: FakeDiscord, tmp_path: Path) -> None:
+    """The production entry point: built-in games only, global commands, SIGTERM stops it."""
+    import asyncio
+    import os
+    import signal
+
+    from bot.config import Settings
+    from bot.discord.client import serve
+
+    settings = Settings(
+        token=fake_discord.token,
+        database=tmp_path / "serve.db",
+        dev_guild_id=None,
+        log_level="INFO",
+        turn_deadline_hours=24,
+    )
+    task = asyncio.create_task(serve(settings))
+    await fake_discord.wait_ready(15)
+    await fake_discord.wait_for(lambda: bool(fake_discord.global_commands), timeout=15)
+    assert {c["name"] for c in fake_discord.global_commands} == {"game", "play", "help", "tigris"}
+    handlers = asyncio.get_running_loop()._signal_handlers  # type: ignore[attr-defined]
+    assert signal.SIGTERM in handlers, "serve() did not install its SIGTERM handler"
+    os.kill(os.getpid(), signal.SIGTERM)
+    assert await asyncio.wait_for(task, 15) == 0
+    assert signal.SIGTERM not in handlers  # handed back on the way out

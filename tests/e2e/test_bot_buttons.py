@@ -1,0 +1,98 @@
+"""Quick decisions as buttons (Oracle's claim/gift), across a bot restart."""
+
+from __future__ import annotations
+
+from collections.abc import AsyncIterator
+from pathlib import Path
+
+import pytest
+
+from bot.i18n import t
+
+from .bot_harness import (
+    BotHarness,
+    action_buttons,
+    last_buttons,
+    move,
+    open_harness,
+    start_oracle,
+)
+from .fake_discord import FakeDiscord, FakeUser, RecordedMessage
+
+
+@pytest.fixture
+async def harness(fake_discord: FakeDiscord, tmp_path: Path) -> AsyncIterator[BotHarness]:
+    async with open_harness(fake_discord, tmp_path) as opened:
+        yield opened
+
+
+async def to_decision(h: BotHarness, players: list[FakeUser]) -> tuple[FakeUser, RecordedMessage]:
+    """Everyone plays a card; return the round's winner and the message with the buttons."""
+    for user in players:
+        legal = await h.legal(user)
+        await move(h, user, legal[0])
+    [chooser] = await h.waiting(players)
+    message = last_buttons(h)
+    assert message is not None
+    return chooser, message
+
+
+async def test_claim_and_gift_are_buttons_that_play(harness: BotHarness) -> None:
+    h = harness
+    players = [h.alice, h.bob]
+    await start_oracle(h, *players)
+    chooser, message = await to_decision(h, players)
+    buttons = action_buttons(message)
+    assert set(buttons) == {"claim", "gift"}
+    assert all(len(cid) <= 100 for cid in buttons.values())
+    labels = {c["label"] for c in message.walk_components() if c.get("type") == 2}
+    assert labels == {"claim", "gift"}
+    assert {u.id for u in message.mentions} == {chooser.id}  # only the chooser is pinged
+
+    other = next(u for u in players if u is not chooser)
+    before = await h.raw_game()
+    refused = await h.click(other, message, buttons["claim"])
+    assert refused.ephemeral and h.public_of(refused) == []
+    assert "It is not your turn" in h.ephemeral_text(refused)
+    outsider = await h.click(h.mallory, message, buttons["claim"])
+    assert t("en", "error.not_in_game") in h.ephemeral_text(outsider)
+    assert await h.raw_game() == before
+
+    clicked = await h.click(chooser, message, buttons["claim"])
+    assert t("en", "move.accepted", action="claim") in h.ephemeral_text(clicked)
+    [public] = h.public_of(clicked)
+    assert f"{chooser.name} scores a point." in public.text
+
+    # the decision is over: the same button is now stale, and changes nothing
+    after = await h.raw_game()
+    stale = await h.click(chooser, message, buttons["gift"])
+    assert t("en", "error.stale_button") in h.ephemeral_text(stale)
+    assert await h.raw_game() == after
+
+
+async def test_buttons_survive_a_restart(harness: BotHarness) -> None:
+    h = harness
+    players = [h.alice, h.bob]
+    await start_oracle(h, *players)
+    chooser, message = await to_decision(h, players)
+    first_bot = h.running
+    await h.restart()
+    assert h.running is not first_bot and h.starts == 2
+
+    clicked = await h.click(chooser, message, action_buttons(message)["gift"])
+    assert t("en", "move.accepted", action="gift") in h.ephemeral_text(clicked)
+    [public] = h.public_of(clicked)
+    receiver = next(u for u in players if u is not chooser)
+    assert f"{receiver.name} scores a point." in public.text
+
+
+async def test_unknown_button_is_answered(harness: BotHarness) -> None:
+    """A ``zg:`` button of an unknown layout gets an answer, not silence."""
+    h = harness
+    await start_oracle(h, h.alice, h.bob)
+    chooser, message = await to_decision(h, [h.alice, h.bob])
+    # an older layout of the same button: no version field
+    legacy = message.components[0]["components"][0]
+    legacy["custom_id"] = f"zg:act:{await h.game_id()}:claim"
+    itx = await h.click(chooser, message, legacy["custom_id"])
+    assert t("en", "error.stale_button") in h.ephemeral_text(itx)
