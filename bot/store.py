@@ -488,19 +488,29 @@ class Store:
     # -- DM reachability ----------------------------------------------------
 
     async def mark_dms_closed(self, user_id: int) -> None:
+        """Record a refused DM (now); the games already told about it stay told."""
         await self._db.execute(
-            "INSERT OR IGNORE INTO closed_dms (user_id, since) VALUES (?, ?)",
+            "INSERT INTO closed_dms (user_id, since) VALUES (?, ?)"
+            " ON CONFLICT (user_id) DO UPDATE SET since = excluded.since",
             (user_id, time.time()),
         )
 
     async def mark_dms_open(self, user_id: int) -> None:
         await self._db.execute("DELETE FROM closed_dms WHERE user_id = ?", (user_id,))
 
-    async def dms_closed(self, user_id: int) -> bool:
+    async def dms_closed(self, user_id: int, retry_after: float | None = None) -> bool:
+        """Whether the user's DMs are known to be closed.
+
+        With ``retry_after`` (seconds), a refusal older than that no longer
+        counts, so the caller tries a DM again: people do reopen their DMs.
+        """
         async with self._db.execute(
-            "SELECT 1 FROM closed_dms WHERE user_id = ?", (user_id,)
+            "SELECT since FROM closed_dms WHERE user_id = ?", (user_id,)
         ) as cur:
-            return await cur.fetchone() is not None
+            row = await cur.fetchone()
+        if row is None:
+            return False
+        return retry_after is None or time.time() - float(row[0]) < retry_after
 
     async def note_dm_announcement(self, user_id: int, game_id: int) -> bool:
         """Record that the channel of ``game_id`` was told about closed DMs.

@@ -23,7 +23,9 @@ Decisions:
   (``dm.closed_notice``, no private content) and sees their private view as an
   ephemeral follow-up whenever they next use a game command (see
   :mod:`bot.discord.interactions`). Users known to have closed DMs are not
-  DMed again: each refused DM counts against Discord's invalid-request limit.
+  DMed again for :data:`DM_RETRY_SECONDS` (each refused DM counts against
+  Discord's invalid-request limit); after that one DM is tried, and a
+  delivered DM forgets the refusal.
 * Buttons carry the game's version, so a button from an earlier decision is
   refused as stale instead of replaying its action on a later one.
 * A failure to send is logged and, where someone is waiting for an answer,
@@ -53,6 +55,8 @@ log = logging.getLogger(__name__)
 MAX_CONTENT = 2000
 #: Discord's error code for "Cannot send messages to this user"
 CANNOT_DM = 50007
+#: a user whose DMs were closed is tried again by DM after this long
+DM_RETRY_SECONDS = 6 * 3600.0
 BOARD_FILE = "board.png"
 HAND_FILE = "hand.png"
 
@@ -299,7 +303,7 @@ class Delivery:
     async def dm(self, message: PrivateMessage, lang: str) -> bool:
         """DM one private message; False if the user cannot be reached that way."""
         user_id = message.user_id
-        if await self.store.dms_closed(user_id):
+        if await self.store.dms_closed(user_id, retry_after=DM_RETRY_SECONDS):
             return False
         parts = split_content(render(message.lines, lang))
         try:
@@ -319,4 +323,6 @@ class Delivery:
         except discord.HTTPException:
             log.warning("DM to %s failed", user_id, exc_info=True)
             return False
+        if await self.store.dms_closed(user_id):
+            await self.store.mark_dms_open(user_id)  # they reopened their DMs
         return True

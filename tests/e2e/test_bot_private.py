@@ -124,3 +124,19 @@ async def test_no_public_message_or_image_carries_hidden_information(harness: Bo
     for other in (h.alice, h.bob, h.mallory):
         seen = h.fake.visible_to(other)
         assert not {m.id for m in seen} & {m.id for m in h.fake.ephemerals_for(h.carol)}
+
+
+async def test_reopened_dms_are_used_again_after_the_retry_delay(harness: BotHarness) -> None:
+    h = harness
+    assert h.store is not None
+    await start_oracle(h, h.alice, h.bob, h.carol)
+    assert h.fake.dms_to(h.carol) == []
+    assert await h.store.dms_closed(h.carol.id)
+    # carol opens her DMs; once the retry delay has passed the bot tries again
+    h.carol.dms_open = True
+    await h.store._db.execute("UPDATE closed_dms SET since = since - 7 * 3600")
+    card = (await h.legal(h.carol))[0]
+    await h.slash(h.carol, "play", action=card)
+    [dm] = h.fake.dms_to(h.carol)
+    assert dm.attachments and dm.attachments[0].data == await private_png(h, h.carol)
+    assert not await h.store.dms_closed(h.carol.id)

@@ -193,3 +193,16 @@ async def test_closed_dms_are_remembered_and_announced_once_per_game(store: Stor
     assert await store.note_dm_announcement(5, 2)
     await store.mark_dms_open(5)
     assert not await store.dms_closed(5)
+
+
+async def test_a_dm_refusal_expires_for_retries_but_is_still_known(store: Store) -> None:
+    await store.mark_dms_closed(8)
+    assert await store.dms_closed(8, retry_after=3600)
+    assert await store.note_dm_announcement(8, 1)
+    # an old refusal: a retry is due, but the user is still known to be closed
+    await store._db.execute("UPDATE closed_dms SET since = since - 7200 WHERE user_id = 8")
+    assert not await store.dms_closed(8, retry_after=3600)
+    assert await store.dms_closed(8)
+    await store.mark_dms_closed(8)  # refused again: the clock restarts, the notice stays given
+    assert await store.dms_closed(8, retry_after=3600)
+    assert not await store.note_dm_announcement(8, 1)
