@@ -36,7 +36,7 @@ from typing import Any
 
 from bot import games
 from bot.games.base import Event, GameType, PlayerLabel, Result, RuleError
-from bot.i18n import Text
+from bot.i18n import Text, language_of
 from bot.store import ChannelBusy, GameRow, Store, TimerRow, VersionConflict
 
 log = logging.getLogger(__name__)
@@ -46,8 +46,8 @@ SEAT_COLOURS: tuple[str, ...] = ("#f1a208", "#9b59b6", "#1abc9c", "#e84393", "#9
 
 DEFAULT_DEADLINE_HOURS = 24.0
 
-#: at most this many legal actions are offered as buttons (Discord rows hold 5)
-MAX_CHOICES = 5
+#: at most this many legal actions are offered as buttons (two rows of five)
+MAX_CHOICES = 10
 
 
 @dataclass(frozen=True)
@@ -199,7 +199,9 @@ class GameService:
         if not self.render:
             return None
         view = game_type.engine.public_view(state)
-        return await asyncio.to_thread(game_type.render_public, view, self.labels(row))
+        return await asyncio.to_thread(
+            game_type.render_public, view, self.labels(row), row.language
+        )
 
     async def _private_image(
         self, row: GameRow, game_type: GameType, view: Mapping[str, Any], seat: int
@@ -207,7 +209,7 @@ class GameService:
         if not self.render or game_type.render_private is None:
             return None
         label = self.labels(row)[seat]
-        return await asyncio.to_thread(game_type.render_private, view, label)
+        return await asyncio.to_thread(game_type.render_private, view, label, row.language)
 
     def _user_of(self, row: GameRow, seat: int) -> int:
         return row.seats[seat].user_id
@@ -295,7 +297,9 @@ class GameService:
         game_type_name: str,
         options: Mapping[str, str] | None = None,
         seed: int | None = None,
+        language: str = "en",
     ) -> Outcome:
+        """Open a lobby; ``language`` (the server's) is the language of its images."""
         game_type = self.game_type(game_type_name)
         chosen = self.parse_options(game_type, options or {})
         async with self._lock(channel_id):
@@ -308,6 +312,7 @@ class GameService:
                     creator_name=user.name,
                     options=chosen,
                     seed=seed if seed is not None else random.SystemRandom().randrange(2**31),
+                    language=language_of(language),
                 )
             except ChannelBusy:
                 raise Refusal("error.channel_busy") from None

@@ -81,6 +81,10 @@ MIGRATIONS: tuple[str, ...] = (
         announced_in TEXT NOT NULL DEFAULT '[]'
     );
     """,
+    # 2: the language a game's images are drawn in (the server's, at creation)
+    """
+    ALTER TABLE games ADD COLUMN language TEXT NOT NULL DEFAULT 'en';
+    """,
 )
 
 OPEN_STATUSES = ("lobby", "running")
@@ -122,6 +126,7 @@ class GameRow:
     updated_at: float
     waiting_since: float | None
     seats: tuple[SeatRow, ...]
+    language: str = "en"
 
     def seat_of(self, user_id: int) -> SeatRow | None:
         return next((s for s in self.seats if s.user_id == user_id), None)
@@ -235,6 +240,7 @@ class Store:
         creator_name: str,
         options: dict[str, str],
         seed: int,
+        language: str = "en",
     ) -> GameRow:
         """Create a lobby with its creator in seat 0; :class:`ChannelBusy` if taken."""
         now = time.time()
@@ -242,9 +248,19 @@ class Store:
             try:
                 cursor = await db.execute(
                     "INSERT INTO games (guild_id, channel_id, game_type, status, creator_id,"
-                    " options, seed, created_at, updated_at)"
-                    " VALUES (?, ?, ?, 'lobby', ?, ?, ?, ?, ?)",
-                    (guild_id, channel_id, game_type, creator_id, _dumps(options), seed, now, now),
+                    " options, seed, language, created_at, updated_at)"
+                    " VALUES (?, ?, ?, 'lobby', ?, ?, ?, ?, ?, ?)",
+                    (
+                        guild_id,
+                        channel_id,
+                        game_type,
+                        creator_id,
+                        _dumps(options),
+                        seed,
+                        language,
+                        now,
+                        now,
+                    ),
                 )
             except sqlite3.IntegrityError as exc:
                 raise ChannelBusy(channel_id) from exc
@@ -313,6 +329,7 @@ class Store:
             updated_at=float(row["updated_at"]),
             waiting_since=row["waiting_since"],
             seats=seats,
+            language=row["language"],
         )
 
     async def raw_game(self, game_id: int) -> tuple[Any, ...]:

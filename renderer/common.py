@@ -17,6 +17,9 @@ Decisions recorded here:
   Latin one beside it.
 * Glyph coverage is detected without extra dependencies: a character is
   "missing" when the font draws it exactly like its ``.notdef`` glyph.
+* Labels in another language (the catalog's Chinese or Korean) are only drawn
+  when the stack covers every character of them (:func:`can_draw`); a renderer
+  otherwise draws the whole image in English rather than mixing in boxes.
 * Sprites (tiles, tokens, icons) are drawn once at 4x with plain Pillow
   primitives and downscaled with LANCZOS: antialiased edges at no per-render
   cost, because callers cache the result.
@@ -35,7 +38,7 @@ import subprocess
 import unicodedata
 from collections.abc import Callable, Sequence
 from dataclasses import dataclass, field
-from functools import cache
+from functools import cache, lru_cache
 from pathlib import Path
 
 from PIL import Image, ImageDraw, ImageFont
@@ -61,6 +64,8 @@ _KNOWN_CJK_FONTS = (
     "/usr/share/fonts/truetype/unfonts-core/UnDotum.ttf",
 )
 _MAX_FALLBACKS = 3
+#: text widths remembered per stack (names, labels, their cut-down forms)
+_MAX_CACHED_WIDTHS = 4096
 
 
 # --------------------------------------------------------------------------- fonts
@@ -117,6 +122,21 @@ def has_cjk_font() -> bool:
     return font_stack(20).font_for("中") is not None
 
 
+@lru_cache(maxsize=64)
+def can_draw(texts: tuple[str, ...]) -> bool:
+    """Whether both the regular and the bold stack have a real glyph for every
+    character of ``texts`` (glyph coverage does not depend on the size).
+
+    Renderers ask it once per image with the label templates of the image's
+    language and draw in English when it says no, so a Chinese board on a
+    machine without a CJK font gets English labels, never empty boxes. The
+    answer is cached by the exact texts, so an edited catalog is checked again.
+    """
+    chars = {ch for text in texts for ch in text if not ch.isspace()}
+    stacks = (font_stack(24), font_stack(24, bold=True))
+    return all(stack.font_for(ch) is not None for stack in stacks for ch in chars)
+
+
 def _pick_fallbacks(bold: bool) -> list[str]:
     """Fallback files, preferring a bold face of a family for bold stacks."""
     files = list(fallback_font_files())
@@ -135,6 +155,9 @@ class FontStack:
     #: fonts drawn with a thin same-colour stroke: regular fallbacks of a bold stack
     faux_bold: frozenset[int] = frozenset()
     _coverage: dict[tuple[int, str], bool] = field(
+        default_factory=dict, compare=False, hash=False, repr=False
+    )
+    _widths: dict[tuple[int, str], float] = field(
         default_factory=dict, compare=False, hash=False, repr=False
     )
 
@@ -175,8 +198,19 @@ class FontStack:
                 runs.append((ch, font))
         return runs
 
+    def length(self, chunk: str, font: Font) -> float:
+        """``font.getlength(chunk)``, remembered: a CJK font's layout is several
+        times slower than DejaVu's, and labels are measured again every render."""
+        key = (id(font), chunk)
+        known = self._widths.get(key)
+        if known is None:
+            if len(self._widths) >= _MAX_CACHED_WIDTHS:
+                self._widths.clear()
+            known = self._widths[key] = font.getlength(chunk)
+        return known
+
     def width(self, text: str) -> float:
-        return sum(font.getlength(chunk) for chunk, font in self.runs(text))
+        return sum(self.length(chunk, font) for chunk, font in self.runs(text))
 
 
 @cache
@@ -265,7 +299,7 @@ def draw_text(
     if isinstance(stack, ImageFont.FreeTypeFont):
         stack = FontStack((stack,))
     runs = stack.runs(text)
-    width = sum(font.getlength(chunk) for chunk, font in runs)
+    width = sum(stack.length(chunk, font) for chunk, font in runs)
     x, y = xy
     if anchor[0] == "m":
         x -= width / 2
@@ -281,7 +315,7 @@ def draw_text(
         draw.text(
             (x, y), chunk, font=font, fill=fill, anchor="ls", stroke_width=width_, stroke_fill=fill_
         )
-        x += font.getlength(chunk)
+        x += stack.length(chunk, font)
     return width
 
 

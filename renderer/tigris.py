@@ -19,13 +19,22 @@ Decisions recorded here:
 * Speed: the board background (frame, squares, river, coordinates) and every
   sprite are drawn once (4x supersampled, cached); a render only pastes
   sprites and draws the panel text, then encodes the PNG at zlib level 3.
-* Text is English and kept in :data:`LABELS` (the renderer API carries no
-  language); names go through :func:`renderer.common.clean_name`.
+* Text: every word drawn comes from the i18n catalog (``render.tigris.*`` in
+  ``bot/i18n/locales/<lang>/render.json``, colour names from ``tigris.colour.*``),
+  in the ``lang`` the caller passes. The language is decided once per image
+  (:func:`image_language`): when the fonts cannot draw every label of it (no
+  CJK font installed), the whole image is drawn in English, never with boxes.
+  Only the leader tokens carry text in a cached sprite, and their cache is
+  keyed by the letter itself. Names go through :func:`renderer.common.clean_name`.
+* Hand tiles are captioned with the colour name; where that is not the word
+  the ``tile`` command takes (``red``), the command word follows it in grey.
 """
 
 from __future__ import annotations
 
 import math
+import re
+import unicodedata
 from collections.abc import Callable, Mapping, Sequence
 from dataclasses import dataclass
 from functools import cache, lru_cache
@@ -34,11 +43,13 @@ from typing import Any
 from PIL import Image, ImageDraw
 
 from bot.games.base import PlayerLabel
+from bot.i18n import DEFAULT_LANG, catalog, language_of, t
 from renderer.common import (
     RGB,
     SUPERSAMPLE,
     FontStack,
     build_palette,
+    can_draw,
     clean_name,
     draw_text,
     encode_png,
@@ -75,6 +86,7 @@ TEXT_DIM = (165, 170, 180)
 EDGE_TEXT = (200, 204, 212)
 LAND = (234, 221, 184)
 LAND_LINE = (205, 190, 148)
+LAND_LINE_DARK = (120, 108, 80)  # grey-brown text on the land-coloured hand tray
 RIVER = (143, 201, 236)
 RIVER_WAVE = (184, 224, 246)
 HIGHLIGHT = (255, 212, 0)
@@ -103,33 +115,71 @@ DEFAULT_PLAYER_COLOURS: tuple[RGB, ...] = (
     (241, 196, 15),
 )
 
-LABELS = {
-    "player": "Player {n}",
-    "action": "to play · {n} action{s} left",
-    "revolt_support": "to commit red tiles (revolt)",
-    "war_support": "to commit {colour} tiles (war)",
-    "war_order": "to choose the order of the wars",
-    "treasure": "to choose treasures",
-    "monument": "to decide on a monument",
-    "over": "Game over",
-    "last": "Last: ",
-    "bag": "bag",
-    "treasures": "treasures",
-    "monuments_left": "Monuments",
-    "revolt": "REVOLT",
-    "war": "WAR",
-    "attacker": "attacker",
-    "defender": "defender",
-    "tie": "a tie goes to the defender",
-    "hand": "hand",
-    "your_hand": "Your hand",
-    "points": "Points",
-    "score_now": "Score now: {n}",
-    "score_hint": "weakest colour after treasures",
-    "none": "none",
+# --------------------------------------------------------------------------- text
+
+#: What the game waits for, by turn phase (the active seat's name comes first).
+PHASE_KEYS = {
+    "action": "render.tigris.phase.action",
+    "revolt_support": "render.tigris.phase.revolt_support",
+    "war_support": "render.tigris.phase.war_support",
+    "war_order": "render.tigris.phase.war_order",
+    "treasure": "render.tigris.phase.treasure",
+    "monument": "render.tigris.phase.monument",
 }
-COLOUR_NAMES = {"red": "red", "blue": "blue", "green": "green", "black": "black"}
-LEADER_NAMES = {"black": "king", "red": "priest", "blue": "farmer", "green": "trader"}
+CONFLICT_KEYS = {"revolt": "render.tigris.conflict.revolt", "war": "render.tigris.conflict.war"}
+SIDE_KEYS = {"attacker": "render.tigris.side.attacker", "defender": "render.tigris.side.defender"}
+COLOUR_KEYS = {c: f"tigris.colour.{c}" for c in TILE_ORDER}
+LEADERS_KEYS = {c: f"render.tigris.leaders.{c}" for c in TILE_ORDER}
+LETTER_KEYS = {c: f"render.tigris.leader_letter.{c}" for c in TILE_ORDER}
+
+#: Every catalog key whose text an image may draw: the language check covers them all.
+TEXT_KEYS: tuple[str, ...] = (
+    "render.tigris.player",
+    *PHASE_KEYS.values(),
+    "render.tigris.game_over",
+    "render.tigris.last",
+    "render.tigris.last_anonymous",
+    "render.tigris.bag",
+    "render.tigris.treasures",
+    "render.tigris.monuments_left",
+    "render.tigris.none",
+    *CONFLICT_KEYS.values(),
+    "render.tigris.conflict.detail",
+    *SIDE_KEYS.values(),
+    "render.tigris.hand",
+    "render.tigris.your_hand",
+    "render.tigris.points",
+    "render.tigris.score_now",
+    "render.tigris.score_hint",
+    *COLOUR_KEYS.values(),
+    *LEADERS_KEYS.values(),
+    *LETTER_KEYS.values(),
+)
+_PLACEHOLDER = re.compile(r"\{\w*\}")
+
+
+def image_language(lang: str | None) -> str:
+    """The catalog language an image is drawn in: ``lang`` (a catalog language
+    or a Discord locale such as ``zh-CN``) when the fonts can draw every label
+    of it, else English. Cheap: a few dict look-ups and a cached answer."""
+    code = language_of(lang)
+    if code == DEFAULT_LANG:
+        return code
+    own, english = catalog(code), catalog(DEFAULT_LANG)
+    texts = tuple(_PLACEHOLDER.sub("", own.get(k) or english.get(k, "")) for k in TEXT_KEYS)
+    return code if can_draw(texts) else DEFAULT_LANG
+
+
+def colour_name(lang: str, colour: str) -> str:
+    """A tile colour's name in ``lang``; an unknown colour is shown as given."""
+    key = COLOUR_KEYS.get(colour)
+    return t(lang, key) if key else colour
+
+
+def leader_letter(lang: str, colour: str) -> str:
+    """The letter on a leader token (K, P, F, T in English)."""
+    key = LETTER_KEYS.get(colour)
+    return t(lang, key) if key else "?"
 
 
 # --------------------------------------------------------------------------- squares
@@ -374,13 +424,20 @@ def dynasty_badge(dynasty: str, player: RGB, size: int) -> Image.Image:
 
 @cache
 def leader_sprite(
-    colour: str, player: RGB, dynasty: str, size: int = LEADER, ghost: bool = False
+    colour: str,
+    player: RGB,
+    dynasty: str,
+    size: int = LEADER,
+    ghost: bool = False,
+    letter: str | None = None,
 ) -> Image.Image:
     """A leader token: ring in the player's colour, disc in the leader colour with
     its letter, dynasty badge at the bottom right. ``ghost`` draws the empty
-    place of a leader that is not in supply (for the panel)."""
+    place of a leader that is not in supply (for the panel). ``letter`` is the
+    translated letter (:func:`leader_letter`); the English one by default."""
     fill = TILE_COLOURS.get(colour, (128, 128, 128))
-    letter = LEADER_LETTER.get(colour, "?")
+    if letter is None:
+        letter = LEADER_LETTER.get(colour, "?")
     font = font_stack(round(size * 0.40 * SUPERSAMPLE), bold=True)
 
     def paint(d: Draw, k: float) -> None:
@@ -653,7 +710,11 @@ def _waves(d: Draw, x: int, y: int) -> None:
 
 
 def _draw_board(
-    img: Image.Image, view: View, colours: Mapping[int, RGB], dynasties: Mapping[int, str]
+    img: Image.Image,
+    view: View,
+    colours: Mapping[int, RGB],
+    dynasties: Mapping[int, str],
+    lang: str,
 ) -> None:
     """Paste the pieces bottom-up: tiles and catastrophes, monuments, leaders,
     treasures, then the markers (unification, last action, conflict) on top."""
@@ -667,7 +728,10 @@ def _draw_board(
     for leader in view.get("leaders") or ():
         seat = leader.get("seat")
         colour = colours.get(seat, (128, 128, 128))
-        token = leader_sprite(str(leader.get("colour")), colour, dynasties.get(seat, ""))
+        kind = str(leader.get("colour"))
+        token = leader_sprite(
+            kind, colour, dynasties.get(seat, ""), letter=leader_letter(lang, kind)
+        )
         _paste_on_square(img, token, leader.get("sq"))
     for treasure in view.get("treasures") or ():
         origin = square_origin(treasure.get("sq"))
@@ -712,7 +776,7 @@ class Seat:
     info: Mapping[str, Any]
 
 
-def _seats(view: View, players: Sequence[PlayerLabel], stack: FontStack) -> list[Seat]:
+def _seats(view: View, players: Sequence[PlayerLabel], stack: FontStack, lang: str) -> list[Seat]:
     """Join the view's players with their labels (a missing label gets a default)."""
     labels = {p.seat: p for p in players}
     seats = []
@@ -720,7 +784,7 @@ def _seats(view: View, players: Sequence[PlayerLabel], stack: FontStack) -> list
     for info in infos:
         seat = int(info.get("seat", 0))
         label = labels.get(seat)
-        fallback = LABELS["player"].format(n=seat + 1)
+        fallback = t(lang, "render.tigris.player", number=seat + 1)
         default = DEFAULT_PLAYER_COLOURS[seat % len(DEFAULT_PLAYER_COLOURS)]
         name = clean_name(label.name, stack, fallback) if label else fallback
         colour = parse_hex_colour(label.colour if label else None, default)
@@ -764,19 +828,24 @@ def _name_with_badge(
     return x + draw_text(d, (x, y), name, stack, TEXT, anchor="lm")
 
 
-def _phase_text(view: View) -> str:
+def _phase_text(view: View, lang: str) -> str:
     turn = view.get("turn") or {}
-    phase = turn.get("phase", "action")
-    if phase == "action":
-        n = int(turn.get("actions_left", 0))
-        return LABELS["action"].format(n=n, s="" if n == 1 else "s")
-    if phase == "war_support":
-        colour = (view.get("conflict") or {}).get("colour", "")
-        return LABELS["war_support"].format(colour=COLOUR_NAMES.get(colour, colour))
-    return LABELS.get(phase, phase)
+    phase = str(turn.get("phase", "action"))
+    key = PHASE_KEYS.get(phase)
+    if key is None:
+        return phase
+    colour = str((view.get("conflict") or {}).get("colour", ""))
+    return t(
+        lang,
+        key,
+        count=int(turn.get("actions_left", 0)),
+        colour=colour_name(lang, colour),
+    )
 
 
-def _draw_status(img: Image.Image, d: Draw, view: View, seats: Sequence[Seat], y: int) -> None:
+def _draw_status(
+    img: Image.Image, d: Draw, view: View, seats: Sequence[Seat], y: int, lang: str
+) -> None:
     """Whose turn / what the game waits for, the last action, bag, treasures, monuments."""
     by_seat = {s.seat: s for s in seats}
     turn = view.get("turn") or {}
@@ -785,12 +854,13 @@ def _draw_status(img: Image.Image, d: Draw, view: View, seats: Sequence[Seat], y
     x = PAD
     right_block = 470
     if phase == "over":
-        draw_text(d, (x, line1), LABELS["over"], font_stack(32, bold=True), HIGHLIGHT, anchor="lm")
+        over = t(lang, "render.tigris.game_over")
+        draw_text(d, (x, line1), over, font_stack(32, bold=True), HIGHLIGHT, anchor="lm")
     else:
         waiting = [by_seat[s] for s in turn.get("waiting_for") or () if s in by_seat]
         if not waiting and turn.get("active_seat") in by_seat:
             waiting = [by_seat[turn["active_seat"]]]
-        phase_text = _phase_text(view)
+        phase_text = _phase_text(view, lang)
         phase_font = font_stack(26)
         budget = BOARD_W - right_block - x - phase_font.width(phase_text) - 16
         for seat in waiting:
@@ -808,8 +878,12 @@ def _draw_status(img: Image.Image, d: Draw, view: View, seats: Sequence[Seat], y
     if last:
         who = by_seat.get(last.get("seat"))
         stack = font_stack(26)
-        name = f"{fit_text(who.name, stack, 260)}: " if who else ""
-        text = LABELS["last"] + name + str(last.get("notation", ""))
+        action = str(last.get("notation", ""))
+        if who:
+            player = fit_text(who.name, stack, 260)
+            text = t(lang, "render.tigris.last", player=player, action=action)
+        else:
+            text = t(lang, "render.tigris.last_anonymous", action=action)
         draw_text(
             d,
             (PAD, y + 80),
@@ -818,17 +892,19 @@ def _draw_status(img: Image.Image, d: Draw, view: View, seats: Sequence[Seat], y
             TEXT_DIM,
             anchor="lm",
         )
-    _draw_counters(img, d, view, BOARD_W - right_block + 20, y)
+    _draw_counters(img, d, view, BOARD_W - right_block + 20, y, lang)
 
 
-def _draw_counters(img: Image.Image, d: Draw, view: View, x: int, y: int) -> None:
+def _draw_counters(img: Image.Image, d: Draw, view: View, x: int, y: int, lang: str) -> None:
     """Bag and treasures left on line 1, the monuments still to build on line 2."""
     big = font_stack(30, bold=True)
     small = font_stack(24)
     line1 = y + 32
     paste(img, bag_sprite(), (x, line1 - 17))
     x1 = x + 40 + draw_text(d, (x + 40, line1), str(view.get("bag", "?")), big, TEXT, anchor="lm")
-    x1 += 6 + draw_text(d, (x1 + 6, line1 + 3), LABELS["bag"], small, TEXT_DIM, anchor="lm")
+    x1 += 6 + draw_text(
+        d, (x1 + 6, line1 + 3), t(lang, "render.tigris.bag"), small, TEXT_DIM, anchor="lm"
+    )
     x1 += 28
     paste(img, treasure_sprite(False, 30), (x1, line1 - 15))
     x2 = (
@@ -838,19 +914,24 @@ def _draw_counters(img: Image.Image, d: Draw, view: View, x: int, y: int) -> Non
             d, (x1 + 36, line1), str(view.get("treasures_left", "?")), big, TEXT, anchor="lm"
         )
     )
-    draw_text(d, (x2 + 6, line1 + 3), LABELS["treasures"], small, TEXT_DIM, anchor="lm")
+    draw_text(
+        d, (x2 + 6, line1 + 3), t(lang, "render.tigris.treasures"), small, TEXT_DIM, anchor="lm"
+    )
     line2 = y + 80
     left = view.get("monuments_left") or []
-    mx = x + draw_text(d, (x, line2), LABELS["monuments_left"], small, TEXT_DIM, anchor="lm") + 10
+    heading = t(lang, "render.tigris.monuments_left")
+    mx = x + draw_text(d, (x, line2), heading, small, TEXT_DIM, anchor="lm") + 10
     if not left:
-        draw_text(d, (mx, line2), LABELS["none"], small, TEXT_DIM, anchor="lm")
+        draw_text(d, (mx, line2), t(lang, "render.tigris.none"), small, TEXT_DIM, anchor="lm")
     for pair in left:
         pair = [*list(pair), "black", "black"]
         paste(img, monument_sprite(pair[0], pair[1], 44), (mx, line2 - 26))
         mx += 46
 
 
-def _draw_conflict(img: Image.Image, d: Draw, view: View, seats: Sequence[Seat], y: int) -> None:
+def _draw_conflict(
+    img: Image.Image, d: Draw, view: View, seats: Sequence[Seat], y: int, lang: str
+) -> None:
     """The conflict card: kind, colour, both sides' strength (committed or '?')."""
     conflict = view["conflict"]
     by_seat = {s.seat: s for s in seats}
@@ -862,22 +943,28 @@ def _draw_conflict(img: Image.Image, d: Draw, view: View, seats: Sequence[Seat],
         outline=CONFLICT_RING,
         width=3,
     )
-    title = LABELS.get(str(conflict.get("kind")), str(conflict.get("kind", "")).upper())
+    kind = str(conflict.get("kind", ""))
+    title = t(lang, CONFLICT_KEYS[kind]) if kind in CONFLICT_KEYS else kind.upper()
     paste(img, tile_sprite(colour, 40), (PAD + 16, y + 14))
     tx = PAD + 66
     tx += draw_text(d, (tx, y + 34), title, font_stack(30, bold=True), TEXT, anchor="lm")
-    leaders = LEADER_NAMES.get(colour, colour)
-    detail = f"  {leaders}s ({COLOUR_NAMES.get(colour, colour)}) · {LABELS['tie']}"
-    draw_text(d, (tx, y + 35), detail, font_stack(24), TEXT_DIM, anchor="lm")
+    leaders = t(lang, LEADERS_KEYS[colour]) if colour in LEADERS_KEYS else colour
+    detail = "  " + t(
+        lang, "render.tigris.conflict.detail", leaders=leaders, colour=colour_name(lang, colour)
+    )
+    detail_font = font_stack(24)
+    detail = fit_text(detail, detail_font, BOARD_W - PAD - 16 - tx)
+    draw_text(d, (tx, y + 35), detail, detail_font, TEXT_DIM, anchor="lm")
     half = (BOARD_W - 2 * PAD) // 2
     for i, side in enumerate(("attacker", "defender")):
         seat = by_seat.get(conflict.get(f"{side}_seat"))
         x = PAD + 16 + i * half
         line = y + 88
         if seat is not None:
-            paste_centered(
-                img, leader_sprite(colour, seat.colour, seat.dynasty, 44), (x + 22, line)
+            token = leader_sprite(
+                colour, seat.colour, seat.dynasty, 44, letter=leader_letter(lang, colour)
             )
+            paste_centered(img, token, (x + 22, line))
         name = seat.name if seat else "?"
         base = int(conflict.get(f"{side}_base") or 0)
         committed = conflict.get(f"{side}_committed")
@@ -889,7 +976,7 @@ def _draw_conflict(img: Image.Image, d: Draw, view: View, seats: Sequence[Seat],
         total_font = font_stack(30, bold=True)
         total_w = total_font.width(total)
         name_x = x + 54
-        label = f" ({LABELS[side]})"
+        label = _spaced(t(lang, SIDE_KEYS[side]))
         label_font = font_stack(22)
         room = half - 54 - total_w - label_font.width(label) - 40
         nx = name_x + draw_text(
@@ -904,8 +991,16 @@ def _draw_conflict(img: Image.Image, d: Draw, view: View, seats: Sequence[Seat],
         draw_text(d, (x + half - 40, line), total, total_font, HIGHLIGHT, anchor="rm")
 
 
+def _spaced(label: str) -> str:
+    """``label`` after a space, unless it opens with full-width punctuation
+    (``（进攻方）``), which carries its own spacing."""
+    if label[:1] and unicodedata.east_asian_width(label[0]) in ("F", "W"):
+        return label
+    return " " + label
+
+
 def _draw_card(
-    img: Image.Image, d: Draw, seat: Seat, box: tuple[int, int, int, int], view: View
+    img: Image.Image, d: Draw, seat: Seat, box: tuple[int, int, int, int], view: View, lang: str
 ) -> None:
     """One player's card: name, leaders in supply, catastrophes, hand, open points."""
     x0, y0, x1, y1 = box
@@ -927,7 +1022,14 @@ def _draw_card(
     line2 = y0 + 92
     for colour in LEADER_ORDER:
         present = colour in supply
-        token = leader_sprite(colour, seat.colour, seat.dynasty, 50, ghost=not present)
+        token = leader_sprite(
+            colour,
+            seat.colour,
+            seat.dynasty,
+            50,
+            ghost=not present,
+            letter=leader_letter(lang, colour),
+        )
         paste_centered(img, token, (x + 25, line2))
         x += 56
     x += 14
@@ -940,7 +1042,8 @@ def _draw_card(
     paste_centered(img, bag_sprite(34), (x + 17, line2))
     big = font_stack(30, bold=True)
     x += 40 + draw_text(d, (x + 40, line2), str(info.get("hand_size", "?")), big, TEXT, anchor="lm")
-    draw_text(d, (x + 6, line2 + 3), LABELS["hand"], font_stack(22), TEXT_DIM, anchor="lm")
+    hand = t(lang, "render.tigris.hand")
+    draw_text(d, (x + 6, line2 + 3), hand, font_stack(22), TEXT_DIM, anchor="lm")
     if info.get("points") is not None:
         _draw_points(img, d, info.get("points") or {}, info.get("treasures"), x0 + 22, y0 + 146, 34)
 
@@ -976,48 +1079,52 @@ def used_catastrophe_sprite(size: int) -> Image.Image:
     return grey
 
 
-def _draw_panel(img: Image.Image, view: View, seats: Sequence[Seat]) -> None:
+def _draw_panel(img: Image.Image, view: View, seats: Sequence[Seat], lang: str) -> None:
     """Status row, conflict card (if any), then the player cards two per row."""
     d = ImageDraw.Draw(img)
     y = BOARD_H
-    _draw_status(img, d, view, seats, y)
+    _draw_status(img, d, view, seats, y, lang)
     y += STATUS_H
     if view.get("conflict"):
-        _draw_conflict(img, d, view, seats, y)
+        _draw_conflict(img, d, view, seats, y, lang)
         y += CONFLICT_H + CARD_GAP
     card_h = _card_height(_scoring_open(view))
     card_w = (BOARD_W - 2 * PAD - CARD_GAP) // 2
     for i, seat in enumerate(seats):
         cx = PAD + (i % 2) * (card_w + CARD_GAP)
         cy = y + (i // 2) * (card_h + CARD_GAP)
-        _draw_card(img, d, seat, (cx, cy, cx + card_w, cy + card_h), view)
+        _draw_card(img, d, seat, (cx, cy, cx + card_w, cy + card_h), view, lang)
 
 
 # --------------------------------------------------------------------------- API
 
 
-def _compose(view: View, seats: Sequence[Seat]) -> Image.Image:
-    """Background, board pieces and panel for the given seats."""
+def _compose(view: View, seats: Sequence[Seat], lang: str) -> Image.Image:
+    """Background, board pieces and panel for the given seats, labels in ``lang``
+    (already checked by :func:`image_language`)."""
     background = board_background(frozenset(view.get("river") or ()))
     img = Image.new("RGB", (BOARD_W, BOARD_H + _panel_height(view, len(seats))), FRAME)
     img.paste(background, (0, 0))
     colours = {s.seat: s.colour for s in seats}
     dynasties = {s.seat: s.dynasty for s in seats}
-    _draw_board(img, view, colours, dynasties)
-    _draw_panel(img, view, seats)
+    _draw_board(img, view, colours, dynasties, lang)
+    _draw_panel(img, view, seats, lang)
     return img
 
 
-def draw_public(view: View, players: Sequence[PlayerLabel]) -> Image.Image:
+def draw_public(view: View, players: Sequence[PlayerLabel], lang: str = "en") -> Image.Image:
     """The public image as an RGB Pillow image (``render_public`` encodes it)."""
-    return _compose(view, _seats(view, players, font_stack(30, bold=True)))
+    lang = image_language(lang)
+    return _compose(view, _seats(view, players, font_stack(30, bold=True), lang), lang)
 
 
-def render_public(view: View, players: Sequence[PlayerLabel]) -> bytes:
-    """PNG of the public board, drawn from ``view`` alone."""
-    seats = _seats(view, players, font_stack(30, bold=True))
+def render_public(view: View, players: Sequence[PlayerLabel], lang: str = "en") -> bytes:
+    """PNG of the public board, drawn from ``view`` alone, labels in ``lang``
+    (English when the fonts cannot draw that language)."""
+    lang = image_language(lang)
+    seats = _seats(view, players, font_stack(30, bold=True), lang)
     palette = public_palette(tuple(sorted({s.colour for s in seats})))
-    return encode_png(_compose(view, seats), palette)
+    return encode_png(_compose(view, seats, lang), palette)
 
 
 # --------------------------------------------------------------------------- palette
@@ -1059,7 +1166,7 @@ def public_palette(player_colours: tuple[RGB, ...]) -> Image.Image:
     ]
     view = _palette_view(len(seats))
     seats = [Seat(s.seat, s.name, s.colour, s.dynasty, view["players"][s.seat]) for s in seats]
-    sample = _compose(view, seats)
+    sample = _compose(view, seats, DEFAULT_LANG)
     return build_palette(sample, [*EXACT_COLOURS, *player_colours])
 
 
@@ -1161,18 +1268,20 @@ def final_score(points: Mapping[str, int], treasures: int) -> int:
     return values[0]
 
 
-def draw_private(view: View, player: PlayerLabel) -> Image.Image:
+def draw_private(view: View, player: PlayerLabel, lang: str = "en") -> Image.Image:
     """One player's hand, points by colour and treasures, as a Pillow image.
 
     The hand sits on a board-coloured tray (black tiles read badly on the dark
-    frame); each tile is captioned with its colour name, the word the ``tile``
-    command uses. Empty hand slots are drawn as outlines.
+    frame); each tile is captioned with its colour name (and the word the
+    ``tile`` command uses, when that differs). Empty hand slots are drawn as
+    outlines.
     """
+    lang = image_language(lang)
     seat_no = int(view.get("seat", player.seat))
     stack = font_stack(32, bold=True)
     seat = Seat(
         seat_no,
-        clean_name(player.name, stack, LABELS["player"].format(n=seat_no + 1)),
+        clean_name(player.name, stack, t(lang, "render.tigris.player", number=seat_no + 1)),
         parse_hex_colour(player.colour, DEFAULT_PLAYER_COLOURS[seat_no % 4]),
         str(view.get("dynasty") or DYNASTIES[seat_no % 4]),
         {},
@@ -1181,35 +1290,65 @@ def draw_private(view: View, player: PlayerLabel) -> Image.Image:
     d = ImageDraw.Draw(img)
     d.rectangle((0, 0, 10, img.height), fill=seat.colour)
     end = _name_with_badge(img, d, 30, 44, seat, 32, PRIVATE_W - 300)
-    draw_text(d, (end + 16, 46), "· " + LABELS["your_hand"], font_stack(26), TEXT_DIM, anchor="lm")
-    _draw_hand(img, d, [str(c) for c in view.get("hand") or ()])
+    your_hand = "· " + t(lang, "render.tigris.your_hand")
+    draw_text(d, (end + 16, 46), your_hand, font_stack(26), TEXT_DIM, anchor="lm")
+    _draw_hand(img, d, [str(c) for c in view.get("hand") or ()], lang)
     points = view.get("points") or {}
     treasures = int(view.get("treasures") or 0)
-    draw_text(d, (30, 346), LABELS["points"], font_stack(24), TEXT_DIM, anchor="lm")
-    _draw_points(img, d, points, treasures, 30, 402, 52)
-    score = LABELS["score_now"].format(n=final_score(points, treasures))
-    draw_text(d, (PRIVATE_W - 30, 384), score, font_stack(30, bold=True), HIGHLIGHT, anchor="rm")
-    draw_text(d, (PRIVATE_W - 30, 422), LABELS["score_hint"], font_stack(22), TEXT_DIM, anchor="rm")
+    heading = t(lang, "render.tigris.points")
+    draw_text(d, (30, 346), heading, font_stack(24), TEXT_DIM, anchor="lm")
+    points_end = _draw_points(img, d, points, treasures, 30, 402, 52)
+    room = PRIVATE_W - 30 - points_end - 24
+    score = t(lang, "render.tigris.score_now", score=final_score(points, treasures))
+    score_font, hint_font = font_stack(30, bold=True), font_stack(22)
+    score = fit_text(score, score_font, room)
+    hint = fit_text(t(lang, "render.tigris.score_hint"), hint_font, room)
+    draw_text(d, (PRIVATE_W - 30, 384), score, score_font, HIGHLIGHT, anchor="rm")
+    draw_text(d, (PRIVATE_W - 30, 422), hint, hint_font, TEXT_DIM, anchor="rm")
     return img
 
 
-def _draw_hand(img: Image.Image, d: Draw, hand: Sequence[str]) -> None:
+def _draw_hand(img: Image.Image, d: Draw, hand: Sequence[str], lang: str) -> None:
     """Six slots on a tray: tiles with their colour name, or empty outlines."""
     d.rounded_rectangle((30, 88, PRIVATE_W - 30, 300), radius=16, fill=LAND)
     slot = (PRIVATE_W - 60) / HAND_SLOTS
     font = font_stack(24, bold=True)
+    word_font = font_stack(22)
     for i in range(max(HAND_SLOTS, len(hand))):
         cx = 30 + slot * i + slot / 2
         if i < len(hand):
             paste_centered(img, tile_sprite(hand[i], HAND_TILE), (cx, 170))
-            name = COLOUR_NAMES.get(hand[i], hand[i])
-            draw_text(d, (cx, 268), name, font, OUTLINE, anchor="mm")
+            _draw_caption(d, cx, 268, hand[i], lang, font, word_font, slot - 8)
         else:
             half = HAND_TILE / 2
             box = (cx - half, 170 - half, cx + half, 170 + half)
             d.rounded_rectangle(box, radius=14, outline=LAND_LINE, width=4)
 
 
-def render_private(view: View, player: PlayerLabel) -> bytes:
-    """PNG of one player's hand (up to 6 tiles), points by colour and treasures."""
-    return encode_png(draw_private(view, player))
+def _draw_caption(
+    d: Draw,
+    cx: float,
+    y: float,
+    colour: str,
+    lang: str,
+    font: FontStack,
+    word_font: FontStack,
+    max_width: float,
+) -> None:
+    """A hand tile's caption centred on ``cx``: the colour name, then the
+    command word in grey when it differs (``红色 red``)."""
+    name = colour_name(lang, colour)
+    word = "" if name.casefold() == colour.casefold() else " " + colour
+    if font.width(name) + word_font.width(word) > max_width:
+        word = ""
+    name = fit_text(name, font, max_width)
+    x = cx - (font.width(name) + word_font.width(word)) / 2
+    x += draw_text(d, (x, y), name, font, OUTLINE, anchor="lm")
+    if word:
+        draw_text(d, (x, y + 1), word, word_font, LAND_LINE_DARK, anchor="lm")
+
+
+def render_private(view: View, player: PlayerLabel, lang: str = "en") -> bytes:
+    """PNG of one player's hand (up to 6 tiles), points by colour and treasures,
+    labels in ``lang`` (English when the fonts cannot draw that language)."""
+    return encode_png(draw_private(view, player, lang))

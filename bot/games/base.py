@@ -147,15 +147,19 @@ class PlayerLabel:
 
 
 class PublicRenderer(Protocol):
-    """``renderer.<game>.render_public``: public view -> PNG bytes."""
+    """``renderer.<game>.render_public``: public view -> PNG bytes in language ``lang``."""
 
-    def __call__(self, view: Mapping[str, JSON], players: Sequence[PlayerLabel]) -> bytes: ...
+    def __call__(
+        self, view: Mapping[str, JSON], players: Sequence[PlayerLabel], lang: str = "en"
+    ) -> bytes: ...
 
 
 class PrivateRenderer(Protocol):
     """``renderer.<game>.render_private``: one seat's private view -> PNG bytes."""
 
-    def __call__(self, view: Mapping[str, JSON], player: PlayerLabel) -> bytes: ...
+    def __call__(
+        self, view: Mapping[str, JSON], player: PlayerLabel, lang: str = "en"
+    ) -> bytes: ...
 
 
 @dataclass(frozen=True)

@@ -29,7 +29,7 @@ async def _running_game(store: Store, channel: int = 1):
 async def test_fresh_database_is_migrated_in_wal_mode(tmp_path: Path) -> None:
     store = await Store.open(tmp_path / "z.db")
     try:
-        assert await store.schema_version() == 1
+        assert await store.schema_version() == 2
         assert await store.integrity_check() == "ok"
     finally:
         await store.close()
@@ -206,3 +206,29 @@ async def test_a_dm_refusal_expires_for_retries_but_is_still_known(store: Store)
     await store.mark_dms_closed(8)  # refused again: the clock restarts, the notice stays given
     assert await store.dms_closed(8, retry_after=3600)
     assert not await store.note_dm_announcement(8, 1)
+
+
+async def test_version_one_databases_are_migrated_forward(tmp_path: Path) -> None:
+    """A database made by migration 1 alone gains the language column, data kept."""
+    from bot import store as store_module
+
+    path = tmp_path / "old.db"
+    first = store_module.MIGRATIONS
+    store_module.MIGRATIONS = first[:1]
+    try:
+        old = await Store.open(path)
+        await old._db.execute(
+            "INSERT INTO games (channel_id, game_type, status, creator_id, seed, created_at,"
+            " updated_at) VALUES (1, 'oracle', 'lobby', 5, 1, 0, 0)"
+        )
+        assert await old.schema_version() == 1
+        await old.close()
+    finally:
+        store_module.MIGRATIONS = first
+    new = await Store.open(path)
+    try:
+        assert await new.schema_version() == len(first)
+        game = await new.open_game_in(1)
+        assert game is not None and game.language == "en" and game.creator_id == 5
+    finally:
+        await new.close()

@@ -101,3 +101,29 @@ def test_palette_keeps_exact_colours_and_encodes_8_bit():
     assert decoded.mode == "P"
     assert decoded.convert("RGB").getpixel((0, 0)) == (143, 201, 236)
     assert Image.open(io.BytesIO(common.encode_png(image))).mode == "RGB"
+
+
+def test_widths_are_remembered_and_exact(monkeypatch):
+    stack = font_stack(23)
+    assert stack.width("Monuments") == stack.primary.getlength("Monuments")
+    calls = []
+    original = type(stack.primary).getlength
+    monkeypatch.setattr(
+        type(stack.primary),
+        "getlength",
+        lambda self, *a, **k: calls.append(a) or original(self, *a, **k),
+    )
+    stack.width("Monuments")
+    stack.width("Monuments")
+    assert calls == []  # measured once, before the patch
+    monkeypatch.setattr(common, "_MAX_CACHED_WIDTHS", 2)
+    for text in ("a", "b", "c"):
+        stack.width(text)
+    assert len(stack._widths) <= 2
+
+
+def test_can_draw_needs_every_character_in_both_weights():
+    assert common.can_draw(("Last: {player}", "bag"))
+    assert not common.can_draw(("bag", NO_FONT_HAS_IT))
+    if not common.has_cjk_font():
+        assert not common.can_draw(("中文",))

@@ -17,7 +17,9 @@ def _png(image: Image.Image) -> bytes:
     return buffer.getvalue()
 
 
-def render_public(view: Mapping[str, Any], players: Sequence[PlayerLabel]) -> bytes:
+def render_public(
+    view: Mapping[str, Any], players: Sequence[PlayerLabel], lang: str = "en"
+) -> bytes:
     image = Image.new("RGB", (320, 40 + 30 * len(players)), "#20242c")
     draw = ImageDraw.Draw(image)
     draw.text((10, 10), f"Oracle round {view['round']}  deck {view['deck']}", fill="white")
@@ -33,7 +35,7 @@ def render_public(view: Mapping[str, Any], players: Sequence[PlayerLabel]) -> by
     return _png(image)
 
 
-def render_private(view: Mapping[str, Any], player: PlayerLabel) -> bytes:
+def render_private(view: Mapping[str, Any], player: PlayerLabel, lang: str = "en") -> bytes:
     image = Image.new("RGB", (240, 60), "#2c2020")
     draw = ImageDraw.Draw(image)
     draw.text((10, 10), f"{player.name}: {' '.join(map(str, view['hand']))}", fill="white")

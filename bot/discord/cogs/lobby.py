@@ -130,6 +130,7 @@ class LobbyCog(commands.Cog):
                 user=player,
                 game_type_name=game,
                 options=values,
+                language=str(interaction.guild_locale or "en"),
             )
 
         await self.bot.responder.run(interaction, work)

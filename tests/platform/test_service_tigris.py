@@ -1,0 +1,57 @@
+"""Tigris & Euphrates through the service: decisions become buttons, secrets stay private."""
+
+from __future__ import annotations
+
+import random
+
+from bot import games
+from bot.i18n import t
+from bot.service import GameService, Player
+from tests.conftest import CHANNEL, GUILD
+
+PLAYERS = [Player(201, "Ur"), Player(202, "Uruk"), Player(203, "Lagash")]
+
+
+def _text(lines) -> str:
+    return "\n".join(t("en", line.key, **line.params) for line in lines)
+
+
+async def test_decisions_offer_buttons_and_hands_never_go_public(service: GameService) -> None:
+    games.load_builtin_games()
+    engine = games.REGISTRY["tigris"].engine
+    await service.new_game(
+        guild_id=GUILD, channel_id=CHANNEL, user=PLAYERS[0], game_type_name="tigris", seed=11
+    )
+    for player in PLAYERS[1:]:
+        await service.join(CHANNEL, player)
+    outcome = await service.start(CHANNEL, PLAYERS[0])
+    by_id = {p.id: p for p in PLAYERS}
+    chooser = random.Random(4)
+    decisions = 0
+    while not outcome.finished:
+        [user_id] = outcome.ping  # Tigris always waits for exactly one player
+        player = by_id[user_id]
+        legal = [str(a) for a in await service.legal_actions(CHANNEL, player)]
+        if 1 < len(legal) <= 10:
+            assert [c.action for c in outcome.choices] == legal
+            decisions += 1
+        else:
+            assert outcome.choices == []
+        row = await service.store.latest_game_in(CHANNEL)
+        state = engine.load_state(row.state)
+        swap_texts = []
+        for seat in row.seats:
+            hand = engine.private_view(state, seat.seat)["hand"]
+            swap_texts.append("swap " + " ".join(hand))
+        public = _text(outcome.public)
+        # nobody's hand is spelt out in public, and scores stay hidden
+        assert not any(text in public for text in swap_texts if len(text.split()) > 3)
+        public_keys = {line.key for line in outcome.public}
+        assert not public_keys & {"tigris.event.scored", "tigris.event.monument_points"}
+        action = chooser.choice(legal)
+        outcome = await service.act(CHANNEL, player, action)
+        if action.startswith("swap"):
+            assert action not in _text(outcome.public)
+            log = await service.log_lines(CHANNEL, 1)
+            assert log.reply[-1].params["action"] == f"swap {len(action.split()) - 1}"
+    assert decisions > 0
