@@ -1,0 +1,130 @@
+"""The bot as real OS processes: killed with SIGKILL mid-game, a new process carries on.
+
+The bot runs through its production entry point (``serve``) in a child
+process (:mod:`tests.support.bot_process`) against the fake Discord in this
+test's process; a second child on the same SQLite file finishes the game.
+"""
+
+from __future__ import annotations
+
+import asyncio
+import os
+import random
+import signal
+import sys
+from collections.abc import AsyncIterator
+from contextlib import asynccontextmanager
+from pathlib import Path
+
+from bot import games
+from bot.i18n import t
+from bot.store import Store
+
+from .fake_discord import FakeDiscord, FakeUser, InteractionResult
+
+CHILD = Path(__file__).resolve().parents[1] / "support" / "bot_process.py"
+ROOT = Path(__file__).resolve().parents[2]
+WAIT = 20.0
+
+
+@asynccontextmanager
+async def bot_process(fake: FakeDiscord, db: Path, guild_id: int) -> AsyncIterator[int]:
+    """Start one bot process and wait until it has identified and synced its commands."""
+    identified = len(fake.identify_payloads)
+    synced = len(fake.command_syncs)
+    env = {
+        **{k: v for k, v in os.environ.items() if not k.startswith(("DISCORD_", "ZIGGURAT_"))},
+        "PYTHONPATH": str(ROOT),
+        "ZIGGURAT_FAKE_DISCORD": fake.url,
+        "DISCORD_TOKEN": fake.token,
+        "ZIGGURAT_DB": str(db),
+        "ZIGGURAT_DEV_GUILD_ID": str(guild_id),
+        "ZIGGURAT_LOG_LEVEL": "WARNING",
+    }
+    child = await asyncio.create_subprocess_exec(
+        sys.executable, str(CHILD), env=env, cwd=str(ROOT), stderr=asyncio.subprocess.PIPE
+    )
+    try:
+        await fake.wait_for(
+            lambda: len(fake.identify_payloads) > identified and len(fake.command_syncs) > synced,
+            timeout=WAIT,
+            what="the bot process to identify and sync",
+        )
+        yield child.pid
+    finally:
+        if child.returncode is None:
+            child.kill()
+        await child.wait()
+
+
+async def answered(itx: InteractionResult, public: bool = True) -> InteractionResult:
+    """A command's answer: the private reply, and for a move the public message too."""
+    return await itx.wait(timeout=WAIT, followups=2 if public else 1, quiet=0.2)
+
+
+async def waiting_and_legal(db: Path, channel_id: int) -> tuple[int | None, list[str], bool]:
+    """Read the stored game (as a second reader of the WAL file): whom it waits for, what."""
+    store = await Store.open(db)
+    try:
+        row = await store.latest_game_in(channel_id)
+        assert row is not None
+        engine = games.REGISTRY[row.game_type].engine
+        state = engine.load_state(row.state)
+        waiting = sorted(engine.waiting_for(state))
+        if not waiting:
+            return None, [], row.status == "finished"
+        seat = random.Random(row.version).choice(waiting)
+        legal = [str(a) for a in engine.legal_actions(state, seat)]
+        return row.seats[seat].user_id, legal, False
+    finally:
+        await store.close()
+
+
+async def test_sigkill_mid_game_then_a_new_process_finishes_it(
+    fake_discord: FakeDiscord, tmp_path: Path
+) -> None:
+    fake = fake_discord
+    guild = fake.add_guild("Process Test")
+    channel = fake.add_channel(guild, "games")
+    users = [fake.add_user("alice"), fake.add_user("bob"), fake.add_user("carol")]
+    by_id: dict[int, FakeUser] = {u.id: u for u in users}
+    db = tmp_path / "ziggurat.db"
+    rng = random.Random(9)
+
+    async def play(count: int | None) -> int:
+        played = 0
+        while count is None or played < count:
+            user_id, legal, finished = await waiting_and_legal(db, channel.id)
+            if finished:
+                break
+            assert user_id is not None
+            itx = await fake.slash(by_id[user_id], channel, "play", action=rng.choice(legal))
+            await answered(itx)
+            played += 1
+        return played
+
+    async with bot_process(fake, db, guild.id) as first_pid:
+        await answered(await fake.slash(users[0], channel, "game new", game="oracle"))
+        for user in users[1:]:
+            await answered(await fake.slash(user, channel, "game join"))
+        await answered(await fake.slash(users[0], channel, "game start"))
+        assert await play(5) == 5
+        os.kill(first_pid, signal.SIGKILL)
+
+    store = await Store.open(db)
+    try:
+        assert await store.integrity_check() == "ok"
+        row = await store.latest_game_in(channel.id)
+        assert row is not None and row.status == "running"
+        assert len(await store.moves(row.id)) == 5  # every answered move survived the kill
+    finally:
+        await store.close()
+
+    async with bot_process(fake, db, guild.id):
+        status = await answered(await fake.slash(users[1], channel, "game status"), public=False)
+        assert status.followups and status.followups[0].ephemeral
+        played = await play(None)
+        assert played == 12 - 5  # Oracle: three rounds of three plays and a claim
+        final = fake.messages_in(channel)[-1]
+        assert t("en", "game.over") in final.text
+        assert not final.ephemeral

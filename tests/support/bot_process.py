@@ -1,0 +1,41 @@
+"""Run the real bot as its own process against a fake Discord (for the e2e process tests).
+
+``python tests/support/bot_process.py`` reads the fake's address from
+``ZIGGURAT_FAKE_DISCORD`` (``http://127.0.0.1:PORT``) and everything else from
+the usual settings (``DISCORD_TOKEN``, ``ZIGGURAT_DB``, ...), points
+discord.py at the fake, registers the Oracle test game next to the built-in
+games and runs :func:`bot.discord.client.serve`, the production entry point.
+"""
+
+from __future__ import annotations
+
+import asyncio
+import os
+import sys
+from pathlib import Path
+
+sys.path.insert(0, str(Path(__file__).resolve().parents[2]))
+
+import discord.gateway
+import discord.http
+import yarl
+
+from bot import games
+from bot.config import Settings
+from bot.discord.client import serve
+from tests.conftest import register_oracle
+
+
+def main() -> int:
+    base = os.environ["ZIGGURAT_FAKE_DISCORD"].rstrip("/")
+    discord.http.Route.BASE = f"{base}/api/v10"
+    discord.gateway.DiscordWebSocket.DEFAULT_GATEWAY = yarl.URL(
+        base.replace("http://", "ws://", 1) + "/"
+    )
+    games.load_builtin_games()
+    register_oracle()
+    return asyncio.run(serve(Settings.from_env(env_file=None), games.REGISTRY))
+
+
+if __name__ == "__main__":
+    sys.exit(main())
