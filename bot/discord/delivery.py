@@ -326,3 +326,14 @@ class Delivery:
         if await self.store.dms_closed(user_id):
             await self.store.mark_dms_open(user_id)  # they reopened their DMs
         return True
+
+
+async def answer_ephemeral(interaction: discord.Interaction, content: str) -> None:
+    """Answer ephemerally without deferring, or follow up if already answered; never raises."""
+    try:
+        if interaction.response.is_done():
+            await interaction.followup.send(content, ephemeral=True)
+        else:
+            await interaction.response.send_message(content, ephemeral=True)
+    except discord.HTTPException:
+        log.exception("could not answer interaction %s", interaction.id)

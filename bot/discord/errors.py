@@ -16,7 +16,7 @@ import logging
 import discord
 from discord import app_commands
 
-from bot.discord.delivery import locale_language
+from bot.discord.delivery import answer_ephemeral, locale_language
 from bot.i18n import t
 
 log = logging.getLogger(__name__)
@@ -50,14 +50,8 @@ class ZigguratTree(app_commands.CommandTree):
             log.info("command refused before running: %r", error)
         if interaction.type is discord.InteractionType.autocomplete:
             return  # an autocomplete cannot carry a message; discord.py already logged it
-        content = t(locale_language(interaction.locale), key)
         try:
-            if interaction.response.is_done():
-                await interaction.followup.send(content, ephemeral=True)
-            else:
-                await interaction.response.send_message(content, ephemeral=True)
-        except discord.HTTPException:
-            log.exception("could not report an error to interaction %s", interaction.id)
+            await answer_ephemeral(interaction, t(locale_language(interaction.locale), key))
         finally:
             done = getattr(self.client, "interaction_done", None)
             if done is not None:

@@ -25,7 +25,7 @@ from collections.abc import Awaitable, Callable
 
 import discord
 
-from bot.discord.delivery import Delivery, locale_language
+from bot.discord.delivery import Delivery, answer_ephemeral, locale_language
 from bot.i18n import Text
 from bot.service import GameService, Outcome, Player, Refusal
 
@@ -136,14 +136,7 @@ class Responder:
     @staticmethod
     async def answer_now(interaction: discord.Interaction, text: Text) -> None:
         """Answer ephemerally without deferring (or follow up if already answered)."""
-        content = text.render(locale_language(interaction.locale))
-        try:
-            if interaction.response.is_done():
-                await interaction.followup.send(content, ephemeral=True)
-            else:
-                await interaction.response.send_message(content, ephemeral=True)
-        except discord.HTTPException:
-            log.exception("could not answer interaction %s", interaction.id)
+        await answer_ephemeral(interaction, text.render(locale_language(interaction.locale)))
 
 
 def _describe(interaction: discord.Interaction) -> str:
