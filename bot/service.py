@@ -21,6 +21,20 @@ Decisions:
   waits for and re-arms itself. Games whose engine defines
   ``deadline_seconds(state)`` and ``timeout_action(state, seat)`` also get a
   ``deadline`` timer that plays the timeout action for late seats.
+* Buttons are public, so they come only from the engine's optional
+  ``public_choices(state, seat)`` hook, which must use public information
+  only. ``legal_actions`` is never turned into buttons: the moves a seat may
+  make reveal its hand (the cards it holds, how many tiles of a colour).
+  Engines without the hook get no buttons; ``/play`` offers every move.
+* A button click carries its game and version; it is refused as stale
+  whenever the channel's running game is not that game at that version —
+  also when the game has since ended or a new lobby opened.
+* Anything shown publicly after a move (the headline of a timed-out seat
+  too) uses the action's public notation, never its full notation.
+* Drawing an image happens after the move is committed, so a renderer that
+  fails is logged and the move is announced without the image: failing the
+  command would tell the player nothing changed when it did, and nobody
+  would be pinged.
 """
 
 from __future__ import annotations
@@ -196,20 +210,30 @@ class GameService:
         return refusal
 
     async def _board(self, row: GameRow, game_type: GameType, state: Any) -> bytes | None:
+        """The public board image, or None (logged) if it cannot be drawn; see above."""
         if not self.render:
             return None
         view = game_type.engine.public_view(state)
-        return await asyncio.to_thread(
-            game_type.render_public, view, self.labels(row), row.language
-        )
+        try:
+            return await asyncio.to_thread(
+                game_type.render_public, view, self.labels(row), row.language
+            )
+        except Exception:
+            log.exception("could not draw the board of game %s; posting without it", row.id)
+            return None
 
     async def _private_image(
         self, row: GameRow, game_type: GameType, view: Mapping[str, Any], seat: int
     ) -> bytes | None:
+        """A seat's private image, or None (logged) if it cannot be drawn."""
         if not self.render or game_type.render_private is None:
             return None
         label = self.labels(row)[seat]
-        return await asyncio.to_thread(game_type.render_private, view, label, row.language)
+        try:
+            return await asyncio.to_thread(game_type.render_private, view, label, row.language)
+        except Exception:
+            log.exception("could not draw seat %s's view in game %s", seat, row.id)
+            return None
 
     def _user_of(self, row: GameRow, seat: int) -> int:
         return row.seats[seat].user_id
@@ -226,15 +250,17 @@ class GameService:
         return [Text("game.waiting_for", {"players": names})]
 
     def _choices(self, game_type: GameType, state: Any, waiting: Sequence[int]) -> list[Choice]:
-        """Offer buttons when exactly one seat decides among a handful of actions.
+        """Offer buttons when exactly one seat answers a quick public decision.
 
-        A seat with at most :data:`MAX_CHOICES` legal actions is answering a
-        quick decision (support, war order, monument...); a full turn has
-        far more options and is played with commands instead.
+        The buttons are the engine's ``public_choices(state, seat)`` — never
+        ``legal_actions``, whose list can spell out a hidden hand (see the
+        module docstring) — and only 2 to :data:`MAX_CHOICES` of them: a
+        full turn has far more options and is played with commands instead.
         """
-        if len(waiting) != 1:
+        public_choices = getattr(game_type.engine, "public_choices", None)
+        if len(waiting) != 1 or public_choices is None:
             return []
-        actions = game_type.engine.legal_actions(state, waiting[0])
+        actions = public_choices(state, waiting[0])
         if not 1 < len(actions) <= MAX_CHOICES:
             return []
         return [Choice(str(a), str(a)) for a in actions]
@@ -580,16 +606,22 @@ class GameService:
         Raises :class:`Refusal` with nothing written if the user is not in
         the game, the game is not waiting for them, or the rules forbid it.
         A button passes the game and version it was posted for; if the game
-        has moved on since, the click is refused as stale (checked under the
-        lock, so it cannot apply to a later decision).
+        has moved on since, ended, or given way to a new lobby, the click is
+        refused as stale (checked under the lock, so it cannot apply to a
+        later decision).
         """
         async with self._lock(channel_id):
+            if expected_game is not None or expected_version is not None:
+                current = await self.store.open_game_in(channel_id)
+                if (
+                    current is None
+                    or current.status != "running"
+                    or (expected_game is not None and current.id != expected_game)
+                    or (expected_version is not None and current.version != expected_version)
+                ):
+                    raise Refusal("error.stale_button")
             loaded = await self._running(channel_id)
             row, game_type, state = loaded.row, loaded.game_type, loaded.state
-            if (expected_game is not None and row.id != expected_game) or (
-                expected_version is not None and row.version != expected_version
-            ):
-                raise Refusal("error.stale_button")
             seat_row = row.seat_of(user.id)
             if seat_row is None:
                 raise Refusal("error.not_in_game")
@@ -762,7 +794,8 @@ class GameService:
             if action is None:
                 continue
             player = row.seats[seat].display_name
-            headline = [Text("move.timeout", {"player": player, "action": str(action)})]
+            shown = public_notation(engine, action)
+            headline = [Text("move.timeout", {"player": player, "action": shown})]
             outcome = await self._play(row, game_type, state, seat, str(action), headline=headline)
             outcomes.append(outcome)
             fresh = await self.store.get_game(row.id)

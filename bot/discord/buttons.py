@@ -98,7 +98,7 @@ class AbandonButton(
 ):
     """The confirmation of ``/game abandon``; re-checks who may abandon when clicked."""
 
-    def __init__(self, game_id: int, label: str = "abandon") -> None:
+    def __init__(self, game_id: int, label: str) -> None:
         super().__init__(
             discord.ui.Button(
                 label=label[:MAX_LABEL],
@@ -112,7 +112,7 @@ class AbandonButton(
     async def from_custom_id(
         cls, interaction: discord.Interaction, item: discord.ui.Button, match: re.Match[str]
     ) -> AbandonButton:
-        return cls(int(match["game_id"]), item.label or "abandon")
+        return cls(int(match["game_id"]), item.label or "")  # rebuilt for the click, not shown
 
     async def callback(self, interaction: discord.Interaction) -> Any:
         bot = _bot(interaction)

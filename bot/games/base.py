@@ -28,6 +28,12 @@ Optional hooks the service uses when an engine defines them:
   the seats it waits for, shown under "Waiting for".
 * ``deadline_seconds(state) -> float | None`` and ``timeout_action(state,
   seat)``: a game with timed rounds plays the timeout action for late seats.
+* ``public_choices(state, seat) -> list[action]``: the quick decision
+  ``seat`` faces now, offered as buttons on the public board message. Their
+  labels are seen by everyone, so the list must follow from public
+  information alone (``legal_actions`` often does not: it lists the cards a
+  seat holds); a choice the rules then refuse is answered like any move.
+  Without the hook the service offers no buttons.
 """
 
 from __future__ import annotations

@@ -32,13 +32,16 @@ async def test_decisions_offer_buttons_and_hands_never_go_public(service: GameSe
         [user_id] = outcome.ping  # Tigris always waits for exactly one player
         player = by_id[user_id]
         legal = [str(a) for a in await service.legal_actions(CHANNEL, player)]
-        if 1 < len(legal) <= 10:
-            assert [c.action for c in outcome.choices] == legal
+        row = await service.store.latest_game_in(CHANNEL)
+        state = engine.load_state(row.state)
+        # buttons are public: the engine's public choices, which cover every legal answer
+        public_choices = [str(a) for a in engine.public_choices(state, row.seat_of(user_id).seat)]
+        if 1 < len(public_choices) <= 10:
+            assert [c.action for c in outcome.choices] == public_choices
+            assert set(legal) <= set(public_choices)
             decisions += 1
         else:
             assert outcome.choices == []
-        row = await service.store.latest_game_in(CHANNEL)
-        state = engine.load_state(row.state)
         swap_texts = []
         for seat in row.seats:
             hand = engine.private_view(state, seat.seat)["hand"]

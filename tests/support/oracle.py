@@ -97,6 +97,12 @@ class OracleEngine:
             return Play(int(words[1]))
         raise RuleError("oracle.error.bad_notation", text=text)
 
+    def public_choices(self, state: OracleState, seat: int) -> list[Any]:
+        """Buttons for the winner's claim/gift; the cards in a hand are never buttons."""
+        if state.chooser is None or seat != state.chooser or self.result(state) is not None:
+            return []
+        return [Claim(False), Claim(True)]
+
     def public_notation(self, action: Any) -> str:
         """A card played is face down: everyone sees that a card was played."""
         return "play ?" if isinstance(action, Play) else str(action)

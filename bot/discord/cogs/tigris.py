@@ -16,6 +16,9 @@ Decisions:
   (``red red blue``, ``B2 K1``), offered whole.
 * Choice names show the catalog's name of a colour or leader in the user's
   language next to the notation word, which is the value sent.
+* Every parameter is at most :data:`MAX_PARAM` characters, as ``/play``'s
+  action is: Discord itself refuses longer text, so a refusal that quotes
+  what was typed stays one short message.
 """
 
 from __future__ import annotations
@@ -42,6 +45,8 @@ if TYPE_CHECKING:
 log = logging.getLogger(__name__)
 
 MAX_CHOICES = 25
+#: the longest parameter value (the longest legal one, a six-tile swap, has 35)
+MAX_PARAM = 100
 COLOUR_OF_LEADER = {title: colour for colour, title in LEADER_NAMES.items()}
 
 
@@ -123,6 +128,7 @@ class TigrisCog(commands.Cog):
                 Param(
                     name,
                     L(f"cmd.tigris.param.{name}"),
+                    annotation=app_commands.Range[str, 1, MAX_PARAM],
                     autocomplete=self._completer(verb, index),
                 )
                 for index, name in enumerate(verb.params)

@@ -21,10 +21,12 @@ decisions) and the rulebooks. Where they are silent, this engine decides
 
 * Setup: seat 0 starts; the bag is shuffled once with ``random.Random(seed)``
   and drawn from its end; hands are drawn in seat order.
-* Questions are asked only when there is a real choice: a player without a
-  tile of the needed colour commits 0 automatically (as a player with an
-  empty hand would say "none" at the table); a single clashing colour needs
-  no war order; treasures are taken automatically when only one may stay.
+* Questions are asked only when there is a real choice that others could
+  not know of: a player with an empty hand (hand sizes are public) commits
+  0 automatically, as they would say "none" at the table; a player holding
+  tiles is always asked, even without a tile of the needed colour, so that
+  the table does not learn it. A single clashing colour needs no war order;
+  treasures are taken automatically when only one may stay.
 * ``treasure B2 K1`` lists every treasure taken from one kingdom (all but
   one, corners first), so a claim is one answer. Several kingdoms needing
   a claim after one action are handled one at a time, in board order.
@@ -37,6 +39,11 @@ decisions) and the rulebooks. Where they are silent, this engine decides
   that empties exactly while filling every hand does not end the game.
 * Refills at the end of a turn: the active player first, then clockwise.
 * The unification marker is only placed when the join starts a war.
+* A war's side ("the leader's own former kingdom") is that kingdom as it
+  was just before the join, limited to what is still in the joined kingdom:
+  after an earlier war of the same join, a part cut off the joined kingdom
+  no longer counts; two pieces split apart that both still touch the
+  unification tile both count (and both lose their tiles if the leader loses).
 * Priest war: "another leader" is any leader still on the board once the
   beaten priest is removed (the loser's own other leaders included).
 * A monument is offered only for a 2×2 containing the tile just placed and

@@ -13,14 +13,19 @@ War
     joining tile carries the unification marker and counts for nobody. The
     attacker is the active player if involved, else the involved player next
     clockwise from the active player. Strength: face-up tiles of the war's
-    colour in the leader's own former kingdom (the region reached from the
-    leader without crossing the unification square) plus tiles of that
-    colour committed from hand. Ties go to the defender. The loser's leader
-    and the face-up tiles of that colour on the loser's side are removed;
-    the winner scores one point of that colour for the leader and for each
-    removed tile (committed tiles score nothing and are discarded). In a
-    priest (red) war, temples that carry a treasure or touch another leader
-    stay and do not score. Flipped monument tiles never count.
+    colour in the leader's own former kingdom (its side) plus tiles of that
+    colour committed from hand. A side is the leader's kingdom as it was
+    just before the join (recorded then) and still in the joined kingdom:
+    after an earlier war of the same join, a part it cut off the joined
+    kingdom no longer counts, while two pieces it split apart that both
+    still touch the unification tile both count. Leaderless tiles the
+    joining tile brought in count for nobody. Ties go to the defender. The
+    loser's leader and the face-up tiles of that colour on the loser's side
+    are removed; the winner scores one point of that colour for the leader
+    and for each removed tile (committed tiles score nothing and are
+    discarded). In a priest (red) war, temples that carry a treasure or
+    touch another leader stay and do not score. Flipped monument tiles
+    never count.
 """
 
 from __future__ import annotations
@@ -81,10 +86,23 @@ def clash_pair(board: Board, regions: Regions, colour: Colour) -> tuple[Square, 
     return None
 
 
-def war_side(board: Board, sides: Regions, leader_sq: Square, colour: Colour) -> list[Square]:
-    """Face-up tiles of ``colour`` in the leader's own former kingdom."""
-    region = sides.region_of(leader_sq)
-    return [sq for sq in sides.squares[region] if board.is_face_up(sq, colour)]
+def war_side(state: GameState, leader_sq: Square, colour: Colour) -> list[Square]:
+    """Face-up tiles of ``colour`` in the leader's own former kingdom.
+
+    That is the squares of the leader's kingdom just before the join
+    (``state.sides``) that are still in the joined kingdom now.
+    """
+    board = state.board
+    own = next((set(side) for side in state.sides if leader_sq in side), None)
+    if own is None:
+        # A state saved before the sides were recorded: the region reached
+        # from the leader without crossing the unification square.
+        sides = Regions(board, without=board.unification)
+        region = sides.region_of(leader_sq)
+        return [sq for sq in sides.squares[region] if board.is_face_up(sq, colour)]
+    regions = Regions(board)
+    joined = regions.squares[regions.region_of(leader_sq)]
+    return sorted(sq for sq in joined if sq in own and board.is_face_up(sq, colour))
 
 
 def attacker_seat(active: int, seats: int, involved: tuple[int, int]) -> int:
@@ -102,7 +120,6 @@ def start_war(state: GameState, colour: Colour) -> tuple[Conflict, Event]:
     seat_at = {board.leaders[sq].seat: sq for sq in pair}
     attacker = attacker_seat(state.active, state.seats, tuple(seat_at))  # type: ignore[arg-type]
     defender = next(seat for seat in seat_at if seat != attacker)
-    sides = Regions(board, without=board.unification)
     conflict = Conflict(
         kind="war",
         colour=colour,
@@ -110,8 +127,8 @@ def start_war(state: GameState, colour: Colour) -> tuple[Conflict, Event]:
         defender=defender,
         attacker_sq=seat_at[attacker],
         defender_sq=seat_at[defender],
-        attacker_base=len(war_side(board, sides, seat_at[attacker], colour)),
-        defender_base=len(war_side(board, sides, seat_at[defender], colour)),
+        attacker_base=len(war_side(state, seat_at[attacker], colour)),
+        defender_base=len(war_side(state, seat_at[defender], colour)),
     )
     return conflict, Event(
         "tigris.event.war",
@@ -163,8 +180,7 @@ def resolve(state: GameState) -> list[Event]:
         return events
 
     colour = conflict.colour
-    sides = Regions(board, without=board.unification)
-    side = war_side(board, sides, loser_sq, colour)
+    side = war_side(state, loser_sq, colour)
     del board.leaders[loser_sq]
     if colour == RED:
         side = [

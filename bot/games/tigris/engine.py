@@ -7,7 +7,13 @@ from typing import Any
 
 from bot.games.base import Event, OptionSpec, Result, RuleError
 from bot.games.tigris import actions, flow, rules, scoring, state, views
-from bot.games.tigris.state import PHASE_OVER, GameState
+from bot.games.tigris.state import (
+    PHASE_ACTION,
+    PHASE_OVER,
+    PHASE_REVOLT,
+    PHASE_WAR,
+    GameState,
+)
 
 
 class TigrisEngine:
@@ -46,6 +52,21 @@ class TigrisEngine:
 
     def private_view(self, game: GameState, seat: int) -> dict[str, Any]:
         return views.private_view(game, seat)
+
+    def public_choices(self, game: GameState, seat: int) -> list[actions.Action]:
+        """Extra to the contract: the buttons everyone sees for ``seat``'s decision.
+
+        Support is offered from 0 to the seat's hand size (public), not up to
+        the tiles of the conflict's colour it holds (secret); the engine
+        refuses a count the hand cannot cover. A full turn gets no buttons
+        (its moves spell out the hand). War order, treasures and monuments
+        follow from the board, so their legal actions are the buttons.
+        """
+        if seat not in rules.waiting_for(game) or game.phase == PHASE_ACTION:
+            return []
+        if game.phase in (PHASE_REVOLT, PHASE_WAR):
+            return [actions.Support(n) for n in range(len(game.players[seat].hand) + 1)]
+        return rules.legal_actions(game, seat)
 
     def public_notation(self, action: actions.Action) -> str:
         """Extra to the contract: how others see an action (a swap hides its tiles)."""

@@ -18,9 +18,11 @@ turn (on a swap or a refill).
 
 Decisions where the rules are silent:
 
-* A player with no tile of the needed colour commits 0 automatically: a
-  support prompt is only shown when there is a real choice. Likewise forced
-  treasure taking is automatic, and a single clashing colour needs no order.
+* A player with an empty hand commits 0 automatically (hand sizes are
+  public). A player holding tiles is always asked for support, even without
+  a tile of the needed colour: answering for them would tell the table what
+  their hand lacks. Forced treasure taking is automatic, and a single
+  clashing colour needs no order.
 * ``pass`` is allowed in the action phase ("up to two actions"); it ends
   the turn at once.
 * A swap with too few tiles in the bag draws what is left and ends the game
@@ -63,7 +65,6 @@ from bot.games.tigris.rules import (
     check_treasure,
     check_war,
     check_withdraw,
-    eligible_support,
     monument_options,
     waiting_for,
 )
@@ -222,6 +223,7 @@ def _place_tile(state: GameState, seat: int, action: PlaceTile) -> list[Event]:
         if clashes:
             board.unification = sq
             state.wars = clashes
+            state.sides = [sorted(before.squares[kingdom]) for kingdom in kingdoms]
             events.extend(
                 Event(
                     "tigris.event.clash",
@@ -353,7 +355,7 @@ def _advance(state: GameState) -> list[Event]:
         if conflict is not None:
             seat = conflict.next_to_commit
             if seat is not None:
-                if eligible_support(state, seat) == 0:
+                if not state.players[seat].hand:
                     events.extend(_commit(state, seat, 0))
                     continue
                 state.phase = PHASE_REVOLT if conflict.kind == "revolt" else PHASE_WAR
@@ -380,6 +382,7 @@ def _advance(state: GameState) -> list[Event]:
                 events.append(event)
                 continue
             board.unification = None
+            state.sides = []
         if state.placed is not None:
             if monument_options(state):
                 state.phase = PHASE_MONUMENT

@@ -184,8 +184,10 @@ class GameState:
     """A whole game: board, players, bag and where the turn stands.
 
     ``wars`` lists the colours still clashing after the current action's
-    join; ``placed`` is the tile placed by the current action, checked for a
-    monument once its conflicts are over. ``bag_short`` records that the bag
+    join, and ``sides`` the squares of the two kingdoms it joined as they
+    were just before the join (each war's "own former kingdom"); ``placed``
+    is the tile placed by the current action, checked for a monument once
+    its conflicts are over. ``bag_short`` records that the bag
     could not fill a hand this turn (the game ends at the end of the turn).
     """
 
@@ -201,6 +203,7 @@ class GameState:
     phase: str = PHASE_ACTION
     conflict: Conflict | None = None
     wars: list[Colour] = field(default_factory=list)
+    sides: list[list[Square]] = field(default_factory=list)
     placed: Square | None = None
     bag_short: bool = False
     turn_number: int = 1
@@ -220,6 +223,7 @@ class GameState:
             phase=self.phase,
             conflict=self.conflict.copy() if self.conflict else None,
             wars=list(self.wars),
+            sides=[list(side) for side in self.sides],
             placed=self.placed,
             bag_short=self.bag_short,
             turn_number=self.turn_number,
@@ -337,6 +341,7 @@ def dump_state(state: GameState) -> dict[str, Any]:
             "defender_sq": square_name(conflict.defender_sq),
         },
         "wars": list(state.wars),
+        "sides": [_names(side) for side in state.sides],
         "placed": None if state.placed is None else square_name(state.placed),
         "bag_short": state.bag_short,
         "turn_number": state.turn_number,
@@ -401,6 +406,8 @@ def load_state(data: dict[str, Any]) -> GameState:
         phase=data["phase"],
         conflict=conflict,
         wars=list(data["wars"]),
+        # Absent from states saved before the sides were recorded.
+        sides=[_squares(side) for side in data.get("sides", [])],
         placed=None if data["placed"] is None else parse_square(data["placed"]),
         bag_short=data["bag_short"],
         turn_number=data["turn_number"],

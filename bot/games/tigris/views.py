@@ -14,7 +14,7 @@ from typing import Any
 from bot.games.tigris.board import COLS, CORNER_TREASURES, RIVER, ROWS, block_squares, square_name
 from bot.games.tigris.components import COLOURS, DYNASTIES, LEADER_ORDER, MONUMENTS
 from bot.games.tigris.events import colour_text
-from bot.games.tigris.rules import eligible_support, waiting_for
+from bot.games.tigris.rules import waiting_for
 from bot.games.tigris.state import (
     PHASE_ACTION,
     PHASE_REVOLT,
@@ -129,7 +129,9 @@ def private_view(state: GameState, seat: int) -> dict[str, Any]:
 def prompt(state: GameState) -> tuple[str, dict[str, Any]] | None:
     """What the game asks of the seat it waits for: an i18n key and params.
 
-    None once the game is over. The service may use it to ping the player.
+    None once the game is over. The service shows it publicly, so it holds
+    public information only: a support question names the colour but not how
+    many such tiles the seat holds.
     """
     seats = waiting_for(state)
     if not seats:
@@ -141,7 +143,6 @@ def prompt(state: GameState) -> tuple[str, dict[str, Any]] | None:
         params["count"] = state.actions_left
     elif phase in (PHASE_REVOLT, PHASE_WAR):
         assert state.conflict is not None
-        params["most"] = eligible_support(state, seat)
         params["colour"] = colour_text(state.conflict.support_colour)
     elif phase == PHASE_TREASURE:
         claim = pending_claim(state.board)

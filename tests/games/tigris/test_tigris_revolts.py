@@ -20,7 +20,12 @@ def test_revolt_between_farmers_scores_a_red_point():
     assert state.phase == "revolt_support"
     assert ENGINE.waiting_for(state) == {0}
     assert legal(state) == ["support 0", "support 1"]
-    events = play(state, "support 1")  # the defender has no red tile: 0, automatically
+    play(state, "support 1")
+    # The defender holds no red tile but is asked all the same: answering
+    # for them would tell the table what their hand lacks.
+    assert ENGINE.waiting_for(state) == {1}
+    assert legal(state) == ["support 0"]
+    events = play(state, "support 0")
     assert leader_at(state, "G4") is None
     assert leader_at(state, "I4") == Leader(0, "blue")
     assert state.players[0].points == {"red": 1, "blue": 0, "green": 0, "black": 0}
@@ -36,7 +41,7 @@ def test_revolt_between_farmers_scores_a_red_point():
 
 def test_revolt_tie_goes_to_the_defender():
     state = position(FARMERS)
-    events = play(state, "leader farmer I4")  # nobody holds red: resolved at once
+    events = play(state, "leader farmer I4")  # both hands are empty: resolved at once
     assert "tigris.event.revolt_won" in keys(events)
     assert leader_at(state, "I4") is None
     assert leader_at(state, "G4") == Leader(1, "blue")
