@@ -83,9 +83,9 @@ class PrivateMessage:
 
 @dataclass(frozen=True)
 class Choice:
-    """A quick decision offered as a button: its label and the action it plays."""
+    """A quick decision offered as a button: its label (translated late) and its action."""
 
-    label: str
+    label: Text
     action: str
 
 
@@ -263,7 +263,16 @@ class GameService:
         actions = public_choices(state, waiting[0])
         if not 1 < len(actions) <= MAX_CHOICES:
             return []
-        return [Choice(str(a), str(a)) for a in actions]
+        label_of = getattr(game_type.engine, "choice_label", None)
+        return [
+            Choice(
+                Text(*label_of(a))
+                if label_of is not None
+                else Text("choice.notation", {"action": str(a)}),
+                str(a),
+            )
+            for a in actions
+        ]
 
     def _result_lines(self, row: GameRow, result: Result) -> list[Text]:
         lines = [Text("game.over")]
@@ -454,7 +463,7 @@ class GameService:
                     game_id=row.id,
                     channel_id=channel_id,
                     reply=[Text("lobby.abandon_confirm")],
-                    choices=[Choice("abandon", "abandon")],
+                    choices=[Choice(Text("lobby.confirm_button"), "abandon")],
                 )
             await self._store_call(self.store.set_status(row, "abandoned"))
             await self.store.replace_timers(row.id, "reminder", None)

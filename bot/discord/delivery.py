@@ -242,7 +242,7 @@ class Delivery:
             mentions = " ".join(f"<@{uid}>" for uid in outcome.ping)
             lines.append(t(lang, "game.your_turn", mentions=mentions))
         parts = split_content("\n".join(lines))
-        view = await self._buttons(outcome)
+        view = self._buttons(outcome, lang)
         try:
             for index, part in enumerate(parts):
                 extra: dict[str, Any] = {}
@@ -257,14 +257,16 @@ class Delivery:
             return False
         return True
 
-    async def _buttons(self, outcome: Outcome) -> discord.ui.View | None:
+    def _buttons(self, outcome: Outcome, lang: str) -> discord.ui.View | None:
         if not outcome.choices or outcome.game_id is None or outcome.version is None:
             return None
         view = ButtonView()
         for choice in outcome.choices:
             try:
                 view.add_item(
-                    ActionButton(outcome.game_id, outcome.version, choice.action, choice.label)
+                    ActionButton(
+                        outcome.game_id, outcome.version, choice.action, choice.label.render(lang)
+                    )
                 )
             except ValueError:  # custom_id over 100 characters, or more than 25 buttons
                 log.warning("no button for %r in game %s; /play offers it", choice, outcome.game_id)

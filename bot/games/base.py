@@ -26,6 +26,8 @@ Optional hooks the service uses when an engine defines them:
   (a swap that hides its tiles, a card played face down); default ``str``.
 * ``prompt(state) -> (key, params) | None``: the question the game is asking
   the seats it waits for, shown under "Waiting for".
+* ``choice_label(action) -> (key, params)``: a button's label in words, for
+  the actions ``public_choices`` offers; default: the notation.
 * ``deadline_seconds(state) -> float | None`` and ``timeout_action(state,
   seat)``: a game with timed rounds plays the timeout action for late seats.
 * ``public_choices(state, seat) -> list[action]``: the quick decision

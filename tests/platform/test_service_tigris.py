@@ -39,6 +39,11 @@ async def test_decisions_offer_buttons_and_hands_never_go_public(service: GameSe
         if 1 < len(public_choices) <= 10:
             assert [c.action for c in outcome.choices] == public_choices
             assert set(legal) <= set(public_choices)
+            for choice in outcome.choices:  # labels are words in every language
+                for lang in ("en", "zh", "ko"):
+                    label = choice.label.render(lang)
+                    assert label and "{" not in label and label != choice.label.key
+                assert choice.label.key != "choice.notation"
             decisions += 1
         else:
             assert outcome.choices == []

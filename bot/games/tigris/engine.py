@@ -68,6 +68,10 @@ class TigrisEngine:
             return [actions.Support(n) for n in range(len(game.players[seat].hand) + 1)]
         return rules.legal_actions(game, seat)
 
+    def choice_label(self, action: actions.Action) -> tuple[str, dict[str, Any]]:
+        """Extra to the contract: a decision button's label in words."""
+        return views.choice_label(action)
+
     def public_notation(self, action: actions.Action) -> str:
         """Extra to the contract: how others see an action (a swap hides its tiles)."""
         return actions.public_notation(action)

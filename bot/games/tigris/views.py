@@ -11,6 +11,7 @@ from __future__ import annotations
 
 from typing import Any
 
+from bot.games.tigris import actions
 from bot.games.tigris.board import COLS, CORNER_TREASURES, RIVER, ROWS, block_squares, square_name
 from bot.games.tigris.components import COLOURS, DYNASTIES, LEADER_ORDER, MONUMENTS
 from bot.games.tigris.events import colour_text
@@ -149,3 +150,23 @@ def prompt(state: GameState) -> tuple[str, dict[str, Any]] | None:
         assert claim is not None
         params["count"] = len(claim.treasures) - 1
     return f"tigris.prompt.{phase}", params
+
+
+def choice_label(action: actions.Action) -> tuple[str, dict[str, Any]]:
+    """The words on a decision button (support, war order, treasures, monument)."""
+    if isinstance(action, actions.Support):
+        return "tigris.choice.support", {"count": action.count}
+    if isinstance(action, actions.ChooseWar):
+        return "tigris.choice.war", {"colour": colour_text(action.colour)}
+    if isinstance(action, actions.TakeTreasures):
+        return "tigris.choice.treasure", {"squares": ", ".join(map(square_name, action.squares))}
+    if isinstance(action, actions.BuildMonument):
+        first, second = action.colours
+        return "tigris.choice.monument", {
+            "first": colour_text(first),
+            "second": colour_text(second),
+            "square": square_name(action.square),
+        }
+    if isinstance(action, actions.Decline):
+        return "tigris.choice.decline", {}
+    return "choice.notation", {"action": str(action)}
