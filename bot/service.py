@@ -57,6 +57,14 @@ log = logging.getLogger(__name__)
 
 #: seat colours in seat order; chosen to stay apart from the games' piece colours
 SEAT_COLOURS: tuple[str, ...] = ("#f1a208", "#9b59b6", "#1abc9c", "#e84393", "#95a5a6")
+#: what players call each seat colour (catalog keys ``colour.<name>``)
+SEAT_COLOUR_NAMES: dict[str, str] = {
+    "#f1a208": "amber",
+    "#9b59b6": "purple",
+    "#1abc9c": "teal",
+    "#e84393": "pink",
+    "#95a5a6": "grey",
+}
 
 DEFAULT_DEADLINE_HOURS = 24.0
 
@@ -441,7 +449,11 @@ class GameService:
                 + [
                     Text(
                         "lobby.seat_line",
-                        {"seat": s.seat + 1, "player": s.display_name, "colour": s.colour},
+                        {
+                            "seat": s.seat + 1,
+                            "player": s.display_name,
+                            "colour": Text(f"colour.{SEAT_COLOUR_NAMES.get(s.colour, 'grey')}"),
+                        },
                     )
                     for s in row.seats
                 ],

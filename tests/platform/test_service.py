@@ -52,7 +52,8 @@ async def test_start_shows_seat_order_colours_and_pings_everyone(service: GameSe
     seat_lines = [line for line in outcome.public if line.key == "lobby.seat_line"]
     assert len(seat_lines) == 3
     assert {line.params["player"] for line in seat_lines} == {"Alice", "Bob", "Carol"}
-    assert len({line.params["colour"] for line in seat_lines}) == 3
+    colours = {line.params["colour"].render("en") for line in seat_lines}
+    assert colours == {"amber", "purple", "teal"}  # words, not hex codes
     assert sorted(outcome.ping) == [ALICE.id, BOB.id, CAROL.id]  # simultaneous first round
     assert Image.open(io.BytesIO(outcome.board)).format == "PNG"
     # everyone receives their private hand at the start
