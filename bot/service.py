@@ -185,7 +185,10 @@ class GameService:
         return state
 
     async def _running(self, channel_id: int) -> _Loaded:
-        row = await self._open_game(channel_id)
+        return self._loaded(await self._open_game(channel_id))
+
+    def _loaded(self, row: GameRow) -> _Loaded:
+        """The engine state of an open game row; refused while it is a lobby."""
         if row.status != "running":
             raise Refusal("error.not_started")
         game_type = self.game_type(row.game_type)
@@ -632,7 +635,9 @@ class GameService:
         later decision).
         """
         async with self._lock(channel_id):
-            if expected_game is not None or expected_version is not None:
+            if expected_game is None and expected_version is None:
+                loaded = await self._running(channel_id)
+            else:
                 current = await self.store.open_game_in(channel_id)
                 if (
                     current is None
@@ -641,7 +646,7 @@ class GameService:
                     or (expected_version is not None and current.version != expected_version)
                 ):
                     raise Refusal("error.stale_button")
-            loaded = await self._running(channel_id)
+                loaded = self._loaded(current)
             row, game_type, state = loaded.row, loaded.game_type, loaded.state
             seat_row = row.seat_of(user.id)
             if seat_row is None:

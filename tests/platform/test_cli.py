@@ -16,17 +16,22 @@ from bot.demo import run_demo
 ROOT = Path(__file__).resolve().parents[2]
 
 
-def test_without_a_token_the_bot_explains_and_exits_non_zero(tmp_path: Path) -> None:
+def _run_bot_without_token(folder: Path) -> subprocess.CompletedProcess[str]:
+    """``python -m bot`` in ``folder`` with no DISCORD_TOKEN in the environment."""
     env = {k: v for k, v in os.environ.items() if k != "DISCORD_TOKEN"}
     env["PYTHONPATH"] = str(ROOT)
-    done = subprocess.run(
+    return subprocess.run(
         [sys.executable, "-m", "bot"],
-        cwd=tmp_path,
+        cwd=folder,
         env=env,
         capture_output=True,
         text=True,
         timeout=60,
     )
+
+
+def test_without_a_token_the_bot_explains_and_exits_non_zero(tmp_path: Path) -> None:
+    done = _run_bot_without_token(tmp_path)
     assert done.returncode != 0
     assert "DISCORD_TOKEN" in done.stderr
     assert "python -m bot demo" in done.stderr
@@ -35,16 +40,7 @@ def test_without_a_token_the_bot_explains_and_exits_non_zero(tmp_path: Path) -> 
 
 def test_an_empty_token_in_dotenv_is_no_token(tmp_path: Path) -> None:
     (tmp_path / ".env").write_text("DISCORD_TOKEN=\nZIGGURAT_DB=elsewhere.db\n")
-    env = {k: v for k, v in os.environ.items() if k != "DISCORD_TOKEN"}
-    env["PYTHONPATH"] = str(ROOT)
-    done = subprocess.run(
-        [sys.executable, "-m", "bot"],
-        cwd=tmp_path,
-        env=env,
-        capture_output=True,
-        text=True,
-        timeout=60,
-    )
+    done = _run_bot_without_token(tmp_path)
     assert done.returncode == 2 and "DISCORD_TOKEN" in done.stderr
 
 
