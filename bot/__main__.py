@@ -6,7 +6,7 @@ import argparse
 import logging
 import sys
 
-from bot import games
+from bot import plugins
 from bot.config import Settings
 from bot.i18n import t
 
@@ -24,7 +24,7 @@ def _parser() -> argparse.ArgumentParser:
 
 def main(argv: list[str] | None = None) -> int:
     args = _parser().parse_args(argv)
-    registry = games.load_builtin_games()
+    registry = plugins.load_builtin_games()
     first_game = next(iter(sorted(registry)), "tigris")
     if args.command == "demo":
         from bot.demo import main as demo_main

@@ -13,7 +13,7 @@ import random
 from collections.abc import Sequence
 from pathlib import Path
 
-from bot import games
+from bot import games, plugins
 from bot.i18n import Text, t
 from bot.service import GameService, Outcome, Player
 from bot.store import Store
@@ -31,7 +31,7 @@ def _say(lines: Sequence[Text]) -> None:
 
 async def run_demo(game: str, players: int, seed: int, out: Path) -> int:
     """Play one game; return a process exit code."""
-    registry = games.REGISTRY or games.load_builtin_games()
+    registry = games.REGISTRY or plugins.load_builtin_games()
     if game not in registry:
         print(t("en", "app.demo_unknown_game", game=game, games=", ".join(sorted(registry))))
         return 2

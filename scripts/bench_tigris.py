@@ -28,7 +28,7 @@ from PIL import Image
 
 sys.path.insert(0, str(Path(__file__).resolve().parents[1]))
 
-from bot import games
+from bot import games, plugins
 from bot.games.base import PlayerLabel
 from bot.service import SEAT_COLOURS, GameService, Player
 from bot.store import Store
@@ -118,7 +118,7 @@ def main() -> None:
     parser = argparse.ArgumentParser(description=__doc__)
     parser.add_argument("--games", type=int, default=30)
     args = parser.parse_args()
-    registry = games.load_builtin_games()
+    registry = plugins.load_builtin_games()
     game_type = registry["tigris"]
     seed = 7
     log = random_game(game_type.engine, 4, seed)

@@ -32,7 +32,7 @@ from typing import Any
 import discord
 from discord.ext import commands
 
-from bot import games
+from bot import plugins
 from bot.config import Settings
 from bot.discord.buttons import DYNAMIC_ITEMS
 from bot.discord.cogs.help import HelpCog
@@ -147,7 +147,7 @@ async def create_bot(
     """
     service = GameService(
         store,
-        registry if registry is not None else games.load_builtin_games(),
+        registry if registry is not None else plugins.load_builtin_games(),
         deadline_hours=settings.turn_deadline_hours,
     )
     return ZigguratBot(settings, service, **options)

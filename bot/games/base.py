@@ -1,51 +1,55 @@
 """The engine contract every game implements.
 
-A game is a pure rules engine: no I/O, no Discord, no asyncio. The service
-drives it through :class:`GameEngine`; the registry (:mod:`bot.games`) maps a
-game type name to one engine instance.
+A game is a pure rules engine: no I/O, no Discord, no asyncio. It subclasses
+:class:`GameEngine`, *declares* its shape as class attributes and implements
+a few functions; every optional hook has a default here, so the service
+calls methods and never probes with ``getattr``.
+
+Declared (class attributes):
+
+* ``name``, ``title_key``, ``help_key``, ``min_players``/``max_players``;
+* ``turns``: :class:`TurnShape` — sequential (one seat at a time, possibly
+  many steps per turn) or simultaneous (sealed submissions from several
+  seats per round);
+* ``has_private_view``: whether a seat has anything only it may see;
+* ``seat_colours``: the seats' colours when the game gives seats a colour
+  (Tikal's pieces); empty means the service's palette;
+* ``options``: the lobby options (:class:`OptionSpec`);
+* ``verbs``: the :class:`~bot.games.notation.VerbTable` from which the
+  parser, the notation, the slash commands and their autocomplete derive.
 
 Decisions recorded here:
 
-* Seats are ints ``0..n-1`` in turn order. Engines never see Discord users;
-  the service maps seats to players.
-* All randomness comes from a seeded RNG whose state lives in the game state,
-  so ``new_game`` with the same seed followed by the same move log rebuilds
-  the same state (the service relies on this for replays and tests).
+* Seats are ints ``0..n-1`` in turn order. Engines never see Discord users.
+* All randomness comes from a seeded RNG whose state lives in the game
+  state, so ``new_game`` with the same seed followed by the same move log
+  rebuilds the same state (replays, undo and tests rely on it).
 * ``apply`` is atomic: it raises :class:`RuleError` and leaves the state
   untouched, or applies the whole action and returns its events.
-* Actions are values with a short text notation; ``engine.parse_action(str(a))
-  == a`` for every action ``a`` an engine produces. The move log stores the
-  text.
-* ``public_view`` is the only input of the public board image, so it must not
-  contain hidden data (hands, bag order, hidden scores).
+* ``public_view`` is the only input of the public board image, so it must
+  not contain hidden data (hands, bag order, hidden scores, sealed moves).
 * States are stored as JSON through ``dump_state``/``load_state``.
-
-Optional hooks the service uses when an engine defines them:
-
-* ``public_notation(action) -> str``: how everyone else sees an action
-  (a swap that hides its tiles, a card played face down); default ``str``.
-* ``prompt(state) -> (key, params) | None``: the question the game is asking
-  the seats it waits for, shown under "Waiting for".
-* ``choice_label(action) -> (key, params)``: a button's label in words, for
-  the actions ``public_choices`` offers; default: the notation.
-* ``deadline_seconds(state) -> float | None`` and ``timeout_action(state,
-  seat)``: a game with timed rounds plays the timeout action for late seats.
-* ``public_choices(state, seat) -> list[action]``: the quick decision
-  ``seat`` faces now, offered as buttons on the public board message. Their
-  labels are seen by everyone, so the list must follow from public
-  information alone (``legal_actions`` often does not: it lists the cards a
-  seat holds); a choice the rules then refuse is answered like any move.
-  Without the hook the service offers no buttons.
+* A step is a **checkpoint** (it cannot be undone, nor anything before it)
+  when :meth:`GameEngine.is_checkpoint` says so — it drew or revealed
+  something — or when it handed the game to other seats (the service
+  decides that part). The default is that every step is a checkpoint, so an
+  engine opts in to undo.
 """
 
 from __future__ import annotations
 
+import enum
+from abc import ABC, abstractmethod
 from collections.abc import Mapping, Sequence
 from dataclasses import dataclass, field
-from typing import Any, Protocol, runtime_checkable
+from typing import Any, ClassVar, Generic, Protocol, TypeVar
+
+from bot.games.notation import Label, VerbTable
 
 Seat = int
 JSON = Any
+S = TypeVar("S")  # an engine's state
+A = TypeVar("A")  # an engine's action
 
 
 class RuleError(Exception):
@@ -78,9 +82,22 @@ class Event:
     private_to: Seat | None = None
 
 
+class TurnShape(enum.Enum):
+    """How a game asks for input."""
+
+    #: one seat at a time; a turn may be many steps by the same seat
+    SEQUENTIAL = "sequential"
+    #: sealed submissions from several seats, resolved together
+    SIMULTANEOUS = "simultaneous"
+
+
 @dataclass(frozen=True)
 class OptionSpec:
-    """A lobby option: a name, the allowed values (first is the default)."""
+    """A lobby option: a name, the allowed values (first is the default).
+
+    ``description_key`` describes the option; ``<description_key>.<value>``
+    names a value when the catalog has it.
+    """
 
     name: str
     choices: tuple[str, ...]
@@ -89,6 +106,14 @@ class OptionSpec:
     @property
     def default(self) -> str:
         return self.choices[0]
+
+
+@dataclass(frozen=True)
+class SeatColour:
+    """A seat's colour: ``#rrggbb`` for images and a catalog key naming it."""
+
+    hex: str
+    name_key: str
 
 
 @dataclass(frozen=True)
@@ -106,43 +131,210 @@ class Result:
     details: Mapping[Seat, tuple[str, Mapping[str, Any]]] = field(default_factory=dict)
 
 
-@runtime_checkable
-class Action(Protocol):
-    """An action value; ``str(action)`` is its notation."""
+@dataclass(frozen=True)
+class Suggestion:
+    """One autocomplete value: the word sent and, optionally, a label in words."""
 
-    def __str__(self) -> str: ...
+    value: str
+    label: Label | None = None
 
 
-class GameEngine(Protocol):
-    """One rules engine. Module-level functions wrapped in an object."""
+@dataclass(frozen=True)
+class Deadline:
+    """A named timer the game wants while it is in some situation.
 
-    name: str  # registry key, e.g. "tigris"
-    title_key: str  # i18n key of the display name
-    min_players: int
-    max_players: int
-    options: Sequence[OptionSpec]
+    ``name`` identifies the situation (``round:3``, ``race:1``): the service
+    arms a timer the first time it sees a name, ``seconds`` from then, and
+    never moves it while the name stays wanted; it drops the timer when the
+    engine stops listing the name. At expiry the service applies
+    :meth:`GameEngine.timeout_actions` for that name as one batch.
+    """
 
-    def new_game(self, seats: int, options: Mapping[str, str], seed: int) -> Any: ...
+    name: str
+    seconds: float
 
-    def waiting_for(self, state: Any) -> set[Seat]: ...
 
-    def apply(self, state: Any, seat: Seat, action: Any) -> list[Event]: ...
+class GameEngine(ABC, Generic[S, A]):
+    """One rules engine; subclasses declare their shape and implement the rules."""
 
-    def legal_actions(self, state: Any, seat: Seat) -> list[Any]: ...
+    # -- declared shape --------------------------------------------------------
 
-    def parse_action(self, text: str) -> Any:
-        """Parse notation; raises ``RuleError('error.bad_notation', text=...)``."""
-        ...
+    name: ClassVar[str]
+    title_key: ClassVar[str]
+    #: the rules summary shown by ``/help <game>``
+    help_key: ClassVar[str]
+    min_players: ClassVar[int]
+    max_players: ClassVar[int]
+    turns: ClassVar[TurnShape] = TurnShape.SEQUENTIAL
+    has_private_view: ClassVar[bool] = False
+    seat_colours: ClassVar[tuple[SeatColour, ...]] = ()
+    options: ClassVar[tuple[OptionSpec, ...]] = ()
+    verbs: ClassVar[VerbTable]
 
-    def public_view(self, state: Any) -> dict[str, JSON]: ...
+    # -- the rules (required) --------------------------------------------------
 
-    def private_view(self, state: Any, seat: Seat) -> dict[str, JSON]: ...
+    @abstractmethod
+    def new_game(self, seats: int, options: Mapping[str, str], seed: int) -> S:
+        """The first state for ``seats`` players; ``options`` are validated values."""
 
-    def result(self, state: Any) -> Result | None: ...
+    @abstractmethod
+    def waiting_for(self, state: S) -> set[Seat]:
+        """The seats whose input the game needs now (empty once it is over)."""
 
-    def dump_state(self, state: Any) -> JSON: ...
+    @abstractmethod
+    def apply(self, state: S, seat: Seat, action: A) -> list[Event]:
+        """Apply ``action`` for ``seat`` in place, or raise :class:`RuleError` untouched."""
 
-    def load_state(self, data: JSON) -> Any: ...
+    @abstractmethod
+    def legal_actions(self, state: S, seat: Seat) -> list[A]:
+        """Every action ``seat`` may take now (its own view: it may name its hand)."""
+
+    @abstractmethod
+    def public_view(self, state: S) -> dict[str, JSON]:
+        """Everything everyone may see, JSON-able; the only input of the public image."""
+
+    @abstractmethod
+    def result(self, state: S) -> Result | None:
+        """None while the game runs; the final ranking once it is over."""
+
+    @abstractmethod
+    def dump_state(self, state: S) -> JSON:
+        """The state as JSON-able data."""
+
+    @abstractmethod
+    def load_state(self, data: JSON) -> S:
+        """The state from :meth:`dump_state`'s data."""
+
+    # -- notation --------------------------------------------------------------
+
+    def parse_action(self, text: str) -> A:
+        """The action written as ``text``; a :class:`RuleError` for anything else."""
+        action: A = self.verbs.parse(text)
+        return action
+
+    # -- optional hooks, with their defaults -----------------------------------
+
+    def player_range(self, options: Mapping[str, str]) -> tuple[int, int]:
+        """How many players these lobby options allow (Mini-Tikal: exactly 2)."""
+        return self.min_players, self.max_players
+
+    def private_view(self, state: S, seat: Seat) -> dict[str, JSON]:
+        """What only ``seat`` may see (its hand); empty for games without secrets."""
+        return {}
+
+    def may_act(self, state: S, seat: Seat) -> bool:
+        """Whether ``seat`` may submit now. Default: the game waits for it.
+
+        A simultaneous game may let a seat that has already submitted change
+        its sealed move until the round resolves.
+        """
+        return seat in self.waiting_for(state)
+
+    def prompt(self, state: S) -> tuple[str, Mapping[str, Any]] | None:
+        """The question the game asks the seats it waits for (catalog key, params)."""
+        return None
+
+    def step_summary(self, state: S, seat: Seat) -> tuple[str, Mapping[str, Any]] | None:
+        """A line for the acting seat after a step it continues from (``AP left: 4``)."""
+        return None
+
+    def public_notation(self, action: A) -> str:
+        """How everyone else sees an action (a swap that hides its tiles)."""
+        return str(action)
+
+    def public_choices(self, state: S, seat: Seat) -> list[A]:
+        """The quick decision ``seat`` faces, as buttons on the public message.
+
+        Everyone sees their labels, so the list must follow from public
+        information alone (``legal_actions`` often does not: it may name the
+        cards a seat holds); a choice the rules then refuse is answered like
+        any move.
+        """
+        return []
+
+    def private_choices(self, state: S, seat: Seat) -> list[A]:
+        """Buttons only ``seat`` sees (ephemeral): its bids, its own decisions."""
+        return []
+
+    def choice_label(self, action: A) -> tuple[str, Mapping[str, Any]]:
+        """A button's label in words: a catalog key and its params."""
+        return "choice.notation", {"action": str(action)}
+
+    def end_turn_action(self, state: S, seat: Seat) -> A | None:
+        """The action that ends ``seat``'s turn early, offered as an End-turn button."""
+        return None
+
+    def is_checkpoint(self, state: S, seat: Seat, action: A, events: Sequence[Event]) -> bool:
+        """Whether the step just applied (``state`` is after it) may never be undone.
+
+        True when it drew or revealed anything (a tile, a token, a random
+        choice). Steps that hand the game over are checkpoints whatever this
+        says. Default: every step is a checkpoint (no undo).
+        """
+        return True
+
+    def legal_values(
+        self, state: S, seat: Seat, verb: str, param: str, chosen: Mapping[str, str]
+    ) -> list[Suggestion]:
+        """Autocomplete: the values ``param`` of ``verb`` can take given those ``chosen``.
+
+        Default: read off ``legal_actions`` — the words of this verb's legal
+        actions at that parameter whose earlier parameters match ``chosen``
+        (case-insensitively; an empty chosen value matches anything).
+        Engines with many actions override it to generate only what is asked.
+        """
+        if verb not in self.verbs:
+            return []
+        declared = self.verbs[verb]
+        param_spec = next((p for p in declared.params if p.name == param), None)
+        if param_spec is None:
+            return []
+        found: dict[str, Suggestion] = {}
+        for action in self.legal_actions(state, seat):
+            if type(action) is not declared.action:
+                continue
+            words = declared.words(action)
+            if any(
+                value and words.get(name, "").lower() != value.strip().lower()
+                for name, value in chosen.items()
+                if name != param
+            ):
+                continue
+            word = words.get(param)
+            if word is None or word in found:
+                continue
+            label = None if param_spec.rest else param_spec.kind.label(getattr(action, param))
+            found[word] = Suggestion(word, label)
+        return list(found.values())
+
+    def deadlines(self, state: S) -> list[Deadline]:
+        """The named deadlines the game wants now (a sealed round, a race)."""
+        return []
+
+    def timeout_action(self, state: S, seat: Seat) -> A | None:
+        """What a late seat plays when its time runs out; it must leak nothing."""
+        return None
+
+    def timeout_actions(self, state: S, deadline: str) -> list[tuple[Seat, A]]:
+        """The actions applied, as one batch, when ``deadline`` expires.
+
+        Default: :meth:`timeout_action` for every seat the game waits for, in
+        seat order.
+        """
+        late: list[tuple[Seat, A]] = []
+        for seat in sorted(self.waiting_for(state)):
+            action = self.timeout_action(state, seat)
+            if action is not None:
+                late.append((seat, action))
+        return late
+
+    def retry_cooldown(self, state: S, seat: Seat, action: A, error: RuleError) -> float:
+        """Seconds ``seat`` must wait before trying again after ``action`` was refused.
+
+        A race decided by the first valid answer limits guessing this way;
+        the default is no wait.
+        """
+        return 0.0
 
 
 @dataclass(frozen=True)
@@ -177,6 +369,6 @@ class GameType:
     ``render_private`` is None for a game without hidden information.
     """
 
-    engine: GameEngine
+    engine: GameEngine[Any, Any]
     render_public: PublicRenderer
     render_private: PrivateRenderer | None = None

@@ -26,7 +26,7 @@ from typing import Any
 
 from PIL import Image
 
-from bot import games
+from bot import games, plugins
 from bot.config import Settings
 from bot.discord.client import ZigguratBot, create_bot
 from bot.service import Player, Refusal
@@ -49,7 +49,7 @@ WAIT = 15.0
 
 def registry() -> dict[str, Any]:
     """The built-in games plus the Oracle test game."""
-    games.load_builtin_games()
+    plugins.load_builtin_games()
     register_oracle()
     return games.REGISTRY
 

@@ -16,7 +16,7 @@ from typing import Any
 
 import pytest
 
-from bot import games
+from bot import games, plugins
 from bot.games.base import GameType
 from bot.games.tigris.actions import PlaceTile
 from bot.i18n import Text, t
@@ -54,7 +54,7 @@ async def test_support_question_and_buttons_do_not_depend_on_the_hand(
 ) -> None:
     """Two identical Tigris games differ only in how many tiles of the conflict's colour
     the deciding seat holds: the move that opens the conflict must look the same."""
-    games.load_builtin_games()
+    plugins.load_builtin_games()
     engine = games.REGISTRY["tigris"].engine
     store = await Store.open(tmp_path / "z.db")
     try:

@@ -4,7 +4,7 @@ from __future__ import annotations
 
 import random
 
-from bot import games
+from bot import games, plugins
 from bot.i18n import t
 from bot.service import GameService, Player
 from tests.conftest import CHANNEL, GUILD
@@ -17,7 +17,7 @@ def _text(lines) -> str:
 
 
 async def test_decisions_offer_buttons_and_hands_never_go_public(service: GameService) -> None:
-    games.load_builtin_games()
+    plugins.load_builtin_games()
     engine = games.REGISTRY["tigris"].engine
     await service.new_game(
         guild_id=GUILD, channel_id=CHANNEL, user=PLAYERS[0], game_type_name="tigris", seed=11

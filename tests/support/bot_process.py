@@ -20,7 +20,7 @@ import discord.gateway
 import discord.http
 import yarl
 
-from bot import games
+from bot import games, plugins
 from bot.config import Settings
 from bot.discord.client import serve
 from tests.conftest import register_oracle
@@ -32,7 +32,7 @@ def main() -> int:
     discord.gateway.DiscordWebSocket.DEFAULT_GATEWAY = yarl.URL(
         base.replace("http://", "ws://", 1) + "/"
     )
-    games.load_builtin_games()
+    plugins.load_builtin_games()
     register_oracle()
     return asyncio.run(serve(Settings.from_env(env_file=None), games.REGISTRY))
 

@@ -32,10 +32,12 @@ from __future__ import annotations
 
 from dataclasses import dataclass
 
-from bot.games.base import RuleError
+from bot.games.notation import Count, Label, Param, ValueKind, VerbTable, verb
 from bot.games.tigris.board import Square, parse_square, square_name
 from bot.games.tigris.components import (
+    HAND_SIZE,
     LEADER_NAMES,
+    TREASURE_COUNT,
     Colour,
     monument_name,
     parse_colour,
@@ -44,42 +46,106 @@ from bot.games.tigris.components import (
 )
 
 
+class SquareKind(ValueKind[Square]):
+    """A board square, ``F5`` (any case)."""
+
+    name = "square"
+
+    def parse(self, word: str) -> Square:
+        return parse_square(word)
+
+    def format(self, value: Square) -> str:
+        return square_name(value)
+
+
+class ColourKind(ValueKind[Colour]):
+    """A tile colour; leader and tile words are accepted (``priest``, ``temple``)."""
+
+    name = "colour"
+
+    def parse(self, word: str) -> Colour:
+        return parse_colour(word)
+
+    def label(self, value: Colour) -> Label:
+        return f"tigris.colour.{value}", {}
+
+
+class LeaderKind(ValueKind[Colour]):
+    """A leader by title (``king``) or colour (``black``); written by title."""
+
+    name = "leader"
+
+    def parse(self, word: str) -> Colour:
+        return parse_colour(word)
+
+    def format(self, value: Colour) -> str:
+        return LEADER_NAMES[value]
+
+    def label(self, value: Colour) -> Label:
+        return f"tigris.leader.{value}", {}
+
+
+class MonumentKind(ValueKind[tuple[Colour, Colour]]):
+    """A monument by its two colours, ``red-blue`` (either order)."""
+
+    name = "monument"
+
+    def parse(self, word: str) -> tuple[Colour, Colour]:
+        return parse_monument(word)
+
+    def format(self, value: tuple[Colour, Colour]) -> str:
+        return monument_name(value)
+
+
+SQUARE = SquareKind()
+COLOUR = ColourKind()
+LEADER = LeaderKind()
+MONUMENT = MonumentKind()
+
+
+@verb("leader", Param("leader", LEADER), Param("square", SQUARE))
 @dataclass(frozen=True)
 class PlaceLeader:
     """Place a leader from supply, or move it if it is on the board."""
 
-    colour: Colour
+    leader: Colour
     square: Square
 
-    def __str__(self) -> str:
-        return f"leader {LEADER_NAMES[self.colour]} {square_name(self.square)}"
+    @property
+    def colour(self) -> Colour:
+        return self.leader
 
 
+@verb("withdraw", Param("leader", LEADER))
 @dataclass(frozen=True)
 class WithdrawLeader:
-    colour: Colour
+    """Take a leader back to supply."""
 
-    def __str__(self) -> str:
-        return f"withdraw {LEADER_NAMES[self.colour]}"
+    leader: Colour
+
+    @property
+    def colour(self) -> Colour:
+        return self.leader
 
 
+@verb("tile", Param("colour", COLOUR), Param("square", SQUARE))
 @dataclass(frozen=True)
 class PlaceTile:
+    """Place a tile from hand."""
+
     colour: Colour
     square: Square
 
-    def __str__(self) -> str:
-        return f"tile {self.colour} {square_name(self.square)}"
 
-
+@verb("catastrophe", Param("square", SQUARE))
 @dataclass(frozen=True)
 class PlaceCatastrophe:
+    """Place a catastrophe tile."""
+
     square: Square
 
-    def __str__(self) -> str:
-        return f"catastrophe {square_name(self.square)}"
 
-
+@verb("swap", Param("tiles", COLOUR, rest=True, max_items=HAND_SIZE))
 @dataclass(frozen=True)
 class Swap:
     """Discard ``tiles`` (kept in canonical colour order) and draw as many."""
@@ -89,68 +155,59 @@ class Swap:
     def __post_init__(self) -> None:
         object.__setattr__(self, "tiles", tuple(sort_colours(list(self.tiles))))
 
-    def __str__(self) -> str:
-        return "swap " + " ".join(self.tiles)
 
-
+@verb("pass")
 @dataclass(frozen=True)
 class Pass:
     """Give up the remaining actions of the turn."""
 
-    def __str__(self) -> str:
-        return "pass"
 
-
+@verb("support", Param("count", Count(0, 99)))
 @dataclass(frozen=True)
 class Support:
     """Commit ``count`` tiles from hand to the current conflict."""
 
     count: int
 
-    def __str__(self) -> str:
-        return f"support {self.count}"
 
-
+@verb("war", Param("colour", COLOUR))
 @dataclass(frozen=True)
 class ChooseWar:
     """Resolve the war of this colour next."""
 
     colour: Colour
 
-    def __str__(self) -> str:
-        return f"war {self.colour}"
 
-
+@verb("treasure", Param("squares", SQUARE, rest=True, max_items=TREASURE_COUNT))
 @dataclass(frozen=True)
 class TakeTreasures:
-    """Take these treasures (kept sorted by square)."""
+    """Take these treasures (kept sorted by square; each named once)."""
 
     squares: tuple[Square, ...]
 
     def __post_init__(self) -> None:
+        if len(set(self.squares)) != len(self.squares):
+            raise ValueError("a treasure named twice")
         object.__setattr__(self, "squares", tuple(sorted(self.squares)))
 
-    def __str__(self) -> str:
-        return "treasure " + " ".join(square_name(sq) for sq in self.squares)
 
-
+@verb("monument", Param("monument", MONUMENT), Param("square", SQUARE))
 @dataclass(frozen=True)
 class BuildMonument:
     """Build the monument of ``colours`` on the 2×2 whose top-left is ``square``."""
 
-    colours: tuple[Colour, Colour]
+    monument: tuple[Colour, Colour]
     square: Square
 
-    def __str__(self) -> str:
-        return f"monument {monument_name(self.colours)} {square_name(self.square)}"
+    @property
+    def colours(self) -> tuple[Colour, Colour]:
+        return self.monument
 
 
+@verb("decline")
 @dataclass(frozen=True)
 class Decline:
     """Build no monument."""
-
-    def __str__(self) -> str:
-        return "decline"
 
 
 Action = (
@@ -167,6 +224,24 @@ Action = (
     | Decline
 )
 
+#: the notation's verbs, in the order ``/tigris`` lists them
+VERBS = VerbTable(
+    (
+        PlaceLeader,
+        WithdrawLeader,
+        PlaceTile,
+        PlaceCatastrophe,
+        Swap,
+        Pass,
+        Support,
+        ChooseWar,
+        TakeTreasures,
+        BuildMonument,
+        Decline,
+    ),
+    error_key="tigris.error.bad_notation",
+)
+
 
 def parse_action(text: str) -> Action:
     """Read an action from its notation.
@@ -175,47 +250,8 @@ def parse_action(text: str) -> Action:
     malformed (a bad square or colour word is reported the same way, with the
     whole text, so the player sees what they typed).
     """
-    try:
-        return _parse(text)
-    except RuleError as exc:
-        if exc.key == "tigris.error.bad_notation":
-            raise
-        raise RuleError("tigris.error.bad_notation", text=text) from exc
-
-
-def _parse(text: str) -> Action:
-    words = text.strip().lower().split()
-    bad = RuleError("tigris.error.bad_notation", text=text)
-    if not words:
-        raise bad
-    verb, args = words[0], words[1:]
-    if verb == "leader" and len(args) == 2:
-        return PlaceLeader(parse_colour(args[0]), parse_square(args[1]))
-    if verb == "withdraw" and len(args) == 1:
-        return WithdrawLeader(parse_colour(args[0]))
-    if verb == "tile" and len(args) == 2:
-        return PlaceTile(parse_colour(args[0]), parse_square(args[1]))
-    if verb == "catastrophe" and len(args) == 1:
-        return PlaceCatastrophe(parse_square(args[0]))
-    if verb == "swap" and 1 <= len(args) <= 6:
-        return Swap(tuple(parse_colour(word) for word in args))
-    if verb == "pass" and not args:
-        return Pass()
-    if verb == "support" and len(args) == 1 and args[0].isdigit() and len(args[0]) <= 2:
-        return Support(int(args[0]))
-    if verb == "war" and len(args) == 1:
-        return ChooseWar(parse_colour(args[0]))
-    if verb == "treasure" and 1 <= len(args) <= 10:
-        squares = tuple(parse_square(word) for word in args)
-        if len(set(squares)) != len(squares):
-            raise bad
-        return TakeTreasures(squares)
-    if verb == "monument" and len(args) == 2:
-        colours = parse_monument(args[0])
-        return BuildMonument(colours, parse_square(args[1]))
-    if verb == "decline" and not args:
-        return Decline()
-    raise bad
+    action: Action = VERBS.parse(text)
+    return action
 
 
 def action_squares(action: Action) -> list[Square]:

@@ -11,6 +11,7 @@ from __future__ import annotations
 from typing import Final
 
 from bot.games.base import RuleError
+from bot.games.notation import ascii_int
 
 Square = int
 
@@ -45,10 +46,12 @@ def parse_square(text: str) -> Square:
     Raises ``RuleError('tigris.error.bad_square', text=...)``.
     """
     name = text.strip().upper()
-    if len(name) >= 2 and name[0] in _LETTERS and name[1:].isdigit():
-        row = int(name[1:])
-        if 1 <= row <= ROWS and name[1] != "0":
-            return square(_LETTERS.index(name[0]), row - 1)
+    if len(name) in (2, 3) and name[0] in _LETTERS and name[1] != "0":
+        try:
+            row = ascii_int(name[1:], 1, ROWS)
+        except ValueError:
+            raise RuleError("tigris.error.bad_square", text=text) from None
+        return square(_LETTERS.index(name[0]), row - 1)
     raise RuleError("tigris.error.bad_square", text=text)
 
 

@@ -2,10 +2,10 @@
 
 from __future__ import annotations
 
-from collections.abc import Mapping
+from collections.abc import Mapping, Sequence
 from typing import Any
 
-from bot.games.base import Event, OptionSpec, Result, RuleError
+from bot.games.base import Event, GameEngine, OptionSpec, Result, RuleError
 from bot.games.tigris import actions, flow, rules, scoring, state, views
 from bot.games.tigris.state import (
     PHASE_ACTION,
@@ -16,14 +16,23 @@ from bot.games.tigris.state import (
 )
 
 
-class TigrisEngine:
-    """Tigris & Euphrates for 2 to 4 players; see the package docstring."""
+class TigrisEngine(GameEngine[GameState, actions.Action]):
+    """Tigris & Euphrates for 2 to 4 players; see the package docstring.
+
+    Undo: a step may be taken back while the same player goes on acting in
+    the same turn; a swap (it draws) and any step that shows the player new
+    tiles are checkpoints, and so is every hand-over (a conflict's defender,
+    the next turn).
+    """
 
     name = "tigris"
     title_key = "tigris.title"
+    help_key = "tigris.help"
     min_players = 2
     max_players = 4
+    has_private_view = True
     options = (OptionSpec("scoring", ("hidden", "open"), "tigris.option.scoring"),)
+    verbs = actions.VERBS
 
     def new_game(self, seats: int, options: Mapping[str, str], seed: int) -> GameState:
         if not self.min_players <= seats <= self.max_players:
@@ -36,16 +45,11 @@ class TigrisEngine:
     def waiting_for(self, game: GameState) -> set[int]:
         return rules.waiting_for(game)
 
-    def apply(self, game: GameState, seat: int, action: Any) -> list[Event]:
-        if isinstance(action, str):
-            action = actions.parse_action(action)
+    def apply(self, game: GameState, seat: int, action: actions.Action) -> list[Event]:
         return flow.apply(game, seat, action)
 
     def legal_actions(self, game: GameState, seat: int) -> list[actions.Action]:
         return rules.legal_actions(game, seat)
-
-    def parse_action(self, text: str) -> actions.Action:
-        return actions.parse_action(text)
 
     def public_view(self, game: GameState) -> dict[str, Any]:
         return views.public_view(game)
@@ -54,7 +58,7 @@ class TigrisEngine:
         return views.private_view(game, seat)
 
     def public_choices(self, game: GameState, seat: int) -> list[actions.Action]:
-        """Extra to the contract: the buttons everyone sees for ``seat``'s decision.
+        """The buttons everyone sees for ``seat``'s decision.
 
         Support is offered from 0 to the seat's hand size (public), not up to
         the tiles of the conflict's colour it holds (secret); the engine
@@ -69,16 +73,22 @@ class TigrisEngine:
         return rules.legal_actions(game, seat)
 
     def choice_label(self, action: actions.Action) -> tuple[str, dict[str, Any]]:
-        """Extra to the contract: a decision button's label in words."""
+        """A decision button's label in words."""
         return views.choice_label(action)
 
     def public_notation(self, action: actions.Action) -> str:
-        """Extra to the contract: how others see an action (a swap hides its tiles)."""
+        """How others see an action (a swap hides its tiles)."""
         return actions.public_notation(action)
 
     def prompt(self, game: GameState) -> tuple[str, dict[str, Any]] | None:
-        """Extra to the contract: the i18n key and params of the current question."""
+        """The i18n key and params of the current question."""
         return views.prompt(game)
+
+    def is_checkpoint(
+        self, game: GameState, seat: int, action: actions.Action, events: Sequence[Event]
+    ) -> bool:
+        """A swap draws tiles; a step with a private event showed the player new tiles."""
+        return isinstance(action, actions.Swap) or any(e.private_to is not None for e in events)
 
     def result(self, game: GameState) -> Result | None:
         if game.phase != PHASE_OVER:

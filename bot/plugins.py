@@ -1,0 +1,27 @@
+"""The composition root of the games: each product game is one line here.
+
+A game is a plugin: its engine package under :mod:`bot.games`, its renderer
+module under :mod:`renderer`, and one :class:`~bot.games.base.GameType` line
+in :data:`GAMES` pairing them. Nothing else in the code names a game — the
+service, the Discord adapter and the registry read everything they need
+from the engine's declared shape. Engines never import renderers; this
+module is the only place that imports both.
+"""
+
+from __future__ import annotations
+
+import renderer.tigris
+from bot import games
+from bot.games import tigris
+from bot.games.base import GameType
+
+GAMES: tuple[GameType, ...] = (
+    GameType(tigris.ENGINE, renderer.tigris.render_public, renderer.tigris.render_private),
+)
+
+
+def load_builtin_games() -> dict[str, GameType]:
+    """Register every product game; returns the registry."""
+    for game_type in GAMES:
+        games.register(game_type)
+    return games.REGISTRY
