@@ -5,20 +5,27 @@ from __future__ import annotations
 import argparse
 import logging
 import sys
+from typing import NoReturn
 
-from bot import plugins
+from bot import demo, plugins
 from bot.config import Settings
 from bot.i18n import t
 
 
+class OneLineParser(argparse.ArgumentParser):
+    """Bad arguments get one line on stderr and exit code 2, not a usage block."""
+
+    def error(self, message: str) -> NoReturn:
+        self.exit(2, f"{self.prog}: {message} (see --help)\n")
+
+
 def _parser() -> argparse.ArgumentParser:
-    parser = argparse.ArgumentParser(prog="ziggurat", description="Ziggurat Discord bot")
-    commands = parser.add_subparsers(dest="command")
-    demo = commands.add_parser("demo", help="play one complete game offline with random moves")
-    demo.add_argument("--game", default=None, help="game type (default: the first registered)")
-    demo.add_argument("--players", type=int, default=3)
-    demo.add_argument("--seed", type=int, default=1)
-    demo.add_argument("--out", default="demo-boards", help="folder for the board images")
+    parser = OneLineParser(prog="ziggurat", description="Ziggurat Discord bot")
+    commands = parser.add_subparsers(dest="command", parser_class=OneLineParser)
+    demo_parser = commands.add_parser(
+        "demo", help="play one complete game offline with random moves"
+    )
+    demo.add_arguments(demo_parser)
     return parser
 
 
@@ -27,12 +34,7 @@ def main(argv: list[str] | None = None) -> int:
     registry = plugins.load_builtin_games()
     first_game = next(iter(sorted(registry)), "tigris")
     if args.command == "demo":
-        from bot.demo import main as demo_main
-
-        if not registry:
-            print(t("en", "app.no_games"), file=sys.stderr)
-            return 2
-        return demo_main(args.game or first_game, args.players, args.seed, args.out)
+        return demo.main(args)
     settings = Settings.from_env()
     logging.basicConfig(
         level=settings.log_level, format="%(asctime)s %(levelname)s %(name)s: %(message)s"

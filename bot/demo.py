@@ -1,107 +1,312 @@
 """The offline demo: one complete game through the service, random legal moves.
 
 It uses the same :class:`~bot.service.GameService` as the Discord adapter, on
-a real SQLite file in the output folder, so what it shows is what a channel
-would see: every public message (in English), every board image written as
-``DIR/NNNN.png``, and as its last line the final ranking.
+a real SQLite file, so what it shows is what a channel would see: every
+public message (in English) with its board, and what each player is told
+privately — previews of their steps, their private view — with its image.
+
+Decisions:
+
+* It never deletes or overwrites anything it did not create: the images go
+  into a fresh folder — ``--out`` itself when it does not exist or is empty,
+  else a new numbered sub-folder ``demo-N`` inside it — and the folder's
+  ``index.txt`` maps each image to the log line it belongs to.
+* Bad arguments get one line on stderr and exit code 2; game names are
+  case-insensitive; a seed is a whole number from 0 to 2**31 - 1 (Python's
+  ``random`` would play ``-1`` and ``1`` alike); lobby options come as
+  ``--option NAME=VALUE`` and are checked against the game's own.
+* Random legal moves, from whichever awaited seat the seeded chooser picks.
+  In a game with deadlines, now and then the awaited seats "go to sleep"
+  and the demo's clock jumps to the next deadline, so the timeout path is
+  shown too.
+* The default folder is ``$ZIGGURAT_DEMO_DIR`` (the Docker image points it
+  under ``/data``), else ``demo-boards``.
 """
 
 from __future__ import annotations
 
+import argparse
 import asyncio
+import os
 import random
+import sys
 from collections.abc import Sequence
+from dataclasses import dataclass, field
 from pathlib import Path
+from typing import Any
 
 from bot import games, plugins
+from bot.games.base import GameType
 from bot.i18n import Text, t
-from bot.service import GameService, Outcome, Player
+from bot.service import GameService, Outcome, Player, Refusal, parse_options
 from bot.store import Store
 
 DEMO_CHANNEL = 1
 DEMO_GUILD = 1
-#: an upper bound on moves; a game that has not ended by then is reported as stuck
-MAX_MOVES = 20_000
+#: an upper bound on steps; a game that has not ended by then is reported as stuck
+MAX_STEPS = 50_000
+MAX_SEED = 2**31 - 1
+#: how often awaited seats of a game with deadlines let the deadline pass
+SLEEP_CHANCE = 0.05
+DEMO_DIR_VARIABLE = "ZIGGURAT_DEMO_DIR"
 
 
-def _say(lines: Sequence[Text]) -> None:
-    for line in lines:
-        print(t("en", line.key, **line.params))
+class DemoError(Exception):
+    """A bad argument: one line for stderr."""
 
 
-async def run_demo(game: str, players: int, seed: int, out: Path) -> int:
-    """Play one game; return a process exit code."""
-    registry = games.REGISTRY or plugins.load_builtin_games()
-    if game not in registry:
-        print(t("en", "app.demo_unknown_game", game=game, games=", ".join(sorted(registry))))
-        return 2
-    engine = registry[game].engine
-    if not engine.min_players <= players <= engine.max_players:
+def add_arguments(demo: argparse.ArgumentParser) -> None:
+    demo.add_argument("--game", default=None, help="game type (default: the first registered)")
+    demo.add_argument("--players", default="3", help="number of players")
+    demo.add_argument("--seed", default="1", help="random seed, 0 to 2**31-1")
+    demo.add_argument(
+        "--option",
+        action="append",
+        default=[],
+        metavar="NAME=VALUE",
+        help="a lobby option of the game (repeatable), e.g. mode=auction",
+    )
+    demo.add_argument(
+        "--out",
+        default=None,
+        help=f"folder for the images (default: ${DEMO_DIR_VARIABLE} or demo-boards)",
+    )
+
+
+@dataclass
+class DemoRequest:
+    """The demo's arguments, checked."""
+
+    game: str
+    players: int
+    seed: int
+    options: dict[str, str]
+    out: Path
+
+
+def _whole(value: str, name: str, low: int, high: int) -> int:
+    text = str(value).strip()
+    if not text or not all("0" <= ch <= "9" for ch in text) or len(text) > 10:
+        raise DemoError(t("en", "app.demo_bad_number", name=name, value=value, min=low, max=high))
+    number = int(text)
+    if not low <= number <= high:
+        raise DemoError(t("en", "app.demo_bad_number", name=name, value=value, min=low, max=high))
+    return number
+
+
+def check_request(
+    registry: dict[str, GameType],
+    game: str | None,
+    players: str | int,
+    seed: str | int,
+    options: Sequence[str],
+    out: str | Path | None,
+) -> DemoRequest:
+    """Validate the demo's arguments; :class:`DemoError` names the first bad one."""
+    if not registry:
+        raise DemoError(t("en", "app.no_games"))
+    wanted = (game or sorted(registry)[0]).strip().lower()
+    if wanted not in registry:
+        raise DemoError(
+            t("en", "app.demo_unknown_game", game=game, games=", ".join(sorted(registry)))
+        )
+    game_type = registry[wanted]
+    chosen: dict[str, str] = {}
+    for item in options:
+        name, sep, value = item.partition("=")
+        if not sep or not name.strip():
+            raise DemoError(t("en", "app.demo_bad_option", option=item))
+        chosen[name.strip().lower()] = value.strip().lower()
+    try:
+        chosen = parse_options(game_type, chosen)
+    except Refusal as refusal:
+        raise DemoError(refusal.text.render("en")) from None
+    low, high = game_type.engine.player_range(chosen)
+    count = _whole(str(players), "--players", 1, 99)
+    if not low <= count <= high:
+        raise DemoError(t("en", "app.demo_bad_players", game=wanted, min=low, max=high))
+    number = _whole(str(seed), "--seed", 0, MAX_SEED)
+    folder = out if out not in (None, "") else os.environ.get(DEMO_DIR_VARIABLE, "demo-boards")
+    return DemoRequest(wanted, count, number, chosen, Path(str(folder)))
+
+
+def fresh_folder(out: Path) -> Path:
+    """``out`` if it is new or empty, else a new ``out/demo-N``; created, never emptied."""
+    try:
+        if out.exists() and not out.is_dir():
+            raise DemoError(t("en", "app.demo_not_a_folder", path=out))
+        if out.is_dir() and any(out.iterdir()):
+            number = 1
+            while (out / f"demo-{number}").exists():
+                number += 1
+            out = out / f"demo-{number}"
+        out.mkdir(parents=True, exist_ok=True)
+        probe = out / ".write-test"
+        probe.write_bytes(b"")
+        probe.unlink()
+    except OSError as error:
+        raise DemoError(
+            t("en", "app.demo_cannot_write", path=out, reason=error.strerror or error)
+        ) from None
+    return out
+
+
+@dataclass
+class DemoClock:
+    """The demo's time: real seconds plus jumps to the next deadline."""
+
+    offset: float = 0.0
+
+    def __call__(self) -> float:
+        import time
+
+        return time.time() + self.offset
+
+
+@dataclass
+class Recorder:
+    """Prints what the channel and each player would see; writes their images."""
+
+    out: Path
+    names: dict[int, str]
+    images: int = 0
+    index: list[str] = field(default_factory=list)
+
+    def _image(self, data: bytes | None, kind: str, line: str) -> None:
+        if data is None:
+            return
+        self.images += 1
+        name = f"{self.images:04d}-{kind}.png"
+        (self.out / name).write_bytes(data)
+        self.index.append(f"{name}\t{line}")
+
+    def show(self, outcome: Outcome, actor: Player | None = None) -> None:
+        if actor is not None and outcome.reply:
+            line = f"[{actor.name}] " + " / ".join(_en(outcome.reply))
+            print(line)
+            self._image(outcome.reply_image, "preview", line)
+        if outcome.has_public:
+            lines = _en(outcome.public)
+            if outcome.ping:
+                mentions = " ".join(f"@{self.names[uid]}" for uid in outcome.ping)
+                lines.append(t("en", "game.your_turn", mentions=mentions))
+            for line in lines:
+                print(line)
+            self._image(outcome.board, "board", lines[0] if lines else "")
+        if outcome.tally:
+            print(" | ".join(_en(outcome.tally)))
+        for message in outcome.private:
+            line = f"[DM to {self.names[message.user_id]}] " + " / ".join(_en(message.lines))
+            self._image(message.image, "private", line)
+
+    def write_index(self) -> None:
+        (self.out / "index.txt").write_text("\n".join(self.index) + "\n", encoding="utf-8")
+
+
+def _en(lines: Sequence[Text]) -> list[str]:
+    return [line.render("en") for line in lines]
+
+
+async def _awaited(service: GameService, game_type: GameType) -> tuple[set[int], Any]:
+    row = await service.store.latest_game_in(DEMO_CHANNEL)
+    assert row is not None and row.state is not None
+    state = game_type.engine.load_state(row.state)
+    return game_type.engine.waiting_for(state), row
+
+
+async def play(request: DemoRequest, out: Path) -> int:
+    registry = games.REGISTRY
+    game_type = registry[request.game]
+    engine = game_type.engine
+    store = await Store.open(out / "demo.db")
+    clock = DemoClock()
+    try:
+        service = GameService(store, registry, clock=clock)
+        chooser = random.Random(request.seed)
+        seated = [
+            Player(1000 + n, t("en", "demo.player", number=n + 1)) for n in range(request.players)
+        ]
+        recorder = Recorder(out, {p.id: p.name for p in seated})
+        options = ", ".join(f"{k}={v}" for k, v in request.options.items()) or "-"
         print(
             t(
                 "en",
-                "app.demo_bad_players",
-                game=game,
-                min=engine.min_players,
-                max=engine.max_players,
+                "demo.header",
+                game=request.game,
+                players=request.players,
+                seed=request.seed,
+                options=options,
             )
         )
-        return 2
-    out.mkdir(parents=True, exist_ok=True)
-    for old in out.glob("*.png"):
-        old.unlink()
-    database = out / "demo.db"
-    for suffix in ("", "-wal", "-shm"):
-        Path(f"{database}{suffix}").unlink(missing_ok=True)
-    store = await Store.open(database)
-    try:
-        service = GameService(store, registry)
-        chooser = random.Random(seed)
-        seated = [Player(1000 + n, t("en", "demo.player", number=n + 1)) for n in range(players)]
-        print(t("en", "demo.header", game=game, players=players, seed=seed))
-        boards = 0
-
-        def show(outcome: Outcome) -> None:
-            nonlocal boards
-            _say(outcome.public)
-            if outcome.board is not None:
-                boards += 1
-                (out / f"{boards:04d}.png").write_bytes(outcome.board)
-
-        show(
+        recorder.show(
             await service.new_game(
                 guild_id=DEMO_GUILD,
                 channel_id=DEMO_CHANNEL,
                 user=seated[0],
-                game_type_name=game,
-                seed=seed,
+                game_type_name=request.game,
+                options=request.options,
+                seed=request.seed,
             )
         )
         for player in seated[1:]:
-            show(await service.join(DEMO_CHANNEL, player))
+            recorder.show(await service.join(DEMO_CHANNEL, player))
         outcome = await service.start(DEMO_CHANNEL, seated[0])
-        show(outcome)
-        by_id = {p.id: p for p in seated}
-        for _ in range(MAX_MOVES):
-            if outcome.finished:
+        recorder.show(outcome)
+        finished = outcome.finished
+        for _ in range(MAX_STEPS):
+            if finished:
                 break
-            player = by_id[chooser.choice(sorted(outcome.ping))]
+            awaited, row = await _awaited(service, game_type)
+            timers = [t for t in await store.timers(row.id) if t.kind == "deadline"]
+            if timers and chooser.random() < SLEEP_CHANCE:
+                clock.offset += max(0.0, min(t.due_at for t in timers) - clock()) + 1
+                for fired in await service.fire_due_timers():
+                    recorder.show(fired)
+                    finished = finished or fired.finished
+                continue
+            seat = chooser.choice(sorted(awaited))
+            player = next(p for p in seated if p.id == row.seats[seat].user_id)
             actions = await service.legal_actions(DEMO_CHANNEL, player)
-            outcome = await service.act(DEMO_CHANNEL, player, str(chooser.choice(actions)))
-            show(outcome)
+            try:
+                outcome = await service.act(DEMO_CHANNEL, player, str(chooser.choice(actions)))
+            except Refusal as refusal:  # a legal move the rules then refuse: shown, not fatal
+                print(f"[{player.name}] {refusal.text.render('en')}")
+                continue
+            recorder.show(outcome, player)
+            finished = outcome.finished
         else:
-            print(t("en", "app.demo_stuck", moves=MAX_MOVES))
+            print(t("en", "app.demo_stuck", moves=MAX_STEPS), file=sys.stderr)
             return 1
+        recorder.write_index()
         row = await store.latest_game_in(DEMO_CHANNEL)
         assert row is not None
         result = engine.result(engine.load_state(row.state))
         assert result is not None
-        print(t("en", "app.demo_board_written", path=out))
-        _say([service.ranking_text(row, result)])
+        print(t("en", "app.demo_board_written", path=out, count=recorder.images))
+        status = await service.status(DEMO_CHANNEL)
+        print(status.reply[-1].render("en"))
         return 0
     finally:
         await store.close()
 
 
-def main(game: str, players: int, seed: int, out: str) -> int:
-    return asyncio.run(run_demo(game, players, seed, Path(out)))
+async def run_demo(
+    game: str | None,
+    players: str | int,
+    seed: str | int,
+    out: str | Path | None,
+    options: Sequence[str] = (),
+) -> int:
+    """Check the arguments, then play one game; return a process exit code."""
+    registry = games.REGISTRY or plugins.load_builtin_games()
+    try:
+        request = check_request(registry, game, players, seed, options, out)
+        folder = fresh_folder(request.out)
+    except DemoError as error:
+        print(str(error), file=sys.stderr)
+        return 2
+    return await play(request, folder)
+
+
+def main(args: argparse.Namespace) -> int:
+    return asyncio.run(run_demo(args.game, args.players, args.seed, args.out, args.option))

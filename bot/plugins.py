@@ -21,7 +21,7 @@ GAMES: tuple[GameType, ...] = (
 
 
 def load_builtin_games() -> dict[str, GameType]:
-    """Register every product game; returns the registry."""
+    """Register every product game; returns them (and only them) by name."""
     for game_type in GAMES:
         games.register(game_type)
-    return games.REGISTRY
+    return {game_type.engine.name: game_type for game_type in GAMES}

@@ -45,7 +45,7 @@ def summary(label: str, values: list[float]) -> str:
 
 async def new_game(h: BotHarness, game: str, players: list[FakeUser]) -> None:
     creator, *others = players
-    await h.slash(creator, "game new", game=game)
+    await h.slash(creator, f"game new {game}")
     for user in others:
         await h.slash(user, "game join")
     await h.slash(creator, "game start")

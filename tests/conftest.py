@@ -13,7 +13,7 @@ from bot.games.base import GameType
 from bot.i18n import register_catalog
 from bot.service import GameService, Player
 from bot.store import Store
-from tests.support import oracle, oracle_render
+from tests.support import oracle, oracle_render, relay
 
 SUPPORT = Path(__file__).parent / "support"
 
@@ -23,10 +23,15 @@ ORACLE = GameType(
     render_private=oracle_render.render_private,
 )
 
+RELAY = GameType(engine=relay.ENGINE, render_public=oracle_render.render_relay)
+
 
 def register_oracle() -> None:
+    """Register the test games: Oracle (simultaneous, sealed) and Relay (multi-step turns)."""
     games.register(ORACLE)
-    register_catalog("en", json.loads((SUPPORT / "oracle_en.json").read_text("utf-8")))
+    games.register(RELAY)
+    for name in ("oracle_en.json", "relay_en.json"):
+        register_catalog("en", json.loads((SUPPORT / name).read_text("utf-8")))
 
 
 register_oracle()

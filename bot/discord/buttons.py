@@ -1,9 +1,10 @@
-"""Persistent buttons: quick decisions and the abandon confirmation.
+"""Persistent buttons: quick decisions, Undo, "Your options" and the abandon confirmation.
 
 Decisions:
 
 * Buttons are :class:`discord.ui.DynamicItem` s: everything a click needs is in
-  its ``custom_id`` (``zg:act:<game>:<version>:<action>``, ``zg:abandon:<game>``),
+  its ``custom_id`` (``zg:act:<game>:<version>:<action>``, ``zg:undo:<game>:<version>``,
+  ``zg:mine:<game>``, ``zg:abandon:<game>``),
   and the classes are registered once in ``setup_hook``, so a button works
   after any number of restarts without remembering the message.
 * ``<version>`` is the game's stored version when the button was posted; a
@@ -26,7 +27,7 @@ from typing import TYPE_CHECKING, Any
 
 import discord
 
-from bot.service import Outcome, Player, Refusal
+from bot.service import Choice, ChoiceKind, Outcome, Player, Refusal
 
 if TYPE_CHECKING:
     from bot.discord.client import ZigguratBot
@@ -93,6 +94,71 @@ class ActionButton(
         await bot.responder.run(interaction, work)
 
 
+class UndoButton(
+    discord.ui.DynamicItem[discord.ui.Button],
+    template=r"zg:undo:(?P<game_id>\d+):(?P<version>\d+)",
+):
+    """Take back the clicker's last step, if the game is still where the button was made."""
+
+    def __init__(self, game_id: int, version: int, label: str = "") -> None:
+        super().__init__(
+            discord.ui.Button(
+                label=(label or "Undo")[:MAX_LABEL],
+                style=discord.ButtonStyle.secondary,
+                custom_id=f"zg:undo:{game_id}:{version}",
+            )
+        )
+        self.game_id = game_id
+        self.version = version
+
+    @classmethod
+    async def from_custom_id(
+        cls, interaction: discord.Interaction, item: discord.ui.Button, match: re.Match[str]
+    ) -> UndoButton:
+        return cls(int(match["game_id"]), int(match["version"]), item.label or "")
+
+    async def callback(self, interaction: discord.Interaction) -> Any:
+        bot = _bot(interaction)
+
+        async def work(player: Player) -> Outcome:
+            return await bot.service.undo(
+                interaction.channel_id or 0,
+                player,
+                expected_game=self.game_id,
+                expected_version=self.version,
+            )
+
+        await bot.responder.run(interaction, work)
+
+
+class MineButton(discord.ui.DynamicItem[discord.ui.Button], template=r"zg:mine:(?P<game_id>\d+)"):
+    """On a public message: shows each awaited clicker their own choices, ephemerally."""
+
+    def __init__(self, game_id: int, label: str = "") -> None:
+        super().__init__(
+            discord.ui.Button(
+                label=(label or "Your options")[:MAX_LABEL],
+                style=discord.ButtonStyle.success,
+                custom_id=f"zg:mine:{game_id}",
+            )
+        )
+        self.game_id = game_id
+
+    @classmethod
+    async def from_custom_id(
+        cls, interaction: discord.Interaction, item: discord.ui.Button, match: re.Match[str]
+    ) -> MineButton:
+        return cls(int(match["game_id"]), item.label or "")
+
+    async def callback(self, interaction: discord.Interaction) -> Any:
+        bot = _bot(interaction)
+
+        async def work(player: Player) -> Outcome:
+            return await bot.service.my_options(interaction.channel_id or 0, player, self.game_id)
+
+        await bot.responder.run(interaction, work)
+
+
 class AbandonButton(
     discord.ui.DynamicItem[discord.ui.Button], template=r"zg:abandon:(?P<game_id>\d+)"
 ):
@@ -118,14 +184,12 @@ class AbandonButton(
         bot = _bot(interaction)
 
         async def work(player: Player) -> Outcome:
-            row = await bot.service.store.open_game_in(interaction.channel_id or 0)
-            if row is None or row.id != self.game_id:
-                raise Refusal("error.stale_button")
             return await bot.service.abandon(
-                row.channel_id,
+                interaction.channel_id or 0,
                 player,
                 can_manage_channel=interaction.permissions.manage_channels,
                 confirmed=True,
+                expected_game=self.game_id,
             )
 
         await bot.responder.run(interaction, work)
@@ -133,7 +197,7 @@ class AbandonButton(
 
 class StaleButton(
     discord.ui.DynamicItem[discord.ui.Button],
-    template=r"zg:(?!act:\d+:\d+:.|abandon:\d+$).*",
+    template=r"zg:(?!act:\d+:\d+:.|undo:\d+:\d+$|mine:\d+$|abandon:\d+$).*",
 ):
     """Any other ``zg:`` button: answered, never ignored."""
 
@@ -155,6 +219,25 @@ class StaleButton(
 
 DYNAMIC_ITEMS: tuple[type[discord.ui.DynamicItem[Any]], ...] = (
     ActionButton,
+    UndoButton,
+    MineButton,
     AbandonButton,
     StaleButton,
 )
+
+
+def button_for(choice: Choice, game_id: int, version: int | None, lang: str) -> Any:
+    """The button of one :class:`~bot.service.Choice`, labelled in ``lang``.
+
+    Raises ValueError when it cannot be made (a custom_id over Discord's limit).
+    """
+    label = choice.label.render(lang)
+    if choice.kind is ChoiceKind.ABANDON:
+        return AbandonButton(game_id, label)
+    if choice.kind is ChoiceKind.MINE:
+        return MineButton(game_id, label)
+    if version is None:
+        raise ValueError("a move or undo button needs the game's version")
+    if choice.kind is ChoiceKind.UNDO:
+        return UndoButton(game_id, version, label)
+    return ActionButton(game_id, version, choice.action, label)

@@ -35,6 +35,7 @@ from discord.ext import commands
 from bot import plugins
 from bot.config import Settings
 from bot.discord.buttons import DYNAMIC_ITEMS
+from bot.discord.cogs.games import GamesCog
 from bot.discord.cogs.help import HelpCog
 from bot.discord.cogs.lobby import LobbyCog
 from bot.discord.cogs.play import PlayCog
@@ -74,7 +75,7 @@ class ZigguratBot(commands.Bot):
         )
         self.settings = settings
         self.service = service
-        self.delivery = Delivery(self, service.store)
+        self.delivery = Delivery(self, service)
         self.responder = Responder(service, self.delivery, self.interaction_done)
         self.timers = TimerRunner(service.store, service, self.deliver_timer_outcome)
         self._done: OrderedDict[int, asyncio.Event] = OrderedDict()
@@ -84,10 +85,7 @@ class ZigguratBot(commands.Bot):
         await self.add_cog(LobbyCog(self))
         await self.add_cog(PlayCog(self))
         await self.add_cog(HelpCog(self))
-        if "tigris" in self.service.registry:
-            from bot.discord.cogs.tigris import TigrisCog
-
-            await self.add_cog(TigrisCog(self))
+        await self.add_cog(GamesCog(self))
         self.add_dynamic_items(*DYNAMIC_ITEMS)
         await self.sync_commands()
         self.timers.start()

@@ -2,14 +2,21 @@
 
 Decisions:
 
-* Commands are deferred ephemerally, and Discord turns the first follow-up after
-  such a deferral into an edit of the "thinking" message, which stays ephemeral.
-  So the first follow-up is always the invoker's private answer (the reply
-  lines, their private view for ``/game hand``, or a short acknowledgement);
-  the public message is a *later* follow-up sent with ``ephemeral=False``. A
-  follow-up needs no channel permission, so a move is announced even where the
-  bot may not post on its own; timer messages (no interaction) use
+* Commands are deferred ephemerally ("thinking"); the first answer *edits
+  that original response* (``edit_original_response``, as Discord documents;
+  a follow-up there is deprecated) and is always the invoker's private
+  answer: the reply lines with the step's preview image and its buttons
+  (Undo, End turn, the player's own decisions), their private view for
+  ``/game hand``, or a short acknowledgement. Later parts are follow-ups.
+  The public message is a follow-up sent with ``ephemeral=False``: a
+  follow-up needs no channel permission, so a move is announced even where
+  the bot may not post on its own; timer messages (no interaction) use
   ``channel.send``.
+* A simultaneous round's tally is one message kept up to date: posted with
+  ``channel.send`` when a round opens (its id remembered through the
+  service), edited on each submission, posted anew if it is gone.
+* After a step that hands nothing over, the invoker's changed private view
+  comes with their answer (ephemeral), not by DM.
 * One public message per outcome: the public lines, then a last line
   ``game.your_turn`` mentioning exactly ``Outcome.ping``, the board as
   ``board.png`` and a button per :class:`~bot.service.Choice`. Only those users
@@ -37,17 +44,18 @@ from __future__ import annotations
 import asyncio
 import io
 import logging
+from collections import OrderedDict
 from collections.abc import Awaitable, Callable, Sequence
 from typing import TYPE_CHECKING, Any
 
 import discord
 
-from bot.discord.buttons import ActionButton, ButtonView
+from bot.discord.buttons import ButtonView, button_for
 from bot.i18n import Text, language_of, t
-from bot.service import Outcome, PrivateMessage
+from bot.service import Choice, Outcome, PrivateMessage, StepKind
 
 if TYPE_CHECKING:
-    from bot.store import Store
+    from bot.service import GameService
 
 log = logging.getLogger(__name__)
 
@@ -58,6 +66,10 @@ CANNOT_DM = 50007
 #: a user whose DMs were closed is tried again by DM after this long
 DM_RETRY_SECONDS = 6 * 3600.0
 BOARD_FILE = "board.png"
+#: how many answered interactions are remembered (one lives 15 minutes at most)
+ANSWERED_MEMORY = 4096
+#: the kind under which a round's tally message is remembered
+TALLY = "tally"
 HAND_FILE = "hand.png"
 
 Send = Callable[..., Awaitable[Any]]
@@ -111,9 +123,11 @@ def mention_only(user_ids: Sequence[int]) -> discord.AllowedMentions:
 class Delivery:
     """Sends outcomes: to an interaction (commands, buttons) or to a channel (timers)."""
 
-    def __init__(self, client: discord.Client, store: Store) -> None:
+    def __init__(self, client: discord.Client, service: GameService) -> None:
         self.client = client
-        self.store = store
+        self.service = service
+        #: interactions whose original response was already edited (bounded)
+        self._edited: OrderedDict[int, None] = OrderedDict()
 
     # -- answering an interaction -----------------------------------------------
 
@@ -124,17 +138,30 @@ class Delivery:
         *,
         image: bytes | None = None,
         view: discord.ui.View | None = None,
+        image_name: str = HAND_FILE,
     ) -> None:
-        """Follow-ups only the invoker sees; the image and view ride on the last part."""
+        """Messages only the invoker sees; the image and view ride on the last part.
+
+        The first answer to the deferred interaction edits its original
+        response; every later part is a follow-up.
+        """
         lang = locale_language(interaction.locale)
         parts = split_content(render(lines, lang))
         for index, part in enumerate(parts):
             extra: dict[str, Any] = {}
-            if index == len(parts) - 1:
-                if image is not None:
-                    extra["file"] = png(image, HAND_FILE)
-                if view is not None:
-                    extra["view"] = view
+            last = index == len(parts) - 1
+            if last and image is not None:
+                extra["file"] = png(image, image_name)
+            if last and view is not None:
+                extra["view"] = view
+            if not self._answered(interaction):
+                self._mark_answered(interaction)
+                if "file" in extra:
+                    extra["attachments"] = [extra.pop("file")]
+                await interaction.edit_original_response(
+                    content=part, allowed_mentions=discord.AllowedMentions.none(), **extra
+                )
+                continue
             await interaction.followup.send(
                 part,
                 ephemeral=True,
@@ -143,13 +170,34 @@ class Delivery:
                 **extra,
             )
 
+    def _answered(self, interaction: discord.Interaction) -> bool:
+        return interaction.id in self._edited
+
+    def _mark_answered(self, interaction: discord.Interaction) -> None:
+        self._edited[interaction.id] = None
+        while len(self._edited) > ANSWERED_MEMORY:
+            self._edited.popitem(last=False)
+
+    def reply_view(
+        self, outcome: Outcome, choices: Sequence[Choice], lang: str
+    ) -> discord.ui.View | None:
+        """The buttons of a list of choices (a private answer's or the public message's)."""
+        if not choices or outcome.game_id is None:
+            return None
+        view = ButtonView()
+        for choice in choices:
+            try:
+                view.add_item(button_for(choice, outcome.game_id, outcome.version, lang))
+            except ValueError:  # a custom_id over 100 characters, or more than 25 buttons
+                log.warning("no button for %r in game %s", choice.action, outcome.game_id)
+        return view if view.children else None
+
     async def to_interaction(
         self,
         interaction: discord.Interaction,
         outcome: Outcome,
         *,
         private_inline: bool = False,
-        reply_view: discord.ui.View | None = None,
     ) -> set[int]:
         """Deliver a successful command's outcome; return whose private view the
         invoker was shown ephemerally (so it is not shown twice)."""
@@ -157,29 +205,40 @@ class Delivery:
         own_lang = locale_language(interaction.locale)
         public_lang = locale_language(interaction.guild_locale)
         shown: set[int] = set()
+        inline_all = private_inline or outcome.step in (StepKind.CONTINUE, StepKind.SUBMISSION)
         private = list(outcome.private)
-        inline = [pm for pm in private if private_inline and pm.user_id == me]
+        inline = [pm for pm in private if inline_all and pm.user_id == me]
         private = [pm for pm in private if pm not in inline]
+        view = self.reply_view(outcome, outcome.reply_choices, own_lang)
 
-        has_public = bool(outcome.public or outcome.board)
         if outcome.reply:
-            await self.ephemeral(interaction, outcome.reply, view=reply_view)
+            await self.ephemeral(
+                interaction,
+                outcome.reply,
+                image=outcome.reply_image,
+                view=view,
+                image_name=BOARD_FILE,
+            )
+            if outcome.step is StepKind.SUBMISSION:
+                shown.add(me)  # a sealed move's preview is the player's own view
         elif inline:
             first = inline.pop(0)
-            await self.ephemeral(interaction, first.lines, image=first.image, view=reply_view)
+            await self.ephemeral(interaction, first.lines, image=first.image, view=view)
             shown.add(me)
         else:
-            ack = Text("delivery.posted" if has_public else "delivery.done")
-            await self.ephemeral(interaction, [ack], view=reply_view)
+            ack = Text("delivery.posted" if outcome.has_public else "delivery.done")
+            await self.ephemeral(interaction, [ack], view=view)
         for pm in inline:
             await self.ephemeral(interaction, pm.lines, image=pm.image)
             shown.add(me)
 
         async def send_public(**kwargs: Any) -> Any:
-            return await interaction.followup.send(ephemeral=False, wait=False, **kwargs)
+            return await interaction.followup.send(ephemeral=False, wait=True, **kwargs)
 
-        if has_public and not await self.post_public(send_public, outcome, public_lang):
+        if outcome.has_public and not await self.post_public(send_public, outcome, public_lang):
             await self.ephemeral(interaction, [Text("delivery.public_failed")])
+        if outcome.tally is not None:
+            await self.tally(outcome, public_lang, send_public)
 
         async def fallback(pm: PrivateMessage) -> None:
             await self.ephemeral(interaction, [Text("dm.fallback"), *pm.lines], image=pm.image)
@@ -223,6 +282,8 @@ class Delivery:
         send = channel.send
         if outcome.public or outcome.board:
             await self.post_public(send, outcome, lang)
+        if outcome.tally is not None:
+            await self.tally(outcome, lang, send)
         await self.send_private(
             outcome.private,
             game_id=outcome.game_id,
@@ -242,7 +303,7 @@ class Delivery:
             mentions = " ".join(f"<@{uid}>" for uid in outcome.ping)
             lines.append(t(lang, "game.your_turn", mentions=mentions))
         parts = split_content("\n".join(lines))
-        view = self._buttons(outcome, lang)
+        view = self.reply_view(outcome, outcome.choices, lang)
         try:
             for index, part in enumerate(parts):
                 extra: dict[str, Any] = {}
@@ -257,20 +318,36 @@ class Delivery:
             return False
         return True
 
-    def _buttons(self, outcome: Outcome, lang: str) -> discord.ui.View | None:
-        if not outcome.choices or outcome.game_id is None or outcome.version is None:
-            return None
-        view = ButtonView()
-        for choice in outcome.choices:
+    async def tally(self, outcome: Outcome, lang: str, fallback: Send) -> None:
+        """Post the round's tally (a new round) or edit the one posted (a submission)."""
+        if outcome.game_id is None or outcome.channel_id is None or outcome.tally is None:
+            return
+        content = split_content(render(outcome.tally, lang))[0]
+        none = discord.AllowedMentions.none()
+        kept = await self.service.message(outcome.game_id, TALLY)
+        if outcome.step is StepKind.SUBMISSION and kept is not None:
+            channel_id, message_id = kept
+            channel = self.client.get_partial_messageable(channel_id)
             try:
-                view.add_item(
-                    ActionButton(
-                        outcome.game_id, outcome.version, choice.action, choice.label.render(lang)
-                    )
+                await channel.get_partial_message(message_id).edit(
+                    content=content, allowed_mentions=none
                 )
-            except ValueError:  # custom_id over 100 characters, or more than 25 buttons
-                log.warning("no button for %r in game %s; /play offers it", choice, outcome.game_id)
-        return view if view.children else None
+                return
+            except discord.HTTPException:
+                log.info("tally of game %s is gone; posting it again", outcome.game_id)
+        try:
+            channel = self.client.get_partial_messageable(outcome.channel_id)
+            message = await channel.send(content=content, allowed_mentions=none)
+        except discord.HTTPException:
+            try:
+                message = await fallback(content=content, allowed_mentions=none)
+            except discord.HTTPException:
+                log.exception("could not post the tally of game %s", outcome.game_id)
+                return
+        if message is not None:
+            await self.service.remember_message(
+                outcome.game_id, TALLY, outcome.channel_id, message.id
+            )
 
     async def send_private(
         self,
@@ -293,7 +370,7 @@ class Delivery:
             if pm.user_id == actor and actor_fallback is not None:
                 await actor_fallback(pm)
                 return
-            if game_id is not None and await self.store.note_dm_announcement(pm.user_id, game_id):
+            if game_id is not None and await self.service.note_dm_announcement(pm.user_id, game_id):
                 notice = t(public_lang, "dm.closed_notice", player=f"<@{pm.user_id}>")
                 try:
                     await send_public(content=notice, allowed_mentions=mention_only([pm.user_id]))
@@ -305,7 +382,7 @@ class Delivery:
     async def dm(self, message: PrivateMessage, lang: str) -> bool:
         """DM one private message; False if the user cannot be reached that way."""
         user_id = message.user_id
-        if await self.store.dms_closed(user_id, retry_after=DM_RETRY_SECONDS):
+        if await self.service.dms_closed(user_id, retry_after=DM_RETRY_SECONDS):
             return False
         parts = split_content(render(message.lines, lang))
         try:
@@ -318,15 +395,15 @@ class Delivery:
         except discord.Forbidden as exc:
             if exc.code == CANNOT_DM:
                 log.info("user %s does not accept DMs; using the fallback", user_id)
-                await self.store.mark_dms_closed(user_id)
+                await self.service.mark_dms_closed(user_id)
             else:
                 log.warning("DM to %s refused (code %s)", user_id, exc.code)
             return False
         except discord.HTTPException:
             log.warning("DM to %s failed", user_id, exc_info=True)
             return False
-        if await self.store.dms_closed(user_id):
-            await self.store.mark_dms_open(user_id)  # they reopened their DMs
+        if await self.service.dms_closed(user_id):
+            await self.service.mark_dms_open(user_id)  # they reopened their DMs
         return True
 
 

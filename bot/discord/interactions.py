@@ -32,7 +32,6 @@ from bot.service import GameService, Outcome, Player, Refusal
 log = logging.getLogger(__name__)
 
 Work = Callable[[Player], Awaitable[Outcome]]
-ReplyView = Callable[[Outcome], discord.ui.View | None]
 
 
 def player_of(interaction: discord.Interaction) -> Player:
@@ -57,20 +56,18 @@ class Responder:
         game_command: bool = True,
         guild_only: bool = True,
         private_inline: bool = False,
-        reply_view: ReplyView | None = None,
     ) -> None:
         """Answer ``interaction`` with what ``work`` produces (see the module docstring).
 
         ``private_inline`` shows the invoker's private messages ephemerally
-        instead of by DM (``/game hand``); ``reply_view`` adds components to
-        the invoker's ephemeral answer (the abandon confirmation); only
-        ``guild_only=False`` commands (``/help``) run in DMs.
+        instead of by DM (``/game hand``); only ``guild_only=False`` commands
+        (``/help``) run in DMs.
         """
         try:
             if guild_only and (interaction.guild_id is None or interaction.channel_id is None):
                 await self.answer_now(interaction, Text("error.dm_only"))
                 return
-            await self._run(interaction, work, game_command, private_inline, reply_view)
+            await self._run(interaction, work, game_command, private_inline)
         finally:
             self.on_done(interaction.id)
 
@@ -80,7 +77,6 @@ class Responder:
         work: Work,
         game_command: bool,
         private_inline: bool,
-        reply_view: ReplyView | None,
     ) -> None:
         try:
             await interaction.response.defer(ephemeral=True, thinking=True)
@@ -102,9 +98,8 @@ class Responder:
             await self._say(interaction, Text("error.internal"))
         else:
             try:
-                view = reply_view(outcome) if reply_view is not None else None
                 shown = await self.delivery.to_interaction(
-                    interaction, outcome, private_inline=private_inline, reply_view=view
+                    interaction, outcome, private_inline=private_inline
                 )
             except Exception:
                 log.exception("delivery failed after success: %s", _describe(interaction))
@@ -120,7 +115,7 @@ class Responder:
 
     async def _closed_dm_hand(self, interaction: discord.Interaction, player: Player) -> None:
         try:
-            if not await self.service.store.dms_closed(player.id):
+            if not await self.service.dms_closed(player.id):
                 return
             try:
                 outcome = await self.service.hand(interaction.channel_id or 0, player)

@@ -230,6 +230,15 @@ class GameEngine(ABC, Generic[S, A]):
         """
         return seat in self.waiting_for(state)
 
+    def turn_number(self, state: S) -> int | None:
+        """A number that changes whenever a turn or a round ends.
+
+        The service treats a change as a hand-over even when the same seat
+        is awaited again (a round won by the last seat to submit). Default:
+        None, and only the awaited seats tell.
+        """
+        return None
+
     def prompt(self, state: S) -> tuple[str, Mapping[str, Any]] | None:
         """The question the game asks the seats it waits for (catalog key, params)."""
         return None

@@ -12,7 +12,7 @@ from __future__ import annotations
 
 import json
 import logging
-from collections.abc import Mapping
+from collections.abc import Mapping, Sequence
 from dataclasses import dataclass, field
 from functools import cache
 from pathlib import Path
@@ -34,6 +34,25 @@ class Text:
 
     def render(self, lang: str | None = None) -> str:
         return t(lang, self.key, **self.params)
+
+    def to_json(self) -> list[Any]:
+        """``[key, params]`` with nested texts as ``{"$text": [key, params]}``, for storage."""
+        return [self.key, {name: _encode(value) for name, value in self.params.items()}]
+
+    @classmethod
+    def from_json(cls, data: Sequence[Any]) -> Text:
+        key, params = data
+        return cls(str(key), {name: _decode(value) for name, value in dict(params).items()})
+
+
+def _encode(value: Any) -> Any:
+    return {"$text": value.to_json()} if isinstance(value, Text) else value
+
+
+def _decode(value: Any) -> Any:
+    if isinstance(value, dict) and set(value) == {"$text"}:
+        return Text.from_json(value["$text"])
+    return value
 
 
 _EXTRA: dict[str, dict[str, str]] = {}

@@ -197,7 +197,14 @@ class BotHarness:
 
     async def waiting(self, users: Iterable[FakeUser]) -> list[FakeUser]:
         """Those of ``users`` the game is waiting for now."""
-        return [u for u in users if await self.legal(u)]
+        assert self.store is not None
+        row = await self.store.latest_game_in(self.channel.id)
+        if row is None or row.status != "running":
+            return []
+        engine = self.running.service.registry[row.game_type].engine
+        awaited = engine.waiting_for(engine.load_state(row.state))
+        ids = {row.seats[s].user_id for s in awaited}
+        return [u for u in users if u.id in ids]
 
     def public_messages(self, channel: FakeChannel | None = None) -> list[RecordedMessage]:
         return self.fake.messages_in(channel or self.channel)
@@ -227,7 +234,7 @@ async def open_harness(
 async def start_oracle(harness: BotHarness, *players: FakeUser) -> InteractionResult:
     """``players[0]`` opens an Oracle game, the others join, ``players[0]`` starts it."""
     creator, *others = players
-    itx = await harness.slash(creator, "game new", game="oracle")
+    itx = await harness.slash(creator, "game new oracle")
     assert not itx.rejected and harness.public_of(itx), harness.ephemeral_text(itx)
     for user in others:
         itx = await harness.slash(user, "game join")
@@ -240,9 +247,10 @@ def action_buttons(message: RecordedMessage) -> dict[str, str]:
     return {cid.split(":", 4)[4]: cid for cid in message.custom_ids() if cid.startswith("zg:act:")}
 
 
-def last_buttons(harness: BotHarness) -> RecordedMessage | None:
-    """The newest public message with move buttons, if any."""
-    for message in reversed(harness.public_messages()):
+def last_buttons(harness: BotHarness, user: FakeUser | None = None) -> RecordedMessage | None:
+    """The newest message with move buttons (public, or also ``user``'s own), if any."""
+    messages = harness.public_messages() if user is None else harness.fake.visible_to(user)
+    for message in reversed(messages):
         if action_buttons(message):
             return message
     return None
@@ -251,14 +259,27 @@ def last_buttons(harness: BotHarness) -> RecordedMessage | None:
 async def move(
     harness: BotHarness, user: FakeUser, action: str, *, prefer_buttons: bool = True
 ) -> InteractionResult:
-    """Play ``action`` for ``user``: by its button when the newest buttons offer it."""
-    message = last_buttons(harness) if prefer_buttons else None
-    if message is not None and action in action_buttons(message):
-        itx = await harness.click(user, message, action_buttons(message)[action])
+    """Play ``action`` for ``user``: by its button when the newest buttons they see are
+    for the game's current version and offer it, else by ``/play``.
+
+    Asserts the move was stored (a step of a turn answers only its player).
+    """
+    assert harness.store is not None
+    row = await harness.store.latest_game_in(harness.channel.id)
+    assert row is not None
+    message = last_buttons(harness, user) if prefer_buttons else None
+    buttons = action_buttons(message) if message is not None else {}
+    custom_id = buttons.get(action)
+    if custom_id is not None and custom_id.split(":")[3] == str(row.version):
+        assert message is not None
+        itx = await harness.click(user, message, custom_id)
     else:
         itx = await harness.slash(user, "play", action=action)
     assert not itx.rejected, itx.rejected
-    assert harness.public_of(itx), f"{action!r} by {user.name}: {harness.ephemeral_text(itx)}"
+    after = await harness.store.latest_game_in(harness.channel.id)
+    assert after is not None and after.last_seq > row.last_seq, (
+        f"{action!r} by {user.name}: {harness.ephemeral_text(itx)}"
+    )
     return itx
 
 

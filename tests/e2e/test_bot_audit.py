@@ -63,7 +63,12 @@ def answered_privately(h: BotHarness, itx: InteractionResult, expected: str | No
 
 
 def labels(message: RecordedMessage) -> list[str]:
-    return [c["label"] for c in message.walk_components() if c.get("type") == 2]
+    """The labels of a message's move buttons (not Undo or "Your options")."""
+    return [
+        c["label"]
+        for c in message.walk_components()
+        if c.get("type") == 2 and str(c.get("custom_id", "")).startswith("zg:act:")
+    ]
 
 
 def button_actions(message: RecordedMessage) -> list[str]:
@@ -114,7 +119,7 @@ async def together(h: BotHarness, *sends: Awaitable[InteractionResult]) -> list[
 
 async def start_tigris(h: BotHarness, players: list[FakeUser], scoring: str = "hidden") -> None:
     creator, *others = players
-    await h.slash(creator, "game new", game="tigris", scoring=scoring)
+    await h.slash(creator, "game new tigris", scoring=scoring)
     for user in others:
         await h.slash(user, "game join")
     started = await h.slash(creator, "game start")
@@ -175,7 +180,7 @@ async def test_bad_input_in_a_tigris_game_is_answered_privately_and_changes_noth
         (h.mallory, "game start", {}, t("en", "error.already_started")),
         (h.mallory, "game join", {}, t("en", "error.already_started")),
         (h.mallory, "game abandon", {}, t("en", "error.abandon_not_allowed")),
-        (h.mallory, "game new", {"game": "tigris"}, t("en", "error.channel_busy")),
+        (h.mallory, "game new tigris", {}, t("en", "error.channel_busy")),
     ]
     before = await h.raw_game()
     public = len(h.public_messages())
@@ -246,7 +251,7 @@ async def test_forged_and_foreign_buttons_change_nothing(harness: BotHarness) ->
     game, version = row.id, row.version
 
     # a second game in the other channel, with a button of its own
-    await h.slash(h.carol, "game new", game="oracle", channel=h.other_channel)
+    await h.slash(h.carol, "game new oracle", channel=h.other_channel)
     await h.slash(h.mallory, "game join", channel=h.other_channel)
     await h.slash(h.carol, "game start", channel=h.other_channel)
     for user in (h.carol, h.mallory):
@@ -303,7 +308,7 @@ async def test_buttons_of_an_ended_game_are_stale(harness: BotHarness) -> None:
     await h.click(h.alice, confirm, confirm.custom_ids()[0])
     answered_privately(h, await h.click(chooser, message, claim), stale)
 
-    await h.slash(h.bob, "game new", game="oracle")  # a new lobby in the channel
+    await h.slash(h.bob, "game new oracle")  # a new lobby in the channel
     answered_privately(h, await h.click(chooser, message, claim), stale)
     lobby = await h.raw_game()
     await h.slash(h.alice, "game join")
@@ -353,7 +358,6 @@ async def test_tigris_with_hidden_scoring_keeps_hands_and_scores_private(
     players = [h.alice, h.bob, h.carol]  # carol's DMs are closed
     await start_tigris(h, players, scoring="hidden")
     engine = games.REGISTRY["tigris"].engine
-    notice = t("en", "dm.closed_notice", player=h.carol.mention)
     rng = random.Random(2025)
     supports = 0
     for _ in range(3000):
@@ -364,8 +368,10 @@ async def test_tigris_with_hidden_scoring_keeps_hands_and_scores_private(
         row, state = await stored_state(h)
         view = engine.public_view(state)
         if view["turn"]["phase"] in SUPPORT_PHASES:
-            # the support buttons follow from public information (the hand size) only
-            latest = [m for m in h.public_messages() if m.text != notice][-1]
+            # the support buttons follow from public information (the hand size) only;
+            # they are on the public message, or on the player's own answer when the
+            # player goes on (an attacker commits first)
+            latest = [m for m in h.fake.visible_to(user) if button_actions(m)][-1]
             seat = row.seat_of(user.id).seat
             size = view["players"][seat]["hand_size"]
             assert button_actions(latest) == [f"support {n}" for n in range(size + 1)]
@@ -385,7 +391,7 @@ async def test_tigris_with_hidden_scoring_keeps_hands_and_scores_private(
         line
         for user in players
         for m in h.fake.dms_to(user) + h.fake.ephemerals_for(user)
-        if m.attachments  # a private view, with the lines that came with it
+        if any(a.filename == "hand.png" for a in m.attachments)  # a private view and its lines
         for line in m.text.splitlines()
         if line and line not in headers
     }
@@ -437,8 +443,8 @@ async def test_concurrent_lobby_commands_are_serialized(harness: BotHarness) -> 
     f = h.fake
     created = await together(
         h,
-        f.slash(h.alice, h.channel, "game new", game="oracle"),
-        f.slash(h.bob, h.channel, "game new", game="oracle"),
+        f.slash(h.alice, h.channel, "game new oracle"),
+        f.slash(h.bob, h.channel, "game new oracle"),
     )
     winners = [itx for itx in created if h.public_of(itx)]
     assert len(winners) == 1
@@ -462,12 +468,16 @@ async def test_concurrent_lobby_commands_are_serialized(harness: BotHarness) -> 
         if not h.public_of(itx):
             answered_privately(h, itx, t("en", "error.already_started"))
 
-    # everyone plays at once: all four moves are kept
+    # everyone plays at once: all four moves are kept, each confirmed to its player, and
+    # the last one reveals the round in one public message
     cards = {u.id: (await h.legal(u))[0] for u in [creator, *others]}
     played = await together(
         h, *(f.slash(u, h.channel, "play", action=cards[u.id]) for u in [creator, *others])
     )
-    assert all(h.public_of(itx) for itx in played)
+    for itx in played:
+        accepted = t("en", "move.accepted", action=cards[itx.user.id])
+        assert h.ephemeral_text(itx).startswith(accepted)
+    assert sum(len(h.public_of(itx)) for itx in played) == 1
     assert len((await h.raw_game())[2]) == 4
 
 
@@ -513,19 +523,22 @@ async def test_a_board_that_cannot_be_drawn_does_not_hide_a_committed_move(
     registry["oracle"] = dataclasses.replace(
         registry["oracle"], render_public=broken, render_private=broken
     )
-    service.registry = registry
+    service.ctx.registry = registry
     moves = len((await h.raw_game())[2])
     card = (await h.legal(h.alice))[0]
     itx = await h.slash(h.alice, "play", action=card)
-    assert len((await h.raw_game())[2]) == moves + 1  # the move is committed
+    assert len((await h.raw_game())[2]) == moves + 1  # the sealed card is committed
     assert h.ephemeral_text(itx).startswith(t("en", "move.accepted", action=card))
     assert t("en", "error.internal") not in h.ephemeral_text(itx)
+    assert all(not m.attachments for m in itx.messages)  # its preview could not be drawn
+    card = (await h.legal(h.bob))[0]
+    itx = await h.slash(h.bob, "play", action=card)
+    assert len((await h.raw_game())[2]) == moves + 2  # the reveal is committed
     [public] = h.public_of(itx)
-    assert public.attachments == []
-    assert {u.id for u in public.mentions} == {h.bob.id}  # bob is told it is his turn
-    assert [m.text for m in h.fake.dms_to(h.alice)][-1] == t(
-        "en", "hand.update", game=t("en", "oracle.title")
-    ) + "\n" + t("en", "oracle.event.you_played", card=card.split()[1])
+    assert public.attachments == []  # announced without its board
+    row, state = await stored_state(h)
+    chooser = row.seats[state.chooser].user_id
+    assert {u.id for u in public.mentions} == {chooser}  # the winner is told to choose
 
 
 # -- the catalog ---------------------------------------------------------------------
@@ -552,4 +565,6 @@ async def test_refusals_speak_the_users_language(harness: BotHarness) -> None:
     h.alice.locale = "zh-CN"
     asked = await h.slash(h.alice, "game abandon")
     [confirm] = [m for m in asked.messages if m.custom_ids()]
-    assert labels(confirm) == [t("zh", "lobby.confirm_button")]
+    assert [c["label"] for c in confirm.walk_components() if c.get("type") == 2] == [
+        t("zh", "lobby.confirm_button")
+    ]

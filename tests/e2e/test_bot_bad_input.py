@@ -31,30 +31,33 @@ async def test_bad_input_changes_nothing(harness: BotHarness) -> None:
     h = harness
     players = [h.alice, h.bob]
     await start_oracle(h, *players)
-    first = (await h.waiting(players))[0]
-    await move(h, first, (await h.legal(first))[0])
+    for user in players:  # both play their card: the round's winner must choose
+        await move(h, user, (await h.legal(user))[0])
+    assert h.store is not None
+    row = await h.store.latest_game_in(h.channel.id)
+    assert row is not None
+    chooser = row.seats[row.state["chooser"]].user_id
+    first = next(u for u in players if u.id != chooser)
     public_before = len(h.public_messages())
     before = await h.raw_game()
 
-    # not your turn: the first player has played and waits for the other
-    itx = await h.slash(first, "play", action="play 1")
+    # not your turn: the game waits for the round's winner
+    itx = await h.slash(first, "play", action="claim")
     refused(h, itx, "It is not your turn: the game is waiting for")
 
     # malformed action
-    second = next(u for u in players if u is not first)
+    second = next(u for u in players if u.id == chooser)
     itx = await h.slash(second, "play", action="dance wildly")
     refused(h, itx, t("en", "oracle.error.bad_notation", text="dance wildly"))
 
-    # a card the player does not hold
-    held = await h.legal(second)
-    missing = next(c for c in range(1, 6) if f"play {c}" not in held)
-    itx = await h.slash(second, "play", action=f"play {missing}")
-    refused(h, itx, t("en", "oracle.error.no_such_card", card=missing))
+    # a card now, when the winner must choose
+    itx = await h.slash(second, "play", action="play 1")
+    refused(h, itx, t("en", "oracle.error.choose_first"))
 
     # a second game in a busy channel
-    itx = await h.slash(h.mallory, "game new", game="oracle")
+    itx = await h.slash(h.mallory, "game new oracle")
     refused(h, itx, t("en", "error.channel_busy"))
-    itx = await h.slash(h.alice, "game new", game="tigris", scoring="open")
+    itx = await h.slash(h.alice, "game new tigris", scoring="open")
     refused(h, itx, t("en", "error.channel_busy"))
 
     assert await h.raw_game() == before
@@ -79,10 +82,15 @@ async def test_no_game_in_channel(harness: BotHarness) -> None:
         ), command
 
 
-async def test_option_of_another_game_is_refused(harness: BotHarness) -> None:
+async def test_each_game_offers_only_its_own_options(harness: BotHarness) -> None:
     h = harness
-    itx = await h.slash(h.alice, "game new", game="oracle", scoring="open")
-    refused(h, itx, t("en", "error.unknown_option", option="scoring"))
+    [game] = [c for c in h.fake.guild_commands[h.guild.id] if c["name"] == "game"]
+    [new] = [o for o in game["options"] if o["name"] == "new"]
+    options = {sub["name"]: [o["name"] for o in sub.get("options") or []] for sub in new["options"]}
+    assert options["oracle"] == ["style", "deadline"]
+    assert options["tigris"] == ["scoring"]
+    with pytest.raises(TypeError):  # Discord's client cannot even send another game's option
+        await h.slash(h.alice, "game new oracle", scoring="open")
     assert h.store is not None
     assert await h.store.latest_game_in(h.channel.id) is None
 

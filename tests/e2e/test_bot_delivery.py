@@ -21,14 +21,14 @@ class Sent:
 
 async def post(outcome: Outcome) -> list[dict[str, Any]]:
     sent = Sent()
-    delivery = Delivery(client=None, store=None)  # type: ignore[arg-type]
+    delivery = Delivery(client=None, service=None)  # type: ignore[arg-type]
     assert await delivery.post_public(sent, outcome, "en")
     return sent.calls
 
 
 async def test_only_the_pinged_users_may_be_mentioned() -> None:
     outcome = Outcome(
-        public=[Text("move.played", {"player": "@everyone <@&42> <@999>", "action": "x"})],
+        public=[Text("move.played", {"seat": "@everyone <@&42> <@999>", "action": "x"})],
         ping=[101, 102],
         board=b"\x89PNG fake",
     )
@@ -49,7 +49,7 @@ async def test_no_ping_line_without_pings() -> None:
 
 
 async def test_long_public_text_is_split_with_the_image_last() -> None:
-    lines = [Text("move.played", {"player": "p" * 90, "action": str(i)}) for i in range(60)]
+    lines = [Text("move.played", {"seat": "p" * 90, "action": str(i)}) for i in range(60)]
     calls = await post(Outcome(public=lines, ping=[7], board=b"\x89PNG fake"))
     assert len(calls) > 1
     assert all(len(c["content"]) <= MAX_CONTENT for c in calls)

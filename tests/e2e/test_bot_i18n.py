@@ -11,10 +11,9 @@ from pathlib import Path
 
 import pytest
 
-from bot.discord.cogs.tigris import VERBS
-from bot.i18n import LOCALES_DIR, t
+from bot.i18n import LOCALES_DIR, catalog, t
 
-from .bot_harness import BotHarness, open_harness
+from .bot_harness import BotHarness, open_harness, registry
 from .fake_discord import FakeDiscord
 
 ADAPTER = Path(__file__).resolve().parents[2] / "bot" / "discord"
@@ -30,7 +29,7 @@ async def test_public_in_guild_language_ephemeral_in_user_language(harness: BotH
     h = harness
     h.guild.locale = "ko"
     wei = h.fake.add_user("wei", locale="zh-CN")
-    created = await h.slash(wei, "game new", game="tigris")
+    created = await h.slash(wei, "game new tigris")
     [public] = h.public_of(created)
     assert t("ko", "tigris.title") in public.text  # the guild reads Korean
     assert t("en", "tigris.title") not in public.text
@@ -46,18 +45,41 @@ def placeholders(template: str) -> set[str]:
     return {name for _, name, _, _ in string.Formatter().parse(template) if name}
 
 
+def generated_keys(name: str) -> set[str]:
+    """The catalog keys of a game's generated command group, from its verb table."""
+    engine = registry()[name].engine
+    keys = {f"cmd.{name}.description", engine.title_key, engine.help_key}
+    for verb in engine.verbs.verbs.values():
+        keys.add(f"cmd.{name}.{verb.name}.description")
+        keys |= {f"cmd.{name}.param.{p.name}" for p in verb.params}
+    keys |= {spec.description_key for spec in engine.options}
+    return keys
+
+
 def test_adapter_strings_are_in_the_english_catalog() -> None:
-    english = json.loads((LOCALES_DIR / "en" / "discord.json").read_text("utf-8"))
-    english |= json.loads((LOCALES_DIR / "en" / "core.json").read_text("utf-8"))
+    english = catalog("en")
     source = "\n".join(p.read_text("utf-8") for p in ADAPTER.rglob("*.py"))
     used = set(
         re.findall(r"""(?:Text|L|t)\(\s*(?:[\w.()]+,\s*)?"([a-z_]+\.[a-z_.]+)"\s*[,)]""", source)
     )
-    used |= {f"cmd.game.{n}.description" for n in ("new", "join", "leave", "start")}
-    used |= {f"cmd.tigris.{verb.name}.description" for verb in VERBS}
-    used |= {f"cmd.tigris.param.{p}" for verb in VERBS for p in verb.params}
+    used |= {f"cmd.game.{n}.description" for n in ("new", "join", "leave", "start", "undo")}
+    for name in registry():
+        used |= generated_keys(name)
     assert len(used) > 30
     assert sorted(used - english.keys()) == []
+
+
+@pytest.mark.parametrize("lang", ["zh", "ko"])
+def test_every_product_game_command_is_translated(lang: str) -> None:
+    from bot import plugins
+
+    for game_type in plugins.GAMES:
+        keys = generated_keys(game_type.engine.name)
+        missing = sorted(k for k in keys if k not in catalog(lang))
+        assert missing == [], (lang, missing)
+        for key in keys:
+            if key.startswith("cmd."):
+                assert len(t(lang, key)) <= 100, key
 
 
 @pytest.mark.parametrize("lang", ["zh", "ko"])

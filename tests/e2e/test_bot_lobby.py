@@ -21,10 +21,11 @@ async def harness(fake_discord: FakeDiscord, tmp_path: Path) -> AsyncIterator[Bo
 
 async def test_three_players_create_join_and_start(harness: BotHarness) -> None:
     h = harness
-    created = await h.slash(h.alice, "game new", game="oracle", style="fancy")
+    created = await h.slash(h.alice, "game new oracle", style="fancy")
     assert t("en", "lobby.created_reply") in h.ephemeral_text(created)
     [announce] = h.public_of(created)
-    assert "alice opened a game of Oracle (test game) (style: fancy)" in announce.text
+    assert "alice opened a game of Oracle (test game)." in announce.text
+    assert "· style: fancy" in announce.text.splitlines()
 
     joined = await h.slash(h.bob, "game join")
     assert "bob joined (2/4)." in h.public_of(joined)[0].text
@@ -87,6 +88,9 @@ async def test_board_status_and_log(harness: BotHarness) -> None:
     assert "Waiting for alice" in h.ephemeral_text(status)
 
     log = await h.slash(h.alice, "game log", count=5)
+    assert h.ephemeral_text(log) == t("en", "log.empty")  # sealed until the round resolves
+    await h.slash(h.alice, "play", action=(await h.legal(h.alice))[0])
+    log = await h.slash(h.alice, "game log", count=5)
     text = h.ephemeral_text(log)
     assert "#1 bob: play ?" in text  # the card stays face down in the log
     assert card not in text
@@ -94,7 +98,7 @@ async def test_board_status_and_log(harness: BotHarness) -> None:
 
 async def test_leave_before_start(harness: BotHarness) -> None:
     h = harness
-    await h.slash(h.alice, "game new", game="oracle")
+    await h.slash(h.alice, "game new oracle")
     await h.slash(h.bob, "game join")
     left = await h.slash(h.bob, "game leave")
     assert "bob left the game." in h.public_of(left)[0].text
@@ -123,7 +127,7 @@ async def test_abandon_needs_the_creator_and_a_confirmation(harness: BotHarness)
 
     again = await h.click(h.alice, confirm, button)
     assert t("en", "error.stale_button") in h.ephemeral_text(again)
-    fresh = await h.slash(h.bob, "game new", game="oracle")
+    fresh = await h.slash(h.bob, "game new oracle")
     assert t("en", "lobby.created_reply") in h.ephemeral_text(fresh)
 
 

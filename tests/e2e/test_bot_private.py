@@ -8,6 +8,7 @@ of her private content.
 from __future__ import annotations
 
 import random
+import sqlite3
 from collections.abc import AsyncIterator
 from pathlib import Path
 
@@ -71,15 +72,15 @@ async def test_closed_dms_get_their_private_view_ephemerally(harness: BotHarness
     assert notices[0].attachments == []
     assert {u.id for u in notices[0].mentions} == {h.carol.id}
 
-    # her own move: the update comes as a follow-up only she sees
+    # her own sealed move: its answer, only she sees it, shows her private view
     card = (await h.legal(h.carol))[0]
     played = await h.slash(h.carol, "play", action=card)
-    fallback = [m for m in played.messages if m.ephemeral and m.attachments]
-    assert len(fallback) == 1
-    assert fallback[0].ephemeral_for is h.carol
-    assert fallback[0].text.startswith(t("en", "dm.fallback"))
-    assert t("en", "oracle.event.you_played", card=card.split()[1]) in fallback[0].text
-    assert fallback[0].attachments[0].data == await private_png(h, h.carol)
+    preview = [m for m in played.messages if m.ephemeral and m.attachments]
+    assert len(preview) == 1
+    assert preview[0].ephemeral_for is h.carol
+    assert t("en", "oracle.event.you_played", card=card.split()[1]) in preview[0].text
+    assert preview[0].attachments[0].data == await private_png(h, h.carol)
+    assert h.public_of(played) == []  # a sealed move is announced to nobody
 
     # any later game command in the channel brings her current view along
     status = await h.slash(h.carol, "game status")
@@ -134,9 +135,10 @@ async def test_reopened_dms_are_used_again_after_the_retry_delay(harness: BotHar
     assert await h.store.dms_closed(h.carol.id)
     # carol opens her DMs; once the retry delay has passed the bot tries again
     h.carol.dms_open = True
-    await h.store._db.execute("UPDATE closed_dms SET since = since - 7 * 3600")
-    card = (await h.legal(h.carol))[0]
-    await h.slash(h.carol, "play", action=card)
+    with sqlite3.connect(h.store.path) as raw:
+        raw.execute("UPDATE closed_dms SET since = since - 7 * 3600")
+    for user in (h.carol, h.alice, h.bob):  # the round resolves: her view changes
+        await h.slash(user, "play", action=(await h.legal(user))[0])
     [dm] = h.fake.dms_to(h.carol)
     assert dm.attachments and dm.attachments[0].data == await private_png(h, h.carol)
     assert not await h.store.dms_closed(h.carol.id)

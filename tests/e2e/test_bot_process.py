@@ -57,9 +57,14 @@ async def bot_process(fake: FakeDiscord, db: Path, guild_id: int) -> AsyncIterat
         await child.wait()
 
 
-async def answered(itx: InteractionResult, public: bool = True) -> InteractionResult:
-    """A command's answer: the private reply, and for a move the public message too."""
-    return await itx.wait(timeout=WAIT, followups=2 if public else 1, quiet=0.2)
+async def answered(itx: InteractionResult) -> InteractionResult:
+    """A command's whole answer: its deferred response edited, then nothing more for a while."""
+    await itx.wait(timeout=WAIT, messages=1)
+    for _ in range(int(WAIT / 0.2)):
+        await itx.wait(timeout=WAIT, quiet=0.2)
+        if itx.response is not None and not itx.response.loading:
+            return itx
+    raise AssertionError(f"{itx.label} was never answered")
 
 
 async def waiting_and_legal(db: Path, channel_id: int) -> tuple[int | None, list[str], bool]:
@@ -104,7 +109,7 @@ async def test_sigkill_mid_game_then_a_new_process_finishes_it(
         return played
 
     async with bot_process(fake, db, guild.id) as first_pid:
-        await answered(await fake.slash(users[0], channel, "game new", game="oracle"))
+        await answered(await fake.slash(users[0], channel, "game new oracle"))
         for user in users[1:]:
             await answered(await fake.slash(user, channel, "game join"))
         await answered(await fake.slash(users[0], channel, "game start"))
@@ -121,8 +126,8 @@ async def test_sigkill_mid_game_then_a_new_process_finishes_it(
         await store.close()
 
     async with bot_process(fake, db, guild.id):
-        status = await answered(await fake.slash(users[1], channel, "game status"), public=False)
-        assert status.followups and status.followups[0].ephemeral
+        status = await answered(await fake.slash(users[1], channel, "game status"))
+        assert status.response is not None and status.response.ephemeral
         played = await play(None)
         assert played == 12 - 5  # Oracle: three rounds of three plays and a claim
         final = fake.messages_in(channel)[-1]

@@ -11,6 +11,7 @@ import pytest
 from bot.i18n import t
 
 from .bot_harness import BotHarness, open_harness
+from .bot_harness import registry as games_registry
 from .fake_discord import FakeDiscord
 
 
@@ -53,7 +54,9 @@ async def test_registered_commands_match_the_code(harness: BotHarness) -> None:
         c.name: c.to_dict(bot.tree)
         for c in bot.tree.get_commands(guild=discord.Object(harness.guild.id))
     }
-    assert set(registered) == set(code) == {"game", "play", "help", "tigris"}
+    games = set(harness.running.service.registry)
+    assert games >= {"tigris", "oracle", "relay"}
+    assert set(registered) == set(code) == {"game", "play", "help"} | games
     for name, command in code.items():
         assert shape(registered[name].get("options") or []) == shape(command.get("options", []))
         assert registered[name]["description"] == command["description"]
@@ -68,11 +71,23 @@ async def test_registered_commands_match_the_code(harness: BotHarness) -> None:
         "board",
         "hand",
         "log",
+        "undo",
     }
-    new = {o["name"]: o for o in game["new"]["options"]}
-    assert {c["value"] for c in new["game"]["choices"]} >= {"oracle", "tigris"}
-    assert [c["value"] for c in new["scoring"]["choices"]] == ["hidden", "open"]
-    assert [c["value"] for c in new["style"]["choices"]] == ["plain", "fancy"]
+    new = {
+        o["name"]: {p["name"]: p for p in o.get("options") or []} for o in game["new"]["options"]
+    }
+    assert set(new) == games  # one subcommand per game, with that game's options only
+    assert [c["value"] for c in new["tigris"]["scoring"]["choices"]] == ["hidden", "open"]
+    assert [c["value"] for c in new["oracle"]["style"]["choices"]] == ["plain", "fancy"]
+    assert set(new["relay"]) == set()
+    # a game's verbs are its group's subcommands, each verb's parameters its options
+    tigris = {o["name"]: o for o in registered["tigris"]["options"]}
+    verbs = games_registry()["tigris"].engine.verbs.verbs
+    assert list(tigris) == list(verbs)
+    for verb in verbs.values():
+        options = tigris[verb.name].get("options") or []
+        assert [o["name"] for o in options] == [p.name for p in verb.params]
+        assert all(o["autocomplete"] for o in options)
     assert registered["game"]["description"] == t("en", "cmd.game.description")
     # descriptions are translated from the catalogs
     localized = registered["game"].get("description_localizations") or {}
@@ -102,7 +117,7 @@ async def test_every_answer_comes_within_the_deadline(harness: BotHarness) -> No
 async def test_global_sync_without_dev_guild(fake_discord: FakeDiscord, tmp_path: Path) -> None:
     async with open_harness(fake_discord, tmp_path, global_commands=True) as harness:
         names = {c["name"] for c in fake_discord.global_commands}
-        assert names == {"game", "play", "help", "tigris"}
+        assert names == {"game", "play", "help"} | set(harness.running.service.registry)
         assert not fake_discord.guild_commands.get(harness.guild.id)
         itx = await harness.slash(harness.alice, "help")
         assert "/game new" in harness.ephemeral_text(itx)

@@ -22,7 +22,7 @@ async def harness(fake_discord: FakeDiscord, tmp_path: Path) -> AsyncIterator[Bo
 
 async def start_tigris(h: BotHarness, players: list[FakeUser], scoring: str = "open") -> None:
     creator, *others = players
-    itx = await h.slash(creator, "game new", game="tigris", scoring=scoring)
+    itx = await h.slash(creator, "game new tigris", scoring=scoring)
     assert "Tigris & Euphrates" in h.public_of(itx)[0].text
     for user in others:
         await h.slash(user, "game join")
@@ -81,7 +81,11 @@ async def test_tigris_commands_offer_only_legal_choices(harness: BotHarness) -> 
     played = await h.slash(mover, "tigris tile", colour=colour, square=squares[0])
     action = f"tile {colour} {squares[0]}"
     assert t("en", "move.accepted", action=action) in h.ephemeral_text(played)
-    assert h.public_of(played)[0].attachments[0].filename == "board.png"
+    # the first action of a turn: a preview for the mover alone, with Undo; nothing public
+    assert h.public_of(played) == []
+    files = {a.filename: m for m in played.messages if m.ephemeral for a in m.attachments}
+    assert set(files) == {"board.png", "hand.png"}  # the preview, and the mover's new hand
+    assert any(cid.startswith("zg:undo:") for cid in files["board.png"].custom_ids())
     assert (await h.store.moves(await h.game_id()))[-1].action == action  # type: ignore[union-attr]
 
     leaders = await h.autocomplete(mover, "tigris leader", "leader")

@@ -11,13 +11,14 @@ from __future__ import annotations
 import copy
 import json
 import random
+import sqlite3
 from pathlib import Path
 from typing import Any
 
 import pytest
 
 from bot import games, plugins
-from bot.games.base import GameType
+from bot.games.base import GameEngine, GameType
 from bot.games.tigris.actions import PlaceTile
 from bot.i18n import Text, t
 from bot.service import GameService, Outcome, Player, Refusal
@@ -33,20 +34,25 @@ def rendered(lines: list[Text]) -> str:
     return "\n".join(line.render("en") for line in lines)
 
 
-def public_face(outcome: Outcome) -> tuple[str, list[str], list[int]]:
-    """Everything of an outcome that everyone sees."""
-    return rendered(outcome.public), [c.label for c in outcome.choices], outcome.ping
+def public_face(outcome: Outcome) -> tuple[str, list[Text], list[Text], list[int]]:
+    """Everything of an outcome that everyone sees, and the buttons the actor is offered."""
+    return (
+        rendered(outcome.public),
+        [c.label for c in outcome.choices],
+        [c.label for c in outcome.reply_choices],
+        outcome.ping,
+    )
 
 
 async def set_state(store: Store, channel: int, engine: Any, state: Any) -> None:
     """Overwrite a running game's state (a new version, so no cache serves the old one)."""
     row = await store.latest_game_in(channel)
     assert row is not None
-    await store._db.execute(
-        "UPDATE games SET state = ?, version = version + 1 WHERE id = ?",
-        (json.dumps(engine.dump_state(state)), row.id),
-    )
-    await store._db.commit()
+    with sqlite3.connect(store.path) as raw:
+        raw.execute(
+            "UPDATE games SET state = ?, version = version + 1 WHERE id = ?",
+            (json.dumps(engine.dump_state(state)), row.id),
+        )
 
 
 async def test_support_question_and_buttons_do_not_depend_on_the_hand(
@@ -120,21 +126,17 @@ async def test_support_question_and_buttons_do_not_depend_on_the_hand(
             views.append(engine.public_view(loaded))
         assert views[0] == views[1]
         assert public_face(outcomes[0]) == public_face(outcomes[1])
-        assert outcomes[0].choices, "support is a quick decision with buttons"
+        buttons = outcomes[0].choices or outcomes[0].reply_choices
+        assert buttons, "support is a quick decision with buttons"
     finally:
         await store.close()
 
 
-class _WithoutButtons:
-    """An engine exactly like ``inner`` but without the ``public_choices`` hook."""
+class _WithoutButtons(oracle.OracleEngine):
+    """Oracle without its ``public_choices`` hook: the contract's default (none)."""
 
-    def __init__(self, inner: Any) -> None:
-        self._inner = inner
-
-    def __getattr__(self, name: str) -> Any:
-        if name == "public_choices":
-            raise AttributeError(name)
-        return getattr(self._inner, name)
+    def public_choices(self, state: oracle.OracleState, seat: int) -> list[Any]:
+        return GameEngine.public_choices(self, state, seat)
 
 
 async def _oracle_game(service: GameService, game: str, players: list[Player]) -> None:
@@ -149,12 +151,12 @@ async def _oracle_game(service: GameService, game: str, players: list[Player]) -
 async def test_buttons_come_only_from_public_choices(store: Store) -> None:
     registry = {
         "oracle": ORACLE,
-        "bare": GameType(_WithoutButtons(oracle.ENGINE), ORACLE.render_public),
+        "bare": GameType(_WithoutButtons(), ORACLE.render_public),
     }
     service = GameService(store, registry, render=False)
     await _oracle_game(service, "oracle", [ALICE, BOB])
     first = await service.act(CHANNEL, ALICE, "play " + str((await _hand(store, ALICE))[0]))
-    assert first.ping == [BOB.id] and first.choices == []  # bob's cards are not buttons
+    assert first.choices == [] and first.reply_choices == []  # cards are never buttons
     second = await service.act(CHANNEL, BOB, "play " + str((await _hand(store, BOB))[0]))
     assert [c.action for c in second.choices] == ["claim", "gift"]  # the public decision
     await service.abandon(CHANNEL, ALICE, can_manage_channel=False, confirmed=True)
@@ -174,34 +176,29 @@ async def _hand(store: Store, user: Player) -> list[int]:
     return oracle.ENGINE.private_view(oracle.ENGINE.load_state(row.state), seat.seat)["hand"]
 
 
-class _TimedOracle(oracle.OracleEngine):
-    """Oracle with a one-minute round: a late seat plays its lowest card."""
-
-    def deadline_seconds(self, state: oracle.OracleState) -> float:
-        return 60.0
-
-    def timeout_action(self, state: oracle.OracleState, seat: int) -> Any:
-        legal = self.legal_actions(state, seat)
-        return legal[0] if legal else None
-
-
 async def test_a_timed_out_card_is_announced_face_down(store: Store) -> None:
     now = [1_000_000.0]
-    timed = GameType(_TimedOracle(), ORACLE.render_public, ORACLE.render_private)
-    service = GameService(store, {"timed": timed}, render=False, clock=lambda: now[0])
-    await _oracle_game(service, "timed", [ALICE, BOB, CAROL])
+    service = GameService(store, {"oracle": ORACLE}, render=False, clock=lambda: now[0])
+    await service.new_game(
+        guild_id=GUILD,
+        channel_id=CHANNEL,
+        user=ALICE,
+        game_type_name="oracle",
+        options={"deadline": "1h"},
+        seed=3,
+    )
+    for player in (BOB, CAROL):
+        await service.join(CHANNEL, player)
+    await service.start(CHANNEL, ALICE)
     await service.act(CHANNEL, ALICE, "play " + str((await _hand(store, ALICE))[0]))
-    hands = {p.name: await _hand(store, p) for p in (BOB, CAROL)}
-    now[0] += 61
+    now[0] += 3601
     outcomes = await service.fire_due_timers()
-    first = outcomes[0]  # the first late seat; the round is not revealed yet
-    headline = first.public[0]
-    assert headline.key == "move.timeout"
-    assert headline.params["action"] == "play ?"
-    name = headline.params["player"]
-    text = rendered(first.public)
-    assert t("en", "move.timeout", player=name, action="play ?") in text
-    assert f"play {hands[name][0]}" not in text
+    assert len(outcomes) == 1  # the late seats, as one batch
+    timed_out = [line for line in outcomes[0].public if line.key == "move.timeout"]
+    assert sorted(line.params["seat"] for line in timed_out) == ["Bob", "Carol"]
+    assert {line.params["action"] for line in timed_out} == {"play ?"}
+    text = rendered(outcomes[0].public)
+    assert t("en", "move.timeout", seat="Bob", action="play ?") in text
 
 
 @pytest.mark.parametrize("game_over", ["abandoned", "new lobby"])

@@ -51,16 +51,61 @@ async def test_demo_plays_a_whole_game_and_ends_with_the_ranking(tmp_path: Path)
     lines = printed.getvalue().strip().splitlines()
     assert code == 0
     assert lines[-1].startswith("Final ranking: 1. ")
-    boards = sorted((tmp_path / "boards").glob("*.png"))
-    assert len(boards) == 13  # the start and 12 moves
-    for board in boards:
-        assert Image.open(board).format == "PNG"
+    folder = tmp_path / "boards"
+    images = sorted(folder.glob("*.png"))
+    index = (folder / "index.txt").read_text("utf-8").splitlines()
+    assert [line.split("\t")[0] for line in index] == [p.name for p in images]
+    boards = [p for p in images if p.name.endswith("-board.png")]
+    # one public board per hand-off: the start, three reveals and three choices
+    assert len(boards) == 7
+    assert any(p.name.endswith("-private.png") for p in images)  # the hands, by DM
+    assert any(p.name.endswith("-preview.png") for p in images)  # sealed-card previews
+    for image in images:
+        assert Image.open(image).format == "PNG"
 
 
-async def test_demo_refuses_an_unknown_game_and_a_bad_player_count(tmp_path: Path) -> None:
-    printed = io.StringIO()
-    with redirect_stdout(printed):
-        assert await run_demo("chess", 3, 1, tmp_path) == 2
-        assert await run_demo("oracle", 9, 1, tmp_path) == 2
-    assert "Unknown game chess" in printed.getvalue()
-    assert "2 to 4 players" in printed.getvalue()
+async def test_demo_never_touches_what_it_did_not_create(tmp_path: Path) -> None:
+    keep = tmp_path / "board.png"
+    keep.write_bytes(b"the README's image")
+    with redirect_stdout(io.StringIO()):
+        assert await run_demo("ORACLE", "2", "7", tmp_path) == 0
+        assert await run_demo("oracle", "2", "7", tmp_path) == 0
+    assert keep.read_bytes() == b"the README's image"
+    assert sorted(p.name for p in tmp_path.iterdir()) == ["board.png", "demo-1", "demo-2"]
+    first = sorted(p.name for p in (tmp_path / "demo-1").iterdir())
+    assert first == sorted(p.name for p in (tmp_path / "demo-2").iterdir())  # same seed
+
+
+async def test_demo_refuses_bad_arguments_in_one_line(tmp_path: Path, capsys) -> None:
+    cases = [
+        (("chess", 3, 1, tmp_path / "a"), "Unknown game chess"),
+        (("oracle", 9, 1, tmp_path / "b"), "2 to 4 players"),
+        (("oracle", 3, "-1", tmp_path / "c"), "--seed must be a whole number from 0"),
+        (("oracle", 3, "99999999999999999999", tmp_path / "d"), "--seed"),
+        (("oracle", "²", 1, tmp_path / "e"), "--players"),
+        (("oracle", 3, 1, tmp_path / "f", ("style=loud",)), "not a valid value for style"),
+        (("oracle", 3, 1, tmp_path / "g", ("style",)), "--option takes NAME=VALUE"),
+    ]
+    for args, expected in cases:
+        assert await run_demo(*args) == 2
+        err = capsys.readouterr().err.strip()
+        assert expected in err and len(err.splitlines()) == 1, err
+    file = tmp_path / "file"
+    file.write_text("x")
+    assert await run_demo("oracle", 3, 1, file) == 2
+    assert "is a file" in capsys.readouterr().err
+    assert sorted(p.name for p in tmp_path.iterdir()) == ["file"]  # nothing was created
+
+
+def test_bad_command_line_arguments_get_one_line(tmp_path: Path) -> None:
+    env = {**os.environ, "PYTHONPATH": str(ROOT)}
+    done = subprocess.run(
+        [sys.executable, "-m", "bot", "demo", "--nonsense"],
+        cwd=tmp_path,
+        env=env,
+        capture_output=True,
+        text=True,
+        timeout=60,
+    )
+    assert done.returncode == 2
+    assert len(done.stderr.strip().splitlines()) == 1 and "--nonsense" in done.stderr

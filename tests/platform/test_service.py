@@ -60,13 +60,21 @@ async def test_start_shows_seat_order_colours_and_pings_everyone(service: GameSe
     assert sorted(p.user_id for p in outcome.private) == [ALICE.id, BOB.id, CAROL.id]
 
 
+async def _awaited(service: GameService) -> list[int]:
+    """The user ids of the seats the channel's game waits for."""
+    game = await service.store.latest_game_in(CHANNEL)
+    return [
+        game.seats[s].user_id for s in sorted(ENGINE.waiting_for(ENGINE.load_state(game.state)))
+    ]
+
+
 async def test_full_game_reaches_a_ranking(service: GameService, store: Store) -> None:
     outcome = await _started(service, ALICE, BOB, CAROL)
     chooser = random.Random(3)
     people = {p.id: p for p in (ALICE, BOB, CAROL)}
     moves = 0
     while not outcome.finished:
-        player = people[chooser.choice(outcome.ping)]
+        player = people[chooser.choice(await _awaited(service))]
         action = chooser.choice(await service.legal_actions(CHANNEL, player))
         outcome = await service.act(CHANNEL, player, str(action))
         moves += 1
@@ -87,14 +95,17 @@ async def test_hidden_card_is_not_announced_publicly(service: GameService) -> No
     await _started(service, ALICE, BOB)
     hand = ENGINE.private_view(await _state(service), await _seat(service, ALICE))["hand"]
     outcome = await service.act(CHANNEL, ALICE, f"play {hand[0]}")
-    public_text = " ".join(t("en", line.key, **line.params) for line in outcome.public)
-    assert f"play {hand[0]}" not in public_text
-    assert "a hidden card" in public_text
-    mine = [p for p in outcome.private if p.user_id == ALICE.id]
-    assert mine and any(line.key == "oracle.event.you_played" for line in mine[0].lines)
+    assert outcome.public == [] and outcome.board is None and outcome.ping == []  # sealed
+    assert any(line.key == "oracle.event.you_played" for line in outcome.reply)
     assert all(p.user_id == ALICE.id for p in outcome.private)
+    assert (await service.log_lines(CHANNEL, 5)).reply[0].key == "log.empty"  # not yet public
+    bob_hand = ENGINE.private_view(await _state(service), await _seat(service, BOB))["hand"]
+    reveal = await service.act(CHANNEL, BOB, f"play {bob_hand[0]}")
+    public_text = " ".join(t("en", line.key, **line.params) for line in reveal.public)
+    assert "Alice played a hidden card" in public_text
+    assert f"play {hand[0]}" not in public_text
     log = await service.log_lines(CHANNEL, 5)
-    assert log.reply[-1].params["action"] == "play ?"
+    assert [line.params["action"] for line in log.reply[1:]] == ["play ?", "play ?"]
 
 
 async def _state(service: GameService):
@@ -218,7 +229,7 @@ async def test_lobby_rules(service: GameService, store: Store) -> None:
     await service.leave(CHANNEL, CAROL)
     game = await store.open_game_in(CHANNEL)
     assert [s.display_name for s in game.seats] == ["Alice", "Bob", "Dave"]
-    assert game.options == {"style": "plain"}  # defaults filled in
+    assert game.options == {"style": "plain", "deadline": "none"}  # defaults filled in
 
 
 async def test_abandon_asks_first_and_allows_channel_managers(
@@ -226,7 +237,7 @@ async def test_abandon_asks_first_and_allows_channel_managers(
 ) -> None:
     await _started(service, ALICE, BOB)
     ask = await service.abandon(CHANNEL, MALLORY, can_manage_channel=True, confirmed=False)
-    assert ask.reply[0].key == "lobby.abandon_confirm" and ask.choices
+    assert ask.reply[0].key == "lobby.abandon_confirm" and ask.reply_choices
     assert (await store.open_game_in(CHANNEL)).status == "running"
     done = await service.abandon(CHANNEL, MALLORY, can_manage_channel=True, confirmed=True)
     assert done.finished
@@ -235,26 +246,26 @@ async def test_abandon_asks_first_and_allows_channel_managers(
     assert game.status == "abandoned" and await store.timers(game.id) == []
 
 
-async def test_concurrent_commands_are_serialized(service: GameService, store: Store) -> None:
-    await _started(service, ALICE, BOB, CAROL)
-    state = await _state(service)
+async def test_concurrent_commands_in_one_channel_are_serialized(
+    service: GameService, store: Store
+) -> None:
+    """The active Relay player fires five 1-AP steps at once: three fit in the turn."""
+    await service.new_game(
+        guild_id=GUILD, channel_id=CHANNEL, user=ALICE, game_type_name="relay", seed=1
+    )
+    await service.join(CHANNEL, BOB)
+    await service.start(CHANNEL, ALICE)
     game = await store.latest_game_in(CHANNEL)
-    plays = []
-    for player in (ALICE, BOB, CAROL):
-        seat = game.seat_of(player.id).seat
-        for card in state.hands[seat]:
-            plays.append((player, f"play {card}"))
-    # every player fires every card at once: exactly one play per player wins
+    active = ALICE if game.seats[0].user_id == ALICE.id else BOB
     results = await asyncio.gather(
-        *(service.act(CHANNEL, player, action) for player, action in plays),
-        return_exceptions=True,
+        *(service.act(CHANNEL, active, "step 1") for _ in range(5)), return_exceptions=True
     )
     wins = [r for r in results if isinstance(r, Outcome)]
     refusals = [r for r in results if isinstance(r, Refusal)]
-    assert len(wins) == 3 and len(wins) + len(refusals) == len(plays)
+    assert len(wins) == 3 and len(refusals) == 2
     assert {r.text.key for r in refusals} == {"error.not_your_turn"}
-    assert len(await store.moves(game.id)) == 3
-    assert len({o.public[0].params.get("seat") for o in wins}) == 3
+    assert [m.action for m in await store.moves(game.id)] == ["step 1"] * 3
+    assert [o.step.value for o in wins] == ["continue", "continue", "handoff"]
 
 
 async def test_two_services_on_one_file_never_both_win(tmp_path) -> None:

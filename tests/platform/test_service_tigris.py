@@ -6,7 +6,7 @@ import random
 
 from bot import games, plugins
 from bot.i18n import t
-from bot.service import GameService, Player
+from bot.service import ChoiceKind, GameService, Player, StepKind
 from tests.conftest import CHANNEL, GUILD
 
 PLAYERS = [Player(201, "Ur"), Player(202, "Uruk"), Player(203, "Lagash")]
@@ -29,17 +29,26 @@ async def test_decisions_offer_buttons_and_hands_never_go_public(service: GameSe
     chooser = random.Random(4)
     decisions = 0
     while not outcome.finished:
-        [user_id] = outcome.ping  # Tigris always waits for exactly one player
-        player = by_id[user_id]
-        legal = [str(a) for a in await service.legal_actions(CHANNEL, player)]
         row = await service.store.latest_game_in(CHANNEL)
         state = engine.load_state(row.state)
-        # buttons are public: the engine's public choices, which cover every legal answer
-        public_choices = [str(a) for a in engine.public_choices(state, row.seat_of(user_id).seat)]
+        [seat] = engine.waiting_for(state)  # Tigris always waits for exactly one player
+        user_id = row.seats[seat].user_id
+        if outcome.step is StepKind.HANDOFF:
+            assert outcome.ping == [user_id]
+        player = by_id[user_id]
+        legal = [str(a) for a in await service.legal_actions(CHANNEL, player)]
+        # the engine's public choices, which cover every legal answer: on the public
+        # message after a hand-off, on the player's own answer when they go on
+        public_choices = [str(a) for a in engine.public_choices(state, seat)]
+        buttons = (
+            outcome.choices
+            if outcome.step is not StepKind.CONTINUE
+            else [c for c in outcome.reply_choices if c.kind is ChoiceKind.ACT]
+        )
         if 1 < len(public_choices) <= 10:
-            assert [c.action for c in outcome.choices] == public_choices
+            assert [c.action for c in buttons] == public_choices
             assert set(legal) <= set(public_choices)
-            for choice in outcome.choices:  # labels are words in every language
+            for choice in buttons:  # labels are words in every language
                 for lang in ("en", "zh", "ko"):
                     label = choice.label.render(lang)
                     assert label and "{" not in label and label != choice.label.key
@@ -60,6 +69,7 @@ async def test_decisions_offer_buttons_and_hands_never_go_public(service: GameSe
         outcome = await service.act(CHANNEL, player, action)
         if action.startswith("swap"):
             assert action not in _text(outcome.public)
-            log = await service.log_lines(CHANNEL, 1)
-            assert log.reply[-1].params["action"] == f"swap {len(action.split()) - 1}"
+            if outcome.step is not StepKind.CONTINUE:  # published: the log shows it face down
+                log = await service.log_lines(CHANNEL, 1)
+                assert log.reply[-1].params["action"] == f"swap {len(action.split()) - 1}"
     assert decisions > 0

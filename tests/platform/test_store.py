@@ -7,7 +7,14 @@ from pathlib import Path
 
 import pytest
 
-from bot.store import ChannelBusy, Store, VersionConflict
+from bot.store import MIGRATIONS, ChannelBusy, NewMove, StepWrite, Store, VersionConflict
+
+
+async def _move(store: Store, game, seat: int, action: str, state) -> None:
+    """One step as the service commits it: a move row and the state it produced."""
+    await store.commit_step(
+        game, StepWrite(state=state, status="running", moves=[NewMove(seat, action)])
+    )
 
 
 async def _running_game(store: Store, channel: int = 1):
@@ -29,7 +36,7 @@ async def _running_game(store: Store, channel: int = 1):
 async def test_fresh_database_is_migrated_in_wal_mode(tmp_path: Path) -> None:
     store = await Store.open(tmp_path / "z.db")
     try:
-        assert await store.schema_version() == 2
+        assert await store.schema_version() == len(MIGRATIONS)
         assert await store.integrity_check() == "ok"
     finally:
         await store.close()
@@ -99,22 +106,16 @@ async def test_start_reorders_seats_and_assigns_colours(store: Store) -> None:
 
 async def test_stale_version_writes_nothing(store: Store) -> None:
     game = await _running_game(store)
-    await store.record_move(
-        game, seat=0, action="a", state={"n": 1}, finished=False, waiting_changed=True
-    )
+    await _move(store, game, 0, "a", {"n": 1})
     before = await store.raw_game(game.id)
     with pytest.raises(VersionConflict):
-        await store.record_move(
-            game, seat=1, action="b", state={"n": 99}, finished=False, waiting_changed=True
-        )
+        await _move(store, game, 1, "b", {"n": 99})
     assert await store.raw_game(game.id) == before
 
 
 async def test_moves_are_append_only(store: Store, tmp_path: Path) -> None:
     game = await _running_game(store)
-    await store.record_move(
-        game, seat=0, action="a", state={"n": 1}, finished=False, waiting_changed=True
-    )
+    await _move(store, game, 0, "a", {"n": 1})
     with sqlite3.connect(store.path) as raw, pytest.raises(sqlite3.IntegrityError):
         raw.execute("UPDATE moves SET action = 'forged'")
 
@@ -124,14 +125,7 @@ async def test_restart_keeps_every_committed_move(tmp_path: Path) -> None:
     store = await Store.open(path)
     game = await _running_game(store)
     for n in range(1, 31):
-        await store.record_move(
-            game,
-            seat=n % 2,
-            action=f"move {n}",
-            state={"n": n},
-            finished=False,
-            waiting_changed=True,
-        )
+        await _move(store, game, n % 2, f"move {n}", {"n": n})
         game = await store.get_game(game.id)
     await store.close()
 
@@ -200,7 +194,8 @@ async def test_a_dm_refusal_expires_for_retries_but_is_still_known(store: Store)
     assert await store.dms_closed(8, retry_after=3600)
     assert await store.note_dm_announcement(8, 1)
     # an old refusal: a retry is due, but the user is still known to be closed
-    await store._db.execute("UPDATE closed_dms SET since = since - 7200 WHERE user_id = 8")
+    with sqlite3.connect(store.path) as raw:
+        raw.execute("UPDATE closed_dms SET since = since - 7200 WHERE user_id = 8")
     assert not await store.dms_closed(8, retry_after=3600)
     assert await store.dms_closed(8)
     await store.mark_dms_closed(8)  # refused again: the clock restarts, the notice stays given
@@ -217,12 +212,13 @@ async def test_version_one_databases_are_migrated_forward(tmp_path: Path) -> Non
     store_module.MIGRATIONS = first[:1]
     try:
         old = await Store.open(path)
-        await old._db.execute(
-            "INSERT INTO games (channel_id, game_type, status, creator_id, seed, created_at,"
-            " updated_at) VALUES (1, 'oracle', 'lobby', 5, 1, 0, 0)"
-        )
         assert await old.schema_version() == 1
         await old.close()
+        with sqlite3.connect(path) as raw:
+            raw.execute(
+                "INSERT INTO games (channel_id, game_type, status, creator_id, seed, created_at,"
+                " updated_at) VALUES (1, 'oracle', 'lobby', 5, 1, 0, 0)"
+            )
     finally:
         store_module.MIGRATIONS = first
     new = await Store.open(path)

@@ -1,4 +1,6 @@
-"""A child process for the kill test: plays Oracle games through the service forever.
+"""A child process for the kill test: plays Oracle and Relay games through the service forever.
+
+Relay games take steps back now and then (``undo``), so the log holds undo rows.
 
 After each acknowledged move it prints ``ACK <game_id> <seq>`` and flushes,
 exactly as the Discord adapter would answer a player only after
@@ -15,7 +17,7 @@ from pathlib import Path
 
 sys.path.insert(0, str(Path(__file__).resolve().parents[2]))
 
-from bot.service import GameService, Player
+from bot.service import GameService, Player, Refusal
 from bot.store import Store
 from tests.conftest import register_oracle
 
@@ -31,21 +33,31 @@ async def main(path: str, seed: int) -> None:
     channel = 0
     while True:
         channel += 1
+        game_type = "relay" if channel % 2 == 0 else "oracle"
+        engine = games.REGISTRY[game_type].engine
         await service.new_game(
             guild_id=1,
             channel_id=channel,
             user=players[0],
-            game_type_name="oracle",
+            game_type_name=game_type,
             seed=chooser.randrange(1000),
         )
         for player in players[1:]:
             await service.join(channel, player)
         outcome = await service.start(channel, players[0])
         while not outcome.finished:
-            user_id = chooser.choice(outcome.ping)
+            game = await store.latest_game_in(channel)
+            awaited = sorted(engine.waiting_for(engine.load_state(game.state)))
+            user_id = game.seats[chooser.choice(awaited)].user_id
             user = next(p for p in players if p.id == user_id)
-            action = chooser.choice(await service.legal_actions(channel, user))
-            outcome = await service.act(channel, user, str(action))
+            if game_type == "relay" and chooser.random() < 0.2:
+                try:
+                    outcome = await service.undo(channel, user)
+                except Refusal:
+                    continue
+            else:
+                action = chooser.choice(await service.legal_actions(channel, user))
+                outcome = await service.act(channel, user, str(action))
             game = await store.latest_game_in(channel)
             moves = await store.moves(game.id, last=1)
             print(f"ACK {game.id} {moves[-1].seq} {moves[-1].action}", flush=True)

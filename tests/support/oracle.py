@@ -1,15 +1,19 @@
 """Oracle: a tiny game for testing the platform, never shipped as a product game.
 
-It has every shape the service must handle:
+It has the simultaneous shape the service must handle (the sequential one
+is :mod:`tests.support.relay`):
 
 * hidden information: each seat holds a private hand of three cards (values
   1..5 dealt from a seeded deck), and cards played in the current round stay
-  hidden until every seat has played;
-* a multi-seat decision: every seat plays one card at the same time
-  (``play N``); ``waiting_for`` holds every seat that has not played yet;
+  hidden (sealed) until every seat has played;
+* a simultaneous sealed round: every seat plays one card (``play N``);
+  ``waiting_for`` holds every seat that has not played yet, and a seat that
+  has played may change its card until the round resolves (``may_act``);
+* a round deadline (lobby option ``deadline: 1h``): a seat still missing at
+  the deadline plays its lowest card (the timeout action);
 * a single-seat decision: after the reveal, the round's winner (highest card,
   ties to the lower seat) chooses ``claim`` (1 point) or ``gift`` (1 point to
-  the next seat);
+  the next seat), offered as public buttons;
 * an end: after three rounds, ranked by points (ties share a place).
 """
 
@@ -20,25 +24,37 @@ from collections.abc import Mapping
 from dataclasses import dataclass, field
 from typing import Any
 
-from bot.games.base import Event, OptionSpec, Result, RuleError
+from bot.games.base import Deadline, Event, GameEngine, OptionSpec, Result, RuleError, TurnShape
+from bot.games.notation import Count, Param, VerbTable, verb
 
 ROUNDS = 3
+DEADLINES = {"none": None, "1h": 3600.0}
 
 
+@verb("play", Param("card", Count(1, 99)))
 @dataclass(frozen=True)
 class Play:
     card: int
 
-    def __str__(self) -> str:
-        return f"play {self.card}"
 
-
+@verb("claim")
 @dataclass(frozen=True)
-class Claim:
-    gift: bool
+class Keep:
+    @property
+    def gift(self) -> bool:
+        return False
 
-    def __str__(self) -> str:
-        return "gift" if self.gift else "claim"
+
+@verb("gift")
+@dataclass(frozen=True)
+class Gift:
+    @property
+    def gift(self) -> bool:
+        return True
+
+
+def Claim(gift: bool) -> Keep | Gift:
+    return Gift() if gift else Keep()
 
 
 @dataclass
@@ -52,14 +68,22 @@ class OracleState:
     chooser: int | None = None
     deck: list[int] = field(default_factory=list)
     style: str = "plain"
+    deadline: str = "none"
 
 
-class OracleEngine:
+class OracleEngine(GameEngine[OracleState, Any]):
     name = "oracle"
     title_key = "oracle.title"
+    help_key = "oracle.help"
     min_players = 2
     max_players = 4
-    options = (OptionSpec("style", ("plain", "fancy"), "oracle.option.style"),)
+    turns = TurnShape.SIMULTANEOUS
+    has_private_view = True
+    options = (
+        OptionSpec("style", ("plain", "fancy"), "oracle.option.style"),
+        OptionSpec("deadline", ("none", "1h"), "oracle.option.deadline"),
+    )
+    verbs = VerbTable((Play, Keep, Gift), error_key="oracle.error.bad_notation")
 
     def new_game(self, seats: int, options: Mapping[str, str], seed: int) -> OracleState:
         deck = [v for v in range(1, 6) for _ in range(3)]
@@ -71,6 +95,7 @@ class OracleEngine:
             points=[0] * seats,
             deck=deck[seats * 3 :],
             style=options.get("style", "plain"),
+            deadline=options.get("deadline", "none"),
         )
 
     def waiting_for(self, state: OracleState) -> set[int]:
@@ -80,22 +105,36 @@ class OracleEngine:
             return {state.chooser}
         return {s for s in range(state.seats) if s not in state.played}
 
+    def may_act(self, state: OracleState, seat: int) -> bool:
+        """A seat that has played may change its sealed card until the reveal."""
+        if self.result(state) is not None:
+            return False
+        if state.chooser is not None:
+            return seat == state.chooser
+        return 0 <= seat < state.seats
+
+    def turn_number(self, state: OracleState) -> int:
+        """Each round has two decisions: the sealed cards, then the winner's choice."""
+        return 2 * state.round + (state.chooser is not None)
+
+    def deadlines(self, state: OracleState) -> list[Deadline]:
+        seconds = DEADLINES[state.deadline]
+        if seconds is None or state.chooser is not None or self.result(state) is not None:
+            return []
+        return [Deadline(f"round:{state.round}", seconds)]
+
+    def timeout_action(self, state: OracleState, seat: int) -> Any:
+        """A late seat plays its lowest card (leaks nothing: nobody sees it until the reveal)."""
+        if state.chooser is not None or not state.hands[seat]:
+            return None
+        return Play(min(state.hands[seat]))
+
     def legal_actions(self, state: OracleState, seat: int) -> list[Any]:
-        if seat not in self.waiting_for(state):
+        if not self.may_act(state, seat):
             return []
         if state.chooser is not None:
             return [Claim(False), Claim(True)]
         return [Play(card) for card in sorted(set(state.hands[seat]))]
-
-    def parse_action(self, text: str) -> Any:
-        words = text.strip().lower().split()
-        if words == ["claim"]:
-            return Claim(False)
-        if words == ["gift"]:
-            return Claim(True)
-        if len(words) == 2 and words[0] == "play" and words[1].isdigit():
-            return Play(int(words[1]))
-        raise RuleError("oracle.error.bad_notation", text=text)
 
     def public_choices(self, state: OracleState, seat: int) -> list[Any]:
         """Buttons for the winner's claim/gift; the cards in a hand are never buttons."""
@@ -108,16 +147,21 @@ class OracleEngine:
         return "play ?" if isinstance(action, Play) else str(action)
 
     def apply(self, state: OracleState, seat: int, action: Any) -> list[Event]:
-        if seat not in self.waiting_for(state):
+        if not self.may_act(state, seat):
             raise RuleError("oracle.error.not_waiting")
         if isinstance(action, Play):
             if state.chooser is not None:
                 raise RuleError("oracle.error.choose_first")
             if action.card not in state.hands[seat]:
                 raise RuleError("oracle.error.no_such_card", card=action.card)
+            changed = seat in state.played
+            if changed:
+                state.hands[seat].append(state.played.pop(seat))
+                state.hands[seat].sort()
             state.hands[seat].remove(action.card)
             state.played[seat] = action.card
-            events = [Event("oracle.event.played", {"seat": seat})]
+            key = "oracle.event.changed" if changed else "oracle.event.played"
+            events = [Event(key, {"seat": seat})]
             events.append(Event("oracle.event.you_played", {"card": action.card}, private_to=seat))
             if len(state.played) == state.seats:
                 state.revealed = dict(state.played)
@@ -128,7 +172,7 @@ class OracleEngine:
                 events.append(Event("oracle.event.revealed", {"cards": shown}))
                 events.append(Event("oracle.event.winner", {"seat": state.chooser}))
             return events
-        if isinstance(action, Claim):
+        if isinstance(action, Keep | Gift):
             if state.chooser is None:
                 raise RuleError("oracle.error.nothing_to_choose")
             receiver = (seat + 1) % state.seats if action.gift else seat
@@ -189,6 +233,7 @@ class OracleEngine:
             "chooser": state.chooser,
             "deck": state.deck,
             "style": state.style,
+            "deadline": state.deadline,
         }
 
     def load_state(self, data: Mapping[str, Any]) -> OracleState:
@@ -202,6 +247,7 @@ class OracleEngine:
             chooser=data["chooser"],
             deck=list(data["deck"]),
             style=data["style"],
+            deadline=data.get("deadline", "none"),
         )
 
 

@@ -40,3 +40,23 @@ def render_private(view: Mapping[str, Any], player: PlayerLabel, lang: str = "en
     draw = ImageDraw.Draw(image)
     draw.text((10, 10), f"{player.name}: {' '.join(map(str, view['hand']))}", fill="white")
     return _png(image)
+
+
+def render_relay(
+    view: Mapping[str, Any], players: Sequence[PlayerLabel], lang: str = "en"
+) -> bytes:
+    """The Relay test game's board: each seat's marker, cards and the AP left."""
+    image = Image.new("RGB", (360, 40 + 30 * len(players)), "#202c24")
+    draw = ImageDraw.Draw(image)
+    draw.text((10, 10), f"Relay  deck {view['deck']}  AP {view['ap']}", fill="white")
+    for player in players:
+        y = 40 + 30 * player.seat
+        draw.rectangle((10, y, 30, y + 20), fill=player.colour)
+        cards = " ".join(map(str, view["cards"][player.seat]))
+        marker = ">" if view["active"] == player.seat else " "
+        draw.text(
+            (40, y + 4),
+            f"{marker}{player.name}: at {view['positions'][player.seat]} cards {cards}",
+            fill="white",
+        )
+    return _png(image)

@@ -1,12 +1,13 @@
-"""``/game``: new, join, leave, start, abandon, status, board, hand, log.
+"""``/game``: new, join, leave, start, undo, abandon, status, board, hand, log.
 
 Decisions:
 
-* ``/game new`` takes the game as a required choice and one optional parameter
-  per lobby option name of the registered games (``scoring``, ``style``...),
-  each a fixed list of choices — no free text where a list exists. A value
-  set for an option the chosen game does not have is refused by the service
-  (``error.unknown_option``).
+* ``/game new <game> [options]``: ``new`` is a subcommand group with one
+  subcommand per registered game, whose options are that game's lobby
+  options only, each a fixed list of choices — no free text where a list
+  exists, and no value another game would accept.
+* ``/game undo`` takes back the user's last step (also a button on the
+  step's preview).
 * ``/game abandon`` first asks for confirmation with an ephemeral danger
   button (:class:`~bot.discord.buttons.AbandonButton`); the click checks again
   who may abandon (the creator, or anyone with Manage Channels here).
@@ -22,40 +23,36 @@ import discord
 from discord import app_commands
 from discord.ext import commands
 
-from bot.discord.buttons import AbandonButton, ButtonView
 from bot.discord.commands import Param, build_command
-from bot.discord.delivery import locale_language
 from bot.discord.translator import L
-from bot.games.base import OptionSpec
-from bot.i18n import has_key, t
+from bot.games.base import GameType, OptionSpec
+from bot.i18n import Text, has_key
 from bot.service import Outcome, Player
 
 if TYPE_CHECKING:
     from bot.discord.client import ZigguratBot
 
 DEFAULT_LOG_COUNT = 10
-RESERVED = frozenset({"game"})
-
-
-def option_specs(bot: ZigguratBot) -> dict[str, OptionSpec]:
-    """Every lobby option name of the registered games, with the union of its values."""
-    merged: dict[str, OptionSpec] = {}
-    for name in sorted(bot.service.registry):
-        for spec in bot.service.registry[name].engine.options:
-            if spec.name in RESERVED:
-                raise ValueError(f"game {name}: option name {spec.name!r} is reserved")
-            known = merged.get(spec.name)
-            if known is None:
-                merged[spec.name] = spec
-            else:
-                values = known.choices + tuple(v for v in spec.choices if v not in known.choices)
-                merged[spec.name] = OptionSpec(spec.name, values, known.description_key)
-    return merged
 
 
 def _choice_name(spec: OptionSpec, value: str) -> str | app_commands.locale_str:
     key = f"{spec.description_key}.{value}"
     return L(key) if has_key(key) else value
+
+
+def option_params(game_type: GameType) -> list[Param]:
+    """One optional parameter per lobby option of a game, its values as choices."""
+    return [
+        Param(
+            spec.name,
+            L(spec.description_key),
+            required=False,
+            choices=[
+                app_commands.Choice(name=_choice_name(spec, v), value=v) for v in spec.choices
+            ],
+        )
+        for spec in game_type.engine.options
+    ]
 
 
 class LobbyCog(commands.Cog):
@@ -67,37 +64,28 @@ class LobbyCog(commands.Cog):
         self.group = app_commands.Group(
             name="game", description=L("cmd.game.description"), guild_only=True
         )
-        games = sorted(self.service.registry.items())
-        new_params = [
-            Param(
-                "game",
-                L("cmd.game.new.game"),
-                choices=[
-                    app_commands.Choice(name=L(gt.engine.title_key), value=name)
-                    for name, gt in games
-                ],
+        new = app_commands.Group(
+            name="new", description=L("cmd.game.new.description"), parent=self.group
+        )
+        for name, game_type in sorted(self.service.registry.items()):
+            new.add_command(
+                build_command(
+                    name,
+                    L("cmd.game.new.game_description", game=Text(game_type.engine.title_key)),
+                    option_params(game_type),
+                    self._new(name),
+                )
             )
-        ] + [
-            Param(
-                spec.name,
-                L(spec.description_key),
-                required=False,
-                choices=[
-                    app_commands.Choice(name=_choice_name(spec, v), value=v) for v in spec.choices
-                ],
-            )
-            for spec in option_specs(bot).values()
-        ]
         simple = {
             "join": self.join,
             "leave": self.leave,
             "start": self.start,
+            "undo": self.undo,
             "abandon": self.abandon,
             "status": self.status,
             "board": self.board,
             "hand": self.hand,
         }
-        self._add("new", new_params, self.new)
         for name, handler in simple.items():
             self._add(name, [], handler)
         count = Param(
@@ -120,20 +108,21 @@ class LobbyCog(commands.Cog):
 
     # -- handlers -------------------------------------------------------------
 
-    async def new(self, interaction: discord.Interaction, values: dict[str, Any]) -> None:
-        game = values.pop("game")
+    def _new(self, game: str) -> Any:
+        async def new(interaction: discord.Interaction, values: dict[str, Any]) -> None:
+            async def work(player: Player) -> Outcome:
+                return await self.service.new_game(
+                    guild_id=interaction.guild_id,
+                    channel_id=interaction.channel_id or 0,
+                    user=player,
+                    game_type_name=game,
+                    options=values,
+                    language=str(interaction.guild_locale or "en"),
+                )
 
-        async def work(player: Player) -> Outcome:
-            return await self.service.new_game(
-                guild_id=interaction.guild_id,
-                channel_id=interaction.channel_id or 0,
-                user=player,
-                game_type_name=game,
-                options=values,
-                language=str(interaction.guild_locale or "en"),
-            )
+            await self.bot.responder.run(interaction, work)
 
-        await self.bot.responder.run(interaction, work)
+        return new
 
     async def join(self, interaction: discord.Interaction, values: dict[str, Any]) -> None:
         await self._channel_command(interaction, self.service.join)
@@ -143,6 +132,9 @@ class LobbyCog(commands.Cog):
 
     async def start(self, interaction: discord.Interaction, values: dict[str, Any]) -> None:
         await self._channel_command(interaction, self.service.start)
+
+    async def undo(self, interaction: discord.Interaction, values: dict[str, Any]) -> None:
+        await self._channel_command(interaction, self.service.undo)
 
     async def hand(self, interaction: discord.Interaction, values: dict[str, Any]) -> None:
         await self._channel_command(interaction, self.service.hand, private_inline=True)
@@ -176,15 +168,7 @@ class LobbyCog(commands.Cog):
                 confirmed=False,
             )
 
-        def confirm(outcome: Outcome) -> discord.ui.View | None:
-            if outcome.game_id is None or not outcome.choices:
-                return None
-            view = ButtonView()
-            label = t(locale_language(interaction.locale), "lobby.confirm_button")
-            view.add_item(AbandonButton(outcome.game_id, label))
-            return view
-
-        await self.bot.responder.run(interaction, work, reply_view=confirm)
+        await self.bot.responder.run(interaction, work)
 
     async def _channel_command(
         self, interaction: discord.Interaction, call: Any, *, private_inline: bool = False

@@ -1,0 +1,137 @@
+"""The application: lobby, play, publication, undo, clocks, and who may act.
+
+Transport-agnostic: the Discord adapter, the offline demo and the tests all
+call :class:`GameService`, which composes one part per seam:
+
+* :mod:`~bot.service.lobby` — open, join, leave, start, abandon;
+* :mod:`~bot.service.play` — steps, undo, timeout batches (one commit each);
+* :mod:`~bot.service.announce` — what a committed step tells whom;
+* :mod:`~bot.service.clock` — reminders and deadlines;
+* :mod:`~bot.service.reading` — status, board, hand, log, suggestions;
+* :mod:`~bot.service.reach` — closed DMs and kept messages, for the adapter;
+* :mod:`~bot.service.outcome` — the types it answers with;
+* :mod:`~bot.service.loaded` and :mod:`~bot.service.context` — a loaded
+  game, and what the parts share (store, registry, clock, locks, images).
+
+Nothing here names a game: everything game-specific is read from the
+engine's declared shape and hooks.
+"""
+
+from __future__ import annotations
+
+import time
+from collections.abc import Callable, Mapping
+
+from bot import games
+from bot.games.base import GameType
+from bot.service.clock import Clock
+from bot.service.context import Context
+from bot.service.lobby import SEAT_COLOURS, Lobby, parse_options
+from bot.service.outcome import (
+    Choice,
+    ChoiceKind,
+    Outcome,
+    Player,
+    PrivateMessage,
+    Refusal,
+    StepKind,
+)
+from bot.service.play import Play
+from bot.service.reach import Reach
+from bot.service.reading import Reading, help_lines
+from bot.store import Store
+
+__all__ = [
+    "DEFAULT_REMINDER_HOURS",
+    "SEAT_COLOURS",
+    "Choice",
+    "ChoiceKind",
+    "GameService",
+    "Outcome",
+    "Player",
+    "PrivateMessage",
+    "Refusal",
+    "StepKind",
+    "help_lines",
+    "parse_options",
+]
+
+DEFAULT_REMINDER_HOURS = 24.0
+
+
+class GameService:
+    """Lobby and play for every channel; one instance per bot process."""
+
+    def __init__(
+        self,
+        store: Store,
+        registry: Mapping[str, GameType] | None = None,
+        *,
+        deadline_hours: float = DEFAULT_REMINDER_HOURS,
+        clock: Callable[[], float] = time.time,
+        render: bool = True,
+    ) -> None:
+        self.ctx = Context(
+            store=store,
+            registry=registry if registry is not None else games.REGISTRY,
+            clock=clock,
+            reminder_seconds=deadline_hours * 3600.0,
+            render=render,
+        )
+        self.lobby = Lobby(self.ctx)
+        self.play = Play(self.ctx)
+        self.clock_part = Clock(self.ctx, self.play)
+        self.reading = Reading(self.ctx)
+        self.reach = Reach(self.ctx)
+        # the commands, by part
+        self.new_game = self.lobby.new_game
+        self.join = self.lobby.join
+        self.leave = self.lobby.leave
+        self.start = self.lobby.start
+        self.abandon = self.lobby.abandon
+        self.act = self.play.act
+        self.undo = self.play.undo
+        self.fire_timer = self.clock_part.fire_timer
+        self.fire_due_timers = self.clock_part.fire_due_timers
+        self.status = self.reading.status
+        self.board = self.reading.board
+        self.hand = self.reading.hand
+        self.log_lines = self.reading.log_lines
+        self.suggestions = self.reading.suggestions
+        self.legal_actions = self.reading.legal_actions
+        self.legal_values = self.reading.legal_values
+        self.my_options = self.reading.my_options
+        self.dms_closed = self.reach.dms_closed
+        self.mark_dms_closed = self.reach.mark_dms_closed
+        self.mark_dms_open = self.reach.mark_dms_open
+        self.note_dm_announcement = self.reach.note_dm_announcement
+        self.remember_message = self.reach.remember_message
+        self.message = self.reach.message
+
+    @property
+    def store(self) -> Store:
+        return self.ctx.store
+
+    @property
+    def registry(self) -> Mapping[str, GameType]:
+        return self.ctx.registry
+
+    @property
+    def clock(self) -> Callable[[], float]:
+        return self.ctx.clock
+
+    @property
+    def render(self) -> bool:
+        return self.ctx.render
+
+    @render.setter
+    def render(self, value: bool) -> None:
+        self.ctx.render = value
+
+    @property
+    def on_timer_change(self) -> Callable[[], None] | None:
+        return self.ctx.on_timer_change
+
+    @on_timer_change.setter
+    def on_timer_change(self, callback: Callable[[], None] | None) -> None:
+        self.ctx.on_timer_change = callback

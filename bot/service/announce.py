@@ -1,0 +1,252 @@
+"""Turning a committed step into what people are told.
+
+Decisions:
+
+* **A board per hand-off.** The channel gets one public message each time
+  the game hands over — it starts waiting for someone else, a round
+  resolves, or the game ends. It lists, in words, every step since the last
+  public message (kept with each move row until then), then the board, then
+  the question the game now asks, and pings exactly the seats newly awaited.
+* **Previews for steps.** When the same seat goes on (a Tikal turn, the
+  second action of a Tigris & Euphrates turn), only that player is
+  answered: what the step did, the engine's summary (``AP left``), a
+  preview drawn by the same renderer from the same public view, and
+  buttons — Undo when the step can be taken back, End turn where the game
+  has one, and the seat's own decisions. Their changed private view comes
+  with that answer instead of a DM.
+* **Sealed submissions** are confirmed to their author alone, with their
+  own private image; the round's tally (who has submitted, who is awaited,
+  the deadline) is updated instead of pinging anyone.
+* Buttons on a public message are public, so they come only from
+  ``public_choices`` (public information), and only when exactly one seat
+  is awaited and it has 2 to :data:`MAX_PUBLIC_CHOICES` of them. When an
+  awaited seat has private choices, the public message gets one "Your
+  options" button that answers each awaited clicker with their own, ephemerally.
+* Private updates go to each seat whose private view changed or who got a
+  private event — never to anyone else.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Mapping, Sequence
+from typing import Any
+
+from bot.games.base import Event, Result, TurnShape
+from bot.i18n import Text
+from bot.service.context import Context
+from bot.service.loaded import LoadedGame
+from bot.service.outcome import (
+    Choice,
+    ChoiceKind,
+    Outcome,
+    PrivateMessage,
+    StepKind,
+)
+from bot.store import TimerRow
+
+#: at most this many public buttons (two rows of five)
+MAX_PUBLIC_CHOICES = 10
+#: at most this many of a seat's own choices on its ephemeral answer (four rows)
+MAX_PRIVATE_CHOICES = 20
+
+
+def event_texts(game: LoadedGame, events: Sequence[Event], seat: int | None = None) -> list[Text]:
+    """The events everyone may see (``seat=None``), or those private to ``seat``."""
+    return [game.text(e.key, e.params) for e in events if e.private_to == seat]
+
+
+def step_lines(game: LoadedGame, seat: int, action: Any, events: Sequence[Event]) -> list[Text]:
+    """A step's public lines, seats kept as ints (stored until the hand-off).
+
+    Only when the step produced no public event does it fall back to the
+    action's public notation, so a hidden choice is never announced by its
+    notation.
+    """
+    public = [Text(e.key, e.params) for e in events if e.private_to is None]
+    if public:
+        return public
+    return [Text("move.played", {"seat": seat, "action": game.engine.public_notation(action)})]
+
+
+def shown(game: LoadedGame, lines: Sequence[Text]) -> list[Text]:
+    """Stored lines with their seat params turned into player names."""
+    return [game.text(line.key, line.params) for line in lines]
+
+
+def result_lines(game: LoadedGame, result: Result) -> list[Text]:
+    lines = [Text("game.over")]
+    for seat in result.ranking:
+        detail_key, detail_params = result.details.get(seat, ("game.score", {}))
+        lines.append(
+            Text(
+                "game.ranking_line",
+                {
+                    "place": result.places[seat],
+                    "player": game.row.seats[seat].display_name,
+                    "score": result.scores[seat],
+                    "detail": game.text(detail_key, detail_params),
+                },
+            )
+        )
+    return lines
+
+
+def ranking_text(game: LoadedGame, result: Result) -> Text:
+    """One line: the final ranking, best first."""
+    parts = ", ".join(
+        f"{result.places[s]}. {game.row.seats[s].display_name} ({result.scores[s]})"
+        for s in result.ranking
+    )
+    return Text("game.final_ranking", {"ranking": parts})
+
+
+def private_views(game: LoadedGame) -> dict[int, Any]:
+    """Every seat's private view now (empty for a game without private views)."""
+    if not game.engine.has_private_view:
+        return {}
+    return {s.seat: game.engine.private_view(game.state, s.seat) for s in game.row.seats}
+
+
+async def private_updates(
+    ctx: Context,
+    game: LoadedGame,
+    before: Mapping[int, Any],
+    events: Sequence[Event],
+    *,
+    skip: int | None = None,
+) -> list[PrivateMessage]:
+    """A message for each seat whose private view changed or that got a private event."""
+    messages: list[PrivateMessage] = []
+    for seat_row in game.row.seats:
+        seat = seat_row.seat
+        if seat == skip:
+            continue
+        lines = event_texts(game, events, seat)
+        has_view = game.engine.has_private_view
+        view = game.engine.private_view(game.state, seat) if has_view else {}
+        changed = has_view and seat in before and view != before[seat]
+        if not changed and not lines:
+            continue
+        image = await ctx.private_image(game, view, seat) if has_view else None
+        header = Text("hand.update", {"game": Text(game.engine.title_key)})
+        messages.append(PrivateMessage(seat_row.user_id, (header, *lines), image))
+    return messages
+
+
+def choice_buttons(game: LoadedGame, actions: Sequence[Any]) -> list[Choice]:
+    return [Choice(Text(*game.engine.choice_label(a)), str(a)) for a in actions]
+
+
+def public_buttons(game: LoadedGame, awaited: set[int]) -> list[Choice]:
+    """The public message's buttons (see the module docstring)."""
+    engine, state = game.engine, game.state
+    buttons: list[Choice] = []
+    if len(awaited) == 1:
+        (seat,) = awaited
+        actions = engine.public_choices(state, seat)
+        if 1 < len(actions) <= MAX_PUBLIC_CHOICES:
+            buttons = choice_buttons(game, actions)
+    if any(engine.private_choices(state, seat) for seat in awaited):
+        buttons.append(Choice(Text("choice.mine"), kind=ChoiceKind.MINE))
+    return buttons
+
+
+def own_buttons(game: LoadedGame, seat: int, *, can_undo: bool) -> list[Choice]:
+    """The buttons on a seat's own ephemeral answer: its decisions, Undo, End turn."""
+    engine, state = game.engine, game.state
+    buttons: list[Choice] = []
+    if engine.may_act(state, seat):
+        decisions = list(engine.private_choices(state, seat)) + list(
+            engine.public_choices(state, seat)
+        )
+        buttons += choice_buttons(game, decisions[:MAX_PRIVATE_CHOICES])
+        end = engine.end_turn_action(state, seat)
+        if end is not None:
+            buttons.append(Choice(Text("choice.end_turn"), str(end)))
+    if can_undo:
+        buttons.append(Choice(Text("choice.undo"), kind=ChoiceKind.UNDO))
+    return buttons
+
+
+async def tally(ctx: Context, game: LoadedGame) -> list[Text] | None:
+    """The round's tally for a simultaneous game: submitted, awaited, deadline."""
+    if game.engine.turns is not TurnShape.SIMULTANEOUS or game.engine.result(game.state):
+        return None
+    awaited = game.waiting()
+    done = {s.seat for s in game.row.seats} - awaited
+    lines = [Text("tally.header", {"game": Text(game.engine.title_key)})]
+    lines.append(Text("tally.submitted", {"players": game.names_of(done) or "—"}))
+    lines.append(Text("tally.awaited", {"players": game.names_of(awaited) or "—"}))
+    deadlines: list[TimerRow] = [t for t in await ctx.store.timers(game.id) if t.kind == "deadline"]
+    if deadlines:
+        lines.append(Text("tally.deadline", {"when": int(min(t.due_at for t in deadlines))}))
+    return lines
+
+
+async def handoff(
+    ctx: Context,
+    game: LoadedGame,
+    *,
+    lines: Sequence[Text],
+    newly: set[int],
+    version: int,
+    reply: list[Text],
+    private: list[PrivateMessage],
+) -> Outcome:
+    """The one public message of a hand-off (or of the end), with its pings and buttons."""
+    result = game.engine.result(game.state)
+    public = list(lines)
+    public += result_lines(game, result) if result is not None else game.waiting_line()
+    awaited = game.waiting() if result is None else set()
+    return Outcome(
+        game_id=game.id,
+        channel_id=game.row.channel_id,
+        reply=reply,
+        public=public,
+        board=await ctx.board(game),
+        private=private,
+        ping=game.users_of(newly & awaited),
+        choices=public_buttons(game, awaited) if result is None else [],
+        tally=await tally(ctx, game),
+        finished=result is not None,
+        version=version,
+        step=StepKind.FINAL if result is not None else StepKind.HANDOFF,
+    )
+
+
+async def preview(
+    ctx: Context,
+    game: LoadedGame,
+    seat: int,
+    *,
+    kind: StepKind,
+    reply: list[Text],
+    version: int,
+    can_undo: bool,
+    private: list[PrivateMessage],
+) -> Outcome:
+    """The acting seat's own answer after a step that hands nothing over."""
+    engine = game.engine
+    lines = list(reply)
+    summary = engine.step_summary(game.state, seat)
+    if summary is not None:
+        lines.append(game.text(*summary))
+    if kind is StepKind.SUBMISSION and engine.has_private_view:
+        view = engine.private_view(game.state, seat)
+        image = await ctx.private_image(game, view, seat)
+        if image is None:
+            image = await ctx.board(game)
+    else:
+        lines += game.waiting_line()
+        image = await ctx.board(game)
+    return Outcome(
+        game_id=game.id,
+        channel_id=game.row.channel_id,
+        reply=lines,
+        reply_image=image,
+        reply_choices=own_buttons(game, seat, can_undo=can_undo),
+        private=private,
+        tally=await tally(ctx, game) if kind is StepKind.SUBMISSION else None,
+        version=version,
+        step=kind,
+    )

@@ -1,0 +1,174 @@
+"""What every part of the service shares: the store, the games, the clock, locks, images.
+
+Decisions:
+
+* Commands on one channel are serialized by a lock; the store's version
+  check guards against a second process as well. A channel's lock exists
+  only while someone holds or waits for it, so the lock table never grows
+  with the channels ever seen.
+* Retry cooldowns (an engine may make a seat wait after a refused try) are
+  kept in memory, bounded: a restart forgets them, which only shortens a wait.
+* Drawing an image happens after the move is committed, in a worker thread;
+  a renderer that fails is logged and the move is announced without the
+  image: failing the command would tell the player nothing changed when it
+  did, and nobody would be pinged.
+"""
+
+from __future__ import annotations
+
+import asyncio
+import logging
+from collections import OrderedDict
+from collections.abc import AsyncIterator, Callable, Mapping
+from contextlib import asynccontextmanager
+from dataclasses import dataclass, field
+from typing import Any
+
+from bot.games.base import GameType
+from bot.service.loaded import LoadedGame
+from bot.service.outcome import Refusal
+from bot.store import GameRow, Store
+
+log = logging.getLogger(__name__)
+
+#: the most (game, seat) cooldowns remembered at once
+MAX_COOLDOWNS = 4096
+
+
+class ChannelLocks:
+    """One :class:`asyncio.Lock` per channel, dropped when nobody holds or awaits it."""
+
+    def __init__(self) -> None:
+        self._locks: dict[int, tuple[asyncio.Lock, int]] = {}
+
+    @asynccontextmanager
+    async def hold(self, channel_id: int) -> AsyncIterator[None]:
+        lock, users = self._locks.get(channel_id, (None, 0))
+        if lock is None:
+            lock = asyncio.Lock()
+        self._locks[channel_id] = (lock, users + 1)
+        try:
+            async with lock:
+                yield
+        finally:
+            lock, users = self._locks[channel_id]
+            if users <= 1:
+                del self._locks[channel_id]
+            else:
+                self._locks[channel_id] = (lock, users - 1)
+
+    def __len__(self) -> int:
+        return len(self._locks)
+
+
+class Cooldowns:
+    """Until when a (game, seat) must wait before trying again; bounded, oldest dropped."""
+
+    def __init__(self, limit: int = MAX_COOLDOWNS) -> None:
+        self._until: OrderedDict[tuple[int, int], float] = OrderedDict()
+        self.limit = limit
+
+    def remaining(self, game_id: int, seat: int, now: float) -> float:
+        until = self._until.get((game_id, seat))
+        if until is None:
+            return 0.0
+        if until <= now:
+            del self._until[(game_id, seat)]
+            return 0.0
+        return until - now
+
+    def start(self, game_id: int, seat: int, until: float) -> None:
+        self._until[(game_id, seat)] = until
+        self._until.move_to_end((game_id, seat))
+        while len(self._until) > self.limit:
+            self._until.popitem(last=False)
+
+    def __len__(self) -> int:
+        return len(self._until)
+
+
+@dataclass
+class Context:
+    """The service's shared parts; one per bot process."""
+
+    store: Store
+    registry: Mapping[str, GameType]
+    clock: Callable[[], float]
+    reminder_seconds: float
+    render: bool = True
+    locks: ChannelLocks = field(default_factory=ChannelLocks)
+    cooldowns: Cooldowns = field(default_factory=Cooldowns)
+    on_timer_change: Callable[[], None] | None = None
+
+    def game_type(self, name: str) -> GameType:
+        try:
+            return self.registry[name]
+        except KeyError:
+            raise Refusal("error.unknown_game", game=name) from None
+
+    def timers_changed(self) -> None:
+        if self.on_timer_change is not None:
+            self.on_timer_change()
+
+    # -- loading ------------------------------------------------------------------
+
+    async def open_game(self, channel_id: int) -> GameRow:
+        row = await self.store.open_game_in(channel_id)
+        if row is None:
+            raise Refusal("error.no_game")
+        return row
+
+    def loaded(self, row: GameRow) -> LoadedGame:
+        """A game row with its engine state; refused while it is a lobby."""
+        if row.status == "lobby" or row.state is None:
+            raise Refusal("error.not_started")
+        game_type = self.game_type(row.game_type)
+        return LoadedGame(row, game_type, game_type.engine.load_state(row.state))
+
+    async def running(
+        self,
+        channel_id: int,
+        *,
+        expected_game: int | None = None,
+        expected_version: int | None = None,
+    ) -> LoadedGame:
+        """The channel's running game; with ``expected_*`` (a button), refused as stale
+        unless the running game is that game at that version."""
+        row = await self.store.open_game_in(channel_id)
+        stale = expected_game is not None or expected_version is not None
+        if row is None or (stale and row.status != "running"):
+            raise Refusal("error.stale_button" if stale else "error.no_game")
+        if (expected_game is not None and row.id != expected_game) or (
+            expected_version is not None and row.version != expected_version
+        ):
+            raise Refusal("error.stale_button")
+        return self.loaded(row)
+
+    # -- images -------------------------------------------------------------------
+
+    async def board(self, game: LoadedGame) -> bytes | None:
+        """The public board image, or None (logged) if it cannot be drawn."""
+        if not self.render:
+            return None
+        view = game.engine.public_view(game.state)
+        try:
+            return await asyncio.to_thread(
+                game.game_type.render_public, view, game.labels(), game.row.language
+            )
+        except Exception:
+            log.exception("could not draw the board of game %s; posting without it", game.id)
+            return None
+
+    async def private_image(
+        self, game: LoadedGame, view: Mapping[str, Any], seat: int
+    ) -> bytes | None:
+        """A seat's private image, or None (logged) if it cannot be drawn."""
+        render_private = game.game_type.render_private
+        if not self.render or render_private is None:
+            return None
+        label = game.labels()[seat]
+        try:
+            return await asyncio.to_thread(render_private, view, label, game.row.language)
+        except Exception:
+            log.exception("could not draw seat %s's view in game %s", seat, game.id)
+            return None

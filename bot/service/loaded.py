@@ -1,0 +1,87 @@
+"""A running game as one command sees it: its stored row, its engine and its state.
+
+Decisions:
+
+* A command loads the game once, under its channel's lock, and works on a
+  private state built from the row it just read: nothing is cached between
+  commands (rebuilding a state from JSON is cheaper than copying a cached
+  one, and a cache would grow with the games ever seen).
+* Seat params: an event or refusal param named ``seat`` or ending in
+  ``_seat`` holding an int is shown as that seat's player name.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Mapping, Sequence
+from dataclasses import dataclass
+from typing import Any
+
+from bot.games.base import GameEngine, GameType, PlayerLabel, RuleError
+from bot.i18n import Text
+from bot.service.outcome import Refusal
+from bot.store import GameRow, SeatRow
+
+
+def seat_text(row: GameRow, key: str, params: Mapping[str, Any]) -> Text:
+    """A catalog text whose ``seat``/``*_seat`` params become player names."""
+    names = {s.seat: s.display_name for s in row.seats}
+    shown = {
+        name: (
+            names.get(value, str(value))
+            if (name == "seat" or name.endswith("_seat")) and isinstance(value, int)
+            else value
+        )
+        for name, value in params.items()
+    }
+    return Text(key, shown)
+
+
+@dataclass
+class LoadedGame:
+    """A game row with its game type and (when running) its engine state."""
+
+    row: GameRow
+    game_type: GameType
+    state: Any = None
+
+    @property
+    def engine(self) -> GameEngine[Any, Any]:
+        return self.game_type.engine
+
+    @property
+    def id(self) -> int:
+        return self.row.id
+
+    def text(self, key: str, params: Mapping[str, Any] | None = None) -> Text:
+        return seat_text(self.row, key, params or {})
+
+    def refusal(self, error: RuleError) -> Refusal:
+        return Refusal.of(self.text(error.key, error.params))
+
+    def labels(self) -> list[PlayerLabel]:
+        return [PlayerLabel(s.seat, s.display_name, s.colour) for s in self.row.seats]
+
+    def seat_of(self, user_id: int) -> SeatRow | None:
+        return self.row.seat_of(user_id)
+
+    def user_of(self, seat: int) -> int:
+        return self.row.seats[seat].user_id
+
+    def users_of(self, seats: Sequence[int] | set[int]) -> list[int]:
+        return [self.user_of(s) for s in sorted(seats)]
+
+    def names_of(self, seats: Sequence[int] | set[int]) -> str:
+        return ", ".join(self.row.seats[s].display_name for s in sorted(seats))
+
+    def waiting(self) -> set[int]:
+        return self.engine.waiting_for(self.state)
+
+    def waiting_line(self) -> list[Text]:
+        """The question the game asks now, or whom it waits for."""
+        waiting = self.waiting()
+        if not waiting:
+            return []
+        question = self.engine.prompt(self.state)
+        if question is not None:  # the engine's question names whom it asks
+            return [self.text(*question)]
+        return [Text("game.waiting_for", {"players": self.names_of(waiting)})]

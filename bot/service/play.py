@@ -1,0 +1,298 @@
+"""Play: a step, an undo, and a batch of timeout actions, each committed once.
+
+Decisions:
+
+* A step: under the channel's lock, load the game, check the seat may act
+  (``engine.may_act``) and is not cooling down, parse, ``engine.apply``
+  (which refuses with nothing changed, or applies all), then commit the
+  move row, the new state, the undo checkpoint, the publication mark and
+  the game's timers in one transaction (version-checked), and only then
+  answer. A refused command raises :class:`Refusal` before anything is
+  written.
+* A step is a checkpoint — never undone, nor anything before it — when it
+  hands the game over or ends it, or when the engine says it drew or
+  revealed something.
+* Undo takes back the invoker's own last step still standing after the
+  last checkpoint: it is appended to the log as an ``undo`` row and the
+  state is rebuilt from the checkpoint by re-applying the steps that stand
+  (:mod:`bot.service.replay`), so a game still replays exactly from its
+  seed and log.
+* Timers: a hand-off arms the reminder one interval from now; a sealed
+  submission or a step in the same turn leaves it alone. The engine's named
+  deadlines are written with every step: a name seen for the first time
+  gets its due time, a name still wanted keeps it (a round's deadline never
+  slides), a name no longer wanted is dropped.
+* At a deadline the late seats' timeout actions are applied as one batch,
+  committed once, with one public message.
+* A seat whose try was refused may have to wait (``engine.retry_cooldown``)
+  before the next; it is told how long.
+"""
+
+from __future__ import annotations
+
+import logging
+import math
+
+from bot.games.base import Event, RuleError, TurnShape
+from bot.i18n import Text
+from bot.service import announce
+from bot.service.context import Context
+from bot.service.loaded import LoadedGame
+from bot.service.outcome import Outcome, Player, Refusal, StepKind, classify
+from bot.service.replay import UNDO, rebuild, standing
+from bot.store import KEEP, Keep, NewMove, StepWrite, VersionConflict
+
+log = logging.getLogger(__name__)
+
+
+class Play:
+    """Steps, undos and timeout batches; see the module docstring."""
+
+    def __init__(self, ctx: Context) -> None:
+        self.ctx = ctx
+
+    async def act(
+        self,
+        channel_id: int,
+        user: Player,
+        action_text: str,
+        *,
+        expected_game: int | None = None,
+        expected_version: int | None = None,
+    ) -> Outcome:
+        """Play ``action_text`` for ``user`` in the channel's game.
+
+        Raises :class:`Refusal` with nothing written if the user is not in
+        the game, may not act now, or the rules forbid it. A button passes
+        the game and version it was posted for; if the game has moved on
+        since, ended, or given way to a new lobby, the click is refused as
+        stale (checked under the lock).
+        """
+        async with self.ctx.locks.hold(channel_id):
+            game = await self.ctx.running(
+                channel_id, expected_game=expected_game, expected_version=expected_version
+            )
+            seat = game.seat_of(user.id)
+            if seat is None:
+                raise Refusal("error.not_in_game")
+            return await self._step(game, seat.seat, action_text)
+
+    async def undo(
+        self,
+        channel_id: int,
+        user: Player,
+        *,
+        expected_game: int | None = None,
+        expected_version: int | None = None,
+    ) -> Outcome:
+        """Take back the user's own last step since the last checkpoint."""
+        async with self.ctx.locks.hold(channel_id):
+            game = await self.ctx.running(
+                channel_id, expected_game=expected_game, expected_version=expected_version
+            )
+            seat_row = game.seat_of(user.id)
+            if seat_row is None:
+                raise Refusal("error.not_in_game")
+            seat = seat_row.seat
+            base = await self.ctx.store.undo_base(game.row)
+            steps = standing(base.moves)
+            if not steps:
+                raise Refusal("error.nothing_to_undo")
+            last = steps[-1]
+            if last.seat != seat:
+                raise Refusal("error.undo_not_yours", seat=game.row.seats[last.seat].display_name)
+            engine = game.engine
+            before = announce.private_views(game)
+            game.state = rebuild(engine, base.state, steps[:-1])
+            write = StepWrite(
+                state=engine.dump_state(game.state),
+                status="running",
+                moves=[NewMove(seat, UNDO, kind=UNDO, checkpoint=False)],
+                checkpoint=False,
+                deadlines=self._deadlines(game),
+            )
+            committed = await self._commit(game, write)
+            private = await announce.private_updates(self.ctx, game, before, [], skip=seat)
+            mine = await announce.private_updates(
+                self.ctx, game, {seat: before.get(seat)}, [], skip=None
+            )
+            reply = [Text("undo.done", {"action": last.action})]
+            return await announce.preview(
+                self.ctx,
+                game,
+                seat,
+                kind=StepKind.CONTINUE,
+                reply=reply,
+                version=committed,
+                can_undo=len(steps) > 1,
+                private=private + [m for m in mine if m.user_id == user.id],
+            )
+
+    # -- one step ---------------------------------------------------------------
+
+    async def _step(self, game: LoadedGame, seat: int, action_text: str) -> Outcome:
+        engine, state = game.engine, game.state
+        if not engine.may_act(state, seat):
+            raise Refusal("error.not_your_turn", players=game.names_of(game.waiting()))
+        now = self.ctx.clock()
+        wait = self.ctx.cooldowns.remaining(game.id, seat, now)
+        if wait > 0:
+            raise Refusal("error.cooldown", seconds=math.ceil(wait))
+        try:
+            action = engine.parse_action(action_text)
+        except RuleError as error:
+            raise game.refusal(error) from None
+        before = engine.waiting_for(state)
+        turn = engine.turn_number(state)
+        before_private = announce.private_views(game)
+        try:
+            events = engine.apply(state, seat, action)
+        except RuleError as error:
+            cooldown = engine.retry_cooldown(state, seat, action, error)
+            if cooldown > 0:
+                self.ctx.cooldowns.start(game.id, seat, now + cooldown)
+            raise game.refusal(error) from None
+        result = engine.result(state)
+        after = engine.waiting_for(state)
+        kind = classify(
+            seat,
+            before,
+            after,
+            finished=result is not None,
+            simultaneous=engine.turns is TurnShape.SIMULTANEOUS,
+            new_turn=engine.turn_number(state) != turn,
+        )
+        checkpoint = kind is not StepKind.CONTINUE or engine.is_checkpoint(
+            state, seat, action, events
+        )
+        lines = announce.step_lines(game, seat, action, events)
+        published = kind in (StepKind.HANDOFF, StepKind.FINAL)
+        pending = await self._pending_lines(game) if published else []
+        write = StepWrite(
+            state=engine.dump_state(state),
+            status="finished" if result is not None else "running",
+            moves=[
+                NewMove(
+                    seat, str(action), events=[t.to_json() for t in lines], checkpoint=checkpoint
+                )
+            ],
+            waiting_changed=after != before,
+            checkpoint=checkpoint,
+            published=published,
+            reminder=now + self.ctx.reminder_seconds if kind is StepKind.HANDOFF else KEEP,
+            deadlines=self._deadlines(game),
+        )
+        version = await self._commit(game, write)
+        reply = [Text("move.accepted", {"action": str(action)})]
+        if published:
+            reply += announce.event_texts(game, events, seat)
+            private = await announce.private_updates(self.ctx, game, before_private, events)
+            return await announce.handoff(
+                self.ctx,
+                game,
+                lines=announce.shown(game, pending + lines),
+                newly=after - (before - {seat}),
+                version=version,
+                reply=reply,
+                private=private,
+            )
+        reply += announce.shown(game, lines) + announce.event_texts(game, events, seat)
+        private = await announce.private_updates(self.ctx, game, before_private, events, skip=seat)
+        if kind is StepKind.CONTINUE:
+            own = await announce.private_updates(
+                self.ctx, game, {seat: before_private.get(seat)}, []
+            )
+            private += [m for m in own if m.user_id == game.user_of(seat)]
+        return await announce.preview(
+            self.ctx,
+            game,
+            seat,
+            kind=kind,
+            reply=reply,
+            version=version,
+            can_undo=not checkpoint,
+            private=private,
+        )
+
+    # -- timeouts -----------------------------------------------------------------
+
+    async def timeouts(self, game: LoadedGame, deadline: str) -> Outcome | None:
+        """Apply the engine's timeout actions for ``deadline`` as one batch (lock held)."""
+        engine, state = game.engine, game.state
+        planned = engine.timeout_actions(state, deadline)
+        if not planned:
+            return None
+        before = engine.waiting_for(state)
+        before_private = announce.private_views(game)
+        moves: list[NewMove] = []
+        lines: list[Text] = []
+        events: list[Event] = []
+        acted: set[int] = set()
+        for seat, action in planned:
+            try:
+                applied = engine.apply(state, seat, action)
+            except RuleError as error:
+                log.warning(
+                    "timeout action %s of seat %s refused in game %s: %s",
+                    action,
+                    seat,
+                    game.id,
+                    error.key,
+                )
+                continue
+            acted.add(seat)
+            shown = engine.public_notation(action)
+            step = [Text("move.timeout", {"seat": seat, "action": shown})]
+            step += [Text(e.key, e.params) for e in applied if e.private_to is None]
+            lines += step
+            events += applied
+            moves.append(
+                NewMove(seat, str(action), kind="timeout", events=[t.to_json() for t in step])
+            )
+        if not moves:
+            return None
+        result = engine.result(state)
+        after = engine.waiting_for(state)
+        pending = await self._pending_lines(game)
+        write = StepWrite(
+            state=engine.dump_state(state),
+            status="finished" if result is not None else "running",
+            moves=moves,
+            waiting_changed=after != before,
+            published=True,
+            reminder=self.ctx.clock() + self.ctx.reminder_seconds,
+            deadlines=self._deadlines(game),
+        )
+        version = await self._commit(game, write)
+        private = await announce.private_updates(self.ctx, game, before_private, events)
+        return await announce.handoff(
+            self.ctx,
+            game,
+            lines=announce.shown(game, pending + lines),
+            newly=after - (before - acted),
+            version=version,
+            reply=[],
+            private=private,
+        )
+
+    # -- helpers ------------------------------------------------------------------
+
+    def _deadlines(self, game: LoadedGame) -> dict[str, float] | Keep:
+        now = self.ctx.clock()
+        return {d.name: now + d.seconds for d in game.engine.deadlines(game.state)}
+
+    async def _pending_lines(self, game: LoadedGame) -> list[Text]:
+        """The public lines of the steps since the last public message that still stand."""
+        if game.row.published_seq >= game.row.last_seq:
+            return []
+        moves = await self.ctx.store.moves(game.id, after=game.row.published_seq)
+        return [Text.from_json(line) for move in standing(moves) for line in move.events]
+
+    async def _commit(self, game: LoadedGame, write: StepWrite) -> int:
+        """Commit a step; the new version. A lost race is refused with nothing written."""
+        try:
+            committed = await self.ctx.store.commit_step(game.row, write)
+        except VersionConflict:
+            raise Refusal("error.conflict") from None
+        self.ctx.timers_changed()
+        return committed.version
