@@ -2,26 +2,31 @@
 
 Decisions:
 
-* **One writer, group commit.** Every write is a *unit* (a coroutine of
-  statements) handed to one writer task, which owns the only connection
+* **One writer, group commit.** Every write is a *unit* (a coroutine of a
+  few statements) handed to one writer task, which owns the only connection
   that writes. The task takes every unit waiting, runs them in one
-  ``BEGIN IMMEDIATE`` transaction, each inside its own ``SAVEPOINT``, and
-  commits once. A unit that fails is rolled back to its savepoint alone —
-  nothing written by one command can be undone by another's failure, and
-  no statement ever lands in another command's transaction — and its caller
-  gets the error; the others commit. If the commit itself fails, every unit
-  of the batch gets the error and nothing was written. A caller is answered
+  ``BEGIN IMMEDIATE`` transaction and commits once; no statement ever lands
+  in another command's transaction. When a unit fails, the whole
+  transaction is rolled back, that unit's caller gets the error, and the
+  other units run again without it — nothing written by one command is
+  undone by another's failure. If the commit itself fails, every unit of
+  the batch gets the error and nothing was written. A caller is answered
   only after the commit, so what it tells the user is what was stored.
-  Chosen by measurement (``scripts/bench_scale.py``): a lock around
-  per-command transactions held the transaction open across many event-loop
-  turns while other channels' coroutines ran, so 100 simultaneous moves
-  queued behind each other's fsyncs; batching makes that one fsync per
-  batch, and the p99 of 100 simultaneous moves stays a small multiple of one
-  bare commit.
+  Chosen by measurement (``scripts/bench_scale.py``): each statement costs
+  a round trip to the connection's thread, and under load every round trip
+  also waits for the busy event loop. A lock around per-command
+  transactions kept a transaction open across all of those; per-unit
+  savepoints doubled the round trips of a move (100 simultaneous moves:
+  p50 100 ms, p99 145 ms). So units are plain functions of the sqlite3
+  connection, re-runnable (they only write what their caller computed),
+  and a whole batch — ``BEGIN``, every unit, ``COMMIT`` — runs in one trip
+  to the writer's thread: one fsync and one round trip per batch.
 * **Reads on their own connection.** WAL lets a reader see only committed
   data, so a read never sees (or depends on) another command's open
   transaction. Each read is one statement (a game and its seats come in one
-  query), so it is one consistent snapshot.
+  query), so it is one consistent snapshot, fetched in one trip to the
+  reader's thread (a cursor's execute, fetch and close would be three, and
+  under load each trip waits for the busy event loop).
 * WAL with ``synchronous=FULL``: a move acknowledged to a player has been
   fsynced, so neither a crash nor a power cut loses it.
 * Migrations are numbered SQL scripts applied in order; ``PRAGMA
@@ -51,7 +56,7 @@ import contextlib
 import json
 import sqlite3
 import time
-from collections.abc import Awaitable, Callable, Mapping, Sequence
+from collections.abc import Callable, Mapping, Sequence
 from dataclasses import dataclass, field
 from pathlib import Path
 from typing import Any, TypeVar
@@ -59,7 +64,7 @@ from typing import Any, TypeVar
 import aiosqlite
 
 T = TypeVar("T")
-Unit = Callable[[aiosqlite.Connection], Awaitable[T]]
+Unit = Callable[[sqlite3.Connection], T]
 
 MIGRATIONS: tuple[str, ...] = (
     # 1: the initial schema
@@ -123,7 +128,7 @@ MIGRATIONS: tuple[str, ...] = (
     """
     CREATE INDEX games_by_channel ON games (channel_id, id);
     ALTER TABLE timers ADD COLUMN name TEXT NOT NULL DEFAULT '';
-    CREATE INDEX timers_by_game ON timers (game_id, kind, name);
+    CREATE UNIQUE INDEX timers_by_game ON timers (game_id, kind, name);
     ALTER TABLE moves ADD COLUMN kind TEXT NOT NULL DEFAULT 'move';
     ALTER TABLE moves ADD COLUMN events TEXT NOT NULL DEFAULT '[]';
     ALTER TABLE moves ADD COLUMN checkpoint INTEGER NOT NULL DEFAULT 1;
@@ -375,6 +380,11 @@ class Store:
     async def integrity_check(self) -> str:
         return str((await self._one("PRAGMA integrity_check"))[0])
 
+    async def trace(self, callback: Callable[[str], None] | None) -> None:
+        """Report every statement either connection runs (for tests and diagnostics)."""
+        await self._writer.set_trace_callback(callback)
+        await self._reader.set_trace_callback(callback)
+
     async def query_plan(self, sql: str, params: Sequence[Any] = ()) -> list[str]:
         """``EXPLAIN QUERY PLAN`` of a statement, one detail string per step (for tests)."""
         async with self._reader.execute(f"EXPLAIN QUERY PLAN {sql}", tuple(params)) as cur:
@@ -407,49 +417,47 @@ class Store:
                     self._queue.task_done()
 
     async def _run_batch(self, batch: list[_Pending]) -> None:
-        db = self._writer
-        outcomes: list[tuple[_Pending, bool, Any]] = []
+        """Commit the batch; a unit that fails is dropped and the rest run again."""
+        remaining = list(batch)
+        while remaining:
+            failed = await self._attempt(remaining)
+            if failed is None:
+                return
+            index, error = failed
+            _settle(remaining.pop(index), False, error)
+
+    async def _attempt(self, batch: list[_Pending]) -> tuple[int, Exception] | None:
+        """Run every unit in one transaction and commit it, in one trip to the writer's thread.
+
+        Returns the first unit that failed (everything rolled back) so the
+        caller can run the others again without it; None once committed, or
+        when the transaction itself failed (every unit is then told so).
+        """
         try:
-            await db.execute("BEGIN IMMEDIATE")
-        except Exception as exc:
-            for pending in batch:
-                _settle(pending, False, exc)
-            return
-        try:
-            for pending in batch:
-                await db.execute("SAVEPOINT unit")
-                try:
-                    result = await pending.unit(db)
-                except Exception as exc:
-                    await db.execute("ROLLBACK TO unit")
-                    await db.execute("RELEASE unit")
-                    outcomes.append((pending, False, exc))
-                else:
-                    await db.execute("RELEASE unit")
-                    outcomes.append((pending, True, result))
-            await db.execute("COMMIT")
+            done: _Attempt = await _on_thread(self._writer, _transaction, [p.unit for p in batch])
         except BaseException as exc:
-            with contextlib.suppress(Exception):
-                await db.execute("ROLLBACK")
             for pending in batch:
                 _settle(pending, False, exc if isinstance(exc, Exception) else StoreClosed())
             if not isinstance(exc, Exception):
                 raise
-            return
+            return None
+        if done.failed is not None:
+            return done.failed
         self.batches += 1
         self.units += len(batch)
-        for pending, ok, value in outcomes:
-            _settle(pending, ok, value)
+        for pending, result in zip(batch, done.results, strict=True):
+            _settle(pending, True, result)
+        return None
 
     # -- reading ------------------------------------------------------------------
 
     async def _one(self, sql: str, params: Sequence[Any] = ()) -> Any:
-        async with self._reader.execute(sql, tuple(params)) as cur:
-            return await cur.fetchone()
+        rows = await self._all(sql, params)
+        return rows[0] if rows else None
 
     async def _all(self, sql: str, params: Sequence[Any] = ()) -> list[Any]:
-        async with self._reader.execute(sql, tuple(params)) as cur:
-            return list(await cur.fetchall())
+        """Rows of one read, in one trip to the reader's thread."""
+        return list(await self._reader.execute_fetchall(sql, tuple(params)))
 
     async def get_game(self, game_id: int) -> GameRow | None:
         row = await self._one(f"SELECT {_GAME_COLUMNS} FROM games WHERE id = ?", (game_id,))
@@ -533,10 +541,10 @@ class Store:
     ) -> GameRow:
         """Create a lobby with its creator in seat 0; :class:`ChannelBusy` if taken."""
 
-        async def unit(db: aiosqlite.Connection) -> int:
+        def unit(db: sqlite3.Connection) -> int:
             now = time.time()
             try:
-                cursor = await db.execute(
+                cursor = db.execute(
                     "INSERT INTO games (guild_id, channel_id, game_type, status, creator_id,"
                     " options, seed, language, created_at, updated_at)"
                     " VALUES (?, ?, ?, 'lobby', ?, ?, ?, ?, ?, ?)",
@@ -555,7 +563,7 @@ class Store:
             except sqlite3.IntegrityError as exc:
                 raise ChannelBusy(channel_id) from exc
             game_id = int(cursor.lastrowid or 0)
-            await db.execute(
+            db.execute(
                 "INSERT INTO seats (game_id, seat, user_id, display_name, joined_at)"
                 " VALUES (?, 0, ?, ?, ?)",
                 (game_id, creator_id, creator_name, now),
@@ -569,9 +577,9 @@ class Store:
     async def add_seat(self, game: GameRow, user_id: int, display_name: str) -> None:
         """Seat a user in the next free seat of a lobby (version-checked)."""
 
-        async def unit(db: aiosqlite.Connection) -> None:
-            await _bump(db, game, "lobby")
-            await db.execute(
+        def unit(db: sqlite3.Connection) -> None:
+            _bump(db, game, "lobby")
+            db.execute(
                 "INSERT INTO seats (game_id, seat, user_id, display_name, joined_at)"
                 " VALUES (?, ?, ?, ?, ?)",
                 (game.id, len(game.seats), user_id, display_name, time.time()),
@@ -585,17 +593,15 @@ class Store:
         if seat is None:
             return
 
-        async def unit(db: aiosqlite.Connection) -> None:
-            await _bump(db, game, "lobby")
-            await db.execute(
-                "DELETE FROM seats WHERE game_id = ? AND user_id = ?", (game.id, user_id)
-            )
+        def unit(db: sqlite3.Connection) -> None:
+            _bump(db, game, "lobby")
+            db.execute("DELETE FROM seats WHERE game_id = ? AND user_id = ?", (game.id, user_id))
             # two passes through negative numbers so the primary key never collides
-            await db.execute(
+            db.execute(
                 "UPDATE seats SET seat = -seat WHERE game_id = ? AND seat > ?",
                 (game.id, seat.seat),
             )
-            await db.execute(
+            db.execute(
                 "UPDATE seats SET seat = -seat - 1 WHERE game_id = ? AND seat < 0", (game.id,)
             )
 
@@ -617,31 +623,31 @@ class Store:
         seat's colour.
         """
 
-        async def unit(db: aiosqlite.Connection) -> None:
+        def unit(db: sqlite3.Connection) -> None:
             now = time.time()
-            await _bump(
+            _bump(
                 db,
                 game,
                 "lobby",
                 ", status = 'running', state = ?, waiting_since = ?",
                 (_dumps(state), now),
             )
-            await db.execute("UPDATE seats SET seat = -seat - 1 WHERE game_id = ?", (game.id,))
+            db.execute("UPDATE seats SET seat = -seat - 1 WHERE game_id = ?", (game.id,))
             for seat_number, (user_id, colour) in enumerate(zip(order, colours, strict=True)):
-                await db.execute(
+                db.execute(
                     "UPDATE seats SET seat = ?, colour = ? WHERE game_id = ? AND user_id = ?",
                     (seat_number, colour, game.id, user_id),
                 )
-            await _write_timers(db, game.id, reminder, deadlines)
+            _write_timers(db, game.id, reminder, deadlines)
 
         await self.write(unit)
 
     async def set_status(self, game: GameRow, status: str) -> None:
         """End an unfinished game (abandon it, typically) and drop its timers."""
 
-        async def unit(db: aiosqlite.Connection) -> None:
-            await _bump(db, game, game.status, ", status = ?", (status,))
-            await db.execute("DELETE FROM timers WHERE game_id = ?", (game.id,))
+        def unit(db: sqlite3.Connection) -> None:
+            _bump(db, game, game.status, ", status = ?", (status,))
+            db.execute("DELETE FROM timers WHERE game_id = ?", (game.id,))
 
         await self.write(unit)
 
@@ -654,10 +660,10 @@ class Store:
         since ``game`` was loaded.
         """
 
-        async def unit(db: aiosqlite.Connection) -> Committed:
+        def unit(db: sqlite3.Connection) -> Committed:
             now = time.time()
             last_seq = game.last_seq + len(step.moves)
-            await _bump(
+            _bump(
                 db,
                 game,
                 "running",
@@ -680,7 +686,7 @@ class Store:
                     last_seq,
                 ),
             )
-            await db.executemany(
+            db.executemany(
                 "INSERT INTO moves (game_id, seq, seat, action, created_at, kind, events,"
                 " checkpoint) VALUES (?, ?, ?, ?, ?, ?, ?, ?)",
                 [
@@ -698,9 +704,9 @@ class Store:
                 ],
             )
             if step.status != "running":
-                await db.execute("DELETE FROM timers WHERE game_id = ?", (game.id,))
+                db.execute("DELETE FROM timers WHERE game_id = ?", (game.id,))
             else:
-                await _write_timers(db, game.id, step.reminder, step.deadlines)
+                _write_timers(db, game.id, step.reminder, step.deadlines)
             return Committed(game.version + 1, last_seq)
 
         return await self.write(unit)
@@ -715,8 +721,8 @@ class Store:
         payload: Mapping[str, Any] | None = None,
         name: str = "",
     ) -> int:
-        async def unit(db: aiosqlite.Connection) -> int:
-            cursor = await db.execute(
+        def unit(db: sqlite3.Connection) -> int:
+            cursor = db.execute(
                 "INSERT INTO timers (due_at, kind, game_id, payload, name) VALUES (?, ?, ?, ?, ?)",
                 (due_at, kind, game_id, _dumps(dict(payload or {})), name),
             )
@@ -733,10 +739,10 @@ class Store:
     ) -> None:
         """Drop a game's timers of one kind and, if ``due_at`` is given, add one."""
 
-        async def unit(db: aiosqlite.Connection) -> None:
-            await db.execute("DELETE FROM timers WHERE game_id = ? AND kind = ?", (game_id, kind))
+        def unit(db: sqlite3.Connection) -> None:
+            db.execute("DELETE FROM timers WHERE game_id = ? AND kind = ?", (game_id, kind))
             if due_at is not None:
-                await db.execute(
+                db.execute(
                     "INSERT INTO timers (due_at, kind, game_id, payload) VALUES (?, ?, ?, ?)",
                     (due_at, kind, game_id, _dumps(dict(payload or {}))),
                 )
@@ -759,8 +765,8 @@ class Store:
     async def delete_timer(self, timer_id: int) -> bool:
         """Remove a timer; False if it was already gone (another pass took it)."""
 
-        async def unit(db: aiosqlite.Connection) -> bool:
-            cursor = await db.execute("DELETE FROM timers WHERE id = ?", (timer_id,))
+        def unit(db: sqlite3.Connection) -> bool:
+            cursor = db.execute("DELETE FROM timers WHERE id = ?", (timer_id,))
             return cursor.rowcount == 1
 
         return await self.write(unit)
@@ -768,8 +774,8 @@ class Store:
     # -- messages the adapter keeps up to date -------------------------------------
 
     async def set_message(self, game_id: int, kind: str, channel_id: int, message_id: int) -> None:
-        async def unit(db: aiosqlite.Connection) -> None:
-            await db.execute(
+        def unit(db: sqlite3.Connection) -> None:
+            db.execute(
                 "INSERT INTO game_messages (game_id, kind, channel_id, message_id)"
                 " VALUES (?, ?, ?, ?) ON CONFLICT (game_id, kind) DO UPDATE SET"
                 " channel_id = excluded.channel_id, message_id = excluded.message_id",
@@ -791,8 +797,8 @@ class Store:
     async def mark_dms_closed(self, user_id: int) -> None:
         """Record a refused DM (now); the games already told about it stay told."""
 
-        async def unit(db: aiosqlite.Connection) -> None:
-            await db.execute(
+        def unit(db: sqlite3.Connection) -> None:
+            db.execute(
                 "INSERT INTO closed_dms (user_id, since) VALUES (?, ?)"
                 " ON CONFLICT (user_id) DO UPDATE SET since = excluded.since",
                 (user_id, time.time()),
@@ -801,8 +807,8 @@ class Store:
         await self.write(unit)
 
     async def mark_dms_open(self, user_id: int) -> None:
-        async def unit(db: aiosqlite.Connection) -> None:
-            await db.execute("DELETE FROM closed_dms WHERE user_id = ?", (user_id,))
+        def unit(db: sqlite3.Connection) -> None:
+            db.execute("DELETE FROM closed_dms WHERE user_id = ?", (user_id,))
 
         await self.write(unit)
 
@@ -823,24 +829,67 @@ class Store:
         Returns True the first time for this user and game, False after.
         """
 
-        async def unit(db: aiosqlite.Connection) -> bool:
-            async with db.execute(
+        def unit(db: sqlite3.Connection) -> bool:
+            row = db.execute(
                 "SELECT announced_in FROM closed_dms WHERE user_id = ?", (user_id,)
-            ) as cur:
-                row = await cur.fetchone()
+            ).fetchone()
             if row is None:
                 return False
             announced = set(json.loads(row[0]))
             if game_id in announced:
                 return False
             announced.add(game_id)
-            await db.execute(
+            db.execute(
                 "UPDATE closed_dms SET announced_in = ? WHERE user_id = ?",
                 (_dumps(sorted(announced)), user_id),
             )
             return True
 
         return await self.write(unit)
+
+
+async def _on_thread(connection: aiosqlite.Connection, fn: Callable[..., T], *args: Any) -> T:
+    """Run ``fn(raw_connection, *args)`` on the connection's own thread, in one trip.
+
+    aiosqlite runs every call on a thread that owns the sqlite3 connection but
+    offers no public way to run several statements in one trip; its
+    ``_execute`` (what every public method uses) and ``_conn`` do exactly
+    that. This is the only place that touches them; ``tests/platform/
+    test_store.py`` fails at once if an aiosqlite release changes them.
+    """
+
+    def call() -> T:
+        return fn(connection._conn, *args)
+
+    result: T = await connection._execute(call)
+    return result
+
+
+@dataclass
+class _Attempt:
+    """What a batch transaction gave: each unit's result, or the first failure."""
+
+    results: list[Any]
+    failed: tuple[int, Exception] | None = None
+
+
+def _transaction(db: sqlite3.Connection, units: Sequence[Unit[Any]]) -> _Attempt:
+    """Run units in one transaction on the writer's own thread (see the module docstring)."""
+    db.execute("BEGIN IMMEDIATE")
+    results: list[Any] = []
+    try:
+        for index, unit in enumerate(units):
+            try:
+                results.append(unit(db))
+            except Exception as exc:
+                db.execute("ROLLBACK")
+                return _Attempt(results, (index, exc))
+        db.execute("COMMIT")
+    except BaseException:
+        if db.in_transaction:
+            db.execute("ROLLBACK")
+        raise
+    return _Attempt(results)
 
 
 def _settle(pending: _Pending, ok: bool, value: Any) -> None:
@@ -852,8 +901,8 @@ def _settle(pending: _Pending, ok: bool, value: Any) -> None:
         pending.future.set_exception(value)
 
 
-async def _bump(
-    db: aiosqlite.Connection,
+def _bump(
+    db: sqlite3.Connection,
     game: GameRow,
     status: str,
     sets: str = "",
@@ -864,7 +913,7 @@ async def _bump(
     ``sets`` adds assignments (``", state = ?"``) with their ``params``.
     Raises :class:`VersionConflict` when another writer got there first.
     """
-    cursor = await db.execute(
+    cursor = db.execute(
         f"UPDATE games SET version = version + 1, updated_at = ?{sets}"
         " WHERE id = ? AND version = ? AND status = ?",
         (time.time(), *params, game.id, game.version, status),
@@ -873,35 +922,41 @@ async def _bump(
         raise VersionConflict(game.id)
 
 
-async def _write_timers(
-    db: aiosqlite.Connection,
+def _write_timers(
+    db: sqlite3.Connection,
     game_id: int,
     reminder: float | Keep | None,
     deadlines: Mapping[str, float] | Keep,
 ) -> None:
-    """Set a game's reminder and its named deadlines (see :class:`StepWrite`)."""
-    if not isinstance(reminder, Keep):
-        await db.execute("DELETE FROM timers WHERE game_id = ? AND kind = 'reminder'", (game_id,))
-        if reminder is not None:
-            await db.execute(
-                "INSERT INTO timers (due_at, kind, game_id) VALUES (?, 'reminder', ?)",
-                (reminder, game_id),
-            )
+    """Set a game's reminder and its named deadlines (see :class:`StepWrite`).
+
+    A game has at most one timer per kind and name (a unique index), so the
+    reminder is one upsert and a deadline that already exists is kept by
+    ``INSERT OR IGNORE`` — its due time never moves.
+    """
+    if reminder is None:
+        db.execute("DELETE FROM timers WHERE game_id = ? AND kind = 'reminder'", (game_id,))
+    elif not isinstance(reminder, Keep):
+        db.execute(
+            "INSERT INTO timers (due_at, kind, game_id, name) VALUES (?, 'reminder', ?, '')"
+            " ON CONFLICT (game_id, kind, name) DO UPDATE SET due_at = excluded.due_at",
+            (reminder, game_id),
+        )
     if isinstance(deadlines, Keep):
         return
-    async with db.execute(
-        "SELECT id, name FROM timers WHERE game_id = ? AND kind = 'deadline'", (game_id,)
-    ) as cur:
-        existing = {str(r[1]): int(r[0]) for r in await cur.fetchall()}
-    for name, timer_id in existing.items():
-        if name not in deadlines:
-            await db.execute("DELETE FROM timers WHERE id = ?", (timer_id,))
-    for name, due in deadlines.items():
-        if name not in existing:
-            await db.execute(
-                "INSERT INTO timers (due_at, kind, game_id, name) VALUES (?, 'deadline', ?, ?)",
-                (due, game_id, name),
-            )
+    names = list(deadlines)
+    marks = ",".join("?" for _ in names)
+    db.execute(
+        "DELETE FROM timers WHERE game_id = ? AND kind = 'deadline'"
+        + (f" AND name NOT IN ({marks})" if names else ""),
+        (game_id, *names),
+    )
+    if names:
+        db.executemany(
+            "INSERT OR IGNORE INTO timers (due_at, kind, game_id, name)"
+            " VALUES (?, 'deadline', ?, ?)",
+            [(due, game_id, name) for name, due in deadlines.items()],
+        )
 
 
 def _game(row: Any) -> GameRow:

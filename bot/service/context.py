@@ -12,14 +12,19 @@ Decisions:
   a renderer that fails is logged and the move is announced without the
   image: failing the command would tell the player nothing changed when it
   did, and nobody would be pinged.
+* Images are drawn by one thread per core (:data:`RENDER_THREADS`): more
+  threads would not draw faster, and each keeps its own memory arena, so the
+  process's memory would grow with the number of moves drawn at once.
 """
 
 from __future__ import annotations
 
 import asyncio
 import logging
+import os
 from collections import OrderedDict
 from collections.abc import AsyncIterator, Callable, Mapping
+from concurrent.futures import ThreadPoolExecutor
 from contextlib import asynccontextmanager
 from dataclasses import dataclass, field
 from typing import Any
@@ -33,6 +38,15 @@ log = logging.getLogger(__name__)
 
 #: the most (game, seat) cooldowns remembered at once
 MAX_COOLDOWNS = 4096
+#: threads drawing images: one per core
+RENDER_THREADS = os.cpu_count() or 1
+_RENDERING = ThreadPoolExecutor(max_workers=RENDER_THREADS, thread_name_prefix="ziggurat-render")
+
+
+async def drawn(render: Any, *args: Any) -> bytes:
+    """``render(*args)`` on the drawing threads."""
+    image: bytes = await asyncio.get_running_loop().run_in_executor(_RENDERING, render, *args)
+    return image
 
 
 class ChannelLocks:
@@ -152,9 +166,7 @@ class Context:
             return None
         view = game.engine.public_view(game.state)
         try:
-            return await asyncio.to_thread(
-                game.game_type.render_public, view, game.labels(), game.row.language
-            )
+            return await drawn(game.game_type.render_public, view, game.labels(), game.row.language)
         except Exception:
             log.exception("could not draw the board of game %s; posting without it", game.id)
             return None
@@ -168,7 +180,7 @@ class Context:
             return None
         label = game.labels()[seat]
         try:
-            return await asyncio.to_thread(render_private, view, label, game.row.language)
+            return await drawn(render_private, view, label, game.row.language)
         except Exception:
             log.exception("could not draw seat %s's view in game %s", seat, game.id)
             return None

@@ -144,6 +144,7 @@ class Play:
             raise game.refusal(error) from None
         before = engine.waiting_for(state)
         turn = engine.turn_number(state)
+        had_deadlines = bool(engine.deadlines(state))
         before_private = announce.private_views(game)
         try:
             events = engine.apply(state, seat, action)
@@ -180,7 +181,7 @@ class Play:
             checkpoint=checkpoint,
             published=published,
             reminder=now + self.ctx.reminder_seconds if kind is StepKind.HANDOFF else KEEP,
-            deadlines=self._deadlines(game),
+            deadlines=self._deadlines(game, had_deadlines),
         )
         version = await self._commit(game, write)
         reply = [Text("move.accepted", {"action": str(action)})]
@@ -277,9 +278,12 @@ class Play:
 
     # -- helpers ------------------------------------------------------------------
 
-    def _deadlines(self, game: LoadedGame) -> dict[str, float] | Keep:
+    def _deadlines(self, game: LoadedGame, had: bool = True) -> dict[str, float] | Keep:
+        """The deadlines to write: the engine's now (new ones due from now); nothing to
+        write when the game wants none now and wanted none before the step."""
         now = self.ctx.clock()
-        return {d.name: now + d.seconds for d in game.engine.deadlines(game.state)}
+        wanted = {d.name: now + d.seconds for d in game.engine.deadlines(game.state)}
+        return wanted if wanted or had else KEEP
 
     async def _pending_lines(self, game: LoadedGame) -> list[Text]:
         """The public lines of the steps since the last public message that still stand."""

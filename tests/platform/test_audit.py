@@ -156,7 +156,9 @@ async def test_buttons_come_only_from_public_choices(store: Store) -> None:
     service = GameService(store, registry, render=False)
     await _oracle_game(service, "oracle", [ALICE, BOB])
     first = await service.act(CHANNEL, ALICE, "play " + str((await _hand(store, ALICE))[0]))
-    assert first.choices == [] and first.reply_choices == []  # cards are never buttons
+    assert first.choices == []  # cards are never public buttons...
+    own = [c.action for c in first.reply_choices]  # ...only the owner's own, ephemeral ones
+    assert own == [f"play {c}" for c in sorted(set(await _hand(store, ALICE)))]
     second = await service.act(CHANNEL, BOB, "play " + str((await _hand(store, BOB))[0]))
     assert [c.action for c in second.choices] == ["claim", "gift"]  # the public decision
     await service.abandon(CHANNEL, ALICE, can_manage_channel=False, confirmed=True)

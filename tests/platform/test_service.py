@@ -249,7 +249,7 @@ async def test_abandon_asks_first_and_allows_channel_managers(
 async def test_concurrent_commands_in_one_channel_are_serialized(
     service: GameService, store: Store
 ) -> None:
-    """The active Relay player fires five 1-AP steps at once: three fit in the turn."""
+    """The active Relay player fires six 1-AP steps at once: four fit in the turn."""
     await service.new_game(
         guild_id=GUILD, channel_id=CHANNEL, user=ALICE, game_type_name="relay", seed=1
     )
@@ -258,14 +258,14 @@ async def test_concurrent_commands_in_one_channel_are_serialized(
     game = await store.latest_game_in(CHANNEL)
     active = ALICE if game.seats[0].user_id == ALICE.id else BOB
     results = await asyncio.gather(
-        *(service.act(CHANNEL, active, "step 1") for _ in range(5)), return_exceptions=True
+        *(service.act(CHANNEL, active, "step 1") for _ in range(6)), return_exceptions=True
     )
     wins = [r for r in results if isinstance(r, Outcome)]
     refusals = [r for r in results if isinstance(r, Refusal)]
-    assert len(wins) == 3 and len(refusals) == 2
+    assert len(wins) == 4 and len(refusals) == 2
     assert {r.text.key for r in refusals} == {"error.not_your_turn"}
-    assert [m.action for m in await store.moves(game.id)] == ["step 1"] * 3
-    assert [o.step.value for o in wins] == ["continue", "continue", "handoff"]
+    assert [m.action for m in await store.moves(game.id)] == ["step 1"] * 4
+    assert [o.step.value for o in wins] == ["continue"] * 3 + ["handoff"]
 
 
 async def test_two_services_on_one_file_never_both_win(tmp_path) -> None:

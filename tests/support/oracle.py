@@ -11,6 +11,7 @@ is :mod:`tests.support.relay`):
   has played may change its card until the round resolves (``may_act``);
 * a round deadline (lobby option ``deadline: 1h``): a seat still missing at
   the deadline plays its lowest card (the timeout action);
+* private choices: a seat's own cards come as buttons only it sees;
 * a single-seat decision: after the reveal, the round's winner (highest card,
   ties to the lower seat) chooses ``claim`` (1 point) or ``gift`` (1 point to
   the next seat), offered as public buttons;
@@ -134,6 +135,12 @@ class OracleEngine(GameEngine[OracleState, Any]):
             return []
         if state.chooser is not None:
             return [Claim(False), Claim(True)]
+        return [Play(card) for card in sorted(set(state.hands[seat]))]
+
+    def private_choices(self, state: OracleState, seat: int) -> list[Any]:
+        """A seat's own cards, as buttons only it sees (they spell out its hand)."""
+        if state.chooser is not None or not self.may_act(state, seat):
+            return []
         return [Play(card) for card in sorted(set(state.hands[seat]))]
 
     def public_choices(self, state: OracleState, seat: int) -> list[Any]:

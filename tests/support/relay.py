@@ -3,7 +3,7 @@
 It has the sequential shape the service must handle (the simultaneous one is
 :mod:`tests.support.oracle`):
 
-* a turn of many steps by one seat: 3 action points (AP) per turn;
+* a turn of many steps by one seat: 4 action points (AP) per turn;
   ``step N`` moves the seat's marker N spaces for N AP — a step that can be
   taken back;
 * a hidden reveal: ``draw`` (1 AP) turns the top card of a seeded face-down
@@ -25,7 +25,7 @@ from typing import Any
 from bot.games.base import Event, GameEngine, Result, RuleError, SeatColour
 from bot.games.notation import Count, Param, VerbTable, verb
 
-AP_PER_TURN = 3
+AP_PER_TURN = 4
 TURNS_EACH = 2
 
 
@@ -86,7 +86,7 @@ class RelayEngine(GameEngine[RelayState, Any]):
     def legal_actions(self, state: RelayState, seat: int) -> list[Any]:
         if seat not in self.waiting_for(state):
             return []
-        moves: list[Any] = [Step(n) for n in range(1, state.ap + 1)]
+        moves: list[Any] = [Step(n) for n in range(1, min(3, state.ap) + 1)]
         if state.deck:
             moves.append(Draw())
         return [*moves, End()]

@@ -1,0 +1,245 @@
+"""The frame under load: latency, simultaneous channels, rendering throughput, memory.
+
+Prints figures, each with a floor measured in the same run; asserts nothing
+(timings belong in benchmarks, not tests). Tigris & Euphrates games of two
+players on a real SQLite file (WAL, ``synchronous=FULL``), through
+:class:`~bot.service.GameService` exactly as the Discord adapter drives it.
+
+* floor: a bare ``BEGIN IMMEDIATE; INSERT; COMMIT`` through aiosqlite with
+  the store's pragmas; and the bare PNG encode of one board;
+* one move through the service, render off, p50/p99, with 1,000 and then
+  10,000 games stored;
+* 100 simultaneous moves in 100 channels, render off: p50/p99 of each
+  move's latency from the common start, all committed;
+* the same with the images drawn (board and changed private views):
+  throughput in moves/s and as a ratio of what the cores allow
+  (cores ÷ one move's render time);
+* RSS after a move in each of the 10,000 games.
+
+Usage: ``python scripts/bench_scale.py [--games 10000] [--waves 5]``
+"""
+
+from __future__ import annotations
+
+import argparse
+import asyncio
+import io
+import os
+import random
+import statistics
+import sys
+import tempfile
+import time
+from pathlib import Path
+from typing import Any
+
+import aiosqlite
+from PIL import Image
+
+sys.path.insert(0, str(Path(__file__).resolve().parents[1]))
+
+from bot import plugins
+from bot.games.base import PlayerLabel
+from bot.service import GameService, Player
+from bot.store import PRAGMAS, Store
+from renderer.common import encode_png
+
+PLAYERS = (Player(1, "Ishtar"), Player(2, "Gilgamesh"))
+BATCH = 100
+
+
+def pct(values: list[float], q: float) -> float:
+    ordered = sorted(values)
+    return ordered[min(len(ordered) - 1, int(q * len(ordered)))]
+
+
+def rss_mb() -> float:
+    with open("/proc/self/status") as status:
+        for line in status:
+            if line.startswith("VmRSS:"):
+                return int(line.split()[1]) / 1024
+    return float("nan")
+
+
+async def floor_commit(folder: Path) -> list[float]:
+    db = await aiosqlite.connect(folder / "floor.db", isolation_level=None)
+    try:
+        for pragma in PRAGMAS:
+            await db.execute(pragma)
+        await db.execute("CREATE TABLE t (x TEXT)")
+        times = []
+        payload = "x" * 2000
+        for _ in range(300):
+            start = time.perf_counter()
+            await db.execute("BEGIN IMMEDIATE")
+            await db.execute("INSERT INTO t VALUES (?)", (payload,))
+            await db.execute("COMMIT")
+            times.append((time.perf_counter() - start) * 1000)
+        return times
+    finally:
+        await db.close()
+
+
+async def create_games(service: GameService, channels: range) -> None:
+    for start in range(channels.start, channels.stop, BATCH):
+        batch = range(start, min(start + BATCH, channels.stop))
+        await asyncio.gather(
+            *(
+                service.new_game(
+                    guild_id=1, channel_id=c, user=PLAYERS[0], game_type_name="tigris", seed=c
+                )
+                for c in batch
+            )
+        )
+        await asyncio.gather(*(service.join(c, PLAYERS[1]) for c in batch))
+        await asyncio.gather(*(service.start(c, PLAYERS[0]) for c in batch))
+
+
+async def next_move(service: GameService, channel: int, rng: random.Random) -> tuple[Player, str]:
+    """The awaited player of a channel's game and a random legal action of theirs."""
+    row = await service.store.latest_game_in(channel)
+    assert row is not None
+    engine = service.registry[row.game_type].engine
+    (seat,) = engine.waiting_for(engine.load_state(row.state))
+    player = next(p for p in PLAYERS if p.id == row.seats[seat].user_id)
+    return player, str(rng.choice(await service.legal_actions(channel, player)))
+
+
+async def single_moves(service: GameService, channels: range, count: int) -> list[float]:
+    rng = random.Random(len(channels))
+    times = []
+    for channel in rng.sample(list(channels), count):
+        player, action = await next_move(service, channel, rng)
+        start = time.perf_counter()
+        await service.act(channel, player, action)
+        times.append((time.perf_counter() - start) * 1000)
+    return times
+
+
+async def simultaneous(
+    service: GameService, channels: list[int], rng: random.Random
+) -> tuple[list[float], float]:
+    """One wave: a move in each channel, all started at once; latencies and wall time."""
+    planned = [await next_move(service, c, rng) for c in channels]
+    latencies: list[float] = []
+
+    async def one(channel: int, player: Player, action: str, start: float) -> None:
+        await service.act(channel, player, action)
+        latencies.append((time.perf_counter() - start) * 1000)
+
+    start = time.perf_counter()
+    await asyncio.gather(
+        *(one(c, p, a, start) for c, (p, a) in zip(channels, planned, strict=True))
+    )
+    return latencies, time.perf_counter() - start
+
+
+def render_unit(service: GameService, channel_state: Any, engine: Any, game_type: Any) -> float:
+    """Seconds to draw one move's images: the board and both players' private views."""
+    labels = [PlayerLabel(0, "Ishtar", "#f1a208"), PlayerLabel(1, "Gilgamesh", "#9b59b6")]
+    view = engine.public_view(channel_state)
+    times = []
+    for _ in range(20):
+        start = time.perf_counter()
+        game_type.render_public(view, labels)
+        for seat in (0, 1):
+            game_type.render_private(engine.private_view(channel_state, seat), labels[seat])
+        times.append(time.perf_counter() - start)
+    return statistics.median(times)
+
+
+async def main(total: int, waves: int) -> None:
+    registry = plugins.load_builtin_games()
+    game_type = registry["tigris"]
+    engine = game_type.engine
+    cores = os.cpu_count() or 1
+    with tempfile.TemporaryDirectory() as name:
+        folder = Path(name)
+        floor = await floor_commit(folder)
+        print(
+            f"floor: bare INSERT+COMMIT (aiosqlite, WAL, synchronous=FULL) p50 "
+            f"{pct(floor, 0.5):.2f} ms, p99 {pct(floor, 0.99):.2f} ms"
+        )
+        store = await Store.open(folder / "bench.db")
+        try:
+            service = GameService(store, registry, render=False)
+            await create_games(service, range(1, 1001))
+            times = await single_moves(service, range(1, 1001), 300)
+            print(
+                f"one move, no render, 1,000 games stored: p50 {pct(times, 0.5):.2f} ms, "
+                f"p99 {pct(times, 0.99):.2f} ms"
+            )
+            rng = random.Random(1)
+            channels = list(range(1, 101))
+            all_latencies: list[float] = []
+            moves_before = sum(1 for _ in range(0))
+            for _ in range(waves):
+                latencies, _wall = await simultaneous(service, channels, rng)
+                all_latencies += latencies
+            committed = 0
+            for channel in channels:
+                row = await store.latest_game_in(channel)
+                assert row is not None
+                committed += len(await store.moves(row.id))
+            print(
+                f"100 simultaneous moves in 100 channels, no render ({waves} waves): "
+                f"p50 {pct(all_latencies, 0.5):.1f} ms, p99 {pct(all_latencies, 0.99):.1f} ms; "
+                f"{len(all_latencies)} answered, {committed - moves_before} moves stored "
+                f"in those channels; {store.units} writes in {store.batches} commits so far"
+            )
+            service.render = True
+            row = await store.latest_game_in(1)
+            assert row is not None
+            unit = render_unit(service, engine.load_state(row.state), engine, game_type)
+            board = game_type.render_public(
+                engine.public_view(engine.load_state(row.state)),
+                [PlayerLabel(0, "Ishtar", "#f1a208"), PlayerLabel(1, "Gilgamesh", "#9b59b6")],
+            )
+            image = Image.open(io.BytesIO(board))
+            image.load()
+            encodes = []
+            for _ in range(20):
+                start = time.perf_counter()
+                encode_png(image)
+                encodes.append((time.perf_counter() - start) * 1000)
+            print(f"floor: bare PNG encode of one board {statistics.median(encodes):.1f} ms")
+            walls = []
+            rendered: list[float] = []
+            for _ in range(waves):
+                latencies, wall = await simultaneous(service, list(range(101, 201)), rng)
+                walls.append(wall)
+                rendered += latencies
+            throughput = 100 * waves / sum(walls)
+            allowed = cores / unit
+            print(
+                f"100 simultaneous moves with images: {throughput:.0f} moves/s "
+                f"(p50 {pct(rendered, 0.5):.0f} ms, p99 {pct(rendered, 0.99):.0f} ms); "
+                f"one move's images take {unit * 1000:.1f} ms, so {cores} cores allow "
+                f"{allowed:.0f} moves/s: ratio {throughput / allowed:.0%}"
+            )
+            service.render = False
+            await create_games(service, range(1001, total + 1))
+            times = await single_moves(service, range(1, total + 1), 300)
+            print(
+                f"one move, no render, {total:,} games stored: p50 {pct(times, 0.5):.2f} ms, "
+                f"p99 {pct(times, 0.99):.2f} ms"
+            )
+            start = time.perf_counter()
+            for first in range(1, total + 1, BATCH):
+                batch = list(range(first, min(first + BATCH, total + 1)))
+                await simultaneous(service, batch, rng)
+            print(
+                f"RSS after a move in each of {total:,} games: {rss_mb():.0f} MB "
+                f"({time.perf_counter() - start:.0f} s to touch them all; "
+                f"{len(service.ctx.locks)} channel locks held)"
+            )
+        finally:
+            await store.close()
+
+
+if __name__ == "__main__":
+    parser = argparse.ArgumentParser(description=__doc__)
+    parser.add_argument("--games", type=int, default=10_000)
+    parser.add_argument("--waves", type=int, default=5)
+    args = parser.parse_args()
+    asyncio.run(main(args.games, args.waves))

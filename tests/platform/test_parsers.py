@@ -1,0 +1,64 @@
+"""Every parser refuses with a reason and never crashes, in any script or digit system.
+
+For every registered game: arbitrary text as a whole notation, and arbitrary
+text in each option of each generated command (as Discord would deliver it),
+gives either an action or a :class:`~bot.games.base.RuleError` — never another
+exception. Autocomplete with arbitrary values already chosen answers a list.
+"""
+
+from __future__ import annotations
+
+import pytest
+from hypothesis import HealthCheck, given, settings
+from hypothesis import strategies as st
+
+from bot import games, plugins
+from bot.discord.cogs.games import notation
+from bot.games.base import GameEngine, RuleError
+
+plugins.load_builtin_games()
+ENGINES = sorted(games.REGISTRY.items())
+TEXT = st.text(alphabet=st.characters(), max_size=60)
+#: words that look like notation: digits of other scripts, superscripts, signs
+TRICKY = st.sampled_from(["²", "١٢", "５", "-1", "+3", "0x1", "1e3", "٣", "𝟙", "Ⅻ", "", " "])
+WORDS = st.one_of(TEXT, TRICKY, st.integers(-(10**30), 10**30).map(str))
+
+
+def _parse(engine: GameEngine, text: str) -> None:
+    try:
+        action = engine.parse_action(text)
+    except RuleError as error:
+        assert error.key  # a reason, from the catalog
+        return
+    assert engine.parse_action(str(action)) == action  # what parses, round-trips
+
+
+@pytest.mark.parametrize("name,game_type", ENGINES)
+@settings(max_examples=150, deadline=None, suppress_health_check=[HealthCheck.too_slow])
+@given(text=st.one_of(TEXT, WORDS))
+def test_arbitrary_notation_is_an_action_or_a_refusal(name, game_type, text: str) -> None:
+    _parse(game_type.engine, text)
+
+
+@pytest.mark.parametrize("name,game_type", ENGINES)
+@settings(max_examples=60, deadline=None, suppress_health_check=[HealthCheck.too_slow])
+@given(data=st.data())
+def test_arbitrary_slash_options_are_an_action_or_a_refusal(name, game_type, data) -> None:
+    engine = game_type.engine
+    for verb in engine.verbs.verbs.values():
+        values = {p.name: data.draw(WORDS) for p in verb.params}
+        _parse(engine, notation(verb, values))
+
+
+@pytest.mark.parametrize("name,game_type", ENGINES)
+@settings(max_examples=40, deadline=None, suppress_health_check=[HealthCheck.too_slow])
+@given(data=st.data())
+def test_autocomplete_with_arbitrary_choices_answers_a_list(name, game_type, data) -> None:
+    engine = game_type.engine
+    state = engine.new_game(engine.min_players, {}, data.draw(st.integers(0, 2**31 - 1)))
+    for seat in engine.waiting_for(state):
+        for verb in engine.verbs.verbs.values():
+            for param in verb.params:
+                chosen = {p.name: data.draw(WORDS) for p in verb.params if p is not param}
+                suggestions = engine.legal_values(state, seat, verb.name, param.name, chosen)
+                assert isinstance(suggestions, list)
