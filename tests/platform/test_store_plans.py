@@ -8,6 +8,7 @@ statement it ran must not scan ``games``, ``moves`` or ``timers`` in full.
 
 from __future__ import annotations
 
+import contextlib
 import random
 import re
 
@@ -37,20 +38,16 @@ async def _play_everything(service: GameService, now: list[float]) -> None:
                 legal = await service.legal_actions(channel, player)
                 if legal:
                     await service.act(channel, player, str(rng.choice(legal)))
-                    try:
+                    with contextlib.suppress(Refusal):
                         await service.undo(channel, player)
-                    except Refusal:
-                        pass
                     break
         await service.status(channel)
         await service.board(channel)
         await service.log_lines(channel, 10)
         await service.suggestions(channel, ALICE)
         await service.legal_values(channel, ALICE, "step", "count", {})
-        try:
+        with contextlib.suppress(Refusal):
             await service.hand(channel, ALICE)
-        except Refusal:
-            pass
     now[0] += 3600 * 30  # every deadline and reminder falls due
     await service.fire_due_timers()
     await service.mark_dms_closed(ALICE.id)

@@ -67,7 +67,7 @@ async def test_steps_preview_privately_and_the_hand_off_posts_them_all(
     assert [line.key for line in first.reply][:2] == ["move.accepted", "relay.event.stepped"]
     assert any(line.key == "relay.summary" and line.params["ap"] == 3 for line in first.reply)
     kinds = [c.kind for c in first.reply_choices]
-    assert ChoiceKind.UNDO in kinds and [c.action for c in first.reply_choices][0] == "end"
+    assert ChoiceKind.UNDO in kinds and next(c.action for c in first.reply_choices) == "end"
     second = await service.act(CHANNEL, mover, "step 1")
     assert second.step is StepKind.CONTINUE and second.public == []
     done = await service.act(CHANNEL, mover, "end")
