@@ -1,4 +1,17 @@
-"""Command line: ``python -m bot`` runs the bot; ``python -m bot demo`` plays offline."""
+"""Command line: ``python -m bot`` runs the bot; ``python -m bot demo`` plays offline.
+
+``python -m bot backup DEST``, ``forget-guild GUILD_ID`` and
+``clear-dev-commands GUILD_ID`` are admin commands (:mod:`bot.admin`).
+
+Decisions:
+
+* Settings are read and checked (:meth:`~bot.config.Settings.from_env`)
+  before anything else; a bad value prints one line per problem and exits
+  with code 2.
+* Logging is configured once, here (:func:`bot.logs.configure_logging`): one
+  line per record on stderr, payload loggers held at INFO, secrets masked.
+  Admin commands log warnings and errors only, unless DEBUG is asked for.
+"""
 
 from __future__ import annotations
 
@@ -6,9 +19,10 @@ import argparse
 import logging
 import sys
 
-from bot import plugins
-from bot.config import Settings
+from bot import admin, plugins
+from bot.config import ConfigError, Settings
 from bot.i18n import t
+from bot.logs import configure_logging
 
 
 def _parser() -> argparse.ArgumentParser:
@@ -19,6 +33,7 @@ def _parser() -> argparse.ArgumentParser:
     demo.add_argument("--players", type=int, default=3)
     demo.add_argument("--seed", type=int, default=1)
     demo.add_argument("--out", default="demo-boards", help="folder for the board images")
+    admin.add_parsers(commands)
     return parser
 
 
@@ -33,10 +48,16 @@ def main(argv: list[str] | None = None) -> int:
             print(t("en", "app.no_games"), file=sys.stderr)
             return 2
         return demo_main(args.game or first_game, args.players, args.seed, args.out)
-    settings = Settings.from_env()
-    logging.basicConfig(
-        level=settings.log_level, format="%(asctime)s %(levelname)s %(name)s: %(message)s"
-    )
+    try:
+        settings = Settings.from_env()
+    except ConfigError as exc:
+        print("\n".join(exc.lines), file=sys.stderr)
+        return 2
+    if args.command in admin.COMMANDS:
+        quiet = max(logging.getLevelName(settings.log_level), logging.WARNING)
+        configure_logging(quiet, secrets=[settings.token])
+        return admin.run(args, settings)
+    configure_logging(settings.log_level, secrets=[settings.token])
     if settings.token is None:
         print(t("en", "app.no_token", game=first_game), file=sys.stderr)
         return 2
