@@ -27,9 +27,9 @@ Decisions:
   other handler (a test's capture, say) sees the redacted text too, and the
   formatter redacts its final line once more (exception texts included).
 * Python warnings are routed through logging (one line each as well).
-* :func:`watch_connection` logs a lost gateway connection once (one warning)
-  and its recovery once (one info line with the outage's length), per shard,
-  instead of relying on discord.py's debug-level messages.
+* :class:`ConnectionLogMixin` logs a lost gateway connection once (one
+  warning) and its recovery once (one info line with the outage's length),
+  per shard, instead of relying on discord.py's debug-level messages.
 """
 
 from __future__ import annotations
@@ -42,10 +42,7 @@ import traceback
 from collections.abc import Iterable
 from pathlib import PurePath
 from types import TracebackType
-from typing import IO, TYPE_CHECKING, Any
-
-if TYPE_CHECKING:
-    from discord import Client
+from typing import IO, Any
 
 log = logging.getLogger(__name__)
 
@@ -208,62 +205,59 @@ def configure_logging(
     return handler
 
 
-def watch_connection(client: Client) -> None:
-    """Log each lost gateway connection once, and its recovery once (per shard)."""
-    import discord
+class ConnectionLog:
+    """Turns gateway events into one warning when a connection is lost, one line when back.
 
-    lost: dict[int | None, float] = {}
-    sharded = isinstance(client, discord.AutoShardedClient)
+    Fed synchronously from the client's ``dispatch`` (see
+    :class:`ConnectionLogMixin`): ``disconnect`` / ``connect`` / ``resumed``
+    for an unsharded client, their ``shard_*`` forms (with the shard id) for a
+    sharded one. A disconnect while the client is closing is not an outage.
+    """
 
-    def down(shard: int | None) -> None:
-        if client.is_closed() or shard in lost:
-            return
-        lost[shard] = time.monotonic()
+    LOST = frozenset({"disconnect", "shard_disconnect"})
+    BACK = frozenset({"connect", "resumed", "shard_connect", "shard_resumed"})
+
+    def __init__(self, sharded: bool) -> None:
+        self.sharded = sharded
+        self.lost: dict[int | None, float] = {}
+
+    def event(self, name: str, args: tuple[Any, ...], *, closing: bool) -> None:
+        if name.startswith("shard_") != self.sharded:
+            return  # a sharded client dispatches both forms: count each outage once
+        shard: int | None = args[0] if self.sharded and args else None
         where = "" if shard is None else f" (shard {shard})"
-        log.warning("lost the connection to Discord%s; reconnecting", where)
+        if name in self.LOST:
+            if closing or shard in self.lost:
+                return
+            self.lost[shard] = time.monotonic()
+            log.warning("lost the connection to Discord%s; reconnecting", where)
+        elif name in self.BACK:
+            since = self.lost.pop(shard, None)
+            if since is not None:
+                log.info(
+                    "connection to Discord%s is back after %.1f s", where, time.monotonic() - since
+                )
 
-    def up(shard: int | None) -> None:
-        since = lost.pop(shard, None)
-        if since is not None:
-            where = "" if shard is None else f" (shard {shard})"
-            log.info(
-                "connection to Discord%s is back after %.1f s", where, time.monotonic() - since
+
+class ConnectionLogMixin:
+    """For a discord.py client class: log lost and restored gateway connections.
+
+    Decisions: the events are watched in ``dispatch`` itself rather than with
+    ``on_disconnect`` listeners, because discord.py dispatches ``disconnect``
+    after ``close()`` has dropped its event loop, and a listener scheduled
+    then crashes the client's shutdown.
+    """
+
+    _connection_log: ConnectionLog | None = None
+
+    def dispatch(self, event_name: str, /, *args: Any, **kwargs: Any) -> None:
+        import discord
+
+        watcher = self._connection_log
+        if watcher is None:
+            watcher = self._connection_log = ConnectionLog(
+                isinstance(self, discord.AutoShardedClient)
             )
-
-    if sharded:
-
-        async def on_shard_disconnect(shard_id: int) -> None:
-            down(shard_id)
-
-        async def on_shard_connect(shard_id: int) -> None:
-            up(shard_id)
-
-        async def on_shard_resumed(shard_id: int) -> None:
-            up(shard_id)
-
-        listeners: dict[str, Any] = {
-            "on_shard_disconnect": on_shard_disconnect,
-            "on_shard_connect": on_shard_connect,
-            "on_shard_resumed": on_shard_resumed,
-        }
-    else:
-
-        async def on_disconnect() -> None:
-            down(None)
-
-        async def on_connect() -> None:
-            up(None)
-
-        async def on_resumed() -> None:
-            up(None)
-
-        listeners = {
-            "on_disconnect": on_disconnect,
-            "on_connect": on_connect,
-            "on_resumed": on_resumed,
-        }
-    add_listener = getattr(client, "add_listener", None)
-    if add_listener is None:
-        raise TypeError("watch_connection needs a discord.ext.commands bot")
-    for name, func in listeners.items():
-        add_listener(func, name)
+        closed = getattr(self, "is_closed", None)
+        watcher.event(event_name, args, closing=bool(closed and closed()))
+        super().dispatch(event_name, *args, **kwargs)  # type: ignore[misc]
