@@ -50,6 +50,8 @@ from bot.config import MAX_SNOWFLAKE, Settings, current_user
 from bot.i18n import t
 
 COMMANDS = ("backup", "forget-guild", "clear-dev-commands")
+#: seconds a statement waits for the bot's own transactions to finish
+BUSY_TIMEOUT = 10.0
 
 #: What the bot needs in a server. The rest of its work needs no permission:
 #: answering interactions and their follow-ups, editing its own messages, DMs.
@@ -109,6 +111,13 @@ def run(args: argparse.Namespace, settings: Settings) -> int:
     raise ValueError(f"not an admin command: {args.command}")
 
 
+async def _run(db: aiosqlite.Connection, sql: str, params: tuple[object, ...] = ()) -> int:
+    """Execute one statement to the end (no cursor left open); its row count."""
+    async with db.execute(sql, params) as cursor:
+        await cursor.fetchall()
+        return cursor.rowcount
+
+
 def _fail(line: str, code: int = 2) -> int:
     print(line, file=sys.stderr)
     return code
@@ -134,9 +143,8 @@ async def backup(source: Path, dest: Path, *, now: Callable[[], datetime] | None
     try:
         dest.parent.mkdir(parents=True, exist_ok=True)
         partial.unlink(missing_ok=True)
-        async with aiosqlite.connect(source) as db:
-            await db.execute("PRAGMA busy_timeout=10000")
-            await db.execute("VACUUM INTO ?", (str(partial),))
+        async with aiosqlite.connect(source, timeout=BUSY_TIMEOUT) as db:
+            await _run(db, "VACUUM INTO ?", (str(partial),))
         async with aiosqlite.connect(partial) as copy:
             async with copy.execute("PRAGMA integrity_check") as cur:
                 (integrity,) = await cur.fetchone() or ("no answer",)
@@ -173,10 +181,10 @@ async def forget_guild(database: Path, guild_id: int) -> int:
     if not database.is_file():
         return _fail(t("en", "config.db_missing", path=database))
     try:
-        async with aiosqlite.connect(database, isolation_level=None) as db:
-            for pragma in ("foreign_keys=ON", "busy_timeout=10000", "secure_delete=ON"):
-                await db.execute(f"PRAGMA {pragma}")
-            await db.execute("BEGIN IMMEDIATE")
+        async with aiosqlite.connect(database, isolation_level=None, timeout=BUSY_TIMEOUT) as db:
+            for pragma in ("foreign_keys=ON", "secure_delete=ON"):
+                await _run(db, f"PRAGMA {pragma}")
+            await _run(db, "BEGIN IMMEDIATE")
             try:
                 counts = {}
                 for name, sql in (
@@ -187,17 +195,15 @@ async def forget_guild(database: Path, guild_id: int) -> int:
                     query = sql.format(games="(SELECT id FROM games WHERE guild_id = ?)")
                     async with db.execute(query, (guild_id,)) as cur:
                         (counts[name],) = await cur.fetchone() or (0,)
-                cur = await db.execute("DELETE FROM games WHERE guild_id = ?", (guild_id,))
-                games = cur.rowcount
-                cur = await db.execute(
-                    "DELETE FROM closed_dms WHERE user_id NOT IN (SELECT user_id FROM seats)"
+                games = await _run(db, "DELETE FROM games WHERE guild_id = ?", (guild_id,))
+                users = await _run(
+                    db, "DELETE FROM closed_dms WHERE user_id NOT IN (SELECT user_id FROM seats)"
                 )
-                users = cur.rowcount
-                await db.execute("COMMIT")
+                await _run(db, "COMMIT")
             except BaseException:
-                await db.execute("ROLLBACK")
+                await _run(db, "ROLLBACK")
                 raise
-            await db.execute("PRAGMA wal_checkpoint(TRUNCATE)")
+            await _run(db, "PRAGMA wal_checkpoint(TRUNCATE)")
     except (sqlite3.Error, OSError) as exc:
         return _fail(
             t("en", "config.db_open_failed", path=database, user=current_user(), error=exc), 1
