@@ -96,7 +96,7 @@ def parse_guild(raw: str) -> int | None:
 def run(args: argparse.Namespace, settings: Settings) -> int:
     """Run the admin subcommand ``args.command``; return the exit code."""
     if args.command == "backup":
-        return asyncio.run(backup(settings.database, Path(args.dest)))
+        return asyncio.run(backup(settings.database, args.dest))
     guild = parse_guild(args.guild)
     if guild is None:
         print(t("en", "app.bad_guild_arg", value=repr(args.guild)), file=sys.stderr)
@@ -131,11 +131,19 @@ def backup_name(now: datetime | None = None) -> str:
     return f"ziggurat-{moment:%Y%m%d-%H%M%S}.db"
 
 
-async def backup(source: Path, dest: Path, *, now: Callable[[], datetime] | None = None) -> int:
-    """Copy the database ``source`` to ``dest`` (a new file, or a folder); print one line."""
+async def backup(
+    source: Path, dest: Path | str, *, now: Callable[[], datetime] | None = None
+) -> int:
+    """Copy the database ``source`` to ``dest`` (a new file, or a folder); print one line.
+
+    ``dest`` is a folder if it is one, or if it is written with a trailing slash
+    (then it is created).
+    """
     if not source.is_file():
         return _fail(t("en", "config.db_missing", path=source))
-    if dest.is_dir():
+    folder = str(dest).endswith(("/", os.sep)) or Path(dest).is_dir()
+    dest = Path(dest)
+    if folder:
         dest = dest / backup_name(now() if now else None)
     if dest.exists():
         return _fail(t("en", "app.backup_exists", dest=dest))

@@ -140,6 +140,10 @@ async def test_backup_refuses_to_overwrite_and_names_files_in_a_folder(
     assert [p.name for p in folder.iterdir()] == [backup_name(moment)]
     assert backup_name(moment) == "ziggurat-20260304-050607.db"
 
+    later = datetime(2026, 3, 4, 5, 6, 8, tzinfo=UTC)
+    assert await backup(database, f"{tmp_path}/new/folder/", now=lambda: later) == 0
+    assert [p.name for p in (tmp_path / "new" / "folder").iterdir()] == [backup_name(later)]
+
     assert await backup(tmp_path / "missing.db", tmp_path / "x.db") == 2
     assert "there is no database" in capsys.readouterr().err
     assert not (tmp_path / "missing.db").exists()
@@ -278,3 +282,158 @@ def test_the_readme_invite_url_asks_for_exactly_the_required_permissions() -> No
     asked = discord.Permissions(required_permissions())
     assert not asked.embed_links and not asked.read_message_history
     assert asked.send_messages and asked.attach_files and asked.create_public_threads
+
+
+# -- the Docker image's inputs (no Docker engine needed) ------------------------------------
+
+
+def dockerignore_patterns() -> list[tuple[bool, re.Pattern[str]]]:
+    """``.dockerignore`` as (negated, regex) pairs, in order."""
+    patterns: list[tuple[bool, re.Pattern[str]]] = []
+    for raw in (ROOT / ".dockerignore").read_text("utf-8").splitlines():
+        line = raw.strip()
+        if not line or line.startswith("#"):
+            continue
+        negated = line.startswith("!")
+        glob = line.lstrip("!").strip("/")
+        regex = ""
+        i = 0
+        while i < len(glob):
+            if glob.startswith("**/", i):
+                regex, i = regex + "(?:.*/)?", i + 3
+            elif glob.startswith("**", i):
+                regex, i = regex + ".*", i + 2
+            elif glob[i] == "*":
+                regex, i = regex + "[^/]*", i + 1
+            elif glob[i] == "?":
+                regex, i = regex + "[^/]", i + 1
+            elif glob[i] == "[":
+                end = glob.index("]", i)
+                regex, i = regex + glob[i : end + 1], end + 1
+            else:
+                regex, i = regex + re.escape(glob[i]), i + 1
+        patterns.append((negated, re.compile(regex)))
+    return patterns
+
+
+def sent_to_docker(path: str, patterns: list[tuple[bool, re.Pattern[str]]]) -> bool:
+    """Docker's rule: the last pattern matching the path or one of its parents decides."""
+    parts = path.split("/")
+    candidates = ["/".join(parts[: n + 1]) for n in range(len(parts))]
+    included = True
+    for negated, pattern in patterns:
+        if any(pattern.fullmatch(candidate) for candidate in candidates):
+            included = negated
+    return included
+
+
+def test_dockerignore_sends_only_the_package_sources() -> None:
+    patterns = dockerignore_patterns()
+    for path in (
+        "pyproject.toml",
+        "README.md",
+        "bot/__main__.py",
+        "bot/discord/client.py",
+        "bot/i18n/locales/en/core.json",
+        "renderer/tigris.py",
+    ):
+        assert sent_to_docker(path, patterns), path
+    for path in (
+        ".git/HEAD",
+        ".venv/bin/python",
+        ".env",
+        ".env.example",
+        "tests/platform/test_admin.py",
+        "tests/support/oracle.py",
+        "docs/admin.md",
+        "scripts/bench_tigris.py",
+        "samples/game.json",
+        "build/lib/bot/__init__.py",
+        "dist/ziggurat-0.1.0.whl",
+        "ziggurat.egg-info/PKG-INFO",
+        "bot/__pycache__/config.cpython-311.pyc",
+        "bot/discord/__pycache__/client.cpython-311.pyc",
+        "renderer/build/x",
+        "ziggurat.db",
+        "ziggurat.db-wal",
+        "demo-boards/0001.png",
+        "Dockerfile",
+        ".pytest_cache/v/cache",
+    ):
+        assert not sent_to_docker(path, patterns), path
+    # every file of the package is sent (fonts and catalogs included)
+    for folder in ("bot", "renderer"):
+        for file in (ROOT / folder).rglob("*"):
+            relative = file.relative_to(ROOT).as_posix()
+            if file.is_file() and "__pycache__" not in relative:
+                assert sent_to_docker(relative, patterns), relative
+
+
+def dockerfile() -> list[tuple[str, str]]:
+    """(instruction, arguments) of the Dockerfile, continuation lines joined."""
+    text = (ROOT / "Dockerfile").read_text("utf-8").replace("\\\n", " ")
+    out = []
+    for line in text.splitlines():
+        line = line.strip()
+        if line and not line.startswith("#"):
+            instruction, _, rest = line.partition(" ")
+            out.append((instruction.upper(), " ".join(rest.split())))
+    return out
+
+
+def test_dockerfile_layers_user_and_data() -> None:
+    steps = dockerfile()
+    patterns = dockerignore_patterns()
+    copies = [args.split()[:-1] for op, args in steps if op == "COPY"]
+    for sources in copies:
+        for source in sources:
+            assert (ROOT / source).exists(), f"COPY {source}: no such path"
+            assert sent_to_docker(source, patterns), f"COPY {source} is in .dockerignore"
+    order = [f"{op} {args}" for op, args in steps]
+
+    def index(prefix: str) -> int:
+        return next(n for n, step in enumerate(order) if step.startswith(prefix))
+
+    deps = index("RUN python -c")
+    assert "pip install -r" in order[deps]
+    assert index("COPY pyproject.toml") < deps < index("COPY bot")
+    install = index("RUN pip install --no-deps .")
+    assert index("COPY renderer") < install < index("USER")
+    assert "rm -rf /src" in order[install]
+    env = " ".join(args for op, args in steps if op == "ENV")
+    assert "ZIGGURAT_DB=/data/ziggurat.db" in env
+    assert "ZIGGURAT_DEMO_DIR=/data/" in env
+    [user] = [args for op, args in steps if op == "USER"]
+    assert user not in ("root", "0")
+    assert "--uid 10001" in order[index("RUN groupadd")]
+    assert ("VOLUME", '["/data"]') in steps
+    assert steps[-3] == ("WORKDIR", "/data")
+    # the uid the admin is told to give a bind-mounted /data
+    readme = (ROOT / "README.md").read_text("utf-8")
+    assert "10001" in readme
+    assert "10001" in t("en", "config.db_folder_unwritable", path="", folder="", user="")
+
+
+def test_env_example_sets_only_the_token() -> None:
+    """``docker run --env-file .env`` must not move what the image sets (the database)."""
+    lines = (ROOT / ".env.example").read_text("utf-8").splitlines()
+    assignments = [line for line in lines if line.strip() and not line.startswith("#")]
+    assert assignments == ["DISCORD_TOKEN="]
+    commented = {line[2:].split("=")[0] for line in lines if re.match(r"# [A-Z_]+=", line)}
+    assert commented == {
+        "ZIGGURAT_DB",
+        "ZIGGURAT_DEV_GUILD_ID",
+        "ZIGGURAT_LOG_LEVEL",
+        "ZIGGURAT_TURN_DEADLINE_HOURS",
+        "ZIGGURAT_SHARDS",
+    }
+    # each commented line shows the default
+    for line in lines:
+        if line.startswith("# ZIGGURAT_"):
+            name, _, value = line[2:].partition("=")
+            defaults = {
+                "ZIGGURAT_DB": "./ziggurat.db",
+                "ZIGGURAT_LOG_LEVEL": "INFO",
+                "ZIGGURAT_TURN_DEADLINE_HOURS": "24",
+            }
+            assert value == defaults.get(name, ""), line

@@ -331,3 +331,12 @@ async def test_serve_reports_an_unusable_database_in_one_line(
     [line] = capsys.readouterr().err.splitlines()
     assert line.startswith("Database error: cannot open ")
     assert str(garbage) in line and "uid" in line
+
+
+def test_the_readme_example_is_what_the_bot_prints(
+    clean_env: pytest.MonkeyPatch, capsys: pytest.CaptureFixture[str]
+) -> None:
+    readme = (ROOT / "README.md").read_text("utf-8")
+    [example] = [line for line in readme.splitlines() if line.startswith("Configuration error:")]
+    clean_env.setenv("ZIGGURAT_TURN_DEADLINE_HOURS", "a day")
+    assert run_main(capsys) == (2, [example])
