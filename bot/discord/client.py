@@ -327,7 +327,7 @@ async def serve(
             await bot.close()
 
     watcher = asyncio.create_task(stopper(), name="ziggurat-stop")
-    handled: list[int] = []
+    handled: list[signal.Signals] = []
     for signum in (signal.SIGTERM, signal.SIGINT):
         with contextlib.suppress(NotImplementedError, RuntimeError):  # Windows, threads
             loop.add_signal_handler(signum, stop.set)

@@ -37,9 +37,9 @@ async def running_game(
         seed=5,
     )
     await store.add_seat(game, channel * 10 + 1, names[1])
-    game = await store.get_game(game.id)
-    assert game is not None
-    await store.start_game(game, {"n": 0}, [channel * 10 + 1, channel * 10], ["#111", "#222"])
+    lobby = await store.get_game(game.id)
+    assert lobby is not None
+    await store.start_game(lobby, {"n": 0}, [channel * 10 + 1, channel * 10], ["#111", "#222"])
     started = await store.get_game(game.id)
     assert started is not None
     return started

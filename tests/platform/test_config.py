@@ -11,7 +11,9 @@ import os
 import sqlite3
 import subprocess
 import sys
+from collections.abc import Callable
 from pathlib import Path
+from typing import TypeVar
 
 import pytest
 
@@ -28,6 +30,7 @@ from bot.discord.client import serve
 from bot.i18n import t
 
 ROOT = Path(__file__).resolve().parents[2]
+T = TypeVar("T")
 VARIABLES = (
     "DISCORD_TOKEN",
     "ZIGGURAT_DB",
@@ -243,7 +246,7 @@ def test_database_problems_are_named(tmp_path: Path) -> None:
     assert problem is not None and "z.db-wal" in problem
 
 
-def _as_other_user(check: object) -> tuple[object, object]:
+def _as_other_user(check: Callable[[], T]) -> T:
     """Run ``check()`` in a forked child as ``nobody`` (when root) and return its result."""
     import pickle
 
@@ -254,8 +257,7 @@ def _as_other_user(check: object) -> tuple[object, object]:
             if os.geteuid() == 0:
                 os.setgid(65534)
                 os.setuid(65534)
-            result = check()  # type: ignore[operator]
-            payload = pickle.dumps(("ok", result))
+            payload = pickle.dumps(("ok", check()))
         except BaseException as exc:
             payload = pickle.dumps(("error", repr(exc)))
         os.write(write, payload)
@@ -265,7 +267,8 @@ def _as_other_user(check: object) -> tuple[object, object]:
         data = pipe.read()
     os.waitpid(pid, 0)
     status, result = pickle.loads(data)
-    return status, result
+    assert status == "ok", result
+    return result  # type: ignore[no-any-return]
 
 
 @pytest.mark.skipif(not hasattr(os, "fork"), reason="needs fork() to change user")
@@ -294,9 +297,7 @@ def test_an_unwritable_folder_is_named_with_the_user(tmp_path: Path) -> None:
             sqlite_says = str(exc)
         return problem, current_user(), sqlite_says
 
-    status, result = _as_other_user(check)
-    assert status == "ok", result
-    problem, user, sqlite_says = result  # type: ignore[misc]
+    problem, user, sqlite_says = _as_other_user(check)
     assert sqlite_says != "wrote"
     assert problem == t(
         "en", "config.db_folder_unwritable", path=database, folder=folder, user=user
