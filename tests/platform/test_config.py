@@ -272,21 +272,28 @@ def _as_other_user(check: Callable[[], T]) -> T:
 
 
 @pytest.mark.skipif(not hasattr(os, "fork"), reason="needs fork() to change user")
-def test_an_unwritable_folder_is_named_with_the_user(tmp_path: Path) -> None:
+def test_an_unwritable_folder_is_named_with_the_user() -> None:
     """A folder the bot's user may not write: the check says so, and SQLite agrees."""
     import pwd  # noqa: F401  (imported before the fork: the child may not read the stdlib)
+    import shutil
+    import tempfile
 
     from bot.config import current_user
 
-    folder = tmp_path / "locked"
-    folder.mkdir()
-    folder.chmod(0o555)
-    tmp_path.chmod(0o755)
-    for parent in tmp_path.parents:  # let nobody reach the folder (pytest's base is 0700)
-        if parent == Path(parent.anchor) or str(parent) == "/tmp":
-            break
-        parent.chmod(parent.stat().st_mode | 0o005)
-    database = folder / "ziggurat.db"
+    # not under tmp_path: pytest's base folder is 0700, so "nobody" could not even look
+    base = Path(tempfile.mkdtemp(prefix="ziggurat-perm-"))
+    try:
+        base.chmod(0o755)
+        folder = base / "locked"
+        folder.mkdir()
+        folder.chmod(0o555)
+        database = folder / "ziggurat.db"
+        _check_unwritable(database, folder, current_user)
+    finally:
+        shutil.rmtree(base)
+
+
+def _check_unwritable(database: Path, folder: Path, current_user: Callable[[], str]) -> None:
 
     def check() -> tuple[str | None, str, str]:
         problem = database_problem(database)
