@@ -224,6 +224,9 @@ async def create_bot(
         registry if registry is not None else plugins.load_builtin_games(),
         deadline_hours=settings.turn_deadline_hours,
     )
+    # The bot never joins voice: discord.py's start-up warnings about missing voice
+    # libraries (PyNaCl, davey) would only worry admins.
+    discord.VoiceClient.warn_nacl = discord.VoiceClient.warn_dave = False
     cls = bot_class(settings)
     if cls is ShardedZigguratBot:
         if isinstance(settings.shards, int):
