@@ -4,8 +4,9 @@
 #   docker run -d --name ziggurat --env-file .env --restart unless-stopped -v ziggurat-data:/data ziggurat
 #
 # The database is always /data/ziggurat.db (ZIGGURAT_DB below; .env.example leaves it
-# commented out), the offline demo writes under /data/demo, and the bot runs as uid 10001:
-# a bind-mounted /data must belong to that uid. See docs/admin.md.
+# commented out), the offline demo writes under /data (ZIGGURAT_DEMO_DIR, and the working
+# folder), and the bot runs as uid 10001: a bind-mounted /data must belong to that uid.
+# See docs/admin.md.
 FROM python:3.11-slim
 
 ENV PYTHONDONTWRITEBYTECODE=1 \
