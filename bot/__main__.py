@@ -1,4 +1,17 @@
-"""Command line: ``python -m bot`` runs the bot; ``python -m bot demo`` plays offline."""
+"""Command line: ``python -m bot`` runs the bot; ``python -m bot demo`` plays offline.
+
+``python -m bot backup DEST``, ``forget-guild GUILD_ID`` and
+``clear-dev-commands GUILD_ID`` are admin commands (:mod:`bot.admin`).
+
+Decisions:
+
+* Settings are read and checked (:meth:`~bot.config.Settings.from_env`)
+  before anything else; a bad value prints one line per problem and exits
+  with code 2.
+* Logging is configured once, here (:func:`bot.logs.configure_logging`): one
+  line per record on stderr, payload loggers held at INFO, secrets masked.
+  Admin commands log warnings and errors only, unless DEBUG is asked for.
+"""
 
 from __future__ import annotations
 
@@ -7,9 +20,10 @@ import logging
 import sys
 from typing import NoReturn
 
-from bot import demo, plugins
-from bot.config import Settings
+from bot import admin, demo, plugins
+from bot.config import ConfigError, Settings
 from bot.i18n import t
+from bot.logs import configure_logging
 
 
 class OneLineParser(argparse.ArgumentParser):
@@ -26,6 +40,7 @@ def _parser() -> argparse.ArgumentParser:
         "demo", help="play one complete game offline with random moves"
     )
     demo.add_arguments(demo_parser)
+    admin.add_parsers(commands)
     return parser
 
 
@@ -35,10 +50,16 @@ def main(argv: list[str] | None = None) -> int:
     first_game = next(iter(sorted(registry)), "tigris")
     if args.command == "demo":
         return demo.main(args)
-    settings = Settings.from_env()
-    logging.basicConfig(
-        level=settings.log_level, format="%(asctime)s %(levelname)s %(name)s: %(message)s"
-    )
+    try:
+        settings = Settings.from_env()
+    except ConfigError as exc:
+        print("\n".join(exc.lines), file=sys.stderr)
+        return 2
+    if args.command in admin.COMMANDS:
+        quiet = max(logging.getLevelName(settings.log_level), logging.WARNING)
+        configure_logging(quiet, secrets=[settings.token])
+        return admin.run(args, settings)
+    configure_logging(settings.log_level, secrets=[settings.token])
     if settings.token is None:
         print(t("en", "app.no_token", game=first_game), file=sys.stderr)
         return 2

@@ -1,15 +1,142 @@
-"""Settings, read from the environment and an optional ``.env`` file.
+"""Settings, read from the environment and an optional ``.env`` file, checked at start.
 
-Every setting is documented in ``.env.example``.
+Every setting is documented in ``.env.example`` and in the README's
+"Configuration" section.
+
+Decisions:
+
+* Every variable is checked by :meth:`Settings.from_env`, before anything
+  connects or writes. A bad value raises :class:`ConfigError` carrying one
+  line per bad variable (name, value, what is allowed), translated from the
+  catalog; the command line prints those lines and exits with code 2. No
+  traceback ever reaches the admin for a configuration mistake.
+* An empty variable means "not set" (its default), as ``VAR=`` in a
+  ``.env`` or ``docker run --env-file`` file reads naturally that way.
+* The token's value is never echoed, not even in an error: only its length.
+  A token pasted with a ``Bot`` prefix, quotes or spaces is refused, since
+  Discord would reject it anyway with a less helpful message.
+* The reminder interval (``ZIGGURAT_TURN_DEADLINE_HOURS``) must be a finite
+  number of hours from :data:`MIN_DEADLINE_HOURS` (1: at most 24 reminders a
+  day for a game) to :data:`MAX_DEADLINE_HOURS` (720, 30 days). Zero,
+  negative, ``nan`` or ``inf`` would post reminders in a tight loop or never.
+* ``ZIGGURAT_SHARDS`` unset runs one unsharded connection (Discord requires
+  shards only from 2,500 servers); ``auto`` asks Discord for the count; a
+  number from 1 to :data:`MAX_SHARDS` fixes it.
+* The database location is checked separately by :func:`database_problem`
+  (just before opening it, not when merely reading settings): the directory
+  must exist or be creatable, and the directory and file must be writable by
+  the user the bot runs as (SQLite's WAL mode creates ``-wal`` and ``-shm``
+  files beside the database). The message names the path and the user (name
+  and uid), which is what an admin needs to fix ownership in Docker. Then
+  :func:`database_open_problem` opens it once with the standard library (a
+  file that is not a database, a read-only file system), so the store's own
+  open, on a background thread, does not meet those failures.
+* ``ZIGGURAT_DEMO_DIR`` is the offline demo's default output folder
+  (:func:`demo_dir`); the Docker image sets it under ``/data``.
 """
 
 from __future__ import annotations
 
+import math
 import os
+import re
+import sqlite3
+from collections.abc import Callable
 from dataclasses import dataclass
 from pathlib import Path
+from typing import Literal, TypeVar
 
 from dotenv import load_dotenv
+
+from bot.i18n import t
+
+LOG_LEVELS = ("DEBUG", "INFO", "WARNING", "ERROR")
+DEFAULT_DATABASE = "./ziggurat.db"
+DEFAULT_DEADLINE_HOURS = 24.0
+MIN_DEADLINE_HOURS = 1.0
+MAX_DEADLINE_HOURS = 720.0
+MAX_SHARDS = 128
+#: the largest snowflake Discord issues fits in a signed 64-bit integer
+MAX_SNOWFLAKE = 2**63 - 1
+DEFAULT_DEMO_DIR = "demo-boards"
+
+Shards = int | Literal["auto"] | None
+T = TypeVar("T")
+
+
+class ConfigError(Exception):
+    """Bad settings: :attr:`lines` holds one translated line per problem."""
+
+    def __init__(self, lines: list[str]) -> None:
+        super().__init__("\n".join(lines))
+        self.lines = lines
+
+
+def _invalid(variable: str, value: str, allowed_key: str, **params: object) -> str:
+    return t(
+        "en",
+        "config.invalid",
+        variable=variable,
+        value=value,
+        allowed=t("en", allowed_key, **params),
+    )
+
+
+def _env(name: str) -> str | None:
+    """The variable's value, stripped; ``None`` when unset or empty."""
+    value = os.environ.get(name, "").strip()
+    return value or None
+
+
+def parse_token(raw: str | None) -> str | None:
+    """The bot token, or ``None``; raises ``ValueError`` (without the value) if malformed."""
+    if raw is None:
+        return None
+    if raw.lower().startswith("bot ") or re.search(r"[\s\"']", raw) or not raw.isascii():
+        raise ValueError(raw)
+    return raw
+
+
+def parse_guild_id(raw: str | None) -> int | None:
+    if raw is None:
+        return None
+    if not raw.isascii() or not raw.isdigit():
+        raise ValueError(raw)
+    value = int(raw)
+    if not 0 < value <= MAX_SNOWFLAKE:
+        raise ValueError(raw)
+    return value
+
+
+def parse_log_level(raw: str | None) -> str:
+    if raw is None:
+        return "INFO"
+    level = raw.upper()
+    if level not in LOG_LEVELS:
+        raise ValueError(raw)
+    return level
+
+
+def parse_deadline_hours(raw: str | None) -> float:
+    if raw is None:
+        return DEFAULT_DEADLINE_HOURS
+    try:
+        hours = float(raw)
+    except ValueError:
+        raise ValueError(raw) from None
+    if not math.isfinite(hours) or not MIN_DEADLINE_HOURS <= hours <= MAX_DEADLINE_HOURS:
+        raise ValueError(raw)
+    return hours
+
+
+def parse_shards(raw: str | None) -> Shards:
+    if raw is None:
+        return None
+    if raw.lower() == "auto":
+        return "auto"
+    if not raw.isascii() or not raw.isdigit() or not 1 <= int(raw) <= MAX_SHARDS:
+        raise ValueError(raw)
+    return int(raw)
 
 
 @dataclass(frozen=True)
@@ -19,17 +146,145 @@ class Settings:
     dev_guild_id: int | None
     log_level: str
     turn_deadline_hours: float
+    #: ``None``: one unsharded connection; ``"auto"``: Discord's count; else a fixed count
+    shards: Shards = None
 
     @classmethod
     def from_env(cls, env_file: str | None = ".env") -> Settings:
-        """Read settings; values already in the environment win over ``.env``."""
+        """Read and check settings; values already in the environment win over ``.env``.
+
+        Raises :class:`ConfigError` (one line per bad variable) instead of starting
+        with a value that would fail later.
+        """
+        problems: list[str] = []
         if env_file and Path(env_file).is_file():
-            load_dotenv(env_file, override=False)
-        guild = os.environ.get("ZIGGURAT_DEV_GUILD_ID", "").strip()
-        return cls(
-            token=os.environ.get("DISCORD_TOKEN", "").strip() or None,
-            database=Path(os.environ.get("ZIGGURAT_DB", "./ziggurat.db")),
-            dev_guild_id=int(guild) if guild else None,
-            log_level=os.environ.get("ZIGGURAT_LOG_LEVEL", "INFO").upper(),
-            turn_deadline_hours=float(os.environ.get("ZIGGURAT_TURN_DEADLINE_HOURS", "24")),
+            try:
+                load_dotenv(env_file, override=False)
+            except (OSError, UnicodeDecodeError) as exc:
+                problems.append(t("en", "config.env_unreadable", path=env_file, error=exc))
+
+        def check(
+            variable: str, parse: Callable[[str | None], T], allowed_key: str, **params: object
+        ) -> T | None:
+            raw = _env(variable)
+            try:
+                return parse(raw)
+            except ValueError:
+                shown = (
+                    t("en", "config.token_hidden", length=len(raw or ""))
+                    if variable == "DISCORD_TOKEN"
+                    else repr(raw)
+                )
+                problems.append(_invalid(variable, shown, allowed_key, **params))
+                return None
+
+        token = check("DISCORD_TOKEN", parse_token, "config.allowed.token")
+        database = _env("ZIGGURAT_DB") or DEFAULT_DATABASE
+        guild = check("ZIGGURAT_DEV_GUILD_ID", parse_guild_id, "config.allowed.guild")
+        level = check(
+            "ZIGGURAT_LOG_LEVEL",
+            parse_log_level,
+            "config.allowed.log_level",
+            levels=", ".join(LOG_LEVELS),
         )
+        hours = check(
+            "ZIGGURAT_TURN_DEADLINE_HOURS",
+            parse_deadline_hours,
+            "config.allowed.deadline",
+            min=f"{MIN_DEADLINE_HOURS:g}",
+            max=f"{MAX_DEADLINE_HOURS:g}",
+        )
+        shards = check("ZIGGURAT_SHARDS", parse_shards, "config.allowed.shards", max=MAX_SHARDS)
+        if problems:
+            raise ConfigError(problems)
+        assert level is not None and hours is not None
+        return cls(
+            token=token,
+            database=Path(database),
+            dev_guild_id=guild,
+            log_level=level,
+            turn_deadline_hours=hours,
+            shards=shards,
+        )
+
+
+def demo_dir() -> str:
+    """The offline demo's default output folder: ``ZIGGURAT_DEMO_DIR``, else ``demo-boards``."""
+    return _env("ZIGGURAT_DEMO_DIR") or DEFAULT_DEMO_DIR
+
+
+# -- the database location -------------------------------------------------------
+
+
+def current_user() -> str:
+    """``name (uid N)`` of the effective user; just the uid when it has no passwd entry."""
+    uid = os.geteuid() if hasattr(os, "geteuid") else -1
+    try:
+        import pwd
+
+        name = pwd.getpwuid(uid).pw_name
+    except (ImportError, KeyError):
+        return t("en", "config.user_uid_only", uid=uid)
+    return t("en", "config.user", name=name, uid=uid)
+
+
+def _nearest_existing(path: Path) -> Path:
+    for candidate in (path, *path.parents):
+        if candidate.exists():
+            return candidate
+    return Path("/")
+
+
+def database_problem(path: Path | str) -> str | None:
+    """Why the bot could not write its database at ``path``, as one line; ``None`` if it can.
+
+    Checked without creating anything: the folder must exist or be creatable,
+    be a folder, and be writable (SQLite puts ``-wal``/``-shm`` files beside the
+    database); an existing database file (and its ``-wal``/``-shm``) must be a
+    readable, writable file.
+    """
+    if str(path) == ":memory:":
+        return None
+    path = Path(path).expanduser().absolute()
+    user = current_user()
+    if path.is_dir():
+        return t("en", "config.db_is_folder", path=path)
+    folder = path.parent
+    if not folder.exists():
+        base = _nearest_existing(folder)
+        if not base.is_dir():
+            return t("en", "config.db_folder_blocked", path=path, blocker=base)
+        if not os.access(base, os.W_OK | os.X_OK):
+            return t("en", "config.db_folder_unwritable", path=path, folder=base, user=user)
+        return None
+    if not folder.is_dir():
+        return t("en", "config.db_folder_blocked", path=path, blocker=folder)
+    if not os.access(folder, os.W_OK | os.X_OK):
+        return t("en", "config.db_folder_unwritable", path=path, folder=folder, user=user)
+    for file in (path, Path(f"{path}-wal"), Path(f"{path}-shm")):
+        if file.exists() and (not file.is_file() or not os.access(file, os.R_OK | os.W_OK)):
+            return t("en", "config.db_file_unwritable", path=file, user=user)
+    return None
+
+
+def database_open_problem(path: Path | str) -> str | None:
+    """Open the database once with the standard library, as the store will; a line if it fails.
+
+    Catches what :func:`database_problem` cannot see (a file that is not a
+    SQLite database, a locked or read-only file system) before the store opens
+    it on a background thread.
+    """
+    if str(path) == ":memory:":
+        return None
+    path = Path(path)
+    try:
+        path.parent.mkdir(parents=True, exist_ok=True)
+        connection = sqlite3.connect(path, timeout=10)
+        try:
+            connection.execute("PRAGMA journal_mode=WAL").fetchone()
+            connection.execute("PRAGMA user_version").fetchone()
+        finally:
+            connection.close()
+    except (sqlite3.Error, OSError) as exc:
+        return t("en", "config.db_open_failed", path=path, user=current_user(), error=exc)
+    return None

@@ -27,7 +27,6 @@ from __future__ import annotations
 
 import argparse
 import asyncio
-import os
 import random
 import sys
 from collections.abc import Sequence
@@ -36,6 +35,7 @@ from pathlib import Path
 from typing import Any
 
 from bot import games, plugins
+from bot.config import demo_dir
 from bot.games.base import GameType
 from bot.i18n import Text, t
 from bot.service import GameService, Outcome, Player, Refusal, parse_options
@@ -48,7 +48,6 @@ MAX_STEPS = 50_000
 MAX_SEED = 2**31 - 1
 #: how often awaited seats of a game with deadlines let the deadline pass
 SLEEP_CHANCE = 0.05
-DEMO_DIR_VARIABLE = "ZIGGURAT_DEMO_DIR"
 
 
 class DemoError(Exception):
@@ -69,7 +68,7 @@ def add_arguments(demo: argparse.ArgumentParser) -> None:
     demo.add_argument(
         "--out",
         default=None,
-        help=f"folder for the images (default: ${DEMO_DIR_VARIABLE} or demo-boards)",
+        help="folder for the images (default: $ZIGGURAT_DEMO_DIR, else demo-boards)",
     )
 
 
@@ -126,7 +125,7 @@ def check_request(
     if not low <= count <= high:
         raise DemoError(t("en", "app.demo_bad_players", game=wanted, min=low, max=high))
     number = _whole(str(seed), "--seed", 0, MAX_SEED)
-    folder = out if out not in (None, "") else os.environ.get(DEMO_DIR_VARIABLE, "demo-boards")
+    folder = out if out not in (None, "") else demo_dir()
     return DemoRequest(wanted, count, number, chosen, Path(str(folder)))
 
 

@@ -44,6 +44,11 @@ Protocol facts this module relies on (checked against discord.py 2.7.1's source)
 * Files go as ``multipart/form-data``: a ``payload_json`` part plus ``files[n]`` parts, with
   ``attachments: [{"id": n, "filename": ...}]`` in the payload tying file ``n`` to its metadata.
 * Snowflakes are ``(ms since 2015-01-01) << 22 | worker << 17 | process << 12 | increment``.
+* Sharding: an ``AutoShardedClient`` without a fixed ``shard_count`` asks ``GET /gateway/bot``
+  for ``shards`` (here :attr:`FakeDiscord.shard_count`) and the gateway URL; each shard opens its
+  own websocket and IDENTIFYs with ``shard: [shard_id, shard_count]``. Each shard is a separate
+  session: READY lists only its guilds, and every guild event goes to the shard
+  ``(guild_id >> 22) % shard_count``; DMs (no guild) go to shard 0.
 
 Usage (see ``conftest.py`` for the ``fake_discord`` fixture)::
 
@@ -973,6 +978,10 @@ class FakeDiscord:
         self.invalid_sessions = 0
         self._sessions: dict[str, _GatewaySession] = {}
         self._session: _GatewaySession | None = None
+        #: the live session of each shard (key 0 for an unsharded bot)
+        self._shard_sessions: dict[int, _GatewaySession] = {}
+        #: the shard count ``GET /gateway/bot`` recommends
+        self.shard_count = 1
         self._connections: set[_GatewayConnection] = set()
         self._ready = asyncio.Event()
 
@@ -1107,10 +1116,18 @@ class FakeDiscord:
         return member
 
     def add_guild(
-        self, name: str, *, owner: FakeUser | None = None, locale: str = "en-US"
+        self,
+        name: str,
+        *,
+        owner: FakeUser | None = None,
+        locale: str = "en-US",
+        shard: tuple[int, int] | None = None,
     ) -> FakeGuild:
-        """Create a guild (with ``@everyone``, the bot's managed role, and the bot as member)."""
-        gid = self.snowflake()
+        """Create a guild (with ``@everyone``, the bot's managed role, and the bot as member).
+
+        ``shard=(shard_id, shard_count)`` picks an id that Discord would route to that shard.
+        """
+        gid = self.snowflake() if shard is None else self._snowflake_on_shard(*shard)
         owner = owner or self.owner
         guild = FakeGuild(gid, name, owner, locale=locale)
         guild.roles.append(FakeRole(gid, "@everyone", _EVERYONE_PERMS))
@@ -1122,6 +1139,22 @@ class FakeDiscord:
         if self._session is not None:
             self._dispatch_soon("GUILD_CREATE", self._guild_create(guild))
         return guild
+
+    def _snowflake_on_shard(self, shard_id: int, shard_count: int) -> int:
+        """A fresh snowflake whose ``(id >> 22) % shard_count`` is ``shard_id``."""
+        if not 0 <= shard_id < shard_count:
+            raise ValueError(f"shard {shard_id} is not in 0..{shard_count - 1}")
+        value = self.snowflake()
+        ms = value >> 22
+        ms += (shard_id - ms) % shard_count  # a few milliseconds ahead at most
+        value = (ms << 22) | (value & ((1 << 22) - 1))
+        self.snowflake._last = max(self.snowflake._last, value)  # later ids stay larger
+        return value
+
+    @staticmethod
+    def shard_of(guild_id: int, shard_count: int) -> int:
+        """The shard Discord routes a guild's events to."""
+        return (guild_id >> 22) % shard_count
 
     def add_role(self, guild: FakeGuild, name: str, *, permissions: int = 0) -> FakeRole:
         role = FakeRole(self.snowflake(), name, permissions, len(guild.roles))
@@ -1217,7 +1250,10 @@ class FakeDiscord:
             await asyncio.sleep(quiet - idle)
 
     async def wait_ready(self, timeout: float | None = None) -> None:
-        """Wait until the bot identified and was sent READY and every GUILD_CREATE."""
+        """Wait until the bot identified and was sent READY and every GUILD_CREATE.
+
+        A sharded bot is ready once every shard of its ``shard_count`` has identified.
+        """
         timeout = self.default_timeout if timeout is None else timeout
         try:
             await asyncio.wait_for(self._ready.wait(), timeout)
@@ -1308,9 +1344,34 @@ class FakeDiscord:
         session = self._session
         return session is not None and session.connection is not None
 
-    async def dispatch(self, event: str, data: JSON) -> None:
-        """Send a DISPATCH frame (op 0) to the bot; kept for replay on RESUME."""
+    @staticmethod
+    def _shard_key(session: _GatewaySession) -> int:
+        return 0 if session.shard is None else int(session.shard[0])
+
+    def _session_for(self, guild_id: int | None) -> _GatewaySession | None:
+        """The session that gets events of ``guild_id`` (``None``: DMs, shard 0)."""
         session = self._session
+        if session is None or session.shard is None or int(session.shard[1]) <= 1:
+            return session
+        shard = 0 if guild_id is None else self.shard_of(guild_id, int(session.shard[1]))
+        return self._shard_sessions.get(shard)
+
+    @staticmethod
+    def _event_guild(event: str, data: JSON) -> int | None:
+        if event in ("GUILD_CREATE", "GUILD_UPDATE", "GUILD_DELETE"):
+            return int(data["id"])
+        guild_id = data.get("guild_id")
+        return None if guild_id is None else int(guild_id)
+
+    async def dispatch(
+        self, event: str, data: JSON, *, session: _GatewaySession | None = None
+    ) -> None:
+        """Send a DISPATCH frame (op 0) to the bot; kept for replay on RESUME.
+
+        The frame goes to ``session``, else to the shard that owns the event's guild.
+        """
+        if session is None:
+            session = self._session_for(self._event_guild(event, data))
         if session is None:
             raise RuntimeError("the bot has not identified yet (await fake.wait_ready())")
         session.seq += 1
@@ -1399,16 +1460,24 @@ class FakeDiscord:
             shard=data.get("shard"),
         )
         self._sessions[session.session_id] = session
-        old = self._session
-        self._session = session
+        shard_key = self._shard_key(session)
+        old = self._shard_sessions.get(shard_key)
+        self._shard_sessions[shard_key] = session
+        if shard_key == 0 or self._session is None:  # shard 0 is the primary session
+            self._session = session
         if old is not None and old.connection is not None and old.connection is not conn:
             await old.connection.ws.close(code=4000)
         session.connection = conn
         conn.session = session
+        if session.shard is None or int(session.shard[1]) <= 1:
+            mine = list(self.guilds.values())
+        else:
+            count = int(session.shard[1])
+            mine = [g for g in self.guilds.values() if self.shard_of(g.id, count) == shard_key]
         ready: JSON = {
             "v": 10,
             "user": self.bot_user.to_payload() | {"verified": True, "mfa_enabled": False},
-            "guilds": [{"id": str(g.id), "unavailable": True} for g in self.guilds.values()],
+            "guilds": [{"id": str(g.id), "unavailable": True} for g in mine],
             "session_id": session.session_id,
             "session_type": "normal",
             "resume_gateway_url": self.resume_gateway_url,
@@ -1423,15 +1492,21 @@ class FakeDiscord:
         }
         if session.shard is not None:
             ready["shard"] = session.shard
-        await self.dispatch("READY", ready)
-        for guild in list(self.guilds.values()):
-            await self.dispatch("GUILD_CREATE", self._guild_create(guild))
-        self._ready.set()
+        await self.dispatch("READY", ready, session=session)
+        for guild in mine:
+            await self.dispatch("GUILD_CREATE", self._guild_create(guild), session=session)
+        expected = 1 if session.shard is None else int(session.shard[1])
+        if all(k in self._shard_sessions for k in range(expected)):
+            self._ready.set()
         self._notify()
 
     async def _resume(self, conn: _GatewayConnection, data: JSON) -> None:
         session = self._sessions.get(data.get("session_id", ""))
-        if session is None or data.get("token") != self.token or session is not self._session:
+        if (
+            session is None
+            or data.get("token") != self.token
+            or session is not self._shard_sessions.get(self._shard_key(session))
+        ):
             self.invalid_sessions += 1
             await conn.send({"op": Op.INVALID_SESSION, "d": False, "s": None, "t": None})
             return
@@ -1442,7 +1517,7 @@ class FakeDiscord:
             if frame["s"] > seq:
                 await conn.send(frame)
         self.resume_count += 1
-        await self.dispatch("RESUMED", {"_trace": ["fake-discord"]})
+        await self.dispatch("RESUMED", {"_trace": ["fake-discord"]}, session=session)
         self._notify()
 
     async def _request_members(self, conn: _GatewayConnection, data: JSON) -> None:
@@ -1857,7 +1932,7 @@ class FakeDiscord:
         return _json_response(
             {
                 "url": self.gateway_url.rstrip("/"),
-                "shards": 1,
+                "shards": self.shard_count,
                 "session_start_limit": {
                     "total": 1000,
                     "remaining": 999,
@@ -2337,7 +2412,8 @@ class FakeDiscord:
         label: str,
         message: RecordedMessage | None = None,
     ) -> InteractionResult:
-        if self._session is None or self._session.connection is None:
+        owner = self._session_for(channel.guild.id if channel.guild else None)
+        if owner is None or owner.connection is None:
             raise RuntimeError("the bot is not connected (await fake.wait_ready() first)")
         member = self._member_or_raise(channel, user)
         iid = self.snowflake()

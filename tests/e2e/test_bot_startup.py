@@ -2,16 +2,24 @@
 
 from __future__ import annotations
 
-from collections.abc import AsyncIterator
+import asyncio
+import contextlib
+import logging
+import socket
+from collections.abc import AsyncIterator, Iterator
 from pathlib import Path
 
 import discord
+import discord.gateway
+import discord.http
 import pytest
 
+from bot.config import Settings
+from bot.discord.client import Backoff, serve
 from bot.i18n import t
+from bot.logs import OneLineFormatter
 
-from .bot_harness import BotHarness, open_harness
-from .bot_harness import registry as games_registry
+from .bot_harness import BotHarness, open_harness, registry
 from .fake_discord import FakeDiscord
 
 
@@ -82,7 +90,7 @@ async def test_registered_commands_match_the_code(harness: BotHarness) -> None:
     assert set(new["relay"]) == set()
     # a game's verbs are its group's subcommands, each verb's parameters its options
     tigris = {o["name"]: o for o in registered["tigris"]["options"]}
-    verbs = games_registry()["tigris"].engine.verbs.verbs
+    verbs = registry()["tigris"].engine.verbs.verbs
     assert list(tigris) == list(verbs)
     for verb in verbs.values():
         options = tigris[verb.name].get("options") or []
@@ -172,3 +180,187 @@ async def test_serve_runs_until_sigterm(fake_discord: FakeDiscord, tmp_path: Pat
     os.kill(os.getpid(), signal.SIGTERM)
     assert await asyncio.wait_for(task, 15) == 0
     assert signal.SIGTERM not in handlers  # handed back on the way out
+
+
+# -- Discord unreachable at start, and lost later ---------------------------------------
+
+
+def closed_port() -> int:
+    """A loopback port nothing listens on: connections to it are refused."""
+    with socket.socket() as probe:
+        probe.bind(("127.0.0.1", 0))
+        return int(probe.getsockname()[1])
+
+
+class Records(logging.Handler):
+    """Collects the records of one logger; wakes waiters when ``count`` of them match."""
+
+    def __init__(self, match: str) -> None:
+        super().__init__(logging.DEBUG)
+        self.match = match
+        self.records: list[logging.LogRecord] = []
+        self.changed = asyncio.Event()
+
+    def emit(self, record: logging.LogRecord) -> None:
+        self.records.append(record)
+        self.changed.set()
+
+    def matching(self) -> list[logging.LogRecord]:
+        return [r for r in self.records if self.match in r.getMessage()]
+
+    async def wait(self, count: int, timeout: float = 15.0) -> list[logging.LogRecord]:
+        async with asyncio.timeout(timeout):
+            while len(self.matching()) < count:
+                self.changed.clear()
+                await self.changed.wait()
+        return self.matching()
+
+
+@contextlib.contextmanager
+def collecting(logger: str, match: str) -> Iterator[Records]:
+    handler = Records(match)
+    target = logging.getLogger(logger)
+    old_level = target.level
+    target.addHandler(handler)
+    target.setLevel(logging.DEBUG)
+    try:
+        yield handler
+    finally:
+        target.removeHandler(handler)
+        target.setLevel(old_level)
+
+
+def quick_settings(fake: FakeDiscord, db: Path) -> Settings:
+    return Settings(
+        token=fake.token,
+        database=db,
+        dev_guild_id=None,
+        log_level="INFO",
+        turn_deadline_hours=24,
+    )
+
+
+async def test_discord_unreachable_at_start_is_retried_with_one_line_per_attempt(
+    fake_discord: FakeDiscord, tmp_path: Path, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    """Login refused (no network): backoff, one warning per attempt; then Discord comes up."""
+    monkeypatch.setattr(discord.http.Route, "BASE", f"http://127.0.0.1:{closed_port()}/api/v10")
+    stop = asyncio.Event()
+    with collecting("bot.discord.client", "cannot reach Discord") as retries:
+        task = asyncio.create_task(
+            serve(
+                quick_settings(fake_discord, tmp_path / "retry.db"),
+                registry(),
+                backoff=Backoff(base=0.01, cap=0.02),
+                stop=stop,
+                guild_ready_timeout=0.05,
+            )
+        )
+        failed = await retries.wait(3)
+        assert fake_discord.requests == []  # nothing reached Discord yet
+        monkeypatch.setattr(discord.http.Route, "BASE", fake_discord.api_base)  # network is back
+        await fake_discord.wait_ready(15)
+        await fake_discord.wait_for(lambda: bool(fake_discord.global_commands), timeout=15)
+        stop.set()
+        assert await asyncio.wait_for(task, 15) == 0
+    formatter = OneLineFormatter()
+    for number, record in enumerate(failed[:3], start=1):
+        assert record.levelno == logging.WARNING
+        assert record.exc_info is None  # no traceback
+        line = formatter.format(record)
+        assert "\n" not in line
+        assert f"attempt {number} failed, retrying in " in line
+        assert "ClientConnectorError" in line or "Connect" in line
+
+
+async def test_gateway_unreachable_at_start_is_retried(
+    fake_discord: FakeDiscord, tmp_path: Path, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    """REST answers but the gateway refuses: a fresh bot is started once it is back.
+
+    (discord.py sleeps up to 2 s of its own backoff before giving up on the
+    first gateway connection; that wait is not ours to shorten.)
+    """
+    import yarl
+
+    gateway = discord.gateway.DiscordWebSocket
+    monkeypatch.setattr(gateway, "DEFAULT_GATEWAY", yarl.URL(f"ws://127.0.0.1:{closed_port()}/"))
+    stop = asyncio.Event()
+    with collecting("bot.discord.client", "cannot reach Discord") as retries:
+        task = asyncio.create_task(
+            serve(
+                quick_settings(fake_discord, tmp_path / "gateway.db"),
+                registry(),
+                backoff=Backoff(base=0.01, cap=0.02),
+                stop=stop,
+                guild_ready_timeout=0.05,
+            )
+        )
+        [failed] = await retries.wait(1)
+        monkeypatch.setattr(gateway, "DEFAULT_GATEWAY", yarl.URL(fake_discord.gateway_url))
+        await fake_discord.wait_ready(15)
+        stop.set()
+        assert await asyncio.wait_for(task, 15) == 0
+    assert "GatewayNotFound" in failed.getMessage() and failed.exc_info is None
+
+
+async def test_a_lost_gateway_connection_is_one_line_and_so_is_its_recovery(
+    fake_discord: FakeDiscord, tmp_path: Path
+) -> None:
+    async with open_harness(fake_discord, tmp_path) as harness:
+        with collecting("bot.logs", "connection to Discord") as lines:
+            resumed = fake_discord.resume_count
+            await fake_discord.disconnect_bot(4000)
+            await fake_discord.wait_for(
+                lambda: fake_discord.resume_count > resumed, timeout=15, what="a RESUME"
+            )
+            lost, back = await lines.wait(2)
+        itx = await harness.slash(harness.alice, "help")  # and it still answers
+        assert "/game new" in harness.ephemeral_text(itx)
+    assert lost.levelno == logging.WARNING
+    assert lost.getMessage() == "lost the connection to Discord; reconnecting"
+    assert back.levelno == logging.INFO
+    assert back.getMessage().startswith("connection to Discord is back after ")
+    assert lost.exc_info is None and back.exc_info is None
+    assert len(lines.matching()) == 2
+
+
+# -- clearing the commands a development server kept -------------------------------------
+
+
+async def test_clear_dev_commands_removes_the_duplicates_a_dev_guild_kept(
+    fake_discord: FakeDiscord,
+    tmp_path: Path,
+    capsys: pytest.CaptureFixture[str],
+    monkeypatch: pytest.MonkeyPatch,
+) -> None:
+    """Run with ZIGGURAT_DEV_GUILD_ID, then without: the server has both sets until cleared."""
+    from bot.admin import clear_dev_commands
+
+    async with open_harness(fake_discord, tmp_path) as harness:  # the dev guild set
+        guild = harness.guild
+    async with open_harness(fake_discord, tmp_path, global_commands=True):  # then unset
+    names = {"game", "play", "help"} | set(registry())
+    names = {"game", "play", "help", "tigris"}
+    assert {c["name"] for c in fake_discord.guild_commands[guild.id]} == names
+    assert {c["name"] for c in fake_discord.global_commands} == names
+
+    identified = len(fake_discord.identify_payloads)
+    assert await clear_dev_commands(fake_discord.token, guild.id) == 0
+    assert capsys.readouterr().out.splitlines() == [
+        t("en", "app.clear_commands_done", count=4, guild=guild.id)
+    ]
+    assert fake_discord.guild_commands[guild.id] == []
+    assert {c["name"] for c in fake_discord.global_commands} == names  # untouched
+    assert len(fake_discord.identify_payloads) == identified  # REST only, no gateway session
+
+    # and the ways it can fail, each one line
+    assert await clear_dev_commands("not-the-token", guild.id) == 2
+    assert capsys.readouterr().err.splitlines() == [t("en", "app.bad_token")]
+    assert await clear_dev_commands(fake_discord.token, 4242) == 2  # a server the bot left
+    [line] = capsys.readouterr().err.splitlines()
+    assert line.startswith("Discord refused to change the commands of server 4242 (")
+    monkeypatch.setattr(discord.http.Route, "BASE", f"http://127.0.0.1:{closed_port()}/api/v10")
+    assert await clear_dev_commands(fake_discord.token, guild.id) == 1
+    [line] = capsys.readouterr().err.splitlines()
+    assert line.startswith("Cannot reach Discord: ")
