@@ -348,7 +348,7 @@ async def test_clear_dev_commands_removes_the_duplicates_a_dev_guild_kept(
     identified = len(fake_discord.identify_payloads)
     assert await clear_dev_commands(fake_discord.token, guild.id) == 0
     assert capsys.readouterr().out.splitlines() == [
-        t("en", "app.clear_commands_done", count=4, guild=guild.id)
+        t("en", "app.clear_commands_done", count=len(names), guild=guild.id)
     ]
     assert fake_discord.guild_commands[guild.id] == []
     assert {c["name"] for c in fake_discord.global_commands} == names  # untouched
