@@ -37,6 +37,7 @@ from dataclasses import dataclass
 from bot.games.notation import Count, Label, Param, ValueKind, VerbTable, Words, verb
 from bot.games.tikal.board import Space, parse_space, space_name
 from bot.games.tikal.components import FIGURES, LEADER, TREASURE_KINDS, WORKER
+from bot.games.tikal.texts import colour_text
 
 #: the seats' colours, in seat order; the word names the seat in the notation
 SEAT_COLOURS = ("red", "blue", "yellow", "white")
@@ -80,7 +81,7 @@ class PlayerKind(ValueKind[int]):
         return SEAT_COLOURS[value]
 
     def label(self, value: int) -> Label:
-        return "tikal.label.player", {"seat": value, "colour": SEAT_COLOURS[value]}
+        return "tikal.label.player", {"seat": value, "colour": colour_text(SEAT_COLOURS[value])}
 
 
 SPACE = SpaceKind()

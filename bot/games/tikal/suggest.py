@@ -277,10 +277,7 @@ def _exchange_gives(state: GameState, seat: int, chosen: Mapping[str, str]) -> l
 
 def _exchange_players(state: GameState, seat: int, chosen: Mapping[str, str]) -> list[Suggestion]:
     seats = sorted({a.player for a in _exchanges(state, seat, chosen)})
-    return [
-        Suggestion(SEAT_COLOURS[s], ("tikal.label.player", {"seat": s, "colour": SEAT_COLOURS[s]}))
-        for s in seats
-    ]
+    return [Suggestion(SEAT_COLOURS[s], PLAYER.label(s)) for s in seats]
 
 
 def _exchange_takes(state: GameState, seat: int, chosen: Mapping[str, str]) -> list[Suggestion]:
