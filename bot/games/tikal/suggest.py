@@ -183,12 +183,14 @@ def _enter_figures(state: GameState, seat: int, chosen: Mapping[str, str]) -> li
 
 def _move_origins(state: GameState, seat: int, chosen: Mapping[str, str]) -> list[Suggestion]:
     kind = _read(FIGURE, chosen.get("figure"))
+    target = _read(SPACE, chosen.get("target"))
     found = []
     for space in legal.figure_spaces(state, seat):
         kinds = legal.kinds_at(state, seat, space)
         if kind is not None and kind not in kinds:
             continue
-        if not legal.destinations(state, seat, space):
+        reach = legal.destinations(state, seat, space)
+        if not reach or (target is not None and target not in reach):
             continue
         found.append(_space(space, "tikal.label.origin", **_figure_label(state, seat, space)))
     return found
