@@ -183,6 +183,9 @@ TEXT_KEYS: tuple[str, ...] = (
     "tikal.render.legend_plate",
     "tikal.render.rotation_help",
     "tikal.render.winner",
+    "tikal.render.this_turn",
+    "tikal.render.dug",
+    "tikal.render.recovered",
 )
 _PLACEHOLDER = re.compile(r"\{\w*\}")
 
@@ -195,6 +198,42 @@ def image_language(lang: str | None) -> str:
     own, english = catalog(code), catalog(DEFAULT_LANG)
     texts = tuple(_PLACEHOLDER.sub("", own.get(k) or english.get(k, "")) for k in TEXT_KEYS)
     return code if can_draw(texts) else DEFAULT_LANG
+
+
+@lru_cache(maxsize=4096)
+def _text_sprite(text: str, font: FontStack, fill: RGB) -> tuple[Image.Image, float, int]:
+    """``text`` drawn once on a transparent strip: (image, text width, baseline y)."""
+    width = font.width(text)
+    size = font.primary.size
+    baseline = round(size * 1.25)
+    img = Image.new("RGBA", (math.ceil(width) + 8, round(size * 1.8)), (0, 0, 0, 0))
+    draw_text(ImageDraw.Draw(img), (4, baseline), text, font, fill, anchor="ls")
+    return img, width, baseline
+
+
+def put_text(
+    img: Image.Image,
+    xy: Point,
+    text: str,
+    font: FontStack,
+    fill: RGB,
+    anchor: str = "lm",
+) -> float:
+    """:func:`renderer.common.draw_text` through a cache of drawn strips (a board
+    repeats most of its words from one render to the next); returns the width."""
+    if not text:
+        return 0.0
+    strip, width, baseline = _text_sprite(text, font, fill)
+    x, y = xy
+    if anchor[0] == "m":
+        x -= width / 2
+    elif anchor[0] == "r":
+        x -= width
+    if anchor[1] == "m":
+        ascent, descent = font.primary.getmetrics()
+        y += (ascent - descent) / 2
+    paste(img, strip, (x - 4, y - baseline))
+    return width
 
 
 # --------------------------------------------------------------------------- shapes
@@ -286,6 +325,21 @@ def terrain_sprite(kind: str, radius: int = R) -> Image.Image:
             _tent(d, cx, cy - 8 * s, 54 * s, mark, fill)
 
     return sprite(size, height, paint)
+
+
+@lru_cache(maxsize=512)
+def hex_face(kind: str, stones: tuple[int, ...], radius: int = R) -> Image.Image:
+    """A laid hex: its terrain with the stones on each edge (``stones`` per board
+    edge, clockwise from north)."""
+    face = terrain_sprite(kind, radius).copy()
+    pip = stone_sprite()
+    cx, cy = face.width / 2, face.height / 2
+    for direction, count in enumerate(stones):
+        for ox, oy in stone_offsets(direction, count, radius):
+            face.alpha_composite(
+                pip, (round(cx + ox - pip.width / 2), round(cy + oy - pip.height / 2))
+            )
+    return face
 
 
 @cache
@@ -764,13 +818,11 @@ def _draw_map(img: Image.Image, view: View, geo: Geometry, colours: Mapping[int,
     for hex_ in hexes:
         cx, cy = geo.px(float(hex_.get("x", 0)), float(hex_.get("y", 0)))
         kind = str(hex_.get("kind"))
-        paste_centered(img, terrain_sprite(kind, r), (cx, cy))
-        for direction, count in enumerate(hex_.get("stones") or ()):
-            for ox, oy in stone_offsets(direction, int(count), r):
-                paste_centered(img, stone_sprite(), (cx + ox, cy + oy))
+        stones = tuple(int(n) for n in hex_.get("stones") or ())
+        paste_centered(img, hex_face(kind, stones, r), (cx, cy))
         if kind != "volcano":
             name = str(hex_.get("space", ""))
-            draw_text(d, (cx, cy - 0.56 * r), name, name_font, NAME_ON_HEX, anchor="mm")
+            put_text(img, (cx, cy - 0.56 * r), name, name_font, NAME_ON_HEX, anchor="mm")
         _draw_content(img, d, hex_, (cx, cy - 0.19 * r), colours)
         _draw_figures(img, hex_, (cx, cy), r, colours)
     by_space = {str(h.get("space")): h for h in hexes}
@@ -809,8 +861,8 @@ def _draw_content(
             width = 16 * (shown - 1)
             for i in range(shown):
                 paste_centered(img, token_sprite(), (cx - width / 2 + 16 * i - 8, mid))
-            draw_text(
-                d,
+            put_text(
+                img,
                 (cx + width / 2 + 10, mid),
                 f"×{tokens}",
                 font_stack(20, bold=True),
@@ -818,8 +870,13 @@ def _draw_content(
                 anchor="lm",
             )
         elif camp is None:
-            draw_text(
-                d, (cx, mid), "×0", font_stack(20, bold=True), TERRAIN_MARK["treasure"], anchor="mm"
+            put_text(
+                img,
+                (cx, mid),
+                "×0",
+                font_stack(20, bold=True),
+                TERRAIN_MARK["treasure"],
+                anchor="mm",
             )
     camp = hex_.get("camp_seat")
     if camp is not None:
@@ -901,7 +958,9 @@ def _dot(d: Draw, x: float, y: float, colour: RGB, r: float = 11) -> None:
     d.ellipse((x - r, y - r, x + r, y + r), fill=colour)
 
 
-def _draw_status(d: Draw, view: View, seats: Sequence[Seat], y: int, width: int, lang: str) -> None:
+def _draw_status(
+    img: Image.Image, d: Draw, view: View, seats: Sequence[Seat], y: int, width: int, lang: str
+) -> None:
     """Line 1: who plays, what, AP left; line 2: the scoring round or the last action."""
     by_seat = {s.seat: s for s in seats}
     turn = view.get("turn") or {}
@@ -912,29 +971,30 @@ def _draw_status(d: Draw, view: View, seats: Sequence[Seat], y: int, width: int,
     if view.get("over"):
         best = max((int(s.info.get("score", 0)) for s in seats), default=0)
         winners = [s for s in seats if int(s.info.get("score", 0)) == best]
-        x += draw_text(d, (x, line1), t(lang, "tikal.render.game_over"), big, HIGHLIGHT) + 20
+        x += put_text(img, (x, line1), t(lang, "tikal.render.game_over"), big, HIGHLIGHT) + 20
         for seat in winners:
             _dot(d, x + 11, line1, seat.colour)
             x += 30
             text = t(lang, "tikal.render.winner", player=seat.name, score=best)
-            x += draw_text(d, (x, line1), fit_text(text, mid, width - x - PAD), mid, TEXT) + 20
+            x += put_text(img, (x, line1), fit_text(text, mid, width - x - PAD), mid, TEXT) + 20
         return
     waiting = [by_seat[s] for s in view.get("waiting_for") or () if s in by_seat]
     if waiting:
         seat = waiting[0]
         _dot(d, x + 12, line1, seat.colour, 13)
         x += 34
-        x += draw_text(d, (x, line1), fit_text(seat.name, big, 360), big, TEXT) + 16
+        x += put_text(img, (x, line1), fit_text(seat.name, big, 360), big, TEXT) + 16
     phase = str(view.get("phase", ""))
     kind = str(turn.get("kind", "normal"))
     what = t(lang, TURN_KEYS[kind]) if kind in TURN_KEYS and phase == "actions" else ""
     what = what or (t(lang, PHASE_KEYS[phase]) if phase in PHASE_KEYS else "")
-    x += draw_text(d, (x, line1), fit_text(what, mid, width - x - 420), mid, TEXT_DIM) + 24
+    x += put_text(img, (x, line1), fit_text(what, mid, width - x - 420), mid, TEXT_DIM) + 24
     if phase == "actions":
         ap = t(lang, "tikal.render.ap", ap=int(turn.get("ap", 0)))
-        x += draw_text(d, (x, line1), ap, big, HIGHLIGHT) + 16
-        entered = t(lang, "tikal.render.entered", entered=int(turn.get("entered", 0)), limit=10)
-        draw_text(d, (x, line1 + 2), fit_text(entered, mid, width - x - PAD), mid, TEXT_DIM)
+        x += put_text(img, (x, line1), ap, big, HIGHLIGHT) + 16
+        limit = (view.get("limits") or {}).get("entered_per_turn", "?")
+        entered = t(lang, "tikal.render.entered", entered=int(turn.get("entered", 0)), limit=limit)
+        put_text(img, (x, line1 + 2), fit_text(entered, mid, width - x - PAD), mid, TEXT_DIM)
     scoring = view.get("scoring")
     x = PAD
     if scoring:
@@ -944,7 +1004,7 @@ def _draw_status(d: Draw, view: View, seats: Sequence[Seat], y: int, width: int,
             else "tikal.render.scoring_round"
         )
         text = t(lang, key, number=int(scoring.get("number", 0)))
-        x += draw_text(d, (x, line2), text, mid, HIGHLIGHT) + 16
+        x += put_text(img, (x, line2), text, mid, HIGHLIGHT) + 16
         done = set(scoring.get("done") or ())
         for seat_no in scoring.get("order") or ():
             seat = by_seat.get(seat_no)
@@ -961,7 +1021,7 @@ def _draw_status(d: Draw, view: View, seats: Sequence[Seat], y: int, width: int,
         small = font_stack(24)
         player = fit_text(who.name, small, 220) if who else "?"
         text = t(lang, "tikal.render.last", player=player, action=str(last.get("notation", "")))
-        draw_text(d, (x, line2), fit_text(text, small, width - x - PAD), small, TEXT_DIM)
+        put_text(img, (x, line2), fit_text(text, small, width - x - PAD), small, TEXT_DIM)
 
 
 RIGHT_BLOCK = 600  # x where the hex to lay / the auction row starts
@@ -973,11 +1033,45 @@ def _draw_strip(
     """Stacks and temple tiles left on the left; the hex to lay (six rotations),
     or the auction row, or the volcano set aside, on the right."""
     top = y + 18
-    _draw_stacks(d, view, PAD, top, lang)
+    _draw_stacks(img, d, view, PAD, top, lang)
     if view.get("in_hand"):
         _draw_in_hand(img, d, view["in_hand"], RIGHT_BLOCK, top, width, lang)
     elif view.get("revealed") or view.get("aside"):
         _draw_offer(img, d, view, seats, RIGHT_BLOCK, top, lang)
+    elif view.get("phase") == "actions":
+        _draw_this_turn(img, view, RIGHT_BLOCK, top, width, lang)
+
+
+def _draw_this_turn(img: Image.Image, view: View, x: int, top: int, width: int, lang: str) -> None:
+    """The per-turn limits used so far: levels per temple, tokens per hex."""
+    turn = view.get("turn") or {}
+    limits = view.get("limits") or {}
+    rows = [
+        (key, counts, limit)
+        for key, counts, limit in (
+            ("tikal.render.dug", turn.get("dug") or {}, limits.get("levels_per_temple", "?")),
+            (
+                "tikal.render.recovered",
+                turn.get("recovered") or {},
+                limits.get("tokens_per_hex", "?"),
+            ),
+        )
+        if counts
+    ]
+    if not rows:
+        return
+    head = font_stack(24, bold=True)
+    small = font_stack(22)
+    bold = font_stack(22, bold=True)
+    put_text(img, (x, top), t(lang, "tikal.render.this_turn"), head, TEXT)
+    y = top + 44
+    for key, counts, limit in rows:
+        tx = x + put_text(img, (x, y), t(lang, key), small, TEXT_DIM) + 14
+        for space, count in counts.items():
+            if tx > width - 120:
+                break
+            tx += put_text(img, (tx, y), f"{space} {int(count)}/{limit}", bold, TEXT) + 18
+        y += 40
 
 
 def _turned(stones: Sequence[int], rotation: int) -> tuple[int, ...]:
@@ -992,10 +1086,10 @@ def _draw_in_hand(
     head = font_stack(24, bold=True)
     title = t(lang, "tikal.render.in_hand")
     kind = str(hex_.get("kind"))
-    tx = x + draw_text(d, (x, top), title, head, TEXT) + 12
+    tx = x + put_text(img, (x, top), title, head, TEXT) + 12
     kind_text = t(lang, KIND_KEYS[kind]) if kind in KIND_KEYS else kind
-    draw_text(
-        d,
+    put_text(
+        img,
         (tx, top),
         fit_text(kind_text, font_stack(24), width - tx - PAD),
         font_stack(24),
@@ -1006,12 +1100,16 @@ def _draw_in_hand(
         cx = x + 48 + rotation * 102
         stones = _turned(hex_.get("stones") or (), rotation)
         paste_centered(img, mini_hex(kind, stones, 46, value), (cx, top + 74))
-        draw_text(
-            d, (cx, top + 136), str(rotation), font_stack(28, bold=True), HIGHLIGHT, anchor="mm"
+        put_text(
+            img, (cx, top + 136), str(rotation), font_stack(28, bold=True), HIGHLIGHT, anchor="mm"
         )
     hint = t(lang, "tikal.render.rotation_help")
-    draw_text(
-        d, (x, top + 166), fit_text(hint, font_stack(20), width - x - PAD), font_stack(20), TEXT_DIM
+    put_text(
+        img,
+        (x, top + 166),
+        fit_text(hint, font_stack(20), width - x - PAD),
+        font_stack(20),
+        TEXT_DIM,
     )
 
 
@@ -1026,15 +1124,15 @@ def _draw_offer(
     revealed = list(view.get("revealed") or [])
     if revealed:
         title = t(lang, "tikal.render.revealed", number=int(view.get("round", 0)))
-        draw_text(d, (x, top), title, head, TEXT)
+        put_text(img, (x, top), title, head, TEXT)
     cx = x + 46
     for item in revealed:
         stones = tuple(int(n) for n in item.get("stones") or ())
         paste_centered(
             img, mini_hex(str(item.get("kind")), stones, 42, item.get("value")), (cx, top + 74)
         )
-        draw_text(
-            d,
+        put_text(
+            img,
             (cx, top + 134),
             str(item.get("slot")),
             font_stack(28, bold=True),
@@ -1044,7 +1142,7 @@ def _draw_offer(
         cx += 96
     if view.get("aside"):
         if not revealed:
-            draw_text(d, (x, top), t(lang, "tikal.render.aside"), head, TEXT)
+            put_text(img, (x, top), t(lang, "tikal.render.aside"), head, TEXT)
         paste_centered(img, mini_hex("volcano", (0,) * 6, 42, None), (cx, top + 74))
         cx += 96
     auction = view.get("auction")
@@ -1055,27 +1153,27 @@ def _draw_offer(
     if high_seat is not None:
         _dot(d, bx + 10, top + 52, high_seat.colour, 11)
         text = t(lang, "tikal.render.bid", amount=int(auction.get("high", 0)))
-        draw_text(d, (bx + 30, top + 52), text, font_stack(28, bold=True), HIGHLIGHT)
+        put_text(img, (bx + 30, top + 52), text, font_stack(28, bold=True), HIGHLIGHT)
     else:
-        draw_text(d, (bx, top + 52), t(lang, "tikal.render.no_bid"), small, TEXT_DIM)
+        put_text(img, (bx, top + 52), t(lang, "tikal.render.no_bid"), small, TEXT_DIM)
     passed = [by_seat[s] for s in auction.get("passed") or () if s in by_seat]
     if passed:
-        px = bx + draw_text(d, (bx, top + 96), t(lang, "tikal.render.passed"), small, TEXT_DIM)
+        px = bx + put_text(img, (bx, top + 96), t(lang, "tikal.render.passed"), small, TEXT_DIM)
         for seat in passed:
             _dot(d, px + 20, top + 96, seat.colour, 9)
             px += 26
 
 
-def _draw_stacks(d: Draw, view: View, x: int, top: int, lang: str) -> None:
+def _draw_stacks(img: Image.Image, d: Draw, view: View, x: int, top: int, lang: str) -> None:
     """Hexes left per letter (the next one framed), and temple tiles left per value."""
     head = font_stack(24, bold=True)
     letter_font = font_stack(24, bold=True)
     count_font = font_stack(22)
-    draw_text(d, (x, top), t(lang, "tikal.render.stack"), head, TEXT)
+    put_text(img, (x, top), t(lang, "tikal.render.stack"), head, TEXT)
     stacks = list(view.get("stacks") or ())
     sx = x
     if not stacks:
-        draw_text(d, (sx, top + 42), t(lang, "tikal.render.stack_empty"), count_font, TEXT_DIM)
+        put_text(img, (sx, top + 42), t(lang, "tikal.render.stack_empty"), count_font, TEXT_DIM)
     for i, item in enumerate(stacks):
         box = (sx, top + 24, sx + 64, top + 62)
         d.rounded_rectangle(
@@ -1085,18 +1183,18 @@ def _draw_stacks(d: Draw, view: View, x: int, top: int, lang: str) -> None:
             outline=HIGHLIGHT if i == 0 else None,
             width=2,
         )
-        draw_text(
-            d, (sx + 18, top + 43), str(item.get("letter", "?")), letter_font, TEXT, anchor="mm"
+        put_text(
+            img, (sx + 18, top + 43), str(item.get("letter", "?")), letter_font, TEXT, anchor="mm"
         )
-        draw_text(d, (sx + 46, top + 44), str(item.get("count", 0)), count_font, TEXT, anchor="mm")
+        put_text(img, (sx + 46, top + 44), str(item.get("count", 0)), count_font, TEXT, anchor="mm")
         sx += 72
-    draw_text(d, (x, top + 96), t(lang, "tikal.render.temple_tiles"), head, TEXT)
+    put_text(img, (x, top + 96), t(lang, "tikal.render.temple_tiles"), head, TEXT)
     tx = x
     for value, count in (view.get("temple_tiles_left") or {}).items():
         colour = TEXT if count else (110, 110, 110)
         d.rounded_rectangle((tx, top + 118, tx + 56, top + 156), radius=6, fill=(88, 84, 76))
-        draw_text(d, (tx + 17, top + 137), str(value), letter_font, colour, anchor="mm")
-        draw_text(d, (tx + 44, top + 138), str(count), count_font, colour, anchor="mm")
+        put_text(img, (tx + 17, top + 137), str(value), letter_font, colour, anchor="mm")
+        put_text(img, (tx + 44, top + 138), str(count), count_font, colour, anchor="mm")
         tx += 62
 
 
@@ -1128,17 +1226,17 @@ def _draw_card(
     x = x0 + 24
     extra = ("  · " + t(lang, "tikal.render.played")) if info.get("played") else ""
     room = x1 - x - score_font.width(score) - 40 - small.width(extra)
-    nx = x + draw_text(d, (x, y0 + 32), fit_text(seat.name, name_font, room), name_font, TEXT)
+    nx = x + put_text(img, (x, y0 + 32), fit_text(seat.name, name_font, room), name_font, TEXT)
     if extra:
-        draw_text(d, (nx, y0 + 34), extra, small, TEXT_DIM)
-    draw_text(d, (x1 - 18, y0 + 32), score, score_font, HIGHLIGHT, anchor="rm")
+        put_text(img, (nx, y0 + 34), extra, small, TEXT_DIM)
+    put_text(img, (x1 - 18, y0 + 32), score, score_font, HIGHLIGHT, anchor="rm")
     line = y0 + 84
     paste_centered(img, figure_icon(seat.colour, False), (x + 14, line))
-    x += 32 + draw_text(d, (x + 32, line), f"×{int(info.get('workers', 0))}", bold, TEXT)
+    x += 32 + put_text(img, (x + 32, line), f"×{int(info.get('workers', 0))}", bold, TEXT)
     if info.get("leader"):
         paste_centered(img, figure_icon(seat.colour, True), (x + 22, line - 2))
         x += 40
-    x += 10 + draw_text(d, (x + 10, line + 2), t(lang, "tikal.render.supply"), small, TEXT_DIM)
+    x += 10 + put_text(img, (x + 10, line + 2), t(lang, "tikal.render.supply"), small, TEXT_DIM)
     x += 24
     limits = view.get("limits") or {}
     camps_left = int(info.get("camps_left", 0))
@@ -1154,22 +1252,22 @@ def _draw_card(
     removed = int(info.get("removed", 0))
     if removed:
         text = t(lang, "tikal.render.removed", count=removed)
-        draw_text(d, (x + 12, line + 2), fit_text(text, small, x1 - x - 30), small, TEXT_DIM)
+        put_text(img, (x + 12, line + 2), fit_text(text, small, x1 - x - 30), small, TEXT_DIM)
     line = y0 + 136
     x = x0 + 24
     treasures = info.get("treasures") or {}
     if not treasures:
         text = t(lang, "tikal.render.treasures") + ": " + t(lang, "tikal.render.none")
-        draw_text(d, (x, line), text, small, TEXT_DIM)
+        put_text(img, (x, line), text, small, TEXT_DIM)
         return
     for kind in TREASURE_ORDER:
         count = int(treasures.get(kind, 0))
         if count:
             paste_centered(img, treasure_icon(kind, 34), (x + 17, line))
-            x += 38 + draw_text(d, (x + 38, line), f"×{count}", bold, TEXT) + 16
+            x += 38 + put_text(img, (x + 38, line), f"×{count}", bold, TEXT) + 16
     points = info.get("treasure_points")
     if points is not None:
-        draw_text(d, (x1 - 18, line), f"= {int(points)}", bold, TEXT_DIM, anchor="rm")
+        put_text(img, (x1 - 18, line), f"= {int(points)}", bold, TEXT_DIM, anchor="rm")
 
 
 LEGEND_H = 84
@@ -1181,15 +1279,15 @@ def _draw_legend(img: Image.Image, d: Draw, view: View, y: int, width: int, lang
     small = font_stack(21)
     x = PAD
     paste_centered(img, badge_sprite(3), (x + 13, y))
-    x += 32 + draw_text(d, (x + 32, y), t(lang, "tikal.render.legend_cost"), small, TEXT_DIM) + 26
+    x += 32 + put_text(img, (x + 32, y), t(lang, "tikal.render.legend_cost"), small, TEXT_DIM) + 26
     chip = chip_sprite((150, 150, 150), 2, True)
     paste(img, chip, (x, y - chip.height / 2))
     x += chip.width + 8
-    x += draw_text(d, (x, y), t(lang, "tikal.render.legend_chip"), small, TEXT_DIM) + 26
+    x += put_text(img, (x, y), t(lang, "tikal.render.legend_chip"), small, TEXT_DIM) + 26
     paste_centered(img, value_plate(4, None, 34), (x + 17, y))
     x += 42
-    draw_text(
-        d,
+    put_text(
+        img,
         (x, y),
         fit_text(t(lang, "tikal.render.legend_plate"), small, width - x - PAD),
         small,
@@ -1202,13 +1300,13 @@ def _draw_legend(img: Image.Image, d: Draw, view: View, y: int, width: int, lang
         paste_centered(img, treasure_icon(kind, 28), (x + 14, y))
         name = t(lang, TREASURE_KEYS[kind]) if kind in TREASURE_KEYS else kind
         text = name if name.casefold() == kind else f"{name} {kind}"
-        x += 32 + draw_text(d, (x + 32, y), text, small, TEXT_DIM) + 20
+        x += 32 + put_text(img, (x + 32, y), text, small, TEXT_DIM) + 20
 
 
 def _draw_panel(img: Image.Image, view: View, seats: Sequence[Seat], top: int, lang: str) -> None:
     d = ImageDraw.Draw(img)
     width = img.width
-    _draw_status(d, view, seats, top, width, lang)
+    _draw_status(img, d, view, seats, top, width, lang)
     y = top + STATUS_H
     _draw_strip(img, d, view, seats, y, width, lang)
     y += STRIP_H
@@ -1266,6 +1364,10 @@ EXACT_COLOURS: tuple[RGB, ...] = (
     WHITE,
     STONE,
     NAME_ON_HEX,
+    PLATE,
+    BADGE,
+    BADGE_RIM,
+    LAVA,
     *TERRAIN.values(),
     *TERRAIN_MARK.values(),
     *TREASURE_COLOURS.values(),

@@ -35,8 +35,11 @@ from bot.games.tikal.board import (
     space_name,
 )
 from bot.games.tikal.components import (
+    AP_PER_TURN,
     LETTERS,
     MAX_ENTERED_PER_TURN,
+    MAX_LEVELS_PER_TEMPLE_PER_TURN,
+    MAX_TOKENS_PER_HEX_PER_TURN,
     MODES,
     TEMPLE,
     TILES,
@@ -242,6 +245,10 @@ def public_view(state: GameState) -> dict[str, Any]:
             "guards": mode.guards,
             "workers": mode.workers,
             "treasure_kinds": list(mode.treasure_kinds),
+            "ap": AP_PER_TURN,
+            "entered_per_turn": MAX_ENTERED_PER_TURN,
+            "levels_per_temple": MAX_LEVELS_PER_TEMPLE_PER_TURN,
+            "tokens_per_hex": MAX_TOKENS_PER_HEX_PER_TURN,
         },
         "players": _players(state),
         "last_action": None
