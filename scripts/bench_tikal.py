@@ -15,19 +15,15 @@ from __future__ import annotations
 import io
 import random
 import statistics
-import sys
 import time
-from pathlib import Path
 
-sys.path.insert(0, str(Path(__file__).resolve().parents[1]))
+from PIL import Image
 
-from PIL import Image  # noqa: E402
-
-from bot.games.base import PlayerLabel  # noqa: E402
-from bot.games.tikal import ENGINE, legal  # noqa: E402
-from bot.games.tikal.selfplay import choose, random_game  # noqa: E402
-from bot.games.tikal.state import PHASE_ACTIONS, GameState, copy_state  # noqa: E402
-from renderer import tikal as render  # noqa: E402
+from bot.games.base import PlayerLabel
+from bot.games.tikal import ENGINE, legal
+from bot.games.tikal.selfplay import choose, random_game
+from bot.games.tikal.state import PHASE_ACTIONS, GameState, copy_state
+from renderer import tikal as render
 
 PLAYERS = [
     PlayerLabel(seat, name, colour.hex)
