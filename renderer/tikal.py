@@ -172,8 +172,6 @@ TEXT_KEYS: tuple[str, ...] = (
     "tikal.render.played",
     "tikal.render.score",
     "tikal.render.supply",
-    "tikal.render.camps",
-    "tikal.render.guards",
     "tikal.render.removed",
     "tikal.render.treasures",
     "tikal.render.none",

@@ -51,6 +51,7 @@ PHASE_ACTIONS = "actions"
 PHASE_BID = "bid"
 PHASE_PICK = "pick"
 PHASE_OVER = "over"
+PHASES = (PHASE_PLACE, PHASE_ACTIONS, PHASE_BID, PHASE_PICK, PHASE_OVER)
 
 #: a normal turn: lay a hex (drawn or bought), then 10 AP
 TURN_NORMAL = "normal"
@@ -61,6 +62,7 @@ TURN_VOLCANO = "volcano"
 #: a final scoring turn: 10 AP, then this player scores
 TURN_FINAL = "final"
 SCORING_TURNS = (TURN_SCORING, TURN_FINAL)
+TURN_KINDS = (TURN_NORMAL, TURN_SCORING, TURN_VOLCANO, TURN_FINAL)
 
 BASE_CAMP: Space = parse_space(next(s.space for s in TILE_SET.start if s.tile.kind == "base"))
 
