@@ -180,6 +180,7 @@ TEXT_KEYS: tuple[str, ...] = (
     "tikal.render.legend_chip",
     "tikal.render.legend_plate",
     "tikal.render.rotation_help",
+    "tikal.render.any_rotation",
     "tikal.render.winner",
     "tikal.render.this_turn",
     "tikal.render.dug",
@@ -665,8 +666,9 @@ def highlight_sprite(radius: int = R) -> Image.Image:
 
 
 @cache
-def mini_hex(kind: str, stones: tuple[int, ...], radius: int, value: int | None) -> Image.Image:
-    """A small hex off the board (to lay, on offer): terrain, stones, temple value."""
+def mini_hex(kind: str, stones: tuple[int, ...], radius: int, value: str | None) -> Image.Image:
+    """A small hex off the board (to lay, on offer): terrain, stones, and ``value``
+    (a temple's value, a treasure hex's ``×3`` tokens)."""
     size = 2 * radius
     height = math.ceil(2 * radius * math.sqrt(3) / 2)
     fill = TERRAIN.get(kind, (128, 128, 128))
@@ -695,7 +697,8 @@ def mini_hex(kind: str, stones: tuple[int, ...], radius: int, value: int | None)
                 r2 = r - 1.2 * k
                 d.ellipse((x - r2, y - r2, x + r2, y + r2), fill=(200, 200, 204))
         if value is not None:
-            draw_text(d, (cx, cy), str(value), font, OUTLINE, anchor="mm")
+            stack = font if len(value) < 2 else font_stack(round(radius * 0.5 * 4), bold=True)
+            draw_text(d, (cx, cy), value, stack, OUTLINE, anchor="mm")
         elif kind == "volcano":
             r = radius * 0.3 * k
             d.ellipse((cx - r, cy - r, cx + r, cy + r), fill=LAVA)
@@ -965,7 +968,7 @@ def _draw_status(
     big = font_stack(32, bold=True)
     mid = font_stack(26)
     line1, line2 = y + 30, y + 72
-    x = PAD
+    x: float = PAD
     if view.get("over"):
         best = max((int(s.info.get("score", 0)) for s in seats), default=0)
         winners = [s for s in seats if int(s.info.get("score", 0)) == best]
@@ -1005,10 +1008,10 @@ def _draw_status(
         x += put_text(img, (x, line2), text, mid, HIGHLIGHT) + 16
         done = set(scoring.get("done") or ())
         for seat_no in scoring.get("order") or ():
-            seat = by_seat.get(seat_no)
-            if seat is None:
+            scorer = by_seat.get(seat_no)
+            if scorer is None:
                 continue
-            _dot(d, x + 11, line2, seat.colour, 10)
+            _dot(d, x + 11, line2, scorer.colour, 10)
             if seat_no in done:
                 d.line((x + 4, line2, x + 10, line2 + 7, x + 20, line2 - 8), fill=OUTLINE, width=4)
             x += 32
@@ -1072,6 +1075,15 @@ def _draw_this_turn(img: Image.Image, view: View, x: int, top: int, width: int, 
         y += 40
 
 
+def _mini_value(hex_: Mapping[str, Any]) -> str | None:
+    """What a small hex shows: a temple's value, a treasure hex's tokens."""
+    if hex_.get("value") is not None:
+        return str(hex_["value"])
+    if hex_.get("masks") is not None:
+        return f"×{int(hex_['masks'])}"
+    return None
+
+
 def _turned(stones: Sequence[int], rotation: int) -> tuple[int, ...]:
     """The stones of a hex drawn turned (the view gives them as printed)."""
     items = [int(n) for n in stones] or [0] * 6
@@ -1093,7 +1105,18 @@ def _draw_in_hand(
         font_stack(24),
         TEXT_DIM,
     )
-    value = hex_.get("value")
+    value = _mini_value(hex_)
+    if kind == "volcano":
+        paste_centered(img, mini_hex(kind, (0,) * 6, 46, None), (x + 48, top + 74))
+        hint = t(lang, "tikal.render.any_rotation")
+        put_text(
+            img,
+            (x + 110, top + 74),
+            fit_text(hint, font_stack(22), width - x - 130 - PAD),
+            font_stack(22),
+            TEXT_DIM,
+        )
+        return
     for rotation in range(6):
         cx = x + 48 + rotation * 102
         stones = _turned(hex_.get("stones") or (), rotation)
@@ -1127,7 +1150,7 @@ def _draw_offer(
     for item in revealed:
         stones = tuple(int(n) for n in item.get("stones") or ())
         paste_centered(
-            img, mini_hex(str(item.get("kind")), stones, 42, item.get("value")), (cx, top + 74)
+            img, mini_hex(str(item.get("kind")), stones, 42, _mini_value(item)), (cx, top + 74)
         )
         put_text(
             img,
@@ -1221,7 +1244,7 @@ def _draw_card(
     small = font_stack(22)
     bold = font_stack(26, bold=True)
     score = t(lang, "tikal.render.score", score=int(info.get("score", 0)))
-    x = x0 + 24
+    x: float = x0 + 24
     extra = ("  · " + t(lang, "tikal.render.played")) if info.get("played") else ""
     room = x1 - x - score_font.width(score) - 40 - small.width(extra)
     nx = x + put_text(img, (x, y0 + 32), fit_text(seat.name, name_font, room), name_font, TEXT)
@@ -1275,7 +1298,7 @@ def _draw_legend(img: Image.Image, d: Draw, view: View, y: int, width: int, lang
     """Line 1: what a badge, a chip and a plate mean. Line 2: the treasure kinds,
     each with the word the ``exchange`` command takes."""
     small = font_stack(21)
-    x = PAD
+    x: float = PAD
     paste_centered(img, badge_sprite(3), (x + 13, y))
     x += 32 + put_text(img, (x + 32, y), t(lang, "tikal.render.legend_cost"), small, TEXT_DIM) + 26
     chip = chip_sprite((150, 150, 150), 2, True)
