@@ -7,13 +7,15 @@ Modules, one job each:
 * :mod:`~bot.games.tikal.state` — the dataclasses, their JSON form and the set-up;
 * :mod:`~bot.games.tikal.actions` — actions and their notation;
 * :mod:`~bot.games.tikal.paths` — crossing costs and cheapest moves;
-* :mod:`~bot.games.tikal.rules` — legality checks;
+* :mod:`~bot.games.tikal.placement` — where and how the hex in hand may be laid;
+* :mod:`~bot.games.tikal.rules` — legality checks of the other actions;
 * :mod:`~bot.games.tikal.flow` — applying actions;
 * :mod:`~bot.games.tikal.turns` — turn order, volcano rounds, auction rounds, the end;
 * :mod:`~bot.games.tikal.auction` — bidding;
 * :mod:`~bot.games.tikal.scoring` — scoring steps and the ranking;
 * :mod:`~bot.games.tikal.legal` — legal actions by verb;
 * :mod:`~bot.games.tikal.suggest` — autocomplete values with labels;
+* :mod:`~bot.games.tikal.selfplay` — a random legal player (demo, benchmarks, tests);
 * :mod:`~bot.games.tikal.views` — the public view, prompts and labels;
 * :mod:`~bot.games.tikal.texts` — names in words for messages;
 * :mod:`~bot.games.tikal.engine` — the :data:`ENGINE` object.

@@ -15,7 +15,7 @@ from collections.abc import Callable
 from typing import Any
 
 from bot.games.base import Event, RuleError
-from bot.games.tikal import auction, rules, turns
+from bot.games.tikal import auction, placement, rules, turns
 from bot.games.tikal.actions import (
     Action,
     Bid,
@@ -77,7 +77,7 @@ def _turn(state: GameState) -> Turn:
 
 
 def _place(state: GameState, seat: int, action: Place) -> list[Event]:
-    tile = rules.check_place(state, action)
+    tile = placement.check_place(state, action)
     state.hexes[action.space] = Hex(tile=tile, rotation=action.rotation, value=TILES[tile].value)
     deal_tokens(state, action.space)
     state.in_hand = None

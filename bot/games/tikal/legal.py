@@ -10,7 +10,7 @@ from __future__ import annotations
 from collections.abc import Iterator
 
 from bot.games.base import RuleError
-from bot.games.tikal import rules
+from bot.games.tikal import placement, rules
 from bot.games.tikal.actions import (
     MAX_BID,
     Action,
@@ -83,7 +83,7 @@ def actions_for(state: GameState, seat: int, verb: str) -> list[Action]:
 
 def _places(state: GameState, seat: int) -> Iterator[Action]:
     assert state.in_hand is not None
-    for space, rotation in rules.placements(state, state.in_hand):
+    for space, rotation in placement.placements(state, state.in_hand):
         yield Place(space, rotation)
 
 

@@ -3,10 +3,7 @@ what the action needs; none of them changes the state.
 
 The rules checked (``shared/rules/tikal.md``):
 
-* Laying a hex: on an empty usable space next to a laid hex, any rotation,
-  so that at least one shared edge with a non-volcano hex has a stone on at
-  least one of its two sides (a volcano needs none). When no space and
-  rotation qualifies, any empty space next to a laid hex, any rotation.
+* Laying a hex: see :mod:`bot.games.tikal.placement`.
 * Entering (1 AP): a figure from supply onto the base camp or one of your
   own camps (never another player's camp); at most 10 per turn.
 * Moving: see :mod:`bot.games.tikal.paths`.
@@ -36,6 +33,7 @@ from collections.abc import Callable
 from typing import Any
 
 from bot.games.base import RuleError
+from bot.games.tikal import placement
 from bot.games.tikal.actions import (
     Action,
     Bid,
@@ -52,12 +50,7 @@ from bot.games.tikal.actions import (
     Recover,
 )
 from bot.games.tikal.board import (
-    ADJACENT,
-    ROTATIONS,
     Space,
-    opposite,
-    parse_space,
-    rotate,
     space_name,
 )
 from bot.games.tikal.components import (
@@ -72,9 +65,7 @@ from bot.games.tikal.components import (
     MAX_ENTERED_PER_TURN,
     MAX_LEVELS_PER_TEMPLE_PER_TURN,
     MAX_TOKENS_PER_HEX_PER_TURN,
-    MODES,
     TEMPLE,
-    TILES,
     TOP_TEMPLE_VALUE,
     TREASURE,
     VOLCANO,
@@ -86,7 +77,6 @@ from bot.games.tikal.state import (
     PHASE_BID,
     PHASE_OVER,
     PHASE_PICK,
-    PHASE_PLACE,
     GameState,
     Hex,
     Turn,
@@ -137,80 +127,6 @@ def laid(state: GameState, space: Space) -> Hex:
     if found is None:
         raise RuleError("tikal.error.empty_space", space=space_name(space))
     return found
-
-
-# -- laying hexes ----------------------------------------------------------------
-
-
-def usable(state: GameState, space: Space) -> bool:
-    """Whether the mode's board area includes ``space``."""
-    area = MODES[state.mode].area
-    return area is None or space in _area(state.mode)
-
-
-def _area(mode: str) -> frozenset[Space]:
-    cached = _AREAS.get(mode)
-    if cached is None:
-        area = MODES[mode].area or ()
-        cached = _AREAS[mode] = frozenset(parse_space(name) for name in area)
-    return cached
-
-
-_AREAS: dict[str, frozenset[Space]] = {}
-
-
-def frontier(state: GameState) -> list[Space]:
-    """Empty usable spaces next to a laid hex, in name order."""
-    found = {
-        nb
-        for space in state.hexes
-        for _, nb in ADJACENT[space]
-        if nb not in state.hexes and usable(state, nb)
-    }
-    return sorted(found)
-
-
-def links(state: GameState, tile_id: str, space: Space, rotation: int) -> bool:
-    """Whether ``tile_id`` laid so shares an edge with a non-volcano hex that has a
-    stone on at least one side (always true for a volcano)."""
-    spec = TILES[tile_id]
-    if spec.kind == VOLCANO:
-        return True
-    stones = rotate(spec.stones, rotation)
-    for d, nb in ADJACENT[space]:
-        other = state.hexes.get(nb)
-        if other is not None and other.kind != VOLCANO and stones[d] + other.stones[opposite(d)]:
-            return True
-    return False
-
-
-def placements(state: GameState, tile_id: str) -> list[tuple[Space, int]]:
-    """Every legal (space, rotation) for ``tile_id``, falling back to any
-    rotation on any frontier space when none links by a stone."""
-    spaces = frontier(state)
-    linked = [(s, r) for s in spaces for r in ROTATIONS if links(state, tile_id, s, r)]
-    return linked or [(s, r) for s in spaces for r in ROTATIONS]
-
-
-def check_place(state: GameState, action: Place) -> str:
-    """The tile to lay, if ``action`` may lay it."""
-    check_phase(state, PHASE_PLACE)
-    tile_id = state.in_hand
-    assert tile_id is not None
-    space = action.space
-    if not usable(state, space):
-        raise RuleError("tikal.error.unusable", space=space_name(space))
-    if space in state.hexes:
-        raise RuleError("tikal.error.occupied", space=space_name(space))
-    if not any(nb in state.hexes for _, nb in ADJACENT[space]):
-        raise RuleError("tikal.error.not_adjacent", space=space_name(space))
-    if not links(state, tile_id, space, action.rotation) and any(
-        links(state, tile_id, s, r) for s in frontier(state) for r in ROTATIONS
-    ):
-        raise RuleError(
-            "tikal.error.no_stone_link", space=space_name(space), rotation=action.rotation
-        )
-    return tile_id
 
 
 # -- the seven actions -----------------------------------------------------------
@@ -418,7 +334,7 @@ def check(state: GameState, seat: int, action: Action) -> None:
 
 
 CHECKS: dict[type, Callable[[GameState, int, Any], object]] = {
-    Place: lambda state, seat, action: check_place(state, action),
+    Place: lambda state, seat, action: placement.check_place(state, action),
     Pick: lambda state, seat, action: check_pick(state, action),
     Bid: check_bid,
     Pass: lambda state, seat, action: check_phase(state, PHASE_BID),

@@ -20,7 +20,7 @@ from collections.abc import Mapping
 from typing import Any
 
 from bot.games.base import Suggestion
-from bot.games.tikal import legal, rules
+from bot.games.tikal import legal, placement
 from bot.games.tikal.actions import (
     FIGURE,
     PLAYER,
@@ -84,7 +84,7 @@ def _space(space: Space, key: str, **params: Any) -> Suggestion:
 def _place_spaces(state: GameState, seat: int, chosen: Mapping[str, str]) -> list[Suggestion]:
     assert state.in_hand is not None
     by_space: dict[Space, list[int]] = {}
-    for space, rotation in rules.placements(state, state.in_hand):
+    for space, rotation in placement.placements(state, state.in_hand):
         by_space.setdefault(space, []).append(rotation)
     wanted = _read(legal_rotation_kind(), chosen.get("rotation"))
     return [
@@ -108,7 +108,7 @@ def _place_rotations(state: GameState, seat: int, chosen: Mapping[str, str]) -> 
     space = _read(SPACE, chosen.get("space"))
     spec = TILES[state.in_hand]
     found: list[Suggestion] = []
-    options = rules.placements(state, state.in_hand)
+    options = placement.placements(state, state.in_hand)
     rotations = sorted({r for s, r in options if space is None or s == space})
     for rotation in rotations:
         stones = rotate(spec.stones, rotation)

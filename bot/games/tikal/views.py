@@ -46,7 +46,8 @@ from bot.games.tikal.components import (
     TREASURE,
 )
 from bot.games.tikal.paths import crossing_cost
-from bot.games.tikal.rules import next_level, strongest, usable, waiting_for
+from bot.games.tikal.placement import usable
+from bot.games.tikal.rules import next_level, strongest, waiting_for
 from bot.games.tikal.scoring import treasure_points
 from bot.games.tikal.state import (
     BASE_CAMP,

@@ -8,7 +8,7 @@ from tikal_positions import S, act, blank, lay, refused
 from bot.games.tikal import ENGINE
 from bot.games.tikal.board import rotate
 from bot.games.tikal.components import TILES
-from bot.games.tikal.rules import placements
+from bot.games.tikal.placement import placements
 from bot.games.tikal.state import PHASE_ACTIONS, PHASE_PLACE, TURN_NORMAL, GameState, Turn
 
 
