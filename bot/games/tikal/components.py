@@ -172,14 +172,6 @@ def tile_set() -> TileSet:
     )
 
 
-def tile(tile_id: str) -> TileSpec:
-    """A terrain or start hex by its id."""
-    found = TILES.get(tile_id)
-    if found is None:
-        raise KeyError(tile_id)
-    return found
-
-
 TILE_SET = tile_set()
 MODES = TILE_SET.modes
 MODE_NAMES = tuple(MODES)

@@ -215,10 +215,6 @@ class GameState:
     last_action: LastAction | None = None
 
     @property
-    def spec(self) -> Any:
-        return MODES[self.mode]
-
-    @property
     def auction_mode(self) -> bool:
         return bool(MODES[self.mode].auction)
 

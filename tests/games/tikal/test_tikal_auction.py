@@ -273,3 +273,36 @@ def test_actions_phase_refuses_bids() -> None:
     assert game.phase == PHASE_ACTIONS
     assert refused(game, 0, "bid 3").key == "tikal.error.phase.actions"
     assert refused(game, 0, "pass").key == "tikal.error.phase.actions"
+
+
+def test_the_opener_who_bid_highest_pays_when_the_others_pass() -> None:
+    game = auction_game(3)
+    act(game, 0, "bid 6")
+    act(game, 1, "pass")
+    act(game, 2, "pass")
+    assert game.phase == PHASE_PICK and ENGINE.waiting_for(game) == {0}
+    assert scores(game) == [14, 20, 20] and game.players[0].paid == 6
+
+
+def test_the_last_bidder_left_may_still_bid_before_the_opener_plays_free() -> None:
+    game = auction_game(3)
+    act(game, 0, "pass")
+    act(game, 1, "pass")
+    assert bidder(game) == 2  # nobody has bid: seat 2 may take the turn for 1
+    act(game, 2, "bid 1")
+    assert ENGINE.waiting_for(game) == {2} and scores(game) == [20, 20, 19]
+
+
+def test_mini_tikal_rounds_alternate_openers() -> None:
+    game = ENGINE.new_game(2, {"mode": "mini"}, 3)
+    first = game.first_seat
+    other = 1 - first
+    act(game, first, "bid 2")
+    act(game, other, "pass")
+    play_turn(game, first)
+    # the other player is the last of the round and takes the last hex for free
+    assert game.turn is not None and game.turn.seat == other and game.phase == PHASE_PLACE
+    play_turn(game, other, slot=None)
+    # the next round is opened by the clockwise neighbour of the round's last player
+    assert game.round_number == 2 and bidder(game) == first
+    assert scores(game)[first] == 18 and scores(game)[other] == 20
