@@ -306,3 +306,35 @@ def test_mini_tikal_rounds_alternate_openers() -> None:
     # the next round is opened by the clockwise neighbour of the round's last player
     assert game.round_number == 2 and bidder(game) == first
     assert scores(game)[first] == 18 and scores(game)[other] == 20
+
+
+def test_ties_in_the_final_order_start_after_the_last_placer_not_with_seat_0() -> None:
+    game = auction_game(3, ["A-1", "A-3", "A-4"])
+    for seat in (0, 1, 2):
+        act(game, seat, "pass")
+    play_turn(game, 0)
+    assert bidder(game) == 1
+    act(game, 1, "pass")
+    act(game, 2, "bid 1")
+    play_turn(game, 2)
+    assert game.turn is not None and game.turn.seat == 1  # the last hex, free
+    game.players[2].score = 20
+    play_turn(game, 1, slot=None)  # seat 1 lays the last hex; all at 20
+    assert game.last_placer == 1
+    assert game.scoring is not None and game.scoring.order == [2, 0, 1]
+    game.players[0].score = 7  # (the order was fixed before; it does not move now)
+    act(game, 2, "end")
+    assert game.turn is not None and game.turn.seat == 0
+
+
+def test_the_next_round_opens_with_the_neighbour_of_the_rounds_last_player() -> None:
+    game = auction_game(3, ["A-1", "A-3", "A-4", "C-1", "C-2", "C-3"])
+    for seat in (0, 1, 2):
+        act(game, seat, "pass")
+    play_turn(game, 0)
+    act(game, 1, "pass")
+    act(game, 2, "bid 1")
+    play_turn(game, 2)
+    play_turn(game, 1, slot=None)  # seat 1 is the round's last player
+    assert game.round_number == 2 and bidder(game) == 2
+    assert game.auction is not None and game.auction.order == [2, 0, 1]
