@@ -7,12 +7,17 @@ the scores, so this module only draws.
 
 Decisions recorded here:
 
-* Layout for phones: the hex map on top (hexes of 84 px circumradius,
-  every space named inside its hex, column letters above and row numbers to
-  the left), the panel *below* it rather than beside it: a phone scales the
-  whole image to its width, and a side panel would shrink the map. The
-  panel holds the turn line, the hex to lay (all six rotations drawn) or the
-  auction row, the stacks and temple tiles left, then one card per player.
+* Layout for phones: the hex map on top (every space named inside its hex,
+  column letters above and row numbers to the left), the panel *below* it
+  rather than beside it: a phone scales the whole image to its width, and a
+  side panel would shrink the map. The panel holds the turn line, the
+  stacks and temple tiles left beside the hex to lay (all six rotations
+  drawn), the auction row or this turn's limits used, then one card per
+  player and a legend.
+* The map is cropped to the usable spaces plus one ring of unusable ones
+  (drawn dark and unnamed) and scaled to about 1248 px wide, hexes at most
+  120 px in circumradius: the full board gets 84 px hexes, Mini-Tikal's
+  smaller area 120 px ones. The image is never narrower than 1248 px.
 * Each hex: its name at the top, its content in the middle (a temple's value
   on a plate ringed in the colour of whoever scores it now, grey when
   nobody does, and a shield in the guard's colour; face-down tokens left on
@@ -20,8 +25,10 @@ Decisions recorded here:
   the bottom as one chip per player in their colour with the number of
   workers and a crown when the leader is there.
 * Stones are grey pips just inside each edge, off to one side of the edge's
-  middle; the middle of every open crossing carries a white badge with its
-  AP cost (both sides added), so a player plans moves without adding up.
+  middle; the middle of every open crossing carries a dark square badge with
+  its AP cost (both sides added), so a player plans moves without adding
+  up. Badges are square and chips round, so a white player's chip never
+  reads as a cost.
 * The hex to lay is drawn in its six rotations, numbered as the ``place``
   command takes them.
 * Treasure kinds are told apart by colour *and* shape (mask, jade gem, idol,
@@ -30,12 +37,15 @@ Decisions recorded here:
 * Text comes from the catalog (``tikal.render.*`` and the game's names) in
   the ``lang`` given; when the fonts cannot draw every label of that
   language, the whole image is drawn in English (as ``renderer/tigris.py``).
-* Speed: the map's background, every terrain hex, pip, badge, chip and icon
-  is drawn once (4x supersampled, cached); a render pastes them and draws the
-  panel's text, then maps the image onto a cached 256-colour palette.
+* Speed: the map's background, every hex face with its stones, badge, chip
+  and icon is drawn once (4x supersampled, cached), and so is every text
+  strip; a render pastes them, then maps the image onto a cached 256-colour
+  palette.
 
 New generic helpers defined here (``renderer/common.py`` is shared and left
-as is): :func:`hex_points` (a flat-topped hexagon's corners).
+as is): :func:`hex_points` (a flat-topped hexagon's corners) and
+:func:`put_text` (``draw_text`` through a cache of drawn text strips), which
+other renderers could share.
 """
 
 from __future__ import annotations
@@ -67,7 +77,6 @@ from renderer.common import (
     paste_centered,
     readable_on,
     sprite,
-    star_points,
 )
 
 View = Mapping[str, Any]
@@ -326,12 +335,12 @@ def terrain_sprite(kind: str, radius: int = R) -> Image.Image:
     return sprite(size, height, paint)
 
 
-@lru_cache(maxsize=512)
+@lru_cache(maxsize=160)
 def hex_face(kind: str, stones: tuple[int, ...], radius: int = R) -> Image.Image:
     """A laid hex: its terrain with the stones on each edge (``stones`` per board
     edge, clockwise from north)."""
     face = terrain_sprite(kind, radius).copy()
-    pip = stone_sprite()
+    pip = stone_sprite(round(12 * radius / R))
     cx, cy = face.width / 2, face.height / 2
     for direction, count in enumerate(stones):
         for ox, oy in stone_offsets(direction, count, radius):
@@ -812,9 +821,8 @@ def _space_key(view: View) -> tuple[tuple[str, float, float, bool], ...]:
 
 def _draw_map(img: Image.Image, view: View, geo: Geometry, colours: Mapping[int, RGB]) -> None:
     """Laid hexes with stones and content, the last action's frame, the crossing badges."""
-    d = ImageDraw.Draw(img)
     r = geo.radius
-    name_font = font_stack(17 if r < 100 else 20, bold=True)
+    name_font = font_stack(round(17 * r / R), bold=True)
     hexes = list(view.get("hexes") or ())
     for hex_ in hexes:
         cx, cy = geo.px(float(hex_.get("x", 0)), float(hex_.get("y", 0)))
@@ -824,7 +832,7 @@ def _draw_map(img: Image.Image, view: View, geo: Geometry, colours: Mapping[int,
         if kind != "volcano":
             name = str(hex_.get("space", ""))
             put_text(img, (cx, cy - 0.56 * r), name, name_font, NAME_ON_HEX, anchor="mm")
-        _draw_content(img, d, hex_, (cx, cy - 0.19 * r), colours)
+        _draw_content(img, hex_, (cx, cy - 0.19 * r), r / R, colours)
         _draw_figures(img, hex_, (cx, cy), r, colours)
     by_space = {str(h.get("space")): h for h in hexes}
     for name in (view.get("last_action") or {}).get("spaces") or ():
@@ -834,54 +842,48 @@ def _draw_map(img: Image.Image, view: View, geo: Geometry, colours: Mapping[int,
             paste_centered(img, highlight_sprite(r), centre)
     for crossing in view.get("crossings") or ():
         x, y = geo.px(float(crossing.get("x", 0)), float(crossing.get("y", 0)))
-        paste_centered(img, badge_sprite(int(crossing.get("cost", 0))), (x, y))
+        paste_centered(img, badge_sprite(int(crossing.get("cost", 0)), round(26 * r / R)), (x, y))
 
 
 def _draw_content(
-    img: Image.Image, d: Draw, hex_: Mapping[str, Any], centre: Point, colours: Mapping[int, RGB]
+    img: Image.Image,
+    hex_: Mapping[str, Any],
+    centre: Point,
+    k: float,
+    colours: Mapping[int, RGB],
 ) -> None:
-    """The middle of a hex (``centre``): value and guard, tokens, camp."""
+    """The middle of a hex (``centre``): value and guard, tokens, camp; ``k`` is
+    the hex's size relative to the full board's."""
     cx, mid = centre
     kind = hex_.get("kind")
     if kind == "temple":
         holder = hex_.get("holder_seat")
-        plate = value_plate(
-            int(hex_.get("value") or 0), colours.get(holder) if holder is not None else None
-        )
+        ring = colours.get(holder) if holder is not None else None
+        plate = value_plate(int(hex_.get("value") or 0), ring, round(46 * k))
         guard = hex_.get("guard_seat")
         if guard is not None:
-            paste_centered(img, plate, (cx - 16, mid))
-            paste_centered(img, shield_sprite(colours.get(guard, NO_HOLDER)), (cx + 22, mid))
+            shield = shield_sprite(colours.get(guard, NO_HOLDER), round(34 * k))
+            paste_centered(img, plate, (cx - 16 * k, mid))
+            paste_centered(img, shield, (cx + 22 * k, mid))
         else:
             paste_centered(img, plate, (cx, mid))
     elif kind == "treasure":
         tokens = int(hex_.get("tokens") or 0)
-        camp = hex_.get("camp_seat")
+        font = font_stack(round(20 * k), bold=True)
         if tokens:
             shown = min(tokens, 4)
-            width = 16 * (shown - 1)
+            step = 16 * k
+            width = step * (shown - 1)
             for i in range(shown):
-                paste_centered(img, token_sprite(), (cx - width / 2 + 16 * i - 8, mid))
-            put_text(
-                img,
-                (cx + width / 2 + 10, mid),
-                f"×{tokens}",
-                font_stack(20, bold=True),
-                OUTLINE,
-                anchor="lm",
-            )
-        elif camp is None:
-            put_text(
-                img,
-                (cx, mid),
-                "×0",
-                font_stack(20, bold=True),
-                TERRAIN_MARK["treasure"],
-                anchor="mm",
-            )
+                paste_centered(
+                    img, token_sprite(round(22 * k)), (cx - width / 2 + step * i - step / 2, mid)
+                )
+            put_text(img, (cx + width / 2 + 10 * k, mid), f"×{tokens}", font, OUTLINE)
+        elif hex_.get("camp_seat") is None:
+            put_text(img, (cx, mid), "×0", font, TERRAIN_MARK["treasure"], anchor="mm")
     camp = hex_.get("camp_seat")
     if camp is not None:
-        paste_centered(img, tent_sprite(colours.get(camp, NO_HOLDER)), (cx, mid))
+        paste_centered(img, tent_sprite(colours.get(camp, NO_HOLDER), round(40 * k)), (cx, mid))
 
 
 CHIP_ROWS = (0.31, 0.66)  # chip rows below the centre, in radii
@@ -896,9 +898,13 @@ def _draw_figures(
 ) -> None:
     """One chip per player with figures here, two per row."""
     cx, cy = centre
+    height = round(34 * radius / R)
     chips = [
         chip_sprite(
-            colours.get(f.get("seat"), NO_HOLDER), int(f.get("workers") or 0), bool(f.get("leader"))
+            colours.get(f.get("seat"), NO_HOLDER),
+            int(f.get("workers") or 0),
+            bool(f.get("leader")),
+            height,
         )
         for f in hex_.get("figures") or ()
         if int(f.get("workers") or 0) or f.get("leader")
@@ -1468,6 +1474,3 @@ def _palette_view(n_seats: int) -> dict[str, Any]:
         "players": [_palette_player(s) for s in range(n_seats)],
         "last_action": {"seat": 0, "spaces": ["A1"], "notation": "move A1 B2"},
     }
-
-
-_ = (FontStack, star_points)
