@@ -110,7 +110,6 @@ def next_queued(state: GameState, events: list[Event]) -> None:
         open_turn(state, seat, TURN_VOLCANO, PHASE_PLACE)
         return
     open_turn(state, seat, kind, PHASE_ACTIONS)
-    events.append(Event(f"tikal.event.{kind}_turn", {"seat": seat}))
 
 
 def after_scoring_turn(state: GameState, seat: int, events: list[Event]) -> None:

@@ -12,7 +12,7 @@ import pytest
 
 from bot.games.tikal import ENGINE
 from bot.games.tikal.components import FIGURES, KINDS, TREASURE_KINDS
-from bot.games.tikal.state import PHASES, SCORING_TURNS, TURN_KINDS
+from bot.games.tikal.state import PHASES, TURN_KINDS
 from bot.i18n import LOCALES_DIR, t
 
 ROOT = Path(__file__).resolve().parents[3]
@@ -36,7 +36,6 @@ def literal_keys() -> set[str]:
 def built_keys() -> set[str]:
     """Keys the code builds from names (f-strings and tables)."""
     keys = {f"tikal.error.phase.{phase}" for phase in PHASES}
-    keys |= {f"tikal.event.{kind}_turn" for kind in SCORING_TURNS}
     keys |= {f"tikal.prompt.{kind}" for kind in TURN_KINDS}
     keys |= {f"tikal.hex.{kind}" for kind in KINDS}
     keys |= {f"tikal.figure.{figure}" for figure in FIGURES}
