@@ -1171,6 +1171,9 @@ def _draw_offer(
         if not revealed:
             put_text(img, (x, top), t(lang, "tikal.render.aside"), head, TEXT)
         paste_centered(img, mini_hex("volcano", (0,) * 6, 42, None), (cx, top + 74))
+        if revealed:
+            caption = fit_text(t(lang, "tikal.render.aside"), font_stack(18), 170)
+            put_text(img, (cx - 42, top + 134), caption, font_stack(18), TEXT_DIM)
         cx += 96
     auction = view.get("auction")
     if not auction:
