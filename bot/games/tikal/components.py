@@ -12,6 +12,8 @@ Decisions (recorded in the data file, checked by ``test_tikal_tiles.py``):
   8 treasure hexes (2, 2, 3, 3, 3, 3, 4, 4 masks), 3 volcanoes (one each in
   B, D and F); every other hex has exactly 3 stones grouped 3, 2+1 or 1+1+1.
 * Letters: A 5 hexes, B 5, C 5, D 5, E 5, F 5, G 6.
+* The board: 9 columns (A–I) × 7 rows of hex spaces (63: the 40 hexes and
+  23 spare), the start hexes in the bottom-left corner.
 * The printed start hexes follow the same 3-stone rule and all face each
   other: base camp A7, temples of value 1 on A6 and B7, jungle B6 between
   them; each crossing between the base camp and them costs 1 AP.

@@ -10,8 +10,8 @@ Decisions:
 
 * A chosen value that does not read as a value of its kind (a half-typed
   space) narrows nothing.
-* Bid amounts are offered from the minimum upwards, at most 25 of them
-  (Discord shows 25 suggestions).
+* At most 25 suggestions (Discord shows 25): bid amounts from the minimum
+  upwards, move destinations cheapest first.
 """
 
 from __future__ import annotations

@@ -13,8 +13,9 @@ Decisions:
 
 * Edge costs are in the view (``crossings``), so the image can print the AP
   cost of every open crossing; a player need not add stones up.
-* Compass directions are written N, NE, SE, S, SW, NW in every language
-  (the image's legend shows them), in the rotation labels too.
+* Compass directions are written N, NE, SE, S, SW, NW in every language in
+  the rotation labels of the autocomplete (the image draws the six
+  rotations instead).
 """
 
 from __future__ import annotations
