@@ -10,8 +10,9 @@ Decisions:
 
 * A chosen value that does not read as a value of its kind (a half-typed
   space) narrows nothing.
-* At most 25 suggestions (Discord shows 25): bid amounts from the minimum
-  upwards, move destinations cheapest first.
+* Every legal value is returned, in a useful order (move destinations
+  cheapest first, bids from the minimum up): the service filters them by
+  what the player has typed and cuts them to Discord's 25.
 """
 
 from __future__ import annotations
@@ -48,8 +49,6 @@ from bot.games.tikal.components import COST_DIG, COST_RECOVER, TILES, VOLCANO
 from bot.games.tikal.state import GameState
 from bot.games.tikal.texts import figure_text, hex_text, treasure_text
 
-MAX_SUGGESTIONS = 25
-
 Label = tuple[str, Mapping[str, Any]]
 
 
@@ -71,7 +70,7 @@ def legal_values(
     answer = _ANSWERS.get((verb, param))
     if answer is None:
         return []
-    return answer(state, seat, {k: v for k, v in chosen.items() if k != param})[:MAX_SUGGESTIONS]
+    return answer(state, seat, {k: v for k, v in chosen.items() if k != param})
 
 
 def _space(space: Space, key: str, **params: Any) -> Suggestion:
