@@ -1,0 +1,141 @@
+"""Tikal benchmark: prints figures, asserts nothing.
+
+* the late-game 4-player board: render + encode, median of 50 (target
+  ≤ 40 ms), PNG size (≤ 250 KB) and width (≥ 1200 px);
+* one autocomplete answer for a move's destination on that crowded board
+  (target ≤ 50 ms), with and without the start chosen;
+* random full games per second (target: a game ≤ 1 s);
+* one engine step (``apply`` of a move), median.
+
+Run: ``.venv/bin/python scripts/bench_tikal.py``
+"""
+
+from __future__ import annotations
+
+import io
+import random
+import statistics
+import time
+
+from PIL import Image
+
+from bot.games.base import PlayerLabel
+from bot.games.tikal import ENGINE, legal
+from bot.games.tikal.selfplay import choose, random_game
+from bot.games.tikal.state import PHASE_ACTIONS, GameState, copy_state
+from renderer import tikal as render
+
+PLAYERS = [
+    PlayerLabel(seat, name, colour.hex)
+    for seat, (name, colour) in enumerate(
+        zip(("Alice", "Bob", "Carol", "Dave"), ENGINE.seat_colours, strict=True)
+    )
+]
+
+
+def ms(seconds: float) -> str:
+    return f"{seconds * 1000:.1f} ms"
+
+
+def timed(function, runs: int) -> list[float]:  # type: ignore[no-untyped-def]
+    times = []
+    for _ in range(runs):
+        start = time.perf_counter()
+        function()
+        times.append(time.perf_counter() - start)
+    return times
+
+
+def late_board(seed: int = 3) -> GameState:
+    """A 4-player base game near its end, at the start of a turn's actions (10 AP),
+    with figures everywhere."""
+    full = random_game("base", 4, seed)
+    game = random_game("base", 4, seed, stop_after=int(len(full.log) * 0.85)).state
+    rng = random.Random(seed)
+    while game.phase != PHASE_ACTIONS or game.turn is None or game.turn.ap < 10:
+        (seat,) = ENGINE.waiting_for(game)
+        ENGINE.apply(game, seat, choose(game, seat, rng))
+    return game
+
+
+def bench_render(game: GameState) -> None:
+    view = ENGINE.public_view(game)
+    start = time.perf_counter()
+    png = render.render_public(view, PLAYERS)
+    print(f"render, first (caches cold): {ms(time.perf_counter() - start)}")
+    times = timed(lambda: render.render_public(view, PLAYERS), 50)
+    width, height = Image.open(io.BytesIO(png)).size
+    print(
+        f"render + encode, late 4-player board: median {ms(statistics.median(times))}, "
+        f"p90 {ms(sorted(times)[44])} over 50; {len(png) / 1024:.0f} KB; {width}x{height} px"
+    )
+
+
+def bench_autocomplete(game: GameState) -> None:
+    (seat,) = ENGINE.waiting_for(game)
+    hexes = sum(1 for h in game.hexes.values() if h.figures)
+    figures = sum(f.count for h in game.hexes.values() for f in h.figures.values())
+    origins = legal.figure_spaces(game, seat)
+    best = max(origins, key=lambda s: len(legal.destinations(game, seat, s)))
+    from bot.games.tikal.board import space_name
+
+    origin = space_name(best)
+    chosen = {"origin": origin}
+    times = timed(lambda: ENGINE.legal_values(game, seat, "move", "target", chosen), 50)
+    count = len(ENGINE.legal_values(game, seat, "move", "target", chosen))
+    print(
+        f"autocomplete move target from {origin} ({len(game.hexes)} hexes, {figures} figures "
+        f"on {hexes}): median {ms(statistics.median(times))}, max {ms(max(times))}, "
+        f"{count} values"
+    )
+    times = timed(lambda: ENGINE.legal_values(game, seat, "move", "target", {}), 50)
+    print(
+        f"autocomplete move target, no start chosen ({len(origins)} starts): "
+        f"median {ms(statistics.median(times))}, max {ms(max(times))}"
+    )
+    times = timed(lambda: ENGINE.legal_actions(game, seat), 20)
+    print(f"legal_actions (all verbs): median {ms(statistics.median(times))}")
+
+
+def bench_games() -> None:
+    configs = [("base", 4), ("auction", 4), ("base", 2), ("mini", 2)]
+    for mode, seats in configs:
+        start = time.perf_counter()
+        steps = 0
+        games = 10
+        for seed in range(games):
+            steps += len(random_game(mode, seats, seed).log)
+        elapsed = time.perf_counter() - start
+        print(
+            f"random full games, {mode} {seats}p: {games / elapsed:.1f} games/s "
+            f"({elapsed / games * 1000:.0f} ms a game, {steps / games:.0f} steps)"
+        )
+
+
+def bench_step(game: GameState) -> None:
+    (seat,) = ENGINE.waiting_for(game)
+    moves = legal.actions_for(game, seat, "move") or legal.actions_for(game, seat, "end")
+    action = moves[len(moves) // 2]
+    copies = [copy_state(game) for _ in range(200)]
+    times = []
+    for copy in copies:
+        start = time.perf_counter()
+        ENGINE.apply(copy, seat, action)
+        times.append(time.perf_counter() - start)
+    print(f"engine step (apply `{action}`): median {ms(statistics.median(times))}")
+    start = time.perf_counter()
+    for copy in copies[:50]:
+        ENGINE.public_view(copy)
+    print(f"public_view: {ms((time.perf_counter() - start) / 50)} each")
+
+
+def main() -> None:
+    game = late_board()
+    bench_render(game)
+    bench_autocomplete(game)
+    bench_step(game)
+    bench_games()
+
+
+if __name__ == "__main__":
+    main()
