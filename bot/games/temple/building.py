@@ -55,6 +55,7 @@ from bot.games.temple.geometry import (
     pieces,
     top_bricks,
 )
+from bot.games.temple.naming import token_name
 from bot.games.temple.state import GameState, Laid, Submission
 
 
@@ -167,7 +168,7 @@ def take_from_supply(bench: Bench, length: int) -> None:
 
 def do_mortar(state: GameState, bench: Bench, seat: int, part: Mortar) -> None:
     if MORTAR not in bench.tokens:
-        raise RuleError("temple.error.token_used", token=MORTAR)
+        raise RuleError("temple.error.token_used", token=token_name(MORTAR))
     check_active(state, part.area)
     if partner_bricks(state, seat, part.area):
         raise RuleError("temple.error.joint_no_tokens")
@@ -293,7 +294,7 @@ def bag_bricks(state: GameState, part: Bag) -> tuple[Brick, Brick]:
 def check_bag(state: GameState, bench: Bench, seat: int, part: Bag) -> None:
     """The Bag's form, and that it completes the area as things stand."""
     if BAG not in bench.tokens:
-        raise RuleError("temple.error.token_used", token=BAG)
+        raise RuleError("temple.error.token_used", token=token_name(BAG))
     if part.player == seat or part.player >= state.seats:
         raise RuleError("temple.error.bag_player")
     check_active(state, part.area)
@@ -346,7 +347,7 @@ def try_submission(
 
     if sub.hammer:
         if HAMMER not in bench.tokens:
-            raise RuleError("temple.error.token_used", token=HAMMER)
+            raise RuleError("temple.error.token_used", token=token_name(HAMMER))
         bench.tokens.remove(HAMMER)
         done.hammer = True
     mortar = sub.mortar

@@ -50,6 +50,7 @@ from bot.games.temple.actions import Bonus
 from bot.games.temple.cards import card, lightning_card, temple_cards
 from bot.games.temple.components import DECK_SIZE, DIE_FACES, FACE_UP, MORTAR
 from bot.games.temple.geometry import Brick, fit
+from bot.games.temple.naming import card_name
 from bot.games.temple.reveal import keep_bonus, reveal
 from bot.games.temple.solver import buildable, counts_of
 from bot.games.temple.state import (
@@ -115,7 +116,7 @@ def end(state: GameState, reason: str, events: list[Event]) -> None:
     state.phase = PHASE_OVER
     state.end_reason = reason
     state.submissions = {}
-    events.append(Event(f"temple.event.end.{reason}", {}))
+    events.append(Event(f"temple.event.end.{reason}", {"rounds": IDLE_LIMIT}))
 
 
 def fit_area(state: GameState, area: int, events: list[Event]) -> None:
@@ -146,9 +147,9 @@ def fit_area(state: GameState, area: int, events: list[Event]) -> None:
 def _refill(state: GameState, area: int, events: list[Event]) -> None:
     state.ages[area] = 0
     if state.deck:
-        state.slots[area] = state.deck.pop(0)
+        drawn = state.slots[area] = state.deck.pop(0)
         events.append(
-            Event("temple.event.card_drawn", {"area": area + 1, "card": state.slots[area]})
+            Event("temple.event.card_drawn", {"area": area + 1, "card": card_name(drawn)})
         )
     fit_area(state, area, events)
 
@@ -178,7 +179,10 @@ def _set_aside_dead(state: GameState, events: list[Event]) -> bool:
     dead = [a for a in state.active_areas() if not anyone_can_build(state, a)]
     for area in dead:
         events.append(
-            Event("temple.event.card_dead", {"area": area + 1, "card": state.slots[area]})
+            Event(
+                "temple.event.card_dead",
+                {"area": area + 1, "card": card_name(str(state.slots[area]))},
+            )
         )
         state.discarded.append(str(state.slots[area]))
         state.slots[area] = None
@@ -189,7 +193,10 @@ def _set_aside_old(state: GameState, events: list[Event]) -> bool:
     old = [a for a in state.active_areas() if state.ages[a] >= AGE_LIMIT]
     for area in old:
         events.append(
-            Event("temple.event.card_expired", {"area": area + 1, "card": state.slots[area]})
+            Event(
+                "temple.event.card_expired",
+                {"area": area + 1, "card": card_name(str(state.slots[area])), "rounds": AGE_LIMIT},
+            )
         )
         state.discarded.append(str(state.slots[area]))
         state.slots[area] = None

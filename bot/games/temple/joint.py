@@ -21,6 +21,7 @@ from __future__ import annotations
 from bot.games.base import Event, RuleError
 from bot.games.temple.actions import Joint
 from bot.games.temple.geometry import covered
+from bot.games.temple.naming import part_name
 from bot.games.temple.state import PHASE_ROUND, GameState
 
 
@@ -58,6 +59,6 @@ def withdraw(state: GameState, seat: int) -> list[Event]:
     if state.joint_pair is not None and seat in state.joint_pair:
         raise RuleError("temple.error.joint_agreed")
     if seat not in state.joint_offers:
-        raise RuleError("temple.error.nothing_to_cancel", part="joint")
+        raise RuleError("temple.error.nothing_to_cancel", part=part_name("joint"))
     partner = state.joint_offers.pop(seat)
     return [Event("temple.event.joint_withdrawn", {"seat": seat, "partner_seat": partner})]

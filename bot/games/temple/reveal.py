@@ -33,6 +33,7 @@ from bot.games.base import Event
 from bot.games.temple.actions import Bag
 from bot.games.temple.building import Bench, lender_completes, try_submission
 from bot.games.temple.geometry import Brick, covered, inside, matches, top_bricks
+from bot.games.temple.naming import card_name, part_name
 from bot.games.temple.state import GameState, Laid
 
 
@@ -118,39 +119,25 @@ def _complete(state: GameState, area: int, loans: list[Loan], events: list[Event
     if not entries:
         return
     entries.sort()
-    value = found.value
+    value, name = found.value, card_name(found.id)
     for rank, (_, seats) in enumerate(entries):
         if len(seats) == 2:
             for s in seats:
                 state.players[s].score_tokens.append(half_up(value))
             if rank == 0:
                 state.discarded.append(found.id)
+            joint = {"seat": seats[0], "partner_seat": seats[1], "card": name}
             events.append(
-                Event(
-                    "temple.event.joint_completed",
-                    {
-                        "seat": seats[0],
-                        "partner_seat": seats[1],
-                        "card": found.id,
-                        "points": half_up(value),
-                    },
-                )
+                Event("temple.event.joint_completed", {**joint, "points": half_up(value)})
             )
         elif rank == 0:
             state.players[seats[0]].won.append(found.id)
-            events.append(
-                Event(
-                    "temple.event.card_won",
-                    {"seat": seats[0], "card": found.id, "value": value, "area": area + 1},
-                )
-            )
+            won = {"seat": seats[0], "card": name, "value": value, "area": area + 1}
+            events.append(Event("temple.event.card_won", won))
         else:
             state.players[seats[0]].score_tokens.append(value)
-            events.append(
-                Event(
-                    "temple.event.score_token", {"seat": seats[0], "card": found.id, "value": value}
-                )
-            )
+            token = {"seat": seats[0], "card": name, "value": value}
+            events.append(Event("temple.event.score_token", token))
     borrowed = {id(laid) for loan in loans for laid in loan.laid}
     for _, seats in entries:
         for s in seats:
@@ -212,7 +199,9 @@ def reveal(state: GameState) -> list[Event]:
             Event("temple.event.revealed", {"seat": seat, "moves": "; ".join(moves[seat])})
         )
         for label, _error in bench.skipped:
-            events.append(Event("temple.event.part_skipped", {"seat": seat, "part": label}))
+            events.append(
+                Event("temple.event.part_skipped", {"seat": seat, "part": part_name(label)})
+            )
     loans: list[Loan] = []
     for seat in order:
         bag = state.submission(seat).bag

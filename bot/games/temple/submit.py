@@ -36,6 +36,7 @@ from bot.games.temple.actions import (
 )
 from bot.games.temple.building import try_submission
 from bot.games.temple.components import HAMMER
+from bot.games.temple.naming import part_name, token_name
 from bot.games.temple.state import GameState, Submission
 
 
@@ -56,7 +57,7 @@ def updated(state: GameState, seat: int, action: Action) -> Submission:
             sub.swap = None
     elif isinstance(action, Hammer):
         if sub.hammer:
-            raise RuleError("temple.error.already_played", token=HAMMER)
+            raise RuleError("temple.error.already_played", token=token_name(HAMMER))
         sub.hammer = True
     elif isinstance(action, Mortar):
         sub.mortar = action
@@ -81,7 +82,7 @@ def _cancel(sub: Submission, part: str) -> None:
         "relay": bool(sub.relays),
     }
     if not present.get(part, False):
-        raise RuleError("temple.error.nothing_to_cancel", part=part)
+        raise RuleError("temple.error.nothing_to_cancel", part=part_name(part))
     if part == "brick":
         sub.brick = None
     elif part == "swap":

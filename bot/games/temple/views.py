@@ -26,6 +26,7 @@ from bot.games.temple.actions import Action, Bonus, Joint, Pass, Skip
 from bot.games.temple.building import try_submission
 from bot.games.temple.cards import Card, card
 from bot.games.temple.components import LENGTHS, TOKENS, cell_name
+from bot.games.temple.flow import AGE_LIMIT
 from bot.games.temple.geometry import Brick, covered, matches, sort_bricks
 from bot.games.temple.scoring import breakdown
 from bot.games.temple.state import (
@@ -135,7 +136,10 @@ def public_view(state: GameState) -> dict[str, Any]:
         if state.phase == PHASE_ROUND
         else [],
         "waiting_for": sorted(waiting),
-        "slots": [{"area": a, "card": _card(c)} for a, c in enumerate(state.slots)],
+        "slots": [
+            {"area": a, "card": _card(c), "rounds_left": None if c is None else AGE_LIMIT - age}
+            for a, (c, age) in enumerate(zip(state.slots, state.ages, strict=True))
+        ],
         "deck": {"count": len(state.deck), "top": _card(top)},
         "discarded": len(state.discarded),
         "revealed": state.revealed,
