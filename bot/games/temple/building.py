@@ -336,11 +336,19 @@ def try_submission(
     done = Submission(passed=sub.passed)
 
     def run(label: str, step: Callable[[], None]) -> bool:
+        """One part, all or nothing: a refused part leaves the bench as it was."""
+        saved = (
+            dict(bench.supply),
+            [list(b) for b in bench.builds],
+            bench.mortar_area,
+            list(bench.tokens),
+        )
         try:
             step()
         except RuleError as error:
             if strict:
                 raise
+            bench.supply, bench.builds, bench.mortar_area, bench.tokens = saved
             bench.skipped.append((label, error))
             return False
         return True
