@@ -18,6 +18,7 @@ from collections.abc import Callable
 from dataclasses import dataclass, field
 from functools import lru_cache
 
+from bot.games.base import RuleError
 from bot.games.temple import ENGINE, GameState, Lightning, Move, Place, Skip
 from bot.games.temple.actions import Action
 from bot.games.temple.geometry import Brick, Cell
@@ -81,6 +82,32 @@ class Player:
         self.plans[seat] = (area, game.slots[area], layout)
         return area, layout - frozenset(player.bricks(area))
 
+    def _adapt(
+        self, game: GameState, seat: int, area: int, legal: list[Action]
+    ) -> Action | None:
+        """The die fits no planned brick: try a few other places in the planned
+        area after which the temple can still be finished, and plan anew."""
+        player = game.players[seat]
+        own = tuple(sorted(player.bricks(area)))
+        places = [a for a in legal if isinstance(a, Place) and a.area == area]
+        self.rng.shuffle(places)
+        for action in places[:6]:
+            brick = self._laid(game, seat, action)
+            if brick is None:
+                continue
+            counts = self._movable(game, seat, area)
+            counts[brick.length] -= 1
+            found = _layout(
+                game.silhouette(area),
+                counts_of(counts),
+                tuple(sorted((*own, brick))),
+                player.mortar_area == area,
+            )
+            if found is not None:
+                self.plans[seat] = (area, game.slots[area], frozenset(found))
+                return action
+        return None
+
     def _laid(self, game: GameState, seat: int, action: Place | Move) -> Brick | None:
         if isinstance(action, Place):
             return None if action.length is None else Brick(action.length, *action.cell)
@@ -88,6 +115,24 @@ class Player:
             if brick.covers(action.from_cell):
                 return Brick(brick.length, *action.cell)
         return None
+
+    def quick(self, game: GameState, seat: int) -> Action | None:
+        """A planned brick the die allows, without listing every legal action
+        (``play`` applies it, and falls back to :meth:`choose` if refused)."""
+        if game.phase != "round" or self.rng.random() >= self.skill:
+            return None
+        plan = self._plan(game, seat)
+        if plan is None:
+            return None
+        area, wanted = plan
+        face, supply = game.dice[seat], game.players[seat].supply
+        options = [
+            b for b in wanted if (face == "star" or face == str(b.length)) and supply[b.length]
+        ]
+        if not options:
+            return None
+        brick = self.rng.choice(sorted(options))
+        return Place(area, (brick.x, brick.y), brick.length)
 
     def choose(self, game: GameState, seat: int) -> Action:
         rng = self.rng
@@ -106,6 +151,9 @@ class Player:
                     ]
                     if good:
                         return rng.choice(good)
+                    adapted = self._adapt(game, seat, area, legal)
+                    if adapted is not None:
+                        return adapted
             kinds: dict[str, list[Action]] = {}
             for action in legal:
                 kind = "brick" if isinstance(action, Place | Move) else type(action).__name__
@@ -128,11 +176,14 @@ def play(
     options: dict[str, str] | None = None,
     *,
     skill: float = 0.9,
+    quick: bool = True,
     stop: Callable[[GameState, int], bool] | None = None,
     each: Callable[[GameState, int, Action], None] | None = None,
 ) -> tuple[GameState, list[Step]]:
     """Play a game (to its end, or until ``stop(state, steps)``); returns the
-    state and the move log. ``each`` is called after every step."""
+    state and the move log. ``each`` is called after every step. ``quick``:
+    try a planned brick before listing the legal actions (a refused try
+    changes nothing); off, every decision lists the legal actions."""
     rng = random.Random(seed)
     player = Player(rng, skill)
     game = ENGINE.new_game(seats, options or {}, seed)
@@ -141,8 +192,15 @@ def play(
         if stop is not None and stop(game, len(log)):
             break
         seat = rng.choice(sorted(ENGINE.waiting_for(game)))
-        action = player.choose(game, seat)
-        ENGINE.apply(game, seat, action)
+        action = player.quick(game, seat) if quick else None
+        if action is not None:
+            try:
+                ENGINE.apply(game, seat, action)
+            except RuleError:
+                action = None
+        if action is None:
+            action = player.choose(game, seat)
+            ENGINE.apply(game, seat, action)
         log.append((seat, action))
         if each is not None:
             each(game, seat, action)

@@ -32,7 +32,8 @@ Decisions:
   the two cells named, the build would match its card; at the reveal the
   lender's top two bricks then are borrowed (after every seat's moves).
 * In the joint area each partner's bricks must not overlap the other's and
-  must touch the joint build (both partners' bricks); no Mortar counts there.
+  must not leave the joint build (both partners' bricks) in more pieces
+  than before; no Mortar counts there.
 """
 
 from __future__ import annotations
@@ -103,6 +104,16 @@ def allows_mortar(state: GameState, bench: Bench, seat: int, area: int) -> bool:
     return bench.mortar_area == area and not partner_bricks(state, seat, area)
 
 
+def piece_limit(state: GameState, bench: Bench, seat: int, area: int) -> int:
+    """How many pieces the build of ``area`` may be in after a change: one (two
+    with a Mortar), or as many as it is in now — a joint build may start in two
+    pieces (the partners' builds need not touch when they agree)."""
+    others = partner_bricks(state, seat, area)
+    if not others:  # a seat's own build is never in more pieces than allowed
+        return max_pieces(bench.mortar_area == area)
+    return max(1, len(pieces([*bench.bricks(area), *others])))
+
+
 def check_active(state: GameState, area: int) -> None:
     if state.card_at(area) is None:
         raise RuleError("temple.error.area_unused", area=area + 1)
@@ -119,8 +130,7 @@ def check_build(
     others = partner_bricks(state, seat, area)
     if covered([*bricks, *others]) is None:
         raise RuleError("temple.error.overlap", **where)
-    limit = max_pieces(allows_mortar(state, bench, seat, area))
-    if len(pieces([*bricks, *others])) > limit:
+    if len(pieces([*bricks, *others])) > piece_limit(state, bench, seat, area):
         raise RuleError("temple.error.not_connected", **where)
 
 
@@ -272,7 +282,7 @@ def do_brick(
         raise RuleError("temple.error.supply_has", length=length)
     rest = [laid for laid in bench.builds[part.from_area] if laid is not taken]
     others = partner_bricks(state, seat, part.from_area)
-    limit = max_pieces(allows_mortar(state, bench, seat, part.from_area))
+    limit = piece_limit(state, bench, seat, part.from_area)
     if len(pieces([*(lay.brick for lay in rest), *others])) > limit:
         raise RuleError("temple.error.move_breaks", area=part.from_area + 1)
     bench.builds[part.from_area] = rest

@@ -45,7 +45,7 @@ from itertools import combinations
 from typing import Final
 
 from bot.games.base import Event, RuleError
-from bot.games.temple import race
+from bot.games.temple import joint, race
 from bot.games.temple.actions import Bonus
 from bot.games.temple.cards import card, lightning_card, temple_cards
 from bot.games.temple.components import DECK_SIZE, DIE_FACES, FACE_UP, MORTAR
@@ -92,7 +92,8 @@ def new_state(seats: int, seed: int, deadline: str, joint: bool) -> tuple[GameSt
 
 
 def open_round(state: GameState, events: list[Event]) -> None:
-    """Next round: the next roller rolls every die."""
+    """Next round: an agreed joint build takes effect; the next roller rolls every die."""
+    joint.take_effect(state, events)
     state.round += 1
     state.roller = (state.round - 1) % state.seats
     rng = state.random()

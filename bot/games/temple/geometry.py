@@ -64,7 +64,11 @@ def touching(a: Brick, b: Brick) -> bool:
 
 def pieces(bricks: Sequence[Brick]) -> list[list[int]]:
     """The connected pieces of ``bricks`` as lists of indices, each sorted."""
-    parent = list(range(len(bricks)))
+    count = len(bricks)
+    if count < 2:
+        return [[0]] if count else []
+    spans = [(y, x, x + length - 1) for length, x, y in bricks]
+    parent = list(range(count))
 
     def find(i: int) -> int:
         while parent[i] != i:
@@ -72,12 +76,14 @@ def pieces(bricks: Sequence[Brick]) -> list[list[int]]:
             i = parent[i]
         return i
 
-    for i, a in enumerate(bricks):
-        for j in range(i + 1, len(bricks)):
-            if touching(a, bricks[j]):
+    for i in range(count):
+        ay, ax, ar = spans[i]
+        for j in range(i + 1, count):
+            by, bx, br = spans[j]
+            if (ay - by == 1 or by - ay == 1) and ax <= br and bx <= ar:
                 parent[find(i)] = find(j)
     groups: dict[int, list[int]] = {}
-    for i in range(len(bricks)):
+    for i in range(count):
         groups.setdefault(find(i), []).append(i)
     return sorted(groups.values())
 

@@ -42,9 +42,9 @@ from bot.games.temple.actions import (
 )
 from bot.games.temple.building import (
     Bench,
-    allows_mortar,
     lender_completes,
     partner_bricks,
+    piece_limit,
     rolled_allows,
     try_submission,
 )
@@ -55,7 +55,6 @@ from bot.games.temple.geometry import (
     covered,
     is_valid_build,
     matches,
-    max_pieces,
     pieces,
     sort_bricks,
     top_bricks,
@@ -144,13 +143,6 @@ def _rows(silhouette: frozenset[Cell]) -> tuple[tuple[int, int], ...]:
     return tuple(sorted(masks.items()))
 
 
-def _bits(mask: int) -> Iterator[int]:
-    while mask:
-        low = mask & -mask
-        yield low.bit_length() - 1
-        mask ^= low
-
-
 class Site:
     """An area's bricks prepared for listing where a new brick may go: inside
     the silhouette, on free cells, and within the allowed number of pieces.
@@ -158,7 +150,6 @@ class Site:
 
     def __init__(self, silhouette: frozenset[Cell], bricks: list[Brick], limit: int) -> None:
         self.rows = _rows(silhouette)
-        self.bricks = bricks
         self.limit = limit
         groups = pieces(bricks)
         self.count = len(groups)
@@ -167,48 +158,53 @@ class Site:
         self.piece_rows: dict[int, list[int]] = {}
         for n, members in enumerate(groups):
             for i in members:
-                brick = bricks[i]
-                span = ((1 << brick.length) - 1) << brick.x
-                self.taken[brick.y] = self.taken.get(brick.y, 0) | span
-                row = self.piece_rows.setdefault(brick.y, [0] * len(groups))
-                row[n] |= span
+                length, x, y = bricks[i]
+                span = ((1 << length) - 1) << x
+                self.taken[y] = self.taken.get(y, 0) | span
+                self.piece_rows.setdefault(y, [0] * self.count)[n] |= span
 
-    def cells(self, length: int) -> Iterator[Cell]:
+    def cells(self, length: int) -> list[Cell]:
         """Every left end where a brick of ``length`` is accepted."""
+        found: list[Cell] = []
         span = (1 << length) - 1
+        taken, count, limit = self.taken, self.count, self.limit
         for y, silhouette in self.rows:
-            free = silhouette & ~self.taken.get(y, 0)
+            free = silhouette & ~taken.get(y, 0)
             fit = free
             for shift in range(1, length):
                 fit &= free >> shift
             if not fit:
                 continue
-            if self.count == 0:
-                yield from ((x, y) for x in _bits(fit))
-                continue
-            near = [
-                a | b
-                for a, b in zip(
-                    self.piece_rows.get(y - 1, [0] * self.count),
-                    self.piece_rows.get(y + 1, [0] * self.count),
-                    strict=True,
-                )
-            ]
-            if self.count == 1 and self.limit == 1:
-                reach = 0
-                for shift in range(length):
-                    reach |= near[0] >> shift
-                yield from ((x, y) for x in _bits(fit & reach))
-                continue
-            for x in _bits(fit):
-                touched = sum(1 for mask in near if mask & (span << x))
-                if self.count - touched + 1 <= self.limit:
-                    yield (x, y)
+            if count == 1 and limit == 1:  # the new brick must touch the one piece
+                near = taken.get(y - 1, 0) | taken.get(y + 1, 0)
+                reach = near
+                for shift in range(1, length):
+                    reach |= near >> shift
+                fit &= reach
+            elif count and count + 1 > limit:  # it must join pieces together
+                below = self.piece_rows.get(y - 1) or [0] * count
+                above = self.piece_rows.get(y + 1) or [0] * count
+                masks = [a | b for a, b in zip(below, above, strict=True)]
+                keep = 0
+                rest = fit
+                while rest:
+                    low = rest & -rest
+                    x = low.bit_length() - 1
+                    touched = sum(1 for mask in masks if mask & (span << x))
+                    if count - touched + 1 <= limit:
+                        keep |= low
+                    rest ^= low
+                fit = keep
+            while fit:
+                low = fit & -fit
+                found.append((low.bit_length() - 1, y))
+                fit ^= low
+        return found
 
 
 def site(state: GameState, bench: Bench, seat: int, area: int, own: list[Brick]) -> Site:
     """The site of ``area`` with ``own`` bricks (and the joint partner's)."""
-    limit = max_pieces(allows_mortar(state, bench, seat, area))
+    limit = piece_limit(state, bench, seat, area)
     return Site(state.silhouette(area), [*own, *partner_bricks(state, seat, area)], limit)
 
 
@@ -252,8 +248,7 @@ def _moves(state: GameState, seat: int, bench: Bench, length: int) -> Iterator[A
                 continue
             rest = [b for b in own if b != taken]
             others = partner_bricks(state, seat, from_area)
-            limit = max_pieces(allows_mortar(state, bench, seat, from_area))
-            if len(pieces([*rest, *others])) > limit:
+            if len(pieces([*rest, *others])) > piece_limit(state, bench, seat, from_area):
                 continue
             for area in state.active_areas():
                 if area == from_area:
@@ -271,10 +266,11 @@ def _swaps(state: GameState, seat: int, sub: Submission) -> list[Action]:
     for area in state.active_areas():
         own = bench.bricks(area)
         for old in own:
+            lengths = [k for k in LENGTHS if k != old.length and bench.supply[k] > 0]
+            if not lengths:
+                continue
             spot = site(state, bench, seat, area, [b for b in own if b != old])
-            for length in LENGTHS:
-                if length == old.length or bench.supply[length] < 1:
-                    continue
+            for length in lengths:
                 found += [Swap(area, (old.x, old.y), length, cell) for cell in spot.cells(length)]
     return _checked(state, seat, sub, found)
 

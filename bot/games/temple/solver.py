@@ -37,35 +37,37 @@ Frontier = tuple[tuple[int, int, int], ...]  # (left x, right x, piece label) of
 def _next_frontier(frontier: Frontier, row: list[Brick]) -> tuple[Frontier, int]:
     """The pieces after a row: the row's bricks labelled by piece, and how many
     pieces of the row below no brick of the row touched (they are final)."""
-    parent = {label: label for _, _, label in frontier}
+    labels = 1 + max((label for _, _, label in frontier), default=-1)
+    parent = list(range(labels))
 
     def find(label: int) -> int:
         while parent[label] != label:
             label = parent[label]
         return label
 
-    touched: list[list[int]] = []
-    for brick in row:
-        hits = [label for x, right, label in frontier if x <= brick.right and brick.x <= right]
-        for other in hits[1:]:
-            parent[find(other)] = find(hits[0])
-        touched.append(hits)
-    roots_hit = {find(hits[0]) for hits in touched if hits}
-    closed = len({find(label) for label in parent} - roots_hit)
-    fresh = max(parent, default=-1) + 1
-    raw: list[int] = []
-    for hits in touched:
-        if hits:
-            raw.append(find(hits[0]))
-        else:
-            raw.append(fresh)
-            fresh += 1
+    first_hit: list[int] = []
+    for length, x, _ in row:
+        right = x + length - 1
+        hit = -1
+        for fx, fright, label in frontier:
+            if fx <= right and x <= fright:
+                if hit < 0:
+                    hit = find(label)
+                else:
+                    parent[find(label)] = hit
+        first_hit.append(hit)
+    roots = {find(label) for label in range(labels)}
+    touched = {find(hit) for hit in first_hit if hit >= 0}
     canon: dict[int, int] = {}
-    labelled = tuple(
-        (brick.x, brick.right, canon.setdefault(label, len(canon)))
-        for brick, label in zip(row, raw, strict=True)
-    )
-    return labelled, closed
+    fresh = labels
+    labelled = []
+    for (length, x, _), hit in zip(row, first_hit, strict=True):
+        if hit >= 0:
+            key = find(hit)
+        else:
+            key, fresh = fresh, fresh + 1
+        labelled.append((x, x + length - 1, canon.setdefault(key, len(canon))))
+    return tuple(labelled), len(roots - touched)
 
 
 def find_layout(
@@ -96,6 +98,10 @@ def find_layout(
     if total - gaps > capacity:
         return None
     fixed_from = [any(b.y >= y for b in fixed) for y in ys]
+
+    def room_of(counts_left: list[int]) -> int:
+        return sum((k + 1) * n for k, n in enumerate(counts_left))
+
     failed: set[tuple[object, ...]] = set()
     placed: list[Brick] = []
     left = list(counts)
@@ -112,7 +118,7 @@ def find_layout(
         key = (r, tuple(left), gaps_left, budget, closed, frontier)
         if key in failed:
             return False
-        if in_row(r, 0, frontier, closed, [], gaps_left, budget, done):
+        if in_row(r, 0, frontier, closed, [], gaps_left, budget, done, room_of(left)):
             return True
         failed.add(key)
         return False
@@ -126,6 +132,7 @@ def find_layout(
         gaps_left: int,
         budget: int,
         done: int,
+        room: int,
     ) -> bool:
         xs = row_xs[ys[r]]
         if i == len(xs):
@@ -139,12 +146,11 @@ def find_layout(
         if given is not None:
             placed.append(given)
             row.append(given)
-            if in_row(r, i + given.length, frontier, closed, row, gaps_left, budget, done):
+            if in_row(r, i + given.length, frontier, closed, row, gaps_left, budget, done, room):
                 return True
             row.pop()
             placed.pop()
             return False
-        room = sum((k + 1) * n for k, n in enumerate(left))
         if total - done - gaps_left > min(room, budget * 4):
             return False
         run = 1
@@ -164,14 +170,22 @@ def find_layout(
                 placed.append(brick)
                 row.append(brick)
                 if in_row(
-                    r, i + length, frontier, closed, row, gaps_left, budget - 1, done + length
+                    r,
+                    i + length,
+                    frontier,
+                    closed,
+                    row,
+                    gaps_left,
+                    budget - 1,
+                    done + length,
+                    room - length,
                 ):
                     return True
                 row.pop()
                 placed.pop()
                 left[length - 1] += 1
         return gaps_left > 0 and in_row(
-            r, i + 1, frontier, closed, row, gaps_left - 1, budget, done + 1
+            r, i + 1, frontier, closed, row, gaps_left - 1, budget, done + 1, room
         )
 
     if row_start(0, (), 0, gaps, max_bricks, 0):
@@ -182,10 +196,9 @@ def find_layout(
 @lru_cache(maxsize=8192)
 def buildable(silhouette: frozenset[Cell], counts: Counts, mortar: bool) -> bool:
     """Whether these bricks can build the silhouette (with a Mortar's freedom)."""
-    return (
-        find_layout(silhouette, counts, gaps=1 if mortar else 0, max_pieces=2 if mortar else 1)
-        is not None
-    )
+    if find_layout(silhouette, counts) is not None:
+        return True
+    return mortar and find_layout(silhouette, counts, gaps=1, max_pieces=2) is not None
 
 
 @lru_cache(maxsize=1024)

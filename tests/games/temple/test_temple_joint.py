@@ -14,6 +14,19 @@ def last_card(joint: bool = True, seats: int = 3):
     return game(seats, slots=("hut", None), deck=(), joint=joint)
 
 
+def agreed(seats: int = 3):
+    """Seats 0 and 1 agree in round 1; everyone passes; round 2 opens jointly."""
+    state = last_card(seats=seats)
+    act(state, 0, "joint 2")
+    act(state, 1, "joint 1")
+    events = []
+    for seat in range(seats):
+        events += act(state, seat, "pass")
+    assert "temple.event.joint_started" in keys(events) and state.joint_pair == (0, 1)
+    state.dice = ["star"] * seats
+    return state
+
+
 def test_the_joint_option_needs_three_or_four_players() -> None:
     assert ENGINE.player_range({"joint": "on"}) == (3, 4)
     assert ENGINE.player_range({"joint": "off"}) == (2, 4)
@@ -33,7 +46,12 @@ def test_two_players_who_agree_build_the_last_card_together() -> None:
     assert state.joint_pair is None and 0 in ENGINE.waiting_for(state)  # not a move
     assert Joint(0) in ENGINE.private_choices(state, 1)
     events = act(state, 1, "joint 1")
-    assert keys(events) == ["temple.event.joint_agreed"] and state.joint_pair == (0, 1)
+    assert keys(events) == ["temple.event.joint_agreed"]
+    assert state.joint_pair is None  # it takes effect when the next round opens
+    for seat in range(3):
+        act(state, seat, "pass")
+    assert state.joint_pair == (0, 1) and state.joint_offers == {}
+    state.dice = ["star"] * 3
     act(state, 0, "place 1 A1 4")
     act(state, 1, "place 1 B2 2")  # alone it would be the first brick; jointly it touches
     events = act(state, 2, "pass")
@@ -46,11 +64,20 @@ def test_two_players_who_agree_build_the_last_card_together() -> None:
     assert result is not None and dict(result.scores) == {0: 8, 1: 6, 2: 3}
 
 
-def test_joint_bricks_must_not_overlap_and_touch_the_joint_build() -> None:
+def test_an_agreement_fails_if_the_bricks_overlap_when_it_would_take_effect() -> None:
     state = last_card()
-    build(state, 0, 0, "4:A1")
     act(state, 0, "joint 2")
     act(state, 1, "joint 1")
+    act(state, 0, "place 1 A1 4")
+    act(state, 1, "place 1 A1 4")
+    events = act(state, 2, "pass")
+    assert "temple.event.joint_failed" in keys(events)
+    assert state.joint_pair is None and state.joint_offers == {}
+
+
+def test_joint_bricks_must_not_overlap_and_touch_the_joint_build() -> None:
+    state = agreed()
+    build(state, 0, 0, "4:A1")
     refused(state, 1, "place 1 A1 2", "temple.error.overlap")
     refused(state, 1, "mortar 1", "temple.error.joint_no_tokens")
     act(state, 1, "place 1 B2 2")
@@ -58,9 +85,8 @@ def test_joint_bricks_must_not_overlap_and_touch_the_joint_build() -> None:
 
 
 def test_a_joint_brick_blocked_at_the_reveal_is_skipped() -> None:
-    state = last_card()
-    act(state, 0, "joint 2")
-    act(state, 1, "joint 1")
+    state = agreed()
+    state.roller = 0
     act(state, 0, "place 1 A1 4")
     act(state, 1, "place 1 B1 2")  # fine alone, but seat 0's 4 lands first
     events = act(state, 2, "pass")
@@ -82,17 +108,14 @@ def test_joint_offers_are_refused_off_the_last_card_or_without_the_option() -> N
     refused(state, 0, "joint 2", "temple.error.joint_offered")
     act(state, 0, "cancel joint")
     assert state.joint_offers == {}
-    act(state, 0, "joint 2")
-    act(state, 1, "joint 1")
+    state = agreed()
     refused(state, 0, "cancel joint", "temple.error.joint_agreed")
     refused(state, 2, "joint 1", "temple.error.joint_agreed")
 
 
 def test_a_lone_completer_beats_a_later_joint_pair() -> None:
-    state = last_card()
+    state = agreed()
     state.roller = 2
-    act(state, 0, "joint 2")
-    act(state, 1, "joint 1")
     build(state, 2, 0, "4:A1")
     act(state, 0, "place 1 A1 4")
     act(state, 1, "place 1 B2 2")
