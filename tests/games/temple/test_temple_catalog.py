@@ -29,9 +29,9 @@ def literal_keys(*folders: Path) -> set[str]:
         paths = [folder] if folder.is_file() else sorted(folder.rglob("*.py"))
         for path in paths:
             for node in ast.walk(ast.parse(path.read_text("utf-8"))):
-                if isinstance(node, ast.Constant) and isinstance(node.value, str):
-                    if KEY.match(node.value) and not node.value.endswith("."):
-                        found.add(node.value)
+                text = node.value if isinstance(node, ast.Constant) else None
+                if isinstance(text, str) and KEY.match(text) and not text.endswith("."):
+                    found.add(text)
     return found
 
 

@@ -42,9 +42,24 @@ def test_examples_parse_to_their_canonical_notation() -> None:
 
 
 def test_malformed_text_is_refused_with_the_text() -> None:
-    for text in ("", "place", "place 4 A1", "place 1 I1", "place 1 A7", "place 1 A1 5",
-                 "place 1 A1 3 4", "swap 1 A1", "bonus 1", "cancel everything", "joint 5",
-                 "place 1 A١", "place 1 A¹", "place ١ A1", "move 1 A1 2", "lightning"):
+    for text in (
+        "",
+        "place",
+        "place 4 A1",
+        "place 1 I1",
+        "place 1 A7",
+        "place 1 A1 5",
+        "place 1 A1 3 4",
+        "swap 1 A1",
+        "bonus 1",
+        "cancel everything",
+        "joint 5",
+        "place 1 A١",
+        "place 1 A¹",
+        "place ١ A1",
+        "move 1 A1 2",
+        "lightning",
+    ):
         try:
             parse_action(text)
         except RuleError as error:

@@ -176,8 +176,9 @@ def run_game(seed: int) -> None:
         if rng.random() < 0.05:
             sample_checks(rng, state, steps)
 
-    final, log = play(seats, seed, options, skill=skill, each=each,
-                      stop=lambda state, steps: steps >= MAX_STEPS)
+    final, log = play(
+        seats, seed, options, skill=skill, each=each, stop=lambda state, steps: steps >= MAX_STEPS
+    )
     assert final.phase == "over", f"seed {seed} did not end in {MAX_STEPS} steps"
     ENDS[str(final.end_reason)] += 1
     replay = ENGINE.new_game(seats, options, seed)
