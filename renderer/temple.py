@@ -140,7 +140,6 @@ END_KEYS = {
 TEXT_KEYS: tuple[str, ...] = (
     "temple.render.title",
     "temple.render.round",
-    "temple.render.setup",
     "temple.render.roller",
     *PHASE_KEYS.values(),
     *END_KEYS.values(),
@@ -150,7 +149,6 @@ TEXT_KEYS: tuple[str, ...] = (
     "temple.render.deck",
     "temple.render.deck_empty",
     "temple.render.next",
-    "temple.render.points",
     "temple.render.score",
     *(key for key, _ in STATUS_KEYS.values()),
     "temple.render.supply",
@@ -464,7 +462,8 @@ def _value_badge(d: Draw, cx: float, cy: float, value: int, r: float = 15) -> No
 def _draw_header(
     img: Image.Image, d: Draw, view: View, seats: Sequence[Seat], lang: str, title: str
 ) -> None:
-    names = {s.seat: s.name for s in seats}
+    font = font_stack(22)
+    names = {s.seat: fit_text(s.name, font, 190) for s in seats}  # short names in the header
     draw_text(d, (PAD, HEADER_H / 2), title, font_stack(30, bold=True), TEXT, anchor="lm")
     phase = str(view.get("phase") or "")
     if phase == "over":
@@ -474,8 +473,10 @@ def _draw_header(
     else:
         waiting = ", ".join(names.get(int(s), "?") for s in view.get("waiting_for") or ())
         status = t(lang, PHASE_KEYS.get(phase, "temple.render.waiting"), names=waiting)
+        if phase == "round" and int(view.get("roller", -1)) in names:
+            rolled = t(lang, "temple.render.roller", name=names[int(view["roller"])])
+            status = f"{rolled} · {status}"
         colour = LIGHTNING if phase == "race" else TEXT_DIM
-    font = font_stack(22)
     status = fit_text(status, font, W - PAD * 2 - font_stack(30, bold=True).width(title) - 40)
     draw_text(d, (W - PAD, HEADER_H / 2), status, font, colour, anchor="rm")
     d.line((PAD, HEADER_H - 2, W - PAD, HEADER_H - 2), fill=CARD_EDGE, width=2)
