@@ -165,6 +165,8 @@ TEXT_KEYS: tuple[str, ...] = (
     "temple.render.incomplete",
     "temple.render.player",
     "temple.render.lightning",
+    "temple.render.place",
+    "temple.render.breakdown",
 )
 _PLACEHOLDER = re.compile(r"\{\w*\}")
 
@@ -676,7 +678,7 @@ def _draw_supply(
     bx, row = x, by + 24
     for length in (int(v) for v in player.get("bonus") or ()):
         width = length * small
-        if bx + width > x + RIGHT_W - 6:
+        if bx + width > x + RIGHT_W - 14:
             bx, row = x, row + 18
         paste(img, brick_sprite(length, small), (bx, row))
         bx += width + 4
@@ -735,8 +737,13 @@ def _draw_player(
             break
         paste(img, chip, (cx, row))
         cx += chip.width + 3
-    areas = list(player.get("areas") or ())
     left, right = PAD + LEFT_W, W - PAD - RIGHT_W
+    _draw_supply(img, d, right + 4, y + 12, player, lang)
+    places = (view.get("result") or {}).get("places") or {}
+    if str(seat.seat) in places:
+        _draw_final(d, left, right, y, height, int(places[str(seat.seat)]), player, lang)
+        return
+    areas = list(player.get("areas") or ())
     gap = (right - left - len(areas) * AREA_W) / (len(areas) + 1) if areas else 0
     pending = {
         int(p.get("area", 0)): p.get("lengths") or [] for p in player.get("pending_bonus") or ()
@@ -745,7 +752,37 @@ def _draw_player(
         ax = round(left + gap + i * (AREA_W + gap))
         number = int(area.get("area", i))
         _draw_area(img, d, ax, y + 12, rows, area, lang, pending.get(number))
-    _draw_supply(img, d, right + 4, y + 12, player, lang)
+
+
+def _draw_final(
+    d: Draw,
+    left: int,
+    right: int,
+    y: int,
+    height: int,
+    place: int,
+    player: Mapping[str, Any],
+    lang: str,
+) -> None:
+    """At the end, a board shows the player's place and where the points came from."""
+    score = player.get("score") or {}
+    cx, cy = left + 70, y + height / 2
+    colour = GOLD if place == 1 else TEXT_DIM
+    d.ellipse((cx - 44, cy - 44, cx + 44, cy + 44), outline=colour, width=4)
+    draw_text(d, (cx, cy), str(place), font_stack(44, bold=True), colour, anchor="mm")
+    label = t(lang, "temple.render.place", place=place)
+    draw_text(d, (left + 140, cy - 22), label, font_stack(28, bold=True), TEXT, anchor="lm")
+    parts = t(
+        lang,
+        "temple.render.breakdown",
+        cards=score.get("cards", 0),
+        tokens=score.get("tokens", 0),
+        bonus=score.get("bonus", 0),
+        unused=score.get("unused", 0),
+    )
+    font = font_stack(20)
+    text = fit_text(parts, font, right - left - 160)
+    draw_text(d, (left + 140, cy + 18), text, font, TEXT_DIM, anchor="lm")
 
 
 def _compose(view: View, seats: Sequence[Seat], lang: str) -> Image.Image:

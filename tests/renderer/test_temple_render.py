@@ -172,3 +172,13 @@ def test_odd_names_and_a_minimal_view_do_not_crash() -> None:
     decode(temple.render_public(view, odd))
     decode(temple.render_public({"players": [{"seat": 0}], "slots": [], "deck": {}}, odd))
     decode(temple.render_private({"seat": 0, "board": {"seat": 0}}, odd[0]))
+
+
+def test_the_end_shows_each_place_and_where_the_points_came_from() -> None:
+    view = samples.view("over")
+    assert view["phase"] == "over" and view["result"]["places"]
+    places = view["result"]["places"]
+    assert sorted(places) == [str(p["seat"]) for p in view["players"]]
+    plain = copy.deepcopy(view)
+    plain["result"] = None
+    assert differs(decode(public(view)), decode(public(plain)))

@@ -82,9 +82,7 @@ class Player:
         self.plans[seat] = (area, game.slots[area], layout)
         return area, layout - frozenset(player.bricks(area))
 
-    def _adapt(
-        self, game: GameState, seat: int, area: int, legal: list[Action]
-    ) -> Action | None:
+    def _adapt(self, game: GameState, seat: int, area: int, legal: list[Action]) -> Action | None:
         """The die fits no planned brick: try a few other places in the planned
         area after which the temple can still be finished, and plan anew."""
         player = game.players[seat]

@@ -52,7 +52,23 @@ Modules, one job each:
 * :mod:`~bot.games.temple.engine` — the :data:`ENGINE` object.
 
 Each module's docstring lists the decisions it takes where the notes are
-silent.
+silent. The main ones:
+
+* Our own card set (31 temples and the lightning card) is data, with values
+  of half the fewest bricks a card needs, rounded up.
+* A submission is built part by part (brick, swap, pass, tokens, re-lays) and
+  checked whole on every change; with Hammer & Chisel a swap still waits
+  for the brick or a pass. ``swap`` may move the new brick within the build.
+* Bags are applied after every seat's moves; a complete build lends nothing.
+* The Mortar stays on its area until the player completes a temple there.
+* Completers choose their bonus before the next round (no choice: at once);
+  refills come after, one slot at a time, so a lightning card turned up is
+  raced before the next refill. Lightning bricks missing from supply are
+  pulled from builds automatically (the cheapest brick for the build).
+* Joint agreements take effect when the next round opens.
+* Progress: a card nobody can build any more, or up for 30 rounds, is set
+  aside and replaced; 5 rounds in a row without a brick laid end the game.
+* The lightning race shares the round deadline (no option of its own).
 """
 
 from bot.games.temple.actions import (

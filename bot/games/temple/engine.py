@@ -14,8 +14,18 @@ How the simultaneous game maps onto the contract:
   ``race:<k>``; timeout ``skip`` for all (the card is discarded). Refused
   layouts are rate-limited by ``retry_cooldown``.
 
-Nothing may be undone (every step is a checkpoint): a sealed submission can
-be replaced instead, and everything else reveals or draws.
+Decisions:
+
+* Nothing may be undone (every step is a checkpoint): a sealed submission
+  can be replaced instead, and everything else reveals or draws.
+* Lobby options: ``deadline`` (24h, 12h, 48h, 4h, 1h; the first is the
+  default) sets every clock of the game — a round, a bonus choice and a
+  lightning race; ``joint`` (off, on) needs 3 or 4 players.
+* A refused lightning layout costs a fixed :data:`LAYOUT_COOLDOWN` wait: the
+  contract gives no count of earlier refusals, so the wait cannot grow.
+* Public notation: every round part is shown as ``sealed`` (the reveal's
+  events say what each seat did); bonus, race and joint actions as written.
+* Autocomplete never offers a lightning layout (the race is to find one).
 """
 
 from __future__ import annotations

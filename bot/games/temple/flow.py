@@ -133,7 +133,8 @@ def fit_area(state: GameState, area: int, events: list[Event]) -> None:
             kept, lost = [], bricks
         else:
             kept, lost = fit(bricks, silhouette, state.has_mortar(seat, area))
-            player.relay_pools[area] = sorted(b.length for b in bricks)
+            # a second change before the next round keeps the first pool
+            player.relay_pools.setdefault(area, sorted(b.length for b in bricks))
         player.builds[area] = [laid for laid in player.builds[area] if laid.brick in kept]
         for brick in lost:
             player.supply[brick.length] += 1

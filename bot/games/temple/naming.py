@@ -1,7 +1,10 @@
 """Names in words for event and refusal parameters (translated late, per reader).
 
-Cards, power tokens and submission parts are passed to catalog strings as
-:class:`~bot.i18n.Text` so each reader sees them in their own language.
+Decisions:
+
+* Cards, power tokens and submission parts are passed to catalog strings as
+  :class:`~bot.i18n.Text`, so each reader sees them in their own language
+  (``temple.card.<id>``, ``temple.token.<name>``, ``temple.part.<name>``).
 """
 
 from __future__ import annotations

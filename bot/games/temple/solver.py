@@ -12,6 +12,14 @@ longer touch the row below are final, so too many of them cut the branch;
 and a failed row start is remembered by what the future depends on (row,
 bricks left, gaps left, the bricks of the row below and how they are
 joined), which makes an impossible silhouette cheap to refute.
+
+Decisions:
+
+* Longer bricks are tried first, so a layout is found quickly when one
+  exists (and suggested layouts use few bricks).
+* "Buildable" answers are cached by silhouette, brick counts and Mortar:
+  they change only when a player keeps a bonus brick, so the check before
+  every round costs a look-up.
 """
 
 from __future__ import annotations

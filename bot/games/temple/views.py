@@ -28,9 +28,10 @@ from bot.games.temple.cards import Card, card
 from bot.games.temple.components import LENGTHS, TOKENS, cell_name
 from bot.games.temple.flow import AGE_LIMIT
 from bot.games.temple.geometry import Brick, covered, matches, sort_bricks
-from bot.games.temple.scoring import breakdown
+from bot.games.temple.scoring import breakdown, ranking
 from bot.games.temple.state import (
     PHASE_BONUS,
+    PHASE_OVER,
     PHASE_RACE,
     PHASE_ROUND,
     GameState,
@@ -157,6 +158,18 @@ def public_view(state: GameState) -> dict[str, Any]:
             "pair": None if state.joint_pair is None else list(state.joint_pair),
         },
         "players": [player_view(state, s) for s in range(state.seats)],
+        "result": _result(state),
+    }
+
+
+def _result(state: GameState) -> dict[str, Any] | None:
+    """At the end: the ranking and each seat's place (ties share a place)."""
+    if state.phase != PHASE_OVER:
+        return None
+    result = ranking(state)
+    return {
+        "ranking": list(result.ranking),
+        "places": {str(seat): place for seat, place in sorted(result.places.items())},
     }
 
 
