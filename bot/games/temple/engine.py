@@ -115,13 +115,7 @@ class TempleEngine(GameEngine[GameState, Action]):
     # -- the rules -------------------------------------------------------------
 
     def waiting_for(self, game: GameState) -> set[int]:
-        if game.phase == PHASE_ROUND:
-            return {s for s in range(game.seats) if not game.submission(s).complete()}
-        if game.phase == PHASE_BONUS:
-            return {s for s, p in enumerate(game.players) if p.pending_bonus}
-        if game.phase == PHASE_RACE:
-            return set(range(game.seats)) - game.race_skipped
-        return set()
+        return game.awaited()
 
     def may_act(self, game: GameState, seat: int) -> bool:
         if game.phase == PHASE_ROUND:

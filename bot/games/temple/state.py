@@ -75,6 +75,33 @@ class Submission:
     def complete(self) -> bool:
         return self.passed or self.brick is not None or (self.swap is not None and not self.hammer)
 
+    def add(self, part: actions.Action) -> None:
+        """Put a part in: a brick, swap or pass replaces what it excludes
+        (without Hammer & Chisel a swap and a brick exclude each other); a
+        token or a re-lay is added (replacing one of its own kind)."""
+        if isinstance(part, Place | Move):
+            self.brick, self.passed = part, False
+            if not self.hammer:
+                self.swap = None
+        elif isinstance(part, Swap):
+            self.swap = part
+            if not self.hammer:
+                self.brick, self.passed = None, False
+        elif isinstance(part, actions.Pass):
+            self.brick, self.passed = None, True
+            if not self.hammer:
+                self.swap = None
+        elif isinstance(part, actions.Hammer):
+            self.hammer = True
+        elif isinstance(part, Mortar):
+            self.mortar = part
+        elif isinstance(part, Bag):
+            self.bag = part
+        elif isinstance(part, Relay):
+            self.relays[part.area] = part
+        else:
+            raise ValueError(f"not a part of a submission: {part}")
+
     def empty(self) -> bool:
         return self == Submission()
 
@@ -222,6 +249,17 @@ class GameState:
     def submission(self, seat: int) -> Submission:
         return self.submissions.get(seat) or Submission()
 
+    def awaited(self) -> set[int]:
+        """The seats the game waits for: an incomplete sealed move (round),
+        a bonus to choose (bonus), a race not given up (race); none at the end."""
+        if self.phase == PHASE_ROUND:
+            return {s for s in range(self.seats) if not self.submission(s).complete()}
+        if self.phase == PHASE_BONUS:
+            return {s for s, p in enumerate(self.players) if p.pending_bonus}
+        if self.phase == PHASE_RACE:
+            return set(range(self.seats)) - self.race_skipped
+        return set()
+
     def temple_cards_left(self) -> int:
         """Temple cards still to be won: face up and in the deck."""
         return sum(1 for s in self.slots if s is not None) + sum(
@@ -291,22 +329,8 @@ def _dump_submission(sub: Submission) -> list[str]:
 
 def _load_submission(data: list[str]) -> Submission:
     sub = Submission()
-    for text in data:
-        part = actions.parse_action(text)
-        if isinstance(part, Place | Move):
-            sub.brick = part
-        elif isinstance(part, Swap):
-            sub.swap = part
-        elif isinstance(part, actions.Pass):
-            sub.passed = True
-        elif isinstance(part, actions.Hammer):
-            sub.hammer = True
-        elif isinstance(part, Mortar):
-            sub.mortar = part
-        elif isinstance(part, Bag):
-            sub.bag = part
-        elif isinstance(part, Relay):
-            sub.relays[part.area] = part
+    for text in data:  # the parts in their order of application rebuild it exactly
+        sub.add(actions.parse_action(text))
     return sub
 
 

@@ -43,30 +43,12 @@ from bot.games.temple.state import GameState, Submission
 def updated(state: GameState, seat: int, action: Action) -> Submission:
     """The seat's submission with ``action`` applied (not yet checked)."""
     sub = state.submission(seat).copy()
-    if isinstance(action, Place | Move):
-        sub.brick, sub.passed = action, False
-        if not sub.hammer:
-            sub.swap = None
-    elif isinstance(action, Swap):
-        sub.swap = action
-        if not sub.hammer:
-            sub.brick, sub.passed = None, False
-    elif isinstance(action, Pass):
-        sub.brick, sub.passed = None, True
-        if not sub.hammer:
-            sub.swap = None
-    elif isinstance(action, Hammer):
-        if sub.hammer:
-            raise RuleError("temple.error.already_played", token=token_name(HAMMER))
-        sub.hammer = True
-    elif isinstance(action, Mortar):
-        sub.mortar = action
-    elif isinstance(action, Bag):
-        sub.bag = action
-    elif isinstance(action, Relay):
-        sub.relays[action.area] = action
-    elif isinstance(action, Cancel):
+    if isinstance(action, Cancel):
         _cancel(sub, action.part)
+    elif isinstance(action, Hammer) and sub.hammer:
+        raise RuleError("temple.error.already_played", token=token_name(HAMMER))
+    elif isinstance(action, Place | Move | Swap | Pass | Hammer | Mortar | Bag | Relay):
+        sub.add(action)
     else:
         raise RuleError("temple.error.not_now")
     return sub

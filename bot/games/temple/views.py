@@ -121,7 +121,7 @@ def player_view(state: GameState, seat: int) -> dict[str, Any]:
 
 
 def public_view(state: GameState) -> dict[str, Any]:
-    waiting = _waiting(state)
+    waiting = state.awaited()
     top = state.deck[0] if state.deck else None
     return {
         "game": "temple",
@@ -171,16 +171,6 @@ def _result(state: GameState) -> dict[str, Any] | None:
         "ranking": list(result.ranking),
         "places": {str(seat): place for seat, place in sorted(result.places.items())},
     }
-
-
-def _waiting(state: GameState) -> set[int]:
-    if state.phase == PHASE_ROUND:
-        return {s for s in range(state.seats) if not state.submission(s).complete()}
-    if state.phase == PHASE_BONUS:
-        return {s for s, p in enumerate(state.players) if p.pending_bonus}
-    if state.phase == PHASE_RACE:
-        return set(range(state.seats)) - state.race_skipped
-    return set()
 
 
 def private_view(state: GameState, seat: int) -> dict[str, Any]:
