@@ -185,6 +185,8 @@ class TempleEngine(GameEngine[GameState, Action]):
     def public_notation(self, action: Action) -> str:
         """A sealed part is shown only as ``sealed``; the reveal's events tell
         what each seat did."""
+        if isinstance(action, Cancel) and action.part == "joint":
+            return str(action)  # withdrawing a joint offer is public, like the offer
         return "sealed" if isinstance(action, SEALED) else str(action)
 
     def private_choices(self, game: GameState, seat: int) -> list[Action]:

@@ -174,3 +174,21 @@ def test_a_brick_must_touch_the_build_and_lie_on_free_cells() -> None:
     act(state, 0, "place 1 B2")  # shares column B with 2:A1
     act(state, 0, "place 2 A2")  # the first brick of an area goes anywhere inside
     assert str(state.submission(0).brick) == "place 2 A2 2"
+
+
+def test_others_see_a_round_part_only_as_sealed() -> None:
+    for text in (
+        "place 1 A1 4",
+        "swap 1 A1 2 B2",
+        "pass",
+        "hammer",
+        "mortar 1",
+        "relay 1",
+        "bag 2 1 1 A1 B1",
+        "cancel brick",
+        "move 1 A1 2 A1",
+    ):
+        assert ENGINE.public_notation(ENGINE.parse_action(text)) == "sealed"
+    for text in ("bonus 1 4", "lightning 4:A1", "skip", "joint 2", "cancel joint"):
+        assert ENGINE.public_notation(ENGINE.parse_action(text)) == text
+    assert ENGINE.is_checkpoint(game(), 0, Pass(), [])
