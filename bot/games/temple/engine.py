@@ -1,0 +1,273 @@
+"""The :class:`~bot.games.base.GameEngine` object for Temple Rush.
+
+How the simultaneous game maps onto the contract:
+
+* **Round** (``phase == "round"``): ``waiting_for`` is every seat whose
+  sealed submission is not complete; ``may_act`` is every seat (a seat that
+  has submitted may change its submission until the round resolves); the
+  deadline is ``round:<n>`` and its timeout action ``pass`` for each late
+  seat (it completes the submission without changing its other parts).
+* **Bonus** (``"bonus"``): ``waiting_for`` and ``may_act`` are the
+  completers still choosing; ``private_choices`` are their ``bonus``
+  buttons; deadline ``bonus:<n>``, timeout: the longest brick.
+* **Race** (``"race"``): every seat that has not skipped; deadline
+  ``race:<k>``; timeout ``skip`` for all (the card is discarded). Refused
+  layouts are rate-limited by ``retry_cooldown``.
+
+Decisions:
+
+* Nothing may be undone (every step is a checkpoint): a sealed submission
+  can be replaced instead, and everything else reveals or draws.
+* Lobby options: ``deadline`` (24h, 12h, 48h, 4h, 1h; the first is the
+  default) sets every clock of the game — a round, a bonus choice and a
+  lightning race; ``joint`` (off, on) needs 3 or 4 players.
+* A refused lightning layout costs a fixed :data:`LAYOUT_COOLDOWN` wait: the
+  contract gives no count of earlier refusals, so the wait cannot grow.
+* Public notation: every round part is shown as ``sealed`` (the reveal's
+  events say what each seat did); bonus, race and joint actions as written.
+* Autocomplete never offers a lightning layout (the race is to find one).
+"""
+
+from __future__ import annotations
+
+from collections.abc import Mapping, Sequence
+from typing import Any
+
+from bot.games.base import (
+    Deadline,
+    Event,
+    GameEngine,
+    OptionSpec,
+    Result,
+    RuleError,
+    Suggestion,
+    TurnShape,
+)
+from bot.games.temple import actions, flow, joint, legal, race, scoring, state, views
+from bot.games.temple.actions import (
+    SEALED,
+    Action,
+    Bonus,
+    Cancel,
+    Joint,
+    Lightning,
+    Pass,
+    Skip,
+)
+from bot.games.temple.components import MAX_PLAYERS, MIN_PLAYERS
+from bot.games.temple.state import (
+    PHASE_BONUS,
+    PHASE_OVER,
+    PHASE_RACE,
+    PHASE_ROUND,
+    GameState,
+)
+from bot.games.temple.submit import all_submitted, submit
+
+DEADLINES = ("24h", "12h", "48h", "4h", "1h")
+#: seconds a seat waits after a refused lightning layout
+LAYOUT_COOLDOWN = 5.0
+
+
+def deadline_seconds(value: str) -> float:
+    """``"24h"`` -> 86400.0."""
+    return float(int(value.removesuffix("h")) * 3600)
+
+
+class TempleEngine(GameEngine[GameState, Action]):
+    """Temple Rush for 2 to 4 players; see the package docstring."""
+
+    name = "temple"
+    title_key = "temple.title"
+    help_key = "temple.help"
+    min_players = MIN_PLAYERS
+    max_players = MAX_PLAYERS
+    turns = TurnShape.SIMULTANEOUS
+    has_private_view = True
+    options = (
+        OptionSpec("deadline", DEADLINES, "temple.option.deadline"),
+        OptionSpec("joint", ("off", "on"), "temple.option.joint"),
+    )
+    verbs = actions.VERBS
+
+    # -- setup -----------------------------------------------------------------
+
+    def player_range(self, options: Mapping[str, str]) -> tuple[int, int]:
+        """The joint last card needs 3 or 4 players."""
+        return (3, MAX_PLAYERS) if options.get("joint") == "on" else (MIN_PLAYERS, MAX_PLAYERS)
+
+    def new_game(self, seats: int, options: Mapping[str, str], seed: int) -> GameState:
+        for spec in self.options:
+            value = options.get(spec.name, spec.default)
+            if value not in spec.choices:
+                raise RuleError("temple.error.bad_option", name=spec.name, value=value)
+        low, high = self.player_range(options)
+        if not low <= seats <= high:
+            raise RuleError("temple.error.player_count", min=low, max=high)
+        game, _ = flow.new_state(
+            seats,
+            seed,
+            options.get("deadline", DEADLINES[0]),
+            options.get("joint", "off") == "on",
+        )
+        return game
+
+    # -- the rules -------------------------------------------------------------
+
+    def waiting_for(self, game: GameState) -> set[int]:
+        return game.awaited()
+
+    def may_act(self, game: GameState, seat: int) -> bool:
+        if game.phase == PHASE_ROUND:
+            return 0 <= seat < game.seats
+        return seat in self.waiting_for(game)
+
+    def apply(self, game: GameState, seat: int, action: Action) -> list[Event]:
+        if not 0 <= seat < game.seats:
+            raise RuleError("temple.error.no_seat")
+        if game.phase == PHASE_OVER:
+            raise RuleError("temple.error.game_over")
+        if isinstance(action, Joint):
+            return joint.offer(game, seat, action)
+        if isinstance(action, Cancel) and action.part == "joint":
+            return joint.withdraw(game, seat)
+        if game.phase == PHASE_ROUND:
+            return self._apply_round(game, seat, action)
+        if game.phase == PHASE_BONUS:
+            if not isinstance(action, Bonus):
+                raise RuleError("temple.error.phase.bonus")
+            return flow.choose_bonus(game, seat, action)
+        return self._apply_race(game, seat, action)
+
+    def _apply_round(self, game: GameState, seat: int, action: Action) -> list[Event]:
+        if not isinstance(action, SEALED):
+            raise RuleError("temple.error.phase.round")
+        events = submit(game, seat, action)
+        if all_submitted(game):
+            events += flow.resolve_round(game)
+        return events
+
+    def _apply_race(self, game: GameState, seat: int, action: Action) -> list[Event]:
+        if seat in game.race_skipped:
+            raise RuleError("temple.error.race_skipped")
+        events: list[Event] = []
+        if isinstance(action, Lightning):
+            race.check_layout(game, seat, action.bricks)
+            race.win(game, seat, action.bricks, events)
+            flow.settle(game, events)
+        elif isinstance(action, Skip):
+            if race.skip(game, seat, events):
+                flow.settle(game, events)
+        else:
+            raise RuleError("temple.error.phase.race")
+        return events
+
+    def legal_actions(self, game: GameState, seat: int) -> list[Action]:
+        return legal.legal_actions(game, seat)
+
+    def parse_action(self, text: str) -> Action:
+        return actions.parse_action(text)
+
+    def result(self, game: GameState) -> Result | None:
+        return scoring.ranking(game) if game.phase == PHASE_OVER else None
+
+    # -- views -----------------------------------------------------------------
+
+    def public_view(self, game: GameState) -> dict[str, Any]:
+        return views.public_view(game)
+
+    def private_view(self, game: GameState, seat: int) -> dict[str, Any]:
+        return views.private_view(game, seat)
+
+    def prompt(self, game: GameState) -> tuple[str, Mapping[str, Any]] | None:
+        return views.prompt(game)
+
+    def public_notation(self, action: Action) -> str:
+        """A sealed part is shown only as ``sealed``; the reveal's events tell
+        what each seat did."""
+        if isinstance(action, Cancel) and action.part == "joint":
+            return str(action)  # withdrawing a joint offer is public, like the offer
+        return "sealed" if isinstance(action, SEALED) else str(action)
+
+    def private_choices(self, game: GameState, seat: int) -> list[Action]:
+        """Bonus bricks to choose; in a round, pass (and accepting a joint offer);
+        in a race, giving up."""
+        if game.phase == PHASE_BONUS:
+            return legal.legal_actions(game, seat)
+        if game.phase == PHASE_RACE and seat not in game.race_skipped:
+            return [Skip()]
+        if game.phase == PHASE_ROUND and 0 <= seat < game.seats:
+            offers = [
+                Joint(other)
+                for other, partner in sorted(game.joint_offers.items())
+                if partner == seat and game.joint_offers.get(seat) != other
+            ]
+            return [Pass(), *offers]
+        return []
+
+    def choice_label(self, action: Action) -> tuple[str, Mapping[str, Any]]:
+        return views.choice_label(action)
+
+    def is_checkpoint(
+        self, game: GameState, seat: int, action: Action, events: Sequence[Event]
+    ) -> bool:
+        """Every step: a submission can be replaced rather than undone."""
+        return True
+
+    def legal_values(
+        self, game: GameState, seat: int, verb: str, param: str, chosen: Mapping[str, str]
+    ) -> list[Suggestion]:
+        """As the default, but a lightning layout is never suggested (solving it
+        is the race)."""
+        if verb == "lightning":
+            return []
+        return super().legal_values(game, seat, verb, param, chosen)
+
+    # -- clocks ----------------------------------------------------------------
+
+    def deadlines(self, game: GameState) -> list[Deadline]:
+        name = views.deadline_name(game)
+        if name is None:
+            return []
+        return [Deadline(name, deadline_seconds(game.deadline))]
+
+    def timeout_action(self, game: GameState, seat: int) -> Action | None:
+        if seat not in self.waiting_for(game):
+            return None
+        if game.phase == PHASE_ROUND:
+            return Pass()
+        if game.phase == PHASE_RACE:
+            return Skip()
+        pending = game.players[seat].pending_bonus
+        area = min(pending)
+        return Bonus(area, max(pending[area]))
+
+    def timeout_actions(self, game: GameState, deadline: str) -> list[tuple[int, Action]]:
+        """Late seats pass (round), skip (race) or keep their longest brick
+        (bonus, one per pending temple); a stale deadline name plays nothing."""
+        if deadline != views.deadline_name(game):
+            return []
+        if game.phase == PHASE_BONUS:
+            return [
+                (seat, Bonus(area, max(lengths)))
+                for seat, player in enumerate(game.players)
+                for area, lengths in sorted(player.pending_bonus.items())
+            ]
+        return super().timeout_actions(game, deadline)
+
+    def retry_cooldown(self, game: GameState, seat: int, action: Action, error: RuleError) -> float:
+        """A refused lightning layout costs a short wait (guessing is not solving)."""
+        if isinstance(action, Lightning) and game.phase == PHASE_RACE:
+            return LAYOUT_COOLDOWN
+        return 0.0
+
+    # -- persistence -----------------------------------------------------------
+
+    def dump_state(self, game: GameState) -> dict[str, Any]:
+        return state.dump_state(game)
+
+    def load_state(self, data: dict[str, Any]) -> GameState:
+        return state.load_state(data)
+
+
+ENGINE = TempleEngine()

@@ -1,0 +1,925 @@
+"""Temple Rush: the public round image and a seat's private preview (Pillow).
+
+Input is the view schema of ``docs/temple_views.md`` and nothing else: the
+public image is drawn from ``public_view`` alone, so it cannot show a sealed
+move. Every rule result (which cells a card has, which bricks are new, the
+score, what is missing) comes computed in the view; this module only draws.
+
+Decisions recorded here:
+
+* Layout for phones, top to bottom: a header (round, roller, whom the game
+  waits for), the face-up cards with their values and names, the deck (its
+  count and its visible top card) and a running lightning race; then one
+  full-width board per player: name, score, die, tokens and winnings on the
+  left, the build areas in the middle, supply and bonus bricks on the right.
+  Always 1240 px wide; the height grows with the number of players.
+* A build area shows its card's silhouette as a faint sand grid with column
+  letters below and row numbers at the side (the cells the notation names),
+  bottom-aligned like a building; cells outside the silhouette stay dark.
+* Bricks: each length has its own colour *and* pattern (1 plain yellow,
+  2 striped coral, 3 dotted blue, 4 banded teal) and studs on top, so
+  lengths read without colour vision. Bricks laid at the last reveal get a
+  white frame. In the private preview, the bricks of the sealed move are
+  framed in cyan and bricks it takes away are drawn as red ghosts.
+* Text: every word comes from the catalog (``temple.render.*``, card names
+  ``temple.card.*``) in the ``lang`` the caller passes; a language the
+  installed fonts cannot draw is replaced by English for the whole image
+  (:func:`image_language`). Names go through :func:`renderer.common.clean_name`.
+* Speed: card grids, bricks, dice and token icons are sprites drawn once
+  (4x supersampled) and cached; a render pastes them and draws the text,
+  then encodes an 8-bit PNG on a palette cached per set of player colours.
+"""
+
+from __future__ import annotations
+
+import re
+from collections.abc import Mapping, Sequence
+from dataclasses import dataclass
+from functools import cache, lru_cache
+from typing import Any
+
+from PIL import Image, ImageDraw
+
+from bot.games.base import PlayerLabel
+from bot.i18n import DEFAULT_LANG, catalog, language_of, t
+from renderer.common import (
+    RGB,
+    build_palette,
+    can_draw,
+    clean_name,
+    draw_text,
+    encode_png,
+    fit_text,
+    font_stack,
+    mix,
+    parse_hex_colour,
+    paste,
+    readable_on,
+    sprite,
+    star_points,
+)
+
+View = Mapping[str, Any]
+Draw = ImageDraw.ImageDraw
+
+# --------------------------------------------------------------------------- geometry
+
+W = 1240
+PAD = 16
+COLUMNS = "ABCDEFGH"
+GRID_COLS, GRID_ROWS = 8, 6
+CELL = 32  # a cell of a player's build area
+LABEL = 18  # the band of row numbers / column letters around an area
+CARD_CELL = 20  # a cell of a face-up card
+TOP_CELL = 13  # a cell of the deck's visible top card
+RACE_CELL = 22  # a cell of the raced lightning card
+HEADER_H = 64
+CARDS_H = 232
+CARD_W = 232
+AREA_W = GRID_COLS * CELL + LABEL
+AREA_HEAD = 46  # an area's heading (name, then status) above its grid
+LEFT_W = 236
+RIGHT_W = 104
+LEFT_H = 232  # what the left column of a board needs
+PANEL_GAP = 10
+
+# --------------------------------------------------------------------------- palette
+
+FRAME = (27, 30, 37)
+CARD = (42, 47, 57)
+CARD_EDGE = (62, 68, 80)
+TEXT = (240, 240, 240)
+TEXT_DIM = (160, 166, 178)
+SAND = (226, 203, 150)
+SAND_LINE = (196, 170, 116)
+SAND_DARK = (120, 100, 62)
+CELL_OFF = (34, 38, 46)
+GRID_TEXT = (140, 146, 158)
+GOLD = (242, 190, 40)
+GOLD_DARK = (110, 75, 0)
+NEW_FRAME = (255, 255, 255)
+PENDING = (0, 220, 255)
+REMOVED = (235, 70, 70)
+OK_GREEN = (90, 200, 120)
+LIGHTNING = (255, 214, 10)
+OUTLINE = (20, 20, 24)
+
+LENGTH_COLOURS: dict[int, RGB] = {
+    1: (242, 201, 76),
+    2: (231, 111, 81),
+    3: (69, 123, 190),
+    4: (42, 157, 143),
+}
+TOKENS = ("hammer", "bag", "mortar")
+DEFAULT_PLAYER_COLOURS: tuple[RGB, ...] = (
+    (230, 126, 34),
+    (155, 89, 182),
+    (26, 188, 156),
+    (241, 196, 15),
+)
+
+# --------------------------------------------------------------------------- text
+
+PHASE_KEYS = {
+    "round": "temple.render.waiting",
+    "bonus": "temple.render.bonus_wait",
+    "race": "temple.render.race_wait",
+}
+#: a player's status by (phase, awaited): catalog key and colour
+STATUS_KEYS: dict[tuple[str, bool], tuple[str, RGB]] = {
+    ("round", False): ("temple.render.sealed", OK_GREEN),
+    ("round", True): ("temple.render.thinking", TEXT_DIM),
+    ("bonus", True): ("temple.render.choosing", GOLD),
+    ("race", True): ("temple.render.racing", LIGHTNING),
+    ("race", False): ("temple.render.gave_up", TEXT_DIM),
+}
+END_KEYS = {
+    "complete": "temple.render.over.complete",
+    "idle": "temple.render.over.idle",
+}
+TEXT_KEYS: tuple[str, ...] = (
+    "temple.render.title",
+    "temple.render.round",
+    "temple.render.roller",
+    *PHASE_KEYS.values(),
+    *END_KEYS.values(),
+    "temple.render.area",
+    "temple.render.no_card",
+    "temple.render.completed",
+    "temple.render.deck",
+    "temple.render.deck_empty",
+    "temple.render.next",
+    "temple.render.score",
+    *(key for key, _ in STATUS_KEYS.values()),
+    "temple.render.supply",
+    "temple.render.bonus",
+    "temple.render.to_go",
+    "temple.render.complete",
+    "temple.render.rounds_left",
+    "temple.render.relay",
+    "temple.render.joint",
+    "temple.render.race",
+    "temple.render.skipped",
+    "temple.render.your_move",
+    "temple.render.no_move",
+    "temple.render.incomplete",
+    "temple.render.player",
+    "temple.render.lightning",
+    "temple.render.place",
+    "temple.render.breakdown",
+)
+_PLACEHOLDER = re.compile(r"\{\w*\}")
+
+
+def image_language(lang: str | None) -> str:
+    """``lang`` when the fonts can draw every label of it, else English."""
+    code = language_of(lang)
+    if code == DEFAULT_LANG:
+        return code
+    own, english = catalog(code), catalog(DEFAULT_LANG)
+    keys = (*TEXT_KEYS, *(k for k in english if k.startswith("temple.card.")))
+    texts = tuple(_PLACEHOLDER.sub("", own.get(k) or english.get(k, "")) for k in keys)
+    return code if can_draw(texts) else DEFAULT_LANG
+
+
+def card_name(lang: str, card_id: str) -> str:
+    return t(lang, f"temple.card.{card_id}")
+
+
+# --------------------------------------------------------------------------- seats
+
+
+@dataclass(frozen=True)
+class Seat:
+    seat: int
+    name: str
+    colour: RGB
+
+
+def _seats(view: View, players: Sequence[PlayerLabel], lang: str) -> list[Seat]:
+    by_seat = {p.seat: p for p in players}
+    stack = font_stack(28, bold=True)
+    seats: list[Seat] = []
+    for entry in view.get("players") or ():
+        number = int(entry.get("seat", len(seats)))
+        label = by_seat.get(number)
+        fallback = t(lang, "temple.render.player", number=number + 1)
+        name = clean_name(label.name, stack, fallback) if label else fallback
+        default = DEFAULT_PLAYER_COLOURS[number % len(DEFAULT_PLAYER_COLOURS)]
+        colour = parse_hex_colour(label.colour if label else None, default)
+        seats.append(Seat(number, name, colour))
+    return seats
+
+
+# --------------------------------------------------------------------------- sprites
+
+
+def _stripes(d: Draw, box: tuple[float, float, float, float], colour: RGB, k: float) -> None:
+    x0, y0, x1, y1 = box
+    step = 7 * k
+    x = x0 - (y1 - y0)
+    while x < x1:
+        d.line((x, y1, x + (y1 - y0), y0), fill=colour, width=round(2 * k))
+        x += step
+
+
+@cache
+def brick_sprite(length: int, cell: int, mark: str = "") -> Image.Image:
+    """A brick seen from the front: studs on top, its length's colour and pattern.
+
+    ``mark``: ``"new"`` (white frame), ``"pending"`` (cyan frame) or
+    ``"removed"`` (a red ghost)."""
+    width, height = length * cell, cell
+    fill = LENGTH_COLOURS.get(length, (150, 150, 150))
+    dark = mix(fill, OUTLINE, 0.45)
+    light = mix(fill, (255, 255, 255), 0.45)
+
+    def paint(d: Draw, k: float) -> None:
+        stud_h = height * 0.18 * k
+        body = (k * 1, stud_h, width * k - k * 1, height * k - k * 1)
+        if mark == "removed":
+            d.rounded_rectangle(body, radius=3 * k, outline=REMOVED, width=round(2.5 * k))
+            d.line((body[0], body[1], body[2], body[3]), fill=REMOVED, width=round(2 * k))
+            d.line((body[0], body[3], body[2], body[1]), fill=REMOVED, width=round(2 * k))
+            return
+        for i in range(length):
+            cx = (i + 0.5) * cell * k
+            half = cell * 0.22 * k
+            d.rounded_rectangle(
+                (cx - half, k * 1, cx + half, stud_h + 2 * k), radius=2 * k, fill=dark
+            )
+            d.rounded_rectangle(
+                (cx - half + k, k * 2, cx + half - k, stud_h + 2 * k), radius=2 * k, fill=fill
+            )
+        d.rounded_rectangle(body, radius=3 * k, fill=dark)
+        inner = (body[0] + 2 * k, body[1] + 2 * k, body[2] - 2 * k, body[3] - 2 * k)
+        d.rounded_rectangle(inner, radius=2 * k, fill=fill)
+        if length == 2:
+            _stripes(d, inner, light, k)
+        elif length == 3:
+            r = cell * 0.09 * k
+            cy = (inner[1] + inner[3]) / 2
+            for i in range(length * 2):
+                cx = (i + 0.5) * cell * k / 2
+                d.ellipse((cx - r, cy - r, cx + r, cy + r), fill=light)
+        elif length == 4:
+            cy = (inner[1] + inner[3]) / 2
+            band = cell * 0.12 * k
+            d.rectangle((inner[0], cy - band, inner[2], cy + band), fill=light)
+        # re-cut the rim over the pattern, then the seams between cells
+        d.rounded_rectangle(body, radius=3 * k, outline=dark, width=round(2 * k))
+        if mark == "new":
+            d.rounded_rectangle(body, radius=3 * k, outline=NEW_FRAME, width=round(3 * k))
+        elif mark == "pending":
+            d.rounded_rectangle(body, radius=3 * k, outline=PENDING, width=round(3.5 * k))
+
+    return sprite(width, height, paint)
+
+
+@cache
+def area_grid(
+    cells: tuple[tuple[int, int], ...], width: int, height: int, cell: int = CELL
+) -> Image.Image:
+    """A card's silhouette as a faint grid with row numbers (left) and column
+    letters (below) in ``LABEL`` px bands (the names the notation uses);
+    transparent elsewhere."""
+    img = Image.new("RGBA", (LABEL + width * cell, height * cell + LABEL), (0, 0, 0, 0))
+    d = ImageDraw.Draw(img)
+    filled = set(cells)
+    for x in range(width):
+        for y in range(height):
+            left, top = LABEL + x * cell, (height - 1 - y) * cell
+            box = (left, top, left + cell - 1, top + cell - 1)
+            if (x, y) in filled:
+                d.rectangle(box, fill=SAND, outline=SAND_LINE)
+            else:
+                d.rectangle(box, fill=CELL_OFF)
+    font = font_stack(13, bold=True)
+    for x in range(width):
+        centre = (LABEL + x * cell + cell / 2, height * cell + LABEL / 2)
+        draw_text(d, centre, COLUMNS[x], font, GRID_TEXT, anchor="mm")
+    for y in range(height):
+        centre = (LABEL / 2, (height - 1 - y) * cell + cell / 2)
+        draw_text(d, centre, str(y + 1), font, GRID_TEXT, anchor="mm")
+    return img
+
+
+@cache
+def card_art(
+    cells: tuple[tuple[int, int], ...], width: int, height: int, cell: int, lightning: bool
+) -> Image.Image:
+    """A face-up card's temple: sandstone blocks (gold for the lightning card)."""
+    fill = LIGHTNING if lightning else SAND
+    edge = mix(fill, OUTLINE, 0.35)
+
+    def paint(d: Draw, k: float) -> None:
+        for x, y in cells:
+            left, top = x * cell * k, (height - 1 - y) * cell * k
+            d.rectangle((left, top, left + cell * k - 1, top + cell * k - 1), fill=edge)
+            d.rectangle(
+                (left + k, top + k, left + cell * k - 1 - k, top + cell * k - 1 - k), fill=fill
+            )
+
+    return sprite(width * cell, height * cell, paint)
+
+
+def _pip_spots(face: int) -> list[tuple[float, float]]:
+    return {
+        1: [(0.5, 0.5)],
+        2: [(0.28, 0.28), (0.72, 0.72)],
+        3: [(0.26, 0.26), (0.5, 0.5), (0.74, 0.74)],
+        4: [(0.28, 0.28), (0.72, 0.28), (0.28, 0.72), (0.72, 0.72)],
+    }.get(face, [])
+
+
+@cache
+def die_sprite(face: str, size: int, colour: RGB) -> Image.Image:
+    """A die showing ``face`` (1–4 pips, or a gold star), rimmed in ``colour``."""
+
+    def paint(d: Draw, k: float) -> None:
+        full = size * k
+        d.rounded_rectangle((0, 0, full - 1, full - 1), radius=9 * k, fill=colour)
+        inset = 3.5 * k
+        d.rounded_rectangle(
+            (inset, inset, full - inset, full - inset), radius=7 * k, fill=(250, 248, 240)
+        )
+        if face == "star":
+            d.polygon(star_points(full / 2, full / 2 + k, full * 0.36, full * 0.15), fill=GOLD)
+            d.polygon(
+                star_points(full / 2, full / 2 + k, full * 0.36, full * 0.15),
+                outline=GOLD_DARK,
+                width=round(1.5 * k),
+            )
+            return
+        r = full * 0.085
+        for fx, fy in _pip_spots(int(face) if face.isdigit() else 0):
+            d.ellipse((fx * full - r, fy * full - r, fx * full + r, fy * full + r), fill=OUTLINE)
+
+    return sprite(size, size, paint)
+
+
+def _hammer(d: Draw, s: float, fg: RGB) -> None:
+    d.line((s * 0.25, s * 0.85, s * 0.62, s * 0.42), fill=(150, 105, 60), width=round(s * 0.11))
+    d.polygon(
+        [(s * 0.42, s * 0.3), (s * 0.6, s * 0.12), (s * 0.88, s * 0.4), (s * 0.7, s * 0.58)],
+        fill=fg,
+    )
+
+
+def _bag(d: Draw, s: float, fg: RGB) -> None:
+    d.ellipse((s * 0.16, s * 0.34, s * 0.84, s * 0.92), fill=(170, 125, 70))
+    d.polygon(
+        [(s * 0.34, s * 0.38), (s * 0.5, s * 0.12), (s * 0.66, s * 0.38)], fill=(170, 125, 70)
+    )
+    d.line((s * 0.33, s * 0.36, s * 0.67, s * 0.36), fill=fg, width=round(s * 0.07))
+
+
+def _mortar(d: Draw, s: float, fg: RGB) -> None:
+    d.polygon([(s * 0.12, s * 0.52), (s * 0.55, s * 0.15), (s * 0.62, s * 0.62)], fill=fg)
+    d.line((s * 0.58, s * 0.5, s * 0.86, s * 0.82), fill=(150, 105, 60), width=round(s * 0.11))
+
+
+_TOKEN_ICONS = {"hammer": _hammer, "bag": _bag, "mortar": _mortar}
+
+
+@cache
+def token_sprite(token: str, size: int, unused: bool) -> Image.Image:
+    """A power token: a disc with its tool; a used one is dim and struck out."""
+
+    def paint(d: Draw, k: float) -> None:
+        full = size * k
+        ring = (200, 200, 210) if unused else (80, 84, 94)
+        d.ellipse((0, 0, full - 1, full - 1), fill=ring)
+        d.ellipse((2 * k, 2 * k, full - 2 * k, full - 2 * k), fill=(58, 63, 74))
+        icon = _TOKEN_ICONS.get(token)
+        if icon is not None:
+            icon(d, full, (205, 210, 220) if unused else (95, 100, 110))
+        if not unused:
+            d.line(
+                (full * 0.18, full * 0.82, full * 0.82, full * 0.18),
+                fill=REMOVED,
+                width=round(3 * k),
+            )
+
+    return sprite(size, size, paint)
+
+
+@cache
+def bolt_sprite(size: int) -> Image.Image:
+    """The lightning symbol."""
+
+    def paint(d: Draw, k: float) -> None:
+        s = size * k
+        d.polygon(
+            [
+                (s * 0.58, 0),
+                (s * 0.18, s * 0.56),
+                (s * 0.46, s * 0.56),
+                (s * 0.36, s),
+                (s * 0.84, s * 0.38),
+                (s * 0.54, s * 0.38),
+                (s * 0.7, 0),
+            ],
+            fill=LIGHTNING,
+            outline=OUTLINE,
+            width=round(1.5 * k),
+        )
+
+    return sprite(size, size, paint)
+
+
+@cache
+def chip_sprite(value: int, lightning: bool, token: bool) -> Image.Image:
+    """A won card (a small card with its value) or a score token (a coin)."""
+    size = 30
+    font = font_stack(16 * 4, bold=True)
+
+    def paint(d: Draw, k: float) -> None:
+        full = size * k
+        if token:
+            d.ellipse((0, 0, full - 1, full - 1), fill=GOLD_DARK)
+            d.ellipse((2 * k, 2 * k, full - 2 * k, full - 2 * k), fill=GOLD)
+        else:
+            fill = LIGHTNING if lightning else SAND
+            d.rounded_rectangle((2 * k, 0, full - 2 * k, full - 1), radius=4 * k, fill=SAND_DARK)
+            d.rounded_rectangle((4 * k, 2 * k, full - 4 * k, full - 2 * k), radius=3 * k, fill=fill)
+        draw_text(d, (full / 2, full / 2), str(value), font, OUTLINE, anchor="mm")
+
+    return sprite(size, size, paint)
+
+
+# --------------------------------------------------------------------------- drawing
+
+
+def _card_cells(card: Mapping[str, Any]) -> tuple[tuple[int, int], ...]:
+    return tuple((int(c[0]), int(c[1])) for c in card.get("cells") or ())
+
+
+def _value_badge(d: Draw, cx: float, cy: float, value: int, r: float = 15) -> None:
+    d.ellipse((cx - r, cy - r, cx + r, cy + r), fill=GOLD_DARK)
+    d.ellipse((cx - r + 2, cy - r + 2, cx + r - 2, cy + r - 2), fill=GOLD)
+    draw_text(d, (cx, cy), str(value), font_stack(18, bold=True), OUTLINE, anchor="mm")
+
+
+def _draw_header(
+    img: Image.Image, d: Draw, view: View, seats: Sequence[Seat], lang: str, title: str
+) -> None:
+    font = font_stack(22)
+    names = {s.seat: fit_text(s.name, font, 190) for s in seats}  # short names in the header
+    draw_text(d, (PAD, HEADER_H / 2), title, font_stack(30, bold=True), TEXT, anchor="lm")
+    phase = str(view.get("phase") or "")
+    if phase == "over":
+        key = END_KEYS.get(str(view.get("end_reason")), "temple.render.over.complete")
+        status = t(lang, key)
+        colour = GOLD
+    else:
+        waiting = ", ".join(names.get(int(s), "?") for s in view.get("waiting_for") or ())
+        status = t(lang, PHASE_KEYS.get(phase, "temple.render.waiting"), names=waiting)
+        if phase == "round" and int(view.get("roller", -1)) in names:
+            rolled = t(lang, "temple.render.roller", name=names[int(view["roller"])])
+            status = f"{rolled} · {status}"
+        colour = LIGHTNING if phase == "race" else TEXT_DIM
+    status = fit_text(status, font, W - PAD * 2 - font_stack(30, bold=True).width(title) - 40)
+    draw_text(d, (W - PAD, HEADER_H / 2), status, font, colour, anchor="rm")
+    d.line((PAD, HEADER_H - 2, W - PAD, HEADER_H - 2), fill=CARD_EDGE, width=2)
+
+
+def _draw_card_tile(
+    img: Image.Image,
+    d: Draw,
+    box: tuple[int, int, int, int],
+    card: Mapping[str, Any] | None,
+    heading: str,
+    footer: str,
+    lang: str,
+    race: bool = False,
+) -> None:
+    """A face-up card: heading (its area), name, value, the temple, a footer.
+    The raced lightning card is gold-framed and drawn as a labelled grid:
+    players write their layout from it."""
+    x0, y0, x1, y1 = box
+    outline, width = (LIGHTNING, 3) if race else (CARD_EDGE, 1)
+    d.rounded_rectangle(box, radius=12, fill=CARD, outline=outline, width=width)
+    hx = x0 + 12
+    if race:
+        paste(img, bolt_sprite(22), (hx - 2, y0 + 9))
+        hx += 24
+    draw_text(d, (hx, y0 + 20), heading, font_stack(16, bold=True), TEXT_DIM, anchor="lm")
+    if card is None:
+        centre = ((x0 + x1) / 2, (y0 + y1) / 2)
+        draw_text(d, centre, t(lang, "temple.render.no_card"), font_stack(20), TEXT_DIM, "mm")
+        return
+    _value_badge(d, x1 - 22, y0 + 22, int(card.get("value") or 0))
+    name_font = font_stack(22, bold=True)
+    if card.get("lightning"):
+        name = t(lang, "temple.render.lightning")
+    else:
+        name = card_name(lang, str(card.get("id")))
+    name = fit_text(name, name_font, x1 - x0 - 60)
+    draw_text(d, (x0 + 12, y0 + 48), name, name_font, TEXT, anchor="lm")
+    cells = _card_cells(card)
+    width, height = int(card.get("width") or 0), int(card.get("height") or 0)
+    if race:
+        grid = area_grid(cells, width, height, RACE_CELL)
+        paste(img, grid, ((x0 + x1 - grid.width - LABEL) / 2, y1 - 10 - grid.height))
+        return
+    art = card_art(cells, width, height, CARD_CELL, bool(card.get("lightning")))
+    paste(img, art, ((x0 + x1 - art.width) / 2, y1 - 36 - art.height))
+    if footer:
+        draw_text(d, ((x0 + x1) / 2, y1 - 18), footer, font_stack(17), TEXT_DIM, anchor="mm")
+
+
+def _draw_deck(
+    img: Image.Image, d: Draw, box: tuple[int, int, int, int], deck: View, lang: str
+) -> None:
+    """The deck: a little stack, how many cards are left, and its visible top card."""
+    x0, y0, x1, y1 = box
+    d.rounded_rectangle(box, radius=12, fill=CARD, outline=CARD_EDGE)
+    count = int(deck.get("count") or 0)
+    for i in range(min(count, 5)):
+        stack_box = (x0 + 14 + i * 3, y0 + 14 - i * 2, x0 + 44 + i * 3, y0 + 54 - i * 2)
+        d.rounded_rectangle(stack_box, radius=4, fill=SAND_DARK, outline=OUTLINE)
+    label = (
+        t(lang, "temple.render.deck", count=count) if count else t(lang, "temple.render.deck_empty")
+    )
+    font = font_stack(22, bold=True)
+    draw_text(d, (x0 + 70, y0 + 34), fit_text(label, font, x1 - x0 - 80), font, TEXT, anchor="lm")
+    top = deck.get("top")
+    if not top:
+        return
+    lightning = bool(top.get("lightning"))
+    name = card_name(lang, str(top.get("id")))
+    if lightning:
+        name = t(lang, "temple.render.lightning")
+    small = font_stack(18)
+    text = fit_text(f"{t(lang, 'temple.render.next')}: {name}", small, x1 - x0 - 60)
+    draw_text(d, (x0 + 14, y0 + 78), text, small, TEXT_DIM, anchor="lm")
+    _value_badge(d, x1 - 22, y0 + 78, int(top.get("value") or 0), 13)
+    width, height = int(top.get("width") or 0), int(top.get("height") or 0)
+    art = card_art(_card_cells(top), width, height, TOP_CELL, lightning)
+    paste(img, art, ((x0 + x1 - art.width) / 2, y1 - 14 - art.height))
+
+
+def _draw_cards(img: Image.Image, d: Draw, view: View, lang: str) -> None:
+    """The face-up cards, the raced lightning card (during a race) and the deck."""
+    y0, y1 = HEADER_H + 12, HEADER_H + CARDS_H - 8
+    x = PAD
+    for slot in view.get("slots") or ():
+        card = slot.get("card")
+        left = slot.get("rounds_left")
+        footer = (
+            "" if card is None or left is None else t(lang, "temple.render.rounds_left", count=left)
+        )
+        heading = t(lang, "temple.render.area", area=int(slot.get("area", 0)) + 1)
+        _draw_card_tile(img, d, (x, y0, x + CARD_W, y1), card, heading, footer, lang)
+        x += CARD_W + 12
+    race = view.get("race")
+    if race:
+        heading = t(lang, "temple.render.race", number=race.get("number", 1))
+        skipped = len(race.get("skipped") or ())
+        footer = t(lang, "temple.render.skipped", count=skipped) if skipped else ""
+        box = (x, y0, x + CARD_W, y1)
+        _draw_card_tile(img, d, box, race.get("card"), heading, footer, lang, race=True)
+        x += CARD_W + 12
+    _draw_deck(img, d, (x, y0, W - PAD, y1), view.get("deck") or {}, lang)
+
+
+def _draw_area(
+    img: Image.Image,
+    d: Draw,
+    x: int,
+    y: int,
+    rows: int,
+    area: Mapping[str, Any],
+    lang: str,
+    pending: Sequence[int] | None = None,
+) -> None:
+    """One build area: name, status, silhouette grid and bricks; ``(x, y)`` is
+    its top-left. The grid stands on the area's ground line. An area whose
+    temple the player just completed shows the bricks to choose the bonus from."""
+    number = int(area.get("area", 0)) + 1
+    head_font, status_font = font_stack(19, bold=True), font_stack(16)
+    card_id = area.get("card")
+    grid_top = y + AREA_HEAD
+    if card_id is None:
+        heading = t(lang, "temple.render.area", area=number)
+        draw_text(d, (x, y + 12), heading, head_font, TEXT_DIM, anchor="lm")
+        box = (x + LABEL, grid_top, x + AREA_W, grid_top + rows * CELL)
+        d.rounded_rectangle(box, radius=8, outline=CARD_EDGE)
+        centre_x, centre_y = (box[0] + box[2]) / 2, (box[1] + box[3]) / 2
+        if pending is None:
+            no_card = t(lang, "temple.render.no_card")
+            draw_text(d, (centre_x, centre_y), no_card, status_font, TEXT_DIM, "mm")
+            return
+        done = t(lang, "temple.render.completed")
+        draw_text(d, (centre_x, centre_y - 16), done, font_stack(18, bold=True), OK_GREEN, "mm")
+        bricks = [brick_sprite(int(k), 16) for k in pending]
+        bx = centre_x - (sum(b.width for b in bricks) + 6 * (len(bricks) - 1)) / 2
+        for brick in bricks:
+            paste(img, brick, (bx, centre_y + 6))
+            bx += brick.width + 6
+        return
+    room = AREA_W - (30 if area.get("mortar") else 0)
+    heading = fit_text(f"{number} · {card_name(lang, str(card_id))}", head_font, room)
+    draw_text(d, (x, y + 12), heading, head_font, TEXT, anchor="lm")
+    if area.get("mortar"):
+        paste(img, token_sprite("mortar", 26, True), (x + AREA_W - 26, y))
+    if area.get("matches"):
+        status, colour = t(lang, "temple.render.complete"), OK_GREEN
+    else:
+        status, colour = t(lang, "temple.render.to_go", count=area.get("missing", 0)), TEXT_DIM
+    end = x + draw_text(d, (x, y + 34), status, status_font, colour, anchor="lm")
+    for flag, key, tint in (
+        ("relay", "temple.render.relay", PENDING),
+        ("joint", "temple.render.joint", GOLD),
+    ):
+        if area.get(flag):
+            label = fit_text("· " + t(lang, key), status_font, x + AREA_W - end - 6)
+            end += 6 + draw_text(d, (end + 6, y + 34), label, status_font, tint, anchor="lm")
+    width, height = int(area.get("width") or 0), int(area.get("height") or 0)
+    grid = area_grid(_card_cells(area), width, height)
+    gx = x + (AREA_W - grid.width) // 2
+    gy = grid_top + (rows - height) * CELL
+    paste(img, grid, (gx, gy))
+    origin_x, ground = gx + LABEL, gy + height * CELL
+    for brick in area.get("bricks") or ():
+        mark = "pending" if brick.get("pending") else "new" if brick.get("new") else ""
+        _paste_brick(img, brick, origin_x, ground, mark)
+    for brick in area.get("removed") or ():
+        _paste_brick(img, brick, origin_x, ground, "removed")
+
+
+def _paste_brick(
+    img: Image.Image, brick: Mapping[str, Any], origin_x: int, ground: int, mark: str
+) -> None:
+    length = int(brick.get("length") or 1)
+    bx = origin_x + int(brick.get("x") or 0) * CELL
+    by = ground - (int(brick.get("y") or 0) + 1) * CELL
+    paste(img, brick_sprite(length, CELL, mark), (bx, by))
+
+
+def _draw_supply(
+    img: Image.Image, d: Draw, x: int, y: int, player: Mapping[str, Any], lang: str
+) -> None:
+    """Supply counts by length (a small brick of each length and its count),
+    then the bonus bricks."""
+    small = 12
+    font, label_font = font_stack(17, bold=True), font_stack(15)
+    draw_text(d, (x, y + 12), t(lang, "temple.render.supply"), label_font, TEXT_DIM, anchor="lm")
+    supply = player.get("supply") or {}
+    for i, length in enumerate((4, 3, 2, 1)):
+        row_y = y + 28 + i * 24
+        count = int(supply.get(str(length), 0))
+        paste(img, brick_sprite(length, small), (x, row_y + 3))
+        colour = TEXT if count else TEXT_DIM
+        draw_text(d, (x + 4 * small + 8, row_y + 10), f"×{count}", font, colour, anchor="lm")
+    by = y + 28 + 4 * 24 + 10
+    draw_text(d, (x, by + 10), t(lang, "temple.render.bonus"), label_font, TEXT_DIM, anchor="lm")
+    bx, row = x, by + 24
+    for length in (int(v) for v in player.get("bonus") or ()):
+        width = length * small
+        if bx + width > x + RIGHT_W - 14:
+            bx, row = x, row + 18
+        paste(img, brick_sprite(length, small), (bx, row))
+        bx += width + 4
+
+
+def grid_rows(players: Sequence[Mapping[str, Any]]) -> int:
+    """The height in cells of the tallest card above an area (all boards share it)."""
+    heights = [int(a.get("height") or 0) for p in players for a in p.get("areas") or ()]
+    return max([3, *heights])
+
+
+def panel_height(rows: int) -> int:
+    """A player's board: the left column, or the areas with their grids."""
+    return max(LEFT_H, 12 + AREA_HEAD + rows * CELL + LABEL + 12)
+
+
+def _draw_player(
+    img: Image.Image,
+    d: Draw,
+    y: int,
+    rows: int,
+    seat: Seat,
+    player: Mapping[str, Any],
+    view: View,
+    lang: str,
+) -> None:
+    height = panel_height(rows)
+    box = (PAD, y, W - PAD, y + height)
+    waiting = {int(s) for s in view.get("waiting_for") or ()}
+    d.rounded_rectangle(box, radius=12, fill=CARD, outline=CARD_EDGE)
+    d.rounded_rectangle((PAD, y, PAD + 8, y + height), radius=4, fill=seat.colour)
+    x = PAD + 22
+    name_font = font_stack(28, bold=True)
+    draw_text(d, (x, y + 28), fit_text(seat.name, name_font, LEFT_W - 30), name_font, TEXT, "lm")
+    total = (player.get("score") or {}).get("total", 0)
+    score = t(lang, "temple.render.score", score=total)
+    draw_text(d, (x, y + 60), score, font_stack(22, bold=True), GOLD, anchor="lm")
+    face = player.get("die")
+    if face:
+        paste(img, die_sprite(str(face), 46, seat.colour), (x, y + 82))
+    status = STATUS_KEYS.get((str(view.get("phase")), seat.seat in waiting))
+    if status is not None:
+        key, tint = status
+        status_font = font_stack(18, bold=tint != TEXT_DIM)
+        draw_text(d, (x + (58 if face else 0), y + 105), t(lang, key), status_font, tint, "lm")
+    tokens = player.get("tokens") or {}
+    for i, token in enumerate(TOKENS):
+        paste(img, token_sprite(token, 36, bool(tokens.get(token))), (x + i * 44, y + 140))
+    cx, row = x, y + 188
+    chips = [
+        chip_sprite(int(w.get("value") or 0), w.get("id") == "lightning", False)
+        for w in player.get("won") or ()
+    ] + [chip_sprite(int(v), False, True) for v in player.get("score_tokens") or ()]
+    for chip in chips:
+        if cx + chip.width > PAD + LEFT_W:
+            break
+        paste(img, chip, (cx, row))
+        cx += chip.width + 3
+    left, right = PAD + LEFT_W, W - PAD - RIGHT_W
+    _draw_supply(img, d, right + 4, y + 12, player, lang)
+    places = (view.get("result") or {}).get("places") or {}
+    if str(seat.seat) in places:
+        _draw_final(d, left, right, y, height, int(places[str(seat.seat)]), player, lang)
+        return
+    areas = list(player.get("areas") or ())
+    gap = (right - left - len(areas) * AREA_W) / (len(areas) + 1) if areas else 0
+    pending = {
+        int(p.get("area", 0)): p.get("lengths") or [] for p in player.get("pending_bonus") or ()
+    }
+    for i, area in enumerate(areas):
+        ax = round(left + gap + i * (AREA_W + gap))
+        number = int(area.get("area", i))
+        _draw_area(img, d, ax, y + 12, rows, area, lang, pending.get(number))
+
+
+def _draw_final(
+    d: Draw,
+    left: int,
+    right: int,
+    y: int,
+    height: int,
+    place: int,
+    player: Mapping[str, Any],
+    lang: str,
+) -> None:
+    """At the end, a board shows the player's place and where the points came from."""
+    score = player.get("score") or {}
+    cx, cy = left + 70, y + height / 2
+    colour = GOLD if place == 1 else TEXT_DIM
+    d.ellipse((cx - 44, cy - 44, cx + 44, cy + 44), outline=colour, width=4)
+    draw_text(d, (cx, cy), str(place), font_stack(44, bold=True), colour, anchor="mm")
+    label = t(lang, "temple.render.place", place=place)
+    draw_text(d, (left + 140, cy - 22), label, font_stack(28, bold=True), TEXT, anchor="lm")
+    parts = t(
+        lang,
+        "temple.render.breakdown",
+        cards=score.get("cards", 0),
+        tokens=score.get("tokens", 0),
+        bonus=score.get("bonus", 0),
+        unused=score.get("unused", 0),
+    )
+    font = font_stack(20)
+    text = fit_text(parts, font, right - left - 160)
+    draw_text(d, (left + 140, cy + 18), text, font, TEXT_DIM, anchor="lm")
+
+
+def _compose(view: View, seats: Sequence[Seat], lang: str) -> Image.Image:
+    players = list(view.get("players") or ())
+    rows = grid_rows(players)
+    height = HEADER_H + CARDS_H + len(players) * (panel_height(rows) + PANEL_GAP) + PAD
+    img = Image.new("RGB", (W, height), FRAME)
+    d = ImageDraw.Draw(img)
+    round_no = int(view.get("round") or 0)
+    title = t(lang, "temple.render.title")
+    if round_no:
+        title += " · " + t(lang, "temple.render.round", round=round_no)
+    _draw_header(img, d, view, seats, lang, title)
+    _draw_cards(img, d, view, lang)
+    by_seat = {s.seat: s for s in seats}
+    y = HEADER_H + CARDS_H
+    for player in players:
+        seat = by_seat.get(int(player.get("seat", 0)))
+        if seat is None:
+            continue
+        _draw_player(img, d, y, rows, seat, player, view, lang)
+        y += panel_height(rows) + PANEL_GAP
+    return img
+
+
+def draw_public(view: View, players: Sequence[PlayerLabel], lang: str = "en") -> Image.Image:
+    """The public image as an RGB Pillow image (``render_public`` encodes it)."""
+    lang = image_language(lang)
+    return _compose(view, _seats(view, players, lang), lang)
+
+
+def render_public(view: View, players: Sequence[PlayerLabel], lang: str = "en") -> bytes:
+    """PNG of the round: cards, deck, every player's board, dice; labels in
+    ``lang`` (English when the fonts cannot draw that language)."""
+    lang = image_language(lang)
+    seats = _seats(view, players, lang)
+    palette = public_palette(tuple(sorted({s.colour for s in seats})))
+    return encode_png(_compose(view, seats, lang), palette)
+
+
+# --------------------------------------------------------------------------- private
+
+
+PRIVATE_TOP = 70
+
+
+def draw_private(view: View, player: PlayerLabel, lang: str = "en") -> Image.Image:
+    """One seat's preview: its board as its sealed move leaves it (the move's
+    bricks framed in cyan, bricks it takes away as red ghosts) and the move."""
+    lang = image_language(lang)
+    seat_no = int(view.get("seat", player.seat))
+    board = view.get("board") or {}
+    seats = _seats({"players": [board]}, [player], lang)
+    seat = seats[0] if seats else Seat(seat_no, player.name, DEFAULT_PLAYER_COLOURS[0])
+    rows = grid_rows([board])
+    height = PRIVATE_TOP + panel_height(rows) + 74
+    img = Image.new("RGB", (W, height), FRAME)
+    d = ImageDraw.Draw(img)
+    title = t(lang, "temple.render.your_move")
+    round_no = int(view.get("round") or 0)
+    if round_no:
+        title += " · " + t(lang, "temple.render.round", round=round_no)
+    draw_text(d, (PAD, PRIVATE_TOP / 2), title, font_stack(28, bold=True), TEXT, anchor="lm")
+    fake = {
+        "phase": view.get("phase"),
+        "waiting_for": [] if (view.get("submission") or {}).get("complete") else [seat.seat],
+    }
+    _draw_player(img, d, PRIVATE_TOP, rows, seat, board, fake, lang)
+    parts = list((view.get("submission") or {}).get("parts") or ())
+    text = "; ".join(parts) if parts else t(lang, "temple.render.no_move")
+    if parts and not (view.get("submission") or {}).get("complete"):
+        text += "  — " + t(lang, "temple.render.incomplete")
+    font = font_stack(22, bold=True)
+    draw_text(
+        d,
+        (PAD, PRIVATE_TOP + panel_height(rows) + 38),
+        fit_text(text, font, W - 2 * PAD),
+        font,
+        PENDING,
+        anchor="lm",
+    )
+    return img
+
+
+def render_private(view: View, player: PlayerLabel, lang: str = "en") -> bytes:
+    """PNG of one seat's preview (its sealed move on its board)."""
+    lang = image_language(lang)
+    colour = parse_hex_colour(player.colour, DEFAULT_PLAYER_COLOURS[player.seat % 4])
+    return encode_png(draw_private(view, player, lang), public_palette((colour,)))
+
+
+# --------------------------------------------------------------------------- palette
+
+EXACT_COLOURS: tuple[RGB, ...] = (
+    FRAME,
+    CARD,
+    CARD_EDGE,
+    TEXT,
+    TEXT_DIM,
+    SAND,
+    SAND_LINE,
+    SAND_DARK,
+    CELL_OFF,
+    GRID_TEXT,
+    GOLD,
+    GOLD_DARK,
+    NEW_FRAME,
+    PENDING,
+    REMOVED,
+    OK_GREEN,
+    LIGHTNING,
+    OUTLINE,
+    *LENGTH_COLOURS.values(),
+    *(mix(c, OUTLINE, 0.45) for c in LENGTH_COLOURS.values()),
+    *(mix(c, (255, 255, 255), 0.45) for c in LENGTH_COLOURS.values()),
+)
+
+
+@lru_cache(maxsize=64)
+def public_palette(player_colours: tuple[RGB, ...]) -> Image.Image:
+    """The 256-colour palette for images with these player colours, built once
+    from a sample holding every sprite."""
+    colours = player_colours or DEFAULT_PLAYER_COLOURS
+    sample = Image.new("RGB", (W, 200), FRAME)
+    x = 0
+    for length in (1, 2, 3, 4):
+        for mark in ("", "new", "pending", "removed"):
+            brick = brick_sprite(length, CELL, mark)
+            paste(sample, brick, (x % (W - 130), 10 + (x // (W - 130)) * 32))
+            x += brick.width + 4
+    for i, colour in enumerate(colours):
+        for j, face in enumerate(("1", "4", "star")):
+            paste(sample, die_sprite(face, 46, colour), (10 + (i * 3 + j) * 50, 110))
+    for i, token in enumerate(TOKENS):
+        paste(sample, token_sprite(token, 36, True), (700 + i * 40, 110))
+        paste(sample, token_sprite(token, 36, False), (700 + i * 40, 150))
+    paste(sample, bolt_sprite(30), (860, 110))
+    paste(sample, chip_sprite(3, True, False), (900, 110))
+    paste(sample, chip_sprite(3, False, True), (940, 110))
+    return build_palette(sample, [*EXACT_COLOURS, *colours, *(readable_on(c) for c in colours)])
