@@ -10,13 +10,17 @@ module is the only place that imports both.
 
 from __future__ import annotations
 
+import renderer.temple
 import renderer.tigris
+import renderer.tikal
 from bot import games
-from bot.games import tigris
+from bot.games import temple, tigris, tikal
 from bot.games.base import GameType
 
 GAMES: tuple[GameType, ...] = (
     GameType(tigris.ENGINE, renderer.tigris.render_public, renderer.tigris.render_private),
+    GameType(tikal.ENGINE, renderer.tikal.render_public),
+    GameType(temple.ENGINE, renderer.temple.render_public, renderer.temple.render_private),
 )
 
 

@@ -119,6 +119,9 @@ MAX_CONTENT: Final = 2000
 MAX_EMBEDS: Final = 10
 MAX_ACTION_ROWS: Final = 5
 MAX_CHOICES: Final = 25
+MAX_OPTIONS: Final = 25
+#: Discord's limit on a command's names, descriptions and values added up
+MAX_COMMAND_SIZE: Final = 8000
 POLL_INTERVAL_S: Final = 0.01
 
 
@@ -836,6 +839,80 @@ class InteractionResult:
                 quiet, timeout=max(0.0, deadline - asyncio.get_running_loop().time())
             )
         return self
+
+
+def _longest(obj: JSON, key: str) -> int:
+    """A field's length as Discord counts it: the longest of its value and localizations."""
+    values = [str(obj.get(key, ""))] + [
+        str(v) for v in (obj.get(f"{key}_localizations") or {}).values()
+    ]
+    return max(len(v) for v in values)
+
+
+def _command_size(obj: JSON) -> int:
+    """Discord's size of a command: names, descriptions and values, options and choices."""
+    total = _longest(obj, "name") + _longest(obj, "description")
+    for choice in obj.get("choices") or []:
+        total += _longest(choice, "name") + len(str(choice.get("value", "")))
+    return total + sum(_command_size(o) for o in obj.get("options") or [])
+
+
+def _check_options(options: list[JSON], path: str, depth: int) -> None:
+    """The option tree of a slash command, as Discord's API schema and docs limit it.
+
+    At most 25 options and 25 choices; names 1-32 lowercase word characters,
+    unique; descriptions and choice names 1-100 characters (localizations too);
+    subcommand groups hold subcommands only, subcommands hold no groups or
+    subcommands; required options come before optional ones; an option has
+    choices or autocomplete, not both.
+    """
+    if len(options) > MAX_OPTIONS:
+        raise _invalid_form(f"/{path}: more than {MAX_OPTIONS} options", "options")
+    names = [str(o.get("name", "")) for o in options]
+    if len(set(names)) != len(names):
+        raise _invalid_form(f"/{path}: option names repeat: {names}", "options")
+    seen_optional = False
+    for option in options:
+        name, otype = str(option.get("name", "")), int(option.get("type", 0))
+        where = f"{path} {name}"
+        if not re.fullmatch(r"[-_\w]{1,32}", name) or name != name.lower():
+            raise _invalid_form(f"/{where}: invalid option name", "options")
+        for key in ("name", "description"):
+            for text in [option.get(key, "")] + list(
+                (option.get(f"{key}_localizations") or {}).values()
+            ):
+                limit = 32 if key == "name" else 100
+                if not 1 <= len(str(text)) <= limit:
+                    raise _invalid_form(f"/{where}: {key} {text!r} must be 1 to {limit}", key)
+        sub = option.get("options") or []
+        if otype == 2:  # a subcommand group: subcommands only, one level down
+            if depth > 0 or not sub or any(int(o.get("type", 0)) != 1 for o in sub):
+                raise _invalid_form(f"/{where}: a group holds subcommands only", "options")
+            _check_options(sub, where, depth + 1)
+            continue
+        if otype == 1:
+            if any(int(o.get("type", 0)) in (1, 2) for o in sub):
+                raise _invalid_form(f"/{where}: a subcommand cannot nest commands", "options")
+            _check_options(sub, where, depth + 1)
+            continue
+        if option.get("required"):
+            if seen_optional:
+                raise _invalid_form(f"/{where}: required after optional", "options")
+        else:
+            seen_optional = True
+        choices = option.get("choices") or []
+        if len(choices) > MAX_CHOICES:
+            raise _invalid_form(f"/{where}: more than {MAX_CHOICES} choices", "choices")
+        if choices and option.get("autocomplete"):
+            raise _invalid_form(f"/{where}: choices and autocomplete together", "choices")
+        for choice in choices:
+            for text in [choice.get("name", "")] + list(
+                (choice.get("name_localizations") or {}).values()
+            ):
+                if not 1 <= len(str(text)) <= 100:
+                    raise _invalid_form(
+                        f"/{where}: choice name {text!r} must be 1 to 100", "choices"
+                    )
 
 
 class _ApiError(Exception):
@@ -2001,6 +2078,12 @@ class FakeDiscord:
         ctype = int(body.get("type", 1))
         if ctype == 1 and not 1 <= len(str(body.get("description", ""))) <= 100:
             raise _invalid_form("description must be 1 to 100 characters", "description")
+        if ctype == 1:
+            _check_options(body.get("options") or [], str(body["name"]), depth=0)
+            if _command_size(body) > MAX_COMMAND_SIZE:
+                raise _invalid_form(
+                    f"/{body['name']} is over {MAX_COMMAND_SIZE} characters", "options"
+                )
         old = next(
             (c for c in previous if c["name"] == body["name"] and c.get("type", 1) == ctype), None
         )

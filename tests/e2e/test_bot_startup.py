@@ -174,7 +174,11 @@ async def test_serve_runs_until_sigterm(fake_discord: FakeDiscord, tmp_path: Pat
     task = asyncio.create_task(serve(settings))
     await fake_discord.wait_ready(15)
     await fake_discord.wait_for(lambda: bool(fake_discord.global_commands), timeout=15)
-    assert {c["name"] for c in fake_discord.global_commands} == {"game", "play", "help", "tigris"}
+    from bot import plugins
+
+    products = {game_type.engine.name for game_type in plugins.GAMES}
+    assert products == {"tigris", "tikal", "temple"}  # the product games only
+    assert {c["name"] for c in fake_discord.global_commands} == {"game", "play", "help"} | products
     handlers = asyncio.get_running_loop()._signal_handlers  # type: ignore[attr-defined]
     assert signal.SIGTERM in handlers, "serve() did not install its SIGTERM handler"
     os.kill(os.getpid(), signal.SIGTERM)

@@ -641,3 +641,57 @@ async def test_dm_slash_intents_and_world_changes_after_ready(fake_discord: Fake
         res = await fake.slash(alice, games, "who", member=alice, where=games, pic=("b", b"xy"))
         assert (await res.wait()).response is not None
         assert res.response.content == "alice in games n=1 pic=2"
+
+
+@pytest.mark.parametrize(
+    "options, problem",
+    [
+        ([{"name": f"o{n}", "type": 3, "description": "d"} for n in range(26)], "more than 25"),
+        ([{"name": "Big", "type": 3, "description": "d"}], "invalid option name"),
+        ([{"name": "o", "type": 3, "description": "d" * 101}], "must be 1 to 100"),
+        (
+            [
+                {"name": "a", "type": 3, "description": "d"},
+                {"name": "b", "type": 3, "description": "d", "required": True},
+            ],
+            "required after optional",
+        ),
+        (
+            [
+                {
+                    "name": "g",
+                    "type": 2,
+                    "description": "d",
+                    "options": [{"name": "x", "type": 3, "description": "d"}],
+                }
+            ],
+            "subcommands only",
+        ),
+        (
+            [
+                {
+                    "name": "o",
+                    "type": 3,
+                    "description": "d",
+                    "autocomplete": True,
+                    "choices": [{"name": "a", "value": "a"}],
+                }
+            ],
+            "choices and autocomplete",
+        ),
+    ],
+)
+def test_command_trees_are_checked_as_discord_does(options: list, problem: str) -> None:
+    from .fake_discord import _ApiError, _check_options
+
+    with pytest.raises(_ApiError, match=problem):
+        _check_options(options, "cmd", depth=0)
+
+
+def test_a_command_over_discords_size_limit_is_refused() -> None:
+    from .fake_discord import MAX_COMMAND_SIZE, _command_size
+
+    option = {"name": "o", "description": "d" * 100, "description_localizations": {"ko": "k"}}
+    assert _command_size({"name": "c", "description": "x", "options": [option]}) == 1 + 1 + 101
+    big = {"name": "c", "description": "x", "options": [option] * 80}
+    assert _command_size(big) > MAX_COMMAND_SIZE
