@@ -43,6 +43,7 @@ import sys
 from collections.abc import Callable
 from datetime import UTC, datetime
 from pathlib import Path
+from typing import Any
 
 import aiosqlite
 
@@ -76,7 +77,7 @@ def required_permissions() -> int:
 # -- command line ------------------------------------------------------------------
 
 
-def add_parsers(commands: argparse._SubParsersAction[argparse.ArgumentParser]) -> None:
+def add_parsers(commands: argparse._SubParsersAction[Any]) -> None:
     """Register the admin subcommands on the main parser."""
     backup_cmd = commands.add_parser("backup", help=t("en", "app.cli_backup"))
     backup_cmd.add_argument("dest", metavar="DEST", help=t("en", "app.cli_backup_dest"))

@@ -382,8 +382,8 @@ class Store:
 
     async def trace(self, callback: Callable[[str], None] | None) -> None:
         """Report every statement either connection runs (for tests and diagnostics)."""
-        await self._writer.set_trace_callback(callback)
-        await self._reader.set_trace_callback(callback)
+        await self._writer.set_trace_callback(callback)  # type: ignore[arg-type]
+        await self._reader.set_trace_callback(callback)  # type: ignore[arg-type]
 
     async def query_plan(self, sql: str, params: Sequence[Any] = ()) -> list[str]:
         """``EXPLAIN QUERY PLAN`` of a statement, one detail string per step (for tests)."""

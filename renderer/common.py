@@ -40,6 +40,7 @@ from collections.abc import Callable, Sequence
 from dataclasses import dataclass, field
 from functools import cache, lru_cache
 from pathlib import Path
+from typing import cast
 
 from PIL import Image, ImageDraw, ImageFont
 
@@ -77,7 +78,7 @@ def load_font(size: int, bold: bool = False) -> Font:
     path = DEJAVU_DIR / _DEJAVU[bold]
     if path.is_file():
         return ImageFont.truetype(str(path), size)
-    return ImageFont.load_default(size=size)
+    return cast(Font, ImageFont.load_default(size=size))  # FreeType: Pillow bundles it
 
 
 def _fc_list(lang: str) -> list[str]:

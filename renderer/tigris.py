@@ -692,12 +692,12 @@ def board_background(river: frozenset[str]) -> Image.Image:
         d.line((EDGE, y, BOARD_W - EDGE - 1, y), fill=LAND_LINE, width=2)
     font = font_stack(24, bold=True)
     for i, letter in enumerate(COL_LETTERS[:COLS]):
-        x = EDGE + i * CELL + CELL / 2
-        draw_text(d, (x, EDGE / 2), letter, font, EDGE_TEXT, anchor="mm")
-        draw_text(d, (x, BOARD_H - EDGE / 2), letter, font, EDGE_TEXT, anchor="mm")
+        cx = EDGE + i * CELL + CELL / 2
+        draw_text(d, (cx, EDGE / 2), letter, font, EDGE_TEXT, anchor="mm")
+        draw_text(d, (cx, BOARD_H - EDGE / 2), letter, font, EDGE_TEXT, anchor="mm")
     for j in range(ROWS):
-        y = EDGE + j * CELL + CELL / 2
-        draw_text(d, (EDGE / 2, y), str(j + 1), font, EDGE_TEXT, anchor="mm")
+        cy = EDGE + j * CELL + CELL / 2
+        draw_text(d, (EDGE / 2, cy), str(j + 1), font, EDGE_TEXT, anchor="mm")
         draw_text(d, (BOARD_W - EDGE / 2, y), str(j + 1), font, EDGE_TEXT, anchor="mm")
     return img
 
@@ -851,7 +851,7 @@ def _draw_status(
     turn = view.get("turn") or {}
     phase = turn.get("phase", "action")
     line1 = y + 32
-    x = PAD
+    x: float = PAD
     right_block = 470
     if phase == "over":
         over = t(lang, "render.tigris.game_over")
@@ -946,7 +946,7 @@ def _draw_conflict(
     kind = str(conflict.get("kind", ""))
     title = t(lang, CONFLICT_KEYS[kind]) if kind in CONFLICT_KEYS else kind.upper()
     paste(img, tile_sprite(colour, 40), (PAD + 16, y + 14))
-    tx = PAD + 66
+    tx: float = PAD + 66
     tx += draw_text(d, (tx, y + 34), title, font_stack(30, bold=True), TEXT, anchor="lm")
     leaders = t(lang, LEADERS_KEYS[colour]) if colour in LEADERS_KEYS else colour
     detail = "  " + t(
@@ -1015,7 +1015,7 @@ def _draw_card(
         width=3,
     )
     d.rounded_rectangle((x0, y0, x0 + 8, y1), radius=4, fill=seat.colour)
-    x = x0 + 22
+    x: float = x0 + 22
     _name_with_badge(img, d, x, y0 + 34, seat, 28, x1 - x - 16)
     info = seat.info
     supply = list(info.get("leaders_in_supply") or ())

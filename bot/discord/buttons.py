@@ -75,9 +75,14 @@ class ActionButton(
 
     @classmethod
     async def from_custom_id(
-        cls, interaction: discord.Interaction, item: discord.ui.Button, match: re.Match[str]
+        cls, interaction: discord.Interaction, item: discord.ui.Item[Any], match: re.Match[str]
     ) -> ActionButton:
-        return cls(int(match["game_id"]), int(match["version"]), match["action"], item.label)
+        return cls(
+            int(match["game_id"]),
+            int(match["version"]),
+            match["action"],
+            getattr(item, "label", None),
+        )
 
     async def callback(self, interaction: discord.Interaction) -> Any:
         bot = _bot(interaction)
@@ -113,9 +118,9 @@ class UndoButton(
 
     @classmethod
     async def from_custom_id(
-        cls, interaction: discord.Interaction, item: discord.ui.Button, match: re.Match[str]
+        cls, interaction: discord.Interaction, item: discord.ui.Item[Any], match: re.Match[str]
     ) -> UndoButton:
-        return cls(int(match["game_id"]), int(match["version"]), item.label or "")
+        return cls(int(match["game_id"]), int(match["version"]), getattr(item, "label", None) or "")
 
     async def callback(self, interaction: discord.Interaction) -> Any:
         bot = _bot(interaction)
@@ -146,9 +151,9 @@ class MineButton(discord.ui.DynamicItem[discord.ui.Button], template=r"zg:mine:(
 
     @classmethod
     async def from_custom_id(
-        cls, interaction: discord.Interaction, item: discord.ui.Button, match: re.Match[str]
+        cls, interaction: discord.Interaction, item: discord.ui.Item[Any], match: re.Match[str]
     ) -> MineButton:
-        return cls(int(match["game_id"]), item.label or "")
+        return cls(int(match["game_id"]), getattr(item, "label", None) or "")
 
     async def callback(self, interaction: discord.Interaction) -> Any:
         bot = _bot(interaction)
@@ -176,9 +181,11 @@ class AbandonButton(
 
     @classmethod
     async def from_custom_id(
-        cls, interaction: discord.Interaction, item: discord.ui.Button, match: re.Match[str]
+        cls, interaction: discord.Interaction, item: discord.ui.Item[Any], match: re.Match[str]
     ) -> AbandonButton:
-        return cls(int(match["game_id"]), item.label or "")  # rebuilt for the click, not shown
+        return cls(
+            int(match["game_id"]), getattr(item, "label", None) or ""
+        )  # rebuilt for the click, not shown
 
     async def callback(self, interaction: discord.Interaction) -> Any:
         bot = _bot(interaction)
@@ -206,7 +213,7 @@ class StaleButton(
 
     @classmethod
     async def from_custom_id(
-        cls, interaction: discord.Interaction, item: discord.ui.Button, match: re.Match[str]
+        cls, interaction: discord.Interaction, item: discord.ui.Item[Any], match: re.Match[str]
     ) -> StaleButton:
         return cls(match.string)
 

@@ -11,7 +11,7 @@ set). The callback collects the values into a dict for ``handler``.
 from __future__ import annotations
 
 import inspect
-from collections.abc import Awaitable, Callable, Sequence
+from collections.abc import Awaitable, Callable, Coroutine, Sequence
 from dataclasses import dataclass
 from typing import Any, Optional
 
@@ -19,7 +19,9 @@ import discord
 from discord import app_commands
 
 Handler = Callable[[discord.Interaction, dict[str, Any]], Awaitable[None]]
-Autocomplete = Callable[[discord.Interaction, str], Awaitable[list[app_commands.Choice[str]]]]
+Autocomplete = Callable[
+    [discord.Interaction, str], Coroutine[Any, Any, list[app_commands.Choice[str]]]
+]
 
 
 @dataclass(frozen=True)
@@ -68,7 +70,7 @@ def build_command(
     callback.__discord_app_commands_param_choices__ = {  # type: ignore[attr-defined]
         p.name: list(p.choices) for p in params if p.choices
     }
-    command = app_commands.Command(
+    command: app_commands.Command[Any, ..., None] = app_commands.Command(
         name=name, description=description, callback=callback, parent=parent
     )
     for param in params:

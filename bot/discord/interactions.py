@@ -22,6 +22,7 @@ from __future__ import annotations
 
 import logging
 from collections.abc import Awaitable, Callable
+from typing import Any
 
 import discord
 
@@ -136,7 +137,8 @@ class Responder:
 
 def _describe(interaction: discord.Interaction) -> str:
     command = interaction.command.qualified_name if interaction.command else None
-    custom_id = (interaction.data or {}).get("custom_id")
+    data: dict[str, Any] = dict(interaction.data or {})
+    custom_id = data.get("custom_id")
     return (
         f"interaction {interaction.id} ({command or custom_id}) by user {interaction.user.id}"
         f" in channel {interaction.channel_id}"

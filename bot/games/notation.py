@@ -30,7 +30,7 @@ Decisions:
 from __future__ import annotations
 
 import dataclasses
-from collections.abc import Callable, Iterable, Mapping, Sequence
+from collections.abc import Callable, Iterable, Iterator, Mapping, Sequence
 from dataclasses import dataclass
 from typing import TYPE_CHECKING, Any, ClassVar, Generic, Protocol, TypeVar
 
@@ -239,7 +239,7 @@ class VerbTable:
             self.verbs[declared.name] = declared
         self.error_key = error_key
 
-    def __iter__(self) -> Iterable[Verb]:  # type: ignore[override]
+    def __iter__(self) -> Iterator[Verb]:
         return iter(self.verbs.values())
 
     def __contains__(self, name: object) -> bool:
@@ -250,7 +250,8 @@ class VerbTable:
 
     def of(self, action: Any) -> Verb:
         """The verb of an action value."""
-        return type(action).VERB  # type: ignore[no-any-return]
+        declared: Verb = type(action).VERB
+        return declared
 
     def parse(self, text: str) -> Any:
         """The action written as ``text``; a RuleError (``error_key``) for anything else."""

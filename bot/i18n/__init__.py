@@ -87,7 +87,7 @@ def language_of(locale: str | None) -> str:
     return lang if lang in LANGUAGES else DEFAULT_LANG
 
 
-class _Params(dict):
+class _Params(dict[str, Any]):
     """Format mapping that keeps ``{unknown}`` fields visible instead of failing."""
 
     def __missing__(self, key: str) -> str:

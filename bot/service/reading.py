@@ -158,12 +158,18 @@ class Reading:
     async def legal_values(
         self, channel_id: int, user: Player, verb: str, param: str, chosen: Mapping[str, str]
     ) -> list[Suggestion]:
-        """Autocomplete of one parameter of a generated command (empty when not acting)."""
+        """Autocomplete of one parameter of a generated command (empty when not acting).
+
+        A label's ``seat``/``*_seat`` params become player names, as in events.
+        """
         acting = await self._acting(channel_id, user)
         if acting is None:
             return []
         game, seat = acting
-        return game.engine.legal_values(game.state, seat, verb, param, chosen)
+        return [
+            s if s.label is None else Suggestion(s.value, (s.label[0], game.text(*s.label).params))
+            for s in game.engine.legal_values(game.state, seat, verb, param, chosen)
+        ]
 
     async def my_options(self, channel_id: int, user: Player, game_id: int) -> Outcome:
         """The clicker's own decisions now, as buttons only they see."""

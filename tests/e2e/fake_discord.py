@@ -878,9 +878,8 @@ def _check_options(options: list[JSON], path: str, depth: int) -> None:
         if not re.fullmatch(r"[-_\w]{1,32}", name) or name != name.lower():
             raise _invalid_form(f"/{where}: invalid option name", "options")
         for key in ("name", "description"):
-            for text in [option.get(key, "")] + list(
-                (option.get(f"{key}_localizations") or {}).values()
-            ):
+            localized = (option.get(f"{key}_localizations") or {}).values()
+            for text in [option.get(key, ""), *localized]:
                 limit = 32 if key == "name" else 100
                 if not 1 <= len(str(text)) <= limit:
                     raise _invalid_form(f"/{where}: {key} {text!r} must be 1 to {limit}", key)
@@ -906,9 +905,8 @@ def _check_options(options: list[JSON], path: str, depth: int) -> None:
         if choices and option.get("autocomplete"):
             raise _invalid_form(f"/{where}: choices and autocomplete together", "choices")
         for choice in choices:
-            for text in [choice.get("name", "")] + list(
-                (choice.get("name_localizations") or {}).values()
-            ):
+            localized = (choice.get("name_localizations") or {}).values()
+            for text in [choice.get("name", ""), *localized]:
                 if not 1 <= len(str(text)) <= 100:
                     raise _invalid_form(
                         f"/{where}: choice name {text!r} must be 1 to 100", "choices"

@@ -184,9 +184,13 @@ class TempleEngine(GameEngine[GameState, Action]):
 
     def public_notation(self, action: Action) -> str:
         """A sealed part is shown only as ``sealed``; the reveal's events tell
-        what each seat did."""
+        what each seat did. A pass is shown as such: a seat that let the
+        deadline pass is known to have passed (the tally showed it missing),
+        and the log shows moves only once their round is revealed."""
         if isinstance(action, Cancel) and action.part == "joint":
             return str(action)  # withdrawing a joint offer is public, like the offer
+        if isinstance(action, Pass):
+            return str(action)
         return "sealed" if isinstance(action, SEALED) else str(action)
 
     def private_choices(self, game: GameState, seat: int) -> list[Action]:

@@ -99,7 +99,7 @@ def parse_monument(text: str) -> tuple[Colour, Colour]:
     parts = text.split("-")
     if len(parts) != 2:
         raise RuleError("tigris.error.bad_monument", text=text)
-    pair = tuple(sort_colours([parse_colour(part) for part in parts]))
-    if pair not in MONUMENTS:
+    first, second = sort_colours([parse_colour(part) for part in parts])
+    if (first, second) not in MONUMENTS:
         raise RuleError("tigris.error.bad_monument", text=text)
-    return pair  # type: ignore[return-value]
+    return first, second

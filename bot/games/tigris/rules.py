@@ -286,7 +286,7 @@ def _turn_actions(state: GameState, seat: int) -> list[Action]:
     actions: list[Action] = []
 
     # Leaders: from supply or moved, then withdrawals.
-    near_temples = set()
+    near_temples: set[Square] = set()
     for sq, colour in tiles.items():
         if colour == RED and sq not in board.flipped:
             near_temples.update(NEIGHBOURS[sq])
