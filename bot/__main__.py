@@ -47,7 +47,7 @@ def _parser() -> argparse.ArgumentParser:
 def main(argv: list[str] | None = None) -> int:
     args = _parser().parse_args(argv)
     registry = plugins.load_builtin_games()
-    first_game = next(iter(sorted(registry)), "tigris")
+    first_game = next(iter(sorted(registry)), "")
     if args.command == "demo":
         return demo.main(args)
     try:

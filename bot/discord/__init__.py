@@ -11,5 +11,6 @@ Modules, one job each:
   registered games;
 * :mod:`~bot.discord.translator` — command names and descriptions from the catalog;
 * :mod:`~bot.discord.errors` — the command tree's last-resort error handler;
-* :mod:`~bot.discord.cogs` — one cog per concern: lobby, play, help, tigris.
+* :mod:`~bot.discord.cogs` — one cog per concern: lobby, play, help, and the
+  ``/<game>`` groups generated from every registered game's verb table.
 """

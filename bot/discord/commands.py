@@ -1,8 +1,8 @@
 """Slash commands whose parameters are data, not a Python signature.
 
-``/game new`` takes one optional parameter per lobby option of the registered
-games, and ``/tigris`` one subcommand per action verb; both are only known at
-start-up. discord.py reads a command's parameters from its callback's
+``/game new <game>`` takes one optional parameter per lobby option of that
+game, and each ``/<game>`` group one subcommand per verb of its verb table;
+both are only known at start-up. discord.py reads a command's parameters from its callback's
 signature, so :func:`build_command` gives a generic callback an explicit
 ``__signature__`` (and the description/choice attributes its decorators would
 set). The callback collects the values into a dict for ``handler``.

@@ -189,7 +189,7 @@ class Delivery:
             try:
                 view.add_item(button_for(choice, outcome.game_id, outcome.version, lang))
             except ValueError:  # a custom_id over 100 characters, or more than 25 buttons
-                log.warning("no button for %r in game %s", choice.action, outcome.game_id)
+                log.warning("a %s button of game %s was not made", choice.kind, outcome.game_id)
         return view if view.children else None
 
     async def to_interaction(

@@ -136,9 +136,11 @@ class Responder:
 
 
 def _describe(interaction: discord.Interaction) -> str:
+    """An interaction for the log: its command or button kind, never what a button plays
+    (a player's own choices can name their hand)."""
     command = interaction.command.qualified_name if interaction.command else None
     data: dict[str, Any] = dict(interaction.data or {})
-    custom_id = data.get("custom_id")
+    custom_id = ":".join(str(data.get("custom_id", "")).split(":")[:2]) or None
     return (
         f"interaction {interaction.id} ({command or custom_id}) by user {interaction.user.id}"
         f" in channel {interaction.channel_id}"

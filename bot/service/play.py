@@ -235,7 +235,7 @@ class Play:
             except RuleError as error:
                 log.warning(
                     "timeout action %s of seat %s refused in game %s: %s",
-                    action,
+                    engine.public_notation(action),
                     seat,
                     game.id,
                     error.key,

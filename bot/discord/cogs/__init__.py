@@ -1,2 +1,2 @@
 """One cog per concern: the lobby (``/game``), play (``/play``), help (``/help``) and
-each game's own commands (``/tigris``)."""
+every game's generated commands (``/<game>``)."""
