@@ -212,12 +212,13 @@ class Delivery:
         view = self.reply_view(outcome, outcome.reply_choices, own_lang)
 
         if outcome.reply:
+            private_preview = outcome.step is StepKind.SUBMISSION
             await self.ephemeral(
                 interaction,
                 outcome.reply,
                 image=outcome.reply_image,
                 view=view,
-                image_name=BOARD_FILE,
+                image_name=HAND_FILE if private_preview else BOARD_FILE,
             )
             if outcome.step is StepKind.SUBMISSION:
                 shown.add(me)  # a sealed move's preview is the player's own view
@@ -237,7 +238,7 @@ class Delivery:
 
         if outcome.has_public and not await self.post_public(send_public, outcome, public_lang):
             await self.ephemeral(interaction, [Text("delivery.public_failed")])
-        if outcome.tally is not None:
+        if outcome.tally is not None or outcome.finished:
             await self.tally(outcome, public_lang, send_public)
 
         async def fallback(pm: PrivateMessage) -> None:
@@ -282,7 +283,7 @@ class Delivery:
         send = channel.send
         if outcome.public or outcome.board:
             await self.post_public(send, outcome, lang)
-        if outcome.tally is not None:
+        if outcome.tally is not None or outcome.finished:
             await self.tally(outcome, lang, send)
         await self.send_private(
             outcome.private,
@@ -319,22 +320,22 @@ class Delivery:
         return True
 
     async def tally(self, outcome: Outcome, lang: str, fallback: Send) -> None:
-        """Post the round's tally (a new round) or edit the one posted (a submission)."""
-        if outcome.game_id is None or outcome.channel_id is None or outcome.tally is None:
+        """Keep the round's tally message: edit it on a submission; when a round is
+        resolved (or the game ends), mark the old one closed and post the new one."""
+        if outcome.game_id is None or outcome.channel_id is None:
             return
-        content = split_content(render(outcome.tally, lang))[0]
         none = discord.AllowedMentions.none()
         kept = await self.service.message(outcome.game_id, TALLY)
-        if outcome.step is StepKind.SUBMISSION and kept is not None:
-            channel_id, message_id = kept
-            channel = self.client.get_partial_messageable(channel_id)
-            try:
-                await channel.get_partial_message(message_id).edit(
-                    content=content, allowed_mentions=none
-                )
+        if outcome.tally is None or outcome.step is not StepKind.SUBMISSION:
+            if kept is not None:  # the round it counted is over
+                await self._edit(kept, render([Text("tally.closed")], lang), none)
+            if outcome.tally is None:
                 return
-            except discord.HTTPException:
-                log.info("tally of game %s is gone; posting it again", outcome.game_id)
+        content = split_content(render(outcome.tally, lang))[0]
+        if outcome.step is StepKind.SUBMISSION and kept is not None:
+            if await self._edit(kept, content, none):
+                return
+            log.info("tally of game %s is gone; posting it again", outcome.game_id)
         try:
             channel = self.client.get_partial_messageable(outcome.channel_id)
             message = await channel.send(content=content, allowed_mentions=none)
@@ -348,6 +349,21 @@ class Delivery:
             await self.service.remember_message(
                 outcome.game_id, TALLY, outcome.channel_id, message.id
             )
+
+    async def _edit(
+        self, kept: tuple[int, int], content: str, mentions: discord.AllowedMentions
+    ) -> bool:
+        """Edit a message the bot posted; False (logged) if it is gone or not editable."""
+        channel_id, message_id = kept
+        channel = self.client.get_partial_messageable(channel_id)
+        try:
+            await channel.get_partial_message(message_id).edit(
+                content=content, allowed_mentions=mentions
+            )
+        except discord.HTTPException:
+            log.info("message %s in channel %s could not be edited", message_id, channel_id)
+            return False
+        return True
 
     async def send_private(
         self,

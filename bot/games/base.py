@@ -282,6 +282,11 @@ class GameEngine(ABC, Generic[S, A]):
         """
         return True
 
+    def suggested_actions(self, state: S, seat: Seat) -> list[A]:
+        """What ``/play`` suggests to ``seat``: its legal actions, unless some must be
+        found by the player (a race won by the first right answer). Default: all."""
+        return self.legal_actions(state, seat)
+
     def legal_values(
         self, state: S, seat: Seat, verb: str, param: str, chosen: Mapping[str, str]
     ) -> list[Suggestion]:

@@ -174,7 +174,13 @@ async def tally(ctx: Context, game: LoadedGame) -> list[Text] | None:
         return None
     awaited = game.waiting()
     done = {s.seat for s in game.row.seats} - awaited
-    lines = [Text("tally.header", {"game": Text(game.engine.title_key)})]
+    question = game.engine.prompt(game.state)
+    header = (
+        game.text(*question)
+        if question is not None
+        else Text("tally.header", {"game": Text(game.engine.title_key)})
+    )
+    lines = [header]
     lines.append(Text("tally.submitted", {"players": game.names_of(done) or "—"}))
     lines.append(Text("tally.awaited", {"players": game.names_of(awaited) or "—"}))
     deadlines: list[TimerRow] = [t for t in await ctx.store.timers(game.id) if t.kind == "deadline"]

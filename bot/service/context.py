@@ -76,24 +76,25 @@ class ChannelLocks:
 
 
 class Cooldowns:
-    """Until when a (game, seat) must wait before trying again; bounded, oldest dropped."""
+    """Until when a (game, seat) must wait before trying a verb again; bounded, oldest
+    dropped. Only the verb that was refused waits: giving up a race stays possible."""
 
     def __init__(self, limit: int = MAX_COOLDOWNS) -> None:
-        self._until: OrderedDict[tuple[int, int], float] = OrderedDict()
+        self._until: OrderedDict[tuple[int, int, str], float] = OrderedDict()
         self.limit = limit
 
-    def remaining(self, game_id: int, seat: int, now: float) -> float:
-        until = self._until.get((game_id, seat))
+    def remaining(self, game_id: int, seat: int, verb: str, now: float) -> float:
+        until = self._until.get((game_id, seat, verb))
         if until is None:
             return 0.0
         if until <= now:
-            del self._until[(game_id, seat)]
+            del self._until[(game_id, seat, verb)]
             return 0.0
         return until - now
 
-    def start(self, game_id: int, seat: int, until: float) -> None:
-        self._until[(game_id, seat)] = until
-        self._until.move_to_end((game_id, seat))
+    def start(self, game_id: int, seat: int, verb: str, until: float) -> None:
+        self._until[(game_id, seat, verb)] = until
+        self._until.move_to_end((game_id, seat, verb))
         while len(self._until) > self.limit:
             self._until.popitem(last=False)
 

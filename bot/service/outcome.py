@@ -104,16 +104,16 @@ def classify(
     """The kind of a step by ``seat`` that changed the awaited seats from ``before`` to ``after``.
 
     In a sequential game, the same seat still alone awaited in the same turn
-    goes on. In a simultaneous one, a seat leaving a round that still waits
-    for others submitted (also when it changes a submission it had made).
-    Anything else hands over.
+    goes on. In a simultaneous one, a step that awaits nobody new in the same
+    round is a sealed submission: a seat completing its move, changing it,
+    or adding a part to a move still in the making. Anything else hands over.
     """
     if finished:
         return StepKind.FINAL
     if new_turn:
         return StepKind.HANDOFF
     if simultaneous:
-        if after and after == before - {seat}:
+        if after and after <= before | {seat}:
             return StepKind.SUBMISSION
         return StepKind.HANDOFF
     if seat in after and after == before == {seat}:

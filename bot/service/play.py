@@ -135,13 +135,14 @@ class Play:
         if not engine.may_act(state, seat):
             raise Refusal("error.not_your_turn", players=game.names_of(game.waiting()))
         now = self.ctx.clock()
-        wait = self.ctx.cooldowns.remaining(game.id, seat, now)
-        if wait > 0:
-            raise Refusal("error.cooldown", seconds=math.ceil(wait))
         try:
             action = engine.parse_action(action_text)
         except RuleError as error:
             raise game.refusal(error) from None
+        verb = engine.verbs.of(action).name
+        wait = self.ctx.cooldowns.remaining(game.id, seat, verb, now)
+        if wait > 0:
+            raise Refusal("error.cooldown", seconds=math.ceil(wait))
         before = engine.waiting_for(state)
         turn = engine.turn_number(state)
         had_deadlines = bool(engine.deadlines(state))
@@ -151,7 +152,7 @@ class Play:
         except RuleError as error:
             cooldown = engine.retry_cooldown(state, seat, action, error)
             if cooldown > 0:
-                self.ctx.cooldowns.start(game.id, seat, now + cooldown)
+                self.ctx.cooldowns.start(game.id, seat, verb, now + cooldown)
             raise game.refusal(error) from None
         result = engine.result(state)
         after = engine.waiting_for(state)
@@ -192,7 +193,9 @@ class Play:
                 self.ctx,
                 game,
                 lines=announce.shown(game, pending + lines),
-                newly=after - (before - {seat}),
+                newly=after
+                if kind is StepKind.FINAL or engine.turn_number(state) != turn
+                else after - (before - {seat}),
                 version=version,
                 reply=reply,
                 private=private,

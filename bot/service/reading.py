@@ -144,7 +144,7 @@ class Reading:
             return []
         game, seat = acting
         wanted = typed.strip().lower().split()
-        notations = [str(a) for a in game.engine.legal_actions(game.state, seat)]
+        notations = [str(a) for a in game.engine.suggested_actions(game.state, seat)]
         return [n for n in notations if all(part in n.lower() for part in wanted)]
 
     async def legal_actions(self, channel_id: int, user: Player) -> list[Any]:

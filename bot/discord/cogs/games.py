@@ -64,12 +64,13 @@ def notation(verb: Verb, values: dict[str, Any]) -> str:
 
 
 def choice_name(suggestion: Suggestion, lang: str) -> str:
-    """The word sent, with its label in the user's language when it has one."""
+    """The word sent, with its label in the user's language when it has one (the label
+    alone when it already starts with the word)."""
     if suggestion.label is None:
         return suggestion.value[:MAX_PARAM]
     key, params = suggestion.label
     label = t(lang, key, **params)
-    name = suggestion.value if label == suggestion.value else f"{suggestion.value} — {label}"
+    name = label if label.startswith(suggestion.value) else f"{suggestion.value} — {label}"
     return name if len(name) <= MAX_PARAM else name[: MAX_PARAM - 1] + "…"
 
 

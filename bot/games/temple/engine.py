@@ -179,6 +179,12 @@ class TempleEngine(GameEngine[GameState, Action]):
     def private_view(self, game: GameState, seat: int) -> dict[str, Any]:
         return views.private_view(game, seat)
 
+    def turn_number(self, game: GameState) -> int:
+        """Changes with every round, lightning race and bonus choice: each is a new
+        decision for the seats it awaits, even those awaited just before."""
+        phases = (PHASE_ROUND, PHASE_BONUS, PHASE_RACE, PHASE_OVER)
+        return (game.round * 1000 + game.race) * len(phases) + phases.index(game.phase)
+
     def prompt(self, game: GameState) -> tuple[str, Mapping[str, Any]] | None:
         return views.prompt(game)
 
@@ -217,6 +223,11 @@ class TempleEngine(GameEngine[GameState, Action]):
     ) -> bool:
         """Every step: a submission can be replaced rather than undone."""
         return True
+
+    def suggested_actions(self, game: GameState, seat: int) -> list[Action]:
+        """Legal actions without lightning layouts: finding one is the race (the
+        legal list holds one only so that random play can finish a race)."""
+        return [a for a in self.legal_actions(game, seat) if not isinstance(a, Lightning)]
 
     def legal_values(
         self, game: GameState, seat: int, verb: str, param: str, chosen: Mapping[str, str]

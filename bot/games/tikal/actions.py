@@ -113,7 +113,7 @@ class Pick:
     slot: int
 
 
-@verb("bid", Param("amount", Count(1, MAX_BID)))
+@verb("bid", Param("amount", Count(0, MAX_BID)))  # 0 parses, to be refused with the minimum
 @dataclass(frozen=True)
 class Bid:
     """Auction: offer ``amount`` points for this turn."""

@@ -109,6 +109,12 @@ class TikalEngine(GameEngine[GameState, actions.Action]):
 
     # -- hooks -----------------------------------------------------------------------
 
+    def turn_number(self, game: GameState) -> int:
+        """Counts the turns ended: a seat that plays two turns in a row (a last
+        placer first in the final scoring) hands over between them. Bids and the
+        pick of an auction are not turns; the pick starts the winner's turn."""
+        return game.turns_done
+
     def prompt(self, game: GameState) -> tuple[str, Mapping[str, Any]] | None:
         return views.prompt(game)
 

@@ -212,6 +212,7 @@ class GameState:
     volcanoes: int = 0
     round_number: int = 0
     turn_number: int = 0
+    turns_done: int = 0
     last_action: LastAction | None = None
 
     @property
@@ -362,6 +363,7 @@ def dump_state(state: GameState) -> dict[str, Any]:
         "volcanoes": state.volcanoes,
         "round_number": state.round_number,
         "turn_number": state.turn_number,
+        "turns_done": state.turns_done,
         "last_action": None
         if last is None
         else {
@@ -413,6 +415,7 @@ def load_state(data: dict[str, Any]) -> GameState:
         volcanoes=data["volcanoes"],
         round_number=data["round_number"],
         turn_number=data["turn_number"],
+        turns_done=data.get("turns_done", 0),
         last_action=None
         if last is None
         else LastAction(last["seat"], [parse_space(n) for n in last["spaces"]], last["notation"]),

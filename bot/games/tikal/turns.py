@@ -114,6 +114,7 @@ def next_queued(state: GameState, events: list[Event]) -> None:
 
 def after_scoring_turn(state: GameState, seat: int, events: list[Event]) -> None:
     """``seat`` has scored: the next scoring turn, the volcano, or the end."""
+    state.turns_done += 1
     assert state.scoring is not None
     state.scoring.done.append(seat)
     if state.queue:
@@ -124,6 +125,7 @@ def after_scoring_turn(state: GameState, seat: int, events: list[Event]) -> None
 
 def after_turn(state: GameState, seat: int, events: list[Event]) -> None:
     """``seat``'s normal (or volcano) turn is over: who plays next."""
+    state.turns_done += 1
     state.turn = None
     n = state.seats
     if not state.auction_mode:
