@@ -116,7 +116,9 @@ def test_bids_are_whole_numbers_above_the_last_and_within_the_score() -> None:
     assert (error.key, error.params) == ("tikal.error.bid_too_low", {"minimum": 4})
     error = refused(game, 1, "bid 21")
     assert (error.key, error.params) == ("tikal.error.bid_too_high", {"amount": 21, "score": 20})
-    for text in ("bid 0", "bid -1", "bid 2.5", "bid ５"):
+    # "bid 0" reads as a bid, refused with the minimum; the rest are not bids at all
+    assert refused(game, 1, "bid 0").key == "tikal.error.bid_too_low"
+    for text in ("bid -1", "bid 2.5", "bid ５"):
         with pytest.raises(RuleError) as caught:
             ENGINE.parse_action(text)
         assert caught.value.key == "tikal.error.bad_notation"

@@ -79,7 +79,6 @@ def test_players_are_named_by_colour() -> None:
         "place C4 ²",
         "move B6",
         "move B6 C5 queen",
-        "bid 0",
         "bid ٣",
         "pick 5",
         "exchange mask blue",
