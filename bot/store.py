@@ -146,6 +146,22 @@ MIGRATIONS: tuple[str, ...] = (
         PRIMARY KEY (game_id, kind)
     );
     """,
+    # 4: seats that drop out, results per seat, a paused clock, notification choices
+    """
+    ALTER TABLE seats ADD COLUMN status TEXT NOT NULL DEFAULT 'playing';
+    ALTER TABLE seats ADD COLUMN timeouts INTEGER NOT NULL DEFAULT 0;
+    ALTER TABLE seats ADD COLUMN auto INTEGER NOT NULL DEFAULT 0;
+    ALTER TABLE seats ADD COLUMN place INTEGER;
+    ALTER TABLE seats ADD COLUMN score INTEGER;
+    ALTER TABLE games ADD COLUMN paused TEXT;
+    ALTER TABLE games ADD COLUMN finished_at REAL;
+    CREATE INDEX games_by_guild ON games (guild_id, status, game_type);
+    CREATE INDEX seats_by_user ON seats (user_id);
+    CREATE TABLE user_prefs (
+        user_id INTEGER PRIMARY KEY,
+        notify TEXT NOT NULL DEFAULT 'channel'
+    );
+    """,
 )
 
 OPEN_STATUSES = ("lobby", "running")
@@ -177,10 +193,19 @@ class StoreClosed(StoreError):
 
 @dataclass(frozen=True)
 class SeatRow:
+    """A seat: its player, colour, how it plays on (``playing``, ``absent`` after
+    too many timeouts in a row, ``resigned``), consecutive timeouts, whether it
+    takes automatic answers, and its place and score once the game is over."""
+
     seat: int
     user_id: int
     display_name: str
     colour: str
+    status: str = "playing"
+    timeouts: int = 0
+    auto: bool = False
+    place: int | None = None
+    score: int | None = None
 
 
 @dataclass(frozen=True)
@@ -203,6 +228,9 @@ class GameRow:
     checkpoint_seq: int = 0
     published_seq: int = 0
     last_seq: int = 0
+    #: the timers a paused clock will restore (kind, name, seconds left), else None
+    paused: list[Any] | None = None
+    finished_at: float | None = None
 
     def seat_of(self, user_id: int) -> SeatRow | None:
         return next((s for s in self.seats if s.user_id == user_id), None)
@@ -249,6 +277,9 @@ class StepWrite:
     it is new; an existing timer of that name keeps its due time, and timers
     of names no longer wanted are dropped (:data:`KEEP` leaves all as they
     are). ``reminder`` is the reminder's new due time, None to drop it.
+    ``clock`` replaces the turn clock's timers (``turn``, ``half``, ``soon``)
+    with these. ``seats`` changes seats' ``status``, ``timeouts`` and
+    ``auto``; ``results`` is each seat's (place, score) when the game ends.
     """
 
     state: Any
@@ -259,6 +290,9 @@ class StepWrite:
     published: bool = False
     reminder: float | Keep | None = KEEP
     deadlines: Mapping[str, float] | Keep = KEEP
+    clock: Mapping[str, float] | Keep = KEEP
+    seats: Mapping[int, Mapping[str, Any]] = field(default_factory=dict)
+    results: Mapping[int, tuple[int, int]] = field(default_factory=dict)
 
 
 @dataclass(frozen=True)
@@ -294,9 +328,10 @@ def _dumps(value: Any) -> str:
 _GAME_COLUMNS = (
     "id, guild_id, channel_id, game_type, status, creator_id, options, seed, state, version,"
     " created_at, updated_at, waiting_since, language, checkpoint_seq, published_seq, last_seq,"
-    " (SELECT json_group_array(json_array(seat, user_id, display_name, colour))"
-    "  FROM (SELECT seat, user_id, display_name, colour FROM seats"
-    "        WHERE seats.game_id = games.id ORDER BY seat)) AS seats_json"
+    " paused, finished_at,"
+    " (SELECT json_group_array(json_array(seat, user_id, display_name, colour, status,"
+    "        timeouts, auto, place, score))"
+    "  FROM (SELECT * FROM seats WHERE seats.game_id = games.id ORDER BY seat)) AS seats_json"
 )
 
 
@@ -703,13 +738,122 @@ class Store:
                     for index, move in enumerate(step.moves, start=1)
                 ],
             )
+            _write_seats(db, game.id, step.seats)
+            for seat, (place, score) in step.results.items():
+                db.execute(
+                    "UPDATE seats SET place = ?, score = ? WHERE game_id = ? AND seat = ?",
+                    (place, score, game.id, seat),
+                )
             if step.status != "running":
                 db.execute("DELETE FROM timers WHERE game_id = ?", (game.id,))
+                db.execute(
+                    "UPDATE games SET finished_at = ?, paused = NULL WHERE id = ?", (now, game.id)
+                )
             else:
                 _write_timers(db, game.id, step.reminder, step.deadlines)
+                _write_clock(db, game.id, step.clock)
             return Committed(game.version + 1, last_seq)
 
         return await self.write(unit)
+
+    # -- seats and clocks of a running game -----------------------------------------
+
+    async def set_seat(self, game: GameRow, seat: int, fields: Mapping[str, Any]) -> int:
+        """Change a seat's ``status``, ``timeouts`` or ``auto`` (version-checked); new version."""
+
+        def unit(db: sqlite3.Connection) -> int:
+            _bump(db, game, "running")
+            _write_seats(db, game.id, {seat: fields})
+            return game.version + 1
+
+        return await self.write(unit)
+
+    async def replace_player(
+        self, game: GameRow, seat: int, user_id: int, display_name: str
+    ) -> int:
+        """Hand a seat to another user (version-checked); the new version.
+
+        Raises :class:`StoreError` when that user already holds a seat.
+        """
+
+        def unit(db: sqlite3.Connection) -> int:
+            _bump(db, game, "running")
+            try:
+                db.execute(
+                    "UPDATE seats SET user_id = ?, display_name = ?, status = 'playing',"
+                    " timeouts = 0 WHERE game_id = ? AND seat = ?",
+                    (user_id, display_name, game.id, seat),
+                )
+            except sqlite3.IntegrityError as exc:
+                raise StoreError("already seated") from exc
+            return game.version + 1
+
+        return await self.write(unit)
+
+    async def pause(self, game: GameRow, paused: Sequence[Any]) -> int:
+        """Stop a game's clocks: its timers are dropped and ``paused`` (what to restore)
+        kept on the game; the new version."""
+
+        def unit(db: sqlite3.Connection) -> int:
+            _bump(db, game, "running", ", paused = ?", (_dumps(list(paused)),))
+            db.execute("DELETE FROM timers WHERE game_id = ?", (game.id,))
+            return game.version + 1
+
+        return await self.write(unit)
+
+    async def resume(
+        self,
+        game: GameRow,
+        *,
+        reminder: float | None,
+        deadlines: Mapping[str, float],
+        clock: Mapping[str, float],
+    ) -> int:
+        """Restart a paused game's clocks with these timers; the new version."""
+
+        def unit(db: sqlite3.Connection) -> int:
+            _bump(db, game, "running", ", paused = NULL")
+            _write_timers(db, game.id, reminder, deadlines)
+            _write_clock(db, game.id, clock)
+            return game.version + 1
+
+        return await self.write(unit)
+
+    async def extend(self, game: GameRow, seconds: float) -> int:
+        """Move a game's turn clock and named deadlines ``seconds`` later; the new version."""
+
+        def unit(db: sqlite3.Connection) -> int:
+            _bump(db, game, "running")
+            db.execute(
+                "UPDATE timers SET due_at = due_at + ?"
+                " WHERE game_id = ? AND kind IN ('clock', 'deadline')",
+                (seconds, game.id),
+            )
+            return game.version + 1
+
+        return await self.write(unit)
+
+    # -- what users chose ---------------------------------------------------------
+
+    async def set_notify(self, user_id: int, how: str) -> None:
+        def unit(db: sqlite3.Connection) -> None:
+            db.execute(
+                "INSERT INTO user_prefs (user_id, notify) VALUES (?, ?)"
+                " ON CONFLICT (user_id) DO UPDATE SET notify = excluded.notify",
+                (user_id, how),
+            )
+
+        await self.write(unit)
+
+    async def notify_choices(self, user_ids: Sequence[int]) -> dict[int, str]:
+        """How each of these users wants to be told it is their turn (only those who chose)."""
+        if not user_ids:
+            return {}
+        marks = ",".join("?" for _ in user_ids)
+        rows = await self._all(
+            f"SELECT user_id, notify FROM user_prefs WHERE user_id IN ({marks})", tuple(user_ids)
+        )
+        return {int(r[0]): str(r[1]) for r in rows}
 
     # -- timers -------------------------------------------------------------------
 
@@ -959,10 +1103,43 @@ def _write_timers(
         )
 
 
+#: the seat columns a step may change
+SEAT_FIELDS = ("status", "timeouts", "auto")
+
+
+def _write_seats(
+    db: sqlite3.Connection, game_id: int, changes: Mapping[int, Mapping[str, Any]]
+) -> None:
+    for seat, fields in changes.items():
+        names = [name for name in fields if name in SEAT_FIELDS]
+        if not names:
+            continue
+        sets = ", ".join(f"{name} = ?" for name in names)
+        db.execute(
+            f"UPDATE seats SET {sets} WHERE game_id = ? AND seat = ?",
+            (*(fields[name] for name in names), game_id, seat),
+        )
+
+
+def _write_clock(db: sqlite3.Connection, game_id: int, clock: Mapping[str, float] | Keep) -> None:
+    """Replace the turn clock's timers of a game (none: the clock stops)."""
+    if isinstance(clock, Keep):
+        return
+    db.execute("DELETE FROM timers WHERE game_id = ? AND kind = 'clock'", (game_id,))
+    db.executemany(
+        "INSERT INTO timers (due_at, kind, game_id, name) VALUES (?, 'clock', ?, ?)",
+        [(due, game_id, name) for name, due in clock.items()],
+    )
+
+
 def _game(row: Any) -> GameRow:
     seats = tuple(
-        SeatRow(int(seat), int(user), str(name), str(colour))
-        for seat, user, name, colour in json.loads(row["seats_json"])
+        SeatRow(
+            int(seat), int(user), str(name), str(colour), status, timeouts, bool(auto), place, score
+        )
+        for seat, user, name, colour, status, timeouts, auto, place, score in json.loads(
+            row["seats_json"]
+        )
     )
     return GameRow(
         id=int(row["id"]),
@@ -983,6 +1160,8 @@ def _game(row: Any) -> GameRow:
         checkpoint_seq=int(row["checkpoint_seq"]),
         published_seq=int(row["published_seq"]),
         last_seq=int(row["last_seq"]),
+        paused=json.loads(row["paused"]) if row["paused"] is not None else None,
+        finished_at=row["finished_at"],
     )
 
 

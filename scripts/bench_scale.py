@@ -40,7 +40,7 @@ sys.path.insert(0, str(Path(__file__).resolve().parents[1]))
 
 from bot import plugins
 from bot.games.base import PlayerLabel
-from bot.service import GameService, Player
+from bot.service import GameService, Player, context
 from bot.store import PRAGMAS, Store
 from renderer.common import encode_png
 
@@ -134,18 +134,64 @@ async def simultaneous(
     return latencies, time.perf_counter() - start
 
 
-def render_unit(service: GameService, channel_state: Any, engine: Any, game_type: Any) -> float:
-    """Seconds to draw one move's images: the board and both players' private views."""
+def render_times(game_type: Any, engine: Any, state: Any) -> tuple[float, float]:
+    """Seconds to draw one board and one private view (medians, one thread)."""
     labels = [PlayerLabel(0, "Ishtar", "#f1a208"), PlayerLabel(1, "Gilgamesh", "#9b59b6")]
-    view = engine.public_view(channel_state)
-    times = []
+    view = engine.public_view(state)
+    boards, privates = [], []
     for _ in range(20):
         start = time.perf_counter()
         game_type.render_public(view, labels)
-        for seat in (0, 1):
-            game_type.render_private(engine.private_view(channel_state, seat), labels[seat])
-        times.append(time.perf_counter() - start)
-    return statistics.median(times)
+        boards.append(time.perf_counter() - start)
+        start = time.perf_counter()
+        game_type.render_private(engine.private_view(state, 0), labels[0])
+        privates.append(time.perf_counter() - start)
+    return statistics.median(boards), statistics.median(privates)
+
+
+async def wave_render_times(
+    store: Store, game_type: Any, channels: range
+) -> tuple[float, float]:
+    """Mean seconds to draw the board and a private view of these channels' games."""
+    engine = game_type.engine
+    labels = [PlayerLabel(0, "Ishtar", "#f1a208"), PlayerLabel(1, "Gilgamesh", "#9b59b6")]
+    boards, privates = [], []
+    for channel in channels:
+        row = await store.latest_game_in(channel)
+        assert row is not None
+        state = engine.load_state(row.state)
+        start = time.perf_counter()
+        game_type.render_public(engine.public_view(state), labels)
+        boards.append(time.perf_counter() - start)
+        start = time.perf_counter()
+        game_type.render_private(engine.private_view(state, 0), labels[0])
+        privates.append(time.perf_counter() - start)
+    return statistics.mean(boards), statistics.mean(privates)
+
+
+class Counted:
+    """Counts the images the service draws (boards and private views) while active."""
+
+    def __init__(self, game_type: Any) -> None:
+        self.game_type = game_type
+        self.boards = 0
+        self.privates = 0
+        self.original = context.drawn
+
+    async def drawn(self, render: Any, *args: Any) -> bytes:
+        if render is self.game_type.render_public:
+            self.boards += 1
+        else:
+            self.privates += 1
+        image: bytes = await self.original(render, *args)
+        return image
+
+    def __enter__(self) -> Counted:
+        context.drawn = self.drawn  # type: ignore[assignment]
+        return self
+
+    def __exit__(self, *exc: object) -> None:
+        context.drawn = self.original  # type: ignore[assignment]
 
 
 async def main(total: int, waves: int) -> None:
@@ -172,7 +218,6 @@ async def main(total: int, waves: int) -> None:
             rng = random.Random(1)
             channels = list(range(1, 101))
             all_latencies: list[float] = []
-            moves_before = sum(1 for _ in range(0))
             for _ in range(waves):
                 latencies, _wall = await simultaneous(service, channels, rng)
                 all_latencies += latencies
@@ -184,17 +229,16 @@ async def main(total: int, waves: int) -> None:
             print(
                 f"100 simultaneous moves in 100 channels, no render ({waves} waves): "
                 f"p50 {pct(all_latencies, 0.5):.1f} ms, p99 {pct(all_latencies, 0.99):.1f} ms; "
-                f"{len(all_latencies)} answered, {committed - moves_before} moves stored "
+                f"{len(all_latencies)} answered, {committed} moves stored "
                 f"in those channels; {store.units} writes in {store.batches} commits so far"
             )
             service.render = True
             row = await store.latest_game_in(1)
             assert row is not None
-            unit = render_unit(service, engine.load_state(row.state), engine, game_type)
-            board = game_type.render_public(
-                engine.public_view(engine.load_state(row.state)),
-                [PlayerLabel(0, "Ishtar", "#f1a208"), PlayerLabel(1, "Gilgamesh", "#9b59b6")],
-            )
+            state = engine.load_state(row.state)
+            board_s, private_s = render_times(game_type, engine, state)
+            labels = [PlayerLabel(0, "Ishtar", "#f1a208"), PlayerLabel(1, "Gilgamesh", "#9b59b6")]
+            board = game_type.render_public(engine.public_view(state), labels)
             image = Image.open(io.BytesIO(board))
             image.load()
             encodes = []
@@ -202,20 +246,32 @@ async def main(total: int, waves: int) -> None:
                 start = time.perf_counter()
                 encode_png(image)
                 encodes.append((time.perf_counter() - start) * 1000)
-            print(f"floor: bare PNG encode of one board {statistics.median(encodes):.1f} ms")
+            print(
+                f"floor: bare PNG encode of one board {statistics.median(encodes):.1f} ms "
+                f"(the whole board: {board_s * 1000:.1f} ms; a private view: "
+                f"{private_s * 1000:.1f} ms)"
+            )
+            await simultaneous(service, list(range(201, 211)), rng)  # start the drawing pool
             walls = []
             rendered: list[float] = []
-            for _ in range(waves):
-                latencies, wall = await simultaneous(service, list(range(101, 201)), rng)
-                walls.append(wall)
-                rendered += latencies
-            throughput = 100 * waves / sum(walls)
+            with Counted(game_type) as counted:
+                for _ in range(waves):
+                    latencies, wall = await simultaneous(service, list(range(101, 201)), rng)
+                    walls.append(wall)
+                    rendered += latencies
+            moves = 100 * waves
+            throughput = moves / sum(walls)
+            # what drawing those games' images costs one thread, measured on their
+            # own states now (boards grow with the game)
+            board_s, private_s = await wave_render_times(store, game_type, range(101, 201))
+            unit = (counted.boards * board_s + counted.privates * private_s) / moves
             allowed = cores / unit
             print(
                 f"100 simultaneous moves with images: {throughput:.0f} moves/s "
                 f"(p50 {pct(rendered, 0.5):.0f} ms, p99 {pct(rendered, 0.99):.0f} ms); "
-                f"one move's images take {unit * 1000:.1f} ms, so {cores} cores allow "
-                f"{allowed:.0f} moves/s: ratio {throughput / allowed:.0%}"
+                f"a move drew {counted.boards / moves:.2f} boards and "
+                f"{counted.privates / moves:.2f} private views, {unit * 1000:.1f} ms of drawing, "
+                f"so {cores} cores allow {allowed:.0f} moves/s: ratio {throughput / allowed:.0%}"
             )
             service.render = False
             await create_games(service, range(1001, total + 1))

@@ -33,7 +33,7 @@ from __future__ import annotations
 import logging
 import math
 
-from bot.games.base import Event, RuleError, TurnShape
+from bot.games.base import Event, Result, RuleError, TurnShape
 from bot.i18n import Text
 from bot.service import announce
 from bot.service.context import Context
@@ -43,6 +43,13 @@ from bot.service.replay import UNDO, rebuild, standing
 from bot.store import KEEP, Keep, NewMove, StepWrite, VersionConflict
 
 log = logging.getLogger(__name__)
+
+
+def final_results(result: Result | None) -> dict[int, tuple[int, int]]:
+    """Each seat's (place, score) at the end, stored with the seat for statistics."""
+    if result is None:
+        return {}
+    return {seat: (result.places[seat], result.scores[seat]) for seat in result.ranking}
 
 
 class Play:
@@ -173,6 +180,7 @@ class Play:
         write = StepWrite(
             state=engine.dump_state(state),
             status="finished" if result is not None else "running",
+            results=final_results(result),
             moves=[
                 NewMove(
                     seat, str(action), events=[t.to_json() for t in lines], checkpoint=checkpoint
@@ -261,6 +269,7 @@ class Play:
         write = StepWrite(
             state=engine.dump_state(state),
             status="finished" if result is not None else "running",
+            results=final_results(result),
             moves=moves,
             waiting_changed=after != before,
             published=True,
