@@ -651,6 +651,7 @@ class Store:
         *,
         reminder: float | Keep | None = KEEP,
         deadlines: Mapping[str, float] | Keep = KEEP,
+        clock: Mapping[str, float] | Keep = KEEP,
     ) -> None:
         """Move a lobby to running with its first state, seat order and timers.
 
@@ -674,6 +675,7 @@ class Store:
                     (seat_number, colour, game.id, user_id),
                 )
             _write_timers(db, game.id, reminder, deadlines)
+            _write_clock(db, game.id, clock)
 
         await self.write(unit)
 

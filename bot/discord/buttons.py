@@ -202,9 +202,41 @@ class AbandonButton(
         await bot.responder.run(interaction, work)
 
 
+class ResignButton(
+    discord.ui.DynamicItem[discord.ui.Button], template=r"zg:resign:(?P<game_id>\d+)"
+):
+    """The confirmation of ``/game resign``; only for that game, only by a seated player."""
+
+    def __init__(self, game_id: int, label: str) -> None:
+        super().__init__(
+            discord.ui.Button(
+                label=label[:MAX_LABEL],
+                style=discord.ButtonStyle.danger,
+                custom_id=f"zg:resign:{game_id}",
+            )
+        )
+        self.game_id = game_id
+
+    @classmethod
+    async def from_custom_id(
+        cls, interaction: discord.Interaction, item: discord.ui.Item[Any], match: re.Match[str]
+    ) -> ResignButton:
+        return cls(int(match["game_id"]), getattr(item, "label", None) or "")
+
+    async def callback(self, interaction: discord.Interaction) -> Any:
+        bot = _bot(interaction)
+
+        async def work(player: Player) -> Outcome:
+            return await bot.service.resign(
+                interaction.channel_id or 0, player, confirmed=True, expected_game=self.game_id
+            )
+
+        await bot.responder.run(interaction, work)
+
+
 class StaleButton(
     discord.ui.DynamicItem[discord.ui.Button],
-    template=r"zg:(?!act:\d+:\d+:.|undo:\d+:\d+$|mine:\d+$|abandon:\d+$).*",
+    template=r"zg:(?!act:\d+:\d+:.|undo:\d+:\d+$|mine:\d+$|abandon:\d+$|resign:\d+$).*",
 ):
     """Any other ``zg:`` button: answered, never ignored."""
 
@@ -229,6 +261,7 @@ DYNAMIC_ITEMS: tuple[type[discord.ui.DynamicItem[Any]], ...] = (
     UndoButton,
     MineButton,
     AbandonButton,
+    ResignButton,
     StaleButton,
 )
 
@@ -241,6 +274,8 @@ def button_for(choice: Choice, game_id: int, version: int | None, lang: str) -> 
     label = choice.label.render(lang)
     if choice.kind is ChoiceKind.ABANDON:
         return AbandonButton(game_id, label)
+    if choice.kind is ChoiceKind.RESIGN:
+        return ResignButton(game_id, label)
     if choice.kind is ChoiceKind.MINE:
         return MineButton(game_id, label)
     if version is None:

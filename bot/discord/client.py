@@ -43,6 +43,7 @@ from bot.discord.cogs.games import GamesCog
 from bot.discord.cogs.help import HelpCog
 from bot.discord.cogs.lobby import LobbyCog
 from bot.discord.cogs.play import PlayCog
+from bot.discord.cogs.table import TableCog
 from bot.discord.delivery import Delivery
 from bot.discord.errors import ZigguratTree
 from bot.discord.interactions import Responder
@@ -87,7 +88,9 @@ class ZigguratBot(commands.Bot):
 
     async def setup_hook(self) -> None:
         await self.tree.set_translator(CatalogTranslator())
-        await self.add_cog(LobbyCog(self))
+        lobby = LobbyCog(self)
+        await self.add_cog(lobby)
+        await self.add_cog(TableCog(self, lobby.group))
         await self.add_cog(PlayCog(self))
         await self.add_cog(HelpCog(self))
         await self.add_cog(GamesCog(self))

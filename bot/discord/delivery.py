@@ -234,6 +234,9 @@ class Delivery:
             shown.add(me)
 
         async def send_public(**kwargs: Any) -> Any:
+            if outcome.public_in_channel and outcome.channel_id is not None:
+                channel = self.client.get_partial_messageable(outcome.channel_id)
+                return await channel.send(**kwargs)
             return await interaction.followup.send(ephemeral=False, wait=True, **kwargs)
 
         if outcome.has_public and not await self.post_public(send_public, outcome, public_lang):
@@ -298,8 +301,14 @@ class Delivery:
     # -- the pieces ---------------------------------------------------------------
 
     async def post_public(self, send: Send, outcome: Outcome, lang: str) -> bool:
-        """The one public message of an outcome; False (logged) if Discord refused it."""
+        """The one public message of an outcome; False (logged) if Discord refused it.
+
+        Each awaited player is named, but only those who chose to be told in the
+        channel (the default) are pinged there; those who chose DMs get one.
+        """
         lines = [line.render(lang) for line in outcome.public]
+        choices = await self._notify_choices(outcome)
+        pinged = [uid for uid in outcome.ping if choices.get(uid) in ("channel", "both")]
         if outcome.ping:
             mentions = " ".join(f"<@{uid}>" for uid in outcome.ping)
             lines.append(t(lang, "game.your_turn", mentions=mentions))
@@ -313,11 +322,35 @@ class Delivery:
                         extra["file"] = png(outcome.board, BOARD_FILE)
                     if view is not None:
                         extra["view"] = view
-                await send(content=part, allowed_mentions=mention_only(outcome.ping), **extra)
+                await send(content=part, allowed_mentions=mention_only(pinged), **extra)
         except discord.HTTPException:
             log.exception("could not post the public message of game %s", outcome.game_id)
             return False
+        await self._turn_dms(outcome, choices, lang)
         return True
+
+    async def _notify_choices(self, outcome: Outcome) -> dict[int, str]:
+        wanted = list(outcome.ping) + ([outcome.heads_up] if outcome.heads_up else [])
+        if not wanted:
+            return {}
+        try:
+            return await self.service.notify_choices(wanted)
+        except Exception:
+            log.exception("could not read notification choices; pinging in the channel")
+            return dict.fromkeys(wanted, "channel")
+
+    async def _turn_dms(self, outcome: Outcome, choices: dict[int, str], lang: str) -> None:
+        """ "Your turn" and "you are next" by DM, for those who asked for DMs."""
+        where = f"<#{outcome.channel_id}>"
+        notes = [
+            (uid, Text("notify.your_turn_dm", {"channel": where}))
+            for uid in outcome.ping
+            if choices.get(uid) in ("dm", "both")
+        ]
+        if outcome.heads_up is not None and choices.get(outcome.heads_up) in ("dm", "both"):
+            notes.append((outcome.heads_up, Text("notify.next_dm", {"channel": where})))
+        for uid, text in notes:
+            await self.dm(PrivateMessage(uid, (text,)), lang)
 
     async def tally(self, outcome: Outcome, lang: str, fallback: Send) -> None:
         """Keep the round's tally message: edit it on a submission; when a round is

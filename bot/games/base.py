@@ -329,6 +329,17 @@ class GameEngine(ABC, Generic[S, A]):
         """What a late seat plays when its time runs out; it must leak nothing."""
         return None
 
+    def auto_action(self, state: S, seat: Seat) -> A | None:
+        """An answer the service may give for ``seat`` when its player opted in: one
+        that cannot change the outcome and leaks nothing (a conflict already decided
+        on public information alone). Default: none."""
+        return None
+
+    def up_next(self, state: S) -> Seat | None:
+        """The seat that will be awaited after the current one, when the game knows it
+        (its player gets a heads-up). Default: unknown."""
+        return None
+
     def timeout_actions(self, state: S, deadline: str) -> list[tuple[Seat, A]]:
         """The actions applied, as one batch, when ``deadline`` expires.
 

@@ -9,6 +9,10 @@ call :class:`GameService`, which composes one part per seam:
 * :mod:`~bot.service.clock` — reminders and deadlines;
 * :mod:`~bot.service.reading` — status, board, hand, log, suggestions;
 * :mod:`~bot.service.reach` — closed DMs and kept messages, for the adapter;
+* :mod:`~bot.service.seats` — the host's clock controls, resigning, handing a
+  seat over, automatic answers, notification choices;
+* :mod:`~bot.service.table` and :mod:`~bot.service.autoplay` — the turn
+  clock, absent seats, and the decisions the table takes for a seat;
 * :mod:`~bot.service.outcome` — the types it answers with;
 * :mod:`~bot.service.loaded` and :mod:`~bot.service.context` — a loaded
   game, and what the parts share (store, registry, clock, locks, images).
@@ -39,6 +43,7 @@ from bot.service.outcome import (
 from bot.service.play import Play
 from bot.service.reach import Reach
 from bot.service.reading import Reading, help_lines
+from bot.service.seats import Seats
 from bot.store import Store
 
 __all__ = [
@@ -83,6 +88,7 @@ class GameService:
         self.clock_part = Clock(self.ctx, self.play)
         self.reading = Reading(self.ctx)
         self.reach = Reach(self.ctx)
+        self.seats = Seats(self.ctx, self.play)
         # the commands, by part
         self.new_game = self.lobby.new_game
         self.join = self.lobby.join
@@ -107,6 +113,14 @@ class GameService:
         self.note_dm_announcement = self.reach.note_dm_announcement
         self.remember_message = self.reach.remember_message
         self.message = self.reach.message
+        self.pause = self.seats.pause
+        self.resume = self.seats.resume
+        self.extend = self.seats.extend
+        self.replace = self.seats.replace
+        self.resign = self.seats.resign
+        self.auto = self.seats.auto
+        self.notify = self.seats.notify
+        self.notify_choices = self.seats.notify_choices
 
     @property
     def store(self) -> Store:

@@ -204,6 +204,11 @@ async def handoff(
     public = list(lines)
     public += result_lines(game, result) if result is not None else game.waiting_line()
     awaited = game.waiting() if result is None else set()
+    following = game.engine.up_next(game.state) if result is None else None
+    heads_up = None
+    if following is not None and following not in awaited:
+        public.append(game.text("game.up_next", {"seat": following}))
+        heads_up = game.user_of(following)
     return Outcome(
         game_id=game.id,
         channel_id=game.row.channel_id,
@@ -215,6 +220,7 @@ async def handoff(
         choices=public_buttons(game, awaited) if result is None else [],
         tally=await tally(ctx, game),
         finished=result is not None,
+        heads_up=heads_up,
         version=version,
         step=StepKind.FINAL if result is not None else StepKind.HANDOFF,
     )

@@ -8,6 +8,9 @@ Decisions:
 * Deadlines are named by the engine (``round:3``); when one expires, the
   engine's timeout actions for that name are applied as one batch with one
   public message (:meth:`bot.service.play.Play.timeouts`).
+* The turn clock (:mod:`bot.service.table`) has three timers: ``half`` and
+  ``soon`` remind the awaited players when their time runs out; ``turn``
+  plays their timeout actions.
 * A timer is removed from the store before it fires, so two passes (or two
   processes) never fire it twice; a timer of a game that is no longer
   running does nothing.
@@ -60,8 +63,29 @@ class Clock:
             if timer.kind == "deadline":
                 outcome = await self.play.timeouts(game, timer.name)
                 return [] if outcome is None else [outcome]
+            if timer.kind == "clock":
+                if timer.name == "turn":
+                    outcome = await self.play.timeouts(game, "clock")
+                    return [] if outcome is None else [outcome]
+                return [await self._last_call(game)]
         log.warning("unknown timer kind %s", timer.kind)
         return []
+
+    async def _last_call(self, game: LoadedGame) -> Outcome:
+        """A turn clock's reminder: whom it waits for and when their time runs out."""
+        waiting = game.waiting()
+        ends = [t.due_at for t in await self.ctx.store.timers(game.id) if t.name == "turn"]
+        text = (
+            Text("clock.reminder", {"players": game.names_of(waiting), "when": int(ends[0])})
+            if ends
+            else Text("reminder.public", {"players": game.names_of(waiting)})
+        )
+        return Outcome(
+            game_id=game.id,
+            channel_id=game.row.channel_id,
+            public=[text],
+            ping=game.users_of(waiting),
+        )
 
     async def _remind(self, game: LoadedGame) -> Outcome:
         waiting = game.waiting()

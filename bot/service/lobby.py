@@ -23,13 +23,14 @@ import random
 from collections.abc import Mapping
 from typing import Any
 
-from bot.games.base import GameType
+from bot.games.base import GameType, TurnShape
 from bot.i18n import Text, has_key, language_of
 from bot.service import announce
 from bot.service.context import Context
 from bot.service.loaded import LoadedGame
 from bot.service.outcome import Choice, ChoiceKind, Outcome, Player, Refusal
-from bot.store import ChannelBusy, VersionConflict
+from bot.service.table import all_options, clock_seconds, clock_timers
+from bot.store import KEEP, ChannelBusy, VersionConflict
 
 #: seat colours in seat order; chosen to stay apart from the games' piece colours
 SEAT_COLOURS: tuple[str, ...] = ("#f1a208", "#9b59b6", "#1abc9c", "#e84393", "#95a5a6")
@@ -44,8 +45,8 @@ SEAT_COLOUR_NAMES: dict[str, str] = {
 
 
 def parse_options(game_type: GameType, options: Mapping[str, str | None]) -> dict[str, str]:
-    """Validate lobby options against the game's specs; fill in defaults."""
-    specs = {spec.name: spec for spec in game_type.engine.options}
+    """Validate lobby options against the game's and the table's specs; fill in defaults."""
+    specs = {spec.name: spec for spec in all_options(game_type)}
     chosen: dict[str, str] = {}
     for name, value in options.items():
         if value is None or value == "":
@@ -61,7 +62,7 @@ def parse_options(game_type: GameType, options: Mapping[str, str | None]) -> dic
                 choices=", ".join(spec.choices),
             )
         chosen[name] = value
-    for spec in game_type.engine.options:
+    for spec in all_options(game_type):
         chosen.setdefault(spec.name, spec.default)
     return chosen
 
@@ -69,7 +70,7 @@ def parse_options(game_type: GameType, options: Mapping[str, str | None]) -> dic
 def options_text(game_type: GameType, chosen: Mapping[str, str]) -> list[Text]:
     """Each chosen option in words (``mode: auction``)."""
     shown: list[Text] = []
-    for spec in game_type.engine.options:
+    for spec in all_options(game_type):
         value = chosen.get(spec.name, spec.default)
         value_key = f"{spec.description_key}.{value}"
         shown.append(
@@ -200,15 +201,17 @@ class Lobby:
             colours = seat_colours(game_type, len(order))
             state = engine.new_game(len(order), row.options, row.seed)
             now = self.ctx.clock()
-            game = LoadedGame(row, game_type, state)
+            seconds = clock_seconds(row.options)
+            clocked = seconds is not None and engine.turns is TurnShape.SEQUENTIAL
             await _stored(
                 self.ctx.store.start_game(
                     row,
                     engine.dump_state(state),
                     order,
                     [hex_ for hex_, _ in colours],
-                    reminder=now + self.ctx.reminder_seconds,
+                    reminder=None if clocked else now + self.ctx.reminder_seconds,
                     deadlines={d.name: now + d.seconds for d in engine.deadlines(state)},
+                    clock=clock_timers(now, seconds) if clocked and seconds else KEEP,
                 )
             )
             self.ctx.timers_changed()

@@ -67,6 +67,8 @@ class ChoiceKind(enum.Enum):
     MINE = "mine"
     #: confirm abandoning the game
     ABANDON = "abandon"
+    #: confirm resigning one's seat
+    RESIGN = "resign"
 
 
 @dataclass(frozen=True)
@@ -137,6 +139,11 @@ class Outcome:
     choices: list[Choice] = field(default_factory=list)
     tally: list[Text] | None = None
     finished: bool = False
+    #: who is awaited after those pinged, for a heads-up (their user id)
+    heads_up: int | None = None
+    #: post the public message in the game's channel itself, not as a follow-up of
+    #: the interaction (a game opened in a new thread)
+    public_in_channel: bool = False
     #: the game's stored version after this outcome (buttons carry it)
     version: int | None = None
     step: StepKind | None = None

@@ -17,13 +17,18 @@ Decisions:
   state is rebuilt from the checkpoint by re-applying the steps that stand
   (:mod:`bot.service.replay`), so a game still replays exactly from its
   seed and log.
-* Timers: a hand-off arms the reminder one interval from now; a sealed
-  submission or a step in the same turn leaves it alone. The engine's named
+* Timers: a hand-off starts the new decision's turn clock when the game has
+  one (:mod:`bot.service.table`), else arms the reminder one interval from
+  now; a sealed submission or a step in the same turn leaves them alone;
+  nothing is armed while the host has paused the game. The engine's named
   deadlines are written with every step: a name seen for the first time
   gets its due time, a name still wanted keeps it (a round's deadline never
   slides), a name no longer wanted is dropped.
-* At a deadline the late seats' timeout actions are applied as one batch,
-  committed once, with one public message.
+* At a deadline (or the end of a turn clock) the late seats' timeout actions
+  are applied as one batch, committed once, with one public message; a seat
+  that times out too often in a row becomes absent. After a hand-off the
+  table plays the decisions of absent and resigned seats and the opted-in
+  automatic answers (:mod:`bot.service.autoplay`) in the same commit.
 * A seat whose try was refused may have to wait (``engine.retry_cooldown``)
   before the next; it is told how long.
 """
@@ -32,14 +37,23 @@ from __future__ import annotations
 
 import logging
 import math
+from typing import Any
 
 from bot.games.base import Event, Result, RuleError, TurnShape
 from bot.i18n import Text
 from bot.service import announce
+from bot.service.autoplay import Played, play_for_seats
 from bot.service.context import Context
 from bot.service.loaded import LoadedGame
 from bot.service.outcome import Outcome, Player, Refusal, StepKind, classify
 from bot.service.replay import UNDO, rebuild, standing
+from bot.service.table import (
+    ABSENT_SEAT,
+    PLAYING,
+    absent_after,
+    clock_seconds,
+    clock_timers,
+)
 from bot.store import KEEP, Keep, NewMove, StepWrite, VersionConflict
 
 log = logging.getLogger(__name__)
@@ -161,20 +175,25 @@ class Play:
             if cooldown > 0:
                 self.ctx.cooldowns.start(game.id, seat, verb, now + cooldown)
             raise game.refusal(error) from None
+        lines = announce.step_lines(game, seat, action, events)
+        statuses = {s.seat: s.status for s in game.row.seats}
+        seats: dict[int, dict[str, Any]] = {}
+        own = game.row.seats[seat]
+        if own.status == ABSENT_SEAT or own.timeouts:
+            seats[seat] = {"status": PLAYING, "timeouts": 0}
+            if own.status == ABSENT_SEAT:
+                statuses[seat] = PLAYING
+                lines.append(Text("table.back", {"seat": seat}))
+        kind = self._kind(game, seat, before, turn)
+        played = Played()
+        if kind is StepKind.HANDOFF:  # the table may play the next decisions itself
+            played = play_for_seats(game, statuses)
+            kind = self._kind(game, seat, before, turn)
         result = engine.result(state)
         after = engine.waiting_for(state)
-        kind = classify(
-            seat,
-            before,
-            after,
-            finished=result is not None,
-            simultaneous=engine.turns is TurnShape.SIMULTANEOUS,
-            new_turn=engine.turn_number(state) != turn,
-        )
         checkpoint = kind is not StepKind.CONTINUE or engine.is_checkpoint(
             state, seat, action, events
         )
-        lines = announce.step_lines(game, seat, action, events)
         published = kind in (StepKind.HANDOFF, StepKind.FINAL)
         pending = await self._pending_lines(game) if published else []
         write = StepWrite(
@@ -184,26 +203,27 @@ class Play:
             moves=[
                 NewMove(
                     seat, str(action), events=[t.to_json() for t in lines], checkpoint=checkpoint
-                )
+                ),
+                *played.moves,
             ],
             waiting_changed=after != before,
             checkpoint=checkpoint,
             published=published,
-            reminder=now + self.ctx.reminder_seconds if kind is StepKind.HANDOFF else KEEP,
-            deadlines=self._deadlines(game, had_deadlines),
+            seats=seats,
+            **self._timers(game, kind, had_deadlines),
         )
         version = await self._commit(game, write)
         reply = [Text("move.accepted", {"action": str(action)})]
+        all_events = [*events, *played.events]
         if published:
             reply += announce.event_texts(game, events, seat)
-            private = await announce.private_updates(self.ctx, game, before_private, events)
+            private = await announce.private_updates(self.ctx, game, before_private, all_events)
+            new_turn = engine.turn_number(state) != turn
             return await announce.handoff(
                 self.ctx,
                 game,
-                lines=announce.shown(game, pending + lines),
-                newly=after
-                if kind is StepKind.FINAL or engine.turn_number(state) != turn
-                else after - (before - {seat}),
+                lines=announce.shown(game, pending + lines + played.lines),
+                newly=after if kind is StepKind.FINAL or new_turn else after - (before - {seat}),
                 version=version,
                 reply=reply,
                 private=private,
@@ -211,10 +231,10 @@ class Play:
         reply += announce.shown(game, lines) + announce.event_texts(game, events, seat)
         private = await announce.private_updates(self.ctx, game, before_private, events, skip=seat)
         if kind is StepKind.CONTINUE:
-            own = await announce.private_updates(
+            mine = await announce.private_updates(
                 self.ctx, game, {seat: before_private.get(seat)}, []
             )
-            private += [m for m in own if m.user_id == game.user_of(seat)]
+            private += [m for m in mine if m.user_id == game.user_of(seat)]
         return await announce.preview(
             self.ctx,
             game,
@@ -226,15 +246,33 @@ class Play:
             private=private,
         )
 
+    @staticmethod
+    def _kind(game: LoadedGame, seat: int, before: set[int], turn: int | None) -> StepKind:
+        engine, state = game.engine, game.state
+        return classify(
+            seat,
+            before,
+            engine.waiting_for(state),
+            finished=engine.result(state) is not None,
+            simultaneous=engine.turns is TurnShape.SIMULTANEOUS,
+            new_turn=engine.turn_number(state) != turn,
+        )
+
     # -- timeouts -----------------------------------------------------------------
 
     async def timeouts(self, game: LoadedGame, deadline: str) -> Outcome | None:
-        """Apply the engine's timeout actions for ``deadline`` as one batch (lock held)."""
+        """Apply the timeout actions of ``deadline`` as one batch (lock held).
+
+        ``deadline`` is one of the engine's named deadlines, or ``clock`` for the
+        turn clock. Each late seat counts a timeout in a row; at the table's
+        limit it becomes absent, and the table is told.
+        """
         engine, state = game.engine, game.state
         planned = engine.timeout_actions(state, deadline)
         if not planned:
             return None
         before = engine.waiting_for(state)
+        had_deadlines = bool(engine.deadlines(state))
         before_private = announce.private_views(game)
         moves: list[NewMove] = []
         lines: list[Text] = []
@@ -263,6 +301,18 @@ class Play:
             )
         if not moves:
             return None
+        statuses = {s.seat: s.status for s in game.row.seats}
+        seats: dict[int, dict[str, Any]] = {}
+        limit = absent_after(game.row.options)
+        for seat in sorted(acted):
+            row = game.row.seats[seat]
+            count = row.timeouts + 1
+            seats[seat] = {"timeouts": count}
+            if row.status == PLAYING and limit is not None and count >= limit:
+                seats[seat]["status"] = ABSENT_SEAT
+                statuses[seat] = ABSENT_SEAT
+                lines.append(Text("table.absent", {"seat": seat, "count": count}))
+        played = play_for_seats(game, statuses)
         result = engine.result(state)
         after = engine.waiting_for(state)
         pending = await self._pending_lines(game)
@@ -270,25 +320,74 @@ class Play:
             state=engine.dump_state(state),
             status="finished" if result is not None else "running",
             results=final_results(result),
-            moves=moves,
+            moves=[*moves, *played.moves],
             waiting_changed=after != before,
             published=True,
-            reminder=self.ctx.clock() + self.ctx.reminder_seconds,
-            deadlines=self._deadlines(game),
+            seats=seats,
+            **self._timers(game, StepKind.HANDOFF, had_deadlines),
         )
         version = await self._commit(game, write)
-        private = await announce.private_updates(self.ctx, game, before_private, events)
+        private = await announce.private_updates(
+            self.ctx, game, before_private, [*events, *played.events]
+        )
         return await announce.handoff(
             self.ctx,
             game,
-            lines=announce.shown(game, pending + lines),
+            lines=announce.shown(game, pending + lines + played.lines),
             newly=after - (before - acted),
             version=version,
             reply=[],
             private=private,
         )
 
+    async def play_out(self, game: LoadedGame, lines: list[Text]) -> Outcome | None:
+        """Let the table play the decisions it takes now (a seat just resigned); one
+        commit and one public message headed by ``lines``, or None if there were none."""
+        engine, state = game.engine, game.state
+        before = engine.waiting_for(state)
+        had_deadlines = bool(engine.deadlines(state))
+        before_private = announce.private_views(game)
+        played = play_for_seats(game, {s.seat: s.status for s in game.row.seats})
+        if not played.moves:
+            return None
+        result = engine.result(state)
+        after = engine.waiting_for(state)
+        pending = await self._pending_lines(game)
+        write = StepWrite(
+            state=engine.dump_state(state),
+            status="finished" if result is not None else "running",
+            results=final_results(result),
+            moves=played.moves,
+            waiting_changed=after != before,
+            published=True,
+            **self._timers(game, StepKind.HANDOFF, had_deadlines),
+        )
+        version = await self._commit(game, write)
+        private = await announce.private_updates(self.ctx, game, before_private, played.events)
+        return await announce.handoff(
+            self.ctx,
+            game,
+            lines=announce.shown(game, pending + lines + played.lines),
+            newly=after - (before - played.seats),
+            version=version,
+            reply=[],
+            private=private,
+        )
+
     # -- helpers ------------------------------------------------------------------
+
+    def _timers(self, game: LoadedGame, kind: StepKind, had_deadlines: bool) -> dict[str, Any]:
+        """The timers a step writes (see the module docstring); nothing while paused."""
+        if game.row.paused is not None:
+            return {"reminder": KEEP, "deadlines": KEEP, "clock": KEEP}
+        deadlines = self._deadlines(game, had_deadlines)
+        if kind is not StepKind.HANDOFF:
+            return {"reminder": KEEP, "deadlines": deadlines, "clock": KEEP}
+        now = self.ctx.clock()
+        seconds = clock_seconds(game.row.options)
+        if seconds is not None and game.engine.turns is TurnShape.SEQUENTIAL:
+            return {"reminder": None, "deadlines": deadlines, "clock": clock_timers(now, seconds)}
+        return {"reminder": now + self.ctx.reminder_seconds, "deadlines": deadlines, "clock": KEEP}
 
     def _deadlines(self, game: LoadedGame, had: bool = True) -> dict[str, float] | Keep:
         """The deadlines to write: the engine's now (new ones due from now); nothing to

@@ -87,8 +87,9 @@ async def test_each_game_offers_only_its_own_options(harness: BotHarness) -> Non
     [game] = [c for c in h.fake.guild_commands[h.guild.id] if c["name"] == "game"]
     [new] = [o for o in game["options"] if o["name"] == "new"]
     options = {sub["name"]: [o["name"] for o in sub.get("options") or []] for sub in new["options"]}
-    assert options["oracle"] == ["style", "deadline"]
-    assert options["tigris"] == ["scoring"]
+    # the game's own options, then the table's (the turn clock only for turn-based games)
+    assert options["oracle"] == ["style", "deadline", "absent", "thread"]
+    assert options["tigris"] == ["scoring", "clock", "absent", "thread"]
     with pytest.raises(TypeError):  # Discord's client cannot even send another game's option
         await h.slash(h.alice, "game new oracle", scoring="open")
     assert h.store is not None

@@ -229,7 +229,7 @@ async def test_lobby_rules(service: GameService, store: Store) -> None:
     await service.leave(CHANNEL, CAROL)
     game = await store.open_game_in(CHANNEL)
     assert [s.display_name for s in game.seats] == ["Alice", "Bob", "Dave"]
-    assert game.options == {"style": "plain", "deadline": "none"}  # defaults filled in
+    assert game.options == {"style": "plain", "deadline": "none", "absent": "3"}  # defaults
 
 
 async def test_abandon_asks_first_and_allows_channel_managers(

@@ -26,8 +26,9 @@ from discord.ext import commands
 from bot.discord.commands import Param, build_command
 from bot.discord.translator import L
 from bot.games.base import GameType, OptionSpec
-from bot.i18n import Text, has_key
-from bot.service import Outcome, Player
+from bot.i18n import Text, has_key, t
+from bot.service import Outcome, Player, Refusal
+from bot.service.table import all_options
 
 if TYPE_CHECKING:
     from bot.discord.client import ZigguratBot
@@ -41,7 +42,8 @@ def _choice_name(spec: OptionSpec, value: str) -> str | app_commands.locale_str:
 
 
 def option_params(game_type: GameType) -> list[Param]:
-    """One optional parameter per lobby option of a game, its values as choices."""
+    """One optional parameter per lobby option of a game and of the table, its values as
+    choices, and whether to open the game in a new thread."""
     return [
         Param(
             spec.name,
@@ -51,8 +53,8 @@ def option_params(game_type: GameType) -> list[Param]:
                 app_commands.Choice(name=_choice_name(spec, v), value=v) for v in spec.choices
             ],
         )
-        for spec in game_type.engine.options
-    ]
+        for spec in all_options(game_type)
+    ] + [Param("thread", L("cmd.game.new.thread"), annotation=bool, required=False)]
 
 
 class LobbyCog(commands.Cog):
@@ -110,19 +112,52 @@ class LobbyCog(commands.Cog):
 
     def _new(self, game: str) -> Any:
         async def new(interaction: discord.Interaction, values: dict[str, Any]) -> None:
+            in_thread = bool(values.pop("thread", False))
+
             async def work(player: Player) -> Outcome:
-                return await self.service.new_game(
+                channel_id = interaction.channel_id or 0
+                if in_thread:
+                    channel_id = await self._thread(interaction, game, player)
+                outcome = await self.service.new_game(
                     guild_id=interaction.guild_id,
-                    channel_id=interaction.channel_id or 0,
+                    channel_id=channel_id,
                     user=player,
                     game_type_name=game,
                     options=values,
                     language=str(interaction.guild_locale or "en"),
                 )
+                if in_thread:
+                    outcome.public_in_channel = True
+                    outcome.reply = [
+                        Text("lobby.created_in_thread", {"thread": f"<#{channel_id}>"})
+                    ]
+                return outcome
 
             await self.bot.responder.run(interaction, work)
 
         return new
+
+    async def _thread(self, interaction: discord.Interaction, game: str, player: Player) -> int:
+        """A new public thread of the channel for the game; a refusal if it cannot be made."""
+        channel = interaction.channel
+        if not isinstance(channel, discord.TextChannel):
+            raise Refusal("error.thread_here")
+        title = t(
+            str(interaction.guild_locale or "en"), self.service.registry[game].engine.title_key
+        )
+        name = t(
+            str(interaction.guild_locale or "en"),
+            "lobby.thread_name",
+            game=title,
+            player=player.name,
+        )
+        try:
+            thread = await channel.create_thread(
+                name=name[:100], type=discord.ChannelType.public_thread, auto_archive_duration=10080
+            )
+        except discord.HTTPException:
+            raise Refusal("error.thread_failed") from None
+        return thread.id
 
     async def join(self, interaction: discord.Interaction, values: dict[str, Any]) -> None:
         await self._channel_command(interaction, self.service.join)

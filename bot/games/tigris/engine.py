@@ -7,11 +7,14 @@ from typing import Any
 
 from bot.games.base import Event, GameEngine, OptionSpec, Result, RuleError
 from bot.games.tigris import actions, flow, rules, scoring, state, views
+from bot.games.tigris.components import COLOURS
 from bot.games.tigris.state import (
     PHASE_ACTION,
+    PHASE_MONUMENT,
     PHASE_OVER,
     PHASE_REVOLT,
     PHASE_WAR,
+    PHASE_WAR_ORDER,
     GameState,
 )
 
@@ -89,6 +92,51 @@ class TigrisEngine(GameEngine[GameState, actions.Action]):
     ) -> bool:
         """A swap draws tiles; a step with a private event showed the player new tiles."""
         return isinstance(action, actions.Swap) or any(e.private_to is not None for e in events)
+
+    def timeout_action(self, game: GameState, seat: int) -> actions.Action | None:
+        """What a late seat plays; it leaks nothing: pass in its turn, support 0 in a
+        conflict, the first war in the fixed colour order, the first treasure choice
+        (all are public), no monument."""
+        if seat not in rules.waiting_for(game):
+            return None
+        if game.phase == PHASE_ACTION:
+            return actions.Pass()
+        if game.phase in (PHASE_REVOLT, PHASE_WAR):
+            return actions.Support(0)
+        if game.phase == PHASE_WAR_ORDER:
+            first = min(game.wars, key=COLOURS.index)
+            return actions.ChooseWar(first)
+        if game.phase == PHASE_MONUMENT:
+            return actions.Decline()
+        legal = rules.legal_actions(game, seat)
+        return legal[0] if legal else None
+
+    def auto_action(self, game: GameState, seat: int) -> actions.Action | None:
+        """Support 0 when the conflict is decided on public information alone: even the
+        seat's whole hand (its size is public) could not change who wins."""
+        conflict = game.conflict
+        if (
+            conflict is None
+            or game.phase not in (PHASE_REVOLT, PHASE_WAR)
+            or seat not in rules.waiting_for(game)
+        ):
+            return None
+        hand = len(game.players[seat].hand)
+        if seat == conflict.attacker:
+            other_most = len(game.players[conflict.defender].hand)
+            worst = conflict.attacker_base - (conflict.defender_base + other_most)
+            best = conflict.attacker_base + hand - conflict.defender_base
+            decided = worst > 0 or best <= 0  # wins whatever, or loses whatever (ties lose)
+        else:
+            attack = conflict.attacker_base + (conflict.attacker_committed or 0)
+            decided = conflict.defender_base + hand < attack or conflict.defender_base >= attack
+        return actions.Support(0) if decided else None
+
+    def up_next(self, game: GameState) -> int | None:
+        """After a turn, the next seat in order (conflicts may interrupt, never reorder)."""
+        if game.phase == PHASE_OVER:
+            return None
+        return (game.active + 1) % len(game.players)
 
     def result(self, game: GameState) -> Result | None:
         if game.phase != PHASE_OVER:

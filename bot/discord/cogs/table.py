@@ -1,0 +1,127 @@
+"""``/game pause|resume|extend|replace|resign|auto|notify``: keeping a table playing for days.
+
+They join the ``/game`` group made by :class:`~bot.discord.cogs.lobby.LobbyCog`.
+
+Decisions:
+
+* The host's commands (pause, resume, extend, replace) pass whether the
+  member can manage the channel; the service decides who may use them.
+* ``/game resign`` asks for a confirmation with an ephemeral danger button
+  (:class:`~bot.discord.buttons.ResignButton`).
+* ``/game notify`` works anywhere in a server (it is remembered per user,
+  for every game); the others need the channel's game.
+"""
+
+from __future__ import annotations
+
+from typing import TYPE_CHECKING, Any
+
+import discord
+from discord import app_commands
+from discord.ext import commands
+
+from bot.discord.commands import Param, build_command
+from bot.discord.translator import L
+from bot.service import Outcome, Player
+from bot.service.seats import NOTIFY
+
+if TYPE_CHECKING:
+    from bot.discord.client import ZigguratBot
+
+
+def _choices(prefix: str, values: tuple[str, ...]) -> list[app_commands.Choice[str]]:
+    return [app_commands.Choice(name=L(f"{prefix}.{v}"), value=v) for v in values]
+
+
+class TableCog(commands.Cog):
+    """The table's commands in the ``/game`` group."""
+
+    def __init__(self, bot: ZigguratBot, group: app_commands.Group) -> None:
+        self.bot = bot
+        self.service = bot.service
+        self.group = group
+        for name in ("pause", "resume", "extend"):
+            self._add(name, [], self._host(name))
+        self._add(
+            "replace",
+            [
+                Param("old", L("cmd.game.replace.old"), annotation=discord.User),
+                Param("new", L("cmd.game.replace.new"), annotation=discord.Member),
+            ],
+            self.replace,
+        )
+        self._add("resign", [], self.resign)
+        self._add(
+            "auto",
+            [
+                Param(
+                    "answers",
+                    L("cmd.game.auto.answers"),
+                    choices=_choices("cmd.game.auto", ("on", "off")),
+                )
+            ],
+            self.auto,
+        )
+        self._add(
+            "notify",
+            [Param("how", L("cmd.game.notify.how"), choices=_choices("cmd.game.notify", NOTIFY))],
+            self.notify,
+        )
+
+    def _add(self, name: str, params: list[Param], handler: Any) -> None:
+        self.group.add_command(
+            build_command(name, L(f"cmd.game.{name}.description"), params, handler)
+        )
+
+    def _host(self, name: str) -> Any:
+        call = getattr(self.service, name)
+
+        async def handler(interaction: discord.Interaction, values: dict[str, Any]) -> None:
+            async def work(player: Player) -> Outcome:
+                outcome: Outcome = await call(
+                    interaction.channel_id or 0,
+                    player,
+                    can_manage_channel=interaction.permissions.manage_channels,
+                )
+                return outcome
+
+            await self.bot.responder.run(interaction, work)
+
+        return handler
+
+    async def replace(self, interaction: discord.Interaction, values: dict[str, Any]) -> None:
+        old: discord.abc.User = values["old"]
+        new: discord.abc.User = values["new"]
+
+        async def work(player: Player) -> Outcome:
+            return await self.service.replace(
+                interaction.channel_id or 0,
+                player,
+                old.id,
+                Player(new.id, new.display_name),
+                can_manage_channel=interaction.permissions.manage_channels,
+            )
+
+        await self.bot.responder.run(interaction, work)
+
+    async def resign(self, interaction: discord.Interaction, values: dict[str, Any]) -> None:
+        async def work(player: Player) -> Outcome:
+            return await self.service.resign(interaction.channel_id or 0, player, confirmed=False)
+
+        await self.bot.responder.run(interaction, work)
+
+    async def auto(self, interaction: discord.Interaction, values: dict[str, Any]) -> None:
+        on = values["answers"] == "on"
+
+        async def work(player: Player) -> Outcome:
+            return await self.service.auto(interaction.channel_id or 0, player, on=on)
+
+        await self.bot.responder.run(interaction, work)
+
+    async def notify(self, interaction: discord.Interaction, values: dict[str, Any]) -> None:
+        how = str(values["how"])
+
+        async def work(player: Player) -> Outcome:
+            return await self.service.notify(player, how)
+
+        await self.bot.responder.run(interaction, work, game_command=False)

@@ -1,0 +1,250 @@
+"""Seats over days: pause, resume and extend the clock; resign, hand a seat over;
+automatic answers; how each player is told it is their turn.
+
+Decisions:
+
+* The game's host — its creator, or a member who can manage the channel —
+  may pause the clocks (the turn clock and the game's own deadlines stop;
+  what was left of each is kept and restored on resume; a decision handed
+  over while paused gets a full clock on resume), resume them, and extend
+  the current deadlines by one turn clock (one day for a game without one).
+* A player may resign, after a confirmation: their seat stays in the game
+  and the table plays it with the engine's timeout actions for the rest of
+  the game (no game here can drop a seat midway without changing its
+  rules). What the seat held stays hidden.
+* The host may hand a seat to another member (``/game replace``): the new
+  player gets the seat's private view by DM (or, with DMs closed, on their
+  next command), the old one nothing more; a replaced seat plays again.
+* A player may opt in to automatic answers for their seat in this game
+  (``/game auto``): answers the engine marks as unable to change the
+  outcome. Never the default.
+* How to be told it is your turn — ``channel`` (mentioned in the game's
+  message, the default), ``dm``, ``both`` or ``off`` — is remembered per
+  user, for every game.
+"""
+
+from __future__ import annotations
+
+from typing import Any
+
+from bot.i18n import Text
+from bot.service.context import Context
+from bot.service.loaded import LoadedGame
+from bot.service.outcome import Choice, ChoiceKind, Outcome, Player, PrivateMessage, Refusal
+from bot.service.play import Play
+from bot.service.table import DAY, RESIGNED, clock_seconds, clock_timers
+from bot.store import StoreError, VersionConflict
+
+NOTIFY = ("channel", "dm", "both", "off")
+
+
+class Seats:
+    """The commands of this module's docstring."""
+
+    def __init__(self, ctx: Context, play: Play) -> None:
+        self.ctx = ctx
+        self.play = play
+
+    # -- the host ---------------------------------------------------------------
+
+    async def _hosted(self, channel_id: int, user: Player, can_manage: bool) -> LoadedGame:
+        game = await self.ctx.running(channel_id)
+        if user.id != game.row.creator_id and not can_manage:
+            raise Refusal("error.host_only")
+        return game
+
+    async def pause(self, channel_id: int, user: Player, *, can_manage_channel: bool) -> Outcome:
+        async with self.ctx.locks.hold(channel_id):
+            game = await self._hosted(channel_id, user, can_manage_channel)
+            if game.row.paused is not None:
+                raise Refusal("error.already_paused")
+            now = self.ctx.clock()
+            timers = await self.ctx.store.timers(game.id)
+            paused: list[Any] = [
+                [t.kind, t.name, max(0.0, t.due_at - now)]
+                for t in timers
+                if t.kind in ("clock", "deadline")
+            ]
+            paused.append(["at", "", float(game.row.last_seq)])
+            version = await _stored(self.ctx.store.pause(game.row, paused))
+            self.ctx.timers_changed()
+        return Outcome(
+            game_id=game.id,
+            channel_id=channel_id,
+            reply=[Text("host.paused_reply")],
+            public=[Text("host.paused", {"player": user.name})],
+            version=version,
+        )
+
+    async def resume(self, channel_id: int, user: Player, *, can_manage_channel: bool) -> Outcome:
+        async with self.ctx.locks.hold(channel_id):
+            game = await self._hosted(channel_id, user, can_manage_channel)
+            paused = game.row.paused
+            if paused is None:
+                raise Refusal("error.not_paused")
+            now = self.ctx.clock()
+            left = {(kind, name): float(rest) for kind, name, rest in paused}
+            same_decision = left.get(("at", "")) == float(game.row.last_seq)
+            deadlines = {
+                d.name: now + left.get(("deadline", d.name), d.seconds)
+                for d in game.engine.deadlines(game.state)
+            }
+            clock: dict[str, float] = {}
+            seconds = clock_seconds(game.row.options)
+            if seconds is not None and game.waiting():
+                clock = clock_timers(now, seconds)
+                if same_decision and ("clock", "turn") in left:
+                    clock = {
+                        name: now + rest for (kind, name), rest in left.items() if kind == "clock"
+                    }
+            reminder = None if clock else now + self.ctx.reminder_seconds
+            version = await _stored(
+                self.ctx.store.resume(game.row, reminder=reminder, deadlines=deadlines, clock=clock)
+            )
+            self.ctx.timers_changed()
+        return Outcome(
+            game_id=game.id,
+            channel_id=channel_id,
+            reply=[Text("host.resumed_reply")],
+            public=[Text("host.resumed", {"player": user.name}), *game.waiting_line()],
+            ping=game.users_of(game.waiting()),
+            version=version,
+        )
+
+    async def extend(self, channel_id: int, user: Player, *, can_manage_channel: bool) -> Outcome:
+        async with self.ctx.locks.hold(channel_id):
+            game = await self._hosted(channel_id, user, can_manage_channel)
+            if game.row.paused is not None:
+                raise Refusal("error.paused_extend")
+            timers = [
+                t for t in await self.ctx.store.timers(game.id) if t.kind in ("clock", "deadline")
+            ]
+            ends = [t.due_at for t in timers if t.kind == "deadline" or t.name == "turn"]
+            if not ends:
+                raise Refusal("error.no_deadline")
+            seconds = clock_seconds(game.row.options) or DAY
+            version = await _stored(self.ctx.store.extend(game.row, seconds))
+            self.ctx.timers_changed()
+        return Outcome(
+            game_id=game.id,
+            channel_id=channel_id,
+            reply=[Text("host.extended_reply")],
+            public=[Text("host.extended", {"player": user.name, "when": int(min(ends) + seconds)})],
+            version=version,
+        )
+
+    async def replace(
+        self,
+        channel_id: int,
+        user: Player,
+        old_id: int,
+        new: Player,
+        *,
+        can_manage_channel: bool,
+    ) -> Outcome:
+        async with self.ctx.locks.hold(channel_id):
+            game = await self._hosted(channel_id, user, can_manage_channel)
+            seat = game.seat_of(old_id)
+            if seat is None:
+                raise Refusal("error.replace_not_seated")
+            if game.seat_of(new.id) is not None:
+                raise Refusal("error.replace_seated", player=new.name)
+            try:
+                version = await self.ctx.store.replace_player(game.row, seat.seat, new.id, new.name)
+            except VersionConflict:
+                raise Refusal("error.conflict") from None
+            except StoreError:
+                raise Refusal("error.replace_seated", player=new.name) from None
+            private: list[PrivateMessage] = []
+            if game.engine.has_private_view:
+                view = game.engine.private_view(game.state, seat.seat)
+                image = await self.ctx.private_image(game, view, seat.seat)
+                header = Text("hand.header", {"game": Text(game.engine.title_key)})
+                private.append(PrivateMessage(new.id, (header,), image))
+        return Outcome(
+            game_id=game.id,
+            channel_id=channel_id,
+            reply=[Text("host.replaced_reply")],
+            public=[
+                Text(
+                    "host.replaced",
+                    {"old": seat.display_name, "new": new.name, "host": user.name},
+                )
+            ],
+            private=private,
+            ping=[new.id] if seat.seat in game.waiting() else [],
+            version=version,
+        )
+
+    # -- a player ---------------------------------------------------------------
+
+    async def resign(
+        self,
+        channel_id: int,
+        user: Player,
+        *,
+        confirmed: bool,
+        expected_game: int | None = None,
+    ) -> Outcome:
+        async with self.ctx.locks.hold(channel_id):
+            game = await self.ctx.running(channel_id, expected_game=expected_game)
+            seat = game.seat_of(user.id)
+            if seat is None:
+                raise Refusal("error.not_in_game")
+            if seat.status == RESIGNED:
+                raise Refusal("error.already_resigned")
+            if not confirmed:
+                return Outcome(
+                    game_id=game.id,
+                    channel_id=channel_id,
+                    reply=[Text("seat.resign_confirm")],
+                    reply_choices=[
+                        Choice(Text("seat.resign_button"), kind=ChoiceKind.RESIGN, danger=True)
+                    ],
+                )
+            version = await _stored(
+                self.ctx.store.set_seat(game.row, seat.seat, {"status": RESIGNED})
+            )
+            line = Text("seat.resigned", {"player": user.name})
+            fresh = await self.ctx.running(channel_id)
+            played = await self.play.play_out(fresh, [line])
+        if played is not None:
+            played.reply = [Text("seat.resigned_reply")]
+            return played
+        return Outcome(
+            game_id=game.id,
+            channel_id=channel_id,
+            reply=[Text("seat.resigned_reply")],
+            public=[line],
+            version=version,
+        )
+
+    async def auto(self, channel_id: int, user: Player, *, on: bool) -> Outcome:
+        async with self.ctx.locks.hold(channel_id):
+            game = await self.ctx.running(channel_id)
+            seat = game.seat_of(user.id)
+            if seat is None:
+                raise Refusal("error.not_in_game")
+            await _stored(self.ctx.store.set_seat(game.row, seat.seat, {"auto": int(on)}))
+        key = "seat.auto_on" if on else "seat.auto_off"
+        return Outcome(game_id=game.id, channel_id=channel_id, reply=[Text(key)])
+
+    async def notify(self, user: Player, how: str) -> Outcome:
+        if how not in NOTIFY:
+            raise Refusal(
+                "error.bad_option_value", option="how", value=how, choices=", ".join(NOTIFY)
+            )
+        await self.ctx.store.set_notify(user.id, how)
+        return Outcome(reply=[Text(f"notify.{how}")])
+
+    async def notify_choices(self, user_ids: list[int]) -> dict[int, str]:
+        """How each user wants to be told it is their turn (default: in the channel)."""
+        chosen = await self.ctx.store.notify_choices(user_ids)
+        return {uid: chosen.get(uid, "channel") for uid in user_ids}
+
+
+async def _stored(call: Any) -> Any:
+    try:
+        return await call
+    except VersionConflict:
+        raise Refusal("error.conflict") from None
