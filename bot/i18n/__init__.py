@@ -17,6 +17,9 @@ Decisions:
   stored language of existing games (``en``, ``zh``, ``ko``) keeps its meaning.
 * ``language_of`` accepts its own answers (``language_of("zh-TW") == "zh-TW"``):
   callers pass either a Discord locale or a stored catalog language.
+* ``glossary.json`` (next to this file, not shipped) names the recurring game
+  terms in each language; ``tests/platform/test_i18n_terms.py`` checks every
+  catalog against it and against the English placeholders.
 """
 
 from __future__ import annotations
