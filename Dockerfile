@@ -16,7 +16,8 @@ ENV PYTHONDONTWRITEBYTECODE=1 \
     ZIGGURAT_DB=/data/ziggurat.db \
     ZIGGURAT_DEMO_DIR=/data/demo
 
-# Fonts: DejaVu for Latin text, WenQuanYi Micro Hei for Chinese and Korean player names.
+# Fonts: DejaVu for Latin text, WenQuanYi Micro Hei for Chinese and Korean player names
+# (catalog labels need no system font: renderer/fonts/ ships a CJK subset).
 RUN apt-get update \
     && apt-get install -y --no-install-recommends fonts-dejavu-core fonts-wqy-microhei \
     && rm -rf /var/lib/apt/lists/*

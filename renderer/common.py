@@ -4,22 +4,31 @@ Decisions recorded here:
 
 * Fonts: DejaVu Sans (regular and bold) from the system when present, else the
   scalable font Pillow bundles (``ImageFont.load_default(size=...)``), so a bare
-  machine still renders. Any ``.ttf``/``.otf``/``.ttc`` dropped into
-  ``renderer/fonts/`` is tried before the system fonts for missing glyphs.
+  machine still renders.
 * Player names may be Chinese, Korean, emoji... A :class:`FontStack` is a
-  primary font plus fallbacks (CJK fonts found through ``fc-list`` or at their
-  usual Debian paths). Text is split into runs, each drawn with the first font
-  that has the glyph. A character no font has is dropped; a name that loses
-  most of its characters becomes the caller's fallback (``"Player 2"``), so a
-  name never renders as a row of empty boxes and nothing crashes.
-* A bold stack whose fallback has no bold face (WenQuanYi Micro Hei) draws it
-  with a thin stroke of the text colour, so a Chinese name is as heavy as a
-  Latin one beside it.
+  primary font plus fallbacks: first the system's CJK fonts (found through
+  ``fc-list`` or at their usual Debian paths), which have every character a
+  name may use, then the fonts shipped in ``renderer/fonts/``. Text is split
+  into runs, each drawn with the first font that has the glyph. A character no
+  font has is dropped; a name that loses most of its characters becomes the
+  caller's fallback (``"Player 2"``), so a name never renders as a row of empty
+  boxes and nothing crashes.
+* The shipped font is a subset of Noto Sans CJK (OFL, ``renderer/fonts/OFL.txt``)
+  with every character of every catalog string (``scripts/make_cjk_subset.py``
+  regenerates it). It comes *after* the system fonts: where a full CJK font is
+  installed, names and labels are drawn with it in one consistent style; on a
+  machine without one, the subset still draws every label of every catalog
+  language (and the characters of names it happens to have).
+* A bold stack whose fallback has no bold face (WenQuanYi Micro Hei, the shipped
+  subset) draws it with a thin stroke of the text colour, so a Chinese name is
+  as heavy as a Latin one beside it.
 * Glyph coverage is detected without extra dependencies: a character is
   "missing" when the font draws it exactly like its ``.notdef`` glyph.
 * Labels in another language (the catalog's Chinese or Korean) are only drawn
   when the stack covers every character of them (:func:`can_draw`); a renderer
-  otherwise draws the whole image in English rather than mixing in boxes.
+  otherwise draws the whole image in English rather than mixing in boxes. With
+  the shipped subset this holds for every catalog language on every machine;
+  the check stays for a catalog edited without regenerating the subset.
 * Sprites (tiles, tokens, icons) are drawn once at 4x with plain Pillow
   primitives and downscaled with LANCZOS: antialiased edges at no per-render
   cost, because callers cache the result.
@@ -100,27 +109,48 @@ def _fc_list(lang: str) -> list[str]:
     return sorted(f for f in files if f.endswith(_FONT_SUFFIXES))
 
 
-@cache
-def fallback_font_files() -> tuple[str, ...]:
-    """Font files tried, in order, for glyphs the primary font lacks.
+def shipped_font_files() -> tuple[str, ...]:
+    """The fonts of ``renderer/fonts/`` (the CJK subset), sorted by name."""
+    return tuple(sorted(str(p) for p in FONTS_DIR.glob("*") if p.suffix in _FONT_SUFFIXES))
 
-    Shipped fonts (``renderer/fonts/``) first, then fonts covering both Chinese
-    and Korean, then either one, then the known Debian paths.
-    """
-    shipped = sorted(str(p) for p in FONTS_DIR.glob("*") if p.suffix in _FONT_SUFFIXES)
-    zh, ko = _fc_list("zh-cn"), _fc_list("ko")
-    both = [f for f in zh if f in ko]
+
+@cache
+def system_cjk_font_files() -> tuple[str, ...]:
+    """The system's fonts with Chinese or Korean glyphs, best first: fonts that
+    fontconfig says cover Simplified and Traditional Chinese and Korean, then
+    both Chinese scripts, then any one, then the known Debian paths."""
+    zh, tw, ko = _fc_list("zh-cn"), _fc_list("zh-tw"), _fc_list("ko")
+    every = [f for f in zh if f in tw and f in ko]
+    chinese = [f for f in zh if f in tw]
     known = [p for p in _KNOWN_CJK_FONTS if os.path.isfile(p)]
+    shipped = {str(Path(f).resolve()) for f in shipped_font_files()}
     ordered: list[str] = []
-    for path in [*shipped, *both, *zh, *ko, *known]:
-        if path not in ordered:
+    for path in [*every, *chinese, *zh, *tw, *ko, *known]:
+        if path not in ordered and str(Path(path).resolve()) not in shipped:
             ordered.append(path)
     return tuple(ordered)
 
 
+@cache
+def fallback_font_files() -> tuple[str, ...]:
+    """Font files tried, in order, for glyphs the primary font lacks: the
+    system's CJK fonts, then the shipped ones (see the module's decisions)."""
+    return (*system_cjk_font_files(), *shipped_font_files())
+
+
 def has_cjk_font() -> bool:
-    """True when some fallback font can draw Chinese (used by tests and reports)."""
+    """True when some fallback font can draw Chinese (with the shipped subset,
+    always for the catalogs' characters)."""
     return font_stack(20).font_for("中") is not None
+
+
+def has_system_cjk_font() -> bool:
+    """True when a system font (not the shipped subset) draws Chinese and Korean:
+    then player names in any CJK characters are drawn, not only the catalogs'."""
+    stack = font_stack(20)
+    shipped = set(shipped_font_files())
+    fonts = [f for f in stack.fonts[1:] if getattr(f, "path", None) not in shipped]
+    return all(any(stack.covers(ch, f) for f in fonts) for ch in "中한")
 
 
 @lru_cache(maxsize=64)
@@ -139,13 +169,15 @@ def can_draw(texts: tuple[str, ...]) -> bool:
 
 
 def _pick_fallbacks(bold: bool) -> list[str]:
-    """Fallback files, preferring a bold face of a family for bold stacks."""
-    files = list(fallback_font_files())
+    """Fallback files: at most ``_MAX_FALLBACKS`` system fonts, preferring a bold
+    face of a family for bold stacks (a regular one otherwise), then every shipped
+    font, which always closes the stack."""
+    files = list(system_cjk_font_files())
     if bold:
         files.sort(key=lambda f: "bold" not in f.lower())
     else:
         files.sort(key=lambda f: "bold" in f.lower())
-    return files[:_MAX_FALLBACKS]
+    return [*files[:_MAX_FALLBACKS], *shipped_font_files()]
 
 
 @dataclass(frozen=True)

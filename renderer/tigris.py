@@ -22,8 +22,9 @@ Decisions recorded here:
 * Text: every word drawn comes from the i18n catalog (``render.tigris.*`` in
   ``bot/i18n/locales/<lang>/render.json``, colour names from ``tigris.colour.*``),
   in the ``lang`` the caller passes. The language is decided once per image
-  (:func:`image_language`): when the fonts cannot draw every label of it (no
-  CJK font installed), the whole image is drawn in English, never with boxes.
+  (:func:`image_language`): when the fonts cannot draw every label of it (a
+  catalog edited without regenerating the shipped CJK subset), the whole image
+  is drawn in English, never with boxes.
   Only the leader tokens carry text in a cached sprite, and their cache is
   keyed by the letter itself. Names go through :func:`renderer.common.clean_name`.
 * Hand tiles are captioned with the colour name; where that is not the word

@@ -5,7 +5,21 @@ to a ``str.format`` template with named fields. All domains of a language are
 merged, so each game ships its own file (``tigris.json``) and the core has
 ``core.json``. English is complete; another language falls back to English
 key by key. Discord locales (``zh-CN``, ``ko``, ``en-US``...) map to a
-catalog language by their first part.
+catalog language with :func:`language_of`.
+
+Decisions:
+
+* Catalog languages are named like Discord locales where one language has
+  two scripts: ``zh`` is Simplified Chinese (Discord's ``zh-CN``) and
+  ``zh-TW`` Traditional Chinese (Discord's ``zh-TW``; ``zh-HK``, ``zh-MO`` and
+  ``zh-Hant`` are read the same way, although Discord does not send them).
+  Every other locale maps by its first part (``en-GB`` → ``en``), so the
+  stored language of existing games (``en``, ``zh``, ``ko``) keeps its meaning.
+* ``language_of`` accepts its own answers (``language_of("zh-TW") == "zh-TW"``):
+  callers pass either a Discord locale or a stored catalog language.
+* ``glossary.json`` (next to this file, not shipped) names the recurring game
+  terms in each language; ``tests/platform/test_i18n_terms.py`` checks every
+  catalog against it and against the English placeholders.
 """
 
 from __future__ import annotations
@@ -22,7 +36,9 @@ log = logging.getLogger(__name__)
 
 LOCALES_DIR = Path(__file__).parent / "locales"
 DEFAULT_LANG = "en"
-LANGUAGES = ("en", "zh", "ko")
+LANGUAGES = ("en", "zh", "zh-TW", "ko")
+#: Chinese locale parts (region or script) that mean Traditional characters
+_TRADITIONAL = frozenset({"tw", "hk", "mo", "hant"})
 
 
 @dataclass(frozen=True)
@@ -83,8 +99,10 @@ def language_of(locale: str | None) -> str:
     """Map a Discord locale such as ``zh-CN`` or ``en-GB`` to a catalog language."""
     if not locale:
         return DEFAULT_LANG
-    lang = str(locale).split("-")[0].split("_")[0].lower()
-    return lang if lang in LANGUAGES else DEFAULT_LANG
+    parts = str(locale).replace("_", "-").lower().split("-")
+    if parts[0] == "zh":
+        return "zh-TW" if _TRADITIONAL & set(parts[1:]) else "zh"
+    return parts[0] if parts[0] in LANGUAGES else DEFAULT_LANG
 
 
 class _Params(dict[str, Any]):

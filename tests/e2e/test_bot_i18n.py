@@ -69,7 +69,7 @@ def test_adapter_strings_are_in_the_english_catalog() -> None:
     assert sorted(used - english.keys()) == []
 
 
-@pytest.mark.parametrize("lang", ["zh", "ko"])
+@pytest.mark.parametrize("lang", ["zh", "zh-TW", "ko"])
 def test_every_product_game_command_is_translated(lang: str) -> None:
     from bot import plugins
 
@@ -82,7 +82,7 @@ def test_every_product_game_command_is_translated(lang: str) -> None:
                 assert len(t(lang, key)) <= 100, key
 
 
-@pytest.mark.parametrize("lang", ["zh", "ko"])
+@pytest.mark.parametrize("lang", ["zh", "zh-TW", "ko"])
 def test_translations_match_english(lang: str) -> None:
     english = json.loads((LOCALES_DIR / "en" / "discord.json").read_text("utf-8"))
     other = json.loads((LOCALES_DIR / lang / "discord.json").read_text("utf-8"))

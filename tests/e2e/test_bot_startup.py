@@ -107,7 +107,46 @@ async def test_registered_commands_match_the_code(harness: BotHarness) -> None:
     # descriptions are translated from the catalogs
     localized = registered["game"].get("description_localizations") or {}
     assert localized.get("zh-CN") == t("zh", "cmd.game.description")
+    assert localized.get("zh-TW") == t("zh-TW", "cmd.game.description")
+    assert localized.get("zh-TW") != localized.get("zh-CN")
     assert localized.get("ko") == t("ko", "cmd.game.description")
+
+
+#: the test games of the harness, whose catalogs are English only
+TEST_GAMES = ("oracle", "relay")
+
+
+def localizations(node: dict) -> Iterator[tuple[str, dict]]:
+    """(English text, its localizations) of every description and choice name of a
+    command, recursively, leaving out the test games' subcommands."""
+    yield node["description"], node.get("description_localizations") or {}
+    for option in node.get("options") or []:
+        if option["name"] in TEST_GAMES:
+            continue
+        if option.get("type") in (1, 2):  # a subcommand or a group
+            yield from localizations(option)
+            continue
+        yield option["description"], option.get("description_localizations") or {}
+        for choice in option.get("choices") or []:
+            if choice["value"] not in TEST_GAMES:
+                yield choice["name"], choice.get("name_localizations") or {}
+
+
+async def test_every_command_string_has_every_catalog_language(harness: BotHarness) -> None:
+    """Discord shows each catalog language's own text: Simplified Chinese to zh-CN,
+    Traditional to zh-TW, Korean to ko, for every description and choice name of
+    every command of the real games (the test game ``oracle`` is English-only)."""
+    checked, kept = 0, []
+    for command in harness.fake.guild_commands[harness.guild.id]:
+        if command["name"] in TEST_GAMES:
+            continue
+        for english, localized in localizations(command):
+            checked += 1
+            assert {"zh-CN", "zh-TW", "ko"} <= localized.keys(), (command["name"], english)
+            if localized["zh-TW"] == english:
+                kept.append(english)
+    assert checked > 100
+    assert kept == ["Temple Rush"]  # the name the Traditional Chinese rulebook keeps
 
 
 async def test_help_answers_ephemerally(harness: BotHarness) -> None:

@@ -56,11 +56,29 @@ def test_translations_keep_the_placeholders(lang: str) -> None:
 
 def test_discord_locales_map_to_catalog_languages() -> None:
     assert language_of("zh-CN") == "zh"
-    assert language_of("zh-TW") == "zh"
+    assert language_of("zh") == "zh"
+    assert language_of("zh-SG") == "zh"
+    assert language_of("zh-Hans") == "zh"
+    assert language_of("zh-TW") == "zh-TW"  # Discord's Traditional Chinese
+    assert language_of("zh-HK") == "zh-TW"  # not sent by Discord, but Traditional
+    assert language_of("zh_tw") == "zh-TW"
+    assert language_of("zh-Hant") == "zh-TW"
+    assert language_of("zh-Hant-CN") == "zh-TW"
+    for lang in LANGUAGES:  # a stored catalog language reads back as itself
+        assert language_of(lang) == lang
     assert language_of("ko") == "ko"
     assert language_of("en-GB") == "en"
     assert language_of("pt-BR") == "en"
     assert language_of(None) == "en"
+
+
+def test_traditional_and_simplified_chinese_are_different_catalogs() -> None:
+    assert "zh-TW" in LANGUAGES  # every key: tests/platform/test_i18n_terms.py
+    assert t("zh-TW", "tikal.render.treasures") == "寶藏"
+    assert t("zh-CN", "tikal.render.treasures") == "财宝"
+    assert t("zh-HK", "error.game_full", max=4) == "人數已滿（4 名玩家）。"
+    nested = Text("lobby.started", {"game": Text("tikal.title")})
+    assert nested.render("zh-TW") == "提卡爾 開始了！座位順序："
 
 
 def test_translation_falls_back_to_english_and_never_raises() -> None:

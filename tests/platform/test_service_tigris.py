@@ -49,7 +49,7 @@ async def test_decisions_offer_buttons_and_hands_never_go_public(service: GameSe
             assert [c.action for c in buttons] == public_choices
             assert set(legal) <= set(public_choices)
             for choice in buttons:  # labels are words in every language
-                for lang in ("en", "zh", "ko"):
+                for lang in ("en", "zh", "zh-TW", "ko"):
                     label = choice.label.render(lang)
                     assert label and "{" not in label and label != choice.label.key
                 assert choice.label.key != "choice.notation"

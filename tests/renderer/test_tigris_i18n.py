@@ -2,8 +2,9 @@
 
 Every word on the images comes from the catalog (``render.tigris.*`` and the
 colour names ``tigris.colour.*``). A language the installed fonts cannot draw
-is replaced by English for the whole image. The tests pass with and without a
-CJK font: the pixel checks that need one are skipped without it."""
+is replaced by English for the whole image. With the CJK subset shipped in
+``renderer/fonts/`` every catalog language is drawn on every machine, so no test
+depends on a system font."""
 
 from __future__ import annotations
 
@@ -21,7 +22,8 @@ from renderer import common, tigris
 from renderer.common import font_stack
 from renderer.tigris import BOARD_H, BOARD_W
 
-LANGS = ("en", "zh", "ko")
+LANGS = ("en", "zh", "zh-TW", "ko")
+OTHERS = [lang for lang in LANGS if lang != "en"]
 NO_FONT_HAS_IT = "\U000f0000"  # plane 15 private use
 PLACEHOLDER = re.compile(r"\{(\w*)\}")
 SOURCE = Path(tigris.__file__).read_text("utf-8")
@@ -81,7 +83,7 @@ def test_every_key_the_renderer_uses_is_in_english_and_checked_for_glyphs():
     assert sorted(k for k in read_catalog("en") if k not in tigris.TEXT_KEYS) == []
 
 
-@pytest.mark.parametrize("lang", ["zh", "ko"])
+@pytest.mark.parametrize("lang", OTHERS)
 def test_translations_are_complete_and_keep_the_placeholders(lang):
     english, other = read_catalog("en"), read_catalog(lang)
     assert other.keys() == english.keys()
@@ -127,24 +129,27 @@ def test_english_is_the_default_and_locales_map_to_languages():
     assert tigris.image_language("zh-CN") == tigris.image_language("zh")
 
 
-@pytest.mark.parametrize("lang", ["zh", "ko"])
-def test_a_language_the_fonts_cannot_draw_gives_the_english_image(lang):
-    """Without a CJK font (the default on a bare machine) a Chinese or Korean
-    request gets exactly the English image; with one, its own labels."""
+@pytest.mark.parametrize("lang", OTHERS)
+def test_every_catalog_language_gets_its_own_image(lang):
+    """The shipped subset draws every catalog language, so a Chinese or Korean
+    request never falls back to the English image."""
+    assert drawable(lang)
     view = samples.late_view()
     private = samples.private_view()
-    same_public = public(view, lang) == public(view, "en")
-    same_private = tigris.render_private(private, samples.PLAYERS[0], lang) == (
+    assert public(view, lang) != public(view, "en")
+    assert tigris.render_private(private, samples.PLAYERS[0], lang) != (
         tigris.render_private(private, samples.PLAYERS[0], "en")
     )
-    if drawable(lang):
-        assert not same_public and not same_private
-    else:
-        assert tigris.image_language(lang) == "en"
-        assert same_public and same_private
 
 
-@pytest.mark.parametrize("lang", ["zh", "ko"])
+def test_traditional_and_simplified_images_differ():
+    view = samples.late_view()
+    assert tigris.image_language("zh-TW") == "zh-TW"
+    assert public(view, "zh-TW") != public(view, "zh")
+    assert public(view, "zh-HK") == public(view, "zh-TW")
+
+
+@pytest.mark.parametrize("lang", OTHERS)
 def test_one_undrawable_label_switches_the_whole_image_to_english(lang, monkeypatch):
     monkeypatch.setitem(catalog(lang), "render.tigris.bag", f"{NO_FONT_HAS_IT} ok")
     assert tigris.image_language(lang) == "en"
@@ -180,12 +185,10 @@ def test_leader_letters_are_translated_and_cached_by_letter():
 # --------------------------------------------------------------------------- fonts
 
 
-@pytest.mark.skipif(not common.has_cjk_font(), reason="no CJK font installed")
-@pytest.mark.parametrize("lang", ["zh", "ko"])
+@pytest.mark.parametrize("lang", OTHERS)
 def test_cjk_labels_are_drawn_with_real_glyphs(lang):
-    """Pixel check with a CJK font: the labels change and no box is drawn."""
-    if not drawable(lang):
-        pytest.skip(f"the installed CJK fonts do not draw the {lang} labels")
+    """Pixel check: the labels change and no box is drawn."""
+    assert drawable(lang)
     for key in tigris.TEXT_KEYS:
         text = PLACEHOLDER.sub("", t(lang, key))
         for stack in (font_stack(24), font_stack(24, bold=True)):

@@ -165,17 +165,19 @@ def test_a_volcano_and_a_temple_value_are_drawn() -> None:
     assert any(_close(c, tikal.PLATE, 8) for _, c in plate.getcolors(5000) or [])
 
 
-def test_labels_fall_back_to_english_without_the_fonts() -> None:
+def test_every_catalog_language_renders_in_itself() -> None:
+    """The shipped CJK subset draws every catalog language; others get English."""
     game = late("auction", 3, 1, 0.3)
     english = png_of(game, "en")
-    for lang in ("zh", "ko", "zh-CN"):
-        drawn = tikal.image_language(lang)
-        assert drawn in ("en", lang.split("-")[0])
-        image = png_of(game, lang)
-        decode(image)
-        if drawn == "en":
-            assert image == english
+    images = {}
+    for lang, drawn in (("zh", "zh"), ("zh-TW", "zh-TW"), ("ko", "ko"), ("zh-CN", "zh")):
+        assert tikal.image_language(lang) == drawn
+        images[lang] = png_of(game, lang)
+        decode(images[lang])
+        assert images[lang] != english
+    assert images["zh-CN"] == images["zh"] != images["zh-TW"]
     assert tikal.image_language("fr") == "en"
+    assert png_of(game, "fr") == english
 
 
 def test_odd_names_and_missing_labels_do_not_break_the_image() -> None:

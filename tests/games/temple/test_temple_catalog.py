@@ -61,7 +61,7 @@ def test_every_key_the_code_uses_is_in_the_english_catalog() -> None:
     assert missing == []
 
 
-@pytest.mark.parametrize("lang", ["zh", "ko"])
+@pytest.mark.parametrize("lang", ["zh", "zh-TW", "ko"])
 def test_translations_cover_every_key_and_keep_the_placeholders(lang: str) -> None:
     english = json.loads((LOCALES_DIR / "en" / "temple.json").read_text("utf-8"))
     own = json.loads((LOCALES_DIR / lang / "temple.json").read_text("utf-8"))
@@ -73,7 +73,7 @@ def test_translations_cover_every_key_and_keep_the_placeholders(lang: str) -> No
 
 
 def test_keys_are_prefixed_and_collide_with_no_other_file() -> None:
-    for lang in ("en", "zh", "ko"):
+    for lang in ("en", "zh", "zh-TW", "ko"):
         mine = json.loads((LOCALES_DIR / lang / "temple.json").read_text("utf-8"))
         assert all(k.startswith(("temple.", "cmd.temple.")) for k in mine)
         for other in (LOCALES_DIR / lang).glob("*.json"):

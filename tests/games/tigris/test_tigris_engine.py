@@ -71,7 +71,7 @@ def test_prompt_names_the_question():
 def test_catalogs_have_the_same_keys_and_fields():
     english = catalog("en")
     fields = string.Formatter()
-    for lang in ("zh", "ko"):
+    for lang in ("zh", "zh-TW", "ko"):
         other = catalog(lang)
         assert other.keys() == english.keys(), lang
         for key, template in english.items():
@@ -103,7 +103,7 @@ def test_messages_render_in_every_language():
         hands=[["red"], []],
     )
     events = play(state, "leader farmer I4", "support 1")
-    for lang in ("en", "zh", "ko"):
+    for lang in ("en", "zh", "zh-TW", "ko"):
         for event in events:
             text = t(lang, event.key, **event.params)
             assert "{" not in text, (lang, event.key, text)

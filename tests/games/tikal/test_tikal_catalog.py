@@ -64,7 +64,7 @@ def test_no_dead_keys() -> None:
     assert dead == []
 
 
-@pytest.mark.parametrize("lang", ["zh", "ko"])
+@pytest.mark.parametrize("lang", ["zh", "zh-TW", "ko"])
 def test_translations_are_complete_and_keep_placeholders(lang: str) -> None:
     english, other = catalog("en"), catalog(lang)
     assert set(other) == set(english)
@@ -73,7 +73,7 @@ def test_translations_are_complete_and_keep_placeholders(lang: str) -> None:
         assert other[key].strip(), key
 
 
-@pytest.mark.parametrize("lang", ["en", "zh", "ko"])
+@pytest.mark.parametrize("lang", ["en", "zh", "zh-TW", "ko"])
 def test_command_strings_fit_discord(lang: str) -> None:
     for key, text in catalog(lang).items():
         if key.startswith("cmd."):
@@ -85,5 +85,5 @@ def test_all_keys_are_prefixed_and_the_help_names_the_layout() -> None:
         assert key.startswith(("tikal.", "cmd.tikal.")), key
     assert "digital edition layout" in t("en", "tikal.help")
     assert len(t("en", "tikal.help")) < 2000
-    for lang in ("zh", "ko"):
+    for lang in ("zh", "zh-TW", "ko"):
         assert len(t(lang, "tikal.help")) < 2000

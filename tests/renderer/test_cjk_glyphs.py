@@ -1,0 +1,286 @@
+"""Every catalog string of every language is drawn with real glyphs, on this
+machine and on a bare one (no DejaVu, no system CJK font), thanks to the CJK
+subset shipped in ``renderer/fonts/``; each game's images come out in
+Traditional Chinese with no box glyph.
+
+Decisions:
+
+* "A box" is a ``.notdef`` glyph: :meth:`FontStack.font_for` answers ``None``
+  for a character every font of the stack draws like its ``.notdef``, and
+  :func:`draw_text` drops such characters. So a string is drawn without boxes
+  exactly when ``stack.drawable(text) == text``; the image tests record every
+  :func:`draw_text` call of a renderer and check that of each text drawn.
+* The bare machine is made in-process: fontconfig finds nothing, the known
+  Debian paths and DejaVu are hidden, and every renderer cache is cleared before
+  and after (cached sprites drawn with other fonts would hide a box).
+* Emoji of chat messages (⚡) are left out of the glyph check: Discord draws
+  them; a test checks no image label contains one.
+"""
+
+from __future__ import annotations
+
+import io
+import json
+import re
+import tomllib
+from collections.abc import Callable, Iterator
+from pathlib import Path
+from typing import Any
+
+import pytest
+import temple_sample_views as temple_samples
+import tigris_sample_views as tigris_samples
+from PIL import Image, ImageChops, ImageDraw
+
+from bot.games.base import PlayerLabel
+from bot.games.tikal import ENGINE as TIKAL
+from bot.games.tikal.selfplay import random_game
+from bot.i18n import LANGUAGES, LOCALES_DIR, catalog, t
+from renderer import common, temple, tigris, tikal
+from renderer.common import FontStack, font_stack
+
+ROOT = Path(__file__).resolve().parents[2]
+SUBSET = common.FONTS_DIR / "ZigguratCJK-Regular.otf"
+PLACEHOLDER = re.compile(r"\{\w*\}")
+EMOJI = {"⚡"}
+RENDERERS = (common, tigris, tikal, temple)
+STACKS = ((24, False), (24, True), (40, True))
+#: a Chinese and a Korean name in characters no catalog uses (so not in the subset)
+RARE_NAME = "龍飛鳳舞 똠얌꿍"
+
+
+def clear_font_caches() -> None:
+    """Forget every font, stack, coverage answer and cached sprite of the renderers."""
+    for module in RENDERERS:
+        for value in vars(module).values():
+            clear = getattr(value, "cache_clear", None)
+            if callable(clear) and getattr(value, "__module__", "").startswith("renderer"):
+                clear()
+
+
+@pytest.fixture
+def bare_machine(monkeypatch: pytest.MonkeyPatch, tmp_path: Path) -> Iterator[None]:
+    """No fontconfig fonts, no known CJK path, no DejaVu: only Pillow's own font
+    and the shipped subset."""
+    monkeypatch.setattr(common, "_fc_list", lambda lang: [])
+    monkeypatch.setattr(common, "_KNOWN_CJK_FONTS", ())
+    monkeypatch.setattr(common, "DEJAVU_DIR", tmp_path)
+    clear_font_caches()
+    yield
+    monkeypatch.undo()
+    clear_font_caches()
+
+
+@pytest.fixture
+def this_machine() -> Iterator[None]:
+    clear_font_caches()
+    yield
+    clear_font_caches()
+
+
+MACHINES = ["this_machine", "bare_machine"]
+
+
+def catalog_strings(lang: str) -> dict[str, str]:
+    """The language's own strings, read from its files (without test catalogs)."""
+    strings: dict[str, str] = {}
+    for path in sorted((LOCALES_DIR / lang).glob("*.json")):
+        strings.update(json.loads(path.read_text("utf-8")))
+    return strings
+
+
+def undrawable(text: str) -> str:
+    """The characters of ``text`` some stack the renderers use cannot draw."""
+    chars = {ch for ch in PLACEHOLDER.sub("", text) if not ch.isspace() and ch not in EMOJI}
+    stacks = [font_stack(size, bold) for size, bold in STACKS]
+    return "".join(sorted(ch for ch in chars if any(s.font_for(ch) is None for s in stacks)))
+
+
+# --------------------------------------------------------------------------- the subset
+
+
+def test_the_subset_ships_with_its_license_and_is_small() -> None:
+    assert SUBSET.is_file()
+    size = SUBSET.stat().st_size
+    assert 100_000 < size < 400_000, size  # a few hundred KB, not a whole CJK font
+    license_text = (common.FONTS_DIR / "OFL.txt").read_text("utf-8")
+    assert "SIL OPEN FONT LICENSE Version 1.1" in license_text
+    assert "Noto Sans CJK" in license_text and "Copyright" in license_text
+    assert common.shipped_font_files() == (str(SUBSET),)
+    pyproject = tomllib.loads((ROOT / "pyproject.toml").read_text("utf-8"))
+    assert "fonts/*" in pyproject["tool"]["setuptools"]["package-data"]["renderer"]
+    runtime = " ".join(pyproject["project"]["dependencies"]).lower()
+    assert "fonttools" not in runtime and "opencc" not in runtime
+
+
+def test_the_subset_has_its_own_name_and_a_notdef_box() -> None:
+    font = common.ImageFont.truetype(str(SUBSET), 40)
+    assert font.getname() == ("Ziggurat CJK Subset", "Regular")
+    stack = FontStack((font,))
+    assert stack.font_for("寶") is font and stack.font_for("보") is font
+    assert stack.font_for("龘") is None  # in no catalog: not in the subset either
+
+
+def test_emoji_are_never_image_labels() -> None:
+    keys = {*tigris.TEXT_KEYS, *tikal.TEXT_KEYS, *temple.TEXT_KEYS}
+    keys |= {k for k in catalog_strings("en") if k.startswith("temple.card.")}
+    for lang in LANGUAGES:
+        strings = catalog_strings(lang)
+        assert not [k for k in keys if EMOJI & set(strings.get(k, ""))], lang
+
+
+# --------------------------------------------------------------------------- every string
+
+
+@pytest.mark.parametrize("machine", MACHINES)
+@pytest.mark.parametrize("lang", LANGUAGES)
+def test_every_catalog_string_is_drawn_without_boxes(
+    lang: str, machine: str, request: pytest.FixtureRequest
+) -> None:
+    request.getfixturevalue(machine)
+    strings = catalog_strings(lang)
+    assert len(strings) > 600
+    missing = {key: chars for key, text in strings.items() if (chars := undrawable(text))}
+    assert missing == {}
+    # and drawing them puts ink on the image, with the width the stack measured
+    stack = font_stack(24)
+    image = Image.new("L", (4000, 40))
+    draw = ImageDraw.Draw(image)
+    for key, text in strings.items():
+        line = PLACEHOLDER.sub("", text.split("\n")[0])[:120]
+        if not line.strip() or set(line.strip()) <= EMOJI:
+            continue
+        draw.rectangle((0, 0, 4000, 40), fill=0)
+        width = common.draw_text(draw, (2, 20), line, stack, 255)
+        assert width == stack.width(line) > 0, key
+        assert image.getbbox() is not None, key
+
+
+def test_a_bare_machine_needs_the_subset(bare_machine: None, monkeypatch) -> None:
+    """Without the shipped font, the same bare machine cannot draw the labels: the
+    check above really depends on the subset."""
+    assert not common.has_system_cjk_font()
+    assert common.font_stack(24).primary.getname()[0] != "DejaVu Sans"
+    monkeypatch.setattr(common, "shipped_font_files", lambda: ())
+    clear_font_caches()
+    assert undrawable(t("zh-TW", "tikal.render.treasures")) == "寶藏"
+    assert tigris.image_language("zh-TW") == "en"
+
+
+# --------------------------------------------------------------------------- names
+
+
+def test_names_prefer_a_system_cjk_font_over_the_subset(
+    bare_machine: None, monkeypatch: pytest.MonkeyPatch, tmp_path: Path
+) -> None:
+    """A system CJK font (here a copy standing in for one) comes before the
+    subset, so a name's characters are all drawn by one full font."""
+    system = tmp_path / "SystemCJK-Regular.otf"
+    system.write_bytes(SUBSET.read_bytes())
+    monkeypatch.setattr(common, "_fc_list", lambda lang: [str(system)])
+    clear_font_caches()
+    assert common.fallback_font_files() == (str(system), str(SUBSET))
+    for bold in (False, True):
+        stack = font_stack(24, bold)
+        assert [getattr(f, "path", None) for f in stack.fonts[1:]] == [str(system), str(SUBSET)]
+        assert getattr(stack.font_for("寶"), "path", None) == str(system)
+        assert all(id(f) in stack.faux_bold for f in stack.fonts[1:]) is bold
+    assert common.has_system_cjk_font()
+
+
+def test_a_name_beyond_the_subset_falls_back_on_a_bare_machine(bare_machine: None) -> None:
+    stack = font_stack(24)
+    assert common.clean_name("寶藏王", stack, "Player 3") == "寶藏王"  # catalog characters
+    assert common.clean_name(RARE_NAME, stack, "Player 3") == "Player 3"
+    assert stack.drawable(RARE_NAME) == " "  # the subset has none of these
+    assert common.clean_name("Ann 龘", stack, "Player 3") == "Ann"
+
+
+def test_this_machine_draws_names_with_its_cjk_font(this_machine: None) -> None:
+    """CI installs a CJK font (.ci/run): there, any Chinese or Korean name is drawn;
+    without one, a name the subset cannot draw becomes the fallback."""
+    stack = font_stack(24)
+    expected = RARE_NAME if common.has_system_cjk_font() else "Player 3"
+    assert common.clean_name(RARE_NAME, stack, "Player 3") == expected
+
+
+# --------------------------------------------------------------------------- images
+
+
+def record_texts(monkeypatch: pytest.MonkeyPatch, module: Any) -> list[tuple[str, FontStack]]:
+    """Every (text, stack) the renderer module draws from now on."""
+    drawn: list[tuple[str, FontStack]] = []
+    original = module.draw_text
+
+    def spy(draw: Any, xy: Any, text: str, stack: Any, *args: Any, **kwargs: Any) -> float:
+        drawn.append((text, stack if isinstance(stack, FontStack) else FontStack((stack,))))
+        return float(original(draw, xy, text, stack, *args, **kwargs))
+
+    monkeypatch.setattr(module, "draw_text", spy)
+    return drawn
+
+
+def tikal_public(lang: str) -> bytes:
+    game = random_game("auction", 3, 1, stop_after=120).state
+    players = [
+        PlayerLabel(seat, name, colour.hex)
+        for seat, (name, colour) in enumerate(
+            zip(("Alice", "Bob", "李小龙"), TIKAL.seat_colours[:3], strict=True)
+        )
+    ]
+    return tikal.render_public(TIKAL.public_view(game), players, lang)
+
+
+def tigris_images(lang: str) -> list[bytes]:
+    view = tigris_samples.late_view()
+    players = tigris_samples.PLAYERS[: len(view["players"])]
+    private = tigris_samples.private_view()
+    return [
+        tigris.render_public(view, players, lang),
+        tigris.render_private(private, tigris_samples.PLAYERS[0], lang),
+    ]
+
+
+def temple_images(lang: str) -> list[bytes]:
+    view = temple_samples.view("mid4")
+    players = temple_samples.PLAYERS[: len(view["players"])]
+    private, seat = temple_samples.private_view()
+    return [
+        temple.render_public(view, players, lang),
+        temple.render_private(private, temple_samples.PLAYERS[seat], lang),
+    ]
+
+
+GAMES: dict[str, tuple[Any, Callable[[str], list[bytes]], str]] = {
+    "tigris": (tigris, tigris_images, "render.tigris.treasures"),
+    "tikal": (tikal, lambda lang: [tikal_public(lang)], "tikal.render.treasures"),
+    "temple": (temple, temple_images, "temple.render.supply"),
+}
+
+
+def pixels(png: bytes) -> Image.Image:
+    image = Image.open(io.BytesIO(png))
+    image.load()
+    return image.convert("RGB")
+
+
+@pytest.mark.parametrize("machine", MACHINES)
+@pytest.mark.parametrize("game", sorted(GAMES))
+def test_each_board_renders_in_traditional_chinese_without_boxes(
+    game: str, machine: str, request: pytest.FixtureRequest, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    request.getfixturevalue(machine)
+    module, images, label_key = GAMES[game]
+    assert module.image_language("zh-TW") == "zh-TW"
+    assert module.image_language("zh-HK") == "zh-TW"
+    english = images("en")
+    drawn = record_texts(monkeypatch, module)
+    traditional = images("zh-TW")
+    for ours, theirs in zip(traditional, english, strict=True):
+        assert ImageChops.difference(pixels(ours), pixels(theirs)).getbbox() is not None
+    boxes = [text for text, stack in drawn if stack.drawable(text) != text]
+    assert boxes == []
+    texts = "\n".join(text for text, _ in drawn)
+    assert t("zh-TW", label_key) in texts  # a Traditional label, not the Simplified one
+    assert t("zh-TW", label_key) != t("zh", label_key)
+    assert not any(catalog("en")[label_key] == text for text, _ in drawn)
