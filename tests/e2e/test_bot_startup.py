@@ -143,7 +143,7 @@ async def test_every_command_string_has_every_catalog_language(harness: BotHarne
         for english, localized in localizations(command):
             checked += 1
             assert {"zh-CN", "zh-TW", "ko"} <= localized.keys(), (command["name"], english)
-            if localized["zh-TW"] == english:
+            if localized["zh-TW"] == english and not english.isdigit():  # numbers are numbers
                 kept.append(english)
     assert checked > 100
     assert kept == ["Temple Rush"]  # the name the Traditional Chinese rulebook keeps
