@@ -118,6 +118,7 @@ class GameService:
         self.extend = self.seats.extend
         self.replace = self.seats.replace
         self.resign = self.seats.resign
+        self.back = self.seats.back
         self.auto = self.seats.auto
         self.notify = self.seats.notify
         self.notify_choices = self.seats.notify_choices

@@ -15,6 +15,9 @@ Decisions:
 * The host may hand a seat to another member (``/game replace``): the new
   player gets the seat's private view by DM (or, with DMs closed, on their
   next command), the old one nothing more; a replaced seat plays again.
+* An absent seat's decisions are played at once, so its player says they
+  are back with ``/game back`` (in a round of simultaneous moves, just
+  submitting is enough).
 * A player may opt in to automatic answers for their seat in this game
   (``/game auto``): answers the engine marks as unable to change the
   outcome. Never the default.
@@ -32,7 +35,7 @@ from bot.service.context import Context
 from bot.service.loaded import LoadedGame
 from bot.service.outcome import Choice, ChoiceKind, Outcome, Player, PrivateMessage, Refusal
 from bot.service.play import Play
-from bot.service.table import DAY, RESIGNED, clock_seconds, clock_timers
+from bot.service.table import ABSENT_SEAT, DAY, PLAYING, RESIGNED, clock_seconds, clock_timers
 from bot.store import StoreError, VersionConflict
 
 NOTIFY = ("channel", "dm", "both", "off")
@@ -216,6 +219,26 @@ class Seats:
             channel_id=channel_id,
             reply=[Text("seat.resigned_reply")],
             public=[line],
+            version=version,
+        )
+
+    async def back(self, channel_id: int, user: Player) -> Outcome:
+        """An absent player plays their seat again (their next decisions wait for them)."""
+        async with self.ctx.locks.hold(channel_id):
+            game = await self.ctx.running(channel_id)
+            seat = game.seat_of(user.id)
+            if seat is None:
+                raise Refusal("error.not_in_game")
+            if seat.status != ABSENT_SEAT:
+                raise Refusal("error.not_absent")
+            version = await _stored(
+                self.ctx.store.set_seat(game.row, seat.seat, {"status": PLAYING, "timeouts": 0})
+            )
+        return Outcome(
+            game_id=game.id,
+            channel_id=channel_id,
+            reply=[Text("seat.back_reply")],
+            public=[Text("table.back", {"seat": user.name})],
             version=version,
         )
 

@@ -10,7 +10,7 @@ It has the sequential shape the service must handle (the simultaneous one is
   deck face up and scores it — a checkpoint, never taken back;
 * ``end`` ends the turn (also the End-turn button); a turn with no AP left
   ends by itself;
-* an end: after every seat has had two turns, ranked by marker + cards.
+* an end: after every seat has had four turns, ranked by marker + cards.
 
 Nothing is private, so it has no private view.
 """
@@ -26,7 +26,7 @@ from bot.games.base import Event, GameEngine, Result, RuleError, SeatColour
 from bot.games.notation import Count, Param, VerbTable, verb
 
 AP_PER_TURN = 4
-TURNS_EACH = 2
+TURNS_EACH = 4
 
 
 @verb("step", Param("count", Count(1, 3)))

@@ -1,4 +1,4 @@
-"""``/game pause|resume|extend|replace|resign|auto|notify``: keeping a table playing for days.
+"""``/game pause|resume|extend|replace|resign|back|auto|notify``: keeping a table playing for days.
 
 They join the ``/game`` group made by :class:`~bot.discord.cogs.lobby.LobbyCog`.
 
@@ -51,6 +51,7 @@ class TableCog(commands.Cog):
             self.replace,
         )
         self._add("resign", [], self.resign)
+        self._add("back", [], self.back)
         self._add(
             "auto",
             [
@@ -107,6 +108,12 @@ class TableCog(commands.Cog):
     async def resign(self, interaction: discord.Interaction, values: dict[str, Any]) -> None:
         async def work(player: Player) -> Outcome:
             return await self.service.resign(interaction.channel_id or 0, player, confirmed=False)
+
+        await self.bot.responder.run(interaction, work)
+
+    async def back(self, interaction: discord.Interaction, values: dict[str, Any]) -> None:
+        async def work(player: Player) -> Outcome:
+            return await self.service.back(interaction.channel_id or 0, player)
 
         await self.bot.responder.run(interaction, work)
 
