@@ -206,7 +206,11 @@ async def handoff(
     awaited = game.waiting() if result is None else set()
     following = game.engine.up_next(game.state) if result is None else None
     heads_up = None
-    if following is not None and following not in awaited:
+    if (
+        following is not None
+        and following not in awaited
+        and game.row.seats[following].status == "playing"  # the table plays the others
+    ):
         public.append(game.text("game.up_next", {"seat": following}))
         heads_up = game.user_of(following)
     return Outcome(

@@ -278,6 +278,7 @@ class Play:
         lines: list[Text] = []
         events: list[Event] = []
         acted: set[int] = set()
+        ends: dict[int, int] = {}  # where each seat's timeout lines end, for its absent line
         for seat, action in planned:
             try:
                 applied = engine.apply(state, seat, action)
@@ -295,6 +296,7 @@ class Play:
             step = [Text("move.timeout", {"seat": seat, "action": shown})]
             step += [Text(e.key, e.params) for e in applied if e.private_to is None]
             lines += step
+            ends[seat] = len(lines)
             events += applied
             moves.append(
                 NewMove(seat, str(action), kind="timeout", events=[t.to_json() for t in step])
@@ -311,7 +313,9 @@ class Play:
             if row.status == PLAYING and limit is not None and count >= limit:
                 seats[seat]["status"] = ABSENT_SEAT
                 statuses[seat] = ABSENT_SEAT
-                lines.append(Text("table.absent", {"seat": seat, "count": count}))
+                absent = Text("table.absent", {"seat": seat, "count": count})
+                lines.insert(ends[seat], absent)
+                ends = {s: end + (end >= ends[seat]) for s, end in ends.items()}
         played = play_for_seats(game, statuses)
         result = engine.result(state)
         after = engine.waiting_for(state)

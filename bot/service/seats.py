@@ -68,7 +68,7 @@ class Seats:
                 for t in timers
                 if t.kind in ("clock", "deadline")
             ]
-            paused.append(["at", "", float(game.row.last_seq)])
+            paused.append(["at", _decision(game), 0.0])
             version = await _stored(self.ctx.store.pause(game.row, paused))
             self.ctx.timers_changed()
         return Outcome(
@@ -87,7 +87,7 @@ class Seats:
                 raise Refusal("error.not_paused")
             now = self.ctx.clock()
             left = {(kind, name): float(rest) for kind, name, rest in paused}
-            same_decision = left.get(("at", "")) == float(game.row.last_seq)
+            same_decision = ("at", _decision(game)) in left
             deadlines = {
                 d.name: now + left.get(("deadline", d.name), d.seconds)
                 for d in game.engine.deadlines(game.state)
@@ -160,8 +160,9 @@ class Seats:
                 raise Refusal("error.replace_seated", player=new.name) from None
             private: list[PrivateMessage] = []
             if game.engine.has_private_view:
-                view = game.engine.private_view(game.state, seat.seat)
-                image = await self.ctx.private_image(game, view, seat.seat)
+                handed = await self.ctx.running(channel_id)  # labelled with the new name
+                view = handed.engine.private_view(handed.state, seat.seat)
+                image = await self.ctx.private_image(handed, view, seat.seat)
                 header = Text("hand.header", {"game": Text(game.engine.title_key)})
                 private.append(PrivateMessage(new.id, (header,), image))
         return Outcome(
@@ -264,6 +265,12 @@ class Seats:
         """How each user wants to be told it is their turn (default: in the channel)."""
         chosen = await self.ctx.store.notify_choices(user_ids)
         return {uid: chosen.get(uid, "channel") for uid in user_ids}
+
+
+def _decision(game: LoadedGame) -> str:
+    """What identifies the decision the game waits for (a step in the same turn keeps it)."""
+    turn = game.engine.turn_number(game.state)
+    return f"{turn}:{sorted(game.waiting())}"
 
 
 async def _stored(call: Any) -> Any:

@@ -85,6 +85,7 @@ async def test_registered_commands_match_the_code(harness: BotHarness) -> None:
         "extend",
         "replace",
         "resign",
+        "back",
         "auto",
         "notify",
     }

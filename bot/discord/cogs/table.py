@@ -22,7 +22,7 @@ from discord.ext import commands
 
 from bot.discord.commands import Param, build_command
 from bot.discord.translator import L
-from bot.service import Outcome, Player
+from bot.service import Outcome, Player, Refusal
 from bot.service.seats import NOTIFY
 
 if TYPE_CHECKING:
@@ -95,6 +95,8 @@ class TableCog(commands.Cog):
         new: discord.abc.User = values["new"]
 
         async def work(player: Player) -> Outcome:
+            if new.bot:
+                raise Refusal("error.replace_bot")
             return await self.service.replace(
                 interaction.channel_id or 0,
                 player,
