@@ -149,9 +149,7 @@ def render_times(game_type: Any, engine: Any, state: Any) -> tuple[float, float]
     return statistics.median(boards), statistics.median(privates)
 
 
-async def wave_render_times(
-    store: Store, game_type: Any, channels: range
-) -> tuple[float, float]:
+async def wave_render_times(store: Store, game_type: Any, channels: range) -> tuple[float, float]:
     """Mean seconds to draw the board and a private view of these channels' games."""
     engine = game_type.engine
     labels = [PlayerLabel(0, "Ishtar", "#f1a208"), PlayerLabel(1, "Gilgamesh", "#9b59b6")]
