@@ -27,6 +27,7 @@ from typing import TYPE_CHECKING, Any
 
 import discord
 
+from bot.discord.rematch import RematchButton
 from bot.service import Choice, ChoiceKind, Outcome, Player, Refusal
 
 if TYPE_CHECKING:
@@ -204,7 +205,7 @@ class AbandonButton(
 
 class StaleButton(
     discord.ui.DynamicItem[discord.ui.Button],
-    template=r"zg:(?!act:\d+:\d+:.|undo:\d+:\d+$|mine:\d+$|abandon:\d+$).*",
+    template=r"zg:(?!act:\d+:\d+:.|undo:\d+:\d+$|mine:\d+$|abandon:\d+$|rematch:\d+$).*",
 ):
     """Any other ``zg:`` button: answered, never ignored."""
 
@@ -230,6 +231,7 @@ DYNAMIC_ITEMS: tuple[type[discord.ui.DynamicItem[Any]], ...] = (
     MineButton,
     AbandonButton,
     StaleButton,
+    RematchButton,
 )
 
 
@@ -243,6 +245,8 @@ def button_for(choice: Choice, game_id: int, version: int | None, lang: str) -> 
         return AbandonButton(game_id, label)
     if choice.kind is ChoiceKind.MINE:
         return MineButton(game_id, label)
+    if choice.kind is ChoiceKind.REMATCH:
+        return RematchButton(game_id, label)
     if version is None:
         raise ValueError("a move or undo button needs the game's version")
     if choice.kind is ChoiceKind.UNDO:

@@ -9,6 +9,8 @@ call :class:`GameService`, which composes one part per seam:
 * :mod:`~bot.service.clock` — reminders and deadlines;
 * :mod:`~bot.service.reading` — status, board, hand, log, suggestions;
 * :mod:`~bot.service.reach` — closed DMs and kept messages, for the adapter;
+* :mod:`~bot.service.after` — rematch, export (:mod:`~bot.service.record`,
+  :mod:`~bot.service.animation`) and statistics;
 * :mod:`~bot.service.outcome` — the types it answers with;
 * :mod:`~bot.service.loaded` and :mod:`~bot.service.context` — a loaded
   game, and what the parts share (store, registry, clock, locks, images).
@@ -24,6 +26,7 @@ from collections.abc import Callable, Mapping
 
 from bot import games
 from bot.games.base import GameType
+from bot.service.after import After
 from bot.service.clock import Clock
 from bot.service.context import Context
 from bot.service.lobby import SEAT_COLOURS, Lobby, parse_options
@@ -83,6 +86,7 @@ class GameService:
         self.clock_part = Clock(self.ctx, self.play)
         self.reading = Reading(self.ctx)
         self.reach = Reach(self.ctx)
+        self.after = After(self.ctx, self.lobby)
         # the commands, by part
         self.new_game = self.lobby.new_game
         self.join = self.lobby.join
@@ -107,6 +111,9 @@ class GameService:
         self.note_dm_announcement = self.reach.note_dm_announcement
         self.remember_message = self.reach.remember_message
         self.message = self.reach.message
+        self.rematch = self.after.rematch
+        self.export = self.after.export
+        self.stats = self.after.stats
 
     @property
     def store(self) -> Store:

@@ -67,6 +67,8 @@ class ChoiceKind(enum.Enum):
     MINE = "mine"
     #: confirm abandoning the game
     ABANDON = "abandon"
+    #: start a rematch of the finished game (bot.service.after)
+    REMATCH = "rematch"
 
 
 @dataclass(frozen=True)
