@@ -60,22 +60,20 @@ class AfterCog(commands.Cog):
             "stats", L("cmd.stats.description"), [member], self.stats
         )
         self.stats_command.guild_only = True
-
-    def _game_group(self) -> app_commands.Group:
-        group = next(
-            (c for c in self.bot.tree.get_commands() if c.name == "game"),
-            None,
-        )
-        if not isinstance(group, app_commands.Group):
-            raise RuntimeError("AfterCog needs the /game group: load LobbyCog first")
-        return group
+        self._group: app_commands.Group | None = None
 
     async def cog_load(self) -> None:
-        self._game_group().add_command(self.export_command)
+        group = next((c for c in self.bot.tree.get_commands() if c.name == "game"), None)
+        if not isinstance(group, app_commands.Group):
+            raise RuntimeError("AfterCog needs the /game group: load LobbyCog first")
+        group.add_command(self.export_command)
+        self._group = group
         self.bot.tree.add_command(self.stats_command)
 
     async def cog_unload(self) -> None:
-        self._game_group().remove_command(self.export_command.name)
+        if self._group is not None:
+            self._group.remove_command(self.export_command.name)
+            self._group = None
         self.bot.tree.remove_command(self.stats_command.name)
 
     # -- /stats -----------------------------------------------------------------
