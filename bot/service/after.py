@@ -141,7 +141,8 @@ class After:
                 boards, engine, len(row.seats), row.options, row.seed, moves
             )
         except RecordError as error:
-            log.error("game %s no longer replays: %s", row.id, error)
+            # the reason is not logged: it may name what a hidden move held
+            log.error("game %s no longer replays (move %s)", row.id, error.text.params.get("seq"))
             raise Refusal("after.error.export_replay", game=row.id) from None
         if row.status == "finished" and _json(engine.dump_state(final)) != _json(row.state):
             log.warning("the replay of game %s does not end in its stored state", row.id)

@@ -435,3 +435,32 @@ def test_a_record_whose_move_the_rules_refuse_does_not_replay(action: str) -> No
         boards(REGISTRY["relay"].engine, 2, record.options, record.seed, record.moves)
     assert refused.value.text.key == "after.replay.bad_move"
     assert "move 1" in str(refused.value) and "\n" not in str(refused.value)
+
+
+async def test_a_game_that_no_longer_replays_is_refused_without_logging_its_moves(
+    service: GameService, store: Store, caplog: pytest.LogCaptureFixture
+) -> None:
+    def unit(db: Any) -> None:
+        db.execute(
+            "INSERT INTO games (guild_id, channel_id, game_type, status, creator_id, seed, state,"
+            " created_at, updated_at, published_seq, last_seq)"
+            " VALUES (1, ?, 'relay', 'finished', ?, 1, '{}', 0, 0, 1, 1)",
+            (CHANNEL, ALICE.id),
+        )
+        game_id = db.execute("SELECT last_insert_rowid()").fetchone()[0]
+        for seat, player in enumerate((ALICE, BOB)):
+            db.execute(
+                "INSERT INTO seats (game_id, seat, user_id, display_name, joined_at)"
+                " VALUES (?, ?, ?, ?, 0)",
+                (game_id, seat, player.id, player.name),
+            )
+        db.execute(
+            "INSERT INTO moves (game_id, seq, seat, action, created_at) VALUES (?, 1, 0, ?, 0)",
+            (game_id, "step 3 secret"),
+        )
+
+    await store.write(unit)
+    with pytest.raises(Refusal) as refused:
+        await service.export(CHANNEL)
+    assert _key(refused) == "after.error.export_replay"
+    assert "secret" not in caplog.text and "no longer replays" in caplog.text
