@@ -1,6 +1,7 @@
 """Command line: ``python -m bot`` runs the bot; ``python -m bot demo`` plays offline.
 
-``python -m bot backup DEST``, ``forget-guild GUILD_ID`` and
+``python -m bot replay FILE`` draws an exported game's boards again
+(:mod:`bot.replay_cli`). ``python -m bot backup DEST``, ``forget-guild GUILD_ID`` and
 ``clear-dev-commands GUILD_ID`` are admin commands (:mod:`bot.admin`).
 
 Decisions:
@@ -20,7 +21,7 @@ import logging
 import sys
 from typing import NoReturn
 
-from bot import admin, demo, plugins
+from bot import admin, demo, plugins, replay_cli
 from bot.config import ConfigError, Settings
 from bot.i18n import t
 from bot.logs import configure_logging
@@ -40,6 +41,7 @@ def _parser() -> argparse.ArgumentParser:
         "demo", help="play one complete game offline with random moves"
     )
     demo.add_arguments(demo_parser)
+    replay_cli.add_arguments(commands.add_parser("replay", help="draw an exported game again"))
     admin.add_parsers(commands)
     return parser
 
@@ -50,6 +52,8 @@ def main(argv: list[str] | None = None) -> int:
     first_game = next(iter(sorted(registry)), "")
     if args.command == "demo":
         return demo.main(args)
+    if args.command == "replay":
+        return replay_cli.main(args)
     try:
         settings = Settings.from_env()
     except ConfigError as exc:

@@ -993,6 +993,125 @@ class Store:
 
         return await self.write(unit)
 
+    # -- after the game: rematch, export, statistics ----------------------------------
+
+    async def open_seated_lobby(
+        self,
+        *,
+        guild_id: int | None,
+        channel_id: int,
+        game_type: str,
+        creator_id: int,
+        seats: Sequence[tuple[int, str]],
+        options: Mapping[str, str],
+        seed: int,
+        language: str = "en",
+    ) -> GameRow:
+        """Create a lobby with ``seats`` (user id, name) seated in this order, in one
+        transaction; :class:`ChannelBusy` if the channel has an unfinished game."""
+
+        def unit(db: sqlite3.Connection) -> int:
+            now = time.time()
+            try:
+                cursor = db.execute(
+                    "INSERT INTO games (guild_id, channel_id, game_type, status, creator_id,"
+                    " options, seed, language, created_at, updated_at)"
+                    " VALUES (?, ?, ?, 'lobby', ?, ?, ?, ?, ?, ?)",
+                    (
+                        guild_id,
+                        channel_id,
+                        game_type,
+                        creator_id,
+                        _dumps(dict(options)),
+                        seed,
+                        language,
+                        now,
+                        now,
+                    ),
+                )
+            except sqlite3.IntegrityError as exc:
+                raise ChannelBusy(channel_id) from exc
+            game_id = int(cursor.lastrowid or 0)
+            db.executemany(
+                "INSERT INTO seats (game_id, seat, user_id, display_name, joined_at)"
+                " VALUES (?, ?, ?, ?, ?)",
+                [(game_id, seat, user, name, now) for seat, (user, name) in enumerate(seats)],
+            )
+            return game_id
+
+        game = await self.get_game(await self.write(unit))
+        assert game is not None
+        return game
+
+    async def last_game_over_in(self, channel_id: int) -> GameRow | None:
+        """The channel's most recent game that started and is over (finished or abandoned)."""
+        row = await self._one(
+            f"SELECT {_GAME_COLUMNS} FROM games WHERE channel_id = ?"
+            " AND status IN ('finished', 'abandoned') AND state IS NOT NULL"
+            " ORDER BY id DESC LIMIT 1",
+            (channel_id,),
+        )
+        return _game(row) if row else None
+
+    async def guild_results(self, guild_id: int) -> GuildResults:
+        """Every finished game's seats in a server, summed per game type and player."""
+        games = await self._all(
+            "SELECT game_type, COUNT(*) FROM games WHERE guild_id = ? AND status = 'finished'"
+            " GROUP BY game_type",
+            (guild_id,),
+        )
+        players = await self._all(
+            "SELECT g.game_type, s.user_id, COUNT(*), SUM(s.place = 1), AVG(s.place),"
+            " s.display_name, MAX(g.id)"
+            " FROM games AS g JOIN seats AS s ON s.game_id = g.id"
+            " WHERE g.guild_id = ? AND g.status = 'finished' AND s.place IS NOT NULL"
+            " GROUP BY g.game_type, s.user_id",
+            (guild_id,),
+        )
+        return GuildResults(
+            games={str(r[0]): int(r[1]) for r in games},
+            players=[
+                PlayerResults(str(r[0]), int(r[1]), str(r[5]), int(r[2]), int(r[3]), float(r[4]))
+                for r in players
+            ],
+        )
+
+    async def member_results(self, guild_id: int, user_id: int) -> list[PlayerResults]:
+        """One user's finished games in a server, summed per game type."""
+        rows = await self._all(
+            "SELECT g.game_type, COUNT(*), SUM(s.place = 1), AVG(s.place),"
+            " s.display_name, MAX(g.id)"
+            " FROM seats AS s JOIN games AS g ON g.id = s.game_id"
+            " WHERE s.user_id = ? AND g.guild_id = ? AND g.status = 'finished'"
+            " AND s.place IS NOT NULL GROUP BY g.game_type",
+            (user_id, guild_id),
+        )
+        return [
+            PlayerResults(str(r[0]), user_id, str(r[4]), int(r[1]), int(r[2]), float(r[3]))
+            for r in rows
+        ]
+
+
+@dataclass(frozen=True)
+class PlayerResults:
+    """A player's finished games of one type: how many, how many won (first place,
+    shared or not), the average place, and the name they last played under."""
+
+    game_type: str
+    user_id: int
+    name: str
+    played: int
+    wins: int
+    average_place: float
+
+
+@dataclass(frozen=True)
+class GuildResults:
+    """A server's finished games: how many of each type, and each player's results."""
+
+    games: dict[str, int]
+    players: list[PlayerResults]
+
 
 async def _on_thread(connection: aiosqlite.Connection, fn: Callable[..., T], *args: Any) -> T:
     """Run ``fn(raw_connection, *args)`` on the connection's own thread, in one trip.

@@ -27,6 +27,7 @@ from typing import TYPE_CHECKING, Any
 
 import discord
 
+from bot.discord.rematch import RematchButton
 from bot.service import Choice, ChoiceKind, Outcome, Player, Refusal
 
 if TYPE_CHECKING:
@@ -236,7 +237,7 @@ class ResignButton(
 
 class StaleButton(
     discord.ui.DynamicItem[discord.ui.Button],
-    template=r"zg:(?!act:\d+:\d+:.|undo:\d+:\d+$|mine:\d+$|abandon:\d+$|resign:\d+$).*",
+    template=r"zg:(?!act:\d+:\d+:.|undo:\d+:\d+$|mine:\d+$|abandon:\d+$|resign:\d+$|rematch:\d+$).*",
 ):
     """Any other ``zg:`` button: answered, never ignored."""
 
@@ -263,6 +264,7 @@ DYNAMIC_ITEMS: tuple[type[discord.ui.DynamicItem[Any]], ...] = (
     AbandonButton,
     ResignButton,
     StaleButton,
+    RematchButton,
 )
 
 
@@ -278,6 +280,8 @@ def button_for(choice: Choice, game_id: int, version: int | None, lang: str) -> 
         return ResignButton(game_id, label)
     if choice.kind is ChoiceKind.MINE:
         return MineButton(game_id, label)
+    if choice.kind is ChoiceKind.REMATCH:
+        return RematchButton(game_id, label)
     if version is None:
         raise ValueError("a move or undo button needs the game's version")
     if choice.kind is ChoiceKind.UNDO:

@@ -39,6 +39,7 @@ from discord.ext import commands
 from bot import plugins
 from bot.config import Settings, current_user, database_open_problem, database_problem
 from bot.discord.buttons import DYNAMIC_ITEMS
+from bot.discord.cogs.after import AfterCog
 from bot.discord.cogs.games import GamesCog
 from bot.discord.cogs.help import HelpCog
 from bot.discord.cogs.lobby import LobbyCog
@@ -94,6 +95,7 @@ class ZigguratBot(commands.Bot):
         await self.add_cog(PlayCog(self))
         await self.add_cog(HelpCog(self))
         await self.add_cog(GamesCog(self))
+        await self.add_cog(AfterCog(self))  # after LobbyCog: adds /game export
         self.add_dynamic_items(*DYNAMIC_ITEMS)
         await self.sync_commands()
         self.timers.start()

@@ -13,6 +13,8 @@ call :class:`GameService`, which composes one part per seam:
   seat over, automatic answers, notification choices;
 * :mod:`~bot.service.table` and :mod:`~bot.service.autoplay` — the turn
   clock, absent seats, and the decisions the table takes for a seat;
+* :mod:`~bot.service.after` — rematch, export (:mod:`~bot.service.record`,
+  :mod:`~bot.service.animation`) and statistics;
 * :mod:`~bot.service.outcome` — the types it answers with;
 * :mod:`~bot.service.loaded` and :mod:`~bot.service.context` — a loaded
   game, and what the parts share (store, registry, clock, locks, images).
@@ -28,6 +30,7 @@ from collections.abc import Callable, Mapping
 
 from bot import games
 from bot.games.base import GameType
+from bot.service.after import After
 from bot.service.clock import Clock
 from bot.service.context import Context
 from bot.service.lobby import SEAT_COLOURS, Lobby, parse_options
@@ -89,6 +92,7 @@ class GameService:
         self.reading = Reading(self.ctx)
         self.reach = Reach(self.ctx)
         self.seats = Seats(self.ctx, self.play)
+        self.after = After(self.ctx, self.lobby)
         # the commands, by part
         self.new_game = self.lobby.new_game
         self.join = self.lobby.join
@@ -122,6 +126,9 @@ class GameService:
         self.auto = self.seats.auto
         self.notify = self.seats.notify
         self.notify_choices = self.seats.notify_choices
+        self.rematch = self.after.rematch
+        self.export = self.after.export
+        self.stats = self.after.stats
 
     @property
     def store(self) -> Store:

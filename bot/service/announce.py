@@ -44,6 +44,8 @@ from bot.service.outcome import (
 )
 from bot.store import TimerRow
 
+#: the final message's button (bot.service.after)
+REMATCH = Choice(Text("after.rematch_button"), kind=ChoiceKind.REMATCH)
 #: at most this many public buttons (two rows of five)
 MAX_PUBLIC_CHOICES = 10
 #: at most this many of a seat's own choices on its ephemeral answer (four rows)
@@ -221,7 +223,7 @@ async def handoff(
         board=await ctx.board(game),
         private=private,
         ping=game.users_of(newly & awaited),
-        choices=public_buttons(game, awaited) if result is None else [],
+        choices=public_buttons(game, awaited) if result is None else [REMATCH],
         tally=await tally(ctx, game),
         finished=result is not None,
         heads_up=heads_up,

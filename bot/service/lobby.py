@@ -182,7 +182,7 @@ class Lobby:
             public=[Text("lobby.left", {"player": user.name})],
         )
 
-    async def start(self, channel_id: int, user: Player) -> Outcome:
+    async def start(self, channel_id: int, user: Player, *, keep_order: bool = False) -> Outcome:
         async with self.ctx.locks.hold(channel_id):
             row = await self.ctx.open_game(channel_id)
             if row.status != "lobby":
@@ -197,7 +197,8 @@ class Lobby:
             if len(row.seats) > high:
                 raise Refusal("error.too_many_players", max=high)
             order = [s.user_id for s in row.seats]
-            random.Random(row.seed).shuffle(order)
+            if not keep_order:  # a rematch keeps its rotated seats (bot.service.after)
+                random.Random(row.seed).shuffle(order)
             colours = seat_colours(game_type, len(order))
             state = engine.new_game(len(order), row.options, row.seed)
             now = self.ctx.clock()

@@ -69,6 +69,8 @@ class ChoiceKind(enum.Enum):
     ABANDON = "abandon"
     #: confirm resigning one's seat
     RESIGN = "resign"
+    #: start a rematch of the finished game (bot.service.after)
+    REMATCH = "rematch"
 
 
 @dataclass(frozen=True)

@@ -64,7 +64,7 @@ async def test_registered_commands_match_the_code(harness: BotHarness) -> None:
     }
     games = set(harness.running.service.registry)
     assert games >= {"tigris", "oracle", "relay"}
-    assert set(registered) == set(code) == {"game", "play", "help"} | games
+    assert set(registered) == set(code) == {"game", "play", "help", "stats"} | games
     for name, command in code.items():
         assert shape(registered[name].get("options") or []) == shape(command.get("options", []))
         assert registered[name]["description"] == command["description"]
@@ -88,6 +88,7 @@ async def test_registered_commands_match_the_code(harness: BotHarness) -> None:
         "back",
         "auto",
         "notify",
+        "export",
     }
     new = {
         o["name"]: {p["name"]: p for p in o.get("options") or []} for o in game["new"]["options"]
@@ -172,7 +173,7 @@ async def test_every_answer_comes_within_the_deadline(harness: BotHarness) -> No
 async def test_global_sync_without_dev_guild(fake_discord: FakeDiscord, tmp_path: Path) -> None:
     async with open_harness(fake_discord, tmp_path, global_commands=True) as harness:
         names = {c["name"] for c in fake_discord.global_commands}
-        assert names == {"game", "play", "help"} | set(harness.running.service.registry)
+        assert names == {"game", "play", "help", "stats"} | set(harness.running.service.registry)
         assert not fake_discord.guild_commands.get(harness.guild.id)
         itx = await harness.slash(harness.alice, "help")
         assert "/game new" in harness.ephemeral_text(itx)
@@ -225,7 +226,12 @@ async def test_serve_runs_until_sigterm(fake_discord: FakeDiscord, tmp_path: Pat
 
     products = {game_type.engine.name for game_type in plugins.GAMES}
     assert products == {"tigris", "tikal", "temple"}  # the product games only
-    assert {c["name"] for c in fake_discord.global_commands} == {"game", "play", "help"} | products
+    assert {c["name"] for c in fake_discord.global_commands} == {
+        "game",
+        "play",
+        "help",
+        "stats",
+    } | products
     handlers = asyncio.get_running_loop()._signal_handlers  # type: ignore[attr-defined]
     assert signal.SIGTERM in handlers, "serve() did not install its SIGTERM handler"
     os.kill(os.getpid(), signal.SIGTERM)
@@ -392,7 +398,7 @@ async def test_clear_dev_commands_removes_the_duplicates_a_dev_guild_kept(
         guild = harness.guild
     async with open_harness(fake_discord, tmp_path, global_commands=True):  # then unset
         pass
-    names = {"game", "play", "help"} | set(registry())
+    names = {"game", "play", "help", "stats"} | set(registry())
     assert {c["name"] for c in fake_discord.guild_commands[guild.id]} == names
     assert {c["name"] for c in fake_discord.global_commands} == names
 

@@ -1,7 +1,8 @@
 """Every query a command makes uses an index: lookups stay flat as games accumulate.
 
 The statements are not listed by hand: a whole game (lobby, moves, undo, a
-deadline's timeout batch, reminders, reads, abandon) runs through the service
+deadline's timeout batch, reminders, reads, abandon, then a finished game's
+statistics, export and rematch) runs through the service
 with the store's trace on, and ``EXPLAIN QUERY PLAN`` of every distinct
 statement it ran must not scan ``games``, ``moves`` or ``timers`` in full.
 """
@@ -58,6 +59,23 @@ async def _play_everything(service: GameService, now: list[float]) -> None:
     await service.message(2, "tally")
     await service.abandon(11, ALICE, can_manage_channel=False, confirmed=True)
     await service.status(11)
+    # after the game: a finished game, its statistics, its export and its rematch
+    await service.new_game(guild_id=1, channel_id=13, user=ALICE, game_type_name="relay")
+    await service.join(13, BOB)
+    outcome = await service.start(13, ALICE)
+    while not outcome.finished:
+        for player in (ALICE, BOB):
+            legal = await service.legal_actions(13, player)
+            if legal:
+                outcome = await service.act(13, player, str(rng.choice(legal)))
+                break
+    await service.stats(1)
+    await service.stats(1, BOB)
+    await service.export(11)
+    finished = await service.store.latest_game_in(13)
+    assert finished is not None
+    await service.rematch(13, BOB, finished.id)
+    await service.export(13)
 
 
 async def test_no_command_scans_a_whole_table(store: Store) -> None:

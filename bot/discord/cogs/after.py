@@ -1,0 +1,146 @@
+"""After the game: ``/game export`` and ``/stats [member]``.
+
+Decisions:
+
+* ``/game export`` joins the ``/game`` group of :class:`~bot.discord.cogs.lobby.LobbyCog`
+  (this cog is loaded after it and adds its subcommand to the group before the
+  tree is synced). Its answer is ephemeral: the record and the animation hold
+  only information that is public once the game is over, but they are for
+  whoever asked, and a channel need not see a 3 MB animation each time
+  someone wants a copy. The files go with the deferred answer itself
+  (``edit_original_response``), so the asker sees them where they asked.
+* The upload budget is Discord's 10 MiB for both files together
+  (:data:`~bot.service.after.EXPORT_BUDGET`), lowered to the interaction's
+  own ``attachment_size_limit`` should Discord report less.
+* Outcomes carry images, not files, so this one command answers by itself
+  rather than through :class:`~bot.discord.delivery.Delivery`, but with the
+  same layers: a DM is refused at once, the answer is deferred, a
+  :class:`~bot.service.Refusal` is answered with its reason, anything else is
+  logged and answered with ``error.internal``, and the interaction is
+  reported done either way (tests wait on that).
+* ``/stats`` answers ephemerally in the asker's language; it never pings
+  (names, not mentions).
+"""
+
+from __future__ import annotations
+
+import io
+import logging
+from typing import TYPE_CHECKING, Any
+
+import discord
+from discord import app_commands
+from discord.ext import commands
+
+from bot.discord.commands import Param, build_command
+from bot.discord.delivery import locale_language, render
+from bot.discord.interactions import Responder, player_of
+from bot.discord.translator import L
+from bot.i18n import Text
+from bot.service import Outcome, Player, Refusal
+from bot.service.after import EXPORT_BUDGET, Export
+
+if TYPE_CHECKING:
+    from bot.discord.client import ZigguratBot
+
+log = logging.getLogger(__name__)
+
+
+class AfterCog(commands.Cog):
+    """``/game export`` and ``/stats``."""
+
+    def __init__(self, bot: ZigguratBot) -> None:
+        self.bot = bot
+        self.service = bot.service
+        self.export_command = build_command(
+            "export", L("cmd.game.export.description"), [], self.export
+        )
+        member = Param("member", L("cmd.stats.member"), annotation=discord.Member, required=False)
+        self.stats_command = build_command(
+            "stats", L("cmd.stats.description"), [member], self.stats
+        )
+        self.stats_command.guild_only = True
+        self._group: app_commands.Group | None = None
+
+    async def cog_load(self) -> None:
+        group = next((c for c in self.bot.tree.get_commands() if c.name == "game"), None)
+        if not isinstance(group, app_commands.Group):
+            raise RuntimeError("AfterCog needs the /game group: load LobbyCog first")
+        group.add_command(self.export_command)
+        self._group = group
+        self.bot.tree.add_command(self.stats_command)
+
+    async def cog_unload(self) -> None:
+        if self._group is not None:
+            self._group.remove_command(self.export_command.name)
+            self._group = None
+        self.bot.tree.remove_command(self.stats_command.name)
+
+    # -- /stats -----------------------------------------------------------------
+
+    async def stats(self, interaction: discord.Interaction, values: dict[str, Any]) -> None:
+        chosen = values.get("member")
+        member = (
+            Player(chosen.id, chosen.display_name)
+            if isinstance(chosen, discord.User | discord.Member)
+            else None
+        )
+
+        async def work(player: Player) -> Outcome:
+            return await self.service.stats(interaction.guild_id or 0, member)
+
+        await self.bot.responder.run(interaction, work, game_command=False)
+
+    # -- /game export -------------------------------------------------------------
+
+    async def export(self, interaction: discord.Interaction, values: dict[str, Any]) -> None:
+        try:
+            if interaction.guild_id is None or interaction.channel_id is None:
+                await Responder.answer_now(interaction, Text("error.dm_only"))
+                return
+            await self._export(interaction)
+        finally:
+            self.bot.interaction_done(interaction.id)
+
+    async def _export(self, interaction: discord.Interaction) -> None:
+        try:
+            await interaction.response.defer(ephemeral=True, thinking=True)
+        except discord.HTTPException:
+            log.warning("could not acknowledge interaction %s in time", interaction.id)
+            return
+        budget = min(EXPORT_BUDGET, int(getattr(interaction, "filesize_limit", EXPORT_BUDGET)))
+        try:
+            exported = await self.service.export(interaction.channel_id or 0, budget=budget)
+        except Refusal as refusal:
+            await self._say(interaction, refusal.text)
+            return
+        except Exception:
+            log.exception(
+                "export failed in channel %s for user %s",
+                interaction.channel_id,
+                player_of(interaction).id,
+            )
+            await self._say(interaction, Text("error.internal"))
+            return
+        try:
+            await interaction.edit_original_response(
+                content=render(exported.lines, locale_language(interaction.locale))[:2000],
+                attachments=_files(exported),
+                allowed_mentions=discord.AllowedMentions.none(),
+            )
+        except discord.HTTPException:
+            log.exception("could not upload the export of game %s", exported.game_id)
+            await self._say(interaction, Text("after.error.export_upload"))
+
+    async def _say(self, interaction: discord.Interaction, text: Text) -> None:
+        try:
+            await self.bot.delivery.ephemeral(interaction, [text])
+        except discord.HTTPException:
+            log.exception("could not answer interaction %s", interaction.id)
+
+
+def _files(exported: Export) -> list[discord.File]:
+    files = [discord.File(io.BytesIO(exported.record), filename=exported.record_name)]
+    if exported.animation is not None:
+        files.append(discord.File(io.BytesIO(exported.animation), filename=exported.animation_name))
+    return files
