@@ -99,6 +99,7 @@ class ZigguratBot(commands.Bot):
         self.add_dynamic_items(*DYNAMIC_ITEMS)
         await self.sync_commands()
         self.timers.start()
+        self.service.start_drawing()
 
     async def sync_commands(self) -> list[discord.app_commands.AppCommand]:
         """Register the command tree with Discord (the dev guild, else globally)."""

@@ -30,6 +30,7 @@ from collections.abc import Callable, Mapping
 
 from bot import games
 from bot.games.base import GameType
+from bot.service import drawing
 from bot.service.after import After
 from bot.service.clock import Clock
 from bot.service.context import Context
@@ -141,6 +142,15 @@ class GameService:
     @property
     def clock(self) -> Callable[[], float]:
         return self.ctx.clock
+
+    def start_drawing(self) -> None:
+        """Start the drawing processes now, with every registered renderer imported."""
+        drawing.warm_up(
+            render
+            for game_type in self.registry.values()
+            for render in (game_type.render_public, game_type.render_private)
+            if render is not None
+        )
 
     @property
     def render(self) -> bool:

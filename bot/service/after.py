@@ -50,7 +50,8 @@ from typing import Any
 from bot.games.base import PlayerLabel
 from bot.i18n import Text
 from bot.service.animation import Animation, animate
-from bot.service.context import Context, drawn
+from bot.service.context import Context
+from bot.service.drawing import drawn
 from bot.service.lobby import Lobby, parse_options
 from bot.service.outcome import Outcome, Player, Refusal
 from bot.service.record import Board, RecordError, boards, document, dumps, exported_moves

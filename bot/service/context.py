@@ -12,24 +12,22 @@ Decisions:
   a renderer that fails is logged and the move is announced without the
   image: failing the command would tell the player nothing changed when it
   did, and nobody would be pinged.
-* Images are drawn by one thread per core (:data:`RENDER_THREADS`): more
-  threads would not draw faster, and each keeps its own memory arena, so the
-  process's memory would grow with the number of moves drawn at once.
+* Images are drawn off the event loop, in the drawing processes of
+  :mod:`bot.service.drawing`.
 """
 
 from __future__ import annotations
 
 import asyncio
 import logging
-import os
 from collections import OrderedDict
 from collections.abc import AsyncIterator, Callable, Mapping
-from concurrent.futures import ThreadPoolExecutor
 from contextlib import asynccontextmanager
 from dataclasses import dataclass, field
 from typing import Any
 
 from bot.games.base import GameType
+from bot.service.drawing import drawn
 from bot.service.loaded import LoadedGame
 from bot.service.outcome import Refusal
 from bot.store import GameRow, Store
@@ -38,15 +36,6 @@ log = logging.getLogger(__name__)
 
 #: the most (game, seat) cooldowns remembered at once
 MAX_COOLDOWNS = 4096
-#: threads drawing images: one per core
-RENDER_THREADS = os.cpu_count() or 1
-_RENDERING = ThreadPoolExecutor(max_workers=RENDER_THREADS, thread_name_prefix="ziggurat-render")
-
-
-async def drawn(render: Any, *args: Any) -> bytes:
-    """``render(*args)`` on the drawing threads."""
-    image: bytes = await asyncio.get_running_loop().run_in_executor(_RENDERING, render, *args)
-    return image
 
 
 class ChannelLocks:

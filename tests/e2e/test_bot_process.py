@@ -60,10 +60,13 @@ async def bot_process(fake: FakeDiscord, db: Path, guild_id: int) -> AsyncIterat
 async def answered(itx: InteractionResult) -> InteractionResult:
     """A command's whole answer: its deferred response edited, then nothing more for a while."""
     await itx.wait(timeout=WAIT, messages=1)
-    for _ in range(int(WAIT / 0.2)):
+    loop = asyncio.get_running_loop()
+    deadline = loop.time() + WAIT
+    while loop.time() < deadline:
         await itx.wait(timeout=WAIT, quiet=0.2)
         if itx.response is not None and not itx.response.loading:
             return itx
+        await asyncio.sleep(0.05)
     raise AssertionError(f"{itx.label} was never answered")
 
 
