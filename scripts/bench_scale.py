@@ -14,7 +14,7 @@ players on a real SQLite file (WAL, ``synchronous=FULL``), through
 * the same with the images drawn (board and changed private views):
   throughput in moves/s and as a ratio of what the cores allow
   (cores ÷ one move's render time);
-* RSS after a move in each of the 10,000 games.
+* RSS after a move in each of the 10,000 games, and of the drawing processes.
 
 Usage: ``python scripts/bench_scale.py [--games 10000] [--waves 5]``
 """
@@ -40,7 +40,7 @@ sys.path.insert(0, str(Path(__file__).resolve().parents[1]))
 
 from bot import plugins
 from bot.games.base import PlayerLabel
-from bot.service import GameService, Player, context
+from bot.service import GameService, Player, context, drawing
 from bot.store import PRAGMAS, Store
 from renderer.common import encode_png
 
@@ -53,8 +53,8 @@ def pct(values: list[float], q: float) -> float:
     return ordered[min(len(ordered) - 1, int(q * len(ordered)))]
 
 
-def rss_mb() -> float:
-    with open("/proc/self/status") as status:
+def rss_mb(pid: int | str = "self") -> float:
+    with open(f"/proc/{pid}/status") as status:
         for line in status:
             if line.startswith("VmRSS:"):
                 return int(line.split()[1]) / 1024
@@ -287,6 +287,8 @@ async def main(total: int, waves: int) -> None:
                 f"({time.perf_counter() - start:.0f} s to touch them all; "
                 f"{len(service.ctx.locks)} channel locks held)"
             )
+            workers = " + ".join(f"{rss_mb(pid):.0f}" for pid in drawing.worker_pids())
+            print(f"drawing processes' RSS: {workers} MB (pages they share counted in each)")
         finally:
             await store.close()
 

@@ -107,6 +107,13 @@ def _log_failure(future: Any) -> None:
         log.warning("a drawing process did not start: %s", future.exception())
 
 
+def worker_pids() -> list[int]:
+    """The drawing processes running now (for the benchmark's memory figure)."""
+    pool = _processes
+    workers = getattr(pool, "_processes", None) or {}
+    return sorted(workers)
+
+
 def _sendable(render: Any) -> bool:
     """Whether ``render`` can be drawn in another process (a module-level function)."""
     try:
