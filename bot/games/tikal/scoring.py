@@ -17,7 +17,7 @@ from __future__ import annotations
 
 from bot.games.base import Event, Result
 from bot.games.tikal.board import Space
-from bot.games.tikal.components import SET_POINTS, TEMPLE
+from bot.games.tikal.components import MODES, SET_POINTS, TEMPLE
 from bot.games.tikal.rules import strongest
 from bot.games.tikal.state import GameState
 
@@ -69,14 +69,17 @@ def ranking(state: GameState) -> Result:
             places[seat] = places[order[index - 1]]
         else:
             places[seat] = index + 1
+    # the auction modes start at 20 points and pay for turns; the base game does neither
+    detail = "tikal.result.detail_auction" if state.auction_mode else "tikal.result.detail"
     details = {
         seat: (
-            "tikal.result.detail",
+            detail,
             {
                 "score": player.score,
                 "temples": player.temple_points,
                 "treasures": player.treasure_points,
                 "paid": player.paid,
+                "start": MODES[state.mode].start_score,
             },
         )
         for seat, player in enumerate(state.players)

@@ -8,6 +8,7 @@ from tikal_positions import S, blank, lay, put
 from bot.games.tikal import ENGINE
 from bot.games.tikal.scoring import ranking, score_step, temples_scored, treasure_points
 from bot.games.tikal.state import PHASE_OVER
+from bot.i18n import t
 
 
 def test_treasure_sets_score_1_3_6() -> None:
@@ -102,3 +103,21 @@ def test_tied_winners_share_the_win() -> None:
 
 def test_no_result_while_the_game_runs() -> None:
     assert ENGINE.result(blank()) is None
+
+
+def test_the_ranking_explains_each_score_with_what_the_mode_counts() -> None:
+    base = blank(2)
+    base.players[0].temple_points, base.players[0].treasure_points = 9, 4
+    base.players[0].score = 13
+    key, params = ranking(base).details[0]
+    assert key == "tikal.result.detail"  # no start score and no auctions to explain
+    assert t("en", key, **params) == "temples 9, treasures 4"
+
+    auction = blank(2, mode="auction")
+    player = auction.players[1]
+    player.temple_points, player.treasure_points, player.paid = 7, 3, 12
+    player.score = 20 + 7 + 3 - 12
+    key, params = ranking(auction).details[1]
+    assert key == "tikal.result.detail_auction"
+    assert params["start"] + params["temples"] + params["treasures"] - params["paid"] == 18
+    assert t("en", key, **params) == "20 at the start, temples 7, treasures 3, paid in auctions 12"
