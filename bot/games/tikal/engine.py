@@ -24,6 +24,7 @@ from bot.games.tikal.state import (
     PHASE_OVER,
     PHASE_PICK,
     PHASE_PLACE,
+    SCORING_TURNS,
     GameState,
 )
 
@@ -80,6 +81,23 @@ class TikalEngine(GameEngine[GameState, actions.Action]):
 
     def apply(self, game: GameState, seat: int, action: actions.Action) -> list[Event]:
         return flow.apply(game, seat, action)
+
+    def up_next(self, game: GameState) -> int | None:
+        """Who plays after the current turn, when public information alone says so.
+
+        A scoring round's queue is public; in the base game the next seat
+        clockwise draws next (even a volcano: the drawer plays first). Unknown:
+        who wins the next auction, and the final round's order once the stack
+        is empty (it depends on the scores when it starts).
+        """
+        turn = game.turn
+        if game.phase == PHASE_OVER or turn is None:
+            return None
+        if game.queue:
+            return game.queue[0][1]
+        if turn.kind in SCORING_TURNS or game.auction_mode or not game.stack:
+            return None
+        return (turn.seat + 1) % game.seats
 
     def legal_actions(self, game: GameState, seat: int) -> list[actions.Action]:
         return legal.legal_actions(game, seat)

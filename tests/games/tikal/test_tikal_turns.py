@@ -153,3 +153,29 @@ def test_a_game_ends_with_every_hex_laid() -> None:
             act(game, seat, "end")
     assert len(game.hexes) == 40 and not game.stack and game.in_hand is None
     assert game.volcanoes == 3
+
+
+def test_up_next_names_only_what_public_information_decides() -> None:
+    # Seat 1 will draw the volcano B-5: up next is still seat 1 (the drawer plays first),
+    # then the scoring queue 2, 0, then seat 1's volcano turn, then seat 2 draws.
+    game = game_with_stack(3, ["A-1", "B-5", "C-2", "C-3"])
+    assert ENGINE.up_next(game) == 1
+    place_anywhere(game, 0)
+    assert ENGINE.up_next(game) == 1  # the same whatever the stack hides
+    act(game, 0, "end")
+    assert whose(game) == (1, TURN_SCORING, PHASE_ACTIONS)
+    assert ENGINE.up_next(game) == 2
+    act(game, 1, "end")
+    assert ENGINE.up_next(game) == 0
+    act(game, 2, "end")
+    assert ENGINE.up_next(game) == 1  # seat 1's own volcano turn
+    act(game, 0, "end")
+    assert whose(game)[:2] == (1, TURN_VOLCANO)
+    assert ENGINE.up_next(game) == 2
+
+
+def test_up_next_is_unknown_when_an_auction_or_the_final_order_decides() -> None:
+    auction = game_with_stack(3, ["A-1", "A-3", "A-4", "C-2"], mode="auction")
+    assert ENGINE.up_next(auction) is None
+    last = game_with_stack(2, ["A-1"])
+    assert last.stack == [] and ENGINE.up_next(last) is None
