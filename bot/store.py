@@ -575,39 +575,16 @@ class Store:
         language: str = "en",
     ) -> GameRow:
         """Create a lobby with its creator in seat 0; :class:`ChannelBusy` if taken."""
-
-        def unit(db: sqlite3.Connection) -> int:
-            now = time.time()
-            try:
-                cursor = db.execute(
-                    "INSERT INTO games (guild_id, channel_id, game_type, status, creator_id,"
-                    " options, seed, language, created_at, updated_at)"
-                    " VALUES (?, ?, ?, 'lobby', ?, ?, ?, ?, ?, ?)",
-                    (
-                        guild_id,
-                        channel_id,
-                        game_type,
-                        creator_id,
-                        _dumps(dict(options)),
-                        seed,
-                        language,
-                        now,
-                        now,
-                    ),
-                )
-            except sqlite3.IntegrityError as exc:
-                raise ChannelBusy(channel_id) from exc
-            game_id = int(cursor.lastrowid or 0)
-            db.execute(
-                "INSERT INTO seats (game_id, seat, user_id, display_name, joined_at)"
-                " VALUES (?, 0, ?, ?, ?)",
-                (game_id, creator_id, creator_name, now),
-            )
-            return game_id
-
-        game = await self.get_game(await self.write(unit))
-        assert game is not None
-        return game
+        return await self.open_seated_lobby(
+            guild_id=guild_id,
+            channel_id=channel_id,
+            game_type=game_type,
+            creator_id=creator_id,
+            seats=[(creator_id, creator_name)],
+            options=options,
+            seed=seed,
+            language=language,
+        )
 
     async def add_seat(self, game: GameRow, user_id: int, display_name: str) -> None:
         """Seat a user in the next free seat of a lobby (version-checked)."""
