@@ -42,16 +42,19 @@ from __future__ import annotations
 import io
 import math
 import os
+import re
 import shutil
 import subprocess
 import unicodedata
-from collections.abc import Callable, Sequence
+from collections.abc import Callable, Iterable, Sequence
 from dataclasses import dataclass, field
 from functools import cache, lru_cache
 from pathlib import Path
 from typing import cast
 
 from PIL import Image, ImageDraw, ImageFont
+
+from bot.i18n import DEFAULT_LANG, catalog, language_of
 
 RGB = tuple[int, int, int]
 RGBA = tuple[int, int, int, int]
@@ -166,6 +169,21 @@ def can_draw(texts: tuple[str, ...]) -> bool:
     chars = {ch for text in texts for ch in text if not ch.isspace()}
     stacks = (font_stack(24), font_stack(24, bold=True))
     return all(stack.font_for(ch) is not None for stack in stacks for ch in chars)
+
+
+_PLACEHOLDER = re.compile(r"\{\w*\}")
+
+
+def drawable_language(lang: str | None, keys: Iterable[str]) -> str:
+    """The catalog language an image is drawn in: ``lang`` (a catalog language or
+    a Discord locale such as ``zh-CN``) when the fonts can draw every label of the
+    catalog ``keys`` in it (placeholders left out), else English."""
+    code = language_of(lang)
+    if code == DEFAULT_LANG:
+        return code
+    own, english = catalog(code), catalog(DEFAULT_LANG)
+    texts = tuple(_PLACEHOLDER.sub("", own.get(k) or english.get(k, "")) for k in keys)
+    return code if can_draw(texts) else DEFAULT_LANG
 
 
 def _pick_fallbacks(bold: bool) -> list[str]:

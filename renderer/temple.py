@@ -32,7 +32,6 @@ Decisions recorded here:
 
 from __future__ import annotations
 
-import re
 from collections.abc import Mapping, Sequence
 from dataclasses import dataclass
 from functools import cache, lru_cache
@@ -41,13 +40,13 @@ from typing import Any
 from PIL import Image, ImageDraw
 
 from bot.games.base import PlayerLabel
-from bot.i18n import DEFAULT_LANG, catalog, language_of, t
+from bot.i18n import DEFAULT_LANG, catalog, t
 from renderer.common import (
     RGB,
     build_palette,
-    can_draw,
     clean_name,
     draw_text,
+    drawable_language,
     encode_png,
     fit_text,
     font_stack,
@@ -168,18 +167,13 @@ TEXT_KEYS: tuple[str, ...] = (
     "temple.render.place",
     "temple.render.breakdown",
 )
-_PLACEHOLDER = re.compile(r"\{\w*\}")
 
 
 def image_language(lang: str | None) -> str:
-    """``lang`` when the fonts can draw every label of it, else English."""
-    code = language_of(lang)
-    if code == DEFAULT_LANG:
-        return code
-    own, english = catalog(code), catalog(DEFAULT_LANG)
-    keys = (*TEXT_KEYS, *(k for k in english if k.startswith("temple.card.")))
-    texts = tuple(_PLACEHOLDER.sub("", own.get(k) or english.get(k, "")) for k in keys)
-    return code if can_draw(texts) else DEFAULT_LANG
+    """``lang`` when the fonts can draw every label of it, card names included, else
+    English."""
+    cards = (k for k in catalog(DEFAULT_LANG) if k.startswith("temple.card."))
+    return drawable_language(lang, (*TEXT_KEYS, *cards))
 
 
 def card_name(lang: str, card_id: str) -> str:

@@ -34,7 +34,6 @@ Decisions recorded here:
 from __future__ import annotations
 
 import math
-import re
 import unicodedata
 from collections.abc import Callable, Mapping, Sequence
 from dataclasses import dataclass
@@ -44,15 +43,15 @@ from typing import Any
 from PIL import Image, ImageDraw
 
 from bot.games.base import PlayerLabel
-from bot.i18n import DEFAULT_LANG, catalog, language_of, t
+from bot.i18n import DEFAULT_LANG, t
 from renderer.common import (
     RGB,
     SUPERSAMPLE,
     FontStack,
     build_palette,
-    can_draw,
     clean_name,
     draw_text,
+    drawable_language,
     encode_png,
     fit_text,
     font_stack,
@@ -156,19 +155,12 @@ TEXT_KEYS: tuple[str, ...] = (
     *LEADERS_KEYS.values(),
     *LETTER_KEYS.values(),
 )
-_PLACEHOLDER = re.compile(r"\{\w*\}")
 
 
 def image_language(lang: str | None) -> str:
-    """The catalog language an image is drawn in: ``lang`` (a catalog language
-    or a Discord locale such as ``zh-CN``) when the fonts can draw every label
-    of it, else English. Cheap: a few dict look-ups and a cached answer."""
-    code = language_of(lang)
-    if code == DEFAULT_LANG:
-        return code
-    own, english = catalog(code), catalog(DEFAULT_LANG)
-    texts = tuple(_PLACEHOLDER.sub("", own.get(k) or english.get(k, "")) for k in TEXT_KEYS)
-    return code if can_draw(texts) else DEFAULT_LANG
+    """The catalog language this game's images are drawn in (English when the fonts
+    cannot draw every label of ``lang``)."""
+    return drawable_language(lang, TEXT_KEYS)
 
 
 def colour_name(lang: str, colour: str) -> str:

@@ -51,7 +51,6 @@ other renderers could share.
 from __future__ import annotations
 
 import math
-import re
 from collections.abc import Mapping, Sequence
 from dataclasses import dataclass
 from functools import cache, lru_cache
@@ -60,14 +59,14 @@ from typing import Any
 from PIL import Image, ImageDraw
 
 from bot.games.base import PlayerLabel
-from bot.i18n import DEFAULT_LANG, catalog, language_of, t
+from bot.i18n import DEFAULT_LANG, t
 from renderer.common import (
     RGB,
     FontStack,
     build_palette,
-    can_draw,
     clean_name,
     draw_text,
+    drawable_language,
     encode_png,
     fit_text,
     font_stack,
@@ -195,17 +194,11 @@ TEXT_KEYS: tuple[str, ...] = (
     "tikal.render.dug",
     "tikal.render.recovered",
 )
-_PLACEHOLDER = re.compile(r"\{\w*\}")
 
 
 def image_language(lang: str | None) -> str:
     """``lang`` when the fonts draw every label of it, else English."""
-    code = language_of(lang)
-    if code == DEFAULT_LANG:
-        return code
-    own, english = catalog(code), catalog(DEFAULT_LANG)
-    texts = tuple(_PLACEHOLDER.sub("", own.get(k) or english.get(k, "")) for k in TEXT_KEYS)
-    return code if can_draw(texts) else DEFAULT_LANG
+    return drawable_language(lang, TEXT_KEYS)
 
 
 @lru_cache(maxsize=4096)
