@@ -33,15 +33,16 @@ import time
 from pathlib import Path
 from typing import Any
 
-import aiosqlite
 from PIL import Image
 
 sys.path.insert(0, str(Path(__file__).resolve().parents[1]))
 
+from bench_floors import floor_commit
+
 from bot import plugins
 from bot.games.base import PlayerLabel
 from bot.service import GameService, Player, context, drawing
-from bot.store import PRAGMAS, Store
+from bot.store import Store
 from renderer.common import encode_png
 
 PLAYERS = (Player(1, "Ishtar"), Player(2, "Gilgamesh"))
@@ -59,25 +60,6 @@ def rss_mb(pid: int | str = "self") -> float:
             if line.startswith("VmRSS:"):
                 return int(line.split()[1]) / 1024
     return float("nan")
-
-
-async def floor_commit(folder: Path) -> list[float]:
-    db = await aiosqlite.connect(folder / "floor.db", isolation_level=None)
-    try:
-        for pragma in PRAGMAS:
-            await db.execute(pragma)
-        await db.execute("CREATE TABLE t (x TEXT)")
-        times = []
-        payload = "x" * 2000
-        for _ in range(300):
-            start = time.perf_counter()
-            await db.execute("BEGIN IMMEDIATE")
-            await db.execute("INSERT INTO t VALUES (?)", (payload,))
-            await db.execute("COMMIT")
-            times.append((time.perf_counter() - start) * 1000)
-        return times
-    finally:
-        await db.close()
 
 
 async def create_games(service: GameService, channels: range) -> None:

@@ -5,25 +5,37 @@
 * one autocomplete answer for a move's destination on that crowded board
   (target ≤ 50 ms), with and without the start chosen;
 * random full games per second (target: a game ≤ 1 s);
-* one engine step (``apply`` of a move), median.
+* one engine step (``apply`` of a move), median;
+* one step through the service on a real SQLite file (a 4-player game
+  played by random legal steps): p50/p99 with no image and with the
+  player's preview or the hand-off board drawn, beside the bare commit and
+  the bare PNG encode of one board.
 
 Run: ``.venv/bin/python scripts/bench_tikal.py``
 """
 
 from __future__ import annotations
 
+import asyncio
 import io
 import random
 import statistics
+import tempfile
 import time
+from pathlib import Path
 
+from bench_floors import floor_commit
 from PIL import Image
 
+from bot import plugins
 from bot.games.base import PlayerLabel
 from bot.games.tikal import ENGINE, legal
 from bot.games.tikal.selfplay import choose, random_game
 from bot.games.tikal.state import PHASE_ACTIONS, GameState, copy_state
+from bot.service import GameService, Player
+from bot.store import Store
 from renderer import tikal as render
+from renderer.common import encode_png
 
 PLAYERS = [
     PlayerLabel(seat, name, colour.hex)
@@ -129,12 +141,67 @@ def bench_step(game: GameState) -> None:
     print(f"public_view: {ms((time.perf_counter() - start) / 50)} each")
 
 
+def pct(values: list[float], q: float) -> float:
+    ordered = sorted(values)
+    return ordered[min(len(ordered) - 1, int(q * len(ordered)))]
+
+
+async def service_steps(service: GameService, channel: int, count: int) -> list[float]:
+    """Milliseconds of ``count`` random legal steps of a new 4-player game in ``channel``."""
+    users = [Player(100 + seat, label.name) for seat, label in enumerate(PLAYERS)]
+    await service.new_game(guild_id=1, channel_id=channel, user=users[0], game_type_name="tikal")
+    for user in users[1:]:
+        await service.join(channel, user)
+    await service.start(channel, users[0], keep_order=True)
+    rng = random.Random(channel)
+    times = []
+    for _ in range(count):
+        row = await service.store.latest_game_in(channel)
+        assert row is not None and row.state is not None
+        game = ENGINE.load_state(row.state)
+        waiting = sorted(ENGINE.waiting_for(game))
+        if not waiting:
+            break
+        seat = waiting[0]
+        action = str(choose(game, seat, rng))
+        start = time.perf_counter()
+        await service.act(channel, users[seat], action)
+        times.append((time.perf_counter() - start) * 1000)
+    return times
+
+
+async def bench_service(board: GameState) -> None:
+    with tempfile.TemporaryDirectory() as name:
+        folder = Path(name)
+        floor = await floor_commit(folder)
+        image = Image.open(io.BytesIO(render.render_public(ENGINE.public_view(board), PLAYERS)))
+        encode = timed(lambda: encode_png(image), 20)
+        print(
+            f"floors: bare INSERT+COMMIT p50 {pct(floor, 0.5):.2f} ms; "
+            f"bare PNG encode of the late board {ms(statistics.median(encode))}"
+        )
+        store = await Store.open(folder / "bench.db")
+        try:
+            registry = plugins.load_builtin_games()
+            for render_on, channel in ((False, 1), (True, 2)):
+                service = GameService(store, registry, render=render_on)
+                times = await service_steps(service, channel, 200)
+                what = "with the preview or board drawn" if render_on else "no image"
+                print(
+                    f"a step through the service, {what}: p50 {pct(times, 0.5):.2f} ms, "
+                    f"p99 {pct(times, 0.99):.2f} ms over {len(times)} steps"
+                )
+        finally:
+            await store.close()
+
+
 def main() -> None:
     game = late_board()
     bench_render(game)
     bench_autocomplete(game)
     bench_step(game)
     bench_games()
+    asyncio.run(bench_service(game))
 
 
 if __name__ == "__main__":

@@ -1,0 +1,31 @@
+"""Floors the benchmarks print beside their figures, measured in the same run."""
+
+from __future__ import annotations
+
+import time
+from pathlib import Path
+
+import aiosqlite
+
+from bot.store import PRAGMAS
+
+
+async def floor_commit(folder: Path, count: int = 300) -> list[float]:
+    """Milliseconds of a bare ``BEGIN IMMEDIATE; INSERT; COMMIT`` through aiosqlite with the
+    store's pragmas (WAL, ``synchronous=FULL``), ``count`` times, in a file in ``folder``."""
+    db = await aiosqlite.connect(folder / "floor.db", isolation_level=None)
+    try:
+        for pragma in PRAGMAS:
+            await db.execute(pragma)
+        await db.execute("CREATE TABLE t (x TEXT)")
+        times = []
+        payload = "x" * 2000
+        for _ in range(count):
+            start = time.perf_counter()
+            await db.execute("BEGIN IMMEDIATE")
+            await db.execute("INSERT INTO t VALUES (?)", (payload,))
+            await db.execute("COMMIT")
+            times.append((time.perf_counter() - start) * 1000)
+        return times
+    finally:
+        await db.close()
