@@ -90,10 +90,13 @@ def submit(state: GameState, seat: int, action: Action) -> list[Event]:
     else:
         state.submissions[seat] = done
     shown = "; ".join(str(part) for part in done.parts())
-    key = "temple.event.your_submission" if done.complete() else "temple.event.your_draft"
+    if done.complete():
+        public, private = "temple.event.sealed", "temple.event.your_submission"
+    else:  # the tally still awaits this seat: its public line must not say "sealed"
+        public, private = "temple.event.preparing", "temple.event.your_draft"
     return [
-        Event("temple.event.sealed", {"seat": seat}),
-        Event(key, {"parts": shown or "-"}, private_to=seat),
+        Event(public, {"seat": seat}),
+        Event(private, {"parts": shown or "-"}, private_to=seat),
     ]
 
 

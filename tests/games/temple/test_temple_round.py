@@ -192,3 +192,15 @@ def test_others_see_a_round_part_only_as_sealed() -> None:
     for text in ("pass", "bonus 1 4", "lightning 4:A1", "skip", "joint 2", "cancel joint"):
         assert ENGINE.public_notation(ENGINE.parse_action(text)) == text
     assert ENGINE.is_checkpoint(game(), 0, Pass(), [])
+
+
+def test_a_draft_is_not_announced_as_sealed_and_the_seat_stays_awaited() -> None:
+    state = game(3, slots=("hut", "gate"))
+    events = act(state, 2, "hammer")  # a power token alone is not a move yet
+    assert ENGINE.waiting_for(state) == {0, 1, 2}
+    public = [e.key for e in events if e.private_to is None]
+    assert public == ["temple.event.preparing"]
+    assert [e.key for e in events if e.private_to == 2] == ["temple.event.your_draft"]
+    events = act(state, 2, "pass")
+    assert [e.key for e in events if e.private_to is None] == ["temple.event.sealed"]
+    assert ENGINE.waiting_for(state) == {0, 1}
