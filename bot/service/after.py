@@ -16,7 +16,11 @@ Decisions:
   lobby's own start (``keep_order``), so the start is announced like any
   other, and the clicker is the new game's creator. Between the two, the
   channel holds an ordinary lobby: a ``/game join`` landing exactly then is
-  seated last, an abandon ends it; nothing is left half-written.
+  seated last, an abandon ends it; nothing is left half-written. A player
+  who resigned from the old game is not seated again (unless they ask for
+  the rematch themselves), and the table is told who was left out; when too
+  few players remain for the game, the rematch stays a lobby, the others
+  join it and the clicker starts it.
 * **Export** (``/game export``): the record (:mod:`bot.service.record`) of
   the channel's last game that is over, with a GIF of its public boards
   (:mod:`bot.service.animation`). Both files together stay under
@@ -55,6 +59,7 @@ from bot.service.drawing import drawn
 from bot.service.lobby import Lobby, parse_options
 from bot.service.outcome import Outcome, Player, Refusal
 from bot.service.record import Board, RecordError, boards, document, dumps, exported_moves
+from bot.service.table import RESIGNED
 from bot.store import ChannelBusy, GameRow, PlayerResults
 
 log = logging.getLogger(__name__)
@@ -86,6 +91,11 @@ def rotated(row: GameRow) -> list[tuple[int, str]]:
     return seats[1:] + seats[:1]
 
 
+def resigned_users(row: GameRow) -> set[int]:
+    """The users who resigned from ``row`` (and still held their seat when it ended)."""
+    return {s.user_id for s in row.seats if s.status == RESIGNED}
+
+
 class After:
     """Rematch, export and statistics; see the module docstring."""
 
@@ -107,9 +117,14 @@ class After:
         seed = old.seed
         while seed == old.seed:
             seed = random.SystemRandom().randrange(MAX_SEED)
-        seats = [(uid, user.name if uid == user.id else name) for uid, name in rotated(old)]
+        left_out = resigned_users(old) - {user.id}
+        seats = [
+            (uid, user.name if uid == user.id else name)
+            for uid, name in rotated(old)
+            if uid not in left_out
+        ]
         try:
-            await self.ctx.store.open_seated_lobby(
+            row = await self.ctx.store.open_seated_lobby(
                 guild_id=old.guild_id,
                 channel_id=channel_id,
                 game_type=old.game_type,
@@ -121,8 +136,21 @@ class After:
             )
         except ChannelBusy:
             raise Refusal("after.error.rematch_busy") from None
+        names = [s.display_name for s in old.seats if s.user_id in left_out]
+        without = [Text("after.rematch_without", {"players": ", ".join(names)})] if names else []
+        low, _ = game_type.engine.player_range(options)
+        if len(seats) < low:
+            return Outcome(
+                game_id=row.id,
+                channel_id=channel_id,
+                reply=[Text("lobby.created_reply")],
+                public=[
+                    Text("after.rematch_lobby", {"player": user.name, "min": low}),
+                    *without,
+                ],
+            )
         outcome = await self.lobby.start(channel_id, user, keep_order=True)
-        outcome.public.insert(0, Text("after.rematch_started", {"player": user.name}))
+        outcome.public[0:0] = [Text("after.rematch_started", {"player": user.name}), *without]
         return outcome
 
     # -- export -----------------------------------------------------------------

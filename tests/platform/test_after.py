@@ -233,6 +233,64 @@ async def test_rematch_same_players_and_options_rotated_seats_new_seed(
     assert [c.kind for c in played.final.choices] == [ChoiceKind.REMATCH]
 
 
+async def _resigned_and_finished(
+    service: GameService, clock: Clock, players: tuple[Player, ...], leaver: Player
+) -> Any:
+    played = await start_game(service, CHANNEL, "relay", players, seed=3)
+    await play_out(service, CHANNEL, players, random.Random(3), clock, played, stop_after=3)
+    await service.resign(CHANNEL, leaver, confirmed=True)
+    await play_out(service, CHANNEL, players, random.Random(4), clock, played)
+    old = await service.store.latest_game_in(CHANNEL)
+    assert old is not None and old.status == "finished"
+    assert [s.status for s in old.seats if s.user_id == leaver.id] == ["resigned"]
+    return old
+
+
+async def test_a_rematch_does_not_seat_a_player_who_resigned(
+    service: GameService, store: Store, clock: Clock
+) -> None:
+    old = await _resigned_and_finished(service, clock, (ALICE, BOB, CAROL), CAROL)
+    outcome = await service.rematch(CHANNEL, BOB, old.id)
+    new = await store.open_game_in(CHANNEL)
+    assert new is not None and new.status == "running"
+    kept = [uid for uid, _ in rotated(old) if uid != CAROL.id]
+    assert [s.user_id for s in new.seats] == kept and len(kept) == 2  # rotated, CAROL left out
+    keys = [line.key for line in outcome.public]
+    assert keys[:2] == ["after.rematch_started", "after.rematch_without"]
+    assert outcome.public[1].params["players"] == CAROL.name
+    assert CAROL.id not in outcome.ping
+
+
+async def test_a_player_who_resigned_may_ask_for_the_rematch_themselves(
+    service: GameService, store: Store, clock: Clock
+) -> None:
+    old = await _resigned_and_finished(service, clock, (ALICE, BOB, CAROL), CAROL)
+    outcome = await service.rematch(CHANNEL, CAROL, old.id)
+    new = await store.open_game_in(CHANNEL)
+    assert new is not None and sorted(s.user_id for s in new.seats) == sorted(
+        p.id for p in (ALICE, BOB, CAROL)
+    )
+    assert "after.rematch_without" not in [line.key for line in outcome.public]
+
+
+async def test_too_few_players_left_for_a_rematch_leave_it_a_lobby(
+    service: GameService, store: Store, clock: Clock
+) -> None:
+    old = await _resigned_and_finished(service, clock, (ALICE, BOB), BOB)
+    outcome = await service.rematch(CHANNEL, ALICE, old.id)
+    new = await store.open_game_in(CHANNEL)
+    assert new is not None and new.status == "lobby"
+    assert [s.user_id for s in new.seats] == [ALICE.id] and new.creator_id == ALICE.id
+    assert [line.key for line in outcome.public] == [
+        "after.rematch_lobby",
+        "after.rematch_without",
+    ]
+    assert outcome.public[0].params["min"] == 2 and outcome.ping == []
+    await service.join(CHANNEL, DAVE)
+    started = await service.start(CHANNEL, ALICE)
+    assert "lobby.started" in [line.key for line in started.public]
+
+
 # -- statistics -----------------------------------------------------------------------
 
 
