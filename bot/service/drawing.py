@@ -5,7 +5,7 @@ Decisions:
 * Drawing is mostly Python, so drawing threads would share the interpreter
   with the bot's own work: ``scripts/bench_scale.py`` measured 100
   simultaneous moves with images at 74% of what the cores allow on threads
-  and 86% on processes. A bounded pool also bounds the memory drawing takes.
+  and 86–90% on processes. A bounded pool also bounds the memory drawing takes.
 * The processes come from a fork server: forking the bot itself would copy
   its threads' locks (aiosqlite's, the logger's) in whatever state they
   were. The bot starts them when it starts (:func:`warm_up`), with the
@@ -108,7 +108,7 @@ def _log_failure(future: Any) -> None:
 
 
 def worker_pids() -> list[int]:
-    """The drawing processes running now (for the benchmark's memory figure)."""
+    """The drawing processes running now (the benchmark measures their memory)."""
     pool = _processes
     workers = getattr(pool, "_processes", None) or {}
     return sorted(workers)
