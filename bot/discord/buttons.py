@@ -27,6 +27,7 @@ from typing import TYPE_CHECKING, Any
 
 import discord
 
+from bot.discord.game_button import MAX_LABEL, GameButton, game_template
 from bot.discord.rematch import RematchButton
 from bot.service import Choice, ChoiceKind, Outcome, Player, Refusal
 
@@ -35,8 +36,6 @@ if TYPE_CHECKING:
 
 #: Discord's limit on a custom_id
 MAX_CUSTOM_ID = 100
-#: Discord's limit on a button label
-MAX_LABEL = 80
 
 
 class ButtonView(discord.ui.View):
@@ -137,102 +136,51 @@ class UndoButton(
         await bot.responder.run(interaction, work)
 
 
-class MineButton(discord.ui.DynamicItem[discord.ui.Button], template=r"zg:mine:(?P<game_id>\d+)"):
+class MineButton(
+    GameButton, discord.ui.DynamicItem[discord.ui.Button], template=game_template("mine")
+):
     """On a public message: shows each awaited clicker their own choices, ephemerally."""
 
-    def __init__(self, game_id: int, label: str = "") -> None:
-        super().__init__(
-            discord.ui.Button(
-                label=(label or "Your options")[:MAX_LABEL],
-                style=discord.ButtonStyle.success,
-                custom_id=f"zg:mine:{game_id}",
-            )
-        )
-        self.game_id = game_id
+    verb, style, default_label = "mine", discord.ButtonStyle.success, "Your options"
 
-    @classmethod
-    async def from_custom_id(
-        cls, interaction: discord.Interaction, item: discord.ui.Item[Any], match: re.Match[str]
-    ) -> MineButton:
-        return cls(int(match["game_id"]), getattr(item, "label", None) or "")
-
-    async def callback(self, interaction: discord.Interaction) -> Any:
-        bot = _bot(interaction)
-
-        async def work(player: Player) -> Outcome:
-            return await bot.service.my_options(interaction.channel_id or 0, player, self.game_id)
-
-        await bot.responder.run(interaction, work)
+    async def act(
+        self, bot: ZigguratBot, interaction: discord.Interaction, player: Player
+    ) -> Outcome:
+        return await bot.service.my_options(interaction.channel_id or 0, player, self.game_id)
 
 
 class AbandonButton(
-    discord.ui.DynamicItem[discord.ui.Button], template=r"zg:abandon:(?P<game_id>\d+)"
+    GameButton, discord.ui.DynamicItem[discord.ui.Button], template=game_template("abandon")
 ):
     """The confirmation of ``/game abandon``; re-checks who may abandon when clicked."""
 
-    def __init__(self, game_id: int, label: str) -> None:
-        super().__init__(
-            discord.ui.Button(
-                label=label[:MAX_LABEL],
-                style=discord.ButtonStyle.danger,
-                custom_id=f"zg:abandon:{game_id}",
-            )
+    verb, style, default_label = "abandon", discord.ButtonStyle.danger, "Abandon"
+
+    async def act(
+        self, bot: ZigguratBot, interaction: discord.Interaction, player: Player
+    ) -> Outcome:
+        return await bot.service.abandon(
+            interaction.channel_id or 0,
+            player,
+            can_manage_channel=interaction.permissions.manage_channels,
+            confirmed=True,
+            expected_game=self.game_id,
         )
-        self.game_id = game_id
-
-    @classmethod
-    async def from_custom_id(
-        cls, interaction: discord.Interaction, item: discord.ui.Item[Any], match: re.Match[str]
-    ) -> AbandonButton:
-        return cls(
-            int(match["game_id"]), getattr(item, "label", None) or ""
-        )  # rebuilt for the click, not shown
-
-    async def callback(self, interaction: discord.Interaction) -> Any:
-        bot = _bot(interaction)
-
-        async def work(player: Player) -> Outcome:
-            return await bot.service.abandon(
-                interaction.channel_id or 0,
-                player,
-                can_manage_channel=interaction.permissions.manage_channels,
-                confirmed=True,
-                expected_game=self.game_id,
-            )
-
-        await bot.responder.run(interaction, work)
 
 
 class ResignButton(
-    discord.ui.DynamicItem[discord.ui.Button], template=r"zg:resign:(?P<game_id>\d+)"
+    GameButton, discord.ui.DynamicItem[discord.ui.Button], template=game_template("resign")
 ):
     """The confirmation of ``/game resign``; only for that game, only by a seated player."""
 
-    def __init__(self, game_id: int, label: str) -> None:
-        super().__init__(
-            discord.ui.Button(
-                label=label[:MAX_LABEL],
-                style=discord.ButtonStyle.danger,
-                custom_id=f"zg:resign:{game_id}",
-            )
+    verb, style, default_label = "resign", discord.ButtonStyle.danger, "Resign"
+
+    async def act(
+        self, bot: ZigguratBot, interaction: discord.Interaction, player: Player
+    ) -> Outcome:
+        return await bot.service.resign(
+            interaction.channel_id or 0, player, confirmed=True, expected_game=self.game_id
         )
-        self.game_id = game_id
-
-    @classmethod
-    async def from_custom_id(
-        cls, interaction: discord.Interaction, item: discord.ui.Item[Any], match: re.Match[str]
-    ) -> ResignButton:
-        return cls(int(match["game_id"]), getattr(item, "label", None) or "")
-
-    async def callback(self, interaction: discord.Interaction) -> Any:
-        bot = _bot(interaction)
-
-        async def work(player: Player) -> Outcome:
-            return await bot.service.resign(
-                interaction.channel_id or 0, player, confirmed=True, expected_game=self.game_id
-            )
-
-        await bot.responder.run(interaction, work)
 
 
 class StaleButton(

@@ -1,0 +1,70 @@
+"""What every ``zg:<verb>:<game_id>`` button shares: its custom_id, its rebuilding
+after a restart, and a click that goes through the responder.
+
+Decisions:
+
+* A mixin in front of :class:`discord.ui.DynamicItem` (which needs each
+  subclass's own ``template``), so each button class is only its verb,
+  style, default label and what its click asks of the service.
+* It imports nothing of the other button modules, so each can use it
+  without an import cycle.
+"""
+
+from __future__ import annotations
+
+import re
+from typing import TYPE_CHECKING, Any, ClassVar
+
+import discord
+
+from bot.service import Outcome, Player
+
+if TYPE_CHECKING:
+    from bot.discord.client import ZigguratBot
+
+#: Discord's limit on a button label
+MAX_LABEL = 80
+
+
+def game_template(verb: str) -> str:
+    """The custom_id pattern of a ``verb`` button: ``zg:<verb>:<game_id>``."""
+    return rf"zg:{verb}:(?P<game_id>\d+)"
+
+
+class GameButton:
+    """Mixin of a button that names one game; subclasses set the class variables and
+    :meth:`act`, and list :class:`discord.ui.DynamicItem` after this class."""
+
+    verb: ClassVar[str]
+    style: ClassVar[discord.ButtonStyle]
+    default_label: ClassVar[str]
+
+    def __init__(self, game_id: int, label: str = "") -> None:
+        super().__init__(  # type: ignore[call-arg]  # DynamicItem.__init__, next in the MRO
+            discord.ui.Button(
+                label=(label or self.default_label)[:MAX_LABEL],
+                style=self.style,
+                custom_id=f"zg:{self.verb}:{game_id}",
+            )
+        )
+        self.game_id = game_id
+
+    @classmethod
+    async def from_custom_id(
+        cls, interaction: discord.Interaction, item: discord.ui.Item[Any], match: re.Match[str]
+    ) -> Any:
+        return cls(int(match["game_id"]), getattr(item, "label", None) or "")
+
+    async def callback(self, interaction: discord.Interaction) -> Any:
+        bot: ZigguratBot = interaction.client  # type: ignore[assignment]
+
+        async def work(player: Player) -> Outcome:
+            return await self.act(bot, interaction, player)
+
+        await bot.responder.run(interaction, work)
+
+    async def act(
+        self, bot: ZigguratBot, interaction: discord.Interaction, player: Player
+    ) -> Outcome:
+        """What a click by ``player`` asks of the service."""
+        raise NotImplementedError
