@@ -3,13 +3,16 @@ the host's pause, resume, extend and replace, automatic answers, notification ch
 
 from __future__ import annotations
 
+from functools import partial
+
 import pytest
 
 from bot import games
-from bot.service import GameService, Player, Refusal, StepKind
+from bot.service import GameService, Refusal, StepKind
 from bot.store import Store
 from tests.conftest import ALICE, BOB, CAROL, CHANNEL, GUILD, MALLORY
 from tests.support import oracle, relay
+from tests.support.seated import channel_row, open_game, relay_mover
 
 RELAY = relay.ENGINE
 DAY = 86_400.0
@@ -33,34 +36,11 @@ def table(store: Store, clock: Clock) -> GameService:
     return GameService(store, games.REGISTRY, render=False, clock=clock)
 
 
-async def _open(service: GameService, game: str, *players: Player, **options: str) -> None:
-    await service.new_game(
-        guild_id=GUILD,
-        channel_id=CHANNEL,
-        user=players[0],
-        game_type_name=game,
-        options=options,
-        seed=4,
-    )
-    for player in players[1:]:
-        await service.join(CHANNEL, player)
-    await service.start(CHANNEL, players[0])
-
-
-async def _row(store: Store):
-    row = await store.latest_game_in(CHANNEL)
-    assert row is not None
-    return row
-
-
-async def _active(service: GameService, players: tuple[Player, ...]) -> Player:
-    row = await _row(service.store)
-    (seat,) = RELAY.waiting_for(RELAY.load_state(row.state))
-    return next(p for p in players if p.id == row.seats[seat].user_id)
+_open = partial(open_game, seed=4)
 
 
 async def _clock_timers(store: Store) -> dict[str, float]:
-    row = await _row(store)
+    row = await channel_row(store)
     return {t.name: t.due_at for t in await store.timers(row.id) if t.kind == "clock"}
 
 
@@ -75,8 +55,8 @@ async def test_the_turn_clock_reminds_then_plays_the_timeout(
         "half": start + DAY / 2,
         "soon": start + DAY - 3 * 3600,  # an eighth of a day before the end
     }
-    assert [t.kind for t in await store.timers((await _row(store)).id)] == ["clock"] * 3
-    late = await _active(table, players)
+    assert [t.kind for t in await store.timers((await channel_row(store)).id)] == ["clock"] * 3
+    late = await relay_mover(table, players)
     clock.now = start + DAY / 2
     [reminder] = await table.fire_due_timers()
     assert reminder.public[0].key == "clock.reminder" and reminder.ping == [late.id]
@@ -86,14 +66,14 @@ async def test_the_turn_clock_reminds_then_plays_the_timeout(
     assert [o.public[0].key for o in fired] == ["clock.reminder", "move.timeout"]
     timeout = fired[-1]
     assert timeout.public[0].params == {"seat": late.name, "action": "end"}
-    nxt = await _active(table, players)
+    nxt = await relay_mover(table, players)
     assert nxt is not late and timeout.ping == [nxt.id]
     assert await _clock_timers(store) == {  # the next decision's own, full clock
         "turn": clock.now + DAY,
         "half": clock.now + DAY / 2,
         "soon": clock.now + DAY - 3 * 3600,
     }
-    row = await _row(store)
+    row = await channel_row(store)
     assert row.seat_of(late.id).timeouts == 1
 
 
@@ -104,7 +84,7 @@ async def test_a_step_in_the_same_turn_keeps_the_clock(
     await _open(table, "relay", *players, clock="3d")
     before = await _clock_timers(store)
     clock.now += 3600
-    mover = await _active(table, players)
+    mover = await relay_mover(table, players)
     outcome = await table.act(CHANNEL, mover, "step 1")
     assert outcome.step is StepKind.CONTINUE
     assert await _clock_timers(store) == before
@@ -118,23 +98,23 @@ async def test_a_seat_timing_out_too_often_becomes_absent_and_comes_back(
 ) -> None:
     players = (ALICE, BOB)
     await _open(table, "relay", *players, clock="1d", absent="2")
-    missing = await _active(table, players)
+    missing = await relay_mover(table, players)
     present = next(p for p in players if p is not missing)
     clock.now += DAY
     await table.fire_due_timers()  # missing's first timeout
     await table.act(CHANNEL, present, "end")  # back to missing: waits for its clock
-    assert await _active(table, players) is missing
+    assert await relay_mover(table, players) is missing
     clock.now += DAY
     [*_, second] = await table.fire_due_timers()
     keys = [line.key for line in second.public]
     assert "table.absent" in keys  # two in a row: absent, and the table is told
-    row = await _row(store)
+    row = await channel_row(store)
     assert row.seat_of(missing.id).status == "absent"
     # from now on its turns are played at once, with the step that hands it over
-    assert await _active(table, players) is present
+    assert await relay_mover(table, players) is present
     handed = await table.act(CHANNEL, present, "end")
     assert "table.played_for" in [line.key for line in handed.public]
-    assert await _active(table, players) is present
+    assert await relay_mover(table, players) is present
     assert handed.ping == [present.id]
     assert (await store.moves(row.id))[-1].kind == "auto"
     # ...until its player says they are back: its next decision waits for them
@@ -143,10 +123,10 @@ async def test_a_seat_timing_out_too_often_becomes_absent_and_comes_back(
     assert refused.value.text.key == "error.not_absent"
     back = await table.back(CHANNEL, missing)
     assert back.public[0].key == "table.back"
-    row = await _row(store)
+    row = await channel_row(store)
     assert (row.seat_of(missing.id).status, row.seat_of(missing.id).timeouts) == ("playing", 0)
     await table.act(CHANNEL, present, "end")
-    assert await _active(table, players) is missing
+    assert await relay_mover(table, players) is missing
 
 
 async def test_an_absent_player_who_submits_is_back(
@@ -154,25 +134,25 @@ async def test_an_absent_player_who_submits_is_back(
 ) -> None:
     """In a round of sealed moves, an absent player's submission brings them back."""
     await _open(table, "oracle", ALICE, BOB, CAROL, absent="2", deadline="1h")
-    row = await _row(store)
+    row = await channel_row(store)
     seats = {p.id: row.seat_of(p.id).seat for p in (ALICE, BOB, CAROL)}
     hand = oracle.ENGINE.load_state(row.state).hands
     await table.act(CHANNEL, BOB, f"play {hand[seats[BOB.id]][0]}")
     # alice has already timed out once (as if an earlier round had passed her by)
-    await store.set_seat(await _row(store), seats[ALICE.id], {"timeouts": 1})
+    await store.set_seat(await channel_row(store), seats[ALICE.id], {"timeouts": 1})
     clock.now += 3601
     [timed_out] = await table.fire_due_timers()
     absent = [line for line in timed_out.public if line.key == "table.absent"]
     assert [line.params["seat"] for line in absent] == ["Alice"]  # carol: only her first
-    row = await _row(store)
+    row = await channel_row(store)
     assert row.seat_of(ALICE.id).status == "absent" and row.seat_of(CAROL.id).timeouts == 1
     state = oracle.ENGINE.load_state(row.state)
     chooser = next(p for p in (ALICE, BOB, CAROL) if row.seats[state.chooser].user_id == p.id)
     await table.act(CHANNEL, chooser, "claim")
-    state = oracle.ENGINE.load_state((await _row(store)).state)
+    state = oracle.ENGINE.load_state((await channel_row(store)).state)
     back = await table.act(CHANNEL, ALICE, f"play {state.hands[seats[ALICE.id]][0]}")
     assert back.step is StepKind.SUBMISSION
-    row = await _row(store)
+    row = await channel_row(store)
     assert (row.seat_of(ALICE.id).status, row.seat_of(ALICE.id).timeouts) == ("playing", 0)
 
 
@@ -188,7 +168,7 @@ async def test_pause_stops_the_clock_and_resume_restores_what_was_left(
     clock.now += 2 * 3600
     paused = await table.pause(CHANNEL, MALLORY, can_manage_channel=True)  # a channel manager
     assert paused.public[0].key == "host.paused"
-    assert await store.timers((await _row(store)).id) == []
+    assert await store.timers((await channel_row(store)).id) == []
     clock.now += 5 * DAY
     assert await table.fire_due_timers() == []  # nobody times out while paused
     with pytest.raises(Refusal):
@@ -209,9 +189,9 @@ async def test_a_decision_handed_over_while_paused_gets_a_full_clock(
     players = (ALICE, BOB)
     await _open(table, "relay", *players, clock="1d")
     await table.pause(CHANNEL, ALICE, can_manage_channel=False)
-    mover = await _active(table, players)
+    mover = await relay_mover(table, players)
     await table.act(CHANNEL, mover, "end")  # moves go on while paused
-    assert await store.timers((await _row(store)).id) == []
+    assert await store.timers((await channel_row(store)).id) == []
     clock.now += 10 * DAY
     await table.resume(CHANNEL, ALICE, can_manage_channel=False)
     assert (await _clock_timers(store))["turn"] == clock.now + DAY
@@ -220,14 +200,15 @@ async def test_a_decision_handed_over_while_paused_gets_a_full_clock(
 async def test_a_resigned_seat_is_played_by_the_table(table: GameService, store: Store) -> None:
     players = (ALICE, BOB, CAROL)
     await _open(table, "relay", *players)
-    mover = await _active(table, players)
+    mover = await relay_mover(table, players)
     ask = await table.resign(CHANNEL, mover, confirmed=False)
     assert ask.reply_choices and ask.reply_choices[0].danger
-    assert (await _row(store)).seat_of(mover.id).status == "playing"  # asking changes nothing
+    # asking changes nothing
+    assert (await channel_row(store)).seat_of(mover.id).status == "playing"
     done = await table.resign(CHANNEL, mover, confirmed=True)
     assert done.public[0].key == "seat.resigned"
     assert "table.played_for" in [line.key for line in done.public]
-    assert await _active(table, players) is not mover
+    assert await relay_mover(table, players) is not mover
     with pytest.raises(Refusal) as refused:
         await table.resign(CHANNEL, mover, confirmed=True)
     assert refused.value.text.key == "error.already_resigned"
@@ -246,7 +227,7 @@ async def test_replace_hands_the_private_view_to_the_new_player_only(
     done = await table.replace(CHANNEL, ALICE, ALICE.id, MALLORY, can_manage_channel=False)
     assert [pm.user_id for pm in done.private] == [MALLORY.id]
     assert done.public[0].params == {"old": "Alice", "new": "Mallory", "host": "Alice"}
-    row = await _row(store)
+    row = await channel_row(store)
     seat = row.seat_of(MALLORY.id)
     assert seat is not None and row.seat_of(ALICE.id) is None
     hand = oracle.ENGINE.load_state(row.state).hands[seat.seat]
@@ -281,7 +262,7 @@ async def test_the_next_player_gets_a_heads_up(table: GameService, store: Store)
     for player in players[1:]:
         await table.join(CHANNEL, player)
     started = await table.start(CHANNEL, ALICE)
-    row = await _row(store)
+    row = await channel_row(store)
     assert started.heads_up == row.seats[1].user_id  # seat 1 plays after seat 0
     assert any(line.key == "game.up_next" for line in started.public)
 
@@ -289,8 +270,8 @@ async def test_the_next_player_gets_a_heads_up(table: GameService, store: Store)
 async def test_automatic_answers_are_opt_in(table: GameService, store: Store) -> None:
     await _open(table, "relay", ALICE, BOB)
     await table.auto(CHANNEL, BOB, on=True)
-    assert (await _row(store)).seat_of(BOB.id).auto is True
+    assert (await channel_row(store)).seat_of(BOB.id).auto is True
     await table.auto(CHANNEL, BOB, on=False)
-    assert (await _row(store)).seat_of(BOB.id).auto is False
+    assert (await channel_row(store)).seat_of(BOB.id).auto is False
     with pytest.raises(Refusal):
         await table.auto(CHANNEL, MALLORY, on=True)

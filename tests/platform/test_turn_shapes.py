@@ -6,44 +6,23 @@ from __future__ import annotations
 import dataclasses
 import random
 import sqlite3
+from functools import partial
 
 import pytest
 
 from bot import games
-from bot.service import ChoiceKind, GameService, Player, Refusal, StepKind
+from bot.service import ChoiceKind, GameService, Refusal, StepKind
 from bot.service.replay import replay
 from bot.store import Store
-from tests.conftest import ALICE, BOB, CAROL, CHANNEL, GUILD
+from tests.conftest import ALICE, BOB, CAROL, CHANNEL
 from tests.support import oracle, relay
+from tests.support.seated import channel_row, open_game, relay_mover
 
 RELAY = relay.ENGINE
 ORACLE = oracle.ENGINE
 
 
-async def _open(service: GameService, game: str, *players: Player, **options: str) -> None:
-    await service.new_game(
-        guild_id=GUILD,
-        channel_id=CHANNEL,
-        user=players[0],
-        game_type_name=game,
-        options=options,
-        seed=5,
-    )
-    for player in players[1:]:
-        await service.join(CHANNEL, player)
-    await service.start(CHANNEL, players[0])
-
-
-async def _row(store: Store):
-    row = await store.latest_game_in(CHANNEL)
-    assert row is not None
-    return row
-
-
-async def _active(service: GameService, players: tuple[Player, ...]) -> Player:
-    row = await _row(service.store)
-    (seat,) = RELAY.waiting_for(RELAY.load_state(row.state))
-    return next(p for p in players if p.id == row.seats[seat].user_id)
+_open = partial(open_game, seed=5)
 
 
 def _raw_state(store: Store, game_id: int) -> str:
@@ -59,7 +38,7 @@ async def test_steps_preview_privately_and_the_hand_off_posts_them_all(
 ) -> None:
     players = (ALICE, BOB)
     await _open(service, "relay", *players)
-    mover = await _active(service, players)
+    mover = await relay_mover(service, players)
     first = await service.act(CHANNEL, mover, "step 1")
     assert first.step is StepKind.CONTINUE
     assert first.public == [] and first.board is None and first.ping == []
@@ -83,8 +62,8 @@ async def test_steps_preview_privately_and_the_hand_off_posts_them_all(
 async def test_undo_restores_the_exact_stored_state(service: GameService, store: Store) -> None:
     players = (ALICE, BOB)
     await _open(service, "relay", *players)
-    mover = await _active(service, players)
-    row = await _row(store)
+    mover = await relay_mover(service, players)
+    row = await channel_row(store)
     before = _raw_state(store, row.id)
     await service.act(CHANNEL, mover, "step 2")
     middle = _raw_state(store, row.id)
@@ -106,11 +85,11 @@ async def test_undo_restores_the_exact_stored_state(service: GameService, store:
 async def test_undo_cannot_cross_a_reveal(service: GameService, store: Store) -> None:
     players = (ALICE, BOB)
     await _open(service, "relay", *players)
-    mover = await _active(service, players)
+    mover = await relay_mover(service, players)
     await service.act(CHANNEL, mover, "step 1")
     drew = await service.act(CHANNEL, mover, "draw")  # reveals a hidden card: a checkpoint
     assert all(c.kind is not ChoiceKind.UNDO for c in drew.reply_choices)
-    row = await _row(store)
+    row = await channel_row(store)
     after_draw = _raw_state(store, row.id)
     with pytest.raises(Refusal) as refused:
         await service.undo(CHANNEL, mover)
@@ -127,11 +106,11 @@ async def test_undo_cannot_cross_a_hand_off_or_touch_another_players_step(
 ) -> None:
     players = (ALICE, BOB)
     await _open(service, "relay", *players)
-    mover = await _active(service, players)
+    mover = await relay_mover(service, players)
     other = next(p for p in players if p is not mover)
     await service.act(CHANNEL, mover, "step 1")
     await service.act(CHANNEL, mover, "end")  # hands over: a checkpoint
-    row = await _row(store)
+    row = await channel_row(store)
     snapshot = await store.raw_game(row.id)
     for user in (mover, other):
         with pytest.raises(Refusal) as refused:
@@ -149,7 +128,7 @@ async def test_undo_cannot_cross_a_hand_off_or_touch_another_players_step(
 async def test_an_undone_step_is_not_announced(service: GameService) -> None:
     players = (ALICE, BOB)
     await _open(service, "relay", *players)
-    mover = await _active(service, players)
+    mover = await relay_mover(service, players)
     await service.act(CHANNEL, mover, "step 3")
     await service.undo(CHANNEL, mover)
     await service.act(CHANNEL, mover, "step 1")
@@ -168,10 +147,10 @@ async def test_a_log_with_undos_replays_to_the_stored_state(
     rng = random.Random(12)
     undos = 0
     while True:
-        row = await _row(store)
+        row = await channel_row(store)
         if row.status == "finished":
             break
-        mover = await _active(service, players)
+        mover = await relay_mover(service, players)
         if rng.random() < 0.3:
             try:
                 await service.undo(CHANNEL, mover)
@@ -183,7 +162,7 @@ async def test_a_log_with_undos_replays_to_the_stored_state(
         steps = [a for a in legal if a != "end"]
         action = rng.choice(steps if steps and rng.random() > 0.15 else legal)
         await service.act(CHANNEL, mover, action)
-    row = await _row(store)
+    row = await channel_row(store)
     log = await store.moves(row.id)
     assert undos >= 2 and sum(m.kind == "undo" for m in log) == undos
     state = replay(RELAY, len(row.seats), row.options, row.seed, log)
@@ -196,7 +175,7 @@ async def test_a_log_with_undos_replays_to_the_stored_state(
 async def test_submissions_ping_nobody_and_update_the_tally(service: GameService) -> None:
     players = (ALICE, BOB, CAROL)
     await _open(service, "oracle", *players)
-    row = await _row(service.store)
+    row = await channel_row(service.store)
     state = ORACLE.load_state(row.state)
     hands = {p.id: state.hands[row.seat_of(p.id).seat] for p in players}
     first = await service.act(CHANNEL, ALICE, f"play {hands[ALICE.id][0]}")
@@ -212,7 +191,7 @@ async def test_submissions_ping_nobody_and_update_the_tally(service: GameService
     await service.act(CHANNEL, BOB, f"play {hands[BOB.id][0]}")
     reveal = await service.act(CHANNEL, CAROL, f"play {hands[CAROL.id][0]}")
     assert reveal.step is StepKind.HANDOFF
-    row = await _row(service.store)
+    row = await channel_row(service.store)
     chooser = row.seats[ORACLE.load_state(row.state).chooser].user_id
     assert reveal.ping == [chooser]  # only the newly awaited seat
     assert [c.action for c in reveal.choices] == ["claim", "gift"]
@@ -223,12 +202,13 @@ async def test_the_round_deadline_does_not_move_when_players_submit(store: Store
     service = GameService(store, games.REGISTRY, render=False, clock=lambda: now[0])
     players = (ALICE, BOB, CAROL)
     await _open(service, "oracle", *players, deadline="1h")
-    row = await _row(store)
+    row = await channel_row(store)
     [deadline] = [t for t in await store.timers(row.id) if t.kind == "deadline"]
     assert deadline.due_at == now[0] + 3600 and deadline.name == "round:1"
     for player in (ALICE, BOB):
         now[0] += 600  # the clock moves on between submissions
-        hand = ORACLE.load_state((await _row(store)).state).hands[row.seat_of(player.id).seat]
+        state = ORACLE.load_state((await channel_row(store)).state)
+        hand = state.hands[row.seat_of(player.id).seat]
         await service.act(CHANNEL, player, f"play {hand[0]}")
         [same] = [t for t in await store.timers(row.id) if t.kind == "deadline"]
         assert (same.id, same.due_at) == (deadline.id, deadline.due_at)
@@ -236,7 +216,7 @@ async def test_the_round_deadline_does_not_move_when_players_submit(store: Store
     [late] = await service.fire_due_timers()
     assert late.step is StepKind.HANDOFF
     assert [line.params["seat"] for line in late.public if line.key == "move.timeout"] == ["Carol"]
-    state = ORACLE.load_state((await _row(store)).state)
+    state = ORACLE.load_state((await channel_row(store)).state)
     assert state.chooser is not None  # the round resolved with Carol's lowest card
     assert [t for t in await store.timers(row.id) if t.kind == "deadline"] == []
 
@@ -245,7 +225,7 @@ async def test_late_seats_time_out_as_one_batch_with_one_message(store: Store) -
     now = [1_000_000.0]
     service = GameService(store, games.REGISTRY, render=False, clock=lambda: now[0])
     await _open(service, "oracle", ALICE, BOB, CAROL, deadline="1h")
-    row = await _row(store)
+    row = await channel_row(store)
     moves = len(await store.moves(row.id))
     now[0] += 3601
     outcomes = await service.fire_due_timers()
@@ -265,7 +245,7 @@ async def test_a_game_without_private_views_refuses_hand(service: GameService) -
 
 async def test_a_seat_colour_comes_from_the_engine(service: GameService) -> None:
     await _open(service, "relay", ALICE, BOB)
-    row = await _row(service.store)
+    row = await channel_row(service.store)
     assert [s.colour for s in row.seats] == ["#d04040", "#4060d0"]
 
 
@@ -286,7 +266,7 @@ async def test_a_refused_try_can_make_the_seat_wait(store: Store) -> None:
         await service.act(CHANNEL, ALICE, "play 1")
     assert refused.value.text.key == "error.cooldown" and refused.value.text.params["seconds"] == 30
     now[0] += 31
-    hand = ORACLE.load_state((await _row(store)).state).hands[
-        (await _row(store)).seat_of(ALICE.id).seat
+    hand = ORACLE.load_state((await channel_row(store)).state).hands[
+        (await channel_row(store)).seat_of(ALICE.id).seat
     ]
     assert (await service.act(CHANNEL, ALICE, f"play {hand[0]}")).step is StepKind.SUBMISSION
