@@ -57,6 +57,13 @@ from PIL import Image, ImageDraw, ImageFont
 from bot.i18n import DEFAULT_LANG, catalog, language_of
 
 RGB = tuple[int, int, int]
+#: seat colours for a player label that brings none (the service always gives one)
+DEFAULT_PLAYER_COLOURS: tuple[RGB, ...] = (
+    (230, 126, 34),
+    (155, 89, 182),
+    (26, 188, 156),
+    (241, 196, 15),
+)
 RGBA = tuple[int, int, int, int]
 Font = ImageFont.FreeTypeFont
 

@@ -42,6 +42,7 @@ from PIL import Image, ImageDraw
 from bot.games.base import PlayerLabel
 from bot.i18n import DEFAULT_LANG, catalog, t
 from renderer.common import (
+    DEFAULT_PLAYER_COLOURS,
     RGB,
     build_palette,
     clean_name,
@@ -110,12 +111,6 @@ LENGTH_COLOURS: dict[int, RGB] = {
     4: (42, 157, 143),
 }
 TOKENS = ("hammer", "bag", "mortar")
-DEFAULT_PLAYER_COLOURS: tuple[RGB, ...] = (
-    (230, 126, 34),
-    (155, 89, 182),
-    (26, 188, 156),
-    (241, 196, 15),
-)
 
 # --------------------------------------------------------------------------- text
 

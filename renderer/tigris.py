@@ -45,6 +45,7 @@ from PIL import Image, ImageDraw
 from bot.games.base import PlayerLabel
 from bot.i18n import DEFAULT_LANG, t
 from renderer.common import (
+    DEFAULT_PLAYER_COLOURS,
     RGB,
     SUPERSAMPLE,
     FontStack,
@@ -108,12 +109,6 @@ TILE_ORDER = ("red", "blue", "green", "black")
 LEADER_ORDER = ("black", "red", "blue", "green")
 LEADER_LETTER = {"black": "K", "red": "P", "blue": "F", "green": "T"}
 DYNASTIES = ("archer", "bull", "pot", "lion")
-DEFAULT_PLAYER_COLOURS: tuple[RGB, ...] = (
-    (230, 126, 34),
-    (155, 89, 182),
-    (26, 188, 156),
-    (241, 196, 15),
-)
 
 # --------------------------------------------------------------------------- text
 
