@@ -96,6 +96,20 @@ def _normal_figure(figure: str | None) -> str | None:
     return None if figure in (None, WORKER) else figure
 
 
+class _OneFigure:
+    """An action with one of the player's figures: a worker unless ``figure`` names
+    another (a worker is stored as None, so both spellings are one action)."""
+
+    figure: str | None
+
+    def __post_init__(self) -> None:
+        object.__setattr__(self, "figure", _normal_figure(self.figure))
+
+    @property
+    def kind(self) -> str:
+        return self.figure or WORKER
+
+
 @verb("place", Param("space", SPACE), Param("rotation", ROTATION))
 @dataclass(frozen=True)
 class Place:
@@ -129,18 +143,11 @@ class Pass:
 
 @verb("enter", Param("space", SPACE), Param("figure", FIGURE, optional=True))
 @dataclass(frozen=True)
-class Enter:
+class Enter(_OneFigure):
     """Put a figure from supply on the base camp or one of your camps."""
 
     space: Space
     figure: str | None = None
-
-    def __post_init__(self) -> None:
-        object.__setattr__(self, "figure", _normal_figure(self.figure))
-
-    @property
-    def kind(self) -> str:
-        return self.figure or WORKER
 
 
 @verb(
@@ -150,19 +157,12 @@ class Enter:
     Param("figure", FIGURE, optional=True),
 )
 @dataclass(frozen=True)
-class Move:
+class Move(_OneFigure):
     """Move a figure from ``origin`` to ``target`` by the cheapest way."""
 
     origin: Space
     target: Space
     figure: str | None = None
-
-    def __post_init__(self) -> None:
-        object.__setattr__(self, "figure", _normal_figure(self.figure))
-
-    @property
-    def kind(self) -> str:
-        return self.figure or WORKER
 
 
 @verb("dig", Param("space", SPACE))
@@ -201,18 +201,11 @@ class Camp:
 
 @verb("guard", Param("space", SPACE), Param("figure", FIGURE, optional=True))
 @dataclass(frozen=True)
-class Guard:
+class Guard(_OneFigure):
     """One of your figures on ``space`` becomes its guard."""
 
     space: Space
     figure: str | None = None
-
-    def __post_init__(self) -> None:
-        object.__setattr__(self, "figure", _normal_figure(self.figure))
-
-    @property
-    def kind(self) -> str:
-        return self.figure or WORKER
 
 
 @verb("end")
