@@ -64,6 +64,13 @@ class LoadedGame:
     def seat_of(self, user_id: int) -> SeatRow | None:
         return self.row.seat_of(user_id)
 
+    def players_seat(self, user_id: int) -> SeatRow:
+        """The user's seat; :class:`Refusal` ``error.not_in_game`` when they have none."""
+        seat = self.row.seat_of(user_id)
+        if seat is None:
+            raise Refusal("error.not_in_game")
+        return seat
+
     def user_of(self, seat: int) -> int:
         return self.row.seats[seat].user_id
 

@@ -93,9 +93,7 @@ class Play:
             game = await self.ctx.running(
                 channel_id, expected_game=expected_game, expected_version=expected_version
             )
-            seat = game.seat_of(user.id)
-            if seat is None:
-                raise Refusal("error.not_in_game")
+            seat = game.players_seat(user.id)
             return await self._step(game, seat.seat, action_text)
 
     async def undo(
@@ -111,9 +109,7 @@ class Play:
             game = await self.ctx.running(
                 channel_id, expected_game=expected_game, expected_version=expected_version
             )
-            seat_row = game.seat_of(user.id)
-            if seat_row is None:
-                raise Refusal("error.not_in_game")
+            seat_row = game.players_seat(user.id)
             seat = seat_row.seat
             base = await self.ctx.store.undo_base(game.row)
             steps = standing(base.moves)

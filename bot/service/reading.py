@@ -88,9 +88,7 @@ class Reading:
         game = self.ctx.loaded(await self.ctx.open_game(channel_id))
         if not game.engine.has_private_view:
             raise Refusal("error.no_private_view", game=Text(game.engine.title_key))
-        seat = game.seat_of(user.id)
-        if seat is None:
-            raise Refusal("error.not_in_game")
+        seat = game.players_seat(user.id)
         view = game.engine.private_view(game.state, seat.seat)
         image = await self.ctx.private_image(game, view, seat.seat)
         header = Text("hand.header", {"game": Text(game.engine.title_key)})
@@ -174,9 +172,7 @@ class Reading:
     async def my_options(self, channel_id: int, user: Player, game_id: int) -> Outcome:
         """The clicker's own decisions now, as buttons only they see."""
         game = await self.ctx.running(channel_id, expected_game=game_id)
-        seat = game.seat_of(user.id)
-        if seat is None:
-            raise Refusal("error.not_in_game")
+        seat = game.players_seat(user.id)
         if not game.engine.may_act(game.state, seat.seat):
             raise Refusal("error.not_your_turn", players=game.names_of(game.waiting()))
         buttons = announce.own_buttons(game, seat.seat, can_undo=False)

@@ -192,9 +192,7 @@ class Seats:
     ) -> Outcome:
         async with self.ctx.locks.hold(channel_id):
             game = await self.ctx.running(channel_id, expected_game=expected_game)
-            seat = game.seat_of(user.id)
-            if seat is None:
-                raise Refusal("error.not_in_game")
+            seat = game.players_seat(user.id)
             if seat.status == RESIGNED:
                 raise Refusal("error.already_resigned")
             if not confirmed:
@@ -227,9 +225,7 @@ class Seats:
         """An absent player plays their seat again (their next decisions wait for them)."""
         async with self.ctx.locks.hold(channel_id):
             game = await self.ctx.running(channel_id)
-            seat = game.seat_of(user.id)
-            if seat is None:
-                raise Refusal("error.not_in_game")
+            seat = game.players_seat(user.id)
             if seat.status != ABSENT_SEAT:
                 raise Refusal("error.not_absent")
             version = await _stored(
@@ -246,9 +242,7 @@ class Seats:
     async def auto(self, channel_id: int, user: Player, *, on: bool) -> Outcome:
         async with self.ctx.locks.hold(channel_id):
             game = await self.ctx.running(channel_id)
-            seat = game.seat_of(user.id)
-            if seat is None:
-                raise Refusal("error.not_in_game")
+            seat = game.players_seat(user.id)
             await _stored(self.ctx.store.set_seat(game.row, seat.seat, {"auto": int(on)}))
         key = "seat.auto_on" if on else "seat.auto_off"
         return Outcome(game_id=game.id, channel_id=channel_id, reply=[Text(key)])
