@@ -27,7 +27,7 @@ from typing import TYPE_CHECKING, Any
 
 import discord
 
-from bot.discord.game_button import MAX_LABEL, GameButton, game_template
+from bot.discord.game_button import ID, MAX_LABEL, GameButton, game_template
 from bot.discord.rematch import RematchButton
 from bot.service import Choice, ChoiceKind, Outcome, Player, Refusal
 
@@ -54,7 +54,7 @@ def _bot(interaction: discord.Interaction) -> ZigguratBot:
 
 class ActionButton(
     discord.ui.DynamicItem[discord.ui.Button],
-    template=r"zg:act:(?P<game_id>\d+):(?P<version>\d+):(?P<action>.+)",
+    template=rf"zg:act:(?P<game_id>{ID}):(?P<version>{ID}):(?P<action>.+)",
 ):
     """Play ``action`` in game ``game_id`` for whoever clicks, if still current."""
 
@@ -101,7 +101,7 @@ class ActionButton(
 
 class UndoButton(
     discord.ui.DynamicItem[discord.ui.Button],
-    template=r"zg:undo:(?P<game_id>\d+):(?P<version>\d+)",
+    template=rf"zg:undo:(?P<game_id>{ID}):(?P<version>{ID})",
 ):
     """Take back the clicker's last step, if the game is still where the button was made."""
 
@@ -185,7 +185,7 @@ class ResignButton(
 
 class StaleButton(
     discord.ui.DynamicItem[discord.ui.Button],
-    template=r"zg:(?!act:\d+:\d+:.|undo:\d+:\d+$|mine:\d+$|abandon:\d+$|resign:\d+$|rematch:\d+$).*",
+    template=rf"zg:(?!act:{ID}:{ID}:.|undo:{ID}:{ID}$|(?:mine|abandon|resign|rematch):{ID}$).*",
 ):
     """Any other ``zg:`` button: answered, never ignored."""
 

@@ -8,6 +8,10 @@ Decisions:
   style, default label and what its click asks of the service.
 * It imports nothing of the other button modules, so each can use it
   without an import cycle.
+* Every number in a custom_id (a game id, a version) matches :data:`ID`: at
+  most 18 digits, so it always fits the store's signed 64-bit integers
+  (2**63 − 1 has 19). A forged id past that range matches no button's
+  template and falls to the stale-button answer; it never reaches the store.
 """
 
 from __future__ import annotations
@@ -25,10 +29,13 @@ if TYPE_CHECKING:
 #: Discord's limit on a button label
 MAX_LABEL = 80
 
+#: a number in a custom_id: no leading zero, at most 18 digits (always < 2**63)
+ID = r"(?:0|[1-9][0-9]{0,17})"
+
 
 def game_template(verb: str) -> str:
     """The custom_id pattern of a ``verb`` button: ``zg:<verb>:<game_id>``."""
-    return rf"zg:{verb}:(?P<game_id>\d+)"
+    return rf"zg:{verb}:(?P<game_id>{ID})"
 
 
 class GameButton:

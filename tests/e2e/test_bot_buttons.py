@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import logging
 from collections.abc import AsyncIterator
 from pathlib import Path
 
@@ -96,3 +97,35 @@ async def test_unknown_button_is_answered(harness: BotHarness) -> None:
     legacy["custom_id"] = f"zg:act:{await h.game_id()}:claim"
     itx = await h.click(chooser, message, legacy["custom_id"])
     assert t("en", "error.stale_button") in h.ephemeral_text(itx)
+
+
+#: past SQLite's signed 64-bit range (2**63), at its very end, and far past it
+FORGED_NUMBERS = ("9223372036854775808", "9223372036854775807", "1" + "0" * 40)
+
+
+@pytest.mark.parametrize("number", FORGED_NUMBERS)
+async def test_forged_ids_are_stale_buttons_for_every_kind(
+    harness: BotHarness, number: str, caplog: pytest.LogCaptureFixture
+) -> None:
+    """Every button kind with a game id or version out of the store's integer range is
+    answered as a stale button: no "something went wrong", no traceback, nothing stored."""
+    h = harness
+    await start_oracle(h, h.alice, h.bob)
+    chooser, message = await to_decision(h, [h.alice, h.bob])
+    game = await h.game_id()
+    before = await h.raw_game()
+    forged = [
+        *(f"zg:{verb}:{number}" for verb in ("rematch", "mine", "abandon", "resign")),
+        f"zg:act:{number}:1:claim",
+        f"zg:act:{game}:{number}:claim",
+        f"zg:undo:{number}:1",
+        f"zg:undo:{game}:{number}",
+    ]
+    button = message.components[0]["components"][0]  # a forged copy of a real button
+    for custom_id in forged:
+        button["custom_id"] = custom_id
+        caplog.clear()
+        itx = await h.click(chooser, message, custom_id)
+        assert h.ephemeral_text(itx) == t("en", "error.stale_button"), custom_id
+        assert not [r for r in caplog.records if r.levelno >= logging.WARNING], custom_id
+    assert await h.raw_game() == before
