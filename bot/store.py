@@ -280,19 +280,32 @@ class StepWrite:
     ``clock`` replaces the turn clock's timers (``turn``, ``half``, ``soon``)
     with these. ``seats`` changes seats' ``status``, ``timeouts`` and
     ``auto``; ``results`` is each seat's (place, score) when the game ends.
+
+    Whether the step is an undo checkpoint is read from its move rows, which
+    must agree (a row played by the table makes every row before it in the
+    commit a checkpoint too): the game's ``checkpoint_seq`` and each row's
+    flag are one fact, so the live undo and a replay of the log agree.
     """
 
     state: Any
     status: str
     moves: Sequence[NewMove]
     waiting_changed: bool = False
-    checkpoint: bool = True
     published: bool = False
     reminder: float | Keep | None = KEEP
     deadlines: Mapping[str, float] | Keep = KEEP
     clock: Mapping[str, float] | Keep = KEEP
     seats: Mapping[int, Mapping[str, Any]] = field(default_factory=dict)
     results: Mapping[int, tuple[int, int]] = field(default_factory=dict)
+
+    def __post_init__(self) -> None:
+        if len({move.checkpoint for move in self.moves}) > 1:
+            raise ValueError("the move rows of one step disagree on its checkpoint")
+
+    @property
+    def checkpoint(self) -> bool:
+        """The step is a checkpoint: its rows are (a step with no rows is one)."""
+        return all(move.checkpoint for move in self.moves)
 
 
 @dataclass(frozen=True)

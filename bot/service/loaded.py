@@ -6,6 +6,8 @@ Decisions:
   private state built from the row it just read: nothing is cached between
   commands (rebuilding a state from JSON is cheaper than copying a cached
   one, and a cache would grow with the games ever seen).
+* A resigned seat is the table's for good: its player can neither step nor
+  undo (:meth:`LoadedGame.acting_seat`); only the table plays it.
 * Seat params: an event or refusal param named ``seat`` or ending in
   ``_seat`` holding an int is shown as that seat's player name.
 """
@@ -19,6 +21,7 @@ from typing import Any
 from bot.games.base import GameEngine, GameType, PlayerLabel, RuleError
 from bot.i18n import Text
 from bot.service.outcome import Refusal
+from bot.service.table import RESIGNED
 from bot.store import GameRow, SeatRow
 
 
@@ -69,6 +72,13 @@ class LoadedGame:
         seat = self.row.seat_of(user_id)
         if seat is None:
             raise Refusal("error.not_in_game")
+        return seat
+
+    def acting_seat(self, user_id: int) -> SeatRow:
+        """The user's seat for a step or an undo; refused when they have none, or resigned."""
+        seat = self.players_seat(user_id)
+        if seat.status == RESIGNED:
+            raise Refusal("error.resigned_seat")
         return seat
 
     def user_of(self, seat: int) -> int:

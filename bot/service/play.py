@@ -10,8 +10,15 @@ Decisions:
   answer. A refused command raises :class:`Refusal` before anything is
   written.
 * A step is a checkpoint — never undone, nor anything before it — when it
-  hands the game over or ends it, or when the engine says it drew or
-  revealed something.
+  hands the game over or ends it, when the engine says it drew or revealed
+  something, or when the table played a decision after it (for an absent,
+  resigned or auto-answering seat): a step played by the table, and
+  everything before it, is a checkpoint, even when the turn comes back to
+  the same player. Every row of one commit carries the same checkpoint
+  flag (:class:`~bot.store.StepWrite` refuses a mix), so the live undo and
+  a replay of the stored log always agree on what may be taken back.
+* A resigned seat never acts: its player's steps and undos are refused
+  (:meth:`~bot.service.loaded.LoadedGame.acting_seat`).
 * Undo takes back the invoker's own last step still standing after the
   last checkpoint: it is appended to the log as an ``undo`` row and the
   state is rebuilt from the checkpoint by re-applying the steps that stand
@@ -93,7 +100,7 @@ class Play:
             game = await self.ctx.running(
                 channel_id, expected_game=expected_game, expected_version=expected_version
             )
-            seat = game.players_seat(user.id)
+            seat = game.acting_seat(user.id)
             return await self._step(game, seat.seat, action_text)
 
     async def undo(
@@ -109,8 +116,7 @@ class Play:
             game = await self.ctx.running(
                 channel_id, expected_game=expected_game, expected_version=expected_version
             )
-            seat_row = game.players_seat(user.id)
-            seat = seat_row.seat
+            seat = game.acting_seat(user.id).seat
             base = await self.ctx.store.undo_base(game.row)
             steps = standing(base.moves)
             if not steps:
@@ -125,7 +131,6 @@ class Play:
                 state=engine.dump_state(game.state),
                 status="running",
                 moves=[NewMove(seat, UNDO, kind=UNDO, checkpoint=False)],
-                checkpoint=False,
                 deadlines=self._deadlines(game),
             )
             committed = await self._commit(game, write)
@@ -187,8 +192,10 @@ class Play:
             kind = self._kind(game, seat, before, turn)
         result = engine.result(state)
         after = engine.waiting_for(state)
-        checkpoint = kind is not StepKind.CONTINUE or engine.is_checkpoint(
-            state, seat, action, events
+        checkpoint = (
+            kind is not StepKind.CONTINUE
+            or bool(played.moves)
+            or engine.is_checkpoint(state, seat, action, events)
         )
         published = kind in (StepKind.HANDOFF, StepKind.FINAL)
         pending = await self._pending_lines(game) if published else []
@@ -203,7 +210,6 @@ class Play:
                 *played.moves,
             ],
             waiting_changed=after != before,
-            checkpoint=checkpoint,
             published=published,
             seats=seats,
             **self._timers(game, kind, had_deadlines),

@@ -130,8 +130,11 @@ class Reading:
             game = await self.ctx.running(channel_id)
         except Refusal:
             return None
-        seat = game.seat_of(user.id)
-        if seat is None or not game.engine.may_act(game.state, seat.seat):
+        try:
+            seat = game.acting_seat(user.id)
+        except Refusal:  # not seated, or resigned: nothing to offer
+            return None
+        if not game.engine.may_act(game.state, seat.seat):
             return None
         return game, seat.seat
 
