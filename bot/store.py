@@ -44,6 +44,11 @@ Decisions:
   test_store_plans.py`` checks ``EXPLAIN QUERY PLAN``).
 * The move log is append-only (a trigger refuses updates); an undo is a row
   of its own (kind ``undo``).
+* A timer is fired in the transaction that carries out what it does: the
+  step of its timeout actions deletes the timer's row (``StepWrite.fired``)
+  and is refused with nothing written when that row is already gone, so a
+  process killed at any point leaves either the timer or its effect, and
+  never fires it twice.
 * Undo checkpoint: ``checkpoint_seq`` is the last move that may not be
   undone; ``checkpoint_state`` is the state right after it, or NULL while
   the current state *is* that state (so a checkpoint costs no copy).
@@ -183,6 +188,10 @@ class VersionConflict(StoreError):
     """Another writer changed the game since it was loaded; nothing was written."""
 
 
+class TimerGone(VersionConflict):
+    """The due timer a step carries out was already fired (another pass took it)."""
+
+
 class ChannelBusy(StoreError):
     """The channel already has an unfinished game."""
 
@@ -297,6 +306,8 @@ class StepWrite:
     clock: Mapping[str, float] | Keep = KEEP
     seats: Mapping[int, Mapping[str, Any]] = field(default_factory=dict)
     results: Mapping[int, tuple[int, int]] = field(default_factory=dict)
+    #: the id of the due timer this step carries out (deleted with it), if any
+    fired: int | None = None
 
     def __post_init__(self) -> None:
         if len({move.checkpoint for move in self.moves}) > 1:
@@ -730,6 +741,10 @@ class Store:
                     for index, move in enumerate(step.moves, start=1)
                 ],
             )
+            if step.fired is not None:
+                gone = db.execute("DELETE FROM timers WHERE id = ?", (step.fired,))
+                if gone.rowcount != 1:
+                    raise TimerGone(game.id)
             _write_seats(db, game.id, step.seats)
             for seat, (place, score) in step.results.items():
                 db.execute(
@@ -884,6 +899,39 @@ class Store:
                 )
 
         await self.write(unit)
+
+    async def add_missing_timers(
+        self, game_id: int, timers: Sequence[tuple[str, str, float]]
+    ) -> None:
+        """Add these (kind, name, due_at) timers of a game where it has none of that kind and
+        name; one it has is kept as it is."""
+
+        def unit(db: sqlite3.Connection) -> None:
+            db.executemany(
+                "INSERT OR IGNORE INTO timers (due_at, kind, game_id, name) VALUES (?, ?, ?, ?)",
+                [(due, kind, game_id, name) for kind, name, due in timers],
+            )
+
+        await self.write(unit)
+
+    async def timer(self, timer_id: int) -> TimerRow | None:
+        row = await self._one("SELECT * FROM timers WHERE id = ?", (timer_id,))
+        return _timer(row) if row else None
+
+    async def due_timers(self, now: float, limit: int = 500) -> list[TimerRow]:
+        """The timers due by ``now``, earliest first (at most ``limit``)."""
+        rows = await self._all(
+            "SELECT * FROM timers WHERE due_at <= ? ORDER BY due_at, id LIMIT ?", (now, limit)
+        )
+        return [_timer(r) for r in rows]
+
+    async def running_games(self) -> list[GameRow]:
+        """Every running game whose clock is not paused (a start-up scan, not a command's)."""
+        rows = await self._all(
+            f"SELECT {_GAME_COLUMNS} FROM games"
+            " WHERE status = 'running' AND paused IS NULL ORDER BY id"
+        )
+        return [_game(r) for r in rows]
 
     async def next_timer(self) -> TimerRow | None:
         row = await self._one("SELECT * FROM timers ORDER BY due_at, id LIMIT 1")

@@ -15,6 +15,9 @@ Decisions:
   each pass, so a wake-up that arrives while a pass runs is not lost.
 * Sleeps are capped at :data:`MAX_SLEEP`: a suspended host or a changed clock
   is noticed within that time even if nobody wakes the task.
+* Before its first pass the task repairs the running games that lost a
+  timer (:meth:`~bot.service.clock.Clock.repair_timers`), so a game stopped
+  by a crash in an older version is never left waiting for ever.
 * The clock is the service's, so tests drive the runner with a fake clock and
   :meth:`wake` instead of waiting for real time.
 * A failing ``deliver`` is logged and the next outcome is still delivered (the
@@ -122,6 +125,10 @@ class TimerRunner:
         return min(self.max_sleep, max(0.0, timer.due_at - self.service.clock()))
 
     async def _loop(self) -> None:
+        try:
+            await self.service.repair_timers()
+        except Exception:
+            log.exception("could not check the running games' timers at start")
         while True:
             self._wake.clear()
             self.started += 1

@@ -10,13 +10,19 @@ failure.
 from __future__ import annotations
 
 import asyncio
+import contextlib
 import logging
+import os
+import random
+import signal
+import sqlite3
+import sys
 from collections.abc import AsyncIterator
 from pathlib import Path
 
 import pytest
 
-from bot import games
+from bot import games, plugins
 from bot.i18n import Text
 from bot.service import GameService, Outcome
 from bot.store import Store
@@ -24,6 +30,7 @@ from bot.timers import TimerRunner
 from tests.conftest import ALICE, BOB, CAROL, CHANNEL, GUILD
 
 HOUR = 3600.0
+DAY = 24 * HOUR
 GUARD = 10.0  # seconds before a hang becomes a failure; no assertion depends on it
 
 
@@ -197,3 +204,150 @@ async def test_stop_unhooks_and_keeps_the_timers(runner_parts, store: Store) -> 
     assert service.on_timer_change is None and not runner.running
     await start_game(service)
     assert len(await store.timers()) == 1
+
+
+# -- a process killed while it fires timers ----------------------------------------------
+
+STREAM = Path(__file__).resolve().parent / "support" / "timer_stream.py"
+
+
+async def _child(*args: str) -> asyncio.subprocess.Process:
+    return await asyncio.create_subprocess_exec(
+        sys.executable,
+        str(STREAM),
+        *args,
+        stdout=asyncio.subprocess.PIPE,
+        stderr=asyncio.subprocess.PIPE,
+    )
+
+
+def _timeouts(path: Path) -> int:
+    with contextlib.closing(sqlite3.connect(path, timeout=5)) as db:
+        return int(db.execute("SELECT COUNT(*) FROM moves WHERE kind = 'timeout'").fetchone()[0])
+
+
+async def _fire_and_kill(path: Path, after: int) -> bool:
+    """Fire due timers in a child; kill it once ``after`` more timeout rows are stored.
+    True when the child finished first."""
+    start = _timeouts(path)
+    child = await _child("fire", str(path))
+    try:
+        while child.returncode is None:
+            if _timeouts(path) >= start + after:
+                os.kill(child.pid, signal.SIGKILL)
+                break
+            with contextlib.suppress(TimeoutError):
+                await asyncio.wait_for(child.wait(), timeout=0.002)
+    finally:
+        if child.returncode is None:
+            with contextlib.suppress(ProcessLookupError):
+                os.kill(child.pid, signal.SIGKILL)
+        out, err = await child.communicate()
+    if child.returncode not in (0, -signal.SIGKILL):
+        pytest.fail(f"the child failed: {err.decode()[-2000:]}")
+    return b"DONE" in out
+
+
+async def test_a_process_killed_while_it_fires_timers_loses_none(tmp_path: Path) -> None:
+    """SIGKILL at random points of a stream of due deadlines and turn clocks: afterwards
+    every running game still holds the timer its options call for (a Temple Rush round
+    its deadline, a Tikal turn its clock), so nothing waits for ever."""
+    path = tmp_path / "timers.db"
+    setup = await _child("setup", str(path), "40")
+    out, err = await setup.communicate()
+    assert b"READY" in out, err.decode()[-2000:]
+    rng = random.Random(7)
+    kills = 0
+    for _ in range(12):
+        if await _fire_and_kill(path, rng.randint(1, 4)):
+            break
+        kills += 1
+    assert kills >= 6, "the stream ended before it was killed enough times"
+    plugins.load_builtin_games()
+    store = await Store.open(path)
+    try:
+        lost = []
+        for game_id in await store.game_ids(("running",)):
+            row = await store.get_game(game_id)
+            assert row is not None
+            engine = games.REGISTRY[row.game_type].engine
+            state = engine.load_state(row.state)
+            if not engine.waiting_for(state):
+                continue
+            timers = {(t.kind, t.name) for t in await store.timers(row.id)}
+            wanted = {("deadline", d.name) for d in engine.deadlines(state)}
+            if row.game_type == "tikal":
+                wanted.add(("clock", "turn"))
+            if not wanted <= timers:
+                lost.append((row.id, row.game_type, sorted(wanted - timers)))
+        assert lost == []
+        assert _timeouts(path) > 0
+    finally:
+        await store.close()
+
+
+async def test_the_timer_task_restores_timers_an_older_version_lost(
+    tmp_path: Path, caplog: pytest.LogCaptureFixture
+) -> None:
+    """A Temple Rush round that kept only its reminder, a Tikal turn with no clock left and
+    a reminder-only game with none: the task's start gives each back what its options
+    call for; the lost deadline fires at once, the turn clock runs from the decision's
+    start; a paused game and a game with all its timers are left alone."""
+    plugins.load_builtin_games()
+    path = tmp_path / "lost.db"
+    clock = Clock()
+    store = await Store.open(path)
+    service = GameService(store, games.REGISTRY, deadline_hours=1.0, clock=clock, render=False)
+    games_opened = {}
+    for channel, (game, options) in enumerate(
+        [
+            ("temple", {"deadline": "4h"}),
+            ("tikal", {"mode": "mini", "clock": "1d"}),
+            ("tigris", {}),
+            ("tigris", {}),  # keeps its timers
+            ("tikal", {"mode": "mini", "clock": "1d"}),  # paused by its host
+        ],
+        start=1,
+    ):
+        await service.new_game(
+            guild_id=GUILD, channel_id=channel, user=ALICE, game_type_name=game, options=options
+        )
+        await service.join(channel, BOB)
+        await service.start(channel, ALICE)
+        row = await store.open_game_in(channel)
+        assert row is not None
+        games_opened[channel] = row.id
+    await service.pause(5, ALICE, can_manage_channel=True)
+    before = {gid: await store.timers(gid) for gid in games_opened.values()}
+    await store.close()
+    with contextlib.closing(sqlite3.connect(path)) as db, db:  # what the crash left
+        db.execute("DELETE FROM timers WHERE game_id = ? AND kind = 'deadline'", (games_opened[1],))
+        db.execute("DELETE FROM timers WHERE game_id IN (?, ?)", (games_opened[2], games_opened[3]))
+
+    store = await Store.open(path)
+    service = GameService(store, games.REGISTRY, deadline_hours=1.0, clock=clock, render=False)
+    delivered = Delivered()
+    runner = TimerRunner(store, service, delivered)
+    try:
+        with caplog.at_level(logging.WARNING):
+            runner.start()
+            await runner.sync()
+        # the lost round deadline was due: its timeout batch is played and announced
+        [round_end] = delivered.outcomes
+        assert round_end.game_id == games_opened[1] and round_end.public
+        assert any(t.kind == "deadline" for t in await store.timers(games_opened[1]))
+        turn = {t.name: t.due_at for t in await store.timers(games_opened[2])}
+        end = clock.now + DAY  # the clock restarts with the decision: it began "now"
+        assert turn == {"turn": end, "half": end - DAY / 2, "soon": end - 3 * HOUR}
+        [reminder] = await store.timers(games_opened[3])
+        assert (reminder.kind, reminder.due_at) == ("reminder", clock.now + HOUR)
+        assert await store.timers(games_opened[4]) == before[games_opened[4]]
+        assert await store.timers(games_opened[5]) == []  # paused: nothing runs
+        repaired = {r.args[0] for r in caplog.records if "lost its timers" in r.getMessage()}
+        assert repaired == {games_opened[1], games_opened[2], games_opened[3]}
+        clock.now += DAY  # the restored turn clock ends and plays the timeout
+        await runner.sync()
+        assert delivered.outcomes[-1].game_id == games_opened[2]
+    finally:
+        await runner.stop()
+        await store.close()

@@ -104,6 +104,7 @@ class GameService:
         self.undo = self.play.undo
         self.fire_timer = self.clock_part.fire_timer
         self.fire_due_timers = self.clock_part.fire_due_timers
+        self.repair_timers = self.clock_part.repair_timers
         self.status = self.reading.status
         self.board = self.reading.board
         self.hand = self.reading.hand

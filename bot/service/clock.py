@@ -11,21 +11,36 @@ Decisions:
 * The turn clock (:mod:`bot.service.table`) has three timers: ``half`` and
   ``soon`` remind the awaited players when their time runs out; ``turn``
   plays their timeout actions.
-* A timer is removed from the store before it fires, so two passes (or two
-  processes) never fire it twice; a timer of a game that is no longer
-  running does nothing.
+* A timer leaves the store in the transaction that commits what it does,
+  never before: a deadline's or a turn clock's timeout batch deletes its
+  timer in the step's own commit (refused, nothing written, when another
+  pass took it first); a reminder is replaced by the next one in one write.
+  A process killed while it fires a timer leaves either the timer, which
+  fires again at the next start, or its committed effect. What a timer
+  only says (a reminder's ping) is sent after its row is gone, so it is
+  said at most once. A timer of a game that is no longer running is
+  dropped.
+* At start (:meth:`Clock.repair_timers`), every running game that is not
+  paused and awaits someone gets back the timers its options call for and
+  it lacks (a game stopped by an older version that lost a timer while
+  firing it): a deadline the engine still wants is due at once (it was lost
+  while it fired), a turn clock ends one clock length after the decision
+  began (at once if that is past) and a reminder comes one reminder
+  interval after it. Each repair is logged with the game's id.
 """
 
 from __future__ import annotations
 
 import logging
 
+from bot.games.base import TurnShape
 from bot.i18n import Text
 from bot.service.context import Context
 from bot.service.loaded import LoadedGame
 from bot.service.outcome import Outcome, Refusal
 from bot.service.play import Play
-from bot.store import TimerRow
+from bot.service.table import clock_seconds, clock_timers
+from bot.store import GameRow, TimerRow
 
 log = logging.getLogger(__name__)
 
@@ -41,35 +56,92 @@ class Clock:
         """Fire every timer due by ``now``; used by the timer task, the demo and tests."""
         now = self.ctx.clock() if now is None else now
         outcomes: list[Outcome] = []
-        while (timer := await self.ctx.store.next_timer()) is not None and timer.due_at <= now:
-            if await self.ctx.store.delete_timer(timer.id):
+        tried: set[int] = set()  # a timer that could not be fired now waits for the next pass
+        while due := [t for t in await self.ctx.store.due_timers(now) if t.id not in tried]:
+            for timer in due:
+                tried.add(timer.id)
                 outcomes += await self.fire_timer(timer)
         return outcomes
 
     async def fire_timer(self, timer: TimerRow) -> list[Outcome]:
-        """Handle one due timer (already removed from the store by the caller)."""
-        if timer.game_id is None:
-            return []
-        row = await self.ctx.store.get_game(timer.game_id)
+        """Handle one due timer; it leaves the store with what it does (see above)."""
+        store = self.ctx.store
+        row = None if timer.game_id is None else await store.get_game(timer.game_id)
         if row is None or row.status != "running":
+            await store.delete_timer(timer.id)
             return []
         async with self.ctx.locks.hold(row.channel_id):
+            if await store.timer(timer.id) is None:  # another pass fired it meanwhile
+                return []
             try:
-                game = await self.ctx.running(row.channel_id, expected_game=timer.game_id)
+                game = await self.ctx.running(row.channel_id, expected_game=row.id)
             except Refusal:
+                await store.delete_timer(timer.id)
                 return []
             if timer.kind == "reminder":
                 return [await self._remind(game)]
-            if timer.kind == "deadline":
-                outcome = await self.play.timeouts(game, timer.name)
-                return [] if outcome is None else [outcome]
+            if timer.kind in ("deadline", "clock") and (
+                timer.kind == "deadline" or timer.name == "turn"
+            ):
+                name = timer.name if timer.kind == "deadline" else "clock"
+                try:
+                    outcome = await self.play.timeouts(game, name, fired=timer.id)
+                except Refusal:  # the timer or the game moved on under another writer
+                    return []
+                if outcome is None:
+                    await store.delete_timer(timer.id)
+                    return []
+                return [outcome]
+            if not await store.delete_timer(timer.id):
+                return []
             if timer.kind == "clock":
-                if timer.name == "turn":
-                    outcome = await self.play.timeouts(game, "clock")
-                    return [] if outcome is None else [outcome]
                 return [await self._last_call(game)]
         log.warning("unknown timer kind %s", timer.kind)
         return []
+
+    async def repair_timers(self) -> int:
+        """Give every running game the timers it lacks (see above); how many games."""
+        repaired = 0
+        for row in await self.ctx.store.running_games():
+            async with self.ctx.locks.hold(row.channel_id):
+                missing = await self._missing_timers(row)
+                if missing:
+                    await self.ctx.store.add_missing_timers(row.id, missing)
+                    names = [f"{kind}:{name}" if name else kind for kind, name, _ in missing]
+                    log.warning("game %s had lost its timers %s; restored", row.id, names)
+                    repaired += 1
+        if repaired:
+            self.ctx.timers_changed()
+        return repaired
+
+    async def _missing_timers(self, row: GameRow) -> list[tuple[str, str, float]]:
+        """The (kind, name, due) timers a running game's options call for and it lacks."""
+        fresh = await self.ctx.store.get_game(row.id)
+        if fresh is None or fresh.status != "running" or fresh.paused is not None:
+            return []
+        game = self.ctx.loaded(fresh)
+        engine, state = game.engine, game.state
+        if engine.result(state) is not None or not engine.waiting_for(state):
+            return []
+        have = {(t.kind, t.name) for t in await self.ctx.store.timers(row.id)}
+        now = self.ctx.clock()
+        began = min(fresh.waiting_since or now, now)
+        missing = [
+            ("deadline", d.name, now)
+            for d in engine.deadlines(state)
+            if ("deadline", d.name) not in have
+        ]
+        seconds = clock_seconds(fresh.options)
+        if seconds is not None and engine.turns is TurnShape.SEQUENTIAL:
+            if not any(kind == "clock" for kind, _ in have):
+                missing += [
+                    ("clock", name, max(now, due))
+                    for name, due in clock_timers(began, seconds).items()
+                    if name == "turn" or due > now
+                ]
+        elif ("reminder", "") not in have:
+            missing.append(("reminder", "", max(now, began + self.ctx.reminder_seconds)))
+        return missing
 
     async def _last_call(self, game: LoadedGame) -> Outcome:
         """A turn clock's reminder: whom it waits for and when their time runs out."""

@@ -262,12 +262,17 @@ class Play:
 
     # -- timeouts -----------------------------------------------------------------
 
-    async def timeouts(self, game: LoadedGame, deadline: str) -> Outcome | None:
+    async def timeouts(
+        self, game: LoadedGame, deadline: str, *, fired: int | None = None
+    ) -> Outcome | None:
         """Apply the timeout actions of ``deadline`` as one batch (lock held).
 
         ``deadline`` is one of the engine's named deadlines, or ``clock`` for the
         turn clock. Each late seat counts a timeout in a row; at the table's
-        limit it becomes absent, and the table is told.
+        limit it becomes absent, and the table is told. ``fired`` is the timer
+        that expired: it is deleted in the batch's own commit, and the batch is
+        refused with nothing written if another pass fired it first. None when
+        nothing was late (the caller then drops the timer).
         """
         engine, state = game.engine, game.state
         planned = engine.timeout_actions(state, deadline)
@@ -330,6 +335,7 @@ class Play:
             waiting_changed=after != before,
             published=True,
             seats=seats,
+            fired=fired,
             **self._timers(game, StepKind.HANDOFF, had_deadlines),
         )
         version = await self._commit(game, write)
