@@ -559,6 +559,12 @@ class Picker:
         return self._step_text(verb, parts)
 
 
+def shown(text: Text, lang: str | None) -> str:
+    """A label or title in the reader's language, cut to Discord's :data:`MAX_LABEL`."""
+    words = text.render(lang)
+    return words if len(words) <= MAX_LABEL else words[: MAX_LABEL - 1] + "…"
+
+
 def _joined(parts: Sequence[Text]) -> Text:
     """``a, b, c`` as one text (each part translated in the reader's language)."""
     if not parts:

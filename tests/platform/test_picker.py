@@ -141,3 +141,12 @@ async def test_the_demo_plays_a_whole_game_by_taps(
     lines = capsys.readouterr().out.strip().splitlines()
     assert TAPS_LINE.match(lines[-1]), lines[-1]
     assert lines[-2].startswith("Final ranking:")
+
+
+def test_labels_are_cut_to_discords_limit() -> None:
+    from bot.i18n import Text
+    from bot.service.picker import MAX_LABEL, shown
+
+    long = Text("picker.word", {"word": "x" * 300})
+    assert len(shown(long, "ko")) == MAX_LABEL
+    assert shown(Text("picker.confirm"), "zh") == "确认"
