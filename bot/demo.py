@@ -21,6 +21,13 @@ Decisions:
   shown too.
 * The default folder is ``$ZIGGURAT_DEMO_DIR`` (the Docker image points it
   under ``/data``), else ``demo-boards``.
+* ``--by-taps`` plays every step through the move picker
+  (:meth:`GameService.pick`) as a player tapping: a random option of each
+  menu (a random selection of a multiple-choice one), the confirmation
+  included, never through notation. A tap is one choice in a menu. It ends
+  with one line, ``taps per step: median M, max X; per turn: median T``,
+  counting the steps played (a pick the rules then refuse is shown and its
+  taps are not counted); a turn is a seat's steps until the game hands over.
 """
 
 from __future__ import annotations
@@ -28,6 +35,7 @@ from __future__ import annotations
 import argparse
 import asyncio
 import random
+import statistics
 import sys
 from collections.abc import Sequence
 from dataclasses import dataclass, field
@@ -48,6 +56,8 @@ MAX_STEPS = 50_000
 MAX_SEED = 2**31 - 1
 #: how often awaited seats of a game with deadlines let the deadline pass
 SLEEP_CHANCE = 0.05
+#: seconds the demo's clock moves on after a refused pick (past any retry cooldown)
+REFUSAL_WAIT = 60.0
 
 
 class DemoError(Exception):
@@ -66,6 +76,11 @@ def add_arguments(demo: argparse.ArgumentParser) -> None:
         help="a lobby option of the game (repeatable), e.g. mode=auction",
     )
     demo.add_argument(
+        "--by-taps",
+        action="store_true",
+        help="play through the move picker, tapping random options, and report the taps",
+    )
+    demo.add_argument(
         "--out",
         default=None,
         help="folder for the images (default: $ZIGGURAT_DEMO_DIR, else demo-boards)",
@@ -81,6 +96,9 @@ class DemoRequest:
     seed: int
     options: dict[str, str]
     out: Path
+    by_taps: bool = False
+    #: draw the images (the tests play without them, to be quick)
+    images: bool = True
 
 
 def _whole(value: str, name: str, low: int, high: int) -> int:
@@ -213,6 +231,73 @@ async def _awaited(service: GameService, game_type: GameType) -> tuple[set[int],
     return game_type.engine.waiting_for(state), row
 
 
+@dataclass
+class TapCount:
+    """Taps per step played, and per turn (a seat's steps until a hand-over)."""
+
+    steps: list[int] = field(default_factory=list)
+    turns: list[int] = field(default_factory=list)
+    _turn: int = 0
+    _seat: int | None = None
+
+    def step(self, seat: int, taps: int, handed_over: bool) -> None:
+        if self._seat is not None and seat != self._seat and self._turn:
+            self.turns.append(self._turn)
+            self._turn = 0
+        self.steps.append(taps)
+        self._turn += taps
+        self._seat = seat
+        if handed_over:
+            self.turns.append(self._turn)
+            self._turn, self._seat = 0, None
+
+    def line(self) -> str:
+        turns = self.turns + ([self._turn] if self._turn else [])
+        return t(
+            "en",
+            "demo.taps",
+            median=_median(self.steps),
+            max=max(self.steps, default=0),
+            turn=_median(turns),
+        )
+
+
+def _median(values: Sequence[int]) -> int | float:
+    if not values:
+        return 0
+    middle = statistics.median(values)
+    return int(middle) if float(middle).is_integer() else middle
+
+
+class RefusedPick(Exception):
+    """A pick the rules refused, after ``taps`` taps."""
+
+    def __init__(self, refusal: Refusal, taps: int) -> None:
+        super().__init__(refusal.text.key)
+        self.refusal = refusal
+        self.taps = taps
+
+
+async def tap_a_step(
+    service: GameService, player: Player, chooser: random.Random
+) -> tuple[Outcome, int]:
+    """Play one step through the picker, tapping random options; the outcome and the
+    taps it took; :class:`RefusedPick` when the rules refuse the pick."""
+    taps = 0
+    try:
+        answer = await service.pick(DEMO_CHANNEL, player)
+        while answer.menu is not None:
+            menu = answer.menu
+            count = chooser.randint(menu.min_values, menu.max_values)
+            picked = [o.token for o in chooser.sample(list(menu.options), count)]
+            taps += 1
+            answer = await service.pick(DEMO_CHANNEL, player, menu.token, picked)
+    except Refusal as refusal:
+        raise RefusedPick(refusal, taps) from None
+    assert answer.outcome is not None
+    return answer.outcome, taps
+
+
 async def play(request: DemoRequest, out: Path) -> int:
     registry = games.REGISTRY
     game_type = registry[request.game]
@@ -220,7 +305,7 @@ async def play(request: DemoRequest, out: Path) -> int:
     store = await Store.open(out / "demo.db")
     clock = DemoClock()
     try:
-        service = GameService(store, registry, clock=clock)
+        service = GameService(store, registry, clock=clock, render=request.images)
         chooser = random.Random(request.seed)
         seated = [
             Player(1000 + n, t("en", "demo.player", number=n + 1)) for n in range(request.players)
@@ -252,6 +337,7 @@ async def play(request: DemoRequest, out: Path) -> int:
         outcome = await service.start(DEMO_CHANNEL, seated[0])
         recorder.show(outcome)
         finished = outcome.finished
+        taps = TapCount()
         for _ in range(MAX_STEPS):
             if finished:
                 break
@@ -265,6 +351,24 @@ async def play(request: DemoRequest, out: Path) -> int:
                 continue
             seat = chooser.choice(sorted(awaited))
             player = next(p for p in seated if p.id == row.seats[seat].user_id)
+            if request.by_taps:
+                try:
+                    outcome, tapped = await tap_a_step(service, player, chooser)
+                except RefusedPick as refused:
+                    line = t(
+                        "en",
+                        "demo.tap_refused",
+                        player=player.name,
+                        taps=refused.taps,
+                        reason=refused.refusal.text.render("en"),
+                    )
+                    print(line)
+                    clock.offset += REFUSAL_WAIT  # past any retry cooldown
+                    continue
+                recorder.show(outcome, player)
+                taps.step(seat, tapped, outcome.has_public)
+                finished = outcome.finished
+                continue
             actions = await service.legal_actions(DEMO_CHANNEL, player)
             try:
                 outcome = await service.act(DEMO_CHANNEL, player, str(chooser.choice(actions)))
@@ -284,6 +388,8 @@ async def play(request: DemoRequest, out: Path) -> int:
         print(t("en", "app.demo_board_written", path=out, count=recorder.images))
         status = await service.status(DEMO_CHANNEL)
         print(status.reply[-1].render("en"))
+        if request.by_taps:
+            print(taps.line())
         return 0
     finally:
         await store.close()
@@ -295,11 +401,16 @@ async def run_demo(
     seed: str | int,
     out: str | Path | None,
     options: Sequence[str] = (),
+    *,
+    by_taps: bool = False,
+    images: bool = True,
 ) -> int:
     """Check the arguments, then play one game; return a process exit code."""
     registry = games.REGISTRY or plugins.load_builtin_games()
     try:
         request = check_request(registry, game, players, seed, options, out)
+        request.by_taps = by_taps
+        request.images = images
         folder = fresh_folder(request.out)
     except DemoError as error:
         print(str(error), file=sys.stderr)
@@ -308,4 +419,13 @@ async def run_demo(
 
 
 def main(args: argparse.Namespace) -> int:
-    return asyncio.run(run_demo(args.game, args.players, args.seed, args.out, args.option))
+    return asyncio.run(
+        run_demo(
+            args.game,
+            args.players,
+            args.seed,
+            args.out,
+            args.option,
+            by_taps=getattr(args, "by_taps", False),
+        )
+    )

@@ -8,6 +8,8 @@ call :class:`GameService`, which composes one part per seam:
 * :mod:`~bot.service.announce` — what a committed step tells whom;
 * :mod:`~bot.service.clock` — reminders and deadlines;
 * :mod:`~bot.service.reading` — status, board, hand, log, suggestions;
+* :mod:`~bot.service.tapping` — the move picker (:mod:`~bot.service.picker`):
+  a seat's next choice as a small menu, played through ``act``;
 * :mod:`~bot.service.reach` — closed DMs and kept messages, for the adapter;
 * :mod:`~bot.service.seats` — the host's clock controls, resigning, handing a
   seat over, automatic answers, notification choices;
@@ -48,6 +50,7 @@ from bot.service.play import Play
 from bot.service.reach import Reach
 from bot.service.reading import Reading, help_lines
 from bot.service.seats import Seats
+from bot.service.tapping import PickAnswer, Tapping
 from bot.store import Store
 
 __all__ = [
@@ -57,6 +60,7 @@ __all__ = [
     "ChoiceKind",
     "GameService",
     "Outcome",
+    "PickAnswer",
     "Player",
     "PrivateMessage",
     "Refusal",
@@ -94,6 +98,7 @@ class GameService:
         self.reach = Reach(self.ctx)
         self.seats = Seats(self.ctx, self.play)
         self.after = After(self.ctx, self.lobby)
+        self.tapping = Tapping(self.ctx, self.play)
         # the commands, by part
         self.new_game = self.lobby.new_game
         self.join = self.lobby.join
@@ -113,6 +118,7 @@ class GameService:
         self.legal_actions = self.reading.legal_actions
         self.legal_values = self.reading.legal_values
         self.my_options = self.reading.my_options
+        self.pick = self.tapping.pick
         self.dms_closed = self.reach.dms_closed
         self.mark_dms_closed = self.reach.mark_dms_closed
         self.mark_dms_open = self.reach.mark_dms_open
