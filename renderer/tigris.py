@@ -686,7 +686,7 @@ def board_background(river: frozenset[str]) -> Image.Image:
     for j in range(ROWS):
         cy = EDGE + j * CELL + CELL / 2
         draw_text(d, (EDGE / 2, cy), str(j + 1), font, EDGE_TEXT, anchor="mm")
-        draw_text(d, (BOARD_W - EDGE / 2, y), str(j + 1), font, EDGE_TEXT, anchor="mm")
+        draw_text(d, (BOARD_W - EDGE / 2, cy), str(j + 1), font, EDGE_TEXT, anchor="mm")
     return img
 
 
