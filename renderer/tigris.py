@@ -43,7 +43,7 @@ from typing import Any
 from PIL import Image, ImageDraw
 
 from bot.games.base import PlayerLabel
-from bot.i18n import DEFAULT_LANG, t
+from bot.i18n import DEFAULT_LANG, Text, t
 from renderer.common import (
     DEFAULT_PLAYER_COLOURS,
     RGB,
@@ -127,6 +127,21 @@ COLOUR_KEYS = {c: f"tigris.colour.{c}" for c in TILE_ORDER}
 LEADERS_KEYS = {c: f"render.tigris.leaders.{c}" for c in TILE_ORDER}
 LETTER_KEYS = {c: f"render.tigris.leader_letter.{c}" for c in TILE_ORDER}
 
+#: the verbs of the turn captions (``tigris.step.<verb>``, given by the view)
+STEP_VERBS = (
+    "leader",
+    "withdraw",
+    "tile",
+    "catastrophe",
+    "swap",
+    "pass",
+    "support",
+    "war",
+    "treasure",
+    "monument",
+    "decline",
+)
+
 #: Every catalog key whose text an image may draw: the language check covers them all.
 TEXT_KEYS: tuple[str, ...] = (
     "render.tigris.player",
@@ -149,6 +164,8 @@ TEXT_KEYS: tuple[str, ...] = (
     *COLOUR_KEYS.values(),
     *LEADERS_KEYS.values(),
     *LETTER_KEYS.values(),
+    *(f"tigris.leader.{c}" for c in TILE_ORDER),
+    *(f"tigris.step.{verb}" for verb in STEP_VERBS),
 )
 
 
@@ -727,11 +744,38 @@ def _draw_board(
             badge = treasure_sprite(bool(treasure.get("corner")))
             paste(img, badge, (origin[0] + CELL - badge.width - 1, origin[1] + 1))
     _paste_on_square(img, unification_sprite(), view.get("unification"))
-    for sq in (view.get("last_action") or {}).get("squares") or ():
-        _paste_on_square(img, highlight_sprite(), sq)
+    _draw_steps(img, view)
     conflict = view.get("conflict") or {}
     for key in ("attacker_sq", "defender_sq"):
         _paste_on_square(img, conflict_sprite(), conflict.get(key))
+
+
+def turn_steps(view: View) -> list[Mapping[str, Any]]:
+    """The actions since the last hand-off (older views: the last action only)."""
+    steps = view.get("steps")
+    if steps is None:
+        last = view.get("last_action")
+        steps = [last] if last else []
+    return list(steps)
+
+
+def _draw_steps(img: Image.Image, view: View) -> None:
+    """A yellow frame on every square of every action since the last hand-off;
+    numbered (1, 2, ...) in their order when there is more than one action."""
+    marked = [step for step in turn_steps(view) if step.get("squares")]
+    d = ImageDraw.Draw(img)
+    font = font_stack(20, bold=True)
+    for number, step in enumerate(marked, start=1):
+        for sq in step.get("squares") or ():
+            _paste_on_square(img, highlight_sprite(), sq)
+            origin = square_origin(sq) if isinstance(sq, str) else None
+            if origin is None or len(marked) < 2:
+                continue
+            cx, cy = origin[0] + 13, origin[1] + 13
+            d.ellipse(
+                (cx - 12, cy - 12, cx + 12, cy + 12), fill=HIGHLIGHT, outline=OUTLINE, width=2
+            )
+            draw_text(d, (cx, cy), str(number), font, OUTLINE, anchor="mm")
 
 
 def _paste_tiles(img: Image.Image, view: View) -> None:
@@ -862,11 +906,12 @@ def _draw_status(
             TEXT,
             anchor="lm",
         )
-    last = view.get("last_action")
-    if last:
+    steps = turn_steps(view)
+    if steps:
+        last = steps[-1]
         who = by_seat.get(last.get("seat"))
         stack = font_stack(26)
-        action = str(last.get("notation", ""))
+        action = " · ".join(step_words(step, lang) for step in steps)
         if who:
             player = fit_text(who.name, stack, 260)
             text = t(lang, "render.tigris.last", player=player, action=action)
@@ -881,6 +926,14 @@ def _draw_status(
             anchor="lm",
         )
     _draw_counters(img, d, view, BOARD_W - right_block + 20, y, lang)
+
+
+def step_words(step: Mapping[str, Any], lang: str) -> str:
+    """The caption of one action in ``lang`` (its notation in views without one)."""
+    caption = step.get("caption")
+    if caption:
+        return Text.from_json(caption).render(lang)
+    return str(step.get("notation", ""))
 
 
 def _draw_counters(img: Image.Image, d: Draw, view: View, x: int, y: int, lang: str) -> None:
