@@ -59,7 +59,7 @@ from typing import Any
 from PIL import Image, ImageDraw
 
 from bot.games.base import PlayerLabel
-from bot.i18n import DEFAULT_LANG, t
+from bot.i18n import DEFAULT_LANG, Text, t
 from renderer.common import (
     RGB,
     FontStack,
@@ -157,6 +157,22 @@ PHASE_KEYS = {p: f"tikal.render.phase.{p}" for p in ("place", "actions", "bid", 
 TURN_KEYS = {k: f"tikal.render.turn.{k}" for k in ("scoring", "final", "volcano")}
 KIND_KEYS = {k: f"tikal.render.kind.{k}" for k in TERRAIN}
 TREASURE_KEYS = {k: f"tikal.treasure.{k}" for k in TREASURE_ORDER}
+#: the verbs of the turn captions (``tikal.step.<verb>``, given by the view)
+STEP_VERBS = (
+    "place",
+    "pick",
+    "bid",
+    "pass",
+    "enter",
+    "move",
+    "dig",
+    "recover",
+    "exchange",
+    "camp",
+    "guard",
+    "end",
+)
+
 TEXT_KEYS: tuple[str, ...] = (
     "tikal.render.player",
     "tikal.render.ap",
@@ -193,6 +209,10 @@ TEXT_KEYS: tuple[str, ...] = (
     "tikal.render.this_turn",
     "tikal.render.dug",
     "tikal.render.recovered",
+    *(f"tikal.step.{verb}" for verb in STEP_VERBS),
+    "tikal.figure.worker",
+    "tikal.figure.leader",
+    *(f"tikal.colour.{c}" for c in ("red", "blue", "yellow", "white")),
 )
 
 
@@ -828,11 +848,20 @@ def _draw_map(img: Image.Image, view: View, geo: Geometry, colours: Mapping[int,
         _draw_content(img, hex_, (cx, cy - 0.19 * r), r / R, colours)
         _draw_figures(img, hex_, (cx, cy), r, colours)
     by_space = {str(h.get("space")): h for h in hexes}
-    for name in (view.get("last_action") or {}).get("spaces") or ():
-        hex_ = by_space.get(name)
-        if hex_ is not None:
-            centre = geo.px(float(hex_["x"]), float(hex_["y"]))
-            paste_centered(img, highlight_sprite(r), centre)
+    marked = [step for step in turn_steps(view) if step.get("spaces")]
+    number_font = font_stack(round(20 * r / R), bold=True)
+    d = ImageDraw.Draw(img)
+    for number, step in enumerate(marked, start=1):
+        for name in step.get("spaces") or ():
+            hex_ = by_space.get(name)
+            if hex_ is None:
+                continue
+            cx, cy = geo.px(float(hex_["x"]), float(hex_["y"]))
+            paste_centered(img, highlight_sprite(r), (cx, cy))
+            if len(marked) > 1:  # numbered in their order; a later step's number on top
+                bx, by, br = cx - 0.62 * r, cy - 0.42 * r, 0.2 * r
+                d.ellipse((bx - br, by - br, bx + br, by + br), fill=HIGHLIGHT, outline=OUTLINE)
+                draw_text(d, (bx, by), str(number), number_font, OUTLINE, anchor="mm")
     for crossing in view.get("crossings") or ():
         x, y = geo.px(float(crossing.get("x", 0)), float(crossing.get("y", 0)))
         paste_centered(img, badge_sprite(int(crossing.get("cost", 0)), round(26 * r / R)), (x, y))
@@ -1015,13 +1044,31 @@ def _draw_status(
                 d.line((x + 4, line2, x + 10, line2 + 7, x + 20, line2 - 8), fill=OUTLINE, width=4)
             x += 32
         x += 16
-    last = view.get("last_action")
-    if last:
-        who = by_seat.get(last.get("seat"))
+    steps = turn_steps(view)
+    if steps:
+        who = by_seat.get(steps[-1].get("seat"))
         small = font_stack(24)
         player = fit_text(who.name, small, 220) if who else "?"
-        text = t(lang, "tikal.render.last", player=player, action=str(last.get("notation", "")))
+        action = " · ".join(step_words(step, lang) for step in steps)
+        text = t(lang, "tikal.render.last", player=player, action=action)
         put_text(img, (x, line2), fit_text(text, small, width - x - PAD), small, TEXT_DIM)
+
+
+def turn_steps(view: View) -> list[Mapping[str, Any]]:
+    """The steps since the last hand-off (older views: the last action only)."""
+    steps = view.get("steps")
+    if steps is None:
+        last = view.get("last_action")
+        steps = [last] if last else []
+    return list(steps)
+
+
+def step_words(step: Mapping[str, Any], lang: str) -> str:
+    """The caption of one step in ``lang`` (its notation in views without one)."""
+    caption = step.get("caption")
+    if caption:
+        return Text.from_json(caption).render(lang)
+    return str(step.get("notation", ""))
 
 
 RIGHT_BLOCK = 600  # x where the hex to lay / the auction row starts
