@@ -160,6 +160,8 @@ TEXT_KEYS: tuple[str, ...] = (
     "temple.render.player",
     "temple.render.lightning",
     "temple.render.place",
+    "temple.render.place_score",
+    "temple.render.tiebreak",
     "temple.render.breakdown",
 )
 
@@ -730,7 +732,10 @@ def _draw_player(
     _draw_supply(img, d, right + 4, y + 12, player, lang)
     places = (view.get("result") or {}).get("places") or {}
     if str(seat.seat) in places:
-        _draw_final(d, left, right, y, height, int(places[str(seat.seat)]), player, lang)
+        result = view.get("result") or {}
+        best = (result.get("tiebreak") or {}).get(str(seat.seat))
+        place = int(places[str(seat.seat)])
+        _draw_final(d, left, right, y, height, place, player, lang, best)
         return
     areas = list(player.get("areas") or ())
     gap = (right - left - len(areas) * AREA_W) / (len(areas) + 1) if areas else 0
@@ -752,15 +757,22 @@ def _draw_final(
     place: int,
     player: Mapping[str, Any],
     lang: str,
+    tiebreak: int | None = None,
 ) -> None:
-    """At the end, a board shows the player's place and where the points came from."""
+    """At the end, a board shows the player's place, score and where the points
+    came from; a score tied with another's also shows the tie-break (best card)."""
     score = player.get("score") or {}
     cx, cy = left + 70, y + height / 2
     colour = GOLD if place == 1 else TEXT_DIM
     d.ellipse((cx - 44, cy - 44, cx + 44, cy + 44), outline=colour, width=4)
     draw_text(d, (cx, cy), str(place), font_stack(44, bold=True), colour, anchor="mm")
-    label = t(lang, "temple.render.place", place=place)
-    draw_text(d, (left + 140, cy - 22), label, font_stack(28, bold=True), TEXT, anchor="lm")
+    label = t(lang, "temple.render.place_score", place=place, score=score.get("total", 0))
+    big = font_stack(28, bold=True)
+    x = left + 140 + draw_text(d, (left + 140, cy - 22), label, big, TEXT, anchor="lm")
+    if tiebreak is not None:
+        text = t(lang, "temple.render.tiebreak", value=tiebreak)
+        small = font_stack(22, bold=True)
+        draw_text(d, (x + 16, cy - 22), fit_text(text, small, right - x - 30), small, GOLD)
     parts = t(
         lang,
         "temple.render.breakdown",

@@ -147,6 +147,10 @@ TEXT_KEYS: tuple[str, ...] = (
     "render.tigris.player",
     *PHASE_KEYS.values(),
     "render.tigris.game_over",
+    "render.tigris.ranked",
+    "render.tigris.rank",
+    "render.tigris.sorted",
+    "render.tigris.tiebreak",
     "render.tigris.last",
     "render.tigris.last_anonymous",
     "render.tigris.bag",
@@ -832,13 +836,14 @@ CONFLICT_H = 124
 CARD_GAP = 12
 
 
-def _card_height(scoring_open: bool) -> int:
-    return 172 if scoring_open else 128
+def _card_height(scoring_open: bool, over: bool = False) -> int:
+    return 214 if over else 172 if scoring_open else 128
 
 
 def _panel_height(view: View, n_seats: int) -> int:
     rows = math.ceil(max(1, n_seats) / 2)
-    height = STATUS_H + rows * (_card_height(_scoring_open(view)) + CARD_GAP) + PAD
+    card = _card_height(_scoring_open(view), bool(view.get("result")))
+    height = STATUS_H + rows * (card + CARD_GAP) + PAD
     if view.get("conflict"):
         height += CONFLICT_H + CARD_GAP
     return height
@@ -887,7 +892,8 @@ def _draw_status(
     right_block = 470
     if phase == "over":
         over = t(lang, "render.tigris.game_over")
-        draw_text(d, (x, line1), over, font_stack(32, bold=True), HIGHLIGHT, anchor="lm")
+        x += draw_text(d, (x, line1), over, font_stack(32, bold=True), HIGHLIGHT, anchor="lm")
+        _draw_ranking(d, view, by_seat, x + 24, line1, BOARD_W - right_block, lang)
     else:
         waiting = [by_seat[s] for s in turn.get("waiting_for") or () if s in by_seat]
         if not waiting and turn.get("active_seat") in by_seat:
@@ -926,6 +932,33 @@ def _draw_status(
             anchor="lm",
         )
     _draw_counters(img, d, view, BOARD_W - right_block + 20, y, lang)
+
+
+def ranking_entries(view: View) -> list[Mapping[str, Any]]:
+    """The final ranking of the view, best first (empty while the game runs)."""
+    return list((view.get("result") or {}).get("ranking") or ())
+
+
+def _draw_ranking(
+    d: Draw, view: View, by_seat: Mapping[int, Seat], x: float, y: float, right: float, lang: str
+) -> None:
+    """The ranking after "Game over" ("1. Alice: 5  2. Bob: 4"), in the space left."""
+    font = font_stack(26, bold=True)
+    for entry in ranking_entries(view):
+        seat = by_seat.get(entry.get("seat"))
+        if seat is None:
+            continue
+        text = t(
+            lang,
+            "render.tigris.ranked",
+            place=entry.get("place"),
+            player=fit_text(seat.name, font, 150),
+            score=entry.get("score"),
+        )
+        width = font.width(text)
+        if x + width > right:
+            break
+        x += draw_text(d, (x, y), text, font, seat.colour, anchor="lm") + 22
 
 
 def step_words(step: Mapping[str, Any], lang: str) -> str:
@@ -1057,7 +1090,8 @@ def _draw_card(
     )
     d.rounded_rectangle((x0, y0, x0 + 8, y1), radius=4, fill=seat.colour)
     x: float = x0 + 22
-    _name_with_badge(img, d, x, y0 + 34, seat, 28, x1 - x - 16)
+    name_room = x1 - x - 16 - (250 if view.get("result") else 0)
+    _name_with_badge(img, d, x, y0 + 34, seat, 28, name_room)
     info = seat.info
     supply = list(info.get("leaders_in_supply") or ())
     line2 = y0 + 92
@@ -1087,6 +1121,33 @@ def _draw_card(
     draw_text(d, (x + 6, line2 + 3), hand, font_stack(22), TEXT_DIM, anchor="lm")
     if info.get("points") is not None:
         _draw_points(img, d, info.get("points") or {}, info.get("treasures"), x0 + 22, y0 + 146, 34)
+    entry = next((e for e in ranking_entries(view) if e.get("seat") == seat.seat), None)
+    if entry is not None:
+        _draw_final(d, entry, box, lang)
+
+
+def _draw_final(
+    d: Draw, entry: Mapping[str, Any], box: tuple[int, int, int, int], lang: str
+) -> None:
+    """The end of the game on a card: place and score at the top right, then the
+    colours weakest first, or the tie-break where one was needed."""
+    x0, y0, x1, _ = box
+    values = [str(v) for v in entry.get("sorted") or ()]
+    rank = t(lang, "render.tigris.rank", place=entry.get("place"), score=entry.get("score"))
+    big = font_stack(28, bold=True)
+    width = big.width(rank) + 20
+    d.rounded_rectangle((x1 - width - 14, y0 + 14, x1 - 14, y0 + 54), radius=10, fill=HIGHLIGHT)
+    draw_text(d, (x1 - 24, y0 + 34), rank, big, OUTLINE, anchor="rm")
+    depth = entry.get("tiebreak")
+    small = font_stack(24)
+    if depth:
+        shown = " · ".join(values[: int(depth)])
+        text = t(lang, "render.tigris.tiebreak", score=entry.get("score"), values=shown)
+        colour: RGB = HIGHLIGHT
+    else:
+        text = t(lang, "render.tigris.sorted", values=" · ".join(values))
+        colour = TEXT_DIM
+    draw_text(d, (x0 + 22, y0 + 188), fit_text(text, small, x1 - x0 - 40), small, colour)
 
 
 def _draw_points(
@@ -1129,7 +1190,7 @@ def _draw_panel(img: Image.Image, view: View, seats: Sequence[Seat], lang: str) 
     if view.get("conflict"):
         _draw_conflict(img, d, view, seats, y, lang)
         y += CONFLICT_H + CARD_GAP
-    card_h = _card_height(_scoring_open(view))
+    card_h = _card_height(_scoring_open(view), bool(view.get("result")))
     card_w = (BOARD_W - 2 * PAD - CARD_GAP) // 2
     for i, seat in enumerate(seats):
         cx = PAD + (i % 2) * (card_w + CARD_GAP)

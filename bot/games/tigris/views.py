@@ -23,8 +23,10 @@ from bot.games.tigris.board import COLS, CORNER_TREASURES, RIVER, ROWS, block_sq
 from bot.games.tigris.components import COLOURS, DYNASTIES, LEADER_ORDER, MONUMENTS
 from bot.games.tigris.events import colour_text, leader_text
 from bot.games.tigris.rules import waiting_for
+from bot.games.tigris.scoring import final_points, ranking, score_vector
 from bot.games.tigris.state import (
     PHASE_ACTION,
+    PHASE_OVER,
     PHASE_REVOLT,
     PHASE_TREASURE,
     PHASE_WAR,
@@ -54,7 +56,8 @@ def _last(step: LastAction) -> dict[str, Any]:
 
 def public_view(state: GameState) -> dict[str, Any]:
     board = state.board
-    open_scoring = state.scoring == "open"
+    over = state.phase == PHASE_OVER
+    open_scoring = state.scoring == "open" or over
     conflict = state.conflict
     built = set(board.monuments.values())
     last = state.last_action
@@ -128,7 +131,37 @@ def public_view(state: GameState) -> dict[str, Any]:
             for seat, player in enumerate(state.players)
         ],
         "scoring": state.scoring,
+        "result": _result(state) if over else None,
     }
+
+
+def _result(state: GameState) -> dict[str, Any]:
+    """The final ranking, best first: each seat's place, score (its weakest colour
+    after treasures), colour points after treasures, every colour weakest first,
+    and ``tiebreak``: how many colours, weakest first, it took to part the seat
+    from another with the same score (None when no tie had to be broken)."""
+    result = ranking(state)
+    vectors = {seat: score_vector(player) for seat, player in enumerate(state.players)}
+    entries = []
+    for seat in result.ranking:
+        mine = vectors[seat]
+        depth: int | None = None
+        for other, theirs in vectors.items():
+            if other == seat or theirs[0] != mine[0] or theirs == mine:
+                continue
+            parted = next(i for i, (a, b) in enumerate(zip(mine, theirs, strict=True)) if a != b)
+            depth = max(depth or 0, parted + 1)
+        entries.append(
+            {
+                "seat": seat,
+                "place": result.places[seat],
+                "score": result.scores[seat],
+                "final_points": final_points(state.players[seat]),
+                "sorted": list(mine),
+                "tiebreak": depth,
+            }
+        )
+    return {"ranking": entries}
 
 
 def private_view(state: GameState, seat: int) -> dict[str, Any]:

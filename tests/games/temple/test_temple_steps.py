@@ -45,3 +45,17 @@ def test_every_brick_laid_at_a_reveal_is_marked_new() -> None:
         play(4, seed, each=each)
         seen["revealed"] = 0
     assert checked > 100
+
+
+def test_the_end_view_gives_scores_and_the_tie_break_of_tied_seats() -> None:
+    ties = 0
+    for seed in range(1, 13):
+        game, _ = play(4, seed)
+        result = ENGINE.result(game)
+        assert result is not None
+        view = ENGINE.public_view(game)["result"]
+        assert view["scores"] == {str(s): v for s, v in result.scores.items()}
+        tied = {s for s, v in result.scores.items() if list(result.scores.values()).count(v) > 1}
+        assert set(view["tiebreak"]) == {str(s) for s in tied}
+        ties += bool(tied)
+    assert ties  # some seed did tie

@@ -36,3 +36,34 @@ def test_every_action_of_a_turn_is_in_the_next_public_view() -> None:
             two_action_turns += 1
         assert ENGINE.public_view(ENGINE.load_state(ENGINE.dump_state(state))) == view
     assert two_action_turns > 10  # turns of two marked actions did happen
+
+
+def test_the_end_view_ranks_every_seat_with_scores_and_tie_breaks() -> None:
+    for seed in (1, 2, 3, 4):
+        chooser = random.Random(seed)
+        state = ENGINE.new_game(4, {}, seed)
+        while ENGINE.result(state) is None:
+            assert ENGINE.public_view(state)["result"] is None
+            seat = chooser.choice(sorted(ENGINE.waiting_for(state)))
+            ENGINE.apply(state, seat, chooser.choice(ENGINE.legal_actions(state, seat)))
+        result = ENGINE.result(state)
+        assert result is not None
+        view = ENGINE.public_view(state)
+        entries = view["result"]["ranking"]
+        assert [e["seat"] for e in entries] == list(result.ranking)
+        assert all(e["score"] == result.scores[e["seat"]] for e in entries)
+        assert all(e["place"] == result.places[e["seat"]] for e in entries)
+        assert all(p["points"] is not None for p in view["players"])  # the screens are lifted
+        for entry in entries:
+            rivals = [
+                e["sorted"]
+                for e in entries
+                if e is not entry
+                and e["score"] == entry["score"]
+                and e["sorted"] != entry["sorted"]
+            ]
+            assert (entry["tiebreak"] is not None) == bool(rivals)
+            if rivals:
+                assert entry["sorted"][: entry["tiebreak"]] not in [
+                    r[: entry["tiebreak"]] for r in rivals
+                ]
