@@ -754,6 +754,12 @@ def _draw_board(
         _paste_on_square(img, conflict_sprite(), conflict.get(key))
 
 
+def _seat_of(by_seat: Mapping[int, Seat], item: Mapping[str, Any]) -> Seat | None:
+    """The seat an item of the view names (``"seat"``), if it is one of the labels."""
+    seat = item.get("seat")
+    return by_seat.get(seat) if isinstance(seat, int) else None
+
+
 def turn_steps(view: View) -> list[Mapping[str, Any]]:
     """The actions since the last hand-off (older views: the last action only)."""
     steps = view.get("steps")
@@ -915,7 +921,7 @@ def _draw_status(
     steps = turn_steps(view)
     if steps:
         last = steps[-1]
-        who = by_seat.get(last.get("seat"))
+        who = _seat_of(by_seat, last)
         stack = font_stack(26)
         action = " · ".join(step_words(step, lang) for step in steps)
         if who:
@@ -945,7 +951,7 @@ def _draw_ranking(
     """The ranking after "Game over" ("1. Alice: 5  2. Bob: 4"), in the space left."""
     font = font_stack(26, bold=True)
     for entry in ranking_entries(view):
-        seat = by_seat.get(entry.get("seat"))
+        seat = _seat_of(by_seat, entry)
         if seat is None:
             continue
         text = t(
