@@ -16,6 +16,8 @@ Decisions recorded here:
 * A build area shows its card's silhouette as a faint sand grid with column
   letters below and row numbers at the side (the cells the notation names),
   bottom-aligned like a building; cells outside the silhouette stay dark.
+  Phone first: the letters and numbers are 24 px bold in 30 px bands (30 px
+  cells), so a cell can still be named on a 412 px wide phone screen.
 * Bricks: each length has its own colour *and* pattern (1 plain yellow,
   2 striped coral, 3 dotted blue, 4 banded teal) and studs on top, so
   lengths read without colour vision. Bricks laid at the last reveal get a
@@ -68,8 +70,8 @@ W = 1240
 PAD = 16
 COLUMNS = "ABCDEFGH"
 GRID_COLS, GRID_ROWS = 8, 6
-CELL = 32  # a cell of a player's build area
-LABEL = 18  # the band of row numbers / column letters around an area
+CELL = 30  # a cell of a player's build area
+LABEL = 30  # the band of row numbers / column letters around an area (phone-legible)
 CARD_CELL = 20  # a cell of a face-up card
 TOP_CELL = 13  # a cell of the deck's visible top card
 RACE_CELL = 22  # a cell of the raced lightning card
@@ -160,6 +162,8 @@ TEXT_KEYS: tuple[str, ...] = (
     "temple.render.player",
     "temple.render.lightning",
     "temple.render.place",
+    "temple.render.place_score",
+    "temple.render.tiebreak",
     "temple.render.breakdown",
 )
 
@@ -283,7 +287,7 @@ def area_grid(
                 d.rectangle(box, fill=SAND, outline=SAND_LINE)
             else:
                 d.rectangle(box, fill=CELL_OFF)
-    font = font_stack(13, bold=True)
+    font = font_stack(round(min(LABEL * 0.8, cell * 0.85)), bold=True)
     for x in range(width):
         centre = (LABEL + x * cell + cell / 2, height * cell + LABEL / 2)
         draw_text(d, centre, COLUMNS[x], font, GRID_TEXT, anchor="mm")
@@ -453,7 +457,7 @@ def _value_badge(d: Draw, cx: float, cy: float, value: int, r: float = 15) -> No
 def _draw_header(
     img: Image.Image, d: Draw, view: View, seats: Sequence[Seat], lang: str, title: str
 ) -> None:
-    font = font_stack(22)
+    font = font_stack(26)
     names = {s.seat: fit_text(s.name, font, 190) for s in seats}  # short names in the header
     draw_text(d, (PAD, HEADER_H / 2), title, font_stack(30, bold=True), TEXT, anchor="lm")
     phase = str(view.get("phase") or "")
@@ -587,7 +591,7 @@ def _draw_area(
     its top-left. The grid stands on the area's ground line. An area whose
     temple the player just completed shows the bricks to choose the bonus from."""
     number = int(area.get("area", 0)) + 1
-    head_font, status_font = font_stack(19, bold=True), font_stack(16)
+    head_font, status_font = font_stack(22, bold=True), font_stack(19)
     card_id = area.get("card")
     grid_top = y + AREA_HEAD
     if card_id is None:
@@ -653,7 +657,7 @@ def _draw_supply(
     """Supply counts by length (a small brick of each length and its count),
     then the bonus bricks."""
     small = 12
-    font, label_font = font_stack(17, bold=True), font_stack(15)
+    font, label_font = font_stack(22, bold=True), font_stack(16)
     draw_text(d, (x, y + 12), t(lang, "temple.render.supply"), label_font, TEXT_DIM, anchor="lm")
     supply = player.get("supply") or {}
     for i, length in enumerate((4, 3, 2, 1)):
@@ -704,7 +708,7 @@ def _draw_player(
     draw_text(d, (x, y + 28), fit_text(seat.name, name_font, LEFT_W - 30), name_font, TEXT, "lm")
     total = (player.get("score") or {}).get("total", 0)
     score = t(lang, "temple.render.score", score=total)
-    draw_text(d, (x, y + 60), score, font_stack(22, bold=True), GOLD, anchor="lm")
+    draw_text(d, (x, y + 62), score, font_stack(28, bold=True), GOLD, anchor="lm")
     face = player.get("die")
     if face:
         paste(img, die_sprite(str(face), 46, seat.colour), (x, y + 82))
@@ -730,7 +734,10 @@ def _draw_player(
     _draw_supply(img, d, right + 4, y + 12, player, lang)
     places = (view.get("result") or {}).get("places") or {}
     if str(seat.seat) in places:
-        _draw_final(d, left, right, y, height, int(places[str(seat.seat)]), player, lang)
+        result = view.get("result") or {}
+        best = (result.get("tiebreak") or {}).get(str(seat.seat))
+        place = int(places[str(seat.seat)])
+        _draw_final(d, left, right, y, height, place, player, lang, best)
         return
     areas = list(player.get("areas") or ())
     gap = (right - left - len(areas) * AREA_W) / (len(areas) + 1) if areas else 0
@@ -752,15 +759,22 @@ def _draw_final(
     place: int,
     player: Mapping[str, Any],
     lang: str,
+    tiebreak: int | None = None,
 ) -> None:
-    """At the end, a board shows the player's place and where the points came from."""
+    """At the end, a board shows the player's place, score and where the points
+    came from; a score tied with another's also shows the tie-break (best card)."""
     score = player.get("score") or {}
     cx, cy = left + 70, y + height / 2
     colour = GOLD if place == 1 else TEXT_DIM
     d.ellipse((cx - 44, cy - 44, cx + 44, cy + 44), outline=colour, width=4)
     draw_text(d, (cx, cy), str(place), font_stack(44, bold=True), colour, anchor="mm")
-    label = t(lang, "temple.render.place", place=place)
-    draw_text(d, (left + 140, cy - 22), label, font_stack(28, bold=True), TEXT, anchor="lm")
+    label = t(lang, "temple.render.place_score", place=place, score=score.get("total", 0))
+    big = font_stack(28, bold=True)
+    x = left + 140 + draw_text(d, (left + 140, cy - 22), label, big, TEXT, anchor="lm")
+    if tiebreak is not None:
+        text = t(lang, "temple.render.tiebreak", value=tiebreak)
+        small = font_stack(22, bold=True)
+        draw_text(d, (x + 16, cy - 22), fit_text(text, small, right - x - 30), small, GOLD)
     parts = t(
         lang,
         "temple.render.breakdown",

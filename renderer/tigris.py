@@ -9,7 +9,8 @@ Decisions recorded here:
   four edges so a square can be named without sliding a finger across), the
   panel *below* it. A panel to the right would make the image wider, and a
   phone scales the whole image to its width, shrinking the board; below, the
-  image stays roughly square (1220 px wide).
+  image stays roughly square (1240 px wide). A phone shows it about 412 px
+  wide: the edge coordinates are 34 px bold in 44 px bands (11 px on the phone).
 * Colour-blind cues: every tile colour also has a shape (temple = stepped
   pyramid, farm = wheat ear, market = coin, settlement = house); leaders are
   round tokens with a letter (K/P/F/T) on the leader colour, ringed with the
@@ -43,7 +44,7 @@ from typing import Any
 from PIL import Image, ImageDraw
 
 from bot.games.base import PlayerLabel
-from bot.i18n import DEFAULT_LANG, t
+from bot.i18n import DEFAULT_LANG, Text, t
 from renderer.common import (
     DEFAULT_PLAYER_COLOURS,
     RGB,
@@ -71,7 +72,7 @@ View = Mapping[str, Any]
 
 COLS, ROWS = 16, 11
 CELL = 72
-EDGE = 34  # width of the coordinate bands around the board
+EDGE = 44  # width of the coordinate bands around the board (legible on a phone)
 BOARD_W = COLS * CELL + 2 * EDGE  # 1220: the image width
 BOARD_H = ROWS * CELL + 2 * EDGE
 PAD = 16  # panel padding
@@ -127,11 +128,30 @@ COLOUR_KEYS = {c: f"tigris.colour.{c}" for c in TILE_ORDER}
 LEADERS_KEYS = {c: f"render.tigris.leaders.{c}" for c in TILE_ORDER}
 LETTER_KEYS = {c: f"render.tigris.leader_letter.{c}" for c in TILE_ORDER}
 
+#: the verbs of the turn captions (``tigris.step.<verb>``, given by the view)
+STEP_VERBS = (
+    "leader",
+    "withdraw",
+    "tile",
+    "catastrophe",
+    "swap",
+    "pass",
+    "support",
+    "war",
+    "treasure",
+    "monument",
+    "decline",
+)
+
 #: Every catalog key whose text an image may draw: the language check covers them all.
 TEXT_KEYS: tuple[str, ...] = (
     "render.tigris.player",
     *PHASE_KEYS.values(),
     "render.tigris.game_over",
+    "render.tigris.ranked",
+    "render.tigris.rank",
+    "render.tigris.sorted",
+    "render.tigris.tiebreak",
     "render.tigris.last",
     "render.tigris.last_anonymous",
     "render.tigris.bag",
@@ -149,6 +169,8 @@ TEXT_KEYS: tuple[str, ...] = (
     *COLOUR_KEYS.values(),
     *LEADERS_KEYS.values(),
     *LETTER_KEYS.values(),
+    *(f"tigris.leader.{c}" for c in TILE_ORDER),
+    *(f"tigris.step.{verb}" for verb in STEP_VERBS),
 )
 
 
@@ -678,7 +700,7 @@ def board_background(river: frozenset[str]) -> Image.Image:
     for j in range(1, ROWS):
         y = EDGE + j * CELL
         d.line((EDGE, y, BOARD_W - EDGE - 1, y), fill=LAND_LINE, width=2)
-    font = font_stack(24, bold=True)
+    font = font_stack(34, bold=True)
     for i, letter in enumerate(COL_LETTERS[:COLS]):
         cx = EDGE + i * CELL + CELL / 2
         draw_text(d, (cx, EDGE / 2), letter, font, EDGE_TEXT, anchor="mm")
@@ -686,7 +708,7 @@ def board_background(river: frozenset[str]) -> Image.Image:
     for j in range(ROWS):
         cy = EDGE + j * CELL + CELL / 2
         draw_text(d, (EDGE / 2, cy), str(j + 1), font, EDGE_TEXT, anchor="mm")
-        draw_text(d, (BOARD_W - EDGE / 2, y), str(j + 1), font, EDGE_TEXT, anchor="mm")
+        draw_text(d, (BOARD_W - EDGE / 2, cy), str(j + 1), font, EDGE_TEXT, anchor="mm")
     return img
 
 
@@ -727,11 +749,44 @@ def _draw_board(
             badge = treasure_sprite(bool(treasure.get("corner")))
             paste(img, badge, (origin[0] + CELL - badge.width - 1, origin[1] + 1))
     _paste_on_square(img, unification_sprite(), view.get("unification"))
-    for sq in (view.get("last_action") or {}).get("squares") or ():
-        _paste_on_square(img, highlight_sprite(), sq)
+    _draw_steps(img, view)
     conflict = view.get("conflict") or {}
     for key in ("attacker_sq", "defender_sq"):
         _paste_on_square(img, conflict_sprite(), conflict.get(key))
+
+
+def _seat_of(by_seat: Mapping[int, Seat], item: Mapping[str, Any]) -> Seat | None:
+    """The seat an item of the view names (``"seat"``), if it is one of the labels."""
+    seat = item.get("seat")
+    return by_seat.get(seat) if isinstance(seat, int) else None
+
+
+def turn_steps(view: View) -> list[Mapping[str, Any]]:
+    """The actions since the last hand-off (older views: the last action only)."""
+    steps = view.get("steps")
+    if steps is None:
+        last = view.get("last_action")
+        steps = [last] if last else []
+    return list(steps)
+
+
+def _draw_steps(img: Image.Image, view: View) -> None:
+    """A yellow frame on every square of every action since the last hand-off;
+    numbered (1, 2, ...) in their order when there is more than one action."""
+    marked = [step for step in turn_steps(view) if step.get("squares")]
+    d = ImageDraw.Draw(img)
+    font = font_stack(20, bold=True)
+    for number, step in enumerate(marked, start=1):
+        for sq in step.get("squares") or ():
+            _paste_on_square(img, highlight_sprite(), sq)
+            origin = square_origin(sq) if isinstance(sq, str) else None
+            if origin is None or len(marked) < 2:
+                continue
+            cx, cy = origin[0] + 13, origin[1] + 13
+            d.ellipse(
+                (cx - 12, cy - 12, cx + 12, cy + 12), fill=HIGHLIGHT, outline=OUTLINE, width=2
+            )
+            draw_text(d, (cx, cy), str(number), font, OUTLINE, anchor="mm")
 
 
 def _paste_tiles(img: Image.Image, view: View) -> None:
@@ -788,13 +843,14 @@ CONFLICT_H = 124
 CARD_GAP = 12
 
 
-def _card_height(scoring_open: bool) -> int:
-    return 172 if scoring_open else 128
+def _card_height(scoring_open: bool, over: bool = False) -> int:
+    return 214 if over else 172 if scoring_open else 128
 
 
 def _panel_height(view: View, n_seats: int) -> int:
     rows = math.ceil(max(1, n_seats) / 2)
-    height = STATUS_H + rows * (_card_height(_scoring_open(view)) + CARD_GAP) + PAD
+    card = _card_height(_scoring_open(view), bool(view.get("result")))
+    height = STATUS_H + rows * (card + CARD_GAP) + PAD
     if view.get("conflict"):
         height += CONFLICT_H + CARD_GAP
     return height
@@ -843,13 +899,14 @@ def _draw_status(
     right_block = 470
     if phase == "over":
         over = t(lang, "render.tigris.game_over")
-        draw_text(d, (x, line1), over, font_stack(32, bold=True), HIGHLIGHT, anchor="lm")
+        x += draw_text(d, (x, line1), over, font_stack(32, bold=True), HIGHLIGHT, anchor="lm")
+        _draw_ranking(d, view, by_seat, x + 24, line1, BOARD_W - right_block, lang)
     else:
         waiting = [by_seat[s] for s in turn.get("waiting_for") or () if s in by_seat]
         if not waiting and turn.get("active_seat") in by_seat:
             waiting = [by_seat[turn["active_seat"]]]
         phase_text = _phase_text(view, lang)
-        phase_font = font_stack(26)
+        phase_font = font_stack(30)
         budget = BOARD_W - right_block - x - phase_font.width(phase_text) - 16
         for seat in waiting:
             share = budget / len(waiting)
@@ -862,11 +919,12 @@ def _draw_status(
             TEXT,
             anchor="lm",
         )
-    last = view.get("last_action")
-    if last:
-        who = by_seat.get(last.get("seat"))
+    steps = turn_steps(view)
+    if steps:
+        last = steps[-1]
+        who = _seat_of(by_seat, last)
         stack = font_stack(26)
-        action = str(last.get("notation", ""))
+        action = " · ".join(step_words(step, lang) for step in steps)
         if who:
             player = fit_text(who.name, stack, 260)
             text = t(lang, "render.tigris.last", player=player, action=action)
@@ -881,6 +939,41 @@ def _draw_status(
             anchor="lm",
         )
     _draw_counters(img, d, view, BOARD_W - right_block + 20, y, lang)
+
+
+def ranking_entries(view: View) -> list[Mapping[str, Any]]:
+    """The final ranking of the view, best first (empty while the game runs)."""
+    return list((view.get("result") or {}).get("ranking") or ())
+
+
+def _draw_ranking(
+    d: Draw, view: View, by_seat: Mapping[int, Seat], x: float, y: float, right: float, lang: str
+) -> None:
+    """The ranking after "Game over" ("1. Alice: 5  2. Bob: 4"), in the space left."""
+    font = font_stack(26, bold=True)
+    for entry in ranking_entries(view):
+        seat = _seat_of(by_seat, entry)
+        if seat is None:
+            continue
+        text = t(
+            lang,
+            "render.tigris.ranked",
+            place=entry.get("place"),
+            player=fit_text(seat.name, font, 150),
+            score=entry.get("score"),
+        )
+        width = font.width(text)
+        if x + width > right:
+            break
+        x += draw_text(d, (x, y), text, font, seat.colour, anchor="lm") + 22
+
+
+def step_words(step: Mapping[str, Any], lang: str) -> str:
+    """The caption of one action in ``lang`` (its notation in views without one)."""
+    caption = step.get("caption")
+    if caption:
+        return Text.from_json(caption).render(lang)
+    return str(step.get("notation", ""))
 
 
 def _draw_counters(img: Image.Image, d: Draw, view: View, x: int, y: int, lang: str) -> None:
@@ -1004,7 +1097,8 @@ def _draw_card(
     )
     d.rounded_rectangle((x0, y0, x0 + 8, y1), radius=4, fill=seat.colour)
     x: float = x0 + 22
-    _name_with_badge(img, d, x, y0 + 34, seat, 28, x1 - x - 16)
+    name_room = x1 - x - 16 - (250 if view.get("result") else 0)
+    _name_with_badge(img, d, x, y0 + 34, seat, 28, name_room)
     info = seat.info
     supply = list(info.get("leaders_in_supply") or ())
     line2 = y0 + 92
@@ -1034,6 +1128,33 @@ def _draw_card(
     draw_text(d, (x + 6, line2 + 3), hand, font_stack(22), TEXT_DIM, anchor="lm")
     if info.get("points") is not None:
         _draw_points(img, d, info.get("points") or {}, info.get("treasures"), x0 + 22, y0 + 146, 34)
+    entry = next((e for e in ranking_entries(view) if e.get("seat") == seat.seat), None)
+    if entry is not None:
+        _draw_final(d, entry, box, lang)
+
+
+def _draw_final(
+    d: Draw, entry: Mapping[str, Any], box: tuple[int, int, int, int], lang: str
+) -> None:
+    """The end of the game on a card: place and score at the top right, then the
+    colours weakest first, or the tie-break where one was needed."""
+    x0, y0, x1, _ = box
+    values = [str(v) for v in entry.get("sorted") or ()]
+    rank = t(lang, "render.tigris.rank", place=entry.get("place"), score=entry.get("score"))
+    big = font_stack(28, bold=True)
+    width = big.width(rank) + 20
+    d.rounded_rectangle((x1 - width - 14, y0 + 14, x1 - 14, y0 + 54), radius=10, fill=HIGHLIGHT)
+    draw_text(d, (x1 - 24, y0 + 34), rank, big, OUTLINE, anchor="rm")
+    depth = entry.get("tiebreak")
+    small = font_stack(24)
+    if depth:
+        shown = " · ".join(values[: int(depth)])
+        text = t(lang, "render.tigris.tiebreak", score=entry.get("score"), values=shown)
+        colour: RGB = HIGHLIGHT
+    else:
+        text = t(lang, "render.tigris.sorted", values=" · ".join(values))
+        colour = TEXT_DIM
+    draw_text(d, (x0 + 22, y0 + 188), fit_text(text, small, x1 - x0 - 40), small, colour)
 
 
 def _draw_points(
@@ -1076,7 +1197,7 @@ def _draw_panel(img: Image.Image, view: View, seats: Sequence[Seat], lang: str) 
     if view.get("conflict"):
         _draw_conflict(img, d, view, seats, y, lang)
         y += CONFLICT_H + CARD_GAP
-    card_h = _card_height(_scoring_open(view))
+    card_h = _card_height(_scoring_open(view), bool(view.get("result")))
     card_w = (BOARD_W - 2 * PAD - CARD_GAP) // 2
     for i, seat in enumerate(seats):
         cx = PAD + (i % 2) * (card_w + CARD_GAP)

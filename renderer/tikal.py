@@ -14,10 +14,16 @@ Decisions recorded here:
   stacks and temple tiles left beside the hex to lay (all six rotations
   drawn), the auction row or this turn's limits used, then one card per
   player and a legend.
-* The map is cropped to the usable spaces plus one ring of unusable ones
-  (drawn dark and unnamed) and scaled to about 1248 px wide, hexes at most
-  120 px in circumradius: the full board gets 84 px hexes, Mini-Tikal's
-  smaller area 120 px ones. The image is never narrower than 1248 px.
+* The map is cropped to the mode's spaces (no ring of unusable ones: an
+  unnamed hex or a column without a letter only puzzled players) and scaled
+  to about 1248 px wide, hexes at most 120 px in circumradius: the full board
+  gets about 82 px hexes, Mini-Tikal's smaller area 120 px ones. The image is
+  never narrower than 1248 px.
+* Phone first: a phone shows the image about 412 px wide, a third of its
+  size, so what a move needs is drawn at least ~24 px (8 px on the phone):
+  column letters and row numbers 38 px, empty spaces' names 30 px, crossing
+  costs on 34 px badges, the turn line 40/32 px; figure chips have a thick
+  dark rim (a yellow chip on a yellow treasure hex).
 * Each hex: its name at the top, its content in the middle (a temple's value
   on a plate ringed in the colour of whoever scores it now, grey when
   nobody does, and a shield in the guard's colour; face-down tokens left on
@@ -59,7 +65,7 @@ from typing import Any
 from PIL import Image, ImageDraw
 
 from bot.games.base import PlayerLabel
-from bot.i18n import DEFAULT_LANG, t
+from bot.i18n import DEFAULT_LANG, Text, t
 from renderer.common import (
     RGB,
     FontStack,
@@ -86,8 +92,8 @@ Point = tuple[float, float]
 
 R = 84  # hex circumradius in px
 GAP = 2.5  # dark gap between neighbouring hexes
-MARGIN_X = 36  # left band: row numbers
-MARGIN_TOP = 38  # top band: column letters
+MARGIN_X = 52  # left band: row numbers
+MARGIN_TOP = 54  # top band: column letters
 PAD = 18
 
 # --------------------------------------------------------------------------- palette
@@ -96,7 +102,7 @@ FRAME = (27, 31, 29)
 BAND_TEXT = (196, 204, 196)
 EMPTY = (52, 60, 55)
 EMPTY_LINE = (78, 90, 82)
-EMPTY_TEXT = (140, 152, 143)
+EMPTY_TEXT = (168, 180, 170)
 UNUSABLE = (33, 37, 35)
 CARD = (44, 50, 47)
 CARD_ACTIVE = (58, 66, 50)
@@ -157,6 +163,22 @@ PHASE_KEYS = {p: f"tikal.render.phase.{p}" for p in ("place", "actions", "bid", 
 TURN_KEYS = {k: f"tikal.render.turn.{k}" for k in ("scoring", "final", "volcano")}
 KIND_KEYS = {k: f"tikal.render.kind.{k}" for k in TERRAIN}
 TREASURE_KEYS = {k: f"tikal.treasure.{k}" for k in TREASURE_ORDER}
+#: the verbs of the turn captions (``tikal.step.<verb>``, given by the view)
+STEP_VERBS = (
+    "place",
+    "pick",
+    "bid",
+    "pass",
+    "enter",
+    "move",
+    "dig",
+    "recover",
+    "exchange",
+    "camp",
+    "guard",
+    "end",
+)
+
 TEXT_KEYS: tuple[str, ...] = (
     "tikal.render.player",
     "tikal.render.ap",
@@ -193,6 +215,10 @@ TEXT_KEYS: tuple[str, ...] = (
     "tikal.render.this_turn",
     "tikal.render.dug",
     "tikal.render.recovered",
+    *(f"tikal.step.{verb}" for verb in STEP_VERBS),
+    "tikal.figure.worker",
+    "tikal.figure.leader",
+    *(f"tikal.colour.{c}" for c in ("red", "blue", "yellow", "white")),
 )
 
 
@@ -512,8 +538,8 @@ def chip_sprite(colour: RGB, workers: int, leader: bool, height: int = 34) -> Im
         full_w, full_h = width * k - 1, height * k - 1
         d.rounded_rectangle((0, 0, full_w, full_h), radius=full_h / 2, fill=OUTLINE)
         d.rounded_rectangle(
-            (1.8 * k, 1.8 * k, full_w - 1.8 * k, full_h - 1.8 * k),
-            radius=full_h / 2 - 1.8 * k,
+            (3.2 * k, 3.2 * k, full_w - 3.2 * k, full_h - 3.2 * k),
+            radius=full_h / 2 - 3.2 * k,
             fill=colour,
         )
         x = (width - crown_w - (4 if leader and text else 0) - text_w) / 2 * k
@@ -744,10 +770,7 @@ MAX_R = 120
 
 @lru_cache(maxsize=16)
 def geometry(spaces: tuple[tuple[str, float, float, bool], ...]) -> Geometry:
-    usable = [s for s in spaces if s[3]] or list(spaces)
-    shown = [
-        s for s in spaces if s[3] or any(math.hypot(s[1] - u[1], s[2] - u[2]) < 1.8 for u in usable)
-    ]
+    shown = [s for s in spaces if s[3]] or list(spaces)
     if not shown:
         shown = [("A1", 1.0, math.sqrt(3) / 2, True)]
     half_h = math.sqrt(3) / 2
@@ -776,8 +799,8 @@ def board_size(view: View) -> tuple[int, int]:
 def map_background(geo: Geometry) -> Image.Image:
     """The frame, every empty space with its name, column letters and row numbers."""
     img = Image.new("RGB", (geo.width, geo.height), FRAME)
-    font = font_stack(17 if geo.radius < 100 else 20, bold=True)
-    band = font_stack(22, bold=True)
+    font = font_stack(round(30 * geo.radius / R), bold=True)
+    band = font_stack(38, bold=True)
     columns: dict[str, float] = {}
     rows: dict[str, float] = {}
     for name, x, y, usable in geo.spaces:
@@ -787,8 +810,7 @@ def map_background(geo: Geometry) -> Image.Image:
         if usable:
             draw_text(d, (px, py), name, font, EMPTY_TEXT, anchor="mm")
             columns.setdefault(name[0], px)
-            if x == min(s[1] for s in geo.spaces if s[3]):
-                rows[name[1:]] = py
+            rows.setdefault(name[1:], py)
     d = ImageDraw.Draw(img)
     for letter, px in columns.items():
         draw_text(d, (px, MARGIN_TOP / 2), letter, band, BAND_TEXT, anchor="mm")
@@ -815,7 +837,7 @@ def _space_key(view: View) -> tuple[tuple[str, float, float, bool], ...]:
 def _draw_map(img: Image.Image, view: View, geo: Geometry, colours: Mapping[int, RGB]) -> None:
     """Laid hexes with stones and content, the last action's frame, the crossing badges."""
     r = geo.radius
-    name_font = font_stack(round(17 * r / R), bold=True)
+    name_font = font_stack(round(24 * r / R), bold=True)
     hexes = list(view.get("hexes") or ())
     for hex_ in hexes:
         cx, cy = geo.px(float(hex_.get("x", 0)), float(hex_.get("y", 0)))
@@ -828,14 +850,23 @@ def _draw_map(img: Image.Image, view: View, geo: Geometry, colours: Mapping[int,
         _draw_content(img, hex_, (cx, cy - 0.19 * r), r / R, colours)
         _draw_figures(img, hex_, (cx, cy), r, colours)
     by_space = {str(h.get("space")): h for h in hexes}
-    for name in (view.get("last_action") or {}).get("spaces") or ():
-        hex_ = by_space.get(name)
-        if hex_ is not None:
-            centre = geo.px(float(hex_["x"]), float(hex_["y"]))
-            paste_centered(img, highlight_sprite(r), centre)
+    marked = [step for step in turn_steps(view) if step.get("spaces")]
+    number_font = font_stack(round(20 * r / R), bold=True)
+    d = ImageDraw.Draw(img)
+    for number, step in enumerate(marked, start=1):
+        for name in step.get("spaces") or ():
+            hex_ = by_space.get(name)
+            if hex_ is None:
+                continue
+            cx, cy = geo.px(float(hex_["x"]), float(hex_["y"]))
+            paste_centered(img, highlight_sprite(r), (cx, cy))
+            if len(marked) > 1:  # numbered in their order; a later step's number on top
+                bx, by, br = cx - 0.62 * r, cy - 0.42 * r, 0.2 * r
+                d.ellipse((bx - br, by - br, bx + br, by + br), fill=HIGHLIGHT, outline=OUTLINE)
+                draw_text(d, (bx, by), str(number), number_font, OUTLINE, anchor="mm")
     for crossing in view.get("crossings") or ():
         x, y = geo.px(float(crossing.get("x", 0)), float(crossing.get("y", 0)))
-        paste_centered(img, badge_sprite(int(crossing.get("cost", 0)), round(26 * r / R)), (x, y))
+        paste_centered(img, badge_sprite(int(crossing.get("cost", 0)), round(34 * r / R)), (x, y))
 
 
 def _draw_content(
@@ -942,7 +973,7 @@ def _seats(view: View, players: Sequence[PlayerLabel], lang: str) -> list[Seat]:
 
 # --------------------------------------------------------------------------- panel
 
-STATUS_H = 96
+STATUS_H = 108
 STRIP_H = 210
 CARD_H = 168
 CARD_GAP = 14
@@ -964,9 +995,9 @@ def _draw_status(
     """Line 1: who plays, what, AP left; line 2: the scoring round or the last action."""
     by_seat = {s.seat: s for s in seats}
     turn = view.get("turn") or {}
-    big = font_stack(32, bold=True)
-    mid = font_stack(26)
-    line1, line2 = y + 30, y + 72
+    big = font_stack(40, bold=True)
+    mid = font_stack(32)
+    line1, line2 = y + 32, y + 80
     x: float = PAD
     if view.get("over"):
         best = max((int(s.info.get("score", 0)) for s in seats), default=0)
@@ -1015,13 +1046,37 @@ def _draw_status(
                 d.line((x + 4, line2, x + 10, line2 + 7, x + 20, line2 - 8), fill=OUTLINE, width=4)
             x += 32
         x += 16
-    last = view.get("last_action")
-    if last:
-        who = by_seat.get(last.get("seat"))
-        small = font_stack(24)
+    steps = turn_steps(view)
+    if steps:
+        who = _seat_of(by_seat, steps[-1])
+        small = font_stack(28)
         player = fit_text(who.name, small, 220) if who else "?"
-        text = t(lang, "tikal.render.last", player=player, action=str(last.get("notation", "")))
+        action = " · ".join(step_words(step, lang) for step in steps)
+        text = t(lang, "tikal.render.last", player=player, action=action)
         put_text(img, (x, line2), fit_text(text, small, width - x - PAD), small, TEXT_DIM)
+
+
+def _seat_of(by_seat: Mapping[int, Seat], item: Mapping[str, Any]) -> Seat | None:
+    """The seat an item of the view names (``"seat"``), if it is one of the labels."""
+    seat = item.get("seat")
+    return by_seat.get(seat) if isinstance(seat, int) else None
+
+
+def turn_steps(view: View) -> list[Mapping[str, Any]]:
+    """The steps since the last hand-off (older views: the last action only)."""
+    steps = view.get("steps")
+    if steps is None:
+        last = view.get("last_action")
+        steps = [last] if last else []
+    return list(steps)
+
+
+def step_words(step: Mapping[str, Any], lang: str) -> str:
+    """The caption of one step in ``lang`` (its notation in views without one)."""
+    caption = step.get("caption")
+    if caption:
+        return Text.from_json(caption).render(lang)
+    return str(step.get("notation", ""))
 
 
 RIGHT_BLOCK = 600  # x where the hex to lay / the auction row starts

@@ -28,7 +28,7 @@ from bot.games.temple.cards import Card, card
 from bot.games.temple.components import LENGTHS, TOKENS, cell_name
 from bot.games.temple.flow import AGE_LIMIT
 from bot.games.temple.geometry import Brick, covered, matches, sort_bricks
-from bot.games.temple.scoring import breakdown, ranking
+from bot.games.temple.scoring import best_card, breakdown, ranking
 from bot.games.temple.state import (
     PHASE_BONUS,
     PHASE_OVER,
@@ -163,13 +163,18 @@ def public_view(state: GameState) -> dict[str, Any]:
 
 
 def _result(state: GameState) -> dict[str, Any] | None:
-    """At the end: the ranking and each seat's place (ties share a place)."""
+    """At the end: the ranking, each seat's place (ties share a place) and score,
+    and for seats tied on score with another, the tie-break (the best card's value)."""
     if state.phase != PHASE_OVER:
         return None
     result = ranking(state)
+    scores = result.scores
+    tied = {s for s in scores if any(o != s and scores[o] == scores[s] for o in scores)}
     return {
         "ranking": list(result.ranking),
         "places": {str(seat): place for seat, place in sorted(result.places.items())},
+        "scores": {str(seat): score for seat, score in sorted(scores.items())},
+        "tiebreak": {str(s): best_card(state.players[s]) for s in sorted(tied)},
     }
 
 

@@ -82,6 +82,7 @@ from bot.games.tigris.state import (
     Leader,
 )
 from bot.games.tigris.treasures import pending_claim
+from bot.games.tigris.views import step_caption
 
 _PHASE_ACTIONS: dict[str, tuple[type, ...]] = {
     PHASE_ACTION: (PlaceLeader, WithdrawLeader, PlaceTile, PlaceCatastrophe, Swap, Pass),
@@ -111,7 +112,12 @@ def apply(state: GameState, seat: int, action: Action) -> list[Event]:
         squares = ([] if origin is None else [origin]) + squares
     work = state.copy()
     events = _apply(work, seat, action)
-    work.last_action = LastAction(seat, squares, public_notation(action))
+    work.last_action = LastAction(
+        seat, squares, public_notation(action), step_caption(action).to_json()
+    )
+    if work.steps and work.steps[-1].seat != seat:  # another seat acts: a hand-off was made
+        work.steps = []
+    work.steps.append(work.last_action.copy())
     if not isinstance(action, Pass):
         events.extend(_advance(work))
     state.__dict__.update(work.__dict__)

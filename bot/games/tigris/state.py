@@ -172,11 +172,29 @@ class Conflict:
 
 @dataclass
 class LastAction:
-    """The last action a player took, for the public view."""
+    """An action a player took, for the public view: its squares, its public
+    notation and a short caption (``[key, params]`` of an i18n ``Text``)."""
 
     seat: int
     squares: list[Square]
     notation: str
+    caption: list[Any] | None = None
+
+    def copy(self) -> LastAction:
+        return LastAction(self.seat, list(self.squares), self.notation, self.caption)
+
+    def dump(self) -> dict[str, Any]:
+        return {
+            "seat": self.seat,
+            "squares": [square_name(sq) for sq in self.squares],
+            "notation": self.notation,
+            "caption": self.caption,
+        }
+
+    @classmethod
+    def load(cls, data: dict[str, Any]) -> LastAction:
+        squares = [parse_square(name) for name in data["squares"]]
+        return cls(data["seat"], squares, data["notation"], data.get("caption"))
 
 
 @dataclass
@@ -208,6 +226,8 @@ class GameState:
     bag_short: bool = False
     turn_number: int = 1
     last_action: LastAction | None = None
+    #: every action since the last hand-off (the last one is ``last_action``)
+    steps: list[LastAction] = field(default_factory=list)
 
     def copy(self) -> GameState:
         return GameState(
@@ -227,13 +247,8 @@ class GameState:
             placed=self.placed,
             bag_short=self.bag_short,
             turn_number=self.turn_number,
-            last_action=(
-                LastAction(
-                    self.last_action.seat, list(self.last_action.squares), self.last_action.notation
-                )
-                if self.last_action
-                else None
-            ),
+            last_action=self.last_action.copy() if self.last_action else None,
+            steps=[step.copy() for step in self.steps],
         )
 
     def draw(self, count: int) -> list[Colour]:
@@ -345,13 +360,8 @@ def dump_state(state: GameState) -> dict[str, Any]:
         "placed": None if state.placed is None else square_name(state.placed),
         "bag_short": state.bag_short,
         "turn_number": state.turn_number,
-        "last_action": None
-        if last is None
-        else {
-            "seat": last.seat,
-            "squares": [square_name(sq) for sq in last.squares],
-            "notation": last.notation,
-        },
+        "last_action": None if last is None else last.dump(),
+        "steps": [step.dump() for step in state.steps],
     }
 
 
@@ -411,7 +421,7 @@ def load_state(data: dict[str, Any]) -> GameState:
         placed=None if data["placed"] is None else parse_square(data["placed"]),
         bag_short=data["bag_short"],
         turn_number=data["turn_number"],
-        last_action=None
-        if last is None
-        else LastAction(last["seat"], _squares(last["squares"]), last["notation"]),
+        last_action=None if last is None else LastAction.load(last),
+        # Absent from states saved before the steps were recorded.
+        steps=[LastAction.load(step) for step in data.get("steps", [])],
     )

@@ -5,6 +5,13 @@ board and what every player could see at a physical table (leaders in
 supply, catastrophes left, hand sizes, tiles left in the bag, committed
 support once revealed). Hands, the bag order and points are never in it,
 except points and treasures when the game uses ``scoring: open``.
+
+Decisions:
+
+* ``steps`` lists every action since the last hand-off (the list restarts when
+  another seat acts), each with its squares, public notation and a caption (an
+  i18n :class:`~bot.i18n.Text` as JSON), so the board marks and words a whole
+  turn, not only its last action; ``last_action`` stays for older readers.
 """
 
 from __future__ import annotations
@@ -14,25 +21,43 @@ from typing import Any
 from bot.games.tigris import actions
 from bot.games.tigris.board import COLS, CORNER_TREASURES, RIVER, ROWS, block_squares, square_name
 from bot.games.tigris.components import COLOURS, DYNASTIES, LEADER_ORDER, MONUMENTS
-from bot.games.tigris.events import colour_text
+from bot.games.tigris.events import colour_text, leader_text
 from bot.games.tigris.rules import waiting_for
+from bot.games.tigris.scoring import final_points, ranking, score_vector
 from bot.games.tigris.state import (
     PHASE_ACTION,
+    PHASE_OVER,
     PHASE_REVOLT,
     PHASE_TREASURE,
     PHASE_WAR,
     GameState,
+    LastAction,
 )
 from bot.games.tigris.treasures import pending_claim
+from bot.i18n import Text
 
 
 def _names(squares: Any) -> list[str]:
     return [square_name(sq) for sq in sorted(squares)]
 
 
+def _step(step: LastAction) -> dict[str, Any]:
+    return {
+        "seat": step.seat,
+        "squares": [square_name(sq) for sq in step.squares],
+        "notation": step.notation,
+        "caption": step.caption,
+    }
+
+
+def _last(step: LastAction) -> dict[str, Any]:
+    return {k: v for k, v in _step(step).items() if k != "caption"}
+
+
 def public_view(state: GameState) -> dict[str, Any]:
     board = state.board
-    open_scoring = state.scoring == "open"
+    over = state.phase == PHASE_OVER
+    open_scoring = state.scoring == "open" or over
     conflict = state.conflict
     built = set(board.monuments.values())
     last = state.last_action
@@ -64,13 +89,8 @@ def public_view(state: GameState) -> dict[str, Any]:
         ],
         "monuments_left": [list(pair) for pair in MONUMENTS if pair not in built],
         "unification": None if board.unification is None else square_name(board.unification),
-        "last_action": None
-        if last is None
-        else {
-            "seat": last.seat,
-            "squares": [square_name(sq) for sq in last.squares],
-            "notation": last.notation,
-        },
+        "last_action": None if last is None else _last(last),
+        "steps": [_step(step) for step in state.steps],
         "bag": len(state.bag),
         "treasures_left": len(board.treasures),
         "turn": {
@@ -111,7 +131,37 @@ def public_view(state: GameState) -> dict[str, Any]:
             for seat, player in enumerate(state.players)
         ],
         "scoring": state.scoring,
+        "result": _result(state) if over else None,
     }
+
+
+def _result(state: GameState) -> dict[str, Any]:
+    """The final ranking, best first: each seat's place, score (its weakest colour
+    after treasures), colour points after treasures, every colour weakest first,
+    and ``tiebreak``: how many colours, weakest first, it took to part the seat
+    from another with the same score (None when no tie had to be broken)."""
+    result = ranking(state)
+    vectors = {seat: score_vector(player) for seat, player in enumerate(state.players)}
+    entries = []
+    for seat in result.ranking:
+        mine = vectors[seat]
+        depth: int | None = None
+        for other, theirs in vectors.items():
+            if other == seat or theirs[0] != mine[0] or theirs == mine:
+                continue
+            parted = next(i for i, (a, b) in enumerate(zip(mine, theirs, strict=True)) if a != b)
+            depth = max(depth or 0, parted + 1)
+        entries.append(
+            {
+                "seat": seat,
+                "place": result.places[seat],
+                "score": result.scores[seat],
+                "final_points": final_points(state.players[seat]),
+                "sorted": list(mine),
+                "tiebreak": depth,
+            }
+        )
+    return {"ranking": entries}
 
 
 def private_view(state: GameState, seat: int) -> dict[str, Any]:
@@ -125,6 +175,40 @@ def private_view(state: GameState, seat: int) -> dict[str, Any]:
         "treasures": player.treasures,
         "catastrophes": player.catastrophes,
     }
+
+
+def step_caption(action: actions.Action) -> Text:
+    """A few words for one action in the board's caption of a turn ("red tile on
+    F5"); public: a swap says how many tiles, not which."""
+    match action:
+        case actions.PlaceLeader():
+            params: dict[str, Any] = {"leader": leader_text(action.leader)}
+            return Text("tigris.step.leader", {**params, "square": square_name(action.square)})
+        case actions.WithdrawLeader():
+            return Text("tigris.step.withdraw", {"leader": leader_text(action.leader)})
+        case actions.PlaceTile():
+            square = square_name(action.square)
+            return Text(
+                "tigris.step.tile", {"colour": colour_text(action.colour), "square": square}
+            )
+        case actions.PlaceCatastrophe():
+            return Text("tigris.step.catastrophe", {"square": square_name(action.square)})
+        case actions.Swap():
+            return Text("tigris.step.swap", {"count": len(action.tiles)})
+        case actions.Pass():
+            return Text("tigris.step.pass")
+        case actions.Support():
+            return Text("tigris.step.support", {"count": action.count})
+        case actions.ChooseWar():
+            return Text("tigris.step.war", {"leader": leader_text(action.colour)})
+        case actions.TakeTreasures():
+            squares = " ".join(map(square_name, action.squares))
+            return Text("tigris.step.treasure", {"squares": squares})
+        case actions.BuildMonument():
+            return Text("tigris.step.monument", {"square": square_name(action.square)})
+        case actions.Decline():
+            return Text("tigris.step.decline")
+    return Text("choice.notation", {"action": str(action)})
 
 
 def prompt(state: GameState) -> tuple[str, dict[str, Any]] | None:

@@ -56,6 +56,7 @@ from bot.games.tikal.state import (
     deal_tokens,
 )
 from bot.games.tikal.texts import figure_text, hex_text, treasure_text
+from bot.games.tikal.views import step_caption
 
 
 def apply(state: GameState, seat: int, action: Action) -> list[Event]:
@@ -68,6 +69,9 @@ def apply(state: GameState, seat: int, action: Action) -> list[Event]:
     spaces = action_spaces(action)
     if spaces:
         state.last_action = LastAction(seat, spaces, str(action))
+    if state.steps and state.steps[-1].seat != seat:  # another seat acts: a hand-off was made
+        state.steps = []
+    state.steps.append(LastAction(seat, spaces, str(action), step_caption(state, action).to_json()))
     return events
 
 

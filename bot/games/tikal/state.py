@@ -184,6 +184,8 @@ class LastAction:
     seat: int
     spaces: list[Space]
     notation: str
+    #: a short caption in words: ``[key, params]`` of an i18n ``Text``
+    caption: list[Any] | None = None
 
 
 @dataclass
@@ -214,6 +216,8 @@ class GameState:
     turn_number: int = 0
     turns_done: int = 0
     last_action: LastAction | None = None
+    #: every step since the last hand-off, with or without spaces (for the image)
+    steps: list[LastAction] = field(default_factory=list)
 
     @property
     def auction_mode(self) -> bool:
@@ -371,7 +375,18 @@ def dump_state(state: GameState) -> dict[str, Any]:
             "spaces": [space_name(s) for s in last.spaces],
             "notation": last.notation,
         },
+        "steps": [_dump_step(step) for step in state.steps],
     }
+
+
+def _dump_step(step: LastAction) -> dict[str, Any]:
+    spaces = [space_name(s) for s in step.spaces]
+    return {"seat": step.seat, "spaces": spaces, "notation": step.notation, "caption": step.caption}
+
+
+def _load_step(data: dict[str, Any]) -> LastAction:
+    spaces = [parse_space(n) for n in data["spaces"]]
+    return LastAction(data["seat"], spaces, data["notation"], data.get("caption"))
 
 
 def load_state(data: dict[str, Any]) -> GameState:
@@ -419,6 +434,7 @@ def load_state(data: dict[str, Any]) -> GameState:
         last_action=None
         if last is None
         else LastAction(last["seat"], [parse_space(n) for n in last["spaces"]], last["notation"]),
+        steps=[_load_step(step) for step in data.get("steps", [])],
     )
 
 

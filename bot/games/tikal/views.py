@@ -11,6 +11,10 @@ It never holds the stacks' order nor the identity of a face-down token.
 
 Decisions:
 
+* ``steps`` lists every step since the last hand-off (it restarts when another
+  seat acts), spaces or not, each with a caption (an i18n ``Text`` as JSON): the
+  board marks a hex laid and every move of a turn, and a bid replaces the
+  previous turn's line; ``last_action`` (the last step with spaces) stays.
 * Edge costs are in the view (``crossings``), so the image can print the AP
   cost of every open crossing; a player need not add stones up.
 * Compass directions are written N, NE, SE, S, SW, NW in every language in
@@ -23,7 +27,22 @@ from __future__ import annotations
 import math
 from typing import Any
 
-from bot.games.tikal.actions import SEAT_COLOURS, Action, Bid, End, Pass, Pick
+from bot.games.tikal.actions import (
+    SEAT_COLOURS,
+    Action,
+    Bid,
+    Camp,
+    Dig,
+    End,
+    Enter,
+    Exchange,
+    Guard,
+    Move,
+    Pass,
+    Pick,
+    Place,
+    Recover,
+)
 from bot.games.tikal.board import (
     COLS,
     NEIGHBOURS,
@@ -45,6 +64,7 @@ from bot.games.tikal.components import (
     TEMPLE,
     TILES,
     TREASURE,
+    WORKER,
 )
 from bot.games.tikal.paths import crossing_cost
 from bot.games.tikal.placement import usable
@@ -59,8 +79,10 @@ from bot.games.tikal.state import (
     PHASE_PLACE,
     GameState,
     Hex,
+    LastAction,
 )
-from bot.games.tikal.texts import hex_text
+from bot.games.tikal.texts import colour_text, figure_text, hex_text
+from bot.i18n import Text
 
 #: the map's size in circumradius units (for scaling ``x``/``y``)
 MAP_WIDTH = 1.5 * (COLS - 1) + 2.0
@@ -177,6 +199,54 @@ def _players(state: GameState) -> list[dict[str, Any]]:
     ]
 
 
+def step_caption(state: GameState, action: Action) -> Text:
+    """A few words for one step in the board's caption of a turn ("worker B6 → C5"),
+    taken after the step was applied."""
+    match action:
+        case Place():
+            return Text("tikal.step.place", {"space": space_name(action.space)})
+        case Pick():
+            return Text("tikal.step.pick", {"slot": action.slot})
+        case Bid():
+            return Text("tikal.step.bid", {"amount": action.amount})
+        case Pass():
+            return Text("tikal.step.pass")
+        case Enter():
+            figure = figure_text(action.figure or WORKER)
+            return Text("tikal.step.enter", {"figure": figure, "space": space_name(action.space)})
+        case Move():
+            return Text(
+                "tikal.step.move",
+                {
+                    "figure": figure_text(action.figure or WORKER),
+                    "origin": space_name(action.origin),
+                    "target": space_name(action.target),
+                },
+            )
+        case Dig():
+            return Text("tikal.step.dig", {"space": space_name(action.space)})
+        case Recover():
+            return Text("tikal.step.recover", {"space": space_name(action.space)})
+        case Camp():
+            return Text("tikal.step.camp", {"space": space_name(action.space)})
+        case Guard():
+            return Text("tikal.step.guard", {"space": space_name(action.space)})
+        case Exchange():
+            return Text("tikal.step.exchange", {"colour": colour_text(SEAT_COLOURS[action.player])})
+        case End():
+            return Text("tikal.step.end")
+    return Text("choice.notation", {"action": str(action)})
+
+
+def _step(step: LastAction) -> dict[str, Any]:
+    return {
+        "seat": step.seat,
+        "spaces": [space_name(s) for s in step.spaces],
+        "notation": step.notation,
+        "caption": step.caption,
+    }
+
+
 def public_view(state: GameState) -> dict[str, Any]:
     turn, auction, scoring, last = state.turn, state.auction, state.scoring, state.last_action
     mode = MODES[state.mode]
@@ -260,6 +330,7 @@ def public_view(state: GameState) -> dict[str, Any]:
             "spaces": [space_name(s) for s in last.spaces],
             "notation": last.notation,
         },
+        "steps": [_step(step) for step in state.steps],
         "over": state.phase == PHASE_OVER,
     }
 

@@ -85,7 +85,12 @@ def test_the_game_ends_when_the_last_temple_card_is_won() -> None:
     # seat 0: hut 1 + bonus 2 + 3 unused tokens = 6; seat 1: 3 unused tokens
     assert dict(result.scores) == {0: 6, 1: 3}
     assert result.ranking == (0, 1) and dict(result.places) == {0: 1, 1: 2}
-    assert ENGINE.public_view(state)["result"] == {"ranking": [0, 1], "places": {"0": 1, "1": 2}}
+    assert ENGINE.public_view(state)["result"] == {
+        "ranking": [0, 1],
+        "places": {"0": 1, "1": 2},
+        "scores": {"0": 6, "1": 3},
+        "tiebreak": {},
+    }
     key, params = result.details[0]
     assert key == "temple.result.detail"
     assert params == {"cards": 1, "tokens": 0, "bonus": 2, "unused": 3, "total": 6}

@@ -910,14 +910,19 @@ def test_hidden_scoring_never_shows_points_publicly():
     """notes: "Hands and victory points are private": scoring events go to the scorer only."""
     state = position(KINGS, hands=[["green", "black"], []])
     events = play(state, "tile black E7")  # seat 0's king scores a black point
+    view = ENGINE.public_view(state)
+    assert all(p["points"] is None and p["treasures"] is None for p in view["players"])
     events += play(state, "tile green H5")  # a war: seat 0 wins 2 black points
     assert state.players[0].points["black"] == 3
     public = [e for e in events if e.private_to is None]
     assert not {"tigris.event.scored", "tigris.event.monument_points"} & set(keys(public))
     private = [e for e in events if e.key == "tigris.event.scored"]
     assert len(private) == 2 and all(e.private_to == 0 for e in private)
+    # this position has no treasure left, so the game is now over: the end board
+    # lifts the screens and shows everyone's points
+    assert state.phase == "over"
     view = ENGINE.public_view(state)
-    assert all(p["points"] is None and p["treasures"] is None for p in view["players"])
+    assert all(p["points"] is not None for p in view["players"])
 
 
 def test_support_prompt_does_not_reveal_how_many_tiles_a_player_holds():
