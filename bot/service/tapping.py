@@ -50,7 +50,7 @@ class Tapping:
     async def picker(self, channel_id: int, user: Player) -> tuple[LoadedGame, Picker]:
         """The user's picker in the channel's running game, now."""
         game = await self.ctx.running(channel_id)
-        seat = game.players_seat(user.id)
+        seat = game.acting_seat(user.id)
         if not game.engine.may_act(game.state, seat.seat):
             raise Refusal("error.not_your_turn", players=game.names_of(game.waiting()))
         picker = Picker(game.engine, game.state, seat.seat, game.row.version, game.text)
