@@ -83,6 +83,7 @@ def new_state(seats: int, seed: int, deadline: str, joint: bool) -> tuple[GameSt
     face_up = FACE_UP[seats]
     slots: list[str | None] = list(chosen[:face_up])
     state.slots = slots
+    state.last_shown = list(slots)
     state.ages = [0] * face_up
     state.deck = chosen[face_up:]
     state.deck.insert(rng.randint(0, len(state.deck)), lightning_card().id)
@@ -150,6 +151,7 @@ def _refill(state: GameState, area: int, events: list[Event]) -> None:
     state.ages[area] = 0
     if state.deck:
         drawn = state.slots[area] = state.deck.pop(0)
+        state.last_shown[area] = drawn
         events.append(
             Event("temple.event.card_drawn", {"area": area + 1, "card": card_name(drawn)})
         )
