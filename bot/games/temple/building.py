@@ -76,6 +76,8 @@ class Bench:
     skipped: list[tuple[str, RuleError]] = field(default_factory=list)
     #: whether any brick was laid, swapped, moved or re-laid
     changed: bool = False
+    #: the swap made, as ``(area, old brick, new brick)`` (for the reveal's message)
+    swapped: list[tuple[int, Brick, Brick]] = field(default_factory=list)
 
     def bricks(self, area: int) -> list[Brick]:
         return [laid.brick for laid in self.builds[area]]
@@ -277,6 +279,7 @@ def do_swap(state: GameState, bench: Bench, seat: int, part: Swap, round_no: int
     take_from_supply(bench, part.length)
     check_build(state, bench, seat, part.area, [*(lay.brick for lay in rest), new], new)
     bench.builds[part.area] = [*rest, Laid(new, round_no)]
+    bench.swapped.append((part.area, old.brick, new))
     bench.changed = True
 
 

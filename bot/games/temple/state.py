@@ -195,7 +195,10 @@ class GameState:
     last shown above each area: it stays when that card is won or set aside
     until the next one comes, so a build left in an area with no card (two
     cards won in one round and the first refill turned up the lightning
-    card) is judged against the card it was built for. ``race`` counts the lightning
+    card) is judged against the card it was built for. ``last_exit`` says how
+    the last temple card to leave play left it (``complete``, or set aside:
+    ``dead``, ``expired``), the end's reason when no temple card is left.
+    ``race`` counts the lightning
     races started; ``race_card`` is the card raced for now. ``joint_offers``
     maps a seat to the partner it offered to build the last card with,
     ``joint_pair`` the two seats that agreed. ``revealed`` is the last
@@ -227,6 +230,7 @@ class GameState:
     last_moves: dict[int, list[str]] = field(default_factory=dict)
     end_reason: str | None = None
     last_shown: list[str | None] = field(default_factory=list)
+    last_exit: str = "complete"
 
     def __post_init__(self) -> None:
         if not self.last_shown:  # a state made by hand, or stored before the field
@@ -383,6 +387,7 @@ def dump_state(state: GameState) -> dict[str, Any]:
         "last_moves": {str(s): list(m) for s, m in sorted(state.last_moves.items())},
         "end_reason": state.end_reason,
         "last_shown": list(state.last_shown),
+        "last_exit": state.last_exit,
     }
 
 
@@ -416,4 +421,5 @@ def load_state(data: dict[str, Any]) -> GameState:
         last_moves={int(s): [str(x) for x in m] for s, m in data["last_moves"].items()},
         end_reason=data["end_reason"],
         last_shown=list(data.get("last_shown") or data["slots"]),
+        last_exit=str(data.get("last_exit", "complete")),
     )
