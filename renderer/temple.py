@@ -131,6 +131,8 @@ STATUS_KEYS: dict[tuple[str, bool], tuple[str, RGB]] = {
 }
 END_KEYS = {
     "complete": "temple.render.over.complete",
+    "dead": "temple.render.over.dead",
+    "expired": "temple.render.over.expired",
     "idle": "temple.render.over.idle",
 }
 TEXT_KEYS: tuple[str, ...] = (

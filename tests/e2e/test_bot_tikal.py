@@ -18,6 +18,7 @@ from typing import Any
 import pytest
 
 from bot.games.tikal import ENGINE
+from bot.games.tikal.components import COST_RECOVER
 from bot.i18n import t
 
 from .bot_harness import BotHarness, action_buttons, decode_png, open_harness
@@ -439,13 +440,14 @@ async def test_undo_within_a_turn_and_not_past_a_recovered_token(harness: BotHar
     assert await h.raw_game() == before
     assert len(h.public_messages()) == public_at_start  # none of this was public
 
-    # play on until someone can recover a treasure token
+    # play on until someone can recover a treasure token with AP left for a step after it
     rng = random.Random(SEED)
     for _ in range(300):
         [mover] = await h.waiting(players)
         legal = await h.legal(mover)
         recovers = [a for a in legal if a.startswith("recover ")]
-        if recovers:
+        turn = (await stored_state(h))["turn"]
+        if recovers and turn is not None and turn["ap"] > COST_RECOVER:
             break
         action = choose_step(legal, 0, rng)
         await h.slash(mover, "play", action=action)

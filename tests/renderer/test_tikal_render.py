@@ -192,3 +192,30 @@ def test_odd_names_and_missing_labels_do_not_break_the_image() -> None:
     ]
     image = decode(tikal.render_public(view, players))
     assert image.width >= 1200
+
+
+def test_the_start_hexes_show_the_stones_the_engine_gives() -> None:
+    """The printed start stones (tikal.md) come from the view: a stone is drawn on
+    each start hex's edge exactly where the engine puts one (base camp N NE SE, the
+    northern temple N NE S, the jungle N NE SE, the south-eastern temple NE NW)."""
+    view = ENGINE.public_view(ENGINE.new_game(2, {"mode": "base"}, 0))
+    image = decode(tikal.render_public(view, PLAYERS[:2]))
+    radius = tikal.view_geometry(view).radius
+    hexes = {h["space"]: h for h in view["hexes"]}
+    drawn = {}
+    for space in ("A7", "A6", "B6", "B7"):
+        x, y = centre_px(view, space)
+        edges = []
+        for direction in range(6):
+            ((ox, oy),) = tikal.stone_offsets(direction, 1, radius)
+            box = (int(x + ox) - 3, int(y + oy) - 3, int(x + ox) + 4, int(y + oy) + 4)
+            colours = image.crop(box).getcolors(1000) or []
+            edges.append(int(any(_close(c, tikal.STONE, 10) for _, c in colours)))
+        drawn[space] = edges
+        assert edges == [min(n, 1) for n in hexes[space]["stones"]], space
+    assert drawn == {
+        "A7": [1, 1, 1, 0, 0, 0],
+        "A6": [1, 1, 0, 1, 0, 0],
+        "B6": [1, 1, 1, 0, 0, 0],
+        "B7": [0, 1, 0, 0, 0, 1],
+    }

@@ -200,7 +200,8 @@ class Pass:
 @verb("hammer")
 @dataclass(frozen=True)
 class Hammer:
-    """Play Hammer & Chisel: any length this round, or a swap and a brick."""
+    """Play Hammer & Chisel: any length this round, or a swap and a brick of the
+    rolled length (one or the other)."""
 
 
 @verb("mortar", Param("area", AREA))

@@ -13,6 +13,10 @@ Rules:
 * ``swap``: a build's brick goes back to supply and a supply brick of
   another length goes into the same build; the build must stay valid.
   Without Hammer & Chisel it replaces the round's brick.
+* Hammer & Chisel is one power or the other (``shared/rules/temple_rush.md``):
+  a brick of any length, or a swap and still a brick — of the rolled length.
+  A swap and a brick of another length are refused together
+  (``temple.error.hammer_one_power``), whichever was sealed first.
 * ``relay``: right after the card above an area changed, that area may be
   laid again with bricks from what it held before the change (its *relay
   pool*); the rest goes back to supply.
@@ -72,6 +76,8 @@ class Bench:
     skipped: list[tuple[str, RuleError]] = field(default_factory=list)
     #: whether any brick was laid, swapped, moved or re-laid
     changed: bool = False
+    #: the swap made, as ``(area, old brick, new brick)`` (for the reveal's message)
+    swapped: list[tuple[int, Brick, Brick]] = field(default_factory=list)
 
     def bricks(self, area: int) -> list[Brick]:
         return [laid.brick for laid in self.builds[area]]
@@ -141,21 +147,38 @@ def own_brick_at(bench: Bench, area: int, cell: Cell) -> Laid:
     raise RuleError("temple.error.no_brick_there", area=area + 1, cell=cell_name(*cell))
 
 
+def any_length(sub: Submission) -> bool:
+    """Hammer & Chisel used for its first power: a brick of any length. With a
+    swap in the submission the hammer is used for its second power, and the
+    brick is of the rolled length (one power or the other, never both)."""
+    return sub.hammer and sub.swap is None
+
+
 def rolled_allows(state: GameState, seat: int, sub: Submission, length: int) -> bool:
-    """The die (or Hammer & Chisel) allows a brick of ``length`` this round."""
+    """The die (or Hammer & Chisel without a swap) allows a brick of ``length``."""
     face = state.dice[seat]
-    return sub.hammer or face == STAR or face == str(length)
+    return any_length(sub) or face == STAR or face == str(length)
+
+
+def check_length(state: GameState, seat: int, sub: Submission, length: int) -> None:
+    """Refuse a brick of ``length`` the die does not allow, saying why: the die,
+    or the Hammer & Chisel already used for a swap."""
+    if rolled_allows(state, seat, sub, length):
+        return
+    face = state.dice[seat]
+    if sub.hammer:
+        raise RuleError("temple.error.hammer_one_power", length=length, die=face)
+    raise RuleError("temple.error.wrong_length", length=length, die=face)
 
 
 def resolve_length(state: GameState, seat: int, sub: Submission, place: Place) -> int:
     """The length a ``place`` lays: the one written, or the rolled number."""
     face = state.dice[seat]
     if place.length is None:
-        if sub.hammer or face == STAR:
+        if any_length(sub) or face == STAR:
             raise RuleError("temple.error.length_needed")
         return int(face)
-    if not rolled_allows(state, seat, sub, place.length):
-        raise RuleError("temple.error.wrong_length", length=place.length, die=face)
+    check_length(state, seat, sub, place.length)
     return place.length
 
 
@@ -256,6 +279,7 @@ def do_swap(state: GameState, bench: Bench, seat: int, part: Swap, round_no: int
     take_from_supply(bench, part.length)
     check_build(state, bench, seat, part.area, [*(lay.brick for lay in rest), new], new)
     bench.builds[part.area] = [*rest, Laid(new, round_no)]
+    bench.swapped.append((part.area, old.brick, new))
     bench.changed = True
 
 
@@ -276,8 +300,7 @@ def do_brick(
     check_active(state, part.from_area)
     taken = own_brick_at(bench, part.from_area, part.from_cell)
     length = taken.brick.length
-    if not rolled_allows(state, seat, sub, length):
-        raise RuleError("temple.error.wrong_length", length=length, die=state.dice[seat])
+    check_length(state, seat, sub, length)
     if bench.supply.get(length, 0) > 0:
         raise RuleError("temple.error.supply_has", length=length)
     rest = [laid for laid in bench.builds[part.from_area] if laid is not taken]
@@ -383,7 +406,7 @@ def try_submission(
 
         def lay_brick() -> None:
             assert brick is not None
-            resolved.append(do_brick(state, bench, seat, sub, brick, round_no))
+            resolved.append(do_brick(state, bench, seat, done, brick, round_no))
 
         if run("brick", lay_brick):
             done.brick = resolved[0]

@@ -37,6 +37,11 @@ Decisions:
   row in which nobody laid, swapped, moved, re-laid or borrowed a brick
   (everyone passed or missed the deadline: an abandoned game). Scoring is
   the same.
+* The end says which of these happened (``END_REASONS``, each its own public
+  message and image line): ``complete`` when the last temple card to leave
+  was completed, ``dead`` or ``expired`` when it was set aside (nobody could
+  build it; ``AGE_LIMIT`` rounds), ``idle`` after the idle rounds. Cards set
+  aside earlier were announced when it happened.
 """
 
 from __future__ import annotations
@@ -64,6 +69,10 @@ from bot.games.temple.state import (
 IDLE_LIMIT: Final = 5
 AGE_LIMIT: Final = 30
 
+#: why a game ended: its last temple card completed, or set aside because nobody
+#: could build it or after ``AGE_LIMIT`` rounds; or ``IDLE_LIMIT`` idle rounds
+END_REASONS: Final = ("complete", "dead", "expired", "idle")
+
 
 def new_state(seats: int, seed: int, deadline: str, joint: bool) -> tuple[GameState, list[Event]]:
     """The first state: cards dealt, and the game brought to its first decision."""
@@ -83,6 +92,7 @@ def new_state(seats: int, seed: int, deadline: str, joint: bool) -> tuple[GameSt
     face_up = FACE_UP[seats]
     slots: list[str | None] = list(chosen[:face_up])
     state.slots = slots
+    state.last_shown = list(slots)
     state.ages = [0] * face_up
     state.deck = chosen[face_up:]
     state.deck.insert(rng.randint(0, len(state.deck)), lightning_card().id)
@@ -114,10 +124,14 @@ def dice_text(state: GameState) -> str:
 
 
 def end(state: GameState, reason: str, events: list[Event]) -> None:
+    """The game is over for ``reason`` (one of ``END_REASONS``); its public
+    message says which."""
+    assert reason in END_REASONS, reason
     state.phase = PHASE_OVER
     state.end_reason = reason
     state.submissions = {}
-    events.append(Event(f"temple.event.end.{reason}", {"rounds": IDLE_LIMIT}))
+    rounds = IDLE_LIMIT if reason == "idle" else AGE_LIMIT
+    events.append(Event(f"temple.event.end.{reason}", {"rounds": rounds}))
 
 
 def fit_area(state: GameState, area: int, events: list[Event]) -> None:
@@ -150,6 +164,7 @@ def _refill(state: GameState, area: int, events: list[Event]) -> None:
     state.ages[area] = 0
     if state.deck:
         drawn = state.slots[area] = state.deck.pop(0)
+        state.last_shown[area] = drawn
         events.append(
             Event("temple.event.card_drawn", {"area": area + 1, "card": card_name(drawn)})
         )
@@ -188,6 +203,7 @@ def _set_aside_dead(state: GameState, events: list[Event]) -> bool:
         )
         state.discarded.append(str(state.slots[area]))
         state.slots[area] = None
+        state.last_exit = "dead"
     return bool(dead)
 
 
@@ -202,6 +218,7 @@ def _set_aside_old(state: GameState, events: list[Event]) -> bool:
         )
         state.discarded.append(str(state.slots[area]))
         state.slots[area] = None
+        state.last_exit = "expired"
     return bool(old)
 
 
@@ -223,7 +240,7 @@ def settle(state: GameState, events: list[Event]) -> None:
             _refill(state, free[0], events)
             continue
         if state.temple_cards_left() == 0:
-            end(state, "complete", events)
+            end(state, state.last_exit, events)
             return
         if _set_aside_dead(state, events):
             continue

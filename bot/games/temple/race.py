@@ -17,7 +17,14 @@ Decisions:
 * Bricks come from the supply first. A length the supply lacks is pulled
   from a build: the brick whose removal costs the fewest other bricks
   (what remains is fitted like a build under a new card: its largest
-  piece stays), then the lowest area, then the lowest, leftmost brick.
+  piece inside the silhouette stays), then the lowest area, then the lowest,
+  leftmost brick. The remainder is judged against the card above the area,
+  or, when the area has none at the moment (two cards won in one round and
+  the first refill turned up the lightning card), against the area's last
+  card — never against an empty silhouette (``shared/rules/temple_rush.md``).
+* The race's public message names, per area, the bricks pulled out of the
+  winner's build there and any bricks of it that no longer held together
+  and went back to supply.
 * ``skip`` gives the race up; when every seat has skipped, the card is
   discarded at once. A seat's deadline action is ``skip``.
 * The race has no deadline option of its own: it lasts as long as a round
@@ -33,7 +40,7 @@ from bot.games.temple.actions import layout_text
 from bot.games.temple.building import check_layout_bricks
 from bot.games.temple.cards import card
 from bot.games.temple.components import cell_name
-from bot.games.temple.geometry import Brick, covered, fit
+from bot.games.temple.geometry import Brick, covered, fit, sort_bricks
 from bot.games.temple.solver import cached_layout, counts_of
 from bot.games.temple.state import PHASE_RACE, GameState
 
@@ -69,38 +76,46 @@ def suggested_layout(state: GameState, seat: int) -> tuple[Brick, ...] | None:
     return cached_layout(card(state.race_card).cells, counts)
 
 
-def _pull(state: GameState, seat: int, length: int) -> int:
-    """Pull a brick of ``length`` out of a build; returns how many bricks went to supply."""
+def _pull(state: GameState, seat: int, length: int) -> tuple[int, Brick, list[Brick]]:
+    """Pull a brick of ``length`` out of a build: ``(area, the brick, the bricks
+    of that build that no longer hold and go back to supply)``."""
     player = state.players[seat]
     best: tuple[int, int, int, int] | None = None
     for area in range(len(player.builds)):
+        silhouette = state.judged_silhouette(area)
         for laid in player.builds[area]:
             if laid.brick.length != length:
                 continue
             rest = [b for b in player.bricks(area) if b != laid.brick]
-            _, lost = fit(rest, state.silhouette(area), state.has_mortar(seat, area))
+            _, lost = fit(rest, silhouette, state.has_mortar(seat, area))
             key = (len(lost), area, laid.brick.y, laid.brick.x)
             best = key if best is None or key < best else best
     if best is None:  # the layout check guarantees a brick
         raise RuleError("temple.error.layout.missing", index=0, brick="", length=length, have=0)
     _, area, y, x = best
-    rest = [b for b in player.bricks(area) if (b.y, b.x) != (y, x)]
-    kept, lost = fit(rest, state.silhouette(area), state.has_mortar(seat, area))
+    pulled = next(b for b in player.bricks(area) if (b.y, b.x) == (y, x))
+    rest = [b for b in player.bricks(area) if b != pulled]
+    kept, lost = fit(rest, state.judged_silhouette(area), state.has_mortar(seat, area))
     player.builds[area] = [laid for laid in player.builds[area] if laid.brick in kept]
     player.supply[length] += 1
     for brick in lost:
         player.supply[brick.length] += 1
-    return 1 + len(lost)
+    return area, pulled, lost
 
 
 def win(state: GameState, seat: int, bricks: tuple[Brick, ...], events: list[Event]) -> None:
-    """``seat``'s valid layout wins the race (the layout was checked)."""
+    """``seat``'s valid layout wins the race (the layout was checked); the public
+    message says which bricks were pulled out of which build, and which bricks of
+    those builds no longer held together and went back to supply."""
     player = state.players[seat]
     needed = Counter(b.length for b in bricks)
-    pulled = 0
+    pulled: dict[int, list[Brick]] = {}
+    loose: dict[int, list[Brick]] = {}
     for length, count in sorted(needed.items()):
         while player.supply[length] < count:
-            pulled += _pull(state, seat, length)
+            area, brick, lost = _pull(state, seat, length)
+            pulled.setdefault(area, []).append(brick)
+            loose.setdefault(area, []).extend(lost)
     assert state.race_card is not None
     player.won.append(state.race_card)
     events.append(
@@ -109,8 +124,13 @@ def win(state: GameState, seat: int, bricks: tuple[Brick, ...], events: list[Eve
             {"seat": seat, "bricks": layout_text(bricks), "value": card(state.race_card).value},
         )
     )
-    if pulled:
-        events.append(Event("temple.event.race_pulled", {"seat": seat, "count": pulled}))
+    for area in sorted(pulled):
+        where = {"seat": seat, "area": area + 1, "bricks": layout_text(sort_bricks(pulled[area]))}
+        if loose[area]:
+            returned = layout_text(sort_bricks(loose[area]))
+            events.append(Event("temple.event.race_pulled_loose", {**where, "returned": returned}))
+        else:
+            events.append(Event("temple.event.race_pulled", where))
     state.race_card = None
 
 

@@ -23,6 +23,9 @@ Decisions:
   score tokens worth half its value, rounded up; otherwise the same half.
 * A round in which no brick was laid, swapped, moved, re-laid or borrowed
   counts as idle (see :mod:`~bot.games.temple.flow`).
+* A swap is announced in words with where its new brick went: anywhere in
+  that build where it fits and keeps the build connected (by default the old
+  brick's left end).
 """
 
 from __future__ import annotations
@@ -148,6 +151,7 @@ def _complete(state: GameState, area: int, loans: list[Loan], events: list[Event
             if player.mortar_area == area:
                 player.mortar_area = None
     state.slots[area] = None
+    state.last_exit = "complete"
 
 
 def _return_loans(state: GameState, loans: list[Loan]) -> None:
@@ -198,6 +202,9 @@ def reveal(state: GameState) -> list[Event]:
         events.append(
             Event("temple.event.revealed", {"seat": seat, "moves": "; ".join(moves[seat])})
         )
+        for area, old, new in bench.swapped:
+            swapped = {"seat": seat, "area": area + 1, "old": old.notation()}
+            events.append(Event("temple.event.swapped", {**swapped, "new": new.notation()}))
         for label, _error in bench.skipped:
             events.append(
                 Event("temple.event.part_skipped", {"seat": seat, "part": part_name(label)})

@@ -191,7 +191,14 @@ class GameState:
     the deck can no longer refill it; ``ages`` how many rounds each has been
     revealed with that card up; ``deck`` the cards left, top first
     (the lightning card among them); ``roller`` the seat that rolled this
-    round (its submission is applied first). ``race`` counts the lightning
+    round (its submission is applied first). ``last_shown`` holds the card
+    last shown above each area: it stays when that card is won or set aside
+    until the next one comes, so a build left in an area with no card (two
+    cards won in one round and the first refill turned up the lightning
+    card) is judged against the card it was built for. ``last_exit`` says how
+    the last temple card to leave play left it (``complete``, or set aside:
+    ``dead``, ``expired``), the end's reason when no temple card is left.
+    ``race`` counts the lightning
     races started; ``race_card`` is the card raced for now. ``joint_offers``
     maps a seat to the partner it offered to build the last card with,
     ``joint_pair`` the two seats that agreed. ``revealed`` is the last
@@ -222,6 +229,12 @@ class GameState:
     revealed: int = 0
     last_moves: dict[int, list[str]] = field(default_factory=dict)
     end_reason: str | None = None
+    last_shown: list[str | None] = field(default_factory=list)
+    last_exit: str = "complete"
+
+    def __post_init__(self) -> None:
+        if not self.last_shown:  # a state made by hand, or stored before the field
+            self.last_shown = list(self.slots)
 
     # -- derived -------------------------------------------------------------
 
@@ -238,6 +251,16 @@ class GameState:
     def silhouette(self, area: int) -> frozenset[Cell]:
         found = self.card_at(area)
         return found.cells if found is not None else frozenset()
+
+    def judged_silhouette(self, area: int) -> frozenset[Cell]:
+        """What a build in ``area`` is judged against: the card above it, or, while
+        the area has none, the last card it showed (``shared/rules/temple_rush.md``:
+        what is left after a race pull keeps its bricks when still connected and
+        inside its area's silhouette, judged against the area's last card)."""
+        if self.card_at(area) is not None:
+            return self.silhouette(area)
+        last = self.last_shown[area] if area < len(self.last_shown) else None
+        return card(last).cells if last is not None else frozenset()
 
     def has_mortar(self, seat: int, area: int) -> bool:
         return self.players[seat].mortar_area == area
@@ -363,6 +386,8 @@ def dump_state(state: GameState) -> dict[str, Any]:
         "revealed": state.revealed,
         "last_moves": {str(s): list(m) for s, m in sorted(state.last_moves.items())},
         "end_reason": state.end_reason,
+        "last_shown": list(state.last_shown),
+        "last_exit": state.last_exit,
     }
 
 
@@ -395,4 +420,6 @@ def load_state(data: dict[str, Any]) -> GameState:
         revealed=int(data["revealed"]),
         last_moves={int(s): [str(x) for x in m] for s, m in data["last_moves"].items()},
         end_reason=data["end_reason"],
+        last_shown=list(data.get("last_shown") or data["slots"]),
+        last_exit=str(data.get("last_exit", "complete")),
     )

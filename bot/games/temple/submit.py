@@ -9,8 +9,10 @@ back. The round is revealed as soon as every seat's submission is complete.
 Decisions:
 
 * With Hammer & Chisel in the submission a swap and a brick may both be
-  given; a swap alone then still waits for the brick (or a pass), so a seat
-  using the hammer sends ``hammer``, ``swap …``, ``place …`` in that order.
+  given — the brick then of the rolled length, since the hammer is one power
+  or the other (any length, or a swap and a brick); a swap alone then still
+  waits for the brick (or a pass), so a seat using the hammer sends
+  ``hammer``, ``swap …``, ``place …`` in that order.
 * ``pass`` means "no brick this round": it keeps the tokens and re-lays of
   the submission (and, under Hammer & Chisel, its swap); ``cancel`` removes
   one part. The deadline's ``pass`` therefore completes a late submission

@@ -6,17 +6,22 @@ not part of the tile set (action costs and per-turn limits).
 
 Decisions (recorded in the data file, checked by ``test_tikal_tiles.py``):
 
-* No public source gives the printed hexes' stones or the board's shape, so
+* No public source gives the 36 terrain hexes' stones or the board's shape, so
   the digital edition ships its own set designed to every published count:
   15 temples (printed values 1×2, 2×3, 3×3, 4×3, 5×2, 6×2), 10 jungles,
   8 treasure hexes (2, 2, 3, 3, 3, 3, 4, 4 masks), 3 volcanoes (one each in
-  B, D and F); every other hex has exactly 3 stones grouped 3, 2+1 or 1+1+1.
+  B, D and F); every other drawn hex has exactly 3 stones grouped 3, 2+1 or
+  1+1+1.
 * Letters: A 5 hexes, B 5, C 5, D 5, E 5, F 5, G 6.
 * The board: 9 columns (A–I) × 7 rows of hex spaces (63: the 40 hexes and
   23 spare), the start hexes in the bottom-left corner.
-* The printed start hexes follow the same 3-stone rule and all face each
-  other: base camp A7, temples of value 1 on A6 and B7, jungle B6 between
-  them; each crossing between the base camp and them costs 1 AP.
+* The printed start hexes carry the printed board's stones, as two
+  independent public implementations give them edge by edge (not the 3-stone
+  rule of the drawn hexes): base camp A7 N1 NE1 SE1; the northern temple of
+  value 1 on A6 N1 NE1 S1; the jungle B6 N1 NE1 SE1; the south-eastern temple
+  of value 1 on B7 NE1 NW1. From the base camp a figure reaches the northern
+  temple for 2 AP, the jungle for 1 and the south-eastern temple for 2;
+  neither temple connects to the jungle.
 * Treasure kinds are named ``mask jade idol vase crown dagger bowl shell``;
   Mini-Tikal uses the first four.
 * Mini-Tikal: the 12 hexes A-1 A-3 B-2 B-4 C-3 | D-5 D-2 D-4 | E-3 F-4 G-3

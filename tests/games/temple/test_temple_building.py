@@ -5,7 +5,9 @@ from __future__ import annotations
 from temple_helpers import act, bricks, build, game, keys, refused, supply
 
 from bot.games.temple import ENGINE
+from bot.games.temple.actions import Place, Swap
 from bot.games.temple.state import PHASE_BONUS
+from bot.i18n import t
 
 
 def test_move_takes_the_rolled_length_from_another_build_that_stays_connected() -> None:
@@ -64,26 +66,69 @@ def test_without_the_hammer_a_swap_replaces_the_round_brick() -> None:
 
 
 def test_hammer_and_chisel_any_length_or_a_swap_and_a_brick() -> None:
+    """Either power alone: a brick of any length (here a 2 on a rolled 1), or a swap
+    and a brick of the rolled length."""
     state = game(2, slots=("hut", "gate"), dice=["1", "1"])
-    build(state, 0, 0, "3:A1")
+    build(state, 0, 0, "4:A1")
     refused(state, 0, "place 1 B2 2", "temple.error.wrong_length", length=2, die="1")
     act(state, 0, "hammer")
     refused(state, 0, "hammer", "temple.error.already_played")
-    act(state, 0, "swap 1 A1 4")
-    assert 0 in ENGINE.waiting_for(state)  # a brick (or pass) may still follow the swap
-    act(state, 0, "place 1 B2 2")
-    refused(state, 0, "cancel hammer", "temple.error.hammer_needed")
-    assert [str(p) for p in state.submission(0).parts()] == [
-        "hammer",
-        "swap 1 A1 4",
-        "place 1 B2 2",
-    ]
+    act(state, 0, "place 1 B2 2")  # any length
     act(state, 1, "pass")
     assert state.players[0].won == ["hut"]
     assert "hammer" not in state.players[0].tokens
     state.phase, state.dice = "round", ["4", "4"]
     state.players[0].pending_bonus.clear()
     refused(state, 0, "hammer", "temple.error.token_used")
+
+    state = game(2, slots=("hut", "gate"), dice=["1", "1"])
+    build(state, 0, 0, "3:A1")
+    act(state, 0, "hammer")
+    act(state, 0, "swap 1 A1 4")
+    assert 0 in ENGINE.waiting_for(state)  # a brick (or pass) may still follow the swap
+    act(state, 0, "place 1 B2 1")  # of the rolled length
+    refused(state, 0, "cancel hammer", "temple.error.hammer_needed")
+    assert [str(p) for p in state.submission(0).parts()] == [
+        "hammer",
+        "swap 1 A1 4",
+        "place 1 B2 1",
+    ]
+    act(state, 1, "pass")
+    assert bricks(state, 0, 0) == ["1:B2", "4:A1"]
+    assert "hammer" not in state.players[0].tokens
+
+
+def test_hammer_and_chisel_is_one_power_or_the_other_never_a_swap_and_another_length() -> None:
+    """temple_rush.md: with the Hammer, a swap and a brick of another length than the
+    rolled one are never both sealed, whichever comes first; legal_actions and
+    autocomplete offer only what may be combined."""
+    state = game(2, slots=("mastaba", "gate"), dice=["1", "1"])
+    build(state, 0, 0, "3:A1")
+    act(state, 0, "hammer")
+    offered = {str(a) for a in ENGINE.legal_actions(state, 0)}
+    assert "swap 1 A1 4 A1" in offered and "place 1 A2 3" in offered  # each alone is fine
+    act(state, 0, "swap 1 A1 4 A1")
+    error = refused(state, 0, "place 1 A2 3", "temple.error.hammer_one_power", length=3, die="1")
+    assert "hammer_one_power" not in t("en", error.key, **error.params)
+    offered = {str(a) for a in ENGINE.legal_actions(state, 0)}
+    assert "place 1 A2 3" not in offered and "place 1 A2 1" in offered
+    assert {a.length for a in ENGINE.legal_actions(state, 0) if isinstance(a, Place)} == {1}
+    lengths = ENGINE.legal_values(state, 0, "place", "length", {"area": "1", "cell": "A2"})
+    assert [s.value for s in lengths] == ["1"]
+    act(state, 0, "place 1 A2")  # no length written: the rolled one
+    assert [str(p) for p in state.submission(0).parts()] == [
+        "hammer",
+        "swap 1 A1 4 A1",
+        "place 1 A2 1",
+    ]
+
+    state = game(2, slots=("mastaba", "gate"), dice=["1", "1"])
+    build(state, 0, 0, "3:A1")
+    act(state, 0, "hammer")
+    act(state, 0, "place 1 A2 3")
+    refused(state, 0, "swap 1 A1 4 A1", "temple.error.hammer_one_power", length=3, die="1")
+    assert not [a for a in ENGINE.legal_actions(state, 0) if isinstance(a, Swap)]
+    assert ENGINE.legal_values(state, 0, "swap", "area", {}) == []
 
 
 def test_a_cancelled_hammer_is_not_spent() -> None:

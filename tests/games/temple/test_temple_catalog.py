@@ -13,6 +13,7 @@ from bot.games.temple import ENGINE
 from bot.games.temple.actions import PARTS
 from bot.games.temple.cards import lightning_card, temple_cards
 from bot.games.temple.components import TOKENS
+from bot.games.temple.flow import END_REASONS
 from bot.i18n import LOCALES_DIR, catalog
 from renderer import temple as temple_renderer
 from tests.support.temple_play import play
@@ -40,7 +41,7 @@ def dynamic_keys() -> set[str]:
     keys = {f"temple.card.{c.id}" for c in (*temple_cards(), lightning_card())}
     keys |= {f"temple.part.{p}" for p in PARTS}
     keys |= {f"temple.token.{t}" for t in TOKENS}
-    keys |= {f"temple.event.end.{reason}" for reason in ("complete", "idle")}
+    keys |= {f"temple.event.end.{reason}" for reason in END_REASONS}
     for option in ENGINE.options:
         keys.add(option.description_key)
         keys |= {f"{option.description_key}.{value}" for value in option.choices}

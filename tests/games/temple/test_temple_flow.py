@@ -5,9 +5,11 @@ from __future__ import annotations
 from temple_helpers import act, bricks, build, game, keys, refused, supply
 
 from bot.games.temple import ENGINE
-from bot.games.temple.flow import AGE_LIMIT, IDLE_LIMIT
+from bot.games.temple.flow import AGE_LIMIT, END_REASONS, IDLE_LIMIT
 from bot.games.temple.scoring import breakdown
 from bot.games.temple.state import PHASE_BONUS, PHASE_OVER, PHASE_ROUND
+from bot.i18n import LANGUAGES, t
+from renderer import temple as temple_renderer
 
 
 def test_completing_a_card_wins_it_and_the_completer_keeps_a_bonus_brick() -> None:
@@ -168,3 +170,57 @@ def test_a_slot_the_deck_cannot_refill_empties_its_area() -> None:
     assert state.slots == [None, "gate"] and bricks(state, 1, 0) == []
     assert supply(state, 1)[4] == 3
     refused(state, 1, "place 1 A1 4", "temple.error.area_unused", area=1)
+
+
+def test_a_game_whose_last_card_is_set_aside_ends_saying_so_not_every_temple_is_built() -> None:
+    """temple_rush.md, decisions that keep a game finite: the end says which happened."""
+    state = game(2, slots=("obelisk", None), deck=())
+    for player in state.players:  # every 1 is in a bonus area: the obelisk needs two
+        player.bonus, player.supply[1] = [1, 1, 1], 0
+    act(state, 0, "pass")
+    events = act(state, 1, "pass")
+    assert state.phase == PHASE_OVER and state.end_reason == "dead"
+    assert keys(events)[-2:] == ["temple.event.card_dead", "temple.event.end.dead"]
+    assert "temple.event.end.complete" not in keys(events)
+    assert ENGINE.result(state) is not None
+
+    state = game(2, slots=("hut", None), deck=())
+    state.ages = [AGE_LIMIT - 1, 0]
+    act(state, 0, "pass")
+    events = act(state, 1, "pass")
+    assert state.phase == PHASE_OVER and state.end_reason == "expired"
+    assert keys(events)[-2:] == ["temple.event.card_expired", "temple.event.end.expired"]
+    end = events[-1]
+    assert str(AGE_LIMIT) in t("en", end.key, **end.params)
+
+
+def test_each_end_reason_has_its_own_message_and_image_line_in_every_language() -> None:
+    assert END_REASONS == ("complete", "dead", "expired", "idle")
+    assert set(temple_renderer.END_KEYS) == set(END_REASONS)
+    for lang in LANGUAGES:
+        events = {t(lang, f"temple.event.end.{r}", rounds=5) for r in END_REASONS}
+        lines = {t(lang, temple_renderer.END_KEYS[r]) for r in END_REASONS}
+        assert len(events) == len(lines) == len(END_REASONS), lang
+    built = t("en", temple_renderer.END_KEYS["complete"])
+    assert all(t("en", temple_renderer.END_KEYS[r]) != built for r in ("dead", "expired", "idle"))
+
+
+def test_an_ended_game_is_stored_with_its_reason() -> None:
+    state = game(2, slots=("hut", None), deck=())
+    state.ages = [AGE_LIMIT - 1, 0]
+    act(state, 0, "pass")
+    act(state, 1, "pass")
+    loaded = ENGINE.load_state(ENGINE.dump_state(state))
+    assert loaded.end_reason == "expired" and loaded.last_exit == "expired"
+    assert ENGINE.public_view(loaded)["end_reason"] == "expired"
+
+
+def test_a_swap_is_announced_with_where_its_new_brick_went() -> None:
+    state = game(2, slots=("mastaba", "gate"))
+    build(state, 0, 0, "4:A1", "2:A2")
+    act(state, 0, "swap 1 A2 3 C2")
+    events = act(state, 1, "pass")
+    (swapped,) = [e for e in events if e.key == "temple.event.swapped"]
+    assert swapped.params == {"seat": 0, "area": 1, "old": "2:A2", "new": "3:C2"}
+    text = t("en", swapped.key, **{**swapped.params, "seat": "Ann"})
+    assert "2:A2" in text and "3:C2" in text and "anywhere in its build" in text

@@ -8,6 +8,7 @@ from bot.games.base import Deadline, RuleError
 from bot.games.temple import ENGINE, Lightning, Skip
 from bot.games.temple.race import start_race
 from bot.games.temple.state import PHASE_RACE, PHASE_ROUND
+from bot.i18n import t
 
 WINNING = "lightning 4:A1 2:B2 3:C3 2:E4"
 
@@ -145,3 +146,51 @@ def test_a_race_offers_skip_buttons_and_never_suggests_a_layout() -> None:
         copy = ENGINE.load_state(ENGINE.dump_state(state))
         ENGINE.apply(copy, 0, action)
     assert ENGINE.legal_values(state, 0, "lightning", "bricks", {}) == []
+
+
+def test_a_race_pull_in_an_area_without_a_card_judges_the_rest_against_its_last_card() -> None:
+    """temple_rush.md: two cards won in one round, the first refill turns up the
+    lightning card, so area 2 has no card during the race. Pulling a brick from a
+    build there leaves what is still connected and inside the area's last card
+    (the mastaba) standing; the race's message says what was taken from where."""
+    state = game(2, slots=("hut", "mastaba"), deck=("dais", "lightning", "fan"))
+    build(state, 0, 0, "2:A1", "2:C1")  # hut, completed this round
+    build(state, 0, 1, "4:A1", "2:A2", "1:C2")  # mastaba, left standing
+    state.players[0].bonus, state.players[0].supply[1] = [1], 1  # one 1 left in supply
+    build(state, 1, 1, "4:A1", "2:E1", "2:A2")  # mastaba, completed this round
+    act(state, 0, "place 1 B2 2")
+    act(state, 1, "place 2 C2 4")
+    assert state.players[0].won == ["hut"] and state.players[1].won == ["mastaba"]
+    events = act(state, 1, "bonus 2 4")
+    assert "temple.event.race_started" in keys(events)
+    assert state.phase == PHASE_RACE and state.slots == ["dais", None]
+    assert bricks(state, 0, 1) == ["1:C2", "2:A2", "4:A1"]
+
+    events = act(state, 0, "lightning 4:A1 1:B2 1:C2 3:C3 2:E4")  # two 1s: one is pulled
+    pulled = [e for e in events if e.key.startswith("temple.event.race_pulled")]
+    assert [(e.key, e.params) for e in pulled] == [
+        ("temple.event.race_pulled", {"seat": 0, "area": 2, "bricks": "1:C2"})
+    ]
+    text = t("en", pulled[0].key, **{**pulled[0].params, "seat": "Ann"})
+    assert "1:C2" in text and "area 2" in text
+    # the rest (4:A1 under 2:A2) is connected and inside the mastaba: it stays, and
+    # then fits the fan drawn into area 2 after the race
+    assert state.slots == ["dais", "fan"]
+    assert bricks(state, 0, 1) == ["2:A2", "4:A1"]
+    fitted = [e.params for e in events if e.key == "temple.event.fitted"]
+    assert fitted == [{"seat": 0, "area": 2, "kept": 2, "returned": 0}]
+    assert supply(state, 0) == {4: 2, 3: 3, 2: 2, 1: 2}  # the race bricks are back
+
+
+def test_a_race_pull_says_which_bricks_no_longer_held_and_went_back() -> None:
+    state = racing()
+    state.players[0].bonus, state.players[0].supply[3] = [3, 3], 1
+    build(state, 0, 0, "2:A1", "3:B2", "2:D1")  # the only 3 joins both 2s (mastaba)
+    events = act(state, 0, WINNING)
+    pulled = [(e.key, e.params) for e in events if e.key.startswith("temple.event.race_pulled")]
+    assert pulled == [
+        (
+            "temple.event.race_pulled_loose",
+            {"seat": 0, "area": 1, "bricks": "3:B2", "returned": "2:D1"},
+        )
+    ]

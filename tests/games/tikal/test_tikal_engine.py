@@ -44,7 +44,7 @@ def test_checkpoints() -> None:
     put(game, "A6", 0, workers=2)
     for text, checkpoint in [
         ("enter A7", False),
-        ("move A6 B6", False),
+        ("move A7 B6", False),
         ("dig A6", False),
         ("camp B6", False),
     ]:

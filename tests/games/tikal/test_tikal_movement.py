@@ -58,10 +58,12 @@ def test_volcanoes_are_never_entered_or_crossed() -> None:
 
 def test_the_cheapest_of_several_ways_is_charged() -> None:
     game = blank()
-    put(game, "A7", 0, workers=1)
-    # A7 -> B6 directly: A7 NE 1 + B6 SW 0 = 1; A7 -> A6 -> B6 costs 2
-    act(game, 0, "move A7 B6")
-    assert game.turn is not None and game.turn.ap == 9
+    put(game, "A6", 0, workers=1)
+    lay(game, "B5", "B-3", 0)  # jungle: N 3 only
+    # the printed temple A6 and jungle B6 do not meet: A6 -> A7 -> B6 costs 2 + 1;
+    # A6 -> B5 -> B6 costs (A6 NE 1 + B5 SW 0) + (B5 S 0 + B6 N 1) = 2
+    act(game, 0, "move A6 B6")
+    assert game.turn is not None and game.turn.ap == 8
 
 
 def test_secret_passages_between_own_camps_and_the_base_camp_cost_1() -> None:

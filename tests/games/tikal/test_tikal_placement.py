@@ -6,8 +6,9 @@ from __future__ import annotations
 from tikal_positions import S, act, blank, lay, refused
 
 from bot.games.tikal import ENGINE
-from bot.games.tikal.board import rotate
+from bot.games.tikal.board import rotate, space_name
 from bot.games.tikal.components import TILES
+from bot.games.tikal.legal import destinations
 from bot.games.tikal.placement import placements
 from bot.games.tikal.state import PHASE_ACTIONS, PHASE_PLACE, TURN_NORMAL, GameState, Turn
 
@@ -145,3 +146,26 @@ def test_place_only_in_the_place_phase() -> None:
     assert refused(placing_game, 0, "enter A7").key == "tikal.error.phase.place"
     assert refused(placing_game, 1, "place A5 0").key == "tikal.error.not_your_turn"
     assert ENGINE.legal_actions(placing_game, 1) == []
+
+
+def test_the_opening_offers_sensible_moves_with_the_printed_start_stones() -> None:
+    """With the printed start stones, the spaces a start stone points at (A5 and B5
+    north and north-east of the northern temple, B5, C6 and C7 north, north-east and
+    south-east of the jungle, C7 north-east of the south-eastern temple) take the
+    first hex in every rotation, in every mode (Mini's area included); once a figure
+    is in, every start hex is in reach."""
+    for mode in ("base", "auction", "mini"):
+        for tile_id in ("A-3", "A-1", "B-4"):  # a jungle, a temple, a treasure hex
+            game = placing(tile_id, mode=mode)
+            offered = set(placements(game, tile_id))
+            for name in ("A5", "B5", "C6", "C7"):
+                assert {(S(name), r) for r in range(6)} <= offered, (mode, tile_id, name)
+    game = blank()
+    act(game, 0, "enter A7")
+    reach = destinations(game, 0, S("A7"))
+    assert {space_name(s): cost for s, cost in reach.items()} == {"A6": 2, "B6": 1, "B7": 2}
+    assert {str(a) for a in ENGINE.legal_actions(game, 0) if str(a).startswith("move")} == {
+        "move A7 A6",
+        "move A7 B6",
+        "move A7 B7",
+    }

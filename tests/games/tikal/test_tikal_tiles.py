@@ -4,14 +4,17 @@
 from __future__ import annotations
 
 import json
+import re
 from collections import Counter
 
 from bot.games.tikal.board import ADJACENT, COLS, NEIGHBOURS, ROWS, SPACES, parse_space, space_name
 from bot.games.tikal.components import DATA_FILE, MODES, TILE_SET, TILES
-from bot.games.tikal.paths import crossing_cost
+from bot.games.tikal.paths import crossing_cost, path_cost
 from bot.games.tikal.state import BASE_CAMP, new_state
+from bot.i18n import LANGUAGES, t
 
 TERRAIN = TILE_SET.tiles
+S = parse_space
 
 
 def test_36_terrain_hexes_by_kind() -> None:
@@ -39,7 +42,8 @@ def _stone_groups(stones: tuple[int, ...]) -> list[int]:
 
 
 def test_three_stones_per_non_volcano_hex_grouped_3_21_111() -> None:
-    for tile in [*TERRAIN.values(), *(s.tile for s in TILE_SET.start)]:
+    """The 36 drawn hexes only: the printed start hexes carry the board's own stones."""
+    for tile in TERRAIN.values():
         if tile.kind == "volcano":
             assert tile.stones == (0, 0, 0, 0, 0, 0), tile.id
             continue
@@ -94,6 +98,34 @@ def test_start_hexes() -> None:
     assert space_name(BASE_CAMP) in ("A1", f"A{ROWS}", f"{space_name(SPACES[-1])}")
 
 
+def test_start_hexes_carry_the_printed_boards_stones_edge_by_edge() -> None:
+    """tikal.md: base camp N1 NE1 SE1; northern temple N1 NE1 S1; jungle N1 NE1 SE1;
+    south-eastern temple NE1 NW1 (N first, clockwise)."""
+    start = {s.space: s.tile for s in TILE_SET.start}
+    assert (start["A7"].kind, start["A7"].stones) == ("base", (1, 1, 1, 0, 0, 0))
+    assert (start["A6"].kind, start["A6"].stones) == ("temple", (1, 1, 0, 1, 0, 0))
+    assert (start["B6"].kind, start["B6"].stones) == ("jungle", (1, 1, 1, 0, 0, 0))
+    assert (start["B7"].kind, start["B7"].stones) == ("temple", (0, 1, 0, 0, 0, 1))
+    # the northern temple lies north of the base camp, the jungle north-east, the
+    # other temple south-east
+    assert [NEIGHBOURS[BASE_CAMP][d] for d in (0, 1, 2)] == [S("A6"), S("B6"), S("B7")]
+
+
+def test_from_the_base_camp_temples_cost_2_the_jungle_1_and_no_temple_meets_the_jungle() -> None:
+    game = new_state(2, "base", 0)
+    assert path_cost(game, 0, BASE_CAMP, S("A6")) == 2
+    assert path_cost(game, 0, BASE_CAMP, S("B6")) == 1
+    assert path_cost(game, 0, BASE_CAMP, S("B7")) == 2
+    jungle = S("B6")
+    for temple in (S("A6"), S("B7")):
+        direction = next(d for d, nb in ADJACENT[temple] if nb == jungle)
+        assert crossing_cost(game, temple, direction, jungle) == 0
+        # the only way between a temple and the jungle runs through the base camp
+        assert path_cost(game, 0, temple, jungle) == path_cost(game, 0, temple, BASE_CAMP) + 1
+    # neither temple meets the other either: from one to the other costs 2 + 2
+    assert path_cost(game, 0, S("A6"), S("B7")) == 4
+
+
 def test_board_has_room_for_every_hex() -> None:
     assert len(SPACES) >= len(TERRAIN) + len(TILE_SET.start) + 10
 
@@ -142,3 +174,16 @@ def test_data_file_is_plain_json_labelled_digital_edition() -> None:
     assert "digital edition layout" in raw["_about"]
     ids = [t["id"] for t in raw["tiles"]]
     assert len(ids) == len(set(ids))
+
+
+def test_the_help_text_gives_the_start_costs_the_engine_charges() -> None:
+    """The help's "Start" line, in every locale, names the costs the stone data gives."""
+    game = new_state(2, "base", 0)
+    costs = {name: path_cost(game, 0, BASE_CAMP, S(name)) for name in ("A6", "B6", "B7")}
+    assert costs == {"A6": 2, "B6": 1, "B7": 2}
+    for locale in LANGUAGES:
+        help_text = t(locale, "tikal.help")
+        (line,) = [ln for ln in help_text.splitlines() if "A7" in ln and "B7" in ln]
+        for name, cost in costs.items():
+            found = re.search(re.escape(name) + r"\D*?(\d+)", line)
+            assert found is not None and int(found.group(1)) == cost, (locale, name, line)

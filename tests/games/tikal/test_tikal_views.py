@@ -93,7 +93,7 @@ def test_view_content_for_the_image() -> None:
         {"seat": 1, "workers": 3, "leader": False, "strength": 3},
     ]
     assert a6["holder_seat"] == 0
-    assert a6["stones"] == [1, 1, 1, 0, 0, 0]
+    assert a6["stones"] == [1, 1, 0, 1, 0, 0]  # printed: N1 NE1 S1
     assert a6["x"] == pytest.approx(1.0) and a6["y"] == pytest.approx(0.866 * 11, abs=0.01)
     assert hexes["A5"]["tokens"] == 4 and hexes["A5"]["masks"] == 4
     assert hexes["B6"]["camp_seat"] == 2
