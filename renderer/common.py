@@ -46,11 +46,11 @@ import re
 import shutil
 import subprocess
 import unicodedata
-from collections.abc import Callable, Iterable, Sequence
+from collections.abc import Callable, Iterable, Mapping, Sequence
 from dataclasses import dataclass, field
 from functools import cache, lru_cache
 from pathlib import Path
-from typing import cast
+from typing import Any, TypeVar, cast
 
 from PIL import Image, ImageDraw, ImageFont
 
@@ -500,3 +500,21 @@ def encode_png(
     buffer = io.BytesIO()
     image.save(buffer, format="PNG", compress_level=compress_level)
     return buffer.getvalue()
+
+
+SeatT = TypeVar("SeatT")
+
+
+def seat_named(by_seat: Mapping[int, SeatT], item: Mapping[str, Any]) -> SeatT | None:
+    """The seat an item of a view names (``"seat"``), if it is one of ``by_seat``."""
+    seat = item.get("seat")
+    return by_seat.get(seat) if isinstance(seat, int) else None
+
+
+def turn_steps(view: Mapping[str, Any]) -> list[Mapping[str, Any]]:
+    """The steps since the last hand-off a view lists (older views: the last action only)."""
+    steps = view.get("steps")
+    if steps is None:
+        last = view.get("last_action")
+        steps = [last] if last else []
+    return list(steps)

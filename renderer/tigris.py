@@ -62,8 +62,10 @@ from renderer.common import (
     paste,
     paste_centered,
     readable_on,
+    seat_named,
     sprite,
     star_points,
+    turn_steps,
 )
 
 View = Mapping[str, Any]
@@ -755,21 +757,6 @@ def _draw_board(
         _paste_on_square(img, conflict_sprite(), conflict.get(key))
 
 
-def _seat_of(by_seat: Mapping[int, Seat], item: Mapping[str, Any]) -> Seat | None:
-    """The seat an item of the view names (``"seat"``), if it is one of the labels."""
-    seat = item.get("seat")
-    return by_seat.get(seat) if isinstance(seat, int) else None
-
-
-def turn_steps(view: View) -> list[Mapping[str, Any]]:
-    """The actions since the last hand-off (older views: the last action only)."""
-    steps = view.get("steps")
-    if steps is None:
-        last = view.get("last_action")
-        steps = [last] if last else []
-    return list(steps)
-
-
 def _draw_steps(img: Image.Image, view: View) -> None:
     """A yellow frame on every square of every action since the last hand-off;
     numbered (1, 2, ...) in their order when there is more than one action."""
@@ -922,7 +909,7 @@ def _draw_status(
     steps = turn_steps(view)
     if steps:
         last = steps[-1]
-        who = _seat_of(by_seat, last)
+        who = seat_named(by_seat, last)
         stack = font_stack(26)
         action = " · ".join(step_words(step, lang) for step in steps)
         if who:
@@ -952,7 +939,7 @@ def _draw_ranking(
     """The ranking after "Game over" ("1. Alice: 5  2. Bob: 4"), in the space left."""
     font = font_stack(26, bold=True)
     for entry in ranking_entries(view):
-        seat = _seat_of(by_seat, entry)
+        seat = seat_named(by_seat, entry)
         if seat is None:
             continue
         text = t(

@@ -81,7 +81,9 @@ from renderer.common import (
     paste,
     paste_centered,
     readable_on,
+    seat_named,
     sprite,
+    turn_steps,
 )
 
 View = Mapping[str, Any]
@@ -1048,27 +1050,12 @@ def _draw_status(
         x += 16
     steps = turn_steps(view)
     if steps:
-        who = _seat_of(by_seat, steps[-1])
+        who = seat_named(by_seat, steps[-1])
         small = font_stack(28)
         player = fit_text(who.name, small, 220) if who else "?"
         action = " · ".join(step_words(step, lang) for step in steps)
         text = t(lang, "tikal.render.last", player=player, action=action)
         put_text(img, (x, line2), fit_text(text, small, width - x - PAD), small, TEXT_DIM)
-
-
-def _seat_of(by_seat: Mapping[int, Seat], item: Mapping[str, Any]) -> Seat | None:
-    """The seat an item of the view names (``"seat"``), if it is one of the labels."""
-    seat = item.get("seat")
-    return by_seat.get(seat) if isinstance(seat, int) else None
-
-
-def turn_steps(view: View) -> list[Mapping[str, Any]]:
-    """The steps since the last hand-off (older views: the last action only)."""
-    steps = view.get("steps")
-    if steps is None:
-        last = view.get("last_action")
-        steps = [last] if last else []
-    return list(steps)
 
 
 def step_words(step: Mapping[str, Any], lang: str) -> str:
