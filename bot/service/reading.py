@@ -31,7 +31,7 @@ from bot.service import announce
 from bot.service.context import Context
 from bot.service.drawing import drawn
 from bot.service.loaded import LoadedGame
-from bot.service.lobby import seat_colours
+from bot.service.lobby import options_text, seat_colours
 from bot.service.outcome import Choice, ChoiceKind, Outcome, Player, PrivateMessage, Refusal
 from bot.service.replay import standing
 from bot.service.table import all_options
@@ -75,6 +75,7 @@ class Reading:
             Text("status.seat_line", {"seat": s.seat + 1, "player": s.display_name})
             for s in row.seats
         ]
+        lines += options_text(game.game_type, row.options)
         if row.status == "running":
             lines.append(
                 Text(

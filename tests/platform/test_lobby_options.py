@@ -54,6 +54,8 @@ async def test_the_host_changes_an_option_and_the_panel_follows(tikal: GameServi
     assert [line.render("en") for line in outcome.public] == [
         f"{ALICE.name} set Variant to auction."
     ]
+    status = await tikal.status(CHANNEL)
+    assert "· 변형: 경매" in [line.render("ko") for line in status.reply]
     # the same value again: said, nothing stored
     again = await tikal.set_option(CHANNEL, ALICE, "mode", "auction")
     assert again.lobby is None and again.reply[0].key == "lobby.option_kept_reply"
