@@ -64,7 +64,7 @@ async def test_registered_commands_match_the_code(harness: BotHarness) -> None:
     }
     games = set(harness.running.service.registry)
     assert games >= {"tigris", "oracle", "relay"}
-    assert set(registered) == set(code) == {"game", "play", "help", "stats"} | games
+    assert set(registered) == set(code) == {"game", "play", "help", "rules", "stats"} | games
     for name, command in code.items():
         assert shape(registered[name].get("options") or []) == shape(command.get("options", []))
         assert registered[name]["description"] == command["description"]
