@@ -643,6 +643,14 @@ class Store:
 
         await self.write(unit)
 
+    async def set_options(self, game: GameRow, options: Mapping[str, str]) -> None:
+        """Replace a lobby's options (version-checked; only while it is a lobby)."""
+
+        def unit(db: sqlite3.Connection) -> None:
+            _bump(db, game, "lobby", ", options = ?", (_dumps(dict(options)),))
+
+        await self.write(unit)
+
     async def start_game(
         self,
         game: GameRow,

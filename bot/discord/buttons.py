@@ -29,6 +29,7 @@ import discord
 
 from bot.discord.game_button import ID, MAX_LABEL, GameButton, game_template
 from bot.discord.rematch import RematchButton
+from bot.discord.rules_button import RULES_PATTERN, RulesButton
 from bot.service import Choice, ChoiceKind, Outcome, Player, Refusal
 
 if TYPE_CHECKING:
@@ -36,6 +37,8 @@ if TYPE_CHECKING:
 
 #: Discord's limit on a custom_id
 MAX_CUSTOM_ID = 100
+#: an option's name in a lobby menu's custom_id (bot.discord.lobby_buttons)
+OPTION = r"[a-z][a-z0-9_]{0,31}"
 
 
 class ButtonView(discord.ui.View):
@@ -185,7 +188,10 @@ class ResignButton(
 
 class StaleButton(
     discord.ui.DynamicItem[discord.ui.Button],
-    template=rf"zg:(?!act:{ID}:{ID}:.|undo:{ID}:{ID}$|(?:mine|abandon|resign|rematch):{ID}$).*",
+    template=(
+        rf"zg:(?!act:{ID}:{ID}:.|undo:{ID}:{ID}$|(?:mine|abandon|resign|rematch):{ID}$"
+        rf"|lobby:{ID}:(?:join|leave|start)$|lopt:{ID}:{OPTION}$|{RULES_PATTERN}).*"
+    ),
 ):
     """Any other ``zg:`` button: answered, never ignored."""
 
@@ -213,6 +219,7 @@ DYNAMIC_ITEMS: tuple[type[discord.ui.DynamicItem[Any]], ...] = (
     ResignButton,
     StaleButton,
     RematchButton,
+    RulesButton,
 )
 
 
@@ -230,6 +237,9 @@ def button_for(choice: Choice, game_id: int, version: int | None, lang: str) -> 
         return MineButton(game_id, label)
     if choice.kind is ChoiceKind.REMATCH:
         return RematchButton(game_id, label)
+    if choice.kind is ChoiceKind.PAGE:
+        game, page = choice.action.split(":")
+        return RulesButton(game, int(page), label)
     if version is None:
         raise ValueError("a move or undo button needs the game's version")
     if choice.kind is ChoiceKind.UNDO:

@@ -51,6 +51,7 @@ from typing import TYPE_CHECKING, Any
 import discord
 
 from bot.discord.buttons import ButtonView, button_for
+from bot.discord.lobby_buttons import lobby_view
 from bot.i18n import Text, language_of, t
 from bot.service import Choice, Outcome, PrivateMessage, StepKind
 
@@ -70,6 +71,8 @@ BOARD_FILE = "board.png"
 ANSWERED_MEMORY = 4096
 #: the kind under which a round's tally message is remembered
 TALLY = "tally"
+#: the kind under which a lobby's message is remembered (bot.discord.lobby_buttons)
+LOBBY = "lobby"
 HAND_FILE = "hand.png"
 
 Send = Callable[..., Awaitable[Any]]
@@ -182,12 +185,12 @@ class Delivery:
         self, outcome: Outcome, choices: Sequence[Choice], lang: str
     ) -> discord.ui.View | None:
         """The buttons of a list of choices (a private answer's or the public message's)."""
-        if not choices or outcome.game_id is None:
+        if not choices:
             return None
         view = ButtonView()
         for choice in choices:
             try:
-                view.add_item(button_for(choice, outcome.game_id, outcome.version, lang))
+                view.add_item(button_for(choice, outcome.game_id or 0, outcome.version, lang))
             except ValueError:  # a custom_id over 100 characters, or more than 25 buttons
                 log.warning("a %s button of game %s was not made", choice.kind, outcome.game_id)
         return view if view.children else None
@@ -243,6 +246,7 @@ class Delivery:
             await self.ephemeral(interaction, [Text("delivery.public_failed")])
         if outcome.tally is not None or outcome.finished:
             await self.tally(outcome, public_lang, send_public)
+        await self.edit_lobby(outcome, public_lang)
 
         async def fallback(pm: PrivateMessage) -> None:
             await self.ephemeral(interaction, [Text("dm.fallback"), *pm.lines], image=pm.image)
@@ -314,6 +318,10 @@ class Delivery:
             lines.append(t(lang, "game.your_turn", mentions=mentions))
         parts = split_content("\n".join(lines))
         view = self.reply_view(outcome, outcome.choices, lang)
+        posting_lobby = outcome.lobby is not None and outcome.lobby.post
+        if posting_lobby and outcome.lobby is not None and outcome.game_id is not None:
+            view = lobby_view(outcome.lobby, outcome.game_id, lang)
+        sent: Any = None
         try:
             for index, part in enumerate(parts):
                 extra: dict[str, Any] = {}
@@ -322,10 +330,12 @@ class Delivery:
                         extra["file"] = png(outcome.board, BOARD_FILE)
                     if view is not None:
                         extra["view"] = view
-                await send(content=part, allowed_mentions=mention_only(pinged), **extra)
+                sent = await send(content=part, allowed_mentions=mention_only(pinged), **extra)
         except discord.HTTPException:
             log.exception("could not post the public message of game %s", outcome.game_id)
             return False
+        if posting_lobby and sent is not None:
+            await self.remember_lobby(outcome, sent)
         await self._turn_dms(outcome, choices, lang)
         return True
 
@@ -382,6 +392,38 @@ class Delivery:
             await self.service.remember_message(
                 outcome.game_id, TALLY, outcome.channel_id, message.id
             )
+
+    async def remember_lobby(self, outcome: Outcome, message: Any) -> None:
+        """Remember the lobby message just posted, to edit it as the lobby changes."""
+        if outcome.game_id is None or outcome.channel_id is None:
+            return
+        channel_id = getattr(message, "channel", None)
+        channel_id = getattr(channel_id, "id", None) or outcome.channel_id
+        try:
+            await self.service.remember_message(outcome.game_id, LOBBY, channel_id, message.id)
+        except Exception:
+            log.exception("could not remember the lobby message of game %s", outcome.game_id)
+
+    async def edit_lobby(self, outcome: Outcome, lang: str) -> None:
+        """Edit the kept lobby message in place: who sits, the options, its components
+        (none once the lobby started or was abandoned). A lost message is left be."""
+        panel = outcome.lobby
+        if panel is None or panel.post or outcome.game_id is None:
+            return
+        kept = await self.service.message(outcome.game_id, LOBBY)
+        if kept is None:
+            return
+        channel_id, message_id = kept
+        content = split_content(render(panel.lines, lang))[0]
+        view = lobby_view(panel, outcome.game_id, lang)
+        try:
+            await (
+                self.client.get_partial_messageable(channel_id)
+                .get_partial_message(message_id)
+                .edit(content=content, view=view, allowed_mentions=discord.AllowedMentions.none())
+            )
+        except discord.HTTPException:
+            log.info("the lobby message of game %s could not be edited", outcome.game_id)
 
     async def _edit(
         self, kept: tuple[int, int], content: str, mentions: discord.AllowedMentions

@@ -93,19 +93,26 @@ class TurnShape(enum.Enum):
 
 @dataclass(frozen=True)
 class OptionSpec:
-    """A lobby option: a name, the allowed values (first is the default).
+    """A lobby option: a name and the allowed values, in the order players read them.
 
-    ``description_key`` describes the option; ``<description_key>.<value>``
-    names a value when the catalog has it.
+    ``default`` is the value chosen when nobody picks one (when not given, the
+    first choice). ``description_key`` describes the option;
+    ``<description_key>.name`` names it and ``<description_key>.<value>`` names
+    each value in every catalog language.
     """
 
     name: str
     choices: tuple[str, ...]
     description_key: str
+    default_choice: str | None = None
+
+    def __post_init__(self) -> None:
+        if self.default_choice is not None and self.default_choice not in self.choices:
+            raise ValueError(f"option {self.name}: default {self.default_choice!r} not a choice")
 
     @property
     def default(self) -> str:
-        return self.choices[0]
+        return self.choices[0] if self.default_choice is None else self.default_choice
 
 
 @dataclass(frozen=True)

@@ -40,6 +40,8 @@ from bot.service.lobby import SEAT_COLOURS, Lobby, parse_options
 from bot.service.outcome import (
     Choice,
     ChoiceKind,
+    LobbyPanel,
+    OptionMenu,
     Outcome,
     Player,
     PrivateMessage,
@@ -48,7 +50,7 @@ from bot.service.outcome import (
 )
 from bot.service.play import Play
 from bot.service.reach import Reach
-from bot.service.reading import Reading, help_lines
+from bot.service.reading import Reading, help_lines, rules_page
 from bot.service.seats import Seats
 from bot.service.tapping import PickAnswer, Tapping
 from bot.store import Store
@@ -59,6 +61,8 @@ __all__ = [
     "Choice",
     "ChoiceKind",
     "GameService",
+    "LobbyPanel",
+    "OptionMenu",
     "Outcome",
     "PickAnswer",
     "Player",
@@ -67,6 +71,7 @@ __all__ = [
     "StepKind",
     "help_lines",
     "parse_options",
+    "rules_page",
 ]
 
 DEFAULT_REMINDER_HOURS = 24.0
@@ -104,6 +109,8 @@ class GameService:
         self.join = self.lobby.join
         self.leave = self.lobby.leave
         self.start = self.lobby.start
+        self.set_option = self.lobby.set_option
+        self.rules = self.reading.rules
         self.abandon = self.lobby.abandon
         self.act = self.play.act
         self.undo = self.play.undo

@@ -15,6 +15,17 @@ Decisions:
   each seat's private view by DM.
 * Abandoning asks for a confirmation (a danger button); the creator or a
   member who can manage the channel may do it.
+* The lobby is one message kept up to date (:class:`LobbyPanel`): opening a
+  game posts it, with Join, Leave and Start and a menu per option; joining,
+  leaving and changing an option edit it in place; starting or abandoning
+  the lobby closes it (its buttons go). The host (the creator) alone may
+  change an option, while the game is a lobby, to one of its values; a
+  change is checked like the options of ``/game new``. How many players the
+  options allow is checked again at the start (an option may change it).
+* Every option name and value a player reads comes from the catalog
+  (``<description_key>.name``, ``<description_key>.<value>``).
+* Buttons pass the game they were made for (``expected_game``): a click on a
+  lobby message of another game is refused as stale.
 """
 
 from __future__ import annotations
@@ -23,14 +34,25 @@ import random
 from collections.abc import Mapping
 from typing import Any
 
-from bot.games.base import GameType, TurnShape
+from bot.games.base import GameType, OptionSpec, TurnShape
 from bot.i18n import Text, has_key, language_of
 from bot.service import announce
 from bot.service.context import Context
 from bot.service.loaded import LoadedGame
-from bot.service.outcome import Choice, ChoiceKind, Outcome, Player, Refusal
+from bot.service.outcome import (
+    Choice,
+    ChoiceKind,
+    LobbyPanel,
+    OptionMenu,
+    Outcome,
+    Player,
+    Refusal,
+)
 from bot.service.table import all_options, clock_seconds, clock_timers
-from bot.store import KEEP, ChannelBusy, VersionConflict
+from bot.store import KEEP, ChannelBusy, GameRow, VersionConflict
+
+#: Discord's 5 rows a message, one for the buttons: at most this many option menus
+MAX_MENUS = 4
 
 #: seat colours in seat order; chosen to stay apart from the games' piece colours
 SEAT_COLOURS: tuple[str, ...] = ("#f1a208", "#9b59b6", "#1abc9c", "#e84393", "#95a5a6")
@@ -42,6 +64,18 @@ SEAT_COLOUR_NAMES: dict[str, str] = {
     "#e84393": "colour.pink",
     "#95a5a6": "colour.grey",
 }
+
+
+def option_name(spec: OptionSpec) -> Text | str:
+    """An option's name in words (its catalog name; the bare name if it has none)."""
+    key = f"{spec.description_key}.name"
+    return Text(key) if has_key(key) else spec.name
+
+
+def value_name(spec: OptionSpec, value: str) -> Text | str:
+    """An option value in words (its catalog name; the bare value if it has none)."""
+    key = f"{spec.description_key}.{value}"
+    return Text(key) if has_key(key) else value
 
 
 def parse_options(game_type: GameType, options: Mapping[str, str | None]) -> dict[str, str]:
@@ -57,7 +91,7 @@ def parse_options(game_type: GameType, options: Mapping[str, str | None]) -> dic
         if value not in spec.choices:
             raise Refusal(
                 "error.bad_option_value",
-                option=name,
+                option=option_name(spec),
                 value=value,
                 choices=", ".join(spec.choices),
             )
@@ -68,23 +102,75 @@ def parse_options(game_type: GameType, options: Mapping[str, str | None]) -> dic
 
 
 def options_text(game_type: GameType, chosen: Mapping[str, str]) -> list[Text]:
-    """Each chosen option in words (``mode: auction``)."""
-    shown: list[Text] = []
-    for spec in all_options(game_type):
-        value = chosen.get(spec.name, spec.default)
-        value_key = f"{spec.description_key}.{value}"
-        shown.append(
-            Text(
-                "lobby.option",
-                {
-                    "option": Text(f"{spec.description_key}.name")
-                    if has_key(f"{spec.description_key}.name")
-                    else spec.name,
-                    "value": Text(value_key) if has_key(value_key) else value,
-                },
-            )
+    """Each chosen option in words (``Variant: auction``)."""
+    return [
+        Text(
+            "lobby.option",
+            {
+                "option": option_name(spec),
+                "value": value_name(spec, chosen.get(spec.name, spec.default)),
+            },
         )
-    return shown
+        for spec in all_options(game_type)
+    ]
+
+
+def option_menus(game_type: GameType, chosen: Mapping[str, str]) -> tuple[OptionMenu, ...]:
+    """The options as menus, in declaration order (at most :data:`MAX_MENUS`)."""
+    return tuple(
+        OptionMenu(
+            spec.name,
+            option_name(spec),
+            tuple(
+                (
+                    v,
+                    Text(
+                        "lobby.option_choice",
+                        {"option": option_name(spec), "value": value_name(spec, v)},
+                    ),
+                )
+                for v in spec.choices
+            ),
+            chosen.get(spec.name, spec.default),
+        )
+        for spec in all_options(game_type)[:MAX_MENUS]
+    )
+
+
+def lobby_panel(
+    game_type: GameType, row: GameRow, *, state: str = "open", post: bool = False
+) -> LobbyPanel:
+    """The lobby message of ``row``: who opened it, who sits, the options; while
+    ``state`` is ``open`` with its buttons and menus, else closed (``started``,
+    ``abandoned``)."""
+    engine = game_type.engine
+    low, high = engine.player_range(row.options)
+    host = row.seat_of(row.creator_id)
+    lines = [
+        Text(
+            "lobby.created",
+            {
+                "player": host.display_name if host is not None else "?",
+                "game": Text(engine.title_key),
+                "min": low,
+                "max": high,
+            },
+        ),
+        Text(
+            "lobby.players",
+            {
+                "count": len(row.seats),
+                "max": high,
+                "players": ", ".join(s.display_name for s in row.seats),
+            },
+        ),
+        *options_text(game_type, row.options),
+    ]
+    if state != "open":
+        lines.append(Text(f"lobby.panel_{state}"))
+        return LobbyPanel(tuple(lines), open=False)
+    lines.append(Text("lobby.panel_hint"))
+    return LobbyPanel(tuple(lines), option_menus(game_type, row.options), post=post)
 
 
 class Lobby:
@@ -121,29 +207,33 @@ class Lobby:
                 )
             except ChannelBusy:
                 raise Refusal("error.channel_busy") from None
-        engine = game_type.engine
-        low, high = engine.player_range(chosen)
+        panel = lobby_panel(game_type, row, post=True)
         return Outcome(
             game_id=row.id,
             channel_id=channel_id,
             reply=[Text("lobby.created_reply")],
-            public=[
-                Text(
-                    "lobby.created",
-                    {
-                        "player": user.name,
-                        "game": Text(engine.title_key),
-                        "min": low,
-                        "max": high,
-                    },
-                ),
-                *options_text(game_type, chosen),
-            ],
+            public=list(panel.lines),
+            lobby=panel,
         )
 
-    async def join(self, channel_id: int, user: Player) -> Outcome:
+    async def _lobby_row(self, channel_id: int, expected_game: int | None) -> GameRow:
+        """The channel's unfinished game; stale when a button names another one."""
+        row = await self.ctx.store.open_game_in(channel_id)
+        if expected_game is not None and (row is None or row.id != expected_game):
+            raise Refusal("error.stale_button")
+        if row is None:
+            raise Refusal("error.no_game")
+        return row
+
+    async def _panel(self, row: GameRow, state: str = "open") -> LobbyPanel:
+        fresh = await self.ctx.store.get_game(row.id)
+        return lobby_panel(self.ctx.game_type(row.game_type), fresh or row, state=state)
+
+    async def join(
+        self, channel_id: int, user: Player, *, expected_game: int | None = None
+    ) -> Outcome:
         async with self.ctx.locks.hold(channel_id):
-            row = await self.ctx.open_game(channel_id)
+            row = await self._lobby_row(channel_id, expected_game)
             if row.status != "lobby":
                 raise Refusal("error.already_started")
             if row.seat_of(user.id) is not None:
@@ -153,7 +243,9 @@ class Lobby:
             if len(row.seats) >= high:
                 raise Refusal("error.game_full", max=high)
             await _stored(self.ctx.store.add_seat(row, user.id, user.name))
+            panel = await self._panel(row)
         return Outcome(
+            lobby=panel,
             game_id=row.id,
             channel_id=channel_id,
             reply=[Text("lobby.joined_reply")],
@@ -165,9 +257,11 @@ class Lobby:
             ],
         )
 
-    async def leave(self, channel_id: int, user: Player) -> Outcome:
+    async def leave(
+        self, channel_id: int, user: Player, *, expected_game: int | None = None
+    ) -> Outcome:
         async with self.ctx.locks.hold(channel_id):
-            row = await self.ctx.open_game(channel_id)
+            row = await self._lobby_row(channel_id, expected_game)
             if row.status != "lobby":
                 raise Refusal("error.leave_started")
             if row.seat_of(user.id) is None:
@@ -175,16 +269,25 @@ class Lobby:
             if user.id == row.creator_id:
                 raise Refusal("error.creator_cannot_leave")
             await _stored(self.ctx.store.remove_seat(row, user.id))
+            panel = await self._panel(row)
         return Outcome(
+            lobby=panel,
             game_id=row.id,
             channel_id=channel_id,
             reply=[Text("lobby.left_reply")],
             public=[Text("lobby.left", {"player": user.name})],
         )
 
-    async def start(self, channel_id: int, user: Player, *, keep_order: bool = False) -> Outcome:
+    async def start(
+        self,
+        channel_id: int,
+        user: Player,
+        *,
+        keep_order: bool = False,
+        expected_game: int | None = None,
+    ) -> Outcome:
         async with self.ctx.locks.hold(channel_id):
-            row = await self.ctx.open_game(channel_id)
+            row = await self._lobby_row(channel_id, expected_game)
             if row.status != "lobby":
                 raise Refusal("error.already_started")
             if user.id != row.creator_id:
@@ -233,7 +336,7 @@ class Lobby:
             ]
             everyone: dict[int, Any] = {s.seat: None for s in started.seats}
             private = await announce.private_updates(self.ctx, game, everyone, [])
-            return await announce.handoff(
+            outcome = await announce.handoff(
                 self.ctx,
                 game,
                 lines=lines,
@@ -242,6 +345,55 @@ class Lobby:
                 reply=[Text("lobby.started_reply")],
                 private=private,
             )
+            outcome.lobby = lobby_panel(game_type, started, state="started")
+            return outcome
+
+    async def set_option(
+        self,
+        channel_id: int,
+        user: Player,
+        name: str,
+        value: str,
+        *,
+        expected_game: int | None = None,
+    ) -> Outcome:
+        """The host changes one lobby option before the start; refused (nothing
+        changed) for anyone else, after the start, or for a value it does not have."""
+        async with self.ctx.locks.hold(channel_id):
+            row = await self._lobby_row(channel_id, expected_game)
+            if row.status != "lobby":
+                raise Refusal("error.options_started")
+            if user.id != row.creator_id:
+                raise Refusal("error.only_creator_options")
+            game_type = self.ctx.game_type(row.game_type)
+            specs = {spec.name: spec for spec in all_options(game_type)}
+            if name not in specs:
+                raise Refusal("error.unknown_option", option=name)
+            spec = specs[name]
+            if not value:
+                raise Refusal(
+                    "error.bad_option_value",
+                    option=option_name(spec),
+                    value=value,
+                    choices=", ".join(spec.choices),
+                )
+            chosen = parse_options(game_type, {**row.options, name: value})
+            words = {"option": option_name(spec), "value": value_name(spec, value)}
+            if chosen == row.options:
+                return Outcome(
+                    game_id=row.id,
+                    channel_id=channel_id,
+                    reply=[Text("lobby.option_kept_reply", words)],
+                )
+            await _stored(self.ctx.store.set_options(row, chosen))
+            panel = await self._panel(row)
+        return Outcome(
+            game_id=row.id,
+            channel_id=channel_id,
+            reply=[Text("lobby.option_set_reply", words)],
+            public=[Text("lobby.option_changed", {"player": user.name, **words})],
+            lobby=panel,
+        )
 
     async def abandon(
         self,
@@ -276,12 +428,18 @@ class Lobby:
                 )
             await _stored(self.ctx.store.set_status(row, "abandoned"))
             self.ctx.timers_changed()
+        closed = (
+            lobby_panel(self.ctx.game_type(row.game_type), row, state="abandoned")
+            if row.status == "lobby"
+            else None
+        )
         return Outcome(
             game_id=row.id,
             channel_id=channel_id,
             reply=[Text("lobby.abandoned_reply")],
             public=[Text("lobby.abandoned", {"player": user.name})],
             finished=True,
+            lobby=closed,
         )
 
 

@@ -71,6 +71,8 @@ class ChoiceKind(enum.Enum):
     RESIGN = "resign"
     #: start a rematch of the finished game (bot.service.after)
     REMATCH = "rematch"
+    #: show another page of a game's rules (``action`` is ``<game>:<page>``)
+    PAGE = "page"
 
 
 @dataclass(frozen=True)
@@ -81,6 +83,32 @@ class Choice:
     action: str = ""
     kind: ChoiceKind = ChoiceKind.ACT
     danger: bool = False
+
+
+@dataclass(frozen=True)
+class OptionMenu:
+    """One lobby option as a menu: its name, each value with its label, the current one."""
+
+    name: str
+    label: Text | str
+    values: tuple[tuple[str, Text], ...]
+    current: str
+
+
+@dataclass(frozen=True)
+class LobbyPanel:
+    """The lobby message, kept up to date: its lines and, while the lobby is open,
+    Join/Leave/Start and the option menus.
+
+    ``post`` is True for the outcome that opens the lobby (the adapter posts the
+    panel as its public message and remembers it); every later outcome of the
+    lobby edits that message in place.
+    """
+
+    lines: tuple[Text, ...]
+    menus: tuple[OptionMenu, ...] = ()
+    open: bool = True
+    post: bool = False
 
 
 class StepKind(enum.Enum):
@@ -149,6 +177,8 @@ class Outcome:
     #: the game's stored version after this outcome (buttons carry it)
     version: int | None = None
     step: StepKind | None = None
+    #: the lobby message: posted by the outcome opening the lobby, edited by later ones
+    lobby: LobbyPanel | None = None
 
     @property
     def has_public(self) -> bool:

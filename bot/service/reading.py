@@ -9,22 +9,43 @@ Decisions:
 * Suggestions (``/play`` and the generated commands' autocomplete) are the
   invoker's own legal moves, so they may name their hand; they are empty
   when the user may not act.
+* ``/help`` lists every command grouped by what it is for (start a game,
+  play, your seat, the host, after the game), in the reader's language.
+* ``/rules <game>`` is a short summary in :data:`RULES_PAGES` pages: the
+  game's rules with an example board, then the digital edition's decisions.
+  The example is the game's own engine playing :data:`RULES_STEPS` steps of a
+  fixed seed with the first legal action of a seeded choice, drawn by its
+  public renderer in the reader's language (each drawn once per process).
 """
 
 from __future__ import annotations
 
+import logging
+import random
 from collections.abc import Mapping
 from typing import Any
 
-from bot.games.base import GameType, Suggestion
-from bot.i18n import Text
+from bot.games.base import GameType, PlayerLabel, Suggestion
+from bot.i18n import Text, language_of, t
 from bot.service import announce
 from bot.service.context import Context
+from bot.service.drawing import drawn
 from bot.service.loaded import LoadedGame
-from bot.service.outcome import Outcome, Player, PrivateMessage, Refusal
+from bot.service.lobby import options_text, seat_colours
+from bot.service.outcome import Choice, ChoiceKind, Outcome, Player, PrivateMessage, Refusal
 from bot.service.replay import standing
+from bot.service.table import all_options
+
+log = logging.getLogger(__name__)
 
 MAX_LOG = 50
+#: the pages of ``/rules``: the rules with an example board, then the edition's decisions
+RULES_PAGES = 2
+#: the example position of ``/rules``: this many steps of a fixed seed
+RULES_STEPS = 14
+RULES_SEED = 2024
+#: the example boards drawn so far, by game and language (at most games × languages)
+_EXAMPLES: dict[tuple[str, str], bytes | None] = {}
 
 
 class Reading:
@@ -54,6 +75,7 @@ class Reading:
             Text("status.seat_line", {"seat": s.seat + 1, "player": s.display_name})
             for s in row.seats
         ]
+        lines += options_text(game.game_type, row.options)
         if row.status == "running":
             lines.append(
                 Text(
@@ -172,6 +194,39 @@ class Reading:
             for s in game.engine.legal_values(game.state, seat, verb, param, chosen)
         ]
 
+    async def rules(self, game: str, page: int = 0, *, language: str = "en") -> Outcome:
+        """One page of ``/rules <game>`` in ``language``, with page buttons."""
+        lines = rules_page(self.ctx.registry, game, page)
+        image = await self._example(game, language_of(language)) if page == 0 else None
+        choices = [
+            Choice(Text(f"rules.page_{label}"), action=f"{game}:{to}", kind=ChoiceKind.PAGE)
+            for label, to in (("previous", page - 1), ("next", page + 1))
+            if 0 <= to < RULES_PAGES
+        ]
+        return Outcome(reply=lines, reply_image=image, reply_choices=choices)
+
+    async def _example(self, game: str, lang: str) -> bytes | None:
+        """The example board of ``/rules``, drawn once per game and language."""
+        if not self.ctx.render:
+            return None
+        if (game, lang) in _EXAMPLES:
+            return _EXAMPLES[game, lang]
+        game_type = self.ctx.registry[game]
+        engine = game_type.engine
+        seats = min(max(3, engine.min_players), engine.max_players)
+        image: bytes | None = None
+        try:
+            view = engine.public_view(example_position(game_type, seats))
+            labels = [
+                PlayerLabel(i, t(lang, "demo.player", number=i + 1), colour)
+                for i, (colour, _) in enumerate(seat_colours(game_type, seats))
+            ]
+            image = await drawn(game_type.render_public, view, labels, lang)
+        except Exception:
+            log.exception("could not draw the rules example of %s", game)
+        _EXAMPLES[game, lang] = image
+        return image
+
     async def my_options(self, channel_id: int, user: Player, game_id: int) -> Outcome:
         """The clicker's own decisions now, as buttons only they see."""
         game = await self.ctx.running(channel_id, expected_game=game_id)
@@ -191,11 +246,19 @@ class Reading:
         )
 
 
+#: the groups of ``/help``, in the order a player meets them
+HELP_GROUPS = ("start", "play", "seat", "host", "after")
+
+
 def help_lines(registry: Mapping[str, GameType], game: str | None) -> list[Text]:
-    """The /help answer: the command list, and a game's rules summary if named."""
+    """The /help answer: every command grouped by what it is for, or a game's rules
+    summary if named."""
     if game is None:
         names = ", ".join(sorted(registry))
-        return [Text("help.general", {"games": names})]
+        commands = " · ".join(f"/{name} …" for name in sorted(registry))
+        return [Text("help.intro", {"games": names})] + [
+            Text(f"help.group.{group}", {"game_commands": commands}) for group in HELP_GROUPS
+        ]
     if game not in registry:
         raise Refusal("error.unknown_game", game=game)
     engine = registry[game].engine
@@ -204,3 +267,34 @@ def help_lines(registry: Mapping[str, GameType], game: str | None) -> list[Text]
         Text(engine.help_key),
         Text("help.commands", {"game": engine.name}),
     ]
+
+
+def rules_page(registry: Mapping[str, GameType], game: str, page: int) -> list[Text]:
+    """The lines of one page of ``/rules <game>``."""
+    if game not in registry:
+        raise Refusal("error.unknown_game", game=game)
+    if not 0 <= page < RULES_PAGES:
+        raise Refusal("error.stale_button")
+    engine = registry[game].engine
+    header = Text(
+        "rules.header", {"game": Text(engine.title_key), "page": page + 1, "pages": RULES_PAGES}
+    )
+    if page == 0:
+        return [header, Text(engine.help_key), Text("rules.example")]
+    return [header, Text(f"{engine.name}.rules.decisions"), Text("rules.how_to_play")]
+
+
+def example_position(game_type: GameType, seats: int) -> Any:
+    """A state a few steps into a game of a fixed seed, with the default options."""
+    engine = game_type.engine
+    options = {spec.name: spec.default for spec in all_options(game_type)}
+    state = engine.new_game(seats, options, RULES_SEED)
+    rng = random.Random(RULES_SEED)
+    for _ in range(RULES_STEPS):
+        if engine.result(state) is not None:
+            break
+        for seat in sorted(engine.waiting_for(state)):
+            actions = engine.legal_actions(state, seat)
+            if actions:
+                engine.apply(state, seat, rng.choice(actions))
+    return state

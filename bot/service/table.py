@@ -10,8 +10,8 @@ Decisions:
   before, at most six hours); at the end the game plays the engine's safe
   timeout action for them (one that leaks nothing). With the clock off, the
   bot's reminder interval (``ZIGGURAT_TURN_DEADLINE_HOURS``) repeats instead.
-* **Absent seats** (lobby option ``absent``: after 3, 2 or 5 timeouts in a
-  row, or never): a seat that times out that many times in a row is marked
+* **Absent seats** (lobby option ``absent``: after 2, 3 (the default) or 5 timeouts
+  in a row, or never): a seat that times out that many times in a row is marked
   absent and the table is told; from then on its decisions are played by
   timeouts at once, until its player acts again. A resigned seat is played
   the same way for the rest of the game. When no seat is left playing,
@@ -29,7 +29,7 @@ from bot.games.base import GameEngine, GameType, OptionSpec, TurnShape
 
 DAY = 86_400.0
 CLOCK = OptionSpec("clock", ("off", "1d", "3d", "7d"), "frame.option.clock")
-ABSENT = OptionSpec("absent", ("3", "2", "5", "never"), "frame.option.absent")
+ABSENT = OptionSpec("absent", ("2", "3", "5", "never"), "frame.option.absent", "3")
 CLOCK_SECONDS = {"1d": DAY, "3d": 3 * DAY, "7d": 7 * DAY}
 #: the "shortly before" reminder comes an eighth of the clock before its end, at most this early
 LAST_CALL = 6 * 3600.0

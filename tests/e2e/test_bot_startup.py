@@ -64,7 +64,7 @@ async def test_registered_commands_match_the_code(harness: BotHarness) -> None:
     }
     games = set(harness.running.service.registry)
     assert games >= {"tigris", "oracle", "relay"}
-    assert set(registered) == set(code) == {"game", "play", "help", "stats"} | games
+    assert set(registered) == set(code) == {"game", "play", "help", "rules", "stats"} | games
     for name, command in code.items():
         assert shape(registered[name].get("options") or []) == shape(command.get("options", []))
         assert registered[name]["description"] == command["description"]
@@ -148,7 +148,8 @@ async def test_every_command_string_has_every_catalog_language(harness: BotHarne
             if localized["zh-TW"] == english and not english.isdigit():  # numbers are numbers
                 kept.append(english)
     assert checked > 100
-    assert kept == ["Temple Rush"]  # the name the Traditional Chinese rulebook keeps
+    # the name the Traditional Chinese rulebook keeps, a choice of /help and of /rules
+    assert kept == ["Temple Rush", "Temple Rush"]
 
 
 async def test_help_answers_ephemerally(harness: BotHarness) -> None:
@@ -173,7 +174,9 @@ async def test_every_answer_comes_within_the_deadline(harness: BotHarness) -> No
 async def test_global_sync_without_dev_guild(fake_discord: FakeDiscord, tmp_path: Path) -> None:
     async with open_harness(fake_discord, tmp_path, global_commands=True) as harness:
         names = {c["name"] for c in fake_discord.global_commands}
-        assert names == {"game", "play", "help", "stats"} | set(harness.running.service.registry)
+        assert names == {"game", "play", "help", "rules", "stats"} | set(
+            harness.running.service.registry
+        )
         assert not fake_discord.guild_commands.get(harness.guild.id)
         itx = await harness.slash(harness.alice, "help")
         assert "/game new" in harness.ephemeral_text(itx)
@@ -230,6 +233,7 @@ async def test_serve_runs_until_sigterm(fake_discord: FakeDiscord, tmp_path: Pat
         "game",
         "play",
         "help",
+        "rules",
         "stats",
     } | products
     handlers = asyncio.get_running_loop()._signal_handlers  # type: ignore[attr-defined]
@@ -398,7 +402,7 @@ async def test_clear_dev_commands_removes_the_duplicates_a_dev_guild_kept(
         guild = harness.guild
     async with open_harness(fake_discord, tmp_path, global_commands=True):  # then unset
         pass
-    names = {"game", "play", "help", "stats"} | set(registry())
+    names = {"game", "play", "help", "rules", "stats"} | set(registry())
     assert {c["name"] for c in fake_discord.guild_commands[guild.id]} == names
     assert {c["name"] for c in fake_discord.global_commands} == names
 

@@ -1,7 +1,8 @@
-"""``/help [game]``: the command overview, or one game's rules summary.
+"""``/help [game]``: every command grouped by what it is for, or one game's
+summary; ``/rules <game>``: a short illustrated rules summary in pages.
 
-The answer is ephemeral (it is for the asker) and works in DMs too; the
-games offered are the registry's, as fixed choices.
+The answers are ephemeral (they are for the asker), in the asker's language,
+and work in DMs too; the games offered are the registry's, as fixed choices.
 """
 
 from __future__ import annotations
@@ -36,12 +37,33 @@ class HelpCog(commands.Cog):
             ],
         )
         self.command = build_command("help", L("cmd.help.description"), [game], self.help)
+        rules_game = Param(
+            "game",
+            L("cmd.rules.game"),
+            choices=[
+                app_commands.Choice(name=L(registry[name].engine.title_key), value=name)
+                for name in sorted(registry)
+            ],
+        )
+        self.rules_command = build_command(
+            "rules", L("cmd.rules.description"), [rules_game], self.rules
+        )
 
     async def cog_load(self) -> None:
         self.bot.tree.add_command(self.command)
+        self.bot.tree.add_command(self.rules_command)
 
     async def cog_unload(self) -> None:
         self.bot.tree.remove_command(self.command.name)
+        self.bot.tree.remove_command(self.rules_command.name)
+
+    async def rules(self, interaction: discord.Interaction, values: dict[str, Any]) -> None:
+        game = str(values.get("game", ""))
+
+        async def work(player: Player) -> Outcome:
+            return await self.bot.service.rules(game, 0, language=str(interaction.locale or "en"))
+
+        await self.bot.responder.run(interaction, work, game_command=False, guild_only=False)
 
     async def help(self, interaction: discord.Interaction, values: dict[str, Any]) -> None:
         game = values.get("game")

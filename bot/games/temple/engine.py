@@ -64,7 +64,9 @@ from bot.games.temple.state import (
 )
 from bot.games.temple.submit import all_submitted, submit
 
-DEADLINES = ("24h", "12h", "48h", "4h", "1h")
+#: the round deadlines offered, shortest first; 24 hours unless the lobby chose another
+DEADLINES = ("1h", "4h", "12h", "24h", "48h")
+DEFAULT_DEADLINE = "24h"
 #: seconds a seat waits after a refused lightning layout
 LAYOUT_COOLDOWN = 5.0
 
@@ -85,7 +87,7 @@ class TempleEngine(GameEngine[GameState, Action]):
     turns = TurnShape.SIMULTANEOUS
     has_private_view = True
     options = (
-        OptionSpec("deadline", DEADLINES, "temple.option.deadline"),
+        OptionSpec("deadline", DEADLINES, "temple.option.deadline", DEFAULT_DEADLINE),
         OptionSpec("joint", ("off", "on"), "temple.option.joint"),
     )
     verbs = actions.VERBS
@@ -107,7 +109,7 @@ class TempleEngine(GameEngine[GameState, Action]):
         game, _ = flow.new_state(
             seats,
             seed,
-            options.get("deadline", DEADLINES[0]),
+            options.get("deadline", DEFAULT_DEADLINE),
             options.get("joint", "off") == "on",
         )
         return game

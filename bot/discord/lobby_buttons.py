@@ -1,0 +1,164 @@
+"""The lobby message's components: Join, Leave and Start, and a menu per option.
+
+Decisions:
+
+* Persistent :class:`discord.ui.DynamicItem` s, like the game buttons
+  (:mod:`bot.discord.buttons`): ``zg:lobby:<game>:join|leave|start`` and
+  ``zg:lopt:<game>:<option>`` (the option's name; the chosen value comes with
+  the interaction), so they work after any restart. Numbers match
+  :data:`~bot.discord.game_button.ID`; anything else falls to the stale answer.
+* A click goes through the responder like a command, and the service decides
+  (the host only for Start and the options, the lobby only, a legal value);
+  refusals are ephemeral, in the clicker's language.
+* The lobby message itself is the announcement: a tap that joins, leaves or
+  changes an option edits it in place (by :class:`~bot.discord.delivery.Delivery`)
+  and posts nothing new; Start posts the game's first message as
+  ``/game start`` does.
+* The message is public, so its labels are in the server's language; each
+  menu shows the current value as its selected option (``Variant: auction``).
+"""
+
+from __future__ import annotations
+
+import re
+from typing import TYPE_CHECKING, Any
+
+import discord
+
+from bot.discord.buttons import OPTION, ButtonView
+from bot.discord.game_button import ID, MAX_LABEL
+from bot.i18n import Text
+from bot.service import LobbyPanel, Outcome, Player
+
+if TYPE_CHECKING:
+    from bot.discord.client import ZigguratBot
+
+#: the lobby buttons, in their row
+LOBBY_VERBS = ("join", "leave", "start")
+#: Discord's limit on a select option's label
+MAX_OPTION_LABEL = 100
+
+_STYLES = {
+    "join": discord.ButtonStyle.success,
+    "leave": discord.ButtonStyle.secondary,
+    "start": discord.ButtonStyle.primary,
+}
+
+
+def _text(value: Text | str, lang: str) -> str:
+    return value.render(lang) if isinstance(value, Text) else value
+
+
+class LobbyButton(
+    discord.ui.DynamicItem[discord.ui.Button],
+    template=rf"zg:lobby:(?P<game_id>{ID}):(?P<verb>join|leave|start)",
+):
+    """Join, Leave or Start the lobby ``game_id``."""
+
+    def __init__(self, game_id: int, verb: str, label: str = "") -> None:
+        super().__init__(
+            discord.ui.Button(
+                label=(label or verb.title())[:MAX_LABEL],
+                style=_STYLES[verb],
+                custom_id=f"zg:lobby:{game_id}:{verb}",
+            )
+        )
+        self.game_id = game_id
+        self.verb = verb
+
+    @classmethod
+    async def from_custom_id(
+        cls, interaction: discord.Interaction, item: discord.ui.Item[Any], match: re.Match[str]
+    ) -> LobbyButton:
+        return cls(int(match["game_id"]), match["verb"], getattr(item, "label", None) or "")
+
+    async def callback(self, interaction: discord.Interaction) -> Any:
+        bot: ZigguratBot = interaction.client  # type: ignore[assignment]
+        service = bot.service
+        channel_id = interaction.channel_id or 0
+
+        async def work(player: Player) -> Outcome:
+            if self.verb == "join":
+                outcome = await service.join(channel_id, player, expected_game=self.game_id)
+            elif self.verb == "leave":
+                outcome = await service.leave(channel_id, player, expected_game=self.game_id)
+            else:
+                return await service.start(channel_id, player, expected_game=self.game_id)
+            outcome.public = []  # the lobby message, edited in place, says it
+            return outcome
+
+        await bot.responder.run(interaction, work)
+
+
+class OptionSelect(
+    discord.ui.DynamicItem[discord.ui.Select],
+    template=rf"zg:lopt:(?P<game_id>{ID}):(?P<option>{OPTION})",
+):
+    """The host picks a value of lobby option ``option`` of game ``game_id``."""
+
+    def __init__(
+        self,
+        game_id: int,
+        option: str,
+        choices: list[discord.SelectOption] | None = None,
+    ) -> None:
+        super().__init__(
+            discord.ui.Select(
+                custom_id=f"zg:lopt:{game_id}:{option}",
+                options=choices or [discord.SelectOption(label=option, value=option)],
+                min_values=1,
+                max_values=1,
+            )
+        )
+        self.game_id = game_id
+        self.option = option
+
+    @classmethod
+    async def from_custom_id(
+        cls, interaction: discord.Interaction, item: discord.ui.Item[Any], match: re.Match[str]
+    ) -> OptionSelect:
+        return cls(int(match["game_id"]), match["option"])
+
+    async def callback(self, interaction: discord.Interaction) -> Any:
+        bot: ZigguratBot = interaction.client  # type: ignore[assignment]
+        data: dict[str, Any] = dict(interaction.data or {})
+        values = [str(v) for v in data.get("values") or []]
+        value = values[0] if values else ""
+
+        async def work(player: Player) -> Outcome:
+            outcome = await bot.service.set_option(
+                interaction.channel_id or 0,
+                player,
+                self.option,
+                value,
+                expected_game=self.game_id,
+            )
+            outcome.public = []  # the lobby message, edited in place, says it
+            return outcome
+
+        await bot.responder.run(interaction, work)
+
+
+def lobby_view(panel: LobbyPanel, game_id: int, lang: str) -> ButtonView | None:
+    """The components of an open lobby message: a row of buttons, a row per menu."""
+    if not panel.open:
+        return None
+    view = ButtonView()
+    for verb in LOBBY_VERBS:
+        view.add_item(LobbyButton(game_id, verb, Text(f"lobby.button.{verb}").render(lang)))
+    for row, menu in enumerate(panel.menus, start=1):
+        choices = [
+            discord.SelectOption(
+                label=label.render(lang)[:MAX_OPTION_LABEL],
+                value=value,
+                default=value == menu.current,
+            )
+            for value, label in menu.values[:25]
+        ]
+        select = OptionSelect(game_id, menu.name, choices)
+        select.item.row = row
+        view.add_item(select)
+    return view
+
+
+LOBBY_ITEMS: tuple[type[discord.ui.DynamicItem[Any]], ...] = (LobbyButton, OptionSelect)

@@ -1,0 +1,56 @@
+"""The page buttons of ``/rules <game>``: ``zg:rules:<game>:<page>``.
+
+Persistent like every button (nothing remembered); a click answers with that
+page, ephemerally and in the clicker's language, also in DMs.
+"""
+
+from __future__ import annotations
+
+import re
+from typing import TYPE_CHECKING, Any
+
+import discord
+
+from bot.discord.game_button import ID, MAX_LABEL
+from bot.service import Outcome, Player
+
+if TYPE_CHECKING:
+    from bot.discord.client import ZigguratBot
+
+#: a game's name in a custom_id
+GAME = r"[a-z][a-z0-9_]{0,31}"
+RULES_PATTERN = rf"rules:{GAME}:{ID}$"
+
+
+class RulesButton(
+    discord.ui.DynamicItem[discord.ui.Button],
+    template=rf"zg:rules:(?P<game>{GAME}):(?P<page>{ID})",
+):
+    """Show page ``page`` of the rules of ``game``."""
+
+    def __init__(self, game: str, page: int, label: str = "") -> None:
+        super().__init__(
+            discord.ui.Button(
+                label=(label or str(page + 1))[:MAX_LABEL],
+                style=discord.ButtonStyle.secondary,
+                custom_id=f"zg:rules:{game}:{page}",
+            )
+        )
+        self.game = game
+        self.page = page
+
+    @classmethod
+    async def from_custom_id(
+        cls, interaction: discord.Interaction, item: discord.ui.Item[Any], match: re.Match[str]
+    ) -> RulesButton:
+        return cls(match["game"], int(match["page"]), getattr(item, "label", None) or "")
+
+    async def callback(self, interaction: discord.Interaction) -> Any:
+        bot: ZigguratBot = interaction.client  # type: ignore[assignment]
+
+        async def work(player: Player) -> Outcome:
+            return await bot.service.rules(
+                self.game, self.page, language=str(interaction.locale or "en")
+            )
+
+        await bot.responder.run(interaction, work, game_command=False, guild_only=False)
