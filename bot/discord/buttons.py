@@ -27,7 +27,7 @@ from typing import TYPE_CHECKING, Any
 
 import discord
 
-from bot.discord.game_button import ID, MAX_LABEL, GameButton, game_template
+from bot.discord.game_button import ID, MAX_LABEL, PICK_IDS, GameButton, game_template
 from bot.discord.rematch import RematchButton
 from bot.service import Choice, ChoiceKind, Outcome, Player, Refusal
 
@@ -185,7 +185,7 @@ class ResignButton(
 
 class StaleButton(
     discord.ui.DynamicItem[discord.ui.Button],
-    template=rf"zg:(?!act:{ID}:{ID}:.|undo:{ID}:{ID}$|(?:mine|abandon|resign|rematch):{ID}$).*",
+    template=rf"zg:(?!act:{ID}:{ID}:.|undo:{ID}:{ID}$|(?:mine|abandon|resign|rematch):{ID}$|{PICK_IDS}).*",
 ):
     """Any other ``zg:`` button: answered, never ignored."""
 
@@ -230,6 +230,10 @@ def button_for(choice: Choice, game_id: int, version: int | None, lang: str) -> 
         return MineButton(game_id, label)
     if choice.kind is ChoiceKind.REMATCH:
         return RematchButton(game_id, label)
+    if choice.kind is ChoiceKind.PLAY:
+        from bot.discord.picking import PlayButton  # picking imports this module
+
+        return PlayButton(game_id, label)
     if version is None:
         raise ValueError("a move or undo button needs the game's version")
     if choice.kind is ChoiceKind.UNDO:

@@ -71,6 +71,8 @@ class ChoiceKind(enum.Enum):
     RESIGN = "resign"
     #: start a rematch of the finished game (bot.service.after)
     REMATCH = "rematch"
+    #: open the clicker's move picker, ephemerally (bot.service.tapping)
+    PLAY = "play"
 
 
 @dataclass(frozen=True)
