@@ -1910,7 +1910,7 @@ class FakeDiscord:
 
     @staticmethod
     def _validate_string_select(comp: JSON) -> None:
-        """A string select as Discord's API schema limits it (StringSelectComponentForMessageRequest:
+        """A string select as Discord's API schema limits it (a string select request:
         1-25 options, label/value/description up to 100 characters, placeholder up to 150,
         0 <= min_values <= max_values <= 25 and no more than its options)."""
         options = comp.get("options", [])
