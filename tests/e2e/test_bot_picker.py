@@ -220,3 +220,152 @@ async def test_a_whole_game_by_tapping_only(
         "%s %s: %d taps, %d pickers, %.1f s", game, options, tapper.taps, tapper.opened, took
     )
     assert tapper.selects > 0
+
+
+# -- one turn in detail ----------------------------------------------------------------
+
+
+def ids_ending(message: RecordedMessage, kind: str) -> list[str]:
+    return [c for c in message.custom_ids() if c.startswith("zg:pick:") and c.endswith(kind)]
+
+
+async def step_once(tapper: Tapper, user: FakeUser, picker: RecordedMessage) -> None:
+    """Tap options until one step is played (the game's version moves)."""
+    version = await tapper.version()
+    while await tapper.version() == version:
+        assert await tapper.choose(user, picker), picker.text
+
+
+async def awaited(h: BotHarness, players: list[FakeUser]) -> tuple[FakeUser, FakeUser]:
+    [mover] = await h.waiting(players)
+    other = next(u for u in players if u is not mover)
+    return mover, other
+
+
+async def test_a_tikal_turn_by_taps_with_preview_undo_and_end_turn(harness: BotHarness) -> None:
+    h = harness
+    players = [h.alice, h.bob]
+    await start(h, "tikal", players, 6, mode="base")
+    tapper = Tapper(h, players, random.Random(1))
+    mover, other = await awaited(h, players)
+    public_before = len(h.public_messages())
+    picker = await tapper.open(mover)
+    assert picker is not None and picker.ephemeral_for is mover
+    assert picker.components and picker.text
+    # a Tikal turn begins with the hex to place: play it, then steps until one can be undone
+    for _ in range(4):
+        await step_once(tapper, mover, picker)
+        assert "Played: " in picker.text, picker.text
+        assert [a.filename for a in picker.attachments] == ["board.png"]  # the preview
+        assert ids_ending(picker, ":e"), picker.custom_ids()  # End turn
+        assert any(menu_of(picker)), picker.custom_ids()  # and the next menu
+        assert len(h.public_messages()) == public_before  # nothing public within a turn
+        if ids_ending(picker, ":u"):
+            break
+    # the step is taken back from the same message, which updates in place
+    version = await tapper.version()
+    itx = await tapper.tap(h.click(mover, picker, ids_ending(picker, ":u")[0]))
+    assert itx.callback_type == 6 and itx.response is picker  # an update, no new message
+    assert await tapper.version() == version + 1
+    assert "Took back: " in picker.text
+    assert any(menu_of(picker))
+    await step_once(tapper, mover, picker)
+    # End turn: the hand-off is posted publicly, as for a typed move
+    itx = await tapper.tap(h.click(mover, picker, ids_ending(picker, ":e")[0]))
+    assert itx.response is picker
+    [public] = h.public_of(itx)
+    assert public in h.public_messages()[public_before:]
+    assert [u.id for u in public.mentions] == [other.id]
+    assert any(c.startswith("zg:play:") for c in public.custom_ids())
+    assert not ids_ending(picker, ":e") and not menu_of(picker)[1]  # no menu: not theirs now
+    assert await h.waiting(players) == [other]
+
+
+async def test_a_picker_is_refused_to_whoever_is_not_awaited(harness: BotHarness) -> None:
+    h = harness
+    players = [h.alice, h.bob]
+    await start(h, "tigris", players, 5)
+    _, other = await awaited(h, players)
+    message, play = play_button(h)
+    before = await h.raw_game()
+    for user, key in ((other, "It is not your turn"), (h.mallory, t("en", "error.not_in_game"))):
+        itx = await h.click(user, message, play)
+        assert not itx.rejected
+        [answer] = itx.messages
+        assert answer.ephemeral and answer.ephemeral_for is user and not answer.components
+        assert key in answer.text
+    assert await h.raw_game() == before
+    # in the clicker's own language
+    h.mallory.locale = "ko"
+    itx = await h.click(h.mallory, message, play)
+    assert t("ko", "error.not_in_game") in itx.messages[0].text
+
+
+async def test_a_stale_picker_says_so_and_offers_a_fresh_one(harness: BotHarness) -> None:
+    h = harness
+    players = [h.alice, h.bob]
+    await start(h, "tigris", players, 5)
+    tapper = Tapper(h, players, random.Random(3))
+    mover, _ = await awaited(h, players)
+    old = await tapper.open(mover)
+    fresh = await tapper.open(mover)
+    assert old is not None and fresh is not None and old is not fresh
+    await step_once(tapper, mover, fresh)  # the game moves on through the other picker
+    after = await h.raw_game()
+    select_menu, buttons = menu_of(old)
+    if select_menu is not None:
+        itx = await select(
+            h, mover, old, select_menu["custom_id"], [select_menu["options"][0]["value"]]
+        )
+    else:
+        itx = await h.click(mover, old, buttons[0]["custom_id"])
+    assert not itx.rejected and itx.response is old
+    assert t("en", "picker.stale_fresh") in old.text
+    assert any(menu_of(old)), old.custom_ids()  # the fresh menu, at the new version
+    version = await tapper.version()
+    assert all(f":{version}" in c for c in old.custom_ids() if c.endswith(":s"))
+    assert await h.raw_game() == after
+
+
+#: numbers past the store's integer range, as in test_bot_buttons
+FORGED_NUMBERS = ("9223372036854775808", "1" + "0" * 40)
+
+
+async def test_forged_pick_ids_are_stale_or_unreadable_and_change_nothing(
+    harness: BotHarness, caplog: pytest.LogCaptureFixture
+) -> None:
+    h = harness
+    players = [h.alice, h.bob]
+    await start(h, "tigris", players, 5)
+    tapper = Tapper(h, players, random.Random(4))
+    mover, _ = await awaited(h, players)
+    picker = await tapper.open(mover)
+    assert picker is not None
+    game = await h.game_id()
+    version = await tapper.version()
+    before = await h.raw_game()
+    stale = t("en", "error.stale_button")
+    forged = {
+        **{f"zg:pick:{n}:{version}:0": stale for n in FORGED_NUMBERS},
+        **{f"zg:pick:{game}:{n}:0": stale for n in FORGED_NUMBERS},
+        **{f"zg:pick:{game}:{n}:u": stale for n in FORGED_NUMBERS},
+        **{f"zg:play:{n}": stale for n in FORGED_NUMBERS},
+        f"zg:pick:{game}:{version}.zz.qq:0": t("en", "picker.bad_token"),
+        f"zg:pick:{game}:{version}.99:0": t("en", "picker.bad_token"),
+        f"zg:pick:{game}:{version}:99": t("en", "picker.bad_choice"),
+        f"zg:pick:{game}:{version + 5}:0": t("en", "picker.stale_fresh"),
+        f"zg:pick:{game + 1}:{version}:0": stale,
+        f"zg:pick:{game}:{version}:x": stale,
+        f"zg:pick:{game}:{version}.1:u": t("en", "picker.bad_token"),
+    }
+    for custom_id, expected in forged.items():
+        button = {"type": 2, "style": 1, "label": "x", "custom_id": custom_id}
+        picker.components = [{"type": 1, "components": [button]}]
+        caplog.clear()
+        itx = await h.click(mover, picker, custom_id)
+        assert not itx.rejected, custom_id
+        text = "\n".join(m.text for m in itx.messages)
+        assert expected in text, (custom_id, text)
+        assert t("en", "error.internal") not in text, custom_id
+        assert not [r for r in caplog.records if r.levelno >= logging.WARNING], custom_id
+    assert await h.raw_game() == before
