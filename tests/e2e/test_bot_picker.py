@@ -220,6 +220,8 @@ async def test_a_whole_game_by_tapping_only(
         "%s %s: %d taps, %d pickers, %.1f s", game, options, tapper.taps, tapper.opened, took
     )
     assert tapper.selects > 0
+    if game == "tigris":
+        assert tapper.multi > 0  # a swap's tiles: one multiple-choice select
 
 
 # -- one turn in detail ----------------------------------------------------------------
@@ -357,6 +359,7 @@ async def test_forged_pick_ids_are_stale_or_unreadable_and_change_nothing(
         f"zg:pick:{game + 1}:{version}:0": stale,
         f"zg:pick:{game}:{version}:x": stale,
         f"zg:pick:{game}:{version}.1:u": t("en", "picker.bad_token"),
+        f"zg:pick:{game}:{version}:s": t("en", "picker.title.verb"),  # a button named as a select
     }
     for custom_id, expected in forged.items():
         button = {"type": 2, "style": 1, "label": "x", "custom_id": custom_id}
