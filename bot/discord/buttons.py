@@ -27,7 +27,7 @@ from typing import TYPE_CHECKING, Any
 
 import discord
 
-from bot.discord.game_button import ID, MAX_LABEL, GameButton, game_template
+from bot.discord.game_button import ID, MAX_LABEL, PICK_IDS, GameButton, game_template
 from bot.discord.rematch import RematchButton
 from bot.discord.rules_button import RULES_PATTERN, RulesButton
 from bot.service import Choice, ChoiceKind, Outcome, Player, Refusal
@@ -190,7 +190,7 @@ class StaleButton(
     discord.ui.DynamicItem[discord.ui.Button],
     template=(
         rf"zg:(?!act:{ID}:{ID}:.|undo:{ID}:{ID}$|(?:mine|abandon|resign|rematch):{ID}$"
-        rf"|lobby:{ID}:(?:join|leave|start)$|lopt:{ID}:{OPTION}$|{RULES_PATTERN}).*"
+        rf"|lobby:{ID}:(?:join|leave|start)$|lopt:{ID}:{OPTION}$|{RULES_PATTERN}|{PICK_IDS}).*"
     ),
 ):
     """Any other ``zg:`` button: answered, never ignored."""
@@ -240,6 +240,10 @@ def button_for(choice: Choice, game_id: int, version: int | None, lang: str) -> 
     if choice.kind is ChoiceKind.PAGE:
         game, page = choice.action.split(":")
         return RulesButton(game, int(page), label)
+    if choice.kind is ChoiceKind.PLAY:
+        from bot.discord.picking import PlayButton  # picking imports this module
+
+        return PlayButton(game_id, label)
     if version is None:
         raise ValueError("a move or undo button needs the game's version")
     if choice.kind is ChoiceKind.UNDO:

@@ -49,6 +49,7 @@ from bot.discord.delivery import Delivery
 from bot.discord.errors import ZigguratTree
 from bot.discord.interactions import Responder
 from bot.discord.lobby_buttons import LOBBY_ITEMS
+from bot.discord.picking import PICKER_ITEMS
 from bot.discord.translator import CatalogTranslator
 from bot.games.base import GameType
 from bot.i18n import t
@@ -97,7 +98,7 @@ class ZigguratBot(commands.Bot):
         await self.add_cog(HelpCog(self))
         await self.add_cog(GamesCog(self))
         await self.add_cog(AfterCog(self))  # after LobbyCog: adds /game export
-        self.add_dynamic_items(*DYNAMIC_ITEMS, *LOBBY_ITEMS)
+        self.add_dynamic_items(*DYNAMIC_ITEMS, *LOBBY_ITEMS, *PICKER_ITEMS)
         await self.sync_commands()
         self.timers.start()
         self.service.start_drawing()

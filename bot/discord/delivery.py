@@ -142,11 +142,13 @@ class Delivery:
         image: bytes | None = None,
         view: discord.ui.View | None = None,
         image_name: str = HAND_FILE,
+        replace: bool = False,
     ) -> None:
         """Messages only the invoker sees; the image and view ride on the last part.
 
         The first answer to the deferred interaction edits its original
-        response; every later part is a follow-up.
+        response; every later part is a follow-up. ``replace`` (the move
+        picker's message) drops its earlier image and components.
         """
         lang = locale_language(interaction.locale)
         parts = split_content(render(lines, lang))
@@ -161,6 +163,10 @@ class Delivery:
                 self._mark_answered(interaction)
                 if "file" in extra:
                     extra["attachments"] = [extra.pop("file")]
+                elif replace:
+                    extra["attachments"] = []
+                if replace:
+                    extra.setdefault("view", None)
                 await interaction.edit_original_response(
                     content=part, allowed_mentions=discord.AllowedMentions.none(), **extra
                 )
@@ -201,9 +207,16 @@ class Delivery:
         outcome: Outcome,
         *,
         private_inline: bool = False,
+        picker_lines: Sequence[Text] | None = None,
+        picker_view: discord.ui.View | None = None,
     ) -> set[int]:
         """Deliver a successful command's outcome; return whose private view the
-        invoker was shown ephemerally (so it is not shown twice)."""
+        invoker was shown ephemerally (so it is not shown twice).
+
+        A step played through the move picker (:mod:`bot.discord.picking`)
+        passes ``picker_lines`` and ``picker_view``: the answer replaces the
+        picker message (acknowledged as an update), its lines followed by the
+        next menu's and its buttons replaced by the menu's."""
         me = interaction.user.id
         own_lang = locale_language(interaction.locale)
         public_lang = locale_language(interaction.guild_locale)
@@ -213,15 +226,19 @@ class Delivery:
         inline = [pm for pm in private if inline_all and pm.user_id == me]
         private = [pm for pm in private if pm not in inline]
         view = self.reply_view(outcome, outcome.reply_choices, own_lang)
+        picked = picker_lines is not None
+        if picked:
+            view = picker_view
 
         if outcome.reply:
             private_preview = outcome.step is StepKind.SUBMISSION
             await self.ephemeral(
                 interaction,
-                outcome.reply,
+                [*outcome.reply, *(picker_lines or ())],
                 image=outcome.reply_image,
                 view=view,
                 image_name=HAND_FILE if private_preview else BOARD_FILE,
+                replace=picked,
             )
             if outcome.step is StepKind.SUBMISSION:
                 shown.add(me)  # a sealed move's preview is the player's own view

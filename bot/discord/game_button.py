@@ -31,6 +31,9 @@ MAX_LABEL = 80
 
 #: a number in a custom_id: no leading zero, at most 18 digits (always < 2**63)
 ID = r"(?:0|[1-9][0-9]{0,17})"
+#: every custom_id of the move picker (:mod:`bot.discord.picking`), which the
+#: stale-button catch-all leaves alone
+PICK_IDS = rf"play:{ID}$|pick:{ID}:{ID}(?:[.~].*)?:(?:[0-9]{{1,2}}|[srue])$"
 
 
 def game_template(verb: str) -> str:

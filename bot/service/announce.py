@@ -22,6 +22,9 @@ Decisions:
   is awaited and it has 2 to :data:`MAX_PUBLIC_CHOICES` of them. When an
   awaited seat has private choices, the public message gets one "Your
   options" button that answers each awaited clicker with their own, ephemerally.
+* A public message that waits for someone ends with a "Play" button: it
+  opens the move picker (:mod:`bot.service.tapping`) of each awaited
+  clicker, ephemerally; anyone else is refused.
 * Private updates go to each seat whose private view changed or who got a
   private event — never to anyone else.
 """
@@ -46,6 +49,8 @@ from bot.store import TimerRow
 
 #: the final message's button (bot.service.after)
 REMATCH = Choice(Text("after.rematch_button"), kind=ChoiceKind.REMATCH)
+#: the button on every public message that waits for someone (the move picker)
+PLAY = Choice(Text("picker.play_button"), kind=ChoiceKind.PLAY)
 #: at most this many public buttons (two rows of five)
 MAX_PUBLIC_CHOICES = 10
 #: at most this many of a seat's own choices on its ephemeral answer (four rows)
@@ -150,6 +155,8 @@ def public_buttons(game: LoadedGame, awaited: set[int]) -> list[Choice]:
             buttons = choice_buttons(game, actions)
     if any(engine.private_choices(state, seat) for seat in awaited):
         buttons.append(Choice(Text("choice.mine"), kind=ChoiceKind.MINE))
+    if awaited:
+        buttons.append(PLAY)
     return buttons
 
 

@@ -73,6 +73,8 @@ class ChoiceKind(enum.Enum):
     REMATCH = "rematch"
     #: show another page of a game's rules (``action`` is ``<game>:<page>``)
     PAGE = "page"
+    #: open the clicker's move picker, ephemerally (bot.service.tapping)
+    PLAY = "play"
 
 
 @dataclass(frozen=True)

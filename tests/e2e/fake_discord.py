@@ -118,6 +118,8 @@ CALLBACK_DEADLINE_S: Final = 3.0
 MAX_CONTENT: Final = 2000
 MAX_EMBEDS: Final = 10
 MAX_ACTION_ROWS: Final = 5
+#: Discord's limit on the components of one message, nested ones counted
+MAX_COMPONENTS: Final = 40
 MAX_CHOICES: Final = 25
 MAX_OPTIONS: Final = 25
 #: Discord's limit on a command's names, descriptions and values added up
@@ -1901,8 +1903,33 @@ class FakeDiscord:
                         )
                 elif comp.get("style") != 6 and custom_id is None:
                     raise _invalid_form("non-link buttons need a custom_id", "components")
-            if ctype == 3 and not 1 <= len(comp.get("options", [])) <= 25:
-                raise _invalid_form("a string select has 1 to 25 options", "components")
+            if ctype == 3:
+                self._validate_string_select(comp)
+        if not v2 and sum(1 for _ in walk_components(components)) > MAX_COMPONENTS:
+            raise _invalid_form(f"at most {MAX_COMPONENTS} components in total", "components")
+
+    @staticmethod
+    def _validate_string_select(comp: JSON) -> None:
+        """A string select as Discord's API schema limits it (a string select request:
+        1-25 options, label/value/description up to 100 characters, placeholder up to 150,
+        0 <= min_values <= max_values <= 25 and no more than its options)."""
+        options = comp.get("options", [])
+        if not 1 <= len(options) <= 25:
+            raise _invalid_form("a string select has 1 to 25 options", "components")
+        values = [o.get("value") for o in options]
+        if len(set(values)) != len(values):
+            raise _invalid_form("select option values must be unique", "components")
+        for option in options:
+            for key in ("label", "value"):
+                if not 1 <= len(str(option.get(key) or "")) <= 100:
+                    raise _invalid_form(f"select option {key} must be 1 to 100", "components")
+            if len(str(option.get("description") or "")) > 100:
+                raise _invalid_form("select option description over 100", "components")
+        if len(str(comp.get("placeholder") or "")) > 150:
+            raise _invalid_form("select placeholder must be 150 or fewer", "components")
+        low, high = comp.get("min_values", 1), comp.get("max_values", 1)
+        if not 0 <= low <= high <= min(25, len(options)) or high < 1:
+            raise _invalid_form("select min_values/max_values out of range", "components")
 
     # ------------------------------------------------------------------ message creation
 

@@ -47,7 +47,7 @@ async def test_claim_and_gift_are_buttons_that_play(harness: BotHarness) -> None
     assert set(buttons) == {"claim", "gift"}
     assert all(len(cid) <= 100 for cid in buttons.values())
     labels = {c["label"] for c in message.walk_components() if c.get("type") == 2}
-    assert labels == {"claim", "gift"}
+    assert labels == {"claim", "gift", t("en", "picker.play_button")}  # and the picker
     assert {u.id for u in message.mentions} == {chooser.id}  # only the chooser is pinged
 
     other = next(u for u in players if u is not chooser)

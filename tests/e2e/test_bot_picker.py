@@ -1,0 +1,374 @@
+"""Tap to play through the fake Discord: whole games with component interactions only.
+
+After ``/game start`` no slash command is sent: each awaited player clicks the
+"Play" button of the newest public message, and then only the components of
+the ephemeral picker message it opens (a select or a button of the menu, the
+confirmation), which updates in place until their part is played. The test
+reads the store only to know whom the game awaits and when it is over.
+
+Also: Discord's component limits on every message, a picker refused to
+whoever is not awaited, a stale picker answered with a fresh one, and forged
+``zg:pick:`` ids answered as stale or unreadable, changing nothing.
+"""
+
+from __future__ import annotations
+
+import logging
+import random
+import sqlite3
+import time
+from collections.abc import AsyncIterator
+from pathlib import Path
+from typing import Any
+
+import pytest
+
+from bot.i18n import t
+
+from .bot_harness import WAIT, BotHarness, open_harness
+from .fake_discord import FakeDiscord, FakeUser, InteractionResult, RecordedMessage
+
+#: generous caps that turn a game that never ends into a failure
+MAX_TAPS = 6000
+
+
+@pytest.fixture
+async def harness(fake_discord: FakeDiscord, tmp_path: Path) -> AsyncIterator[BotHarness]:
+    async with open_harness(fake_discord, tmp_path) as opened:
+        yield opened
+
+
+async def start(
+    h: BotHarness, game: str, players: list[FakeUser], seed: int, **options: Any
+) -> None:
+    """Open, join and start a game by commands (the lobby is another issue's), seed fixed."""
+    creator, *others = players
+    opened = await h.slash(creator, f"game new {game}", **options)
+    assert h.public_of(opened), h.ephemeral_text(opened)
+    assert h.store is not None
+    with sqlite3.connect(h.store.path) as raw:  # the lobby draws a random seed: fix it
+        raw.execute("UPDATE games SET seed = ? WHERE id = ?", (seed, await h.game_id()))
+    for user in others:
+        await h.slash(user, "game join")
+    started = await h.slash(creator, "game start")
+    assert "has started" in h.public_of(started)[0].text, h.ephemeral_text(started)
+
+
+async def select(
+    h: BotHarness, user: FakeUser, message: RecordedMessage, custom_id: str, values: list[str]
+) -> InteractionResult:
+    itx = await h.fake.select(user, message, custom_id, values)
+    await h.running.wait_interaction_done(itx.id, WAIT)
+    return itx
+
+
+def play_button(h: BotHarness) -> tuple[RecordedMessage, str]:
+    """The newest public message with a Play button, and the button's custom_id."""
+    for message in reversed(h.public_messages()):
+        ids = [c for c in message.custom_ids() if c.startswith("zg:play:")]
+        if ids:
+            return message, ids[0]
+    raise AssertionError("no public message with a Play button")
+
+
+def menu_of(message: RecordedMessage) -> tuple[JSONish, list[JSONish]]:
+    """The picker message's select (or None) and its option buttons."""
+    select_menu = None
+    buttons = []
+    for comp in message.walk_components():
+        cid = str(comp.get("custom_id", ""))
+        if not cid.startswith("zg:pick:"):
+            continue
+        kind = cid.rsplit(":", 1)[1]
+        if comp.get("type") == 3:
+            select_menu = comp
+        elif comp.get("type") == 2 and kind.isdigit():
+            buttons.append(comp)
+    return select_menu, buttons
+
+
+JSONish = Any
+
+
+def check_limits(message: RecordedMessage) -> None:
+    """Discord's limits on a message's components (the fake refuses more, this says what)."""
+    rows = message.components
+    assert len(rows) <= 5, message.custom_ids()
+    assert sum(1 for _ in message.walk_components()) <= 40
+    for row in rows:
+        assert row["type"] == 1 and 1 <= len(row["components"]) <= 5
+        for comp in row["components"]:
+            assert 1 <= len(comp.get("custom_id", "")) <= 100
+            if comp["type"] == 2:
+                assert 1 <= len(comp["label"]) <= 80
+            if comp["type"] == 3:
+                assert len(row["components"]) == 1
+                assert 1 <= len(comp["options"]) <= 25
+                assert all(1 <= len(o["label"]) <= 100 for o in comp["options"])
+                low, high = comp.get("min_values", 1), comp.get("max_values", 1)
+                assert 1 <= low <= high <= len(comp["options"])
+
+
+class Tapper:
+    """A table of players who only tap; counts taps and steps."""
+
+    def __init__(self, h: BotHarness, players: list[FakeUser], rng: random.Random) -> None:
+        self.h = h
+        self.players = players
+        self.rng = rng
+        self.taps = 0
+        self.selects = 0
+        self.multi = 0
+        self.opened = 0
+
+    async def tap(self, itx_of: Any) -> InteractionResult:
+        self.taps += 1
+        assert self.taps < MAX_TAPS, "the game does not end"
+        itx: InteractionResult = await itx_of
+        assert not itx.rejected, [str(r) for r in itx.rejected]
+        for message in itx.messages:
+            check_limits(message)
+            assert t("en", "error.internal") not in message.text
+        return itx
+
+    async def open(self, user: FakeUser) -> RecordedMessage | None:
+        """Click Play as ``user``: their picker message (None if refused)."""
+        message, custom_id = play_button(self.h)
+        itx = await self.tap(self.h.click(user, message, custom_id))
+        self.opened += 1
+        [picker] = [m for m in itx.messages if m.ephemeral]
+        assert picker.ephemeral_for is user
+        return picker if picker.components else None
+
+    async def choose(self, user: FakeUser, picker: RecordedMessage) -> bool:
+        """One tap in the picker's menu; False when it shows no menu any more."""
+        h = self.h
+        select_menu, buttons = menu_of(picker)
+        if select_menu is not None:
+            options = [o["value"] for o in select_menu["options"]]
+            low, high = select_menu.get("min_values", 1), select_menu.get("max_values", 1)
+            count = self.rng.randint(low, high)
+            self.selects += 1
+            self.multi += high > 1
+            await self.tap(
+                select(h, user, picker, select_menu["custom_id"], self.rng.sample(options, count))
+            )
+        elif buttons:
+            await self.tap(h.click(user, picker, self.rng.choice(buttons)["custom_id"]))
+        else:
+            return False
+        return True
+
+    async def play(self) -> None:
+        """Tap until the game is over."""
+        h = self.h
+        while waiting := await h.waiting(self.players):
+            user = self.rng.choice(waiting)
+            picker = await self.open(user)
+            assert picker is not None, picker
+            version = await self.version()
+            while await self.version() == version:
+                assert await self.choose(user, picker), picker.text
+            # the step was played: the same message shows what it did
+            assert t("en", "error.internal") not in picker.text
+
+    async def version(self) -> int:
+        assert self.h.store is not None
+        row = await self.h.store.latest_game_in(self.h.channel.id)
+        assert row is not None
+        return row.version
+
+
+async def finish(h: BotHarness, tapper: Tapper, names: list[str], started: float) -> float:
+    assert h.store is not None
+    row = await h.store.latest_game_in(h.channel.id)
+    assert row is not None and row.status == "finished"
+    final = h.public_messages()[-1]
+    assert "The game is over. Final ranking:" in final.text
+    ranked = [line.split(" — ")[0] for line in final.text.splitlines() if line[:1].isdigit()]
+    assert sorted(r.split(". ", 1)[1] for r in ranked) == sorted(names)
+    for message in h.fake.messages:
+        check_limits(message)
+    assert not any(itx.rejected for itx in h.fake.interactions)
+    # after the start, only components: no slash command
+    commands = [i for i in h.fake.interactions if i.type == 2]
+    assert all(i.sent_at <= started for i in commands)
+    return time.monotonic() - started
+
+
+GAMES = [
+    ("tigris", {}, 5),
+    ("tikal", {"mode": "base"}, 6),
+    ("tikal", {"mode": "auction"}, 7),
+    ("tikal", {"mode": "mini"}, 8),
+    ("temple", {}, 9),
+]
+
+
+@pytest.mark.parametrize(("game", "options", "seed"), GAMES, ids=[f"{g}-{o}" for g, o, _ in GAMES])
+async def test_a_whole_game_by_tapping_only(
+    harness: BotHarness, game: str, options: dict[str, str], seed: int
+) -> None:
+    h = harness
+    players = [h.alice, h.bob]
+    await start(h, game, players, seed, **options)
+    started = time.monotonic()
+    tapper = Tapper(h, players, random.Random(seed))
+    await tapper.play()
+    took = await finish(h, tapper, [u.name for u in players], started)
+    logging.getLogger(__name__).info(
+        "%s %s: %d taps, %d pickers, %.1f s", game, options, tapper.taps, tapper.opened, took
+    )
+    assert tapper.selects > 0
+    if game == "tigris":
+        assert tapper.multi > 0  # a swap's tiles: one multiple-choice select
+
+
+# -- one turn in detail ----------------------------------------------------------------
+
+
+def ids_ending(message: RecordedMessage, kind: str) -> list[str]:
+    return [c for c in message.custom_ids() if c.startswith("zg:pick:") and c.endswith(kind)]
+
+
+async def step_once(tapper: Tapper, user: FakeUser, picker: RecordedMessage) -> None:
+    """Tap options until one step is played (the game's version moves)."""
+    version = await tapper.version()
+    while await tapper.version() == version:
+        assert await tapper.choose(user, picker), picker.text
+
+
+async def awaited(h: BotHarness, players: list[FakeUser]) -> tuple[FakeUser, FakeUser]:
+    [mover] = await h.waiting(players)
+    other = next(u for u in players if u is not mover)
+    return mover, other
+
+
+async def test_a_tikal_turn_by_taps_with_preview_undo_and_end_turn(harness: BotHarness) -> None:
+    h = harness
+    players = [h.alice, h.bob]
+    await start(h, "tikal", players, 6, mode="base")
+    tapper = Tapper(h, players, random.Random(1))
+    mover, other = await awaited(h, players)
+    public_before = len(h.public_messages())
+    picker = await tapper.open(mover)
+    assert picker is not None and picker.ephemeral_for is mover
+    assert picker.components and picker.text
+    # a Tikal turn begins with the hex to place: play it, then steps until one can be undone
+    for _ in range(4):
+        await step_once(tapper, mover, picker)
+        assert "Played: " in picker.text, picker.text
+        assert [a.filename for a in picker.attachments] == ["board.png"]  # the preview
+        assert ids_ending(picker, ":e"), picker.custom_ids()  # End turn
+        assert any(menu_of(picker)), picker.custom_ids()  # and the next menu
+        assert len(h.public_messages()) == public_before  # nothing public within a turn
+        if ids_ending(picker, ":u"):
+            break
+    # the step is taken back from the same message, which updates in place
+    version = await tapper.version()
+    itx = await tapper.tap(h.click(mover, picker, ids_ending(picker, ":u")[0]))
+    assert itx.callback_type == 6 and itx.response is picker  # an update, no new message
+    assert await tapper.version() == version + 1
+    assert "Took back: " in picker.text
+    assert any(menu_of(picker))
+    await step_once(tapper, mover, picker)
+    # End turn: the hand-off is posted publicly, as for a typed move
+    itx = await tapper.tap(h.click(mover, picker, ids_ending(picker, ":e")[0]))
+    assert itx.response is picker
+    [public] = h.public_of(itx)
+    assert public in h.public_messages()[public_before:]
+    assert [u.id for u in public.mentions] == [other.id]
+    assert any(c.startswith("zg:play:") for c in public.custom_ids())
+    assert not ids_ending(picker, ":e") and not menu_of(picker)[1]  # no menu: not theirs now
+    assert await h.waiting(players) == [other]
+
+
+async def test_a_picker_is_refused_to_whoever_is_not_awaited(harness: BotHarness) -> None:
+    h = harness
+    players = [h.alice, h.bob]
+    await start(h, "tigris", players, 5)
+    _, other = await awaited(h, players)
+    message, play = play_button(h)
+    before = await h.raw_game()
+    for user, key in ((other, "It is not your turn"), (h.mallory, t("en", "error.not_in_game"))):
+        itx = await h.click(user, message, play)
+        assert not itx.rejected
+        [answer] = itx.messages
+        assert answer.ephemeral and answer.ephemeral_for is user and not answer.components
+        assert key in answer.text
+    assert await h.raw_game() == before
+    # in the clicker's own language
+    h.mallory.locale = "ko"
+    itx = await h.click(h.mallory, message, play)
+    assert t("ko", "error.not_in_game") in itx.messages[0].text
+
+
+async def test_a_stale_picker_says_so_and_offers_a_fresh_one(harness: BotHarness) -> None:
+    h = harness
+    players = [h.alice, h.bob]
+    await start(h, "tigris", players, 5)
+    tapper = Tapper(h, players, random.Random(3))
+    mover, _ = await awaited(h, players)
+    old = await tapper.open(mover)
+    fresh = await tapper.open(mover)
+    assert old is not None and fresh is not None and old is not fresh
+    await step_once(tapper, mover, fresh)  # the game moves on through the other picker
+    after = await h.raw_game()
+    select_menu, buttons = menu_of(old)
+    if select_menu is not None:
+        itx = await select(
+            h, mover, old, select_menu["custom_id"], [select_menu["options"][0]["value"]]
+        )
+    else:
+        itx = await h.click(mover, old, buttons[0]["custom_id"])
+    assert not itx.rejected and itx.response is old
+    assert t("en", "picker.stale_fresh") in old.text
+    assert any(menu_of(old)), old.custom_ids()  # the fresh menu, at the new version
+    version = await tapper.version()
+    assert all(f":{version}" in c for c in old.custom_ids() if c.endswith(":s"))
+    assert await h.raw_game() == after
+
+
+#: numbers past the store's integer range, as in test_bot_buttons
+FORGED_NUMBERS = ("9223372036854775808", "1" + "0" * 40)
+
+
+async def test_forged_pick_ids_are_stale_or_unreadable_and_change_nothing(
+    harness: BotHarness, caplog: pytest.LogCaptureFixture
+) -> None:
+    h = harness
+    players = [h.alice, h.bob]
+    await start(h, "tigris", players, 5)
+    tapper = Tapper(h, players, random.Random(4))
+    mover, _ = await awaited(h, players)
+    picker = await tapper.open(mover)
+    assert picker is not None
+    game = await h.game_id()
+    version = await tapper.version()
+    before = await h.raw_game()
+    stale = t("en", "error.stale_button")
+    forged = {
+        **{f"zg:pick:{n}:{version}:0": stale for n in FORGED_NUMBERS},
+        **{f"zg:pick:{game}:{n}:0": stale for n in FORGED_NUMBERS},
+        **{f"zg:pick:{game}:{n}:u": stale for n in FORGED_NUMBERS},
+        **{f"zg:play:{n}": stale for n in FORGED_NUMBERS},
+        f"zg:pick:{game}:{version}.zz.qq:0": t("en", "picker.bad_token"),
+        f"zg:pick:{game}:{version}.99:0": t("en", "picker.bad_token"),
+        f"zg:pick:{game}:{version}:99": t("en", "picker.bad_choice"),
+        f"zg:pick:{game}:{version + 5}:0": t("en", "picker.stale_fresh"),
+        f"zg:pick:{game + 1}:{version}:0": stale,
+        f"zg:pick:{game}:{version}:x": stale,
+        f"zg:pick:{game}:{version}.1:u": t("en", "picker.bad_token"),
+        f"zg:pick:{game}:{version}:s": t("en", "picker.title.verb"),  # a button named as a select
+    }
+    for custom_id, expected in forged.items():
+        button = {"type": 2, "style": 1, "label": "x", "custom_id": custom_id}
+        picker.components = [{"type": 1, "components": [button]}]
+        caplog.clear()
+        itx = await h.click(mover, picker, custom_id)
+        assert not itx.rejected, custom_id
+        text = "\n".join(m.text for m in itx.messages)
+        assert expected in text, (custom_id, text)
+        assert t("en", "error.internal") not in text, custom_id
+        assert not [r for r in caplog.records if r.levelno >= logging.WARNING], custom_id
+    assert await h.raw_game() == before
