@@ -1,10 +1,12 @@
 """Tap to play through the fake Discord: whole games with component interactions only.
 
-After ``/game start`` no slash command is sent: each awaited player clicks the
-"Play" button of the newest public message, and then only the components of
-the ephemeral picker message it opens (a select or a button of the menu, the
-confirmation), which updates in place until their part is played. The test
-reads the store only to know whom the game awaits and when it is over.
+After ``/game new`` no slash command is sent: the players tap Join on the lobby
+message, the host picks the options in its menus and taps Start; then each
+awaited player clicks the "Play" button of the newest public message, and then
+only the components of the ephemeral picker message it opens (a select or a button of the menu, the
+confirmation), which updates in place until their part is played; at the end
+a player taps Rematch. The test reads the store only to know whom the game
+awaits and when it is over.
 
 Also: Discord's component limits on every message, a picker refused to
 whoever is not awaited, a stale picker answered with a fresh one, and forged
@@ -30,6 +32,8 @@ from .fake_discord import FakeDiscord, FakeUser, InteractionResult, RecordedMess
 
 #: generous caps that turn a game that never ends into a failure
 MAX_TAPS = 6000
+#: the lobby message's component kinds (Join/Leave/Start, option menus)
+LOBBY = ("lobby", "lopt")
 
 
 @pytest.fixture
@@ -40,18 +44,29 @@ async def harness(fake_discord: FakeDiscord, tmp_path: Path) -> AsyncIterator[Bo
 
 async def start(
     h: BotHarness, game: str, players: list[FakeUser], seed: int, **options: Any
-) -> None:
-    """Open, join and start a game by commands (the lobby is another issue's), seed fixed."""
+) -> float:
+    """``/game new`` then only taps on the lobby message: Join, the host's option menus,
+    Start. The seed is fixed in the store (the lobby draws a random one). Returns the
+    time of the last slash command."""
     creator, *others = players
-    opened = await h.slash(creator, f"game new {game}", **options)
-    assert h.public_of(opened), h.ephemeral_text(opened)
+    opened = await h.slash(creator, f"game new {game}")
+    last_command = time.monotonic()
+    [lobby] = h.public_of(opened)
     assert h.store is not None
-    with sqlite3.connect(h.store.path) as raw:  # the lobby draws a random seed: fix it
+    with sqlite3.connect(h.store.path) as raw:
         raw.execute("UPDATE games SET seed = ? WHERE id = ?", (seed, await h.game_id()))
+    ids = {cid.split(":")[3]: cid for cid in lobby.custom_ids() if cid.split(":")[1] in LOBBY}
     for user in others:
-        await h.slash(user, "game join")
-    started = await h.slash(creator, "game start")
+        joined = await h.click(user, lobby, ids["join"])
+        assert not joined.rejected and h.public_of(joined) == []
+    for name, value in options.items():
+        chosen = await select(h, creator, h.fake.message(lobby.id), ids[name], [value])
+        assert not chosen.rejected, h.ephemeral_text(chosen)
+    started = await h.click(creator, h.fake.message(lobby.id), ids["start"])
     assert "has started" in h.public_of(started)[0].text, h.ephemeral_text(started)
+    row = await h.store.latest_game_in(h.channel.id)
+    assert row is not None and dict(row.options).items() >= options.items()
+    return last_command
 
 
 async def select(
@@ -180,6 +195,8 @@ class Tapper:
 
 
 async def finish(h: BotHarness, tapper: Tapper, names: list[str], started: float) -> float:
+    """The game ended with its ranking; a tap on Rematch starts the next one; no slash
+    command was sent after ``started``."""
     assert h.store is not None
     row = await h.store.latest_game_in(h.channel.id)
     assert row is not None and row.status == "finished"
@@ -187,10 +204,16 @@ async def finish(h: BotHarness, tapper: Tapper, names: list[str], started: float
     assert "The game is over. Final ranking:" in final.text
     ranked = [line.split(" — ")[0] for line in final.text.splitlines() if line[:1].isdigit()]
     assert sorted(r.split(". ", 1)[1] for r in ranked) == sorted(names)
+    [rematch] = [c for c in final.custom_ids() if c.startswith("zg:rematch:")]
+    again = await tapper.tap(h.click(tapper.players[-1], final, rematch))
+    assert any("has started" in m.text for m in h.public_of(again)), h.ephemeral_text(again)
+    new = await h.store.latest_game_in(h.channel.id)
+    assert new is not None and new.id != row.id and new.status == "running"
+    assert sorted(s.display_name for s in new.seats) == sorted(names)
     for message in h.fake.messages:
         check_limits(message)
     assert not any(itx.rejected for itx in h.fake.interactions)
-    # after the start, only components: no slash command
+    # after /game new, only components: no slash command
     commands = [i for i in h.fake.interactions if i.type == 2]
     assert all(i.sent_at <= started for i in commands)
     return time.monotonic() - started
@@ -211,8 +234,7 @@ async def test_a_whole_game_by_tapping_only(
 ) -> None:
     h = harness
     players = [h.alice, h.bob]
-    await start(h, game, players, seed, **options)
-    started = time.monotonic()
+    started = await start(h, game, players, seed, **options)
     tapper = Tapper(h, players, random.Random(seed))
     await tapper.play()
     took = await finish(h, tapper, [u.name for u in players], started)
