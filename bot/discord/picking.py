@@ -16,7 +16,10 @@ starting with the game's version, see :mod:`bot.service.pick_token`):
   or two digits) of the menu of ``<token>``.
 * ``zg:pick:<game_id>:<token>:s`` — the select menu of ``<token>``; the
   chosen option tokens come as the select's values (``min_values`` to
-  ``max_values`` of them: a swap's tiles).
+  ``max_values`` of them: a swap's tiles). A one-choice menu of more than
+  25 options is shown as up to four selects of 25, ``:s``, ``:s1``, ``:s2``,
+  ``:s3``, each with its first and last option as placeholder; a choice in
+  any of them is the menu's one choice.
 * ``zg:pick:<game_id>:<token>:r`` — show the menu of ``<token>`` ("Start
   over": ``Menu.restart``, a fresh pick at the same version).
 * ``zg:pick:<game_id>:<version>:u`` — Undo the clicker's last step, if the
@@ -32,12 +35,13 @@ never sent (the component is left out and logged).
 
 Decisions:
 
-* A menu is one message: a select (``MenuKind.SELECT``, at most 25 options,
-  labels cut to 100 characters) or a row of buttons (``MenuKind.BUTTONS``, at
-  most 5, labels cut to 80), then one row of controls: Start over, Undo
-  (after a step that can be taken back, kept while the game stays at that
-  version) and End turn (where the engine has one now). Two action rows, at
-  most 28 components: inside Discord's 5 rows and 40 components.
+* A menu is one message: up to four selects (``MenuKind.SELECT``, 25 options
+  each, labels cut to 100 characters) or a row of buttons
+  (``MenuKind.BUTTONS``, at most 5, labels cut to 80), then one row of
+  controls: Start over, Undo (after a step that can be taken back, kept
+  while the game stays at that version) and End turn (where the engine has
+  one now). At most five action rows and 7 components: inside Discord's 5
+  rows and 40 components.
 * Choosing an option that only narrows the pick answers with
   ``UPDATE_MESSAGE`` (``interaction.response.edit_message``): the same
   ephemeral message shows the next menu. A choice that plays a step, Undo
@@ -64,6 +68,7 @@ import logging
 import re
 from collections.abc import Awaitable, Callable, Sequence
 from dataclasses import dataclass, field
+from functools import partial
 from typing import TYPE_CHECKING, Any
 
 import discord
@@ -74,7 +79,15 @@ from bot.discord.game_button import ID, MAX_LABEL, GameButton, game_template
 from bot.discord.interactions import player_of
 from bot.i18n import Text
 from bot.service import ChoiceKind, Outcome, Player, Refusal
-from bot.service.picker import Menu, MenuKind, Picked, StalePick
+from bot.service.picker import (
+    MAX_SELECT_OPTIONS,
+    MAX_SELECTS,
+    Menu,
+    MenuKind,
+    Option,
+    Picked,
+    StalePick,
+)
 
 if TYPE_CHECKING:
     from bot.discord.client import ZigguratBot
@@ -122,6 +135,23 @@ class Screen:
     extra: dict[str, Any] = field(default_factory=dict)
 
 
+def _select(
+    game_id: int, menu: Menu, index: int, part: Sequence[Option], placeholder: str, lang: str
+) -> discord.ui.Select[Any]:
+    """Select ``index`` of a menu: options ``part`` (custom_id ``:s``, ``:s1``, …)."""
+    return discord.ui.Select(
+        custom_id=pick_id(game_id, menu.token, f"s{index or ''}"),
+        placeholder=placeholder,
+        min_values=menu.min_values,
+        max_values=min(menu.max_values, len(part)),
+        options=[
+            discord.SelectOption(label=_label(o.label, lang, MAX_OPTION_LABEL), value=o.token)
+            for o in part
+        ],
+        row=index,
+    )
+
+
 def menu_view(
     game_id: int,
     menu: Menu,
@@ -148,33 +178,42 @@ def menu_view(
         )
 
     if menu.kind is MenuKind.SELECT:
-        add(
-            lambda: discord.ui.Select(
-                custom_id=pick_id(game_id, menu.token, "s"),
-                placeholder=_label(menu.title, lang, MAX_PLACEHOLDER),
-                min_values=menu.min_values,
-                max_values=menu.max_values,
-                options=[
-                    discord.SelectOption(
-                        label=_label(o.label, lang, MAX_OPTION_LABEL), value=o.token
-                    )
-                    for o in menu.options
-                ],
-                row=0,
+        parts = [
+            menu.options[start : start + MAX_SELECT_OPTIONS]
+            for start in range(0, len(menu.options), MAX_SELECT_OPTIONS)
+        ]
+        for index, part in enumerate(parts):
+            placeholder = menu.title
+            if len(parts) > 1:
+                placeholder = Text(
+                    "picker.select_part",
+                    {"title": menu.title, "first": part[0].label, "last": part[-1].label},
+                )
+            add(
+                partial(
+                    _select,
+                    game_id,
+                    menu,
+                    index,
+                    part,
+                    _label(placeholder, lang, MAX_PLACEHOLDER),
+                    lang,
+                )
             )
-        )
     else:
         style = discord.ButtonStyle.success if menu.confirm else discord.ButtonStyle.primary
         for option in menu.options:
             button(menu.token, option.token, _label(option.label, lang, MAX_LABEL), style, 0)
     secondary = discord.ButtonStyle.secondary
+    controls = MAX_SELECTS if menu.kind is MenuKind.SELECT else 1  # the last row
     if menu.restart is not None:
-        button(menu.restart, "r", _label(Text("picker.start_over"), lang, MAX_LABEL), secondary, 1)
+        label = _label(Text("picker.start_over"), lang, MAX_LABEL)
+        button(menu.restart, "r", label, secondary, controls)
     if undo:
-        button(str(version), "u", _label(Text("choice.undo"), lang, MAX_LABEL), secondary, 1)
+        button(str(version), "u", _label(Text("choice.undo"), lang, MAX_LABEL), secondary, controls)
     if end:
         label = _label(Text("choice.end_turn"), lang, MAX_LABEL)
-        button(str(version), "e", label, discord.ButtonStyle.danger, 1)
+        button(str(version), "e", label, discord.ButtonStyle.danger, controls)
     return view
 
 
@@ -451,7 +490,7 @@ class PickButton(
 
 class PickSelect(
     discord.ui.DynamicItem[discord.ui.Select],
-    template=rf"zg:pick:(?P<game_id>{ID}):{TOKEN}:s",
+    template=rf"zg:pick:(?P<game_id>{ID}):{TOKEN}:s[0-9]?",
 ):
     """A picker select: its values are the chosen options' tokens."""
 

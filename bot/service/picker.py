@@ -24,10 +24,15 @@ Decisions:
   ``public_choices``, ``private_choices``, e.g. end the turn, a bid, a
   conflict's support, a bonus brick) is played by the tap that chooses it:
   its label already says the step in words, as its button does.
-* Discord's limits: at most :data:`MAX_OPTIONS` options a menu; more values
-  are grouped, by their leading letters when they are board squares
-  (column, then row) and otherwise in ranges of the ordered values; a menu
-  of at most :data:`MAX_BUTTONS` options is a row of buttons, else a select.
+* Discord's limits: a select holds at most :data:`MAX_SELECT_OPTIONS`
+  options and a message five rows, so a one-choice menu may hold
+  :data:`MAX_OPTIONS` options, shown as up to :data:`MAX_SELECTS` selects
+  (the fifth row keeps Start over, Undo and End turn): a board square among
+  up to a hundred is one tap. The verb menu and a multiple-choice menu stay
+  within one select. More values are grouped, by their leading letters
+  when they are board squares (column, then row) and otherwise in ranges of
+  the ordered values; a menu of at most :data:`MAX_BUTTONS` options is a
+  row of buttons, else a select.
   A ``rest`` parameter whose legal values are every selection from a pool
   (the tiles of a swap) is one multiple-choice select.
 * An option's token is its index in the menu: the menu is recomputed from
@@ -51,7 +56,12 @@ from bot.games.notation import Param, Verb
 from bot.i18n import Text
 from bot.service.pick_token import ITEM_SEP, NONE_WORD, BadToken, Pending
 
-MAX_OPTIONS = 25
+#: Discord's most options in one select
+MAX_SELECT_OPTIONS = 25
+#: the most selects one menu is shown as (a message has five rows; one is the controls')
+MAX_SELECTS = 4
+#: the most options of a one-choice menu
+MAX_OPTIONS = MAX_SELECT_OPTIONS * MAX_SELECTS
 MAX_BUTTONS = 5
 #: Discord's longest option label / button label
 MAX_LABEL = 100
@@ -66,7 +76,8 @@ class MenuKind(enum.Enum):
 
     #: a row of buttons (at most :data:`MAX_BUTTONS`)
     BUTTONS = "buttons"
-    #: a select menu (at most :data:`MAX_OPTIONS` options)
+    #: a select menu: one-choice menus of more than :data:`MAX_SELECT_OPTIONS` options
+    #: are shown as several selects of at most that many each
     SELECT = "select"
 
 
@@ -272,7 +283,7 @@ class Picker:
                 if k >= len(self.table[verb].params):
                     continue
                 grow = options_at(verb, k + 1) - options_at(verb, k)
-                if total + grow <= MAX_OPTIONS and (best is None or grow < best[0]):
+                if total + grow <= MAX_SELECT_OPTIONS and (best is None or grow < best[0]):
                     best = (grow, verb)
             if best is None:
                 break
@@ -303,15 +314,15 @@ class Picker:
             if not values:
                 raise StalePick()
             rows = [row for row in rows if row.words[index] in set(values)]
+        if len(values) > MAX_SELECT_OPTIONS and param.rest and pending.group is None:
+            multi = self._multi_menu(pending, param, rows, title)
+            if multi is not None:
+                return multi
         if len(values) > MAX_OPTIONS:
-            if param.rest and pending.group is None:
-                multi = self._multi_menu(pending, param, rows, title)
-                if multi is not None:
-                    return multi
             return self._group_menu(pending, values, title)
         depth = 1
         while index + depth < len(verb.params):
-            if len(self._prefixes(rows, index, depth + 1)) > MAX_OPTIONS:
+            if len(self._prefixes(rows, index, depth + 1)) > MAX_SELECT_OPTIONS:
                 break
             depth += 1
         ordered = sorted(
@@ -384,8 +395,9 @@ class Picker:
         return sorted(words, key=lambda w: rank.get(w.lower(), len(rank)))
 
     def _groups(self, values: list[str]) -> list[tuple[str, list[str]]]:
-        """``values`` in at most :data:`MAX_OPTIONS` groups of at most as many: by column
-        when they are board squares, else in ranges (``i-j`` of the ordered values)."""
+        """``values`` in at most :data:`MAX_SELECT_OPTIONS` groups of at most
+        :data:`MAX_OPTIONS`: by column when they are board squares, else in ranges
+        (``i-j`` of the ordered values)."""
         columns: dict[str, list[str]] = {}
         for word in values:
             match = _COLUMN.match(word)
@@ -393,9 +405,10 @@ class Picker:
                 break
             columns.setdefault(match.group(1).upper(), []).append(word)
         else:
-            if len(columns) <= MAX_OPTIONS and all(len(v) <= MAX_OPTIONS for v in columns.values()):
+            fits = all(len(v) <= MAX_OPTIONS for v in columns.values())
+            if len(columns) <= MAX_SELECT_OPTIONS and fits:
                 return sorted(columns.items())
-        size = max(MAX_OPTIONS, math.ceil(len(values) / MAX_OPTIONS))
+        size = max(MAX_OPTIONS, math.ceil(len(values) / MAX_SELECT_OPTIONS))
         return [
             (f"{start}-{min(start + size, len(values))}", values[start : start + size])
             for start in range(0, len(values), size)
@@ -446,7 +459,7 @@ class Picker:
         for word in chosen:
             pool |= Counter(word.split(ITEM_SEP)) if word != NONE_WORD else Counter()
         sizes = range(param.min_items, param.max_items + 1)
-        if len(pool) > MAX_OPTIONS or sum(pool.values()) > MAX_OPTIONS:
+        if len(pool) > MAX_SELECT_OPTIONS or sum(pool.values()) > MAX_SELECT_OPTIONS:
             return None
         if len(chosen) != _selections(pool, sizes) or NONE_WORD in chosen:
             return None

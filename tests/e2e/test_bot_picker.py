@@ -86,20 +86,24 @@ def play_button(h: BotHarness) -> tuple[RecordedMessage, str]:
     raise AssertionError("no public message with a Play button")
 
 
+def selects_of(message: RecordedMessage) -> list[JSONish]:
+    """The picker message's selects: one menu, split in parts of 25 when longer."""
+    return [
+        comp
+        for comp in message.walk_components()
+        if comp.get("type") == 3 and str(comp.get("custom_id", "")).startswith("zg:pick:")
+    ]
+
+
 def menu_of(message: RecordedMessage) -> tuple[JSONish, list[JSONish]]:
-    """The picker message's select (or None) and its option buttons."""
-    select_menu = None
+    """The picker message's first select (or None) and its option buttons."""
     buttons = []
     for comp in message.walk_components():
         cid = str(comp.get("custom_id", ""))
-        if not cid.startswith("zg:pick:"):
-            continue
-        kind = cid.rsplit(":", 1)[1]
-        if comp.get("type") == 3:
-            select_menu = comp
-        elif comp.get("type") == 2 and kind.isdigit():
+        if cid.startswith("zg:pick:") and comp.get("type") == 2 and cid.rsplit(":", 1)[1].isdigit():
             buttons.append(comp)
-    return select_menu, buttons
+    selects = selects_of(message)
+    return (selects[0] if selects else None), buttons
 
 
 JSONish = Any
@@ -134,6 +138,7 @@ class Tapper:
         self.taps = 0
         self.selects = 0
         self.multi = 0
+        self.split = 0  # menus shown as several selects
         self.opened = 0
 
     async def tap(self, itx_of: Any) -> InteractionResult:
@@ -158,7 +163,10 @@ class Tapper:
     async def choose(self, user: FakeUser, picker: RecordedMessage) -> bool:
         """One tap in the picker's menu; False when it shows no menu any more."""
         h = self.h
-        select_menu, buttons = menu_of(picker)
+        _, buttons = menu_of(picker)
+        selects = selects_of(picker)
+        self.split += len(selects) > 1
+        select_menu = self.rng.choice(selects) if selects else None
         if select_menu is not None:
             options = [o["value"] for o in select_menu["options"]]
             low, high = select_menu.get("min_values", 1), select_menu.get("max_values", 1)
@@ -244,6 +252,7 @@ async def test_a_whole_game_by_tapping_only(
     assert tapper.selects > 0
     if game == "tigris":
         assert tapper.multi > 0  # a swap's tiles: one multiple-choice select
+        assert tapper.split > 0  # a square among more than 25: one menu, several selects
 
 
 # -- one turn in detail ----------------------------------------------------------------

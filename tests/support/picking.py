@@ -7,7 +7,15 @@ from itertools import combinations
 from typing import Any
 
 from bot.service.pick_token import MAX_TOKEN
-from bot.service.picker import MAX_BUTTONS, MAX_OPTIONS, Menu, MenuKind, Picked, Picker
+from bot.service.picker import (
+    MAX_BUTTONS,
+    MAX_OPTIONS,
+    MAX_SELECT_OPTIONS,
+    Menu,
+    MenuKind,
+    Picked,
+    Picker,
+)
 
 
 def check_limits(menu: Menu) -> None:
@@ -16,6 +24,8 @@ def check_limits(menu: Menu) -> None:
     if menu.kind is MenuKind.BUTTONS:
         assert len(menu.options) <= MAX_BUTTONS
         assert menu.min_values == menu.max_values == 1
+    if menu.max_values > 1:  # a multiple choice is one select
+        assert len(menu.options) <= MAX_SELECT_OPTIONS
     assert len(menu.token) <= MAX_TOKEN, menu.token
     assert 1 <= menu.min_values <= menu.max_values <= len(menu.options)
     assert len({o.token for o in menu.options}) == len(menu.options)
