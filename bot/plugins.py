@@ -19,7 +19,7 @@ from bot.games.base import GameType
 
 GAMES: tuple[GameType, ...] = (
     GameType(tigris.ENGINE, renderer.tigris.render_public, renderer.tigris.render_private),
-    GameType(tikal.ENGINE, renderer.tikal.render_public),
+    GameType(tikal.ENGINE, renderer.tikal.render_public, render_zoom=renderer.tikal.render_zoom),
     GameType(temple.ENGINE, renderer.temple.render_public, renderer.temple.render_private),
 )
 

@@ -1403,6 +1403,56 @@ def draw_public(view: View, players: Sequence[PlayerLabel], lang: str = "en") ->
     return _compose(view, _seats(view, players, lang), lang)
 
 
+#: a zoom shows this many hex radii around its focus, and at least this wide and high
+ZOOM_MARGIN = 1.6
+ZOOM_MIN_SIDE = 7.0
+#: a zoom that would show more than this share of the map is not drawn (the board is it)
+ZOOM_MAX_SHARE = 0.6
+
+
+def zoom_box(view: View, focus: Sequence[str]) -> tuple[int, int, int, int] | None:
+    """The map's region around the spaces ``focus`` names (left, top, right, bottom in
+    the public image's pixels), or None when they name none or spread over most of it.
+
+    Decisions: the region keeps a margin of :data:`ZOOM_MARGIN` hex radii around the
+    focus and is at least :data:`ZOOM_MIN_SIDE` radii on each side, so a lone hex is
+    shown with its neighbours; it is cut at the map's edges.
+    """
+    geo = view_geometry(view)
+    centres = {name: geo.px(x, y) for name, x, y, _ in geo.spaces}
+    points = [centres[name] for name in focus if name in centres]
+    if not points:
+        return None
+    margin, least = ZOOM_MARGIN * geo.radius, ZOOM_MIN_SIDE * geo.radius
+    xs, ys = [x for x, _ in points], [y for _, y in points]
+    width = min(geo.width, max(max(xs) - min(xs) + 2 * margin, least))
+    height = min(geo.height, max(max(ys) - min(ys) + 2 * margin, least))
+    if width * height > ZOOM_MAX_SHARE * geo.width * geo.height:
+        return None
+    left = min(max(0.0, (min(xs) + max(xs) - width) / 2), geo.width - width)
+    top = min(max(0.0, (min(ys) + max(ys) - height) / 2), geo.height - height)
+    return round(left), round(top), round(left + width), round(top + height)
+
+
+def render_zoom(
+    view: View, players: Sequence[PlayerLabel], lang: str, focus: Sequence[str]
+) -> bytes | None:
+    """PNG of the map around ``focus`` at the board's own scale (:func:`zoom_box`), for
+    a phone: the hexes where a player can act, legible at 412 px wide; None when there
+    is no such region."""
+    box = zoom_box(view, focus)
+    if box is None:
+        return None
+    lang = image_language(lang)
+    seats = _seats(view, players, lang)
+    geo = view_geometry(view)
+    img = Image.new("RGB", (geo.width, geo.height), FRAME)
+    img.paste(map_background(geo), (0, 0))
+    _draw_map(img, view, geo, {s.seat: s.colour for s in seats})
+    palette = public_palette(tuple(s.colour for s in seats))
+    return encode_png(img.crop(box), palette)
+
+
 def render_public(view: View, players: Sequence[PlayerLabel], lang: str = "en") -> bytes:
     """PNG of the board and the panel, drawn from ``view`` alone, labels in ``lang``
     (English when the fonts cannot draw that language)."""

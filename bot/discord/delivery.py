@@ -74,6 +74,8 @@ TALLY = "tally"
 #: the kind under which a lobby's message is remembered (bot.discord.lobby_buttons)
 LOBBY = "lobby"
 HAND_FILE = "hand.png"
+#: the file name of the zoomed region where a player can act (beside the board)
+ZOOM_FILE = "zoom.png"
 
 Send = Callable[..., Awaitable[Any]]
 
@@ -143,8 +145,10 @@ class Delivery:
         view: discord.ui.View | None = None,
         image_name: str = HAND_FILE,
         replace: bool = False,
+        zoom: bytes | None = None,
     ) -> None:
-        """Messages only the invoker sees; the image and view ride on the last part.
+        """Messages only the invoker sees; the image (and the zoom of where the
+        invoker can act, :data:`ZOOM_FILE`) and view ride on the last part.
 
         The first answer to the deferred interaction edits its original
         response; every later part is a follow-up. ``replace`` (the move
@@ -155,14 +159,19 @@ class Delivery:
         for index, part in enumerate(parts):
             extra: dict[str, Any] = {}
             last = index == len(parts) - 1
-            if last and image is not None:
-                extra["file"] = png(image, image_name)
+            files = [
+                png(data, name)
+                for data, name in ((image, image_name), (zoom, ZOOM_FILE))
+                if last and data is not None
+            ]
+            if files:
+                extra["files"] = files
             if last and view is not None:
                 extra["view"] = view
             if not self._answered(interaction):
                 self._mark_answered(interaction)
-                if "file" in extra:
-                    extra["attachments"] = [extra.pop("file")]
+                if "files" in extra:
+                    extra["attachments"] = extra.pop("files")
                 elif replace:
                     extra["attachments"] = []
                 if replace:
@@ -236,6 +245,7 @@ class Delivery:
                 interaction,
                 [*outcome.reply, *(picker_lines or ())],
                 image=outcome.reply_image,
+                zoom=outcome.reply_zoom,
                 view=view,
                 image_name=HAND_FILE if private_preview else BOARD_FILE,
                 replace=picked,

@@ -74,7 +74,7 @@ from typing import TYPE_CHECKING, Any
 import discord
 
 from bot.discord.buttons import ButtonView
-from bot.discord.delivery import locale_language, render, split_content
+from bot.discord.delivery import ZOOM_FILE, locale_language, png, render, split_content
 from bot.discord.game_button import ID, MAX_LABEL, GameButton, game_template
 from bot.discord.interactions import player_of
 from bot.i18n import Text
@@ -133,6 +133,8 @@ class Screen:
     view: discord.ui.View | None = None
     keep_image: bool = True
     extra: dict[str, Any] = field(default_factory=dict)
+    #: the map around where the player can act (a fresh picker of a dense board)
+    zoom: bytes | None = None
 
 
 def _select(
@@ -303,7 +305,9 @@ class Tapper:
             "view": screen.view,
             "allowed_mentions": discord.AllowedMentions.none(),
         }
-        if not screen.keep_image:
+        if screen.zoom is not None:
+            kwargs["attachments"] = [png(screen.zoom, ZOOM_FILE)]
+        elif not screen.keep_image:
             kwargs["attachments"] = []
         if interaction.response.is_done():
             await interaction.edit_original_response(**kwargs)
@@ -373,7 +377,10 @@ class Tapper:
         """The Play button: the clicker's picker as a new ephemeral message."""
 
         async def work(player: Player) -> None:
-            await self.show(interaction, await self.fresh(interaction, player, game_id))
+            screen = await self.fresh(interaction, player, game_id)
+            channel = interaction.channel_id or 0
+            screen.zoom = await _bot(interaction).service.pick_zoom(channel, player)
+            await self.show(interaction, screen)
 
         await self.guarded(interaction, game_id, work, new_message=True)
 

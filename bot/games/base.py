@@ -347,6 +347,12 @@ class GameEngine(ABC, Generic[S, A]):
         (its player gets a heads-up). Default: unknown."""
         return None
 
+    def focus(self, state: S, seat: Seat) -> list[str]:
+        """The board spaces where ``seat`` can act now, named as in the public view: the
+        region a zoomed image beside the seat's preview shows (a board too dense to read
+        at a phone's width). Default: none, no zoomed image."""
+        return []
+
     def timeout_actions(self, state: S, deadline: str) -> list[tuple[Seat, A]]:
         """The actions applied, as one batch, when ``deadline`` expires.
 
@@ -394,13 +400,28 @@ class PrivateRenderer(Protocol):
     ) -> bytes: ...
 
 
+class ZoomRenderer(Protocol):
+    """``renderer.<game>.render_zoom``: the public map around ``focus`` -> PNG bytes, or
+    None when the focus is empty or covers most of the map."""
+
+    def __call__(
+        self,
+        view: Mapping[str, JSON],
+        players: Sequence[PlayerLabel],
+        lang: str,
+        focus: Sequence[str],
+    ) -> bytes | None: ...
+
+
 @dataclass(frozen=True)
 class GameType:
-    """A registry entry: the engine and its two renderers.
+    """A registry entry: the engine and its renderers.
 
-    ``render_private`` is None for a game without hidden information.
+    ``render_private`` is None for a game without hidden information;
+    ``render_zoom`` None for a board legible at a phone's width as it is.
     """
 
     engine: GameEngine[Any, Any]
     render_public: PublicRenderer
     render_private: PrivateRenderer | None = None
+    render_zoom: ZoomRenderer | None = None

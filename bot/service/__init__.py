@@ -126,6 +126,7 @@ class GameService:
         self.legal_values = self.reading.legal_values
         self.my_options = self.reading.my_options
         self.pick = self.tapping.pick
+        self.pick_zoom = self.tapping.zoom
         self.dms_closed = self.reach.dms_closed
         self.mark_dms_closed = self.reach.mark_dms_closed
         self.mark_dms_open = self.reach.mark_dms_open

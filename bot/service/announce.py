@@ -269,6 +269,7 @@ async def preview(
         channel_id=game.row.channel_id,
         reply=lines,
         reply_image=image,
+        reply_zoom=await ctx.zoom(game, seat),
         reply_choices=own_buttons(game, seat, can_undo=can_undo),
         private=private,
         tally=await tally(ctx, game) if kind is StepKind.SUBMISSION else None,

@@ -161,6 +161,28 @@ class Context:
             log.exception("could not draw the board of game %s; posting without it", game.id)
             return None
 
+    async def zoom(self, game: LoadedGame, seat: int) -> bytes | None:
+        """The public map around where ``seat`` can act now (``engine.focus``), for a
+        board too dense to read at a phone's width; None when the game has no zoom,
+        the seat cannot act, or the region is most of the map (logged if it fails)."""
+        render_zoom = game.game_type.render_zoom
+        if not self.render or render_zoom is None or game.engine.result(game.state) is not None:
+            return None
+        if not game.engine.may_act(game.state, seat):
+            return None
+        focus = game.engine.focus(game.state, seat)
+        if not focus:
+            return None
+        view = game.engine.public_view(game.state)
+        try:
+            image: bytes | None = await drawn(
+                render_zoom, view, game.labels(), game.row.language, focus
+            )
+        except Exception:
+            log.exception("could not draw the zoom of seat %s in game %s", seat, game.id)
+            return None
+        return image
+
     async def private_image(
         self, game: LoadedGame, view: Mapping[str, Any], seat: int
     ) -> bytes | None:

@@ -163,6 +163,8 @@ class Outcome:
     channel_id: int | None = None
     reply: list[Text] = field(default_factory=list)
     reply_image: bytes | None = None
+    #: the region where the replying seat can act, zoomed for a phone (see Context.zoom)
+    reply_zoom: bytes | None = None
     reply_choices: list[Choice] = field(default_factory=list)
     public: list[Text] = field(default_factory=list)
     board: bytes | None = None

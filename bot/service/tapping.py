@@ -56,6 +56,12 @@ class Tapping:
         picker = Picker(game.engine, game.state, seat.seat, game.row.version, game.text)
         return game, picker
 
+    async def zoom(self, channel_id: int, user: Player) -> bytes | None:
+        """The map around where the user can act now, to show beside a fresh picker (None
+        when the game has no zoom); refused like :meth:`picker`."""
+        game, picker = await self.picker(channel_id, user)
+        return await self.ctx.zoom(game, picker.seat)
+
     async def pick(
         self,
         channel_id: int,

@@ -27,7 +27,7 @@ import pytest
 
 from bot.i18n import t
 
-from .bot_harness import WAIT, BotHarness, open_harness
+from .bot_harness import WAIT, BotHarness, decode_png, open_harness
 from .fake_discord import FakeDiscord, FakeUser, InteractionResult, RecordedMessage
 
 #: generous caps that turn a game that never ends into a failure
@@ -285,11 +285,15 @@ async def test_a_tikal_turn_by_taps_with_preview_undo_and_end_turn(harness: BotH
     picker = await tapper.open(mover)
     assert picker is not None and picker.ephemeral_for is mover
     assert picker.components and picker.text
+    # opened with the map around where the mover can act (the hexes to lay the tile on)
+    [zoom] = picker.attachments
+    assert zoom.filename == "zoom.png" and decode_png(zoom.data).width < 1248
     # a Tikal turn begins with the hex to place: play it, then steps until one can be undone
     for _ in range(4):
         await step_once(tapper, mover, picker)
         assert "Played: " in picker.text, picker.text
-        assert [a.filename for a in picker.attachments] == ["board.png"]  # the preview
+        files = [a.filename for a in picker.attachments]  # the preview, and the zoom of
+        assert files in (["board.png"], ["board.png", "zoom.png"])  # where they can act
         assert ids_ending(picker, ":e"), picker.custom_ids()  # End turn
         assert any(menu_of(picker)), picker.custom_ids()  # and the next menu
         assert len(h.public_messages()) == public_before  # nothing public within a turn

@@ -132,6 +132,7 @@ async def test_one_complete_base_game_posts_one_message_per_hand_off(
     moves = 0
     hand_offs = 0
     checkpoints_seen = 0
+    zooms = 0  # previews with the zoomed region where the mover can act
     while (waiting := await h.waiting(players)) != []:
         [mover] = waiting
         public_at_start = len(h.public_messages())
@@ -159,9 +160,14 @@ async def test_one_complete_base_game_posts_one_message_per_hand_off(
             assert len(h.public_messages()) == public_at_start
             [preview] = previews(itx)
             assert preview.ephemeral and preview.ephemeral_for is mover
-            assert [a.filename for a in preview.attachments] == ["board.png"]
+            files = [a.filename for a in preview.attachments]
+            assert files in (["board.png"], ["board.png", "zoom.png"]), files
+            zooms += len(files) == 2
             if moves < 12:
-                decode_png(preview.attachments[0].data)
+                board = decode_png(preview.attachments[0].data)
+                if len(files) == 2:  # where the mover can act, cut from the board
+                    zoom = decode_png(preview.attachments[1].data)
+                    assert zoom.width < board.width and zoom.height < board.height
             # Undo unless the step is a checkpoint (a recovered token); End turn always
             undoable = not action.startswith("recover ")
             assert bool(ids(preview, "zg:undo:")) == undoable, (action, preview.custom_ids())
@@ -185,6 +191,7 @@ async def test_one_complete_base_game_posts_one_message_per_hand_off(
                 "en", "game.your_turn", mentions=now_waiting[0].mention
             )
         assert moves < 400, "the game does not end"
+    assert zooms > 0
 
     final = h.public_messages()[-1]
     assert "The game is over. Final ranking:" in final.text
@@ -304,7 +311,7 @@ async def test_auction_bids_come_as_the_bidders_own_buttons_and_commands(
     assert h.public_of(picked) == []  # the winner goes on: lay the hex
     [preview] = previews(picked)
     assert preview.ephemeral_for is second
-    assert [a.filename for a in preview.attachments] == ["board.png"]
+    assert [a.filename for a in preview.attachments] == ["board.png", "zoom.png"]
 
 
 # -- autocomplete -----------------------------------------------------------------------
@@ -423,7 +430,7 @@ async def test_undo_within_a_turn_and_not_past_a_recovered_token(harness: BotHar
     assert await stored_state(h) == after_place
     [preview] = previews(undone)
     assert preview.ephemeral_for is mover
-    assert [a.filename for a in preview.attachments] == ["board.png"]
+    assert [a.filename for a in preview.attachments] == ["board.png", "zoom.png"]
     assert ids(preview, "zg:undo:")  # the hex laid can be taken back too
     # the older preview's Undo is stale now
     before = await h.raw_game()

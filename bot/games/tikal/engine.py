@@ -17,6 +17,7 @@ from bot.games.base import (
 )
 from bot.games.tikal import actions, flow, legal, rules, scoring, state, suggest, turns, views
 from bot.games.tikal.actions import SEAT_COLOURS
+from bot.games.tikal.board import space_name
 from bot.games.tikal.components import MODE_NAMES
 from bot.games.tikal.state import (
     PHASE_ACTIONS,
@@ -101,6 +102,18 @@ class TikalEngine(GameEngine[GameState, actions.Action]):
 
     def legal_actions(self, game: GameState, seat: int) -> list[actions.Action]:
         return legal.legal_actions(game, seat)
+
+    def focus(self, game: GameState, seat: int) -> list[str]:
+        """Where the seat can act: the spaces of its legal actions (a hex to lay, a
+        figure to enter, move from, dig, recover, camp or guard at), not where a move
+        may lead (that spreads over the whole map)."""
+        spaces: dict[str, None] = {}
+        for action in legal.legal_actions(game, seat):
+            for name in ("space", "origin"):
+                value = getattr(action, name, None)
+                if value is not None:
+                    spaces[space_name(value)] = None
+        return list(spaces)
 
     def legal_values(
         self, game: GameState, seat: int, verb: str, param: str, chosen: Mapping[str, str]
