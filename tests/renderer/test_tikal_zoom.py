@@ -38,7 +38,7 @@ def test_the_focus_is_where_the_seat_can_act() -> None:
 
 
 def test_a_region_keeps_its_focus_and_a_minimum_size() -> None:
-    state, seat = _position(60)
+    state, _ = _position(60)
     view = ENGINE.public_view(state)
     geo = view_geometry(view)
     centres = {name: geo.px(x, y) for name, x, y, _ in geo.spaces}
@@ -50,7 +50,7 @@ def test_a_region_keeps_its_focus_and_a_minimum_size() -> None:
         x, y = centres[name]
         assert left <= x <= right and top <= y <= bottom
         assert right - left >= min(geo.width, ZOOM_MIN_SIDE * geo.radius) - 1
-        assert 0 <= left and right <= geo.width and 0 <= top and bottom <= geo.height
+        assert left >= 0 and right <= geo.width and top >= 0 and bottom <= geo.height
 
 
 def test_the_zoom_is_the_boards_own_region_pixel_for_pixel() -> None:
