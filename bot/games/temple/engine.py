@@ -43,7 +43,7 @@ from bot.games.base import (
     Suggestion,
     TurnShape,
 )
-from bot.games.temple import actions, flow, joint, legal, race, scoring, state, views
+from bot.games.temple import actions, flow, joint, legal, race, scoring, state, views, words
 from bot.games.temple.actions import (
     SEALED,
     Action,
@@ -144,6 +144,8 @@ class TempleEngine(GameEngine[GameState, Action]):
             raise RuleError("temple.error.phase.round")
         events = submit(game, seat, action)
         if all_submitted(game):
+            # the round is revealed at once: "you can change it" would be stale
+            events = [e for e in events if e.private_to is None]
             events += flow.resolve_round(game)
         return events
 
@@ -198,6 +200,9 @@ class TempleEngine(GameEngine[GameState, Action]):
         if isinstance(action, Pass):
             return str(action)
         return "sealed" if isinstance(action, SEALED) else str(action)
+
+    def describe(self, action: Action, public: bool = True) -> tuple[str, Mapping[str, Any]]:
+        return words.describe(action, public)
 
     def private_choices(self, game: GameState, seat: int) -> list[Action]:
         """Bonus bricks to choose; in a round, pass (and accepting a joint offer);

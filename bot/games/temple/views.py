@@ -29,6 +29,7 @@ from bot.games.temple.components import LENGTHS, TOKENS, cell_name
 from bot.games.temple.flow import AGE_LIMIT
 from bot.games.temple.geometry import Brick, covered, matches, sort_bricks
 from bot.games.temple.scoring import best_card, breakdown, ranking
+from bot.games.temple.words import dice_text
 from bot.games.temple.state import (
     PHASE_BONUS,
     PHASE_OVER,
@@ -227,7 +228,7 @@ def private_view(state: GameState, seat: int) -> dict[str, Any]:
 
 def prompt(state: GameState) -> tuple[str, dict[str, Any]] | None:
     if state.phase == PHASE_ROUND:
-        return "temple.prompt.round", {"round": state.round}
+        return "temple.prompt.round", {"round": state.round, "dice": dice_text(state.dice)}
     if state.phase == PHASE_BONUS:
         return "temple.prompt.bonus", {}
     if state.phase == PHASE_RACE:
