@@ -75,6 +75,7 @@ def name_characters() -> set[str]:
     chars |= {chr(code) for code in range(0x3131, 0x318F)}  # Hangul compatibility jamo
     chars |= {chr(code) for code in range(0x3041, 0x3097)}  # hiragana
     chars |= {chr(code) for code in range(0x30A1, 0x3100)}  # katakana
+    chars.add("\u25a1")  # □: drawn for a character of a name no font has
     for high in range(0xB0, 0xD8):  # GB 2312 level 1
         for low in range(0xA1, 0xFF):
             chars |= _decoded(bytes((high, low)), "gb2312")

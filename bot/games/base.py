@@ -226,6 +226,12 @@ class GameEngine(ABC, Generic[S, A]):
         """What only ``seat`` may see (its hand); empty for games without secrets."""
         return {}
 
+    def private_view_changed(self, before: Mapping[str, JSON], after: Mapping[str, JSON]) -> bool:
+        """Whether a seat's private view changed enough to send it again (a DM with
+        its image). Default: any difference. A game whose private view repeats
+        what everyone is told each round (its number, the dice) compares the rest."""
+        return before != after
+
     def may_act(self, state: S, seat: Seat) -> bool:
         """Whether ``seat`` may submit now. Default: the game waits for it.
 

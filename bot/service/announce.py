@@ -22,8 +22,11 @@ Decisions:
   is awaited and it has 2 to :data:`MAX_PUBLIC_CHOICES` of them. When an
   awaited seat has private choices, the public message gets one "Your
   options" button that answers each awaited clicker with their own, ephemerally.
-* Private updates go to each seat whose private view changed or who got a
-  private event — never to anyone else.
+* Private updates go to each seat whose private view changed
+  (``engine.private_view_changed``: not merely the round number or the
+  dice everyone was told) or who got a private event — never to anyone
+  else, and never with a receipt of a step the game played for the seat
+  (its public line says it).
 """
 
 from __future__ import annotations
@@ -133,7 +136,11 @@ async def private_updates(
         lines = event_texts(game, events, seat)
         has_view = game.engine.has_private_view
         view = game.engine.private_view(game.state, seat) if has_view else {}
-        changed = has_view and seat in before and view != before[seat]
+        changed = (
+            has_view
+            and seat in before
+            and game.engine.private_view_changed(before[seat] or {}, view)
+        )
         if not changed and not lines:
             continue
         image = await ctx.private_image(game, view, seat) if has_view else None

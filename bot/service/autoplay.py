@@ -104,7 +104,7 @@ def _decide(game: LoadedGame, seat: int, why: str, played: Played) -> bool:
         lines = [Text(key, {"seat": seat, "action": Text(action_key, dict(action_params))})]
         lines += [Text(e.key, e.params) for e in events if e.private_to is None and not e.receipt]
         played.lines += lines
-        played.events += events
+        played.events += [e for e in events if not e.receipt]  # the table's line says it
         played.moves.append(
             NewMove(seat, str(action), kind="auto", events=[t.to_json() for t in lines])
         )

@@ -308,7 +308,7 @@ class Play:
             ]
             lines += step
             ends[seat] = len(lines)
-            events += applied
+            events += [e for e in applied if not e.receipt]  # the timeout line says it
             moves.append(
                 NewMove(seat, str(action), kind="timeout", events=[t.to_json() for t in step])
             )

@@ -201,6 +201,13 @@ class TempleEngine(GameEngine[GameState, Action]):
             return str(action)
         return "sealed" if isinstance(action, SEALED) else str(action)
 
+    def private_view_changed(self, before: Mapping[str, Any], after: Mapping[str, Any]) -> bool:
+        """Only what the seat alone knows counts (``views.own_part``: its sealed
+        move, the bricks it may re-lay), and only when there is something to
+        show: a reveal that clears a sealed move is told to everyone in public."""
+        mine = views.own_part(after)
+        return bool(mine) and mine != views.own_part(before)
+
     def describe(self, action: Action, public: bool = True) -> tuple[str, Mapping[str, Any]]:
         return words.describe(action, public)
 

@@ -94,7 +94,12 @@ def submit(state: GameState, seat: int, action: Action) -> list[Event]:
         state.submissions[seat] = done
     public = "temple.event.sealed"
     private = "temple.event.your_submission" if done.complete() else "temple.event.your_draft"
-    mine = Event(private, {"parts": parts_text(done.parts()), "round": state.round}, private_to=seat)
+    mine = Event(
+        private,
+        {"parts": parts_text(done.parts()), "round": state.round},
+        private_to=seat,
+        receipt=True,
+    )
     if not done.complete():  # a draft is the author's business; the tally shows them awaited
         return [mine]
     return [Event(public, {"seat": seat}, receipt=True), mine]

@@ -226,6 +226,22 @@ def private_view(state: GameState, seat: int) -> dict[str, Any]:
     }
 
 
+def own_part(view: Mapping[str, Any]) -> dict[str, Any]:
+    """What of a private view only its seat knows: its sealed move (and the
+    board it previews; a bare pass previews nothing) and the bricks it may
+    re-lay; empty parts left out. The
+    rest — its bricks, supply, tokens, the round, the dice, the cards — is on
+    the public board for everyone, so a change there sends no private image."""
+    mine: dict[str, Any] = {}
+    submission = view.get("submission") or {}
+    if submission.get("parts") and submission.get("parts") != ["pass"]:  # a pass shows nothing
+        mine["submission"] = submission
+        mine["board"] = view.get("board")
+    if view.get("relay_pools"):
+        mine["relay_pools"] = view.get("relay_pools")
+    return mine
+
+
 def prompt(state: GameState) -> tuple[str, dict[str, Any]] | None:
     if state.phase == PHASE_ROUND:
         return "temple.prompt.round", {"round": state.round, "dice": dice_text(state.dice)}
