@@ -24,6 +24,9 @@ Decisions:
   for (으)로), by how a final digit or Latin letter is read aloud otherwise —
   so a reader never sees "김민준이(가)". After anything else (Hanzi, symbols)
   the double form stays: no reading is safe to guess.
+* Plurals: ``{count} {count:|tile|tiles}`` — an int param formatted with
+  ``|one|other`` gives the word for 1 or for any other number, so no string
+  says "tile(s)"; languages without plural forms just leave it out.
 * Lists of texts of any length (:func:`join_texts`) nest ``list.*`` catalog
   strings, so each language has its own separator.
 * ``glossary.json`` (next to this file, not shipped) names the recurring game
@@ -115,6 +118,20 @@ def language_of(locale: str | None) -> str:
     return parts[0] if parts[0] in LANGUAGES else DEFAULT_LANG
 
 
+_PLURAL_SPEC = re.compile(r"\{(\w+):\|[^}]*\}")
+
+
+class _Number(int):
+    """An int param; ``{count:|tile|tiles}`` in a template picks the word for one
+    or for any other number (the catalog's plural: no "tile(s)")."""
+
+    def __format__(self, spec: str) -> str:
+        if spec.startswith("|"):
+            one, _, other = spec[1:].partition("|")
+            return one if self == 1 else other
+        return int(self).__format__(spec)
+
+
 class _Params(dict[str, Any]):
     """Format mapping that keeps ``{unknown}`` fields visible instead of failing."""
 
@@ -136,10 +153,18 @@ def t(locale: str | None, key: str, **params: Any) -> str:
         log.warning("missing i18n key %s", key)
         return key
     rendered = {
-        name: value.render(lang) if isinstance(value, Text) else value
+        name: value.render(lang)
+        if isinstance(value, Text)
+        else _Number(value)
+        if type(value) is int
+        else value
         for name, value in params.items()
     }
-    text = template.format_map(_Params(rendered))
+    try:
+        text = template.format_map(_Params(rendered))
+    except ValueError:  # a plural spec on a param that is not an int: use the "other" form
+        log.warning("i18n key %s: a plural form on a non-number param", key)
+        text = _PLURAL_SPEC.sub(r"{\1}", template).format_map(_Params(rendered))
     return korean_particles(text) if lang == "ko" else text
 
 
