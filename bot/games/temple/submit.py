@@ -39,8 +39,8 @@ from bot.games.temple.actions import (
 from bot.games.temple.building import try_submission
 from bot.games.temple.components import HAMMER
 from bot.games.temple.naming import part_name, token_name
-from bot.games.temple.words import parts_text
 from bot.games.temple.state import GameState, Submission
+from bot.games.temple.words import parts_text
 
 
 def updated(state: GameState, seat: int, action: Action) -> Submission:

@@ -29,7 +29,6 @@ from bot.games.temple.components import LENGTHS, TOKENS, cell_name
 from bot.games.temple.flow import AGE_LIMIT
 from bot.games.temple.geometry import Brick, covered, matches, sort_bricks
 from bot.games.temple.scoring import best_card, breakdown, ranking
-from bot.games.temple.words import dice_text
 from bot.games.temple.state import (
     PHASE_BONUS,
     PHASE_OVER,
@@ -39,6 +38,7 @@ from bot.games.temple.state import (
     Laid,
     Player,
 )
+from bot.games.temple.words import dice_text
 
 
 def deadline_name(state: GameState) -> str | None:

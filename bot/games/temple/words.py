@@ -15,6 +15,7 @@ Decisions:
 
 from __future__ import annotations
 
+from collections.abc import Sequence
 from typing import Any
 
 from bot.games.temple.actions import (
@@ -35,6 +36,7 @@ from bot.games.temple.actions import (
     Swap,
 )
 from bot.games.temple.components import cell_name
+from bot.games.temple.geometry import Brick
 from bot.games.temple.naming import part_name
 from bot.i18n import Text, join_texts
 
@@ -109,6 +111,13 @@ def parts_text(parts: list[Action]) -> Text:
     return join_texts([Text(*describe(part, public=False)) for part in parts], "list.semicolon")
 
 
+def bricks_text(bricks: Sequence[Brick]) -> Text:
+    """Bricks in words: "a brick of 4 at A1, a brick of 3 at B2"."""
+    return join_texts(
+        [Text("temple.brick", {"length": b.length, "cell": cell_name(b.x, b.y)}) for b in bricks]
+    )
+
+
 def face_text(face: Any) -> Text:
     """A die face in words: a length, or the star (any length)."""
     return Text("temple.face.star") if str(face) == "star" else Text("temple.face.n", {"n": face})
@@ -117,5 +126,8 @@ def face_text(face: Any) -> Text:
 def dice_text(dice: list[Any]) -> Text:
     """Each player's die, by name (seat params)."""
     return join_texts(
-        [Text("temple.die", {"seat": seat, "face": face_text(face)}) for seat, face in enumerate(dice)]
+        [
+            Text("temple.die", {"seat": seat, "face": face_text(face)})
+            for seat, face in enumerate(dice)
+        ]
     )
