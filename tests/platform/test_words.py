@@ -194,9 +194,7 @@ def test_described_actions_hide_what_public_notation_hides() -> None:
     temple = games.REGISTRY["temple"].engine
     sealed = temple.parse_action("place 2 C2 3")
     assert Text(*temple.describe(sealed)).render("en") == "a sealed move"
-    assert (
-        Text(*temple.describe(sealed, False)).render("en") == "lay a brick of 3 at C2 in area 2"
-    )
+    assert Text(*temple.describe(sealed, False)).render("en") == "lay a brick of 3 at C2 in area 2"
     tigris = games.REGISTRY["tigris"].engine
     swap = tigris.parse_action("swap red red blue")
     assert Text(*tigris.describe(swap)).render("en") == "swap 3 tiles"

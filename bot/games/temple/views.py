@@ -39,6 +39,7 @@ from bot.games.temple.state import (
     Player,
 )
 from bot.games.temple.words import dice_text
+from bot.i18n import Text, join_texts
 
 
 def deadline_name(state: GameState) -> str | None:
@@ -160,7 +161,26 @@ def public_view(state: GameState) -> dict[str, Any]:
         },
         "players": [player_view(state, s) for s in range(state.seats)],
         "result": _result(state),
+        "caption": _caption(state),
     }
+
+
+#: the first word of a revealed part's notation -> its short caption key
+_CAPTION_VERBS = ("place", "move", "swap", "pass", "hammer", "mortar", "bag", "relay")
+
+
+def _caption(state: GameState) -> dict[str, Any] | None:
+    """The last revealed round in a few words per seat ("laid a brick, Mortar"), for
+    the board's caption line; None before the first reveal."""
+    if not state.revealed or not state.last_moves:
+        return None
+    moves = []
+    for seat in state.order():
+        verbs = [str(part).split(" ", 1)[0] for part in state.last_moves.get(seat, [])]
+        words = [Text(f"temple.caption.{verb}") for verb in verbs if verb in _CAPTION_VERBS]
+        if words:
+            moves.append({"seat": seat, "words": join_texts(words).to_json()})
+    return {"round": state.revealed, "moves": moves}
 
 
 def _result(state: GameState) -> dict[str, Any] | None:
