@@ -269,10 +269,13 @@ class GameEngine(ABC, Generic[S, A]):
         must hide what :meth:`public_notation` hides; without, it is for the
         acting player alone and may name everything. Params follow
         :class:`Event`'s rules (``*_seat`` ints become names;
-        :class:`~bot.i18n.Text` values are translated). Default: the action's
-        button label.
+        :class:`~bot.i18n.Text` values are translated). Default: the public
+        notation (or, for the player alone, the whole notation) — a game
+        overrides it to speak in words.
         """
-        return self.choice_label(action)
+        return "choice.notation", {
+            "action": self.public_notation(action) if public else str(action)
+        }
 
     def public_choices(self, state: S, seat: Seat) -> list[A]:
         """The quick decision ``seat`` faces, as buttons on the public message.

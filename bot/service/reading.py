@@ -20,7 +20,7 @@ from bot.games.base import GameType, Suggestion
 from bot.i18n import Text
 from bot.service import announce
 from bot.service.context import Context
-from bot.service.loaded import LoadedGame
+from bot.service.loaded import LoadedGame, seat_text
 from bot.service.outcome import Outcome, Player, PrivateMessage, Refusal
 from bot.service.replay import standing
 
@@ -115,7 +115,7 @@ class Reading:
                 {
                     "seq": m.seq,
                     "player": row.seats[m.seat].display_name,
-                    "action": engine.public_notation(engine.parse_action(m.action)),
+                    "action": seat_text(row, *engine.describe(engine.parse_action(m.action))),
                     "when": int(m.created_at),
                 },
             )
