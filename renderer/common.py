@@ -9,16 +9,17 @@ Decisions recorded here:
   primary font plus fallbacks: first the system's CJK fonts (found through
   ``fc-list`` or at their usual Debian paths), which have every character a
   name may use, then the fonts shipped in ``renderer/fonts/``. Text is split
-  into runs, each drawn with the first font that has the glyph. A character no
-  font has is dropped; a name that loses most of its characters becomes the
-  caller's fallback (``"Player 2"``), so a name never renders as a row of empty
-  boxes and nothing crashes.
+  into runs, each drawn with the first font that has the glyph. In a label a
+  character no font has is dropped; in a player name it is drawn as a box
+  (:func:`clean_name`): a name is never cut into another name nor replaced by
+  "Player 2" (only an empty name gets the caller's fallback).
 * The shipped font is a subset of Noto Sans CJK (OFL, ``renderer/fonts/OFL.txt``)
-  with every character of every catalog string (``scripts/make_cjk_subset.py``
-  regenerates it). It comes *after* the system fonts: where a full CJK font is
-  installed, names and labels are drawn with it in one consistent style; on a
-  machine without one, the subset still draws every label of every catalog
-  language (and the characters of names it happens to have).
+  with every character of every catalog string, every Hangul syllable and the
+  common Hanzi of both Chinese scripts (``scripts/make_cjk_subset.py``
+  regenerates it; ~2.7 MB). It comes *after* the system fonts: where a full
+  CJK font is installed, names and labels are drawn with it in one consistent
+  style; on a bare machine the subset draws every label of every catalog
+  language and the names of nearly every Chinese, Korean or Japanese player.
 * A bold stack whose fallback has no bold face (WenQuanYi Micro Hei, the shipped
   subset) draws it with a thin stroke of the text colour, so a Chinese name is
   as heavy as a Latin one beside it.
@@ -305,23 +306,34 @@ def _notdef_signature(font: Font) -> bytes:
 # --------------------------------------------------------------------------- text
 
 
-def clean_name(name: str, stack: FontStack, fallback: str) -> str:
-    """A display name the stack can draw, or ``fallback``.
+#: drawn for a character of a name no font has: a box, as a font's .notdef would be
+MISSING_GLYPH = "\u25a1"  # □
 
-    Control and format characters are removed; characters no font has are
-    dropped. If that loses more than half of the visible characters (say a
-    Chinese name on a machine without a CJK font), or leaves nothing, the
-    fallback is used instead: "Player 2" reads better than a stub.
+
+def clean_name(name: str, stack: FontStack, fallback: str) -> str:
+    """A display name the stack can draw; ``fallback`` only for a name with nothing
+    visible in it.
+
+    Control and format characters are removed and runs of spaces collapsed. A
+    character no font has becomes a box (:data:`MISSING_GLYPH`, or ``?`` if not
+    even that can be drawn): a name is never shortened into another name, nor
+    replaced by "Player 1" because some of its glyphs are missing. With the
+    shipped font (every Hangul syllable, the common Hanzi of both scripts,
+    kana) that is rare on any machine.
     """
     visible = [
         ch for ch in " ".join(name.split()) if unicodedata.category(ch) not in ("Cc", "Cf", "Cs")
     ]
-    kept = stack.drawable("".join(visible)).strip()
-    counted = [ch for ch in visible if not ch.isspace() and unicodedata.category(ch) != "Mn"]
-    kept_count = sum(1 for ch in kept if not ch.isspace() and unicodedata.category(ch) != "Mn")
-    if not kept or kept_count * 2 < len(counted):
+    if not "".join(visible).strip():
         return fallback
-    return " ".join(kept.split())
+    box = MISSING_GLYPH if stack.font_for(MISSING_GLYPH) is not None else "?"
+    shown = "".join(
+        ch
+        if ch.isspace() or unicodedata.category(ch) == "Mn" or stack.font_for(ch) is not None
+        else box
+        for ch in visible
+    )
+    return " ".join(shown.split())
 
 
 def fit_text(text: str, stack: FontStack, max_width: float, ellipsis: str = "…") -> str:

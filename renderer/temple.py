@@ -42,7 +42,7 @@ from typing import Any
 from PIL import Image, ImageDraw
 
 from bot.games.base import PlayerLabel
-from bot.i18n import DEFAULT_LANG, catalog, t
+from bot.i18n import DEFAULT_LANG, Text, catalog, t
 from renderer.common import (
     DEFAULT_PLAYER_COLOURS,
     RGB,
@@ -76,6 +76,7 @@ CARD_CELL = 20  # a cell of a face-up card
 TOP_CELL = 13  # a cell of the deck's visible top card
 RACE_CELL = 22  # a cell of the raced lightning card
 HEADER_H = 64
+CAPTION_H = 40  # the last revealed round in words, under the header
 CARDS_H = 232
 CARD_W = 232
 AREA_W = GRID_COLS * CELL + LABEL
@@ -555,9 +556,9 @@ def _draw_deck(
     paste(img, art, ((x0 + x1 - art.width) / 2, y1 - 14 - art.height))
 
 
-def _draw_cards(img: Image.Image, d: Draw, view: View, lang: str) -> None:
+def _draw_cards(img: Image.Image, d: Draw, view: View, lang: str, top: int = HEADER_H) -> None:
     """The face-up cards, the raced lightning card (during a race) and the deck."""
-    y0, y1 = HEADER_H + 12, HEADER_H + CARDS_H - 8
+    y0, y1 = top + 12, top + CARDS_H - 8
     x = PAD
     for slot in view.get("slots") or ():
         card = slot.get("card")
@@ -793,7 +794,9 @@ def _draw_final(
 def _compose(view: View, seats: Sequence[Seat], lang: str) -> Image.Image:
     players = list(view.get("players") or ())
     rows = grid_rows(players)
-    height = HEADER_H + CARDS_H + len(players) * (panel_height(rows) + PANEL_GAP) + PAD
+    caption = caption_text(view, seats, lang)
+    top = HEADER_H + (CAPTION_H if caption else 0)
+    height = top + CARDS_H + len(players) * (panel_height(rows) + PANEL_GAP) + PAD
     img = Image.new("RGB", (W, height), FRAME)
     d = ImageDraw.Draw(img)
     round_no = int(view.get("round") or 0)
@@ -801,9 +804,14 @@ def _compose(view: View, seats: Sequence[Seat], lang: str) -> Image.Image:
     if round_no:
         title += " · " + t(lang, "temple.render.round", round=round_no)
     _draw_header(img, d, view, seats, lang, title)
-    _draw_cards(img, d, view, lang)
+    if caption:
+        font = font_stack(24)
+        text = fit_text(caption, font, W - 2 * PAD)
+        draw_text(d, (PAD, HEADER_H + CAPTION_H / 2), text, font, TEXT, anchor="lm")
+        d.line((PAD, top - 2, W - PAD, top - 2), fill=CARD_EDGE, width=2)
+    _draw_cards(img, d, view, lang, top)
     by_seat = {s.seat: s for s in seats}
-    y = HEADER_H + CARDS_H
+    y = top + CARDS_H
     for player in players:
         seat = by_seat.get(int(player.get("seat", 0)))
         if seat is None:
@@ -811,6 +819,26 @@ def _compose(view: View, seats: Sequence[Seat], lang: str) -> Image.Image:
         _draw_player(img, d, y, rows, seat, player, view, lang)
         y += panel_height(rows) + PANEL_GAP
     return img
+
+
+def caption_text(view: View, seats: Sequence[Seat], lang: str) -> str:
+    """The last revealed round in words, from the view ("Round 3: Ann laid a brick ·
+    Bo passed"); empty before the first reveal."""
+    caption = view.get("caption") or {}
+    names = {s.seat: s.name for s in seats}
+    moves = [
+        t(
+            lang,
+            "temple.caption.seat",
+            name=names.get(int(move.get("seat", -1)), "?"),
+            words=Text.from_json(move["words"]).render(lang),
+        )
+        for move in caption.get("moves") or ()
+        if move.get("words")
+    ]
+    if not moves:
+        return ""
+    return t(lang, "temple.caption.round", round=caption.get("round"), moves=" · ".join(moves))
 
 
 def draw_public(view: View, players: Sequence[PlayerLabel], lang: str = "en") -> Image.Image:

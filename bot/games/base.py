@@ -74,12 +74,16 @@ class Event:
 
     ``key`` is an i18n catalog key; ``params`` as for :class:`RuleError`.
     ``private_to`` marks an event only that seat may see (e.g. the tiles it
-    drew); the service never shows it publicly.
+    drew); the service never shows it publicly. ``receipt`` marks an event
+    that only acknowledges the step ("sealed a move").
     """
 
     key: str
     params: Mapping[str, Any] = field(default_factory=dict)
     private_to: Seat | None = None
+    #: only acknowledges the step itself ("sealed a move"): left out when the
+    #: game or the table played the step for the seat, whose line says it already
+    receipt: bool = False
 
 
 class TurnShape(enum.Enum):
@@ -229,6 +233,12 @@ class GameEngine(ABC, Generic[S, A]):
         """What only ``seat`` may see (its hand); empty for games without secrets."""
         return {}
 
+    def private_view_changed(self, before: Mapping[str, JSON], after: Mapping[str, JSON]) -> bool:
+        """Whether a seat's private view changed enough to send it again (a DM with
+        its image). Default: any difference. A game whose private view repeats
+        what everyone is told each round (its number, the dice) compares the rest."""
+        return before != after
+
     def may_act(self, state: S, seat: Seat) -> bool:
         """Whether ``seat`` may submit now. Default: the game waits for it.
 
@@ -257,6 +267,22 @@ class GameEngine(ABC, Generic[S, A]):
     def public_notation(self, action: A) -> str:
         """How everyone else sees an action (a swap that hides its tiles)."""
         return str(action)
+
+    def describe(self, action: A, public: bool = True) -> tuple[str, Mapping[str, Any]]:
+        """An action in words: a catalog key and its params.
+
+        A short phrase that follows "the game played for them:" or "Played:"
+        (``pass``, ``a bid of 3``). With ``public`` (what everyone reads) it
+        must hide what :meth:`public_notation` hides; without, it is for the
+        acting player alone and may name everything. Params follow
+        :class:`Event`'s rules (``*_seat`` ints become names;
+        :class:`~bot.i18n.Text` values are translated). Default: the public
+        notation (or, for the player alone, the whole notation) — a game
+        overrides it to speak in words.
+        """
+        return "choice.notation", {
+            "action": self.public_notation(action) if public else str(action)
+        }
 
     def public_choices(self, state: S, seat: Seat) -> list[A]:
         """The quick decision ``seat`` faces, as buttons on the public message.

@@ -17,6 +17,18 @@ Decisions:
   stored language of existing games (``en``, ``zh``, ``ko``) keeps its meaning.
 * ``language_of`` accepts its own answers (``language_of("zh-TW") == "zh-TW"``):
   callers pass either a Discord locale or a stored catalog language.
+* Korean particles: a catalog string writes a particle after a name as
+  ``{seat}이(가)`` (and 을(를), 은(는), 과(와), (으)로, (이)나...); :func:`t`
+  picks the one form that fits the word before it — by the final consonant
+  of its last Hangul syllable ((code − 0xAC00) % 28 ≠ 0; ㄹ counts as none
+  for (으)로), by how a final digit or Latin letter is read aloud otherwise —
+  so a reader never sees "김민준이(가)". After anything else (Hanzi, symbols)
+  the double form stays: no reading is safe to guess.
+* Plurals: ``{count} {count:|tile|tiles}`` — an int param formatted with
+  ``|one|other`` gives the word for 1 or for any other number, so no string
+  says "tile(s)"; languages without plural forms just leave it out.
+* Lists of texts of any length (:func:`join_texts`) nest ``list.*`` catalog
+  strings, so each language has its own separator.
 * ``glossary.json`` (next to this file, not shipped) names the recurring game
   terms in each language; ``tests/platform/test_i18n_terms.py`` checks every
   catalog against it and against the English placeholders.
@@ -26,6 +38,7 @@ from __future__ import annotations
 
 import json
 import logging
+import re
 from collections.abc import Mapping, Sequence
 from dataclasses import dataclass, field
 from functools import cache
@@ -105,6 +118,20 @@ def language_of(locale: str | None) -> str:
     return parts[0] if parts[0] in LANGUAGES else DEFAULT_LANG
 
 
+_PLURAL_SPEC = re.compile(r"\{(\w+):\|[^}]*\}")
+
+
+class _Number(int):
+    """An int param; ``{count:|tile|tiles}`` in a template picks the word for one
+    or for any other number (the catalog's plural: no "tile(s)")."""
+
+    def __format__(self, spec: str) -> str:
+        if spec.startswith("|"):
+            one, _, other = spec[1:].partition("|")
+            return one if self == 1 else other
+        return int(self).__format__(spec)
+
+
 class _Params(dict[str, Any]):
     """Format mapping that keeps ``{unknown}`` fields visible instead of failing."""
 
@@ -126,10 +153,107 @@ def t(locale: str | None, key: str, **params: Any) -> str:
         log.warning("missing i18n key %s", key)
         return key
     rendered = {
-        name: value.render(lang) if isinstance(value, Text) else value
+        name: value.render(lang)
+        if isinstance(value, Text)
+        else _Number(value)
+        if type(value) is int
+        else value
         for name, value in params.items()
     }
-    return template.format_map(_Params(rendered))
+    try:
+        text = template.format_map(_Params(rendered))
+    except ValueError:  # a plural spec on a param that is not an int: use the "other" form
+        log.warning("i18n key %s: a plural form on a non-number param", key)
+        text = _PLURAL_SPEC.sub(r"{\1}", template).format_map(_Params(rendered))
+    return korean_particles(text) if lang == "ko" else text
+
+
+#: the double particle forms catalog strings write, each as (with final consonant, without)
+_PARTICLES: dict[str, tuple[str, str]] = {
+    "이(가)": ("이", "가"),
+    "가(이)": ("이", "가"),
+    "을(를)": ("을", "를"),
+    "를(을)": ("을", "를"),
+    "은(는)": ("은", "는"),
+    "는(은)": ("은", "는"),
+    "과(와)": ("과", "와"),
+    "와(과)": ("과", "와"),
+    "(으)로": ("으로", "로"),
+    "(이)나": ("이나", "나"),
+    "(이)다": ("이다", "다"),
+    "(이)라": ("이라", "라"),
+    "(아)야": ("아", "야"),
+}
+_PARTICLE_RE = re.compile(
+    r"(?P<word>[^\s(”’\"'»」』)\]]?)(?P<close>[”’\"'»」』)\]]*)(?P<particle>"
+    + "|".join(re.escape(p) for p in _PARTICLES)
+    + ")"
+)
+#: how each digit is read in Sino-Korean: (ends in a consonant, that consonant is ㄹ)
+_DIGITS = {
+    "0": (True, False),  # 영
+    "1": (True, True),  # 일
+    "2": (False, False),  # 이
+    "3": (True, False),  # 삼
+    "4": (False, False),  # 사
+    "5": (False, False),  # 오
+    "6": (True, False),  # 육
+    "7": (True, True),  # 칠
+    "8": (True, True),  # 팔
+    "9": (False, False),  # 구
+}
+#: Latin letters that end a word on a consonant as Korean writes it (Bob 밥, Tom 톰,
+#: Jack 잭, Paul 폴); the others end on a vowel (Alice 앨리스, Max 맥스, Lee 리)
+_LATIN_FINAL = set("bcdgklmnpt")
+
+
+def final_consonant(word: str) -> tuple[bool, bool] | None:
+    """Whether ``word`` (read in Korean) ends on a final consonant, and whether that
+    consonant is ㄹ; None when its last character gives no safe reading."""
+    if not word:
+        return None
+    last = word[-1]
+    code = ord(last) - 0xAC00
+    if 0 <= code < 11172:
+        final = code % 28
+        return final != 0, final == 8
+    if last in _DIGITS:
+        return _DIGITS[last]
+    lower = last.lower()
+    if "a" <= lower <= "z":
+        if lower in _LATIN_FINAL:
+            return True, lower == "l"
+        return False, False
+    return None
+
+
+def korean_particles(text: str) -> str:
+    """``text`` with each double particle form (이(가)...) reduced to the one that fits."""
+
+    def pick(match: re.Match[str]) -> str:
+        word, close, particle = match["word"], match["close"], match["particle"]
+        reading = final_consonant(word)
+        if reading is None:
+            return match[0]
+        has_final, is_rieul = reading
+        with_final, without = _PARTICLES[particle]
+        if particle == "(으)로" and is_rieul:
+            chosen = without
+        else:
+            chosen = with_final if has_final else without
+        return word + close + chosen
+
+    return _PARTICLE_RE.sub(pick, text)
+
+
+def join_texts(items: Sequence[Text], key: str = "list.comma") -> Text:
+    """One text listing ``items`` with the language's separator (``list.comma``:
+    "a, b, c"; ``list.semicolon``: "a; b")."""
+    if not items:
+        return Text("list.none")
+    if len(items) == 1:
+        return items[0]
+    return Text(key, {"head": items[0], "tail": join_texts(items[1:], key)})
 
 
 def has_key(key: str, lang: str = DEFAULT_LANG) -> bool:

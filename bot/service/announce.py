@@ -25,8 +25,11 @@ Decisions:
 * A public message that waits for someone ends with a "Play" button: it
   opens the move picker (:mod:`bot.service.tapping`) of each awaited
   clicker, ephemerally; anyone else is refused.
-* Private updates go to each seat whose private view changed or who got a
-  private event — never to anyone else.
+* Private updates go to each seat whose private view changed
+  (``engine.private_view_changed``: not merely the round number or the
+  dice everyone was told) or who got a private event — never to anyone
+  else, and never with a receipt of a step the game played for the seat
+  (its public line says it).
 """
 
 from __future__ import annotations
@@ -65,14 +68,21 @@ def event_texts(game: LoadedGame, events: Sequence[Event], seat: int | None = No
 def step_lines(game: LoadedGame, seat: int, action: Any, events: Sequence[Event]) -> list[Text]:
     """A step's public lines, seats kept as ints (stored until the hand-off).
 
-    Only when the step produced no public event does it fall back to the
-    action's public notation, so a hidden choice is never announced by its
-    notation.
+    Only when the step produced no event at all does it fall back to the
+    action's public description, so a hidden choice is never announced; a
+    step whose events are all private (a draft of a sealed move) says nothing.
     """
     public = [Text(e.key, e.params) for e in events if e.private_to is None]
-    if public:
+    if public or events:  # a step told only its author (a draft) says nothing in public
         return public
-    return [Text("move.played", {"seat": seat, "action": game.engine.public_notation(action)})]
+    return [Text("move.played", {"seat": seat, "action": described(game, action)})]
+
+
+def described(game: LoadedGame, action: Any, *, public: bool = True) -> Text:
+    """The action in words (:meth:`~bot.games.base.GameEngine.describe`), its seat
+    params kept as ints so that the line can be stored until the hand-off."""
+    key, params = game.engine.describe(action, public)
+    return Text(key, dict(params))
 
 
 def shown(game: LoadedGame, lines: Sequence[Text]) -> list[Text]:
@@ -131,7 +141,11 @@ async def private_updates(
         lines = event_texts(game, events, seat)
         has_view = game.engine.has_private_view
         view = game.engine.private_view(game.state, seat) if has_view else {}
-        changed = has_view and seat in before and view != before[seat]
+        changed = (
+            has_view
+            and seat in before
+            and game.engine.private_view_changed(before[seat] or {}, view)
+        )
         if not changed and not lines:
             continue
         image = await ctx.private_image(game, view, seat) if has_view else None

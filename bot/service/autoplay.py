@@ -100,10 +100,11 @@ def _decide(game: LoadedGame, seat: int, why: str, played: Played) -> bool:
             )
             break
         key = "table.auto_answer" if why == "auto" else "table.played_for"
-        lines = [Text(key, {"seat": seat, "action": engine.public_notation(action)})]
-        lines += [Text(e.key, e.params) for e in events if e.private_to is None]
+        action_key, action_params = engine.describe(action, True)
+        lines = [Text(key, {"seat": seat, "action": Text(action_key, dict(action_params))})]
+        lines += [Text(e.key, e.params) for e in events if e.private_to is None and not e.receipt]
         played.lines += lines
-        played.events += events
+        played.events += [e for e in events if not e.receipt]  # the table's line says it
         played.moves.append(
             NewMove(seat, str(action), kind="auto", events=[t.to_json() for t in lines])
         )

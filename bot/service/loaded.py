@@ -26,16 +26,21 @@ from bot.store import GameRow, SeatRow
 
 
 def seat_text(row: GameRow, key: str, params: Mapping[str, Any]) -> Text:
-    """A catalog text whose ``seat``/``*_seat`` params become player names."""
+    """A catalog text whose ``seat``/``*_seat`` params become player names, in
+    nested texts too (a list of dice by player)."""
     names = {s.seat: s.display_name for s in row.seats}
-    shown = {
-        name: (
-            names.get(value, str(value))
-            if (name == "seat" or name.endswith("_seat")) and isinstance(value, int)
-            else value
-        )
-        for name, value in params.items()
-    }
+    return _named(names, key, params)
+
+
+def _named(names: Mapping[int, str], key: str, params: Mapping[str, Any]) -> Text:
+    shown: dict[str, Any] = {}
+    for name, value in params.items():
+        if (name == "seat" or name.endswith("_seat")) and isinstance(value, int):
+            shown[name] = names.get(value, str(value))
+        elif isinstance(value, Text):
+            shown[name] = _named(names, value.key, value.params)
+        else:
+            shown[name] = value
     return Text(key, shown)
 
 

@@ -138,7 +138,8 @@ class Play:
             mine = await announce.private_updates(
                 self.ctx, game, {seat: before.get(seat)}, [], skip=None
             )
-            reply = [Text("undo.done", {"action": last.action})]
+            taken = announce.described(game, engine.parse_action(last.action), public=False)
+            reply = [game.text("undo.done", {"action": taken})]
             return await announce.preview(
                 self.ctx,
                 game,
@@ -215,7 +216,8 @@ class Play:
             **self._timers(game, kind, had_deadlines),
         )
         version = await self._commit(game, write)
-        reply = [Text("move.accepted", {"action": str(action)})]
+        shown_action = announce.described(game, action, public=False)
+        reply = [game.text("move.accepted", {"action": shown_action})]
         all_events = [*events, *played.events]
         if published:
             reply += announce.event_texts(game, events, seat)
@@ -299,12 +301,14 @@ class Play:
                 )
                 continue
             acted.add(seat)
-            shown = engine.public_notation(action)
+            shown = announce.described(game, action)
             step = [Text("move.timeout", {"seat": seat, "action": shown})]
-            step += [Text(e.key, e.params) for e in applied if e.private_to is None]
+            step += [
+                Text(e.key, e.params) for e in applied if e.private_to is None and not e.receipt
+            ]
             lines += step
             ends[seat] = len(lines)
-            events += applied
+            events += [e for e in applied if not e.receipt]  # the timeout line says it
             moves.append(
                 NewMove(seat, str(action), kind="timeout", events=[t.to_json() for t in step])
             )

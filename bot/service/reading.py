@@ -30,7 +30,7 @@ from bot.i18n import Text, language_of, t
 from bot.service import announce
 from bot.service.context import Context
 from bot.service.drawing import drawn
-from bot.service.loaded import LoadedGame
+from bot.service.loaded import LoadedGame, seat_text
 from bot.service.lobby import options_text, seat_colours
 from bot.service.outcome import Choice, ChoiceKind, Outcome, Player, PrivateMessage, Refusal
 from bot.service.replay import standing
@@ -137,7 +137,7 @@ class Reading:
                 {
                     "seq": m.seq,
                     "player": row.seats[m.seat].display_name,
-                    "action": engine.public_notation(engine.parse_action(m.action)),
+                    "action": seat_text(row, *engine.describe(engine.parse_action(m.action))),
                     "when": int(m.created_at),
                 },
             )

@@ -303,3 +303,11 @@ async def play_to_end(
         await move(harness, user, action, prefer_buttons=prefer_buttons)
         moves += 1
     return moves
+
+
+def said(game: str, notation: str) -> str:
+    """How the bot tells the acting player a move it accepted: the engine's words."""
+    from bot.i18n import Text
+
+    engine = registry()[game].engine
+    return Text(*engine.describe(engine.parse_action(str(notation)), False)).render("en")

@@ -29,7 +29,7 @@ from bot.i18n import t
 from bot.store import TimerRow
 from tests.support.temple_play import Player
 
-from .bot_harness import BotHarness, action_buttons, decode_png, open_harness
+from .bot_harness import BotHarness, action_buttons, decode_png, open_harness, said
 from .fake_discord import FakeDiscord, FakeUser, InteractionResult, RecordedMessage
 
 #: the full game's seed: its round 3 is closed by the deadline, and it has a lightning race
@@ -208,7 +208,9 @@ class Table:
         way, itx = await send(self.h, user, action, self.steps)
         self.ways[way] += 1
         self.steps += 1
-        assert t("en", "move.accepted", action=str(action)) in self.h.ephemeral_text(itx)
+        assert t(
+            "en", "move.accepted", action=said("temple", str(action))
+        ) in self.h.ephemeral_text(itx)
         return itx
 
 
@@ -305,7 +307,9 @@ async def play_round(table: Table, state: GameState, users: dict[int, FakeUser])
         # the last submission reveals the round
         public_before = len(h.public_messages())
         itx = await table.play(users[seat], action)
-        current.confirmed[seat] = confirmed_parts(h, itx)
+        # the round is revealed at once: no "you can change it" line, the reveal says it
+        assert "You can change it" not in h.ephemeral_text(itx)
+        current.confirmed[seat] = said("temple", str(action))
         [resolution] = h.public_of(itx)
     if late is not None:
         # nobody else submits: the deadline closes the round, through the timer task
@@ -316,15 +320,16 @@ async def play_round(table: Table, state: GameState, users: dict[int, FakeUser])
         await h.running.timers.sync()
         resolution = h.public_messages()[public_before]
         assert resolution.source == "channel"  # no interaction: the timer task posted it
-        assert t("en", "move.timeout", seat=users[late].name, action="pass") in resolution.text
-        current.confirmed[late] = "pass"
+        passed = said("temple", "pass")  # the public words of a pass are the author's too
+        assert t("en", "move.timeout", seat=users[late].name, action=passed) in resolution.text
+        current.confirmed[late] = said("temple", "pass")
     # one public message with the board and what each seat did, then the next tally
     posted = h.public_messages()[public_before:]
     assert posted[0] is resolution
     assert [a.filename for a in resolution.attachments] == ["board.png"]
     assert t("en", "temple.event.reveal", round=number) in resolution.text
     for seat, parts in current.confirmed.items():
-        assert f"\n{users[seat].name}: {parts}\n" in resolution.text, (parts, resolution.text)
+        assert f"\n{users[seat].name}: {parts}.\n" in resolution.text, (parts, resolution.text)
     row, state = await loaded(h)
     if row.status == "running":
         assert len(posted) == 2 and posted[1] in tallies(h)
@@ -347,8 +352,9 @@ async def play_decision(table: Table, state: GameState, users: dict[int, FakeUse
     itx = await table.play(users[seat], choice)
     if isinstance(choice, Lightning):
         [public] = h.public_of(itx)
-        bricks = str(choice).split(" ", 1)[1]
-        assert f"{users[seat].name} wins the lightning race with {bricks} (" in public.text
+        first = choice.bricks[0]
+        won = f"{users[seat].name} wins the lightning race with a brick of {first.length} at "
+        assert won in public.text  # the layout in words
         assert [a.filename for a in public.attachments] == ["board.png"]
         table.races_won += 1
     elif len(awaited) > 1:  # others still to decide: private, and the tally edited
@@ -414,7 +420,7 @@ async def test_a_rounds_deadline_does_not_move_when_players_submit(harness: BotH
     ]:  # a submission, then a new one replacing it
         clock.now += 1200
         itx = await h.slash(h.alice, "play", action=str(action))
-        assert t("en", "move.accepted", action=str(action)) in h.ephemeral_text(itx)
+        assert t("en", "move.accepted", action=said("temple", str(action))) in h.ephemeral_text(itx)
         assert await deadline_timer(h) == first
         assert tallies(h) == [tally]
         assert deadline_line in h.fake.message(tally.id).text
@@ -476,7 +482,9 @@ async def test_a_refused_lightning_layout_is_answered_then_rate_limited(
     assert await h.raw_game() == before
     clock.now += 2  # the cooldown is over: the layout wins the race
     won = await h.slash(h.alice, "temple lightning", bricks=bricks)
-    assert t("en", "move.accepted", action=f"lightning {bricks}") in h.ephemeral_text(won)
+    assert t(
+        "en", "move.accepted", action=said("temple", f"lightning {bricks}")
+    ) in h.ephemeral_text(won)
     [public] = h.public_of(won)
-    assert f"alice wins the lightning race with {bricks} (" in public.text
+    assert "alice wins the lightning race with a brick of " in public.text  # in words
     assert [a.filename for a in public.attachments] == ["board.png"]

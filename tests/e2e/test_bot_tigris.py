@@ -10,7 +10,7 @@ import pytest
 
 from bot.i18n import t
 
-from .bot_harness import BotHarness, decode_png, open_harness, play_to_end
+from .bot_harness import BotHarness, decode_png, open_harness, play_to_end, said
 from .fake_discord import FakeDiscord, FakeUser
 
 
@@ -80,7 +80,7 @@ async def test_tigris_commands_offer_only_legal_choices(harness: BotHarness) -> 
 
     played = await h.slash(mover, "tigris tile", colour=colour, square=squares[0])
     action = f"tile {colour} {squares[0]}"
-    assert t("en", "move.accepted", action=action) in h.ephemeral_text(played)
+    assert t("en", "move.accepted", action=said("tigris", action)) in h.ephemeral_text(played)
     # the first action of a turn: a preview for the mover alone, with Undo; nothing public
     assert h.public_of(played) == []
     files = {a.filename: m for m in played.messages if m.ephemeral for a in m.attachments}

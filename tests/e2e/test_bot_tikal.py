@@ -21,7 +21,7 @@ from bot.games.tikal import ENGINE
 from bot.games.tikal.components import COST_RECOVER
 from bot.i18n import t
 
-from .bot_harness import BotHarness, action_buttons, decode_png, open_harness
+from .bot_harness import BotHarness, action_buttons, decode_png, open_harness, said
 from .fake_discord import FakeDiscord, FakeUser, InteractionResult, RecordedMessage
 
 #: the game's seed (seat order, hex stack and token pool); fixed so the game replays
@@ -151,7 +151,7 @@ async def test_one_complete_base_game_posts_one_message_per_hand_off(
             assert not itx.rejected, itx.rejected
             moves += 1
             steps.append(action)
-            assert t("en", "move.accepted", action=action) in h.ephemeral_text(itx)
+            assert t("en", "move.accepted", action=said("tikal", action)) in h.ephemeral_text(itx)
             if action == "end":
                 break
             taken += action.split()[0] != "place"
@@ -246,7 +246,7 @@ async def test_auction_bids_come_as_the_bidders_own_buttons_and_commands(
     # clicking a bid button bids
     chosen = offered[2]
     clicked = await h.click(first, buttons, action_buttons(buttons)[chosen])
-    assert t("en", "move.accepted", action=chosen) in h.ephemeral_text(clicked)
+    assert t("en", "move.accepted", action=said("tikal", chosen)) in h.ephemeral_text(clicked)
     assert h.store is not None
     [*_, last] = await h.store.moves(await h.game_id())
     assert last.action == chosen
@@ -287,7 +287,7 @@ async def test_auction_bids_come_as_the_bidders_own_buttons_and_commands(
     high = amounts[len(amounts) // 2]
     assert f"bid {high}" not in offered
     played = await h.slash(second, "tikal bid", amount=high)
-    assert t("en", "move.accepted", action=f"bid {high}") in h.ephemeral_text(played)
+    assert t("en", "move.accepted", action=said("tikal", f"bid {high}")) in h.ephemeral_text(played)
     [public] = h.public_of(played)
     assert t("en", "tikal.event.bid", seat=second.name, amount=int(high)) in public.text
     assert [u.id for u in public.mentions] == [first.id]
@@ -307,7 +307,7 @@ async def test_auction_bids_come_as_the_bidders_own_buttons_and_commands(
     assert set(picks) == {a for a in await h.legal(second) if a.startswith("pick ")}
     assert len(picks) == 2
     picked = await h.click(second, public, picks["pick 1"])
-    assert t("en", "move.accepted", action="pick 1") in h.ephemeral_text(picked)
+    assert t("en", "move.accepted", action=said("tikal", "pick 1")) in h.ephemeral_text(picked)
     assert h.public_of(picked) == []  # the winner goes on: lay the hex
     [preview] = previews(picked)
     assert preview.ephemeral_for is second
@@ -425,7 +425,7 @@ async def test_undo_within_a_turn_and_not_past_a_recovered_token(harness: BotHar
 
     # Undo on the latest preview takes the last step back: a new private preview
     undone = await h.click(mover, second_preview, ids(second_preview, "zg:undo:")[0])
-    assert t("en", "undo.done", action=enter) in h.ephemeral_text(undone)
+    assert t("en", "undo.done", action=said("tikal", enter)) in h.ephemeral_text(undone)
     assert h.public_of(undone) == []
     assert await stored_state(h) == after_place
     [preview] = previews(undone)
@@ -439,7 +439,7 @@ async def test_undo_within_a_turn_and_not_past_a_recovered_token(harness: BotHar
     assert await h.raw_game() == before
     # /game undo takes back the hex; then nothing is left to take back
     undone = await h.slash(mover, "game undo")
-    assert t("en", "undo.done", action=place) in h.ephemeral_text(undone)
+    assert t("en", "undo.done", action=said("tikal", place)) in h.ephemeral_text(undone)
     assert await stored_state(h) == at_start
     before = await h.raw_game()
     refused = await h.slash(mover, "game undo")
@@ -472,7 +472,7 @@ async def test_undo_within_a_turn_and_not_past_a_recovered_token(harness: BotHar
     stepped = await h.slash(mover, "play", action=step)
     [preview] = previews(stepped)
     undone = await h.click(mover, preview, ids(preview, "zg:undo:")[0])
-    assert t("en", "undo.done", action=step) in h.ephemeral_text(undone)
+    assert t("en", "undo.done", action=said("tikal", step)) in h.ephemeral_text(undone)
     assert await stored_state(h) == after_recover
     before = await h.raw_game()
     refused = await h.slash(mover, "game undo")

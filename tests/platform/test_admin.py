@@ -214,7 +214,7 @@ async def test_forget_guild_deletes_its_games_and_everything_hanging_on_them(
     assert all(MARKER.encode() not in p.read_bytes() for p in files)
 
     assert await forget_guild(database, GUILD) == 0  # again: nothing left to delete
-    assert capsys.readouterr().out.startswith("Deleted 0 game(s)")
+    assert capsys.readouterr().out.startswith("Deleted 0 games")
     assert read(database, "SELECT count(*) FROM games") == [(1,)]
 
 
@@ -242,7 +242,7 @@ async def test_the_admin_commands_from_the_command_line(tmp_path: Path) -> None:
 
     done = run_cli(tmp_path, "backup", "backup.db", **env)
     assert done.returncode == 0, done.stderr
-    assert done.stdout.startswith(f"Backed up {database} to backup.db: 1 game(s), ")
+    assert done.stdout.startswith(f"Backed up {database} to backup.db: 1 game, ")
     assert done.stderr == ""
     done = run_cli(tmp_path, "backup", "backup.db", **env)
     assert (done.returncode, done.stderr.strip()) == (
@@ -255,7 +255,7 @@ async def test_the_admin_commands_from_the_command_line(tmp_path: Path) -> None:
     assert done.stderr.splitlines() == [t("en", "app.bad_guild_arg", value="'not-a-number'")]
     done = run_cli(tmp_path, "forget-guild", str(GUILD), **env)
     assert done.returncode == 0, done.stderr
-    assert done.stdout.startswith(f"Deleted 1 game(s) of server {GUILD} ")
+    assert done.stdout.startswith(f"Deleted 1 game of server {GUILD} ")
 
     done = run_cli(tmp_path, "clear-dev-commands", "123", **env)
     assert (done.returncode, done.stderr.strip()) == (2, t("en", "app.admin_needs_token"))

@@ -203,7 +203,7 @@ async def test_a_timed_out_card_is_announced_face_down(store: Store) -> None:
     assert len(outcomes) == 1  # the late seats, as one batch
     timed_out = [line for line in outcomes[0].public if line.key == "move.timeout"]
     assert sorted(line.params["seat"] for line in timed_out) == ["Bob", "Carol"]
-    assert {line.params["action"] for line in timed_out} == {"play ?"}
+    assert {line.params["action"].render("en") for line in timed_out} == {"play ?"}
     text = rendered(outcomes[0].public)
     assert t("en", "move.timeout", seat="Bob", action="play ?") in text
 

@@ -105,7 +105,7 @@ async def test_hidden_card_is_not_announced_publicly(service: GameService) -> No
     assert "Alice played a hidden card" in public_text
     assert f"play {hand[0]}" not in public_text
     log = await service.log_lines(CHANNEL, 5)
-    assert [line.params["action"] for line in log.reply[1:]] == ["play ?", "play ?"]
+    assert [line.params["action"].render("en") for line in log.reply[1:]] == ["play ?", "play ?"]
 
 
 async def _state(service: GameService):

@@ -71,5 +71,7 @@ async def test_decisions_offer_buttons_and_hands_never_go_public(service: GameSe
             assert action not in _text(outcome.public)
             if outcome.step is not StepKind.CONTINUE:  # published: the log shows it face down
                 log = await service.log_lines(CHANNEL, 1)
-                assert log.reply[-1].params["action"] == f"swap {len(action.split()) - 1}"
+                count = len(action.split()) - 1
+                words = f"swap {count} {'tile' if count == 1 else 'tiles'}"  # in words, face down
+                assert log.reply[-1].params["action"].render("en") == words
     assert decisions > 0

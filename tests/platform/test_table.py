@@ -65,7 +65,8 @@ async def test_the_turn_clock_reminds_then_plays_the_timeout(
     fired = await table.fire_due_timers()
     assert [o.public[0].key for o in fired] == ["clock.reminder", "move.timeout"]
     timeout = fired[-1]
-    assert timeout.public[0].params == {"seat": late.name, "action": "end"}
+    assert timeout.public[0].params["seat"] == late.name
+    assert timeout.public[0].params["action"].render("en") == "end"  # described
     nxt = await relay_mover(table, players)
     assert nxt is not late and timeout.ping == [nxt.id]
     assert await _clock_timers(store) == {  # the next decision's own, full clock

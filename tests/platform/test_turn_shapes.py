@@ -70,7 +70,10 @@ async def test_undo_restores_the_exact_stored_state(service: GameService, store:
     await service.act(CHANNEL, mover, "step 1")
     undone = await service.undo(CHANNEL, mover)
     assert undone.step is StepKind.CONTINUE and undone.public == []
-    assert undone.reply[0].key == "undo.done" and undone.reply[0].params["action"] == "step 1"
+    assert (
+        undone.reply[0].key == "undo.done"
+        and undone.reply[0].params["action"].render("en") == "step 1"
+    )
     assert _raw_state(store, row.id) == middle
     await service.undo(CHANNEL, mover)
     assert _raw_state(store, row.id) == before
@@ -136,7 +139,7 @@ async def test_an_undone_step_is_not_announced(service: GameService) -> None:
     stepped = [line.params["count"] for line in done.public if line.key == "relay.event.stepped"]
     assert stepped == [1]
     log = await service.log_lines(CHANNEL, 10)
-    assert [line.params["action"] for line in log.reply[1:]] == ["step 1", "end"]
+    assert [line.params["action"].render("en") for line in log.reply[1:]] == ["step 1", "end"]
 
 
 async def test_a_log_with_undos_replays_to_the_stored_state(

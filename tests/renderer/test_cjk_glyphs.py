@@ -45,8 +45,13 @@ PLACEHOLDER = re.compile(r"\{\w*\}")
 EMOJI = {"⚡"}
 RENDERERS = (common, tigris, tikal, temple)
 STACKS = ((24, False), (24, True), (40, True))
-#: a Chinese and a Korean name in characters no catalog uses (so not in the subset)
+#: a Chinese and a Korean name in characters no catalog uses (the subset has them
+#: for names: common Hanzi, every Hangul syllable)
 RARE_NAME = "龍飛鳳舞 똠얌꿍"
+#: the names the issue saw lose glyphs or turn into "玩家 1" on a bare machine
+NAMES = ("王大偉", "林美玲", "김민준", "이서연", "王小明", "陳怡君", "さくら")
+#: a character beyond the subset (CJK Extension B): drawn as a box, never dropped
+BEYOND = "\U00020000"
 
 
 def clear_font_caches() -> None:
@@ -102,7 +107,9 @@ def undrawable(text: str) -> str:
 def test_the_subset_ships_with_its_license_and_is_small() -> None:
     assert SUBSET.is_file()
     size = SUBSET.stat().st_size
-    assert 100_000 < size < 400_000, size  # a few hundred KB, not a whole CJK font
+    # every Hangul syllable and the common Hanzi of both scripts, for player names:
+    # a few MB, not a whole CJK font (one face of Noto Sans CJK is ~16 MB)
+    assert 1_000_000 < size < 4_000_000, size
     license_text = (common.FONTS_DIR / "OFL.txt").read_text("utf-8")
     assert "SIL OPEN FONT LICENSE Version 1.1" in license_text
     assert "Noto Sans CJK" in license_text and "Copyright" in license_text
@@ -188,20 +195,57 @@ def test_names_prefer_a_system_cjk_font_over_the_subset(
     assert common.has_system_cjk_font()
 
 
-def test_a_name_beyond_the_subset_falls_back_on_a_bare_machine(bare_machine: None) -> None:
+def test_names_in_any_script_draw_whole_on_a_bare_machine(bare_machine: None) -> None:
+    """Chinese (both scripts), Korean and Japanese names keep every character on a
+    machine with no system CJK font: the shipped font has them."""
+    for bold in (False, True):
+        stack = font_stack(24, bold)
+        for name in (*NAMES, RARE_NAME, "寶藏王", "Ann Lee"):
+            assert common.clean_name(name, stack, "Player 3") == name
+            assert stack.drawable(name) == name
+            assert stack.width(name) > 0
+
+
+def test_a_missing_glyph_is_a_box_never_another_name(bare_machine: None) -> None:
+    """A character no font has is drawn as a box: the name keeps its length and is
+    never cut short or replaced by the fallback."""
     stack = font_stack(24)
-    assert common.clean_name("寶藏王", stack, "Player 3") == "寶藏王"  # catalog characters
-    assert common.clean_name(RARE_NAME, stack, "Player 3") == "Player 3"
-    assert stack.drawable(RARE_NAME) == " "  # the subset has none of these
-    assert common.clean_name("Ann 龘", stack, "Player 3") == "Ann"
+    assert stack.font_for(BEYOND) is None
+    assert common.clean_name(f"王{BEYOND}偉", stack, "Player 3") == f"王{common.MISSING_GLYPH}偉"
+    assert common.clean_name(BEYOND * 3, stack, "Player 3") == common.MISSING_GLYPH * 3
+    assert common.clean_name("Ann\u200b", stack, "Player 3") == "Ann"
+    assert common.clean_name(" \u200b ", stack, "Player 3") == "Player 3"  # nothing visible
+
+
+@pytest.mark.parametrize("machine", MACHINES)
+def test_each_game_draws_cjk_player_names_whole(
+    machine: str, request: pytest.FixtureRequest, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    """The public image of each game draws every character of 王大偉 and 김민준 (a
+    recorded draw_text call holds the whole name), on this machine and a bare one."""
+    request.getfixturevalue(machine)
+    labels = [
+        PlayerLabel(0, "王大偉", "#d35400"),
+        PlayerLabel(1, "김민준", "#2e86c1"),
+        PlayerLabel(2, "林美玲", "#27ae60"),
+    ]
+    for module, view in (
+        (temple, temple_samples.view("three")),
+        (tigris, tigris_samples.late_view()),
+    ):
+        drawn = record_texts(monkeypatch, module)
+        module.render_public(view, labels, "en")
+        texts = " ".join(text for text, _ in drawn)
+        monkeypatch.undo()
+        for label in labels[: len(view["players"])]:
+            assert label.name in texts, (module.__name__, label.name)
 
 
 def test_this_machine_draws_names_with_its_cjk_font(this_machine: None) -> None:
-    """CI installs a CJK font (.ci/run): there, any Chinese or Korean name is drawn;
-    without one, a name the subset cannot draw becomes the fallback."""
+    """Any Chinese or Korean name is drawn here too (with the system font when
+    there is one, else with the shipped one)."""
     stack = font_stack(24)
-    expected = RARE_NAME if common.has_system_cjk_font() else "Player 3"
-    assert common.clean_name(RARE_NAME, stack, "Player 3") == expected
+    assert common.clean_name(RARE_NAME, stack, "Player 3") == RARE_NAME
 
 
 # --------------------------------------------------------------------------- images

@@ -43,10 +43,11 @@ def test_glyph_coverage():
     assert stack.drawable(f"Bob{NO_FONT_HAS_IT}") == "Bob"
 
 
-def test_clean_name_drops_what_no_font_can_draw():
+def test_clean_name_draws_a_box_for_what_no_font_can_draw():
+    """A missing glyph is a box: the name is never cut or replaced by the fallback."""
     stack = font_stack(24)
-    assert clean_name(f"Bob {NO_FONT_HAS_IT}", stack, "Player 1") == "Bob"
-    assert clean_name(NO_FONT_HAS_IT * 3, stack, "Player 1") == "Player 1"
+    assert clean_name(f"Bob {NO_FONT_HAS_IT}", stack, "Player 1") == "Bob \u25a1"
+    assert clean_name(NO_FONT_HAS_IT * 3, stack, "Player 1") == "\u25a1" * 3
     assert clean_name("  Ann\u200b  Lee \n", stack, "Player 1") == "Ann Lee"
     assert clean_name("", stack, "Player 1") == "Player 1"
 

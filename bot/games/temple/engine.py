@@ -43,7 +43,7 @@ from bot.games.base import (
     Suggestion,
     TurnShape,
 )
-from bot.games.temple import actions, flow, joint, legal, race, scoring, state, views
+from bot.games.temple import actions, flow, joint, legal, race, scoring, state, views, words
 from bot.games.temple.actions import (
     SEALED,
     Action,
@@ -146,6 +146,8 @@ class TempleEngine(GameEngine[GameState, Action]):
             raise RuleError("temple.error.phase.round")
         events = submit(game, seat, action)
         if all_submitted(game):
+            # the round is revealed at once: "you can change it" would be stale
+            events = [e for e in events if e.private_to is None]
             events += flow.resolve_round(game)
         return events
 
@@ -200,6 +202,16 @@ class TempleEngine(GameEngine[GameState, Action]):
         if isinstance(action, Pass):
             return str(action)
         return "sealed" if isinstance(action, SEALED) else str(action)
+
+    def private_view_changed(self, before: Mapping[str, Any], after: Mapping[str, Any]) -> bool:
+        """Only what the seat alone knows counts (``views.own_part``: its sealed
+        move, the bricks it may re-lay), and only when there is something to
+        show: a reveal that clears a sealed move is told to everyone in public."""
+        mine = views.own_part(after)
+        return bool(mine) and mine != views.own_part(before)
+
+    def describe(self, action: Action, public: bool = True) -> tuple[str, Mapping[str, Any]]:
+        return words.describe(action, public)
 
     def private_choices(self, game: GameState, seat: int) -> list[Action]:
         """Bonus bricks to choose; in a round, pass (and accepting a joint offer);

@@ -110,17 +110,8 @@ def open_round(state: GameState, events: list[Event]) -> None:
     state.dice = [rng.choice(DIE_FACES) for _ in range(state.seats)]
     state.submissions = {}
     state.phase = PHASE_ROUND
-    events.append(
-        Event(
-            "temple.event.round",
-            {"round": state.round, "seat": state.roller, "dice": dice_text(state)},
-        )
-    )
-
-
-def dice_text(state: GameState) -> str:
-    """``1: 3 · 2: star``: each seat number with its face (for the announcement)."""
-    return " · ".join(f"{seat + 1}: {face}" for seat, face in enumerate(state.dice))
+    # the dice themselves are in the round's prompt (round 1's too), by player name
+    events.append(Event("temple.event.round", {"round": state.round, "seat": state.roller}))
 
 
 def end(state: GameState, reason: str, events: list[Event]) -> None:

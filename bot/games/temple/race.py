@@ -36,13 +36,13 @@ from __future__ import annotations
 from collections import Counter
 
 from bot.games.base import Event, RuleError
-from bot.games.temple.actions import layout_text
 from bot.games.temple.building import check_layout_bricks
 from bot.games.temple.cards import card
 from bot.games.temple.components import cell_name
 from bot.games.temple.geometry import Brick, covered, fit, sort_bricks
 from bot.games.temple.solver import cached_layout, counts_of
 from bot.games.temple.state import PHASE_RACE, GameState
+from bot.games.temple.words import bricks_text
 
 
 def start_race(state: GameState, events: list[Event]) -> None:
@@ -121,13 +121,13 @@ def win(state: GameState, seat: int, bricks: tuple[Brick, ...], events: list[Eve
     events.append(
         Event(
             "temple.event.race_won",
-            {"seat": seat, "bricks": layout_text(bricks), "value": card(state.race_card).value},
+            {"seat": seat, "bricks": bricks_text(bricks), "value": card(state.race_card).value},
         )
     )
     for area in sorted(pulled):
-        where = {"seat": seat, "area": area + 1, "bricks": layout_text(sort_bricks(pulled[area]))}
+        where = {"seat": seat, "area": area + 1, "bricks": bricks_text(sort_bricks(pulled[area]))}
         if loose[area]:
-            returned = layout_text(sort_bricks(loose[area]))
+            returned = bricks_text(sort_bricks(loose[area]))
             events.append(Event("temple.event.race_pulled_loose", {**where, "returned": returned}))
         else:
             events.append(Event("temple.event.race_pulled", where))

@@ -35,9 +35,11 @@ from dataclasses import dataclass
 from bot.games.base import Event
 from bot.games.temple.actions import Bag
 from bot.games.temple.building import Bench, lender_completes, try_submission
+from bot.games.temple.components import cell_name
 from bot.games.temple.geometry import Brick, covered, inside, matches, top_bricks
 from bot.games.temple.naming import card_name, part_name
 from bot.games.temple.state import GameState, Laid
+from bot.games.temple.words import parts_text
 
 
 @dataclass
@@ -200,11 +202,21 @@ def reveal(state: GameState) -> list[Event]:
         changed |= bench.changed
         moves[seat] = [str(part) for part in done.parts()]
         events.append(
-            Event("temple.event.revealed", {"seat": seat, "moves": "; ".join(moves[seat])})
+            Event("temple.event.revealed", {"seat": seat, "moves": parts_text(done.parts())})
         )
+        asked = done.swap.to_cell or done.swap.cell if done.swap is not None else None
         for area, old, new in bench.swapped:
-            swapped = {"seat": seat, "area": area + 1, "old": old.notation()}
-            events.append(Event("temple.event.swapped", {**swapped, "new": new.notation()}))
+            if (new.x, new.y) == asked:
+                continue  # where the player asked: the revealed move says it already
+            swapped = {
+                "seat": seat,
+                "area": area + 1,
+                "old_length": old.length,
+                "old_cell": cell_name(old.x, old.y),
+                "new_length": new.length,
+                "new_cell": cell_name(new.x, new.y),
+            }
+            events.append(Event("temple.event.swapped", swapped))
         for label, _error in bench.skipped:
             events.append(
                 Event("temple.event.part_skipped", {"seat": seat, "part": part_name(label)})

@@ -40,6 +40,7 @@ from bot.games.temple.building import try_submission
 from bot.games.temple.components import HAMMER
 from bot.games.temple.naming import part_name, token_name
 from bot.games.temple.state import GameState, Submission
+from bot.games.temple.words import parts_text
 
 
 def updated(state: GameState, seat: int, action: Action) -> Submission:
@@ -91,15 +92,17 @@ def submit(state: GameState, seat: int, action: Action) -> list[Event]:
         state.submissions.pop(seat, None)
     else:
         state.submissions[seat] = done
-    shown = "; ".join(str(part) for part in done.parts())
-    if done.complete():
-        public, private = "temple.event.sealed", "temple.event.your_submission"
-    else:  # the tally still awaits this seat: its public line must not say "sealed"
-        public, private = "temple.event.preparing", "temple.event.your_draft"
-    return [
-        Event(public, {"seat": seat}),
-        Event(private, {"parts": shown or "-"}, private_to=seat),
-    ]
+    public = "temple.event.sealed"
+    private = "temple.event.your_submission" if done.complete() else "temple.event.your_draft"
+    mine = Event(
+        private,
+        {"parts": parts_text(done.parts()), "round": state.round},
+        private_to=seat,
+        receipt=True,
+    )
+    if not done.complete():  # a draft is the author's business; the tally shows them awaited
+        return [mine]
+    return [Event(public, {"seat": seat}, receipt=True), mine]
 
 
 def all_submitted(state: GameState) -> bool:

@@ -38,6 +38,8 @@ from bot.games.temple.state import (
     Laid,
     Player,
 )
+from bot.games.temple.words import dice_text
+from bot.i18n import Text, join_texts
 
 
 def deadline_name(state: GameState) -> str | None:
@@ -159,7 +161,26 @@ def public_view(state: GameState) -> dict[str, Any]:
         },
         "players": [player_view(state, s) for s in range(state.seats)],
         "result": _result(state),
+        "caption": _caption(state),
     }
+
+
+#: the first word of a revealed part's notation -> its short caption key
+_CAPTION_VERBS = ("place", "move", "swap", "pass", "hammer", "mortar", "bag", "relay")
+
+
+def _caption(state: GameState) -> dict[str, Any] | None:
+    """The last revealed round in a few words per seat ("laid a brick, Mortar"), for
+    the board's caption line; None before the first reveal."""
+    if not state.revealed or not state.last_moves:
+        return None
+    moves = []
+    for seat in state.order():
+        verbs = [str(part).split(" ", 1)[0] for part in state.last_moves.get(seat, [])]
+        words = [Text(f"temple.caption.{verb}") for verb in verbs if verb in _CAPTION_VERBS]
+        if words:
+            moves.append({"seat": seat, "words": join_texts(words).to_json()})
+    return {"round": state.revealed, "moves": moves}
 
 
 def _result(state: GameState) -> dict[str, Any] | None:
@@ -225,9 +246,25 @@ def private_view(state: GameState, seat: int) -> dict[str, Any]:
     }
 
 
+def own_part(view: Mapping[str, Any]) -> dict[str, Any]:
+    """What of a private view only its seat knows: its sealed move (and the
+    board it previews; a bare pass previews nothing) and the bricks it may
+    re-lay; empty parts left out. The
+    rest — its bricks, supply, tokens, the round, the dice, the cards — is on
+    the public board for everyone, so a change there sends no private image."""
+    mine: dict[str, Any] = {}
+    submission = view.get("submission") or {}
+    if submission.get("parts") and submission.get("parts") != ["pass"]:  # a pass shows nothing
+        mine["submission"] = submission
+        mine["board"] = view.get("board")
+    if view.get("relay_pools"):
+        mine["relay_pools"] = view.get("relay_pools")
+    return mine
+
+
 def prompt(state: GameState) -> tuple[str, dict[str, Any]] | None:
     if state.phase == PHASE_ROUND:
-        return "temple.prompt.round", {"round": state.round}
+        return "temple.prompt.round", {"round": state.round, "dice": dice_text(state.dice)}
     if state.phase == PHASE_BONUS:
         return "temple.prompt.bonus", {}
     if state.phase == PHASE_RACE:

@@ -193,15 +193,13 @@ def resolve(state: GameState) -> list[Event]:
     state.discarded += len(side)
     gained = 1 + len(side)
     state.players[winner].points[colour] += gained
-    events.append(
-        Event(
-            "tigris.event.war_won",
-            {
-                **params,
-                "removed": len(side),
-                "squares": ", ".join(square_name(sq) for sq in sorted(side)) or "-",
-            },
-        )
-    )
+    if side:
+        removed = {
+            "removed": len(side),
+            "squares": ", ".join(square_name(sq) for sq in sorted(side)),
+        }
+        events.append(Event("tigris.event.war_won", {**params, **removed}))
+    else:  # only the leader goes: no "0 tiles are removed (-)"
+        events.append(Event("tigris.event.war_won_alone", dict(params)))
     events.append(scored(state, winner, colour, gained))
     return events

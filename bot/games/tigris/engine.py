@@ -6,7 +6,7 @@ from collections.abc import Mapping, Sequence
 from typing import Any
 
 from bot.games.base import Event, GameEngine, OptionSpec, Result, RuleError
-from bot.games.tigris import actions, flow, rules, scoring, state, views
+from bot.games.tigris import actions, flow, rules, scoring, state, views, words
 from bot.games.tigris.components import COLOURS
 from bot.games.tigris.state import (
     PHASE_ACTION,
@@ -74,6 +74,12 @@ class TigrisEngine(GameEngine[GameState, actions.Action]):
         if game.phase in (PHASE_REVOLT, PHASE_WAR):
             return [actions.Support(n) for n in range(len(game.players[seat].hand) + 1)]
         return rules.legal_actions(game, seat)
+
+    def describe(
+        self, action: actions.Action, public: bool = True
+    ) -> tuple[str, Mapping[str, Any]]:
+        """The action in words (see ``words``)."""
+        return words.describe(action, public)
 
     def choice_label(self, action: actions.Action) -> tuple[str, dict[str, Any]]:
         """A decision button's label in words."""

@@ -83,6 +83,7 @@ def ranking(state: GameState) -> Result:
                 "treasures": player.treasures,
                 "vector": list(vectors[seat]),
                 "sorted": " · ".join(str(v) for v in vectors[seat]),
+                "next": ", ".join(str(v) for v in vectors[seat][1:]),
                 "weakest": vectors[seat][0],
             },
         )

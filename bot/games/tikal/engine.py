@@ -15,7 +15,18 @@ from bot.games.base import (
     Suggestion,
     TurnShape,
 )
-from bot.games.tikal import actions, flow, legal, rules, scoring, state, suggest, turns, views
+from bot.games.tikal import (
+    actions,
+    flow,
+    legal,
+    rules,
+    scoring,
+    state,
+    suggest,
+    turns,
+    views,
+    words,
+)
 from bot.games.tikal.actions import SEAT_COLOURS
 from bot.games.tikal.board import space_name
 from bot.games.tikal.components import MODE_NAMES
@@ -179,6 +190,12 @@ class TikalEngine(GameEngine[GameState, actions.Action]):
             return []
         bids = legal.actions_for(game, seat, "bid")[:BID_BUTTONS]
         return [actions.Pass(), *bids]
+
+    def describe(
+        self, action: actions.Action, public: bool = True
+    ) -> tuple[str, Mapping[str, Any]]:
+        """The action in words (see ``words``)."""
+        return words.describe(action, public)
 
     def choice_label(self, action: actions.Action) -> tuple[str, Mapping[str, Any]]:
         return views.choice_label(action)

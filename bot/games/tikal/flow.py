@@ -241,15 +241,16 @@ def _guard(state: GameState, seat: int, action: Guard) -> list[Event]:
     hex_.guard = seat
     hex_.guard_figure = action.kind
     _turn(state).ap -= COST_GUARD
+    removed = removed_workers + (1 if removed_leader else 0)
     return [
         Event(
-            "tikal.event.guard",
+            "tikal.event.guard" if removed else "tikal.event.guard_alone",
             {
                 "seat": seat,
                 "space": space_name(action.space),
                 "figure": figure_text(action.kind),
                 "value": hex_.value,
-                "removed": removed_workers + (1 if removed_leader else 0),
+                "removed": removed,
             },
         )
     ]

@@ -193,7 +193,7 @@ def _players(state: GameState) -> list[dict[str, Any]]:
             "guards_left": p.guards,
             "treasures": dict(sorted(p.treasures.items())),
             "treasure_points": treasure_points(p.treasures),
-            "played": seat in state.played,
+            "played": seat in state.played and state.phase != PHASE_OVER,  # not at the end
         }
         for seat, p in enumerate(state.players)
     ]
@@ -358,6 +358,8 @@ def prompt(state: GameState) -> tuple[str, dict[str, Any]] | None:
         return "tikal.prompt.place", {"seat": seat, "hex": hex_text(state.in_hand)}
     turn = state.turn
     assert turn is not None
+    if turn.ap == 0 and turn.kind in ("normal", "volcano"):  # nothing but end is left
+        return "tikal.prompt.no_ap", {"seat": seat, "ap": 0}
     return f"tikal.prompt.{turn.kind}", {"seat": seat, "ap": turn.ap}
 
 

@@ -38,7 +38,7 @@ def test_everyone_is_awaited_and_a_sealed_seat_may_still_change_its_move() -> No
     assert [e.key for e in public] == ["temple.event.sealed"]
     assert "A1" not in repr(public)  # nothing of the move is public
     private = [e for e in events if e.private_to == 1]
-    assert private and private[0].params["parts"] == "place 1 A1 4"
+    assert private and private[0].params["parts"].render("en") == "lay a brick of 4 at A1 in area 1"
     act(state, 1, "place 2 A2 4")  # a new brick replaces the old one
     assert [str(p) for p in state.submission(1).parts()] == ["place 2 A2 4"]
     assert bricks(state, 1, 0) == bricks(state, 1, 1) == []  # nothing laid before the reveal
@@ -49,8 +49,9 @@ def test_the_round_is_revealed_when_the_last_seat_submits() -> None:
     act(state, 0, "place 1 A1")
     events = act(state, 1, "place 1 C1")
     assert "temple.event.reveal" in keys(events)
-    revealed = [e.params["moves"] for e in events if e.key == "temple.event.revealed"]
-    assert revealed == ["place 1 A1 4", "place 1 C1 2"]  # lengths resolved from the dice
+    revealed = [e.params["moves"].render("en") for e in events if e.key == "temple.event.revealed"]
+    # lengths resolved from the dice, in words
+    assert revealed == ["lay a brick of 4 at A1 in area 1", "lay a brick of 2 at C1 in area 1"]
     assert bricks(state, 0, 0) == ["4:A1"] and bricks(state, 1, 0) == ["2:C1"]
     assert state.round == 2 and state.roller == 1
     view = ENGINE.public_view(state)
@@ -199,7 +200,7 @@ def test_a_draft_is_not_announced_as_sealed_and_the_seat_stays_awaited() -> None
     events = act(state, 2, "hammer")  # a power token alone is not a move yet
     assert ENGINE.waiting_for(state) == {0, 1, 2}
     public = [e.key for e in events if e.private_to is None]
-    assert public == ["temple.event.preparing"]
+    assert public == []  # a draft is not announced at all (it was "has not completed")
     assert [e.key for e in events if e.private_to == 2] == ["temple.event.your_draft"]
     events = act(state, 2, "pass")
     assert [e.key for e in events if e.private_to is None] == ["temple.event.sealed"]
