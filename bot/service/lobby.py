@@ -152,8 +152,7 @@ def lobby_panel(
             {
                 "player": host.display_name if host is not None else "?",
                 "game": Text(engine.title_key),
-                "min": low,
-                "max": high,
+                "range": str(low) if low == high else f"{low}–{high}",  # Mini-Tikal: 2
             },
         ),
         Text(

@@ -123,3 +123,20 @@ def test_choices_are_in_a_natural_order_and_defaults_stay() -> None:
     assert parse_options(REGISTRY["temple"], {})["deadline"] == "24h"
     with pytest.raises(ValueError):
         OptionSpec("x", ("a", "b"), "k", "c")
+
+
+@pytest.mark.parametrize(("mode", "said"), [("mini", "2 players"), ("base", "2–4 players")])
+async def test_the_lobby_says_how_many_players_without_a_range_of_one(
+    store: Store, mode: str, said: str
+) -> None:
+    service = GameService(store, REGISTRY, render=False)
+    opened = await service.new_game(
+        guild_id=GUILD,
+        channel_id=CHANNEL,
+        user=ALICE,
+        game_type_name="tikal",
+        options={"mode": mode},
+        seed=7,
+    )
+    text = "\n".join(line.render("en") for line in opened.public)
+    assert f"; {said}." in text and "2–2" not in text, text
