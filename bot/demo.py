@@ -202,6 +202,7 @@ class Recorder:
             line = f"[{actor.name}] " + " / ".join(_en(outcome.reply))
             print(line)
             self._image(outcome.reply_image, "preview", line)
+            self._image(outcome.reply_zoom, "zoom", line)
         if outcome.has_public:
             lines = _en(outcome.public)
             if outcome.ping:
