@@ -508,7 +508,8 @@ def encode_png(
     faster to compress.
     """
     if palette is not None:
-        image = image.convert("RGB").quantize(palette=palette, dither=Image.Dither.NONE)
+        rgb = image if image.mode == "RGB" else image.convert("RGB")  # no copy when RGB
+        image = rgb.quantize(palette=palette, dither=Image.Dither.NONE)
     buffer = io.BytesIO()
     image.save(buffer, format="PNG", compress_level=compress_level)
     return buffer.getvalue()

@@ -34,6 +34,7 @@ Decisions:
 
 from __future__ import annotations
 
+import asyncio
 from collections.abc import Mapping, Sequence
 from typing import Any
 
@@ -253,6 +254,10 @@ async def handoff(
     )
 
 
+async def _none() -> None:
+    return None
+
+
 async def preview(
     ctx: Context,
     game: LoadedGame,
@@ -277,13 +282,17 @@ async def preview(
             image = await ctx.board(game)
     else:
         lines += game.waiting_line()
-        image = await ctx.board(game)
+        image = None
+    # the board and the zoom are drawn at once, on two drawing processes
+    board, zoom = await asyncio.gather(
+        ctx.board(game) if image is None else _none(), ctx.zoom(game, seat)
+    )
     return Outcome(
         game_id=game.id,
         channel_id=game.row.channel_id,
         reply=lines,
-        reply_image=image,
-        reply_zoom=await ctx.zoom(game, seat),
+        reply_image=image if image is not None else board,
+        reply_zoom=zoom,
         reply_choices=own_buttons(game, seat, can_undo=can_undo),
         private=private,
         tally=await tally(ctx, game) if kind is StepKind.SUBMISSION else None,
