@@ -10,7 +10,8 @@ Decisions:
 
 * The options are the seat's own legal actions, narrowed by the words
   already chosen (``suggested_actions``: a move the player must find
-  themselves, a lightning layout, is never offered); their labels come
+  themselves, a lightning layout, is never offered whole: it is entered
+  item by item, below); their labels come
   from the engine's ``legal_values`` (costs, consequences), else from the
   value kind's label, else the word. So the picker never offers an illegal
   value, offers only what that seat may see, and reaches every action it

@@ -25,7 +25,9 @@ Decisions:
   contract gives no count of earlier refusals, so the wait cannot grow.
 * Public notation: every round part is shown as ``sealed`` (the reveal's
   events say what each seat did); bonus, race and joint actions as written.
-* Autocomplete never offers a lightning layout (the race is to find one).
+* Autocomplete never offers a lightning layout (the race is to find one);
+  the move picker lets a seat enter one brick by brick (``layout_step``),
+  offering every brick legal so far, never a solution.
 """
 
 from __future__ import annotations
