@@ -151,6 +151,36 @@ class Suggestion:
 
 
 @dataclass(frozen=True)
+class LayoutGroup:
+    """The next items of a layout entered item by item, of one kind (the bricks
+    of one length): ``word`` names the group, ``label`` is its option, ``title``
+    the menu of its items; ``items`` are each item's word and label."""
+
+    word: str
+    label: Label
+    title: Label
+    items: tuple[tuple[str, Label], ...]
+
+
+@dataclass(frozen=True)
+class LayoutStep:
+    """What a layout entered item by item (a race layout, brick by brick)
+    allows next: see :meth:`GameEngine.layout_step`.
+
+    ``title`` says the layout so far in words; ``groups`` the items that may
+    be added now; ``complete`` whether the items so far are a whole legal
+    action (it may be submitted); ``start`` labels the option that starts
+    such a layout, ``remove`` the one that takes the last item back.
+    """
+
+    title: Label
+    groups: tuple[LayoutGroup, ...]
+    complete: bool
+    start: Label
+    remove: Label
+
+
+@dataclass(frozen=True)
 class Deadline:
     """A named timer the game wants while it is in some situation.
 
@@ -319,6 +349,16 @@ class GameEngine(ABC, Generic[S, A]):
         """What ``/play`` suggests to ``seat``: its legal actions, unless some must be
         found by the player (a race won by the first right answer). Default: all."""
         return self.legal_actions(state, seat)
+
+    def layout_step(
+        self, state: S, seat: Seat, verb: str, items: Sequence[str]
+    ) -> LayoutStep | None:
+        """A verb whose one ``rest`` parameter ``seat`` may enter item by item now
+        (a lightning layout, brick by brick): what ``items`` so far allow next.
+        None when ``verb`` is not entered so now; :class:`RuleError` when
+        ``items`` are not legal so far. The engine decides what may follow, so
+        the picker never offers an item the rules refuse. Default: None."""
+        return None
 
     def legal_values(
         self, state: S, seat: Seat, verb: str, param: str, chosen: Mapping[str, str]

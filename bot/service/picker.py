@@ -10,7 +10,8 @@ Decisions:
 
 * The options are the seat's own legal actions, narrowed by the words
   already chosen (``suggested_actions``: a move the player must find
-  themselves, a lightning layout, is never offered); their labels come
+  themselves, a lightning layout, is never offered whole: it is entered
+  item by item, below); their labels come
   from the engine's ``legal_values`` (costs, consequences), else from the
   value kind's label, else the word. So the picker never offers an illegal
   value, offers only what that seat may see, and reaches every action it
@@ -35,6 +36,16 @@ Decisions:
   row of buttons, else a select.
   A ``rest`` parameter whose legal values are every selection from a pool
   (the tiles of a swap) is one multiple-choice select.
+* A layout entered item by item (a lightning race layout, brick by brick:
+  the engine's ``layout_step``) is offered in the verb menu after the other
+  verbs, labelled by the engine ("Lay out the lightning temple"). Then each
+  menu's title is the layout so far in words; its options are the engine's
+  groups (a brick's length), then "Remove the last brick", then "Submit"
+  when the engine calls the layout complete; a group opens the menu of its
+  items (the cells where such a brick may go). Everything offered comes from
+  the engine, never re-derived here. The pick so far is the verb with one
+  word, the items joined by ``,``; the group chosen is the token's group.
+  Submitting plays the layout like a typed move: the engine judges it.
 * An option's token is its index in the menu: the menu is recomputed from
   the pick's token when the choice comes back, so nothing chosen is
   trusted, and a pick whose words are no longer legal is refused
@@ -48,10 +59,10 @@ import math
 import re
 from collections import Counter
 from collections.abc import Callable, Iterable, Mapping, Sequence
-from dataclasses import dataclass, field
+from dataclasses import dataclass, field, replace
 from typing import Any
 
-from bot.games.base import GameEngine, RuleError, Seat, Suggestion
+from bot.games.base import GameEngine, LayoutStep, RuleError, Seat, Suggestion
 from bot.games.notation import Param, Verb
 from bot.i18n import Text
 from bot.service.pick_token import ITEM_SEP, NONE_WORD, BadToken, Pending
@@ -87,6 +98,8 @@ class Option:
 
     token: str
     label: Text
+    #: it starts a layout entered item by item (a lightning layout: a long pick)
+    layout: bool = False
 
 
 @dataclass(frozen=True)
@@ -138,6 +151,7 @@ class _Row:
 class _Choice:
     label: Text
     then: Pending | Picked
+    layout: bool = False
 
 
 @dataclass
@@ -194,6 +208,18 @@ class Picker:
             verb = self.table.of(action)
             self.rows.setdefault(verb.name, []).append(_Row(action, param_words(verb, action)))
         self.rows = {v.name: self.rows[v.name] for v in self.table if v.name in self.rows}
+        #: verbs the seat may enter item by item now, and what they allow first
+        self.layouts: dict[str, LayoutStep] = {}
+        for verb in self.table:
+            if len(verb.params) != 1 or not verb.params[0].rest:
+                continue
+            try:
+                step = engine.layout_step(state, seat, verb.name, ())
+            except RuleError:
+                continue
+            if step is not None and step.groups:
+                self.layouts[verb.name] = step
+                self.rows.pop(verb.name, None)
         quick = [
             *engine.public_choices(state, seat),
             *engine.private_choices(state, seat),
@@ -250,6 +276,8 @@ class Picker:
             raise StalePick()
         if pending.verb is None:
             return self._verb_menu(pending)
+        if pending.verb in self.layouts:
+            return self._layout_menu(pending)
         rows = self._matching(pending)
         if not rows:
             raise StalePick()
@@ -269,14 +297,14 @@ class Picker:
 
     def _verb_menu(self, pending: Pending) -> _Built:
         """The verbs, each opened as deep as the limit allows (``dig A6``, ``support 2``)."""
-        if not self.rows:
+        if not self.rows and not self.layouts:
             raise StalePick("picker.nothing")
         depth = dict.fromkeys(self.rows, 0)
 
         def options_at(verb: str, k: int) -> int:
             return len(self._prefixes(self.rows[verb], 0, k))
 
-        total = len(self.rows)
+        total = len(self.rows) + len(self.layouts)
         while True:
             best: tuple[int, str] | None = None
             for verb, k in depth.items():
@@ -294,6 +322,8 @@ class Picker:
             for words in self._prefixes(rows, 0, depth[verb]):
                 start = Pending(self.version, verb)
                 choices.append(self._choice(start, words, rows, with_verb=True))
+        for verb, step in self.layouts.items():
+            choices.append(_Choice(self.text(*step.start), Pending(self.version, verb), True))
         if len(choices) == 1 and isinstance(choices[0].then, Pending):
             return self._build(choices[0].then)  # one way on: taken without asking
         return self._finish(pending, Text("picker.title.verb"), choices)
@@ -357,7 +387,7 @@ class Picker:
             token=pending.encode(self.table),
             title=title,
             kind=kind,
-            options=tuple(Option(str(i), c.label) for i, c in enumerate(choices)),
+            options=tuple(Option(str(i), c.label, c.layout) for i, c in enumerate(choices)),
             restart=None if pending.verb is None else self._restart(),
         )
         return _Built(menu, choices)
@@ -383,6 +413,44 @@ class Picker:
             restart=self._restart(),
         )
         return _Built(menu, [_Choice(Text("picker.confirm"), picked)])
+
+    # -- a layout, item by item -----------------------------------------------------------
+
+    def _layout_menu(self, pending: Pending) -> _Built:
+        """The next menu of a layout entered item by item: see the module docstring."""
+        assert pending.verb is not None
+        verb = pending.verb
+        if len(pending.values) > 1:
+            raise StalePick("picker.bad_token")
+        items = pending.values[0].split(ITEM_SEP) if pending.values else []
+        try:
+            step = self.engine.layout_step(self.state, self.seat, verb, items)
+        except RuleError:
+            raise StalePick() from None
+        if step is None:
+            raise StalePick()
+
+        def at(chosen: list[str]) -> Pending:
+            return Pending(self.version, verb, (ITEM_SEP.join(chosen),) if chosen else ())
+
+        choices: list[_Choice] = []
+        if pending.group is not None:
+            group = next((g for g in step.groups if g.word == pending.group), None)
+            if group is None:
+                raise StalePick()
+            for word, label in group.items:
+                choices.append(_Choice(self.text(*label), at([*items, word])))
+            return self._finish(pending, self.text(*group.title), choices)
+        for group in step.groups:
+            choices.append(_Choice(self.text(*group.label), replace(pending, group=group.word)))
+        if items:
+            choices.append(_Choice(self.text(*step.remove), at(items[:-1])))
+        if step.complete:
+            spelled = notation(self.table[verb], pending.values)
+            choices.append(_Choice(Text("picker.layout.submit"), Picked(spelled, self.version)))
+        if not choices:
+            raise StalePick("picker.nothing")
+        return self._finish(pending, self.text(*step.title), choices)
 
     # -- groups ------------------------------------------------------------------------
 

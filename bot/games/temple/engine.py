@@ -25,7 +25,9 @@ Decisions:
   contract gives no count of earlier refusals, so the wait cannot grow.
 * Public notation: every round part is shown as ``sealed`` (the reveal's
   events say what each seat did); bonus, race and joint actions as written.
-* Autocomplete never offers a lightning layout (the race is to find one).
+* Autocomplete never offers a lightning layout (the race is to find one);
+  the move picker lets a seat enter one brick by brick (``layout_step``),
+  offering every brick legal so far, never a solution.
 """
 
 from __future__ import annotations
@@ -37,6 +39,7 @@ from bot.games.base import (
     Deadline,
     Event,
     GameEngine,
+    LayoutStep,
     OptionSpec,
     Result,
     RuleError,
@@ -242,6 +245,22 @@ class TempleEngine(GameEngine[GameState, Action]):
         """Legal actions without lightning layouts: finding one is the race (the
         legal list holds one only so that random play can finish a race)."""
         return [a for a in self.legal_actions(game, seat) if not isinstance(a, Lightning)]
+
+    def layout_step(
+        self, game: GameState, seat: int, verb: str, items: Sequence[str]
+    ) -> LayoutStep | None:
+        """In a race a seat that has not given up may enter its ``lightning``
+        layout brick by brick: what the bricks so far allow next is
+        :func:`race.layout_next`'s (the race's own check)."""
+        if verb != "lightning" or game.phase != PHASE_RACE or seat in game.race_skipped:
+            return None
+        if not 0 <= seat < game.seats:
+            return None
+        try:
+            bricks = tuple(actions.BRICK.parse(item) for item in items)
+        except (ValueError, KeyError, IndexError):
+            raise RuleError("temple.error.bad_notation", text=" ".join(items)) from None
+        return views.layout_step(game, seat, bricks, race.layout_next(game, seat, bricks))
 
     def legal_values(
         self, game: GameState, seat: int, verb: str, param: str, chosen: Mapping[str, str]

@@ -29,17 +29,26 @@ Decisions:
   discarded at once. A seat's deadline action is ``skip``.
 * The race has no deadline option of its own: it lasts as long as a round
   (the ``deadline`` option), and ends as soon as it is won or all skipped.
+* A layout may be entered brick by brick (the move picker):
+  :func:`layout_next` says what a partial layout allows next, by the same
+  check as a submitted layout (:func:`check_layout_bricks`). It offers every
+  brick that keeps the layout legal so far (inside the card, on free cells,
+  a length the seat still has), not only those that keep it completable:
+  offering only completable bricks would solve the temple for the player,
+  and finding a layout is the race. The connection is judged when every
+  cell is covered: only then is the layout complete (or why not is said).
 """
 
 from __future__ import annotations
 
 from collections import Counter
+from dataclasses import dataclass
 
 from bot.games.base import Event, RuleError
 from bot.games.temple.building import check_layout_bricks
 from bot.games.temple.cards import card
 from bot.games.temple.components import cell_name
-from bot.games.temple.geometry import Brick, covered, fit, sort_bricks
+from bot.games.temple.geometry import Brick, Cell, covered, fit, sort_bricks
 from bot.games.temple.solver import cached_layout, counts_of
 from bot.games.temple.state import PHASE_RACE, GameState
 from bot.games.temple.words import bricks_text
@@ -66,6 +75,63 @@ def check_layout(state: GameState, seat: int, bricks: tuple[Brick, ...]) -> None
         raise RuleError(
             "temple.error.layout.empty_cells", cells=", ".join(cell_name(*c) for c in empty)
         )
+
+
+@dataclass(frozen=True)
+class LayoutNext:
+    """What a partial lightning layout allows next.
+
+    ``bricks``: for each length the seat may still lay, the cells its left end
+    may go on now (lengths with no such cell left out), cells bottom row first,
+    left to right. ``complete``: the partial layout is a valid full layout (it
+    wins if submitted now). ``problem``: when every cell is covered but the
+    layout is not valid, the refusal a submission would get, else None.
+    ``empty``: the cells still to cover.
+    """
+
+    bricks: tuple[tuple[int, tuple[Cell, ...]], ...]
+    complete: bool
+    problem: RuleError | None
+    empty: tuple[Cell, ...]
+
+
+def layout_next(state: GameState, seat: int, partial: tuple[Brick, ...]) -> LayoutNext:
+    """What ``seat`` may add to ``partial`` in the current race (see the module
+    docstring); :class:`RuleError` when there is no race for the seat or the
+    partial layout itself is not legal (a stale pick)."""
+    if state.race_card is None:
+        raise RuleError("temple.error.no_race")
+    if seat in state.race_skipped:
+        raise RuleError("temple.error.race_skipped")
+    silhouette = card(state.race_card).cells
+    owned = state.players[seat].owned()
+    unjoined = len(partial) + 1  # pieces are judged on the full layout only
+    check_layout_bricks(silhouette, partial, owned, limit=unjoined)
+    taken = covered(partial) or set()
+    empty = tuple(sorted(silhouette - taken, key=lambda c: (c[1], c[0])))
+    used = Counter(b.length for b in partial)
+    bricks: list[tuple[int, tuple[Cell, ...]]] = []
+    for length in sorted(owned):
+        if owned[length] - used[length] <= 0:
+            continue
+        cells: list[Cell] = []
+        for x, y in empty:
+            try:
+                check_layout_bricks(
+                    silhouette, (*partial, Brick(length, x, y)), owned, limit=unjoined + 1
+                )
+            except RuleError:
+                continue
+            cells.append((x, y))
+        if cells:
+            bricks.append((length, tuple(cells)))
+    problem: RuleError | None = None
+    if not empty:
+        try:
+            check_layout(state, seat, partial)
+        except RuleError as error:
+            problem = error
+    return LayoutNext(tuple(bricks), not empty and problem is None, problem, empty)
 
 
 def suggested_layout(state: GameState, seat: int) -> tuple[Brick, ...] | None:

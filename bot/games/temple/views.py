@@ -18,16 +18,19 @@ Decisions:
 
 from __future__ import annotations
 
+from collections import Counter
 from collections.abc import Mapping
 from typing import Any
 
-from bot.games.base import RuleError
-from bot.games.temple.actions import Action, Bonus, Joint, Pass, Skip
+from bot.games.base import LayoutGroup, LayoutStep, RuleError
+from bot.games.notation import Label
+from bot.games.temple.actions import Action, Bonus, Joint, Pass, Skip, layout_text
 from bot.games.temple.building import try_submission
 from bot.games.temple.cards import Card, card
 from bot.games.temple.components import LENGTHS, TOKENS, cell_name
 from bot.games.temple.flow import AGE_LIMIT
 from bot.games.temple.geometry import Brick, covered, matches, sort_bricks
+from bot.games.temple.race import LayoutNext
 from bot.games.temple.scoring import best_card, breakdown, ranking
 from bot.games.temple.state import (
     PHASE_BONUS,
@@ -270,6 +273,57 @@ def prompt(state: GameState) -> tuple[str, dict[str, Any]] | None:
     if state.phase == PHASE_RACE:
         return "temple.prompt.race", {"race": state.race}
     return None
+
+
+def layout_step(
+    state: GameState, seat: int, bricks: tuple[Brick, ...], next_: LayoutNext
+) -> LayoutStep:
+    """A partial lightning layout for the picker: the layout so far in words (the
+    cells still to cover, or why a covering layout is not valid), the bricks that
+    may follow by length (each labelled by the cells it covers)."""
+    so_far = layout_text(bricks) if bricks else "—"
+    if next_.complete:
+        title: Label = ("temple.picker.layout.complete", {"bricks": so_far})
+    elif next_.problem is not None and next_.problem.key == "temple.error.layout.loose":
+        title = (
+            "temple.picker.layout.loose",
+            {"bricks": so_far, "brick": next_.problem.params.get("brick", "")},
+        )
+    elif next_.problem is not None:
+        title = (next_.problem.key, dict(next_.problem.params))
+    else:
+        empty = ", ".join(cell_name(*c) for c in next_.empty)
+        title = ("temple.picker.layout.title", {"bricks": so_far, "cells": empty})
+    used = Counter(b.length for b in bricks)
+    owned = state.players[seat].owned()
+    groups = []
+    for length, cells in next_.bricks:
+        items: list[tuple[str, Label]] = []
+        for x, y in cells:
+            brick = Brick(length, x, y)
+            first, last = cell_name(x, y), cell_name(brick.right, y)
+            label: Label = (
+                ("picker.word", {"word": first})
+                if length == 1
+                else ("temple.picker.span", {"first": first, "last": last})
+            )
+            items.append((brick.notation(), label))
+        left = owned.get(length, 0) - used[length]
+        groups.append(
+            LayoutGroup(
+                str(length),
+                ("temple.picker.length", {"length": length, "left": left}),
+                ("temple.picker.where", {"length": length, "bricks": so_far}),
+                tuple(items),
+            )
+        )
+    return LayoutStep(
+        title,
+        tuple(groups),
+        next_.complete,
+        ("temple.picker.lightning", {}),
+        ("temple.picker.remove", {}),
+    )
 
 
 def choice_label(action: Action) -> tuple[str, dict[str, Any]]:
