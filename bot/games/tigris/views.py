@@ -34,6 +34,7 @@ from bot.games.tigris.state import (
     LastAction,
 )
 from bot.games.tigris.treasures import pending_claim
+from bot.games.tigris.words import describe
 from bot.i18n import Text
 
 
@@ -236,21 +237,20 @@ def prompt(state: GameState) -> tuple[str, dict[str, Any]] | None:
     return f"tigris.prompt.{phase}", params
 
 
+#: the decisions offered as buttons: each one's words on the button (``tigris.choice.*``)
+#: take the same params as its sentence (``tigris.do.*``, :func:`~.words.describe`)
+DECISIONS = (
+    actions.Support,
+    actions.ChooseWar,
+    actions.TakeTreasures,
+    actions.BuildMonument,
+    actions.Decline,
+)
+
+
 def choice_label(action: actions.Action) -> tuple[str, dict[str, Any]]:
     """The words on a decision button (support, war order, treasures, monument)."""
-    if isinstance(action, actions.Support):
-        return "tigris.choice.support", {"count": action.count}
-    if isinstance(action, actions.ChooseWar):
-        return "tigris.choice.war", {"colour": colour_text(action.colour)}
-    if isinstance(action, actions.TakeTreasures):
-        return "tigris.choice.treasure", {"squares": ", ".join(map(square_name, action.squares))}
-    if isinstance(action, actions.BuildMonument):
-        first, second = action.colours
-        return "tigris.choice.monument", {
-            "first": colour_text(first),
-            "second": colour_text(second),
-            "square": square_name(action.square),
-        }
-    if isinstance(action, actions.Decline):
-        return "tigris.choice.decline", {}
-    return "choice.notation", {"action": str(action)}
+    if not isinstance(action, DECISIONS):
+        return "choice.notation", {"action": str(action)}
+    key, params = describe(action)
+    return key.replace("tigris.do.", "tigris.choice.", 1), params
