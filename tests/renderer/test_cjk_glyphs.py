@@ -31,6 +31,7 @@ import pytest
 import temple_sample_views as temple_samples
 import tigris_sample_views as tigris_samples
 from PIL import Image, ImageChops, ImageDraw
+from reference_images import bundled_fonts, clear_font_caches
 
 from bot.games.base import PlayerLabel
 from bot.games.tikal import ENGINE as TIKAL
@@ -43,7 +44,6 @@ ROOT = Path(__file__).resolve().parents[2]
 SUBSET = common.FONTS_DIR / "ZigguratCJK-Regular.otf"
 PLACEHOLDER = re.compile(r"\{\w*\}")
 EMOJI = {"⚡"}
-RENDERERS = (common, tigris, tikal, temple)
 STACKS = ((24, False), (24, True), (40, True))
 #: a Chinese and a Korean name in characters no catalog uses (the subset has them
 #: for names: common Hanzi, every Hangul syllable)
@@ -54,26 +54,12 @@ NAMES = ("王大偉", "林美玲", "김민준", "이서연", "王小明", "陳�
 BEYOND = "\U00020000"
 
 
-def clear_font_caches() -> None:
-    """Forget every font, stack, coverage answer and cached sprite of the renderers."""
-    for module in RENDERERS:
-        for value in vars(module).values():
-            clear = getattr(value, "cache_clear", None)
-            if callable(clear) and getattr(value, "__module__", "").startswith("renderer"):
-                clear()
-
-
 @pytest.fixture
-def bare_machine(monkeypatch: pytest.MonkeyPatch, tmp_path: Path) -> Iterator[None]:
+def bare_machine() -> Iterator[None]:
     """No fontconfig fonts, no known CJK path, no DejaVu: only Pillow's own font
-    and the shipped subset."""
-    monkeypatch.setattr(common, "_fc_list", lambda lang: [])
-    monkeypatch.setattr(common, "_KNOWN_CJK_FONTS", ())
-    monkeypatch.setattr(common, "DEJAVU_DIR", tmp_path)
-    clear_font_caches()
-    yield
-    monkeypatch.undo()
-    clear_font_caches()
+    and the shipped subset (the reference images' machine)."""
+    with bundled_fonts():
+        yield
 
 
 @pytest.fixture
