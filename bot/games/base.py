@@ -42,9 +42,12 @@ import enum
 from abc import ABC, abstractmethod
 from collections.abc import Mapping, Sequence
 from dataclasses import dataclass, field
-from typing import Any, ClassVar, Generic, Protocol, TypeVar
+from typing import TYPE_CHECKING, Any, ClassVar, Generic, Protocol, TypeVar
 
 from bot.games.notation import Label, VerbTable
+
+if TYPE_CHECKING:
+    from bot.games.computer import Brain
 
 Seat = int
 JSON = Any
@@ -431,6 +434,12 @@ class GameEngine(ABC, Generic[S, A]):
             if action is not None:
                 late.append((seat, action))
         return late
+
+    def computer(self) -> Brain[S, A] | None:
+        """The game's computer player: what a search needs to play a seat from the
+        seat's own information (:mod:`bot.games.computer`). Default: None, the game
+        offers no computer player."""
+        return None
 
     def retry_cooldown(self, state: S, seat: Seat, action: A, error: RuleError) -> float:
         """Seconds ``seat`` must wait before trying again after ``action`` was refused.
