@@ -22,6 +22,13 @@ Decisions:
 * ``ZIGGURAT_SHARDS`` unset runs one unsharded connection (Discord requires
   shards only from 2,500 servers); ``auto`` asks Discord for the count; a
   number from 1 to :data:`MAX_SHARDS` fixes it.
+* ``ZIGGURAT_SHARD_IDS=first-last`` (or one number) makes this process one of
+  a shard cluster: it connects only those shards of ``ZIGGURAT_SHARDS``
+  (which must then be a number: a range of "auto" would change under the
+  process's feet) and owns only their guilds' games
+  (:class:`bot.cluster.ShardRange`). Unset: this process runs every shard.
+  A range outside ``0..total-1``, reversed, or without a numeric
+  ``ZIGGURAT_SHARDS`` is one line naming ``ZIGGURAT_SHARD_IDS``.
 * The database location is checked separately by :func:`database_problem`
   (just before opening it, not when merely reading settings): the directory
   must exist or be creatable, and the directory and file must be writable by
@@ -48,6 +55,7 @@ from typing import Literal, TypeVar
 
 from dotenv import load_dotenv
 
+from bot.cluster import ALL, ShardRange
 from bot.i18n import t
 
 LOG_LEVELS = ("DEBUG", "INFO", "WARNING", "ERROR")
@@ -139,6 +147,20 @@ def parse_shards(raw: str | None) -> Shards:
     return int(raw)
 
 
+def parse_shard_ids(raw: str | None, shards: Shards) -> ShardRange | None:
+    """``first-last`` (or ``n``) of ``shards`` shards; ``None`` when unset."""
+    if raw is None:
+        return None
+    match = re.fullmatch(r"([0-9]{1,3})(?:\s*-\s*([0-9]{1,3}))?", raw)
+    if match is None or not isinstance(shards, int):
+        raise ValueError(raw)
+    first = int(match[1])
+    last = int(match[2]) if match[2] is not None else first
+    if not 0 <= first <= last < shards:
+        raise ValueError(raw)
+    return ShardRange(shards, first, last)
+
+
 @dataclass(frozen=True)
 class Settings:
     token: str | None
@@ -148,6 +170,13 @@ class Settings:
     turn_deadline_hours: float
     #: ``None``: one unsharded connection; ``"auto"``: Discord's count; else a fixed count
     shards: Shards = None
+    #: ``None``: every shard in this process; else this process's part of a cluster
+    shard_ids: ShardRange | None = None
+
+    @property
+    def shard_range(self) -> ShardRange:
+        """The shards whose games this process owns (:data:`bot.cluster.ALL`: every one)."""
+        return self.shard_ids if self.shard_ids is not None else ALL
 
     @classmethod
     def from_env(cls, env_file: str | None = ".env") -> Settings:
@@ -195,6 +224,12 @@ class Settings:
             max=f"{MAX_DEADLINE_HOURS:g}",
         )
         shards = check("ZIGGURAT_SHARDS", parse_shards, "config.allowed.shards", max=MAX_SHARDS)
+        shard_ids = check(
+            "ZIGGURAT_SHARD_IDS",
+            lambda raw: parse_shard_ids(raw, shards),
+            "config.allowed.shard_ids",
+            last=f"{shards - 1}" if isinstance(shards, int) else "N-1",
+        )
         if problems:
             raise ConfigError(problems)
         assert level is not None and hours is not None
@@ -205,6 +240,7 @@ class Settings:
             log_level=level,
             turn_deadline_hours=hours,
             shards=shards,
+            shard_ids=shard_ids,
         )
 
 

@@ -84,6 +84,8 @@ class ZigguratBot(commands.Bot):
         )
         self.settings = settings
         self.service = service
+        #: the shards this process runs; it owns exactly their guilds' games
+        self.shard_range = settings.shard_range
         self.delivery = Delivery(self, service)
         self.responder = Responder(service, self.delivery, self.interaction_done)
         self.timers = TimerRunner(service.store, service, self.deliver_timer_outcome)
@@ -220,7 +222,9 @@ async def create_bot(
     """A bot over ``store`` and ``registry`` (default: the built-in games), not started.
 
     Sharded (:class:`ShardedZigguratBot`) when ``settings.shards`` is set: ``"auto"``
-    asks Discord for the shard count, a number fixes it. ``options`` go to
+    asks Discord for the shard count, a number fixes it; with ``settings.shard_ids``
+    the process connects only that range of the shards (``shard_ids``), as one
+    process of a shard cluster. ``options`` go to
     :class:`discord.Client` (tests pass ``guild_ready_timeout``; a sharded bot also
     takes ``identify_interval``). Lost and restored gateway connections are logged
     (:class:`bot.logs.ConnectionLogMixin`).
@@ -237,6 +241,8 @@ async def create_bot(
     if cls is ShardedZigguratBot:
         if isinstance(settings.shards, int):
             options.setdefault("shard_count", settings.shards)
+        if settings.shard_ids is not None:  # one process of a shard cluster
+            options.setdefault("shard_ids", settings.shard_ids.ids)
     else:
         options.pop("identify_interval", None)
     return cls(settings, service, **options)
