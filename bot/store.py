@@ -68,6 +68,8 @@ from typing import Any, TypeVar
 
 import aiosqlite
 
+from bot.cluster import ShardRange
+
 T = TypeVar("T")
 Unit = Callable[[sqlite3.Connection], T]
 
@@ -166,6 +168,20 @@ MIGRATIONS: tuple[str, ...] = (
         user_id INTEGER PRIMARY KEY,
         notify TEXT NOT NULL DEFAULT 'channel'
     );
+    """,
+    # 5: shard clusters: a timer's claim by the process firing it; interactions handed
+    # over from the process that received them to the one owning the game's guild
+    """
+    ALTER TABLE timers ADD COLUMN claimed_by TEXT;
+    ALTER TABLE timers ADD COLUMN claimed_at REAL;
+    CREATE TABLE handovers (
+        id INTEGER PRIMARY KEY AUTOINCREMENT,
+        shard INTEGER NOT NULL,
+        game_id INTEGER NOT NULL,
+        payload TEXT NOT NULL,
+        created_at REAL NOT NULL
+    );
+    CREATE INDEX handovers_by_shard ON handovers (shard, id);
     """,
 )
 
@@ -1136,6 +1152,109 @@ class Store:
             PlayerResults(str(r[0]), user_id, str(r[4]), int(r[1]), int(r[2]), float(r[3]))
             for r in rows
         ]
+
+    # -- shard clusters: owned timers, claimed; interactions handed over -------------
+
+    async def claim_due_timers(
+        self,
+        now: float,
+        shards: ShardRange,
+        claimant: str,
+        lease: float,
+        limit: int = 500,
+    ) -> list[TimerRow]:
+        """Claim the timers due by ``now`` of games in ``shards``' guilds; return them.
+
+        One atomic ``UPDATE ... RETURNING``: a timer is taken when it is unclaimed,
+        already ``claimant``'s, or its claim is older than ``lease`` seconds (its
+        claimant died). The claim only keeps other processes off while this one
+        fires it; firing still deletes the timer inside the commit of what it does,
+        so a claim by a dead process never loses the timer.
+        """
+        owned, params = shards.sql("g.guild_id")
+
+        def unit(db: sqlite3.Connection) -> list[TimerRow]:
+            cursor = db.cursor()
+            cursor.row_factory = sqlite3.Row
+            cursor.execute(
+                "UPDATE timers SET claimed_by = ?, claimed_at = ? WHERE id IN ("
+                " SELECT t.id FROM timers t LEFT JOIN games g ON g.id = t.game_id"
+                f" WHERE t.due_at <= ? AND {owned}"
+                " AND (t.claimed_by IS NULL OR t.claimed_by = ? OR t.claimed_at <= ?)"
+                " ORDER BY t.due_at, t.id LIMIT ?) RETURNING *",
+                (claimant, now, now, *params, claimant, now - lease, limit),
+            )
+            return sorted((_timer(r) for r in cursor.fetchall()), key=lambda t: (t.due_at, t.id))
+
+        return await self.write(unit)
+
+    async def next_owned_timer(
+        self, shards: ShardRange, claimant: str, lease: float
+    ) -> TimerRow | None:
+        """The next timer ``claimant`` may fire of a game in ``shards``' guilds.
+
+        Its ``due_at`` is when it may be claimed: a timer another claimant holds
+        comes due when that claim lapses (``lease`` seconds after it was made).
+        """
+        owned, params = shards.sql("g.guild_id")
+        row = await self._one(
+            "SELECT t.id, t.kind, t.game_id, t.payload, t.name, CASE"
+            " WHEN t.claimed_by IS NULL OR t.claimed_by = ? THEN t.due_at"
+            " ELSE MAX(t.due_at, t.claimed_at + ?) END AS due_at"
+            " FROM timers t LEFT JOIN games g ON g.id = t.game_id"
+            f" WHERE {owned} ORDER BY 6, t.id LIMIT 1",
+            (claimant, lease, *params),
+        )
+        return _timer(row) if row else None
+
+    async def hand_over(self, shard: int, game_id: int, payload: Mapping[str, Any]) -> int:
+        """Leave an interaction (Discord's payload) for the process running ``shard``."""
+
+        def unit(db: sqlite3.Connection) -> int:
+            cursor = db.execute(
+                "INSERT INTO handovers (shard, game_id, payload, created_at) VALUES (?, ?, ?, ?)",
+                (shard, game_id, _dumps(payload), time.time()),
+            )
+            return int(cursor.lastrowid or 0)
+
+        return await self.write(unit)
+
+    async def take_handovers(self, shards: ShardRange, limit: int = 100) -> list[HandOver]:
+        """Take (delete and return) the interactions left for ``shards``, oldest first.
+
+        ``DELETE ... RETURNING`` in one transaction: each is taken by one process.
+        """
+
+        def unit(db: sqlite3.Connection) -> list[HandOver]:
+            rows = db.execute(
+                "DELETE FROM handovers WHERE id IN (SELECT id FROM handovers"
+                " WHERE shard BETWEEN ? AND ? ORDER BY id LIMIT ?)"
+                " RETURNING id, game_id, payload, created_at",
+                (shards.first, shards.last, limit),
+            ).fetchall()
+            return sorted(
+                HandOver(int(r[0]), int(r[1]), json.loads(r[2]), float(r[3])) for r in rows
+            )
+
+        return await self.write(unit)
+
+    async def has_handovers(self, shards: ShardRange) -> bool:
+        """Whether an interaction waits for ``shards`` (a read: cheap to poll)."""
+        row = await self._one(
+            "SELECT 1 FROM handovers WHERE shard BETWEEN ? AND ? LIMIT 1",
+            (shards.first, shards.last),
+        )
+        return row is not None
+
+
+@dataclass(frozen=True, order=True)
+class HandOver:
+    """An interaction received by one process for a game another process owns."""
+
+    id: int
+    game_id: int
+    payload: dict[str, Any] = field(compare=False)
+    created_at: float = field(compare=False)
 
 
 @dataclass(frozen=True)
