@@ -88,7 +88,9 @@ class ZigguratBot(commands.Bot):
         self.shard_range = settings.shard_range
         self.delivery = Delivery(self, service)
         self.responder = Responder(service, self.delivery, self.interaction_done)
-        self.timers = TimerRunner(service.store, service, self.deliver_timer_outcome)
+        self.timers = TimerRunner(
+            service.store, service, self.deliver_timer_outcome, shards=self.shard_range
+        )
         self._done: OrderedDict[int, asyncio.Event] = OrderedDict()
 
     async def setup_hook(self) -> None:

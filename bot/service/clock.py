@@ -32,6 +32,7 @@ Decisions:
 from __future__ import annotations
 
 import logging
+from collections.abc import Awaitable, Callable
 
 from bot.games.base import TurnShape
 from bot.i18n import Text
@@ -44,6 +45,9 @@ from bot.store import GameRow, TimerRow
 
 log = logging.getLogger(__name__)
 
+#: picks (and claims) the due timers a process may fire, given the time now
+Claim = Callable[[float], Awaitable[list[TimerRow]]]
+
 
 class Clock:
     """Fires due timers; see the module docstring."""
@@ -52,12 +56,19 @@ class Clock:
         self.ctx = ctx
         self.play = play
 
-    async def fire_due_timers(self, now: float | None = None) -> list[Outcome]:
-        """Fire every timer due by ``now``; used by the timer task, the demo and tests."""
+    async def fire_due_timers(
+        self, now: float | None = None, *, claim: Claim | None = None
+    ) -> list[Outcome]:
+        """Fire every timer due by ``now``; used by the timer task, the demo and tests.
+
+        ``claim(now)`` (a process of a shard cluster: :mod:`bot.timers`) picks and
+        claims the due timers this process may fire; by default every due timer.
+        """
         now = self.ctx.clock() if now is None else now
+        pick = claim if claim is not None else self.ctx.store.due_timers
         outcomes: list[Outcome] = []
         tried: set[int] = set()  # a timer that could not be fired now waits for the next pass
-        while due := [t for t in await self.ctx.store.due_timers(now) if t.id not in tried]:
+        while due := [t for t in await pick(now) if t.id not in tried]:
             for timer in due:
                 tried.add(timer.id)
                 outcomes += await self.fire_timer(timer)
@@ -99,10 +110,16 @@ class Clock:
         log.warning("unknown timer kind %s", timer.kind)
         return []
 
-    async def repair_timers(self) -> int:
-        """Give every running game the timers it lacks (see above); how many games."""
+    async def repair_timers(self, owns: Callable[[int | None], bool] | None = None) -> int:
+        """Give every running game the timers it lacks (see above); how many games.
+
+        ``owns(guild_id)`` limits the repair to the games of this process's guilds
+        (a shard cluster: another process owns the others).
+        """
         repaired = 0
         for row in await self.ctx.store.running_games():
+            if owns is not None and not owns(row.guild_id):
+                continue
             async with self.ctx.locks.hold(row.channel_id):
                 missing = await self._missing_timers(row)
                 if missing:

@@ -1,0 +1,147 @@
+"""Timers in a shard cluster: two processes on one database, each fires only its own.
+
+Each "process" is a :class:`~bot.store.Store` of its own on the same SQLite
+file, a :class:`~bot.service.GameService` and a :class:`~bot.timers.TimerRunner`
+with its shard range (:class:`~bot.cluster.ShardRange`), as two bot
+processes of a cluster are. A fake clock moves time; :meth:`TimerRunner.sync`
+waits for a complete pass.
+"""
+
+from __future__ import annotations
+
+from collections.abc import AsyncIterator
+from pathlib import Path
+
+import pytest
+
+from bot import games
+from bot.cluster import ShardRange, shard_of
+from bot.service import GameService
+from bot.store import Store
+from bot.timers import CLAIM_LEASE, TimerRunner
+from tests.conftest import ALICE, BOB, CAROL
+
+from .test_timers import HOUR, Clock, Delivered
+
+TOTAL = 2
+#: a guild on each shard: Discord's formula puts ``n << 22`` on shard ``n % 2``
+GUILDS = {0: 4 << 22, 1: 5 << 22}
+
+
+class Process:
+    """One cluster member: its store, service and timer runner."""
+
+    def __init__(self, store: Store, clock: Clock, shards: ShardRange) -> None:
+        self.store = store
+        self.service = GameService(
+            store, games.REGISTRY, deadline_hours=1.0, clock=clock, render=False
+        )
+        self.delivered = Delivered()
+        self.runner = TimerRunner(store, self.service, self.delivered, shards=shards)
+
+
+@pytest.fixture
+async def cluster(tmp_path: Path) -> AsyncIterator[tuple[Clock, list[Process]]]:
+    clock = Clock()
+    path = tmp_path / "cluster.db"
+    processes = [
+        Process(await Store.open(path), clock, ShardRange(TOTAL, n, n)) for n in range(TOTAL)
+    ]
+    yield clock, processes
+    for process in processes:
+        await process.runner.stop()
+        await process.store.close()
+
+
+async def start_game(service: GameService, guild: int, channel: int) -> int:
+    created = await service.new_game(
+        guild_id=guild, channel_id=channel, user=ALICE, game_type_name="oracle"
+    )
+    await service.join(channel, BOB)
+    await service.join(channel, CAROL)
+    await service.start(channel, ALICE)
+    assert created.game_id is not None
+    return created.game_id
+
+
+async def test_each_process_fires_only_its_guilds_timers_once(
+    cluster: tuple[Clock, list[Process]],
+) -> None:
+    clock, processes = cluster
+    assert [shard_of(g, TOTAL) for g in GUILDS.values()] == [0, 1]
+    # three games per shard, started by either process (the lobby is not the point)
+    game_shard: dict[int, int] = {}
+    for n in range(6):
+        shard = n % TOTAL
+        game_id = await start_game(processes[n // 3].service, GUILDS[shard], 7000 + n)
+        game_shard[game_id] = shard
+    for process in processes:
+        process.runner.start()
+        await process.runner.sync()
+    assert not any(p.delivered.outcomes for p in processes)  # nothing due yet
+
+    clock.now += HOUR + 1
+    for process in processes:
+        await process.runner.sync()
+    for shard, process in enumerate(processes):
+        fired = sorted(o.game_id for o in process.delivered.outcomes if o.game_id is not None)
+        assert fired == sorted(g for g, s in game_shard.items() if s == shard)
+    # each reminder fired once and re-armed once, unclaimed
+    timers = await processes[0].store.timers()
+    assert sorted(t.game_id for t in timers if t.game_id is not None) == sorted(game_shard)
+    assert all(t.due_at == clock.now + HOUR for t in timers)
+
+    # the other process's timers are not its business: syncing again fires nothing more
+    for process in processes:
+        await process.runner.sync()
+    assert sum(len(p.delivered.outcomes) for p in processes) == len(game_shard)
+
+
+async def test_a_claim_keeps_other_ranges_off_until_it_lapses(
+    cluster: tuple[Clock, list[Process]],
+) -> None:
+    clock, processes = cluster
+    store = processes[0].store
+    everything = ShardRange(1, 0, 0)
+    game_id = await start_game(processes[0].service, GUILDS[0], 7100)
+    [timer] = await store.timers(game_id)
+    due = timer.due_at
+    assert await store.claim_due_timers(due - 1, everything, "a", 60) == []  # not due yet
+    [claimed] = await store.claim_due_timers(due, everything, "a", 60)
+    assert claimed.id == timer.id
+    # another claimant waits for the lease; the same claimant (a restart) takes it back
+    assert await store.claim_due_timers(due + 59, everything, "b", 60) == []
+    assert [t.id for t in await store.claim_due_timers(due + 1, everything, "a", 60)] == [timer.id]
+    upcoming = await store.next_owned_timer(everything, "b", 60)
+    assert upcoming is not None and upcoming.due_at == due + 1 + 60  # when "a"'s claim lapses
+    assert [t.id for t in await store.claim_due_timers(due + 61, everything, "b", 60)] == [timer.id]
+    # only games of the range's guilds
+    assert await store.claim_due_timers(due + 1000, ShardRange(2, 1, 1), "c", 60) == []
+    assert await store.next_owned_timer(ShardRange(2, 1, 1), "c", 60) is None
+    del clock
+
+
+async def test_a_restarted_process_takes_back_its_own_claims_at_once(
+    cluster: tuple[Clock, list[Process]], tmp_path: Path
+) -> None:
+    """A process killed after claiming (before firing) loses no timer: its successor
+    with the same shard range claims it again at once and fires it once."""
+    clock, processes = cluster
+    first = processes[0]
+    game_id = await start_game(first.service, GUILDS[0], 7200)
+    clock.now += HOUR + 1
+    shards = first.runner.shards
+    # the dead predecessor: it claimed the reminder and never fired it
+    [claimed] = await first.store.claim_due_timers(clock.now, shards, shards.label, CLAIM_LEASE)
+    assert claimed.game_id == game_id
+    # its successor (a new store on the file, same range) fires it at its first pass
+    successor = Process(await Store.open(tmp_path / "cluster.db"), clock, shards)
+    try:
+        successor.runner.start()
+        await successor.runner.sync()
+        assert [o.game_id for o in successor.delivered.outcomes] == [game_id]
+        await successor.runner.sync()
+        assert len(successor.delivered.outcomes) == 1
+    finally:
+        await successor.runner.stop()
+        await successor.store.close()
