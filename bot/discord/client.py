@@ -10,7 +10,8 @@ Decisions:
 * ``setup_hook`` (before the gateway connects) loads the cogs, registers the
   persistent button classes, installs the catalog translator, syncs the
   commands — to ``dev_guild_id`` only when it is set (instant), else globally
-  — and starts the timer task. A failed sync stops the start: a bot whose
+  — and starts the timer task (and, in a shard cluster, the hand-over poller
+  of :mod:`bot.discord.handover`). A failed sync stops the start: a bot whose
   commands do not match its code would fail on every use.
 * The timer task delivers only once the gateway is ready (channels cached).
 * :meth:`ZigguratBot.interaction_done` / :meth:`wait_interaction_done` let the
@@ -47,6 +48,7 @@ from bot.discord.cogs.play import PlayCog
 from bot.discord.cogs.table import TableCog
 from bot.discord.delivery import Delivery
 from bot.discord.errors import ZigguratTree
+from bot.discord.handover import HandOvers
 from bot.discord.interactions import Responder
 from bot.discord.lobby_buttons import LOBBY_ITEMS
 from bot.discord.picking import PICKER_ITEMS
@@ -88,6 +90,7 @@ class ZigguratBot(commands.Bot):
         self.shard_range = settings.shard_range
         self.delivery = Delivery(self, service)
         self.responder = Responder(service, self.delivery, self.interaction_done)
+        self.handovers = HandOvers(self)
         self.timers = TimerRunner(
             service.store, service, self.deliver_timer_outcome, shards=self.shard_range
         )
@@ -104,7 +107,9 @@ class ZigguratBot(commands.Bot):
         await self.add_cog(AfterCog(self))  # after LobbyCog: adds /game export
         self.add_dynamic_items(*DYNAMIC_ITEMS, *LOBBY_ITEMS, *PICKER_ITEMS)
         await self.sync_commands()
+        self.handovers.install()
         self.timers.start()
+        self.handovers.start()
         self.service.start_drawing()
 
     async def sync_commands(self) -> list[discord.app_commands.AppCommand]:
@@ -128,6 +133,7 @@ class ZigguratBot(commands.Bot):
 
     async def close(self) -> None:
         await self.timers.stop()
+        await self.handovers.stop()
         await super().close()
 
     # -- "answered" signals, for tests and the benchmark ------------------------

@@ -57,18 +57,20 @@ class Responder:
         game_command: bool = True,
         guild_only: bool = True,
         private_inline: bool = False,
+        acknowledged: bool = False,
     ) -> None:
         """Answer ``interaction`` with what ``work`` produces (see the module docstring).
 
         ``private_inline`` shows the invoker's private messages ephemerally
         instead of by DM (``/game hand``); only ``guild_only=False`` commands
-        (``/help``) run in DMs.
+        (``/help``) run in DMs. ``acknowledged``: another process of a shard
+        cluster already deferred it and handed it over (:mod:`bot.discord.handover`).
         """
         try:
             if guild_only and (interaction.guild_id is None or interaction.channel_id is None):
                 await self.answer_now(interaction, Text("error.dm_only"))
                 return
-            await self._run(interaction, work, game_command, private_inline)
+            await self._run(interaction, work, game_command, private_inline, acknowledged)
         finally:
             self.on_done(interaction.id)
 
@@ -78,9 +80,11 @@ class Responder:
         work: Work,
         game_command: bool,
         private_inline: bool,
+        acknowledged: bool = False,
     ) -> None:
         try:
-            await interaction.response.defer(ephemeral=True, thinking=True)
+            if not acknowledged:
+                await interaction.response.defer(ephemeral=True, thinking=True)
         except discord.HTTPException:
             log.warning(
                 "could not acknowledge interaction %s in time; it was not run",
