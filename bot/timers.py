@@ -32,8 +32,11 @@ Decisions:
   seconds. A claim does not delete: the timer still leaves the store in the
   commit of what it does (:mod:`bot.service.clock`), so a process killed
   while firing loses no timer, and the per-game version check stays the
-  last guard. One process running every shard keeps the plain path (no
-  claims), as before.
+  last guard. Its sleeps are capped at :data:`CLUSTER_MAX_SLEEP`: another
+  process may change its games' timers (a restarted or re-split cluster, an
+  admin's tool), and nobody else can wake it. Each timer it fires is logged
+  at INFO with its game and the range. One process running every shard keeps
+  the plain path (no claims), as before.
 * A failing ``deliver`` is logged and the next outcome is still delivered (the
   timer's effect is already committed: a reminder that cannot be posted is
   lost, a timeout move is not). A failing pass (the database) is logged and
@@ -57,6 +60,8 @@ MAX_SLEEP = 3600.0
 RETRY_AFTER = 30.0
 #: seconds after which a claim by another shard range lapses (it stopped running)
 CLAIM_LEASE = 60.0
+#: the longest sleep of a process of a shard cluster (one indexed read each time)
+CLUSTER_MAX_SLEEP = 5.0
 
 Deliver = Callable[[Outcome], Awaitable[None]]
 
@@ -74,6 +79,8 @@ class TimerRunner:
         shards: ShardRange = ALL,
     ) -> None:
         self.shards = shards
+        if not shards.everything:
+            max_sleep = min(max_sleep, CLUSTER_MAX_SLEEP)
         self.store = store
         self.service = service
         self.deliver = deliver
@@ -129,6 +136,8 @@ class TimerRunner:
             outcomes = await self.service.fire_due_timers()
         else:
             outcomes = await self.service.fire_due_timers(claim=self._claim)
+            for outcome in outcomes:
+                log.info("timer of game %s fired by shards %s", outcome.game_id, self.shards.label)
         for outcome in outcomes:
             try:
                 await self.deliver(outcome)
