@@ -9,6 +9,7 @@ waits for a complete pass.
 
 from __future__ import annotations
 
+import asyncio
 from collections.abc import AsyncIterator
 from pathlib import Path
 
@@ -145,3 +146,28 @@ async def test_a_restarted_process_takes_back_its_own_claims_at_once(
     finally:
         await successor.runner.stop()
         await successor.store.close()
+
+
+async def test_each_hand_over_is_taken_by_one_process_of_its_shard(tmp_path: Path) -> None:
+    path = tmp_path / "handovers.db"
+    stores = [await Store.open(path) for _ in range(3)]
+    try:
+        first, second, other = stores
+        for n in range(60):
+            await first.hand_over(n % 2, 1000 + n, {"id": str(n), "n": n})
+        shard0 = ShardRange(2, 0, 0)
+        assert await other.has_handovers(ShardRange(2, 1, 1))
+        # two processes of shard 0 (say, an old and a new one) take at once: each once
+        taken = await asyncio.gather(
+            *(s.take_handovers(shard0, limit=7) for s in (first, second) for _ in range(5))
+        )
+        ids = [h.payload["n"] for batch in taken for h in batch]
+        assert sorted(ids) == list(range(0, 60, 2))
+        assert not await first.has_handovers(shard0)
+        # shard 1's are still there, for shard 1 only, oldest first
+        [*rest] = await other.take_handovers(ShardRange(2, 1, 1))
+        assert [h.game_id for h in rest] == [1000 + n for n in range(1, 60, 2)]
+        assert rest[0].payload == {"id": "1", "n": 1}
+    finally:
+        for store in stores:
+            await store.close()
