@@ -31,7 +31,6 @@ import asyncio
 import os
 import re
 import signal
-import sqlite3
 import sys
 import time
 from collections.abc import AsyncIterator
@@ -196,16 +195,33 @@ def awaited(row: GameRow) -> list[int]:
     return sorted(row.seats[s].user_id for s in engine.waiting_for(engine.load_state(row.state)))
 
 
-def moves_of(db: Path) -> dict[int, list[tuple[int, str, str]]]:
+async def moves_of(db: Path, rows: dict[int, GameRow]) -> dict[int, list[tuple[int, str, str]]]:
     """Each game's stored moves: (seat, action, kind)."""
-    with sqlite3.connect(db) as connection:
-        rows = connection.execute(
-            "SELECT game_id, seat, action, kind FROM moves ORDER BY game_id, seq"
-        ).fetchall()
-    moves: dict[int, list[tuple[int, str, str]]] = {}
-    for game_id, seat, action, kind in rows:
-        moves.setdefault(int(game_id), []).append((int(seat), str(action), str(kind)))
-    return moves
+    store = await Store.open(db)
+    try:
+        return {
+            row.id: [(m.seat, m.action, m.kind) for m in await store.moves(row.id)]
+            for row in rows.values()
+        }
+    finally:
+        await store.close()
+
+
+async def reminders_due(db: Path, rows: dict[int, GameRow], when: float | None) -> list[int]:
+    """Make every game's reminder due at ``when`` (``None``: leave it); return the games
+    whose reminder is due by now."""
+    store = await Store.open(db)
+    try:
+        now = time.time()
+        due = []
+        for row in rows.values():
+            if when is not None:
+                await store.replace_timers(row.id, "reminder", when)
+            if any(t.kind == "reminder" and t.due_at <= now for t in await store.timers(row.id)):
+                due.append(row.id)
+        return due
+    finally:
+        await store.close()
 
 
 async def set_up_games(world: Cluster) -> None:
@@ -275,7 +291,7 @@ async def test_two_processes_carry_100_channels_and_hand_dm_clicks_to_the_owner(
     for channel, _, _, itx in sent:
         assert itx.shard == shard_of(channel.guild.id, TOTAL)  # type: ignore[union-attr]
     rows = await read_games(world.db, world.channels)
-    moves = moves_of(world.db)
+    moves = await moves_of(world.db, rows)
     check_told(sent, rows, moves)
     assert all(len(moves[row.id]) == 2 for row in rows.values())  # each play once
 
@@ -298,8 +314,8 @@ async def test_two_processes_carry_100_channels_and_hand_dm_clicks_to_the_owner(
     clicks = [(p[0], itx) for p, itx in zip(plans, sent_clicks, strict=True)]
     await each(*(answered(itx) for _, itx in clicks))
 
-    moves = moves_of(world.db)
     after = await read_games(world.db, world.channels)
+    moves = await moves_of(world.db, after)
     logs = {shard: world.log(shard) for shard in range(TOTAL)}
     for channel, itx in clicks:
         row = after[channel.id]
@@ -337,13 +353,12 @@ async def test_one_process_killed_mid_load_loses_nothing_and_timers_fire_once(
     assert any(s[3].shard == 0 for s in told)
     assert not all(complete(i) for i in mine)  # it died mid-load
     rows = await read_games(world.db, world.channels)
-    moves = moves_of(world.db)
+    moves = await moves_of(world.db, rows)
     check_told(told, rows, moves)  # nothing acknowledged was lost
 
     # while shard 0 is down, every game's reminder comes due
     game_of = {row.id: channel_id for channel_id, row in rows.items()}
-    with sqlite3.connect(world.db) as connection:
-        connection.execute("UPDATE timers SET due_at = ? WHERE kind = 'reminder'", (time.time(),))
+    await reminders_due(world.db, rows, time.time())
     guild_channels = {
         shard: [c for c in world.channels if c.guild is world.guilds[shard]] for shard in (0, 1)
     }
@@ -355,11 +370,8 @@ async def test_one_process_killed_mid_load_loses_nothing_and_timers_fire_once(
         lambda: all(reminders(c) == 1 for c in guild_channels[1]), timeout=WAIT, what="shard 1"
     )
     assert not any(reminders(c) for c in guild_channels[0])  # not shard 1's business
-    with sqlite3.connect(world.db) as connection:
-        due = connection.execute(
-            "SELECT game_id FROM timers WHERE kind = 'reminder' AND due_at <= ?", (time.time(),)
-        ).fetchall()
-    assert sorted(game_of[g] for (g,) in due) == sorted(c.id for c in guild_channels[0])
+    due = await reminders_due(world.db, rows, None)  # shard 0's, untouched
+    assert sorted(game_of[g] for g in due) == sorted(c.id for c in guild_channels[0])
 
     # shard 0's process comes back: it fires its own reminders, once
     await world.start(0)
@@ -374,7 +386,7 @@ async def test_one_process_killed_mid_load_loses_nothing_and_timers_fire_once(
     await fake.wait_quiet(0.5, timeout=WAIT)
 
     rows = await read_games(world.db, world.channels)
-    moves = moves_of(world.db)
+    moves = await moves_of(world.db, rows)
     check_told(told + again, rows, moves)
     for channel in world.channels:
         row = rows[channel.id]
