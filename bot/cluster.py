@@ -16,8 +16,7 @@ Decisions:
   integer arithmetic in SQLite and PostgreSQL; guild ids fit a signed 64-bit
   integer, so ``>>`` never sees a negative number).
 * :data:`ALL` (``total`` 1, shard 0) is the range of a process that runs every
-  shard, sharded in one process or not sharded at all: it owns every game,
-  and the store's queries then need no shard filter.
+  shard, sharded in one process or not sharded at all: it owns every game.
 * :attr:`ShardRange.label` (``"0-3/8"``) names the range in logs and in the
   claims a process puts on timers and hand-overs (:mod:`bot.timers`,
   :mod:`bot.discord.handover`).
@@ -63,13 +62,18 @@ class ShardRange:
         """Whether ``guild_id``'s games belong to this process."""
         return self.first <= shard_of(guild_id, self.total) <= self.last
 
-    def sql(self, guild_column: str) -> tuple[str, tuple[int, ...]]:
-        """A SQL condition (``?`` placeholders) true for the rows of owned guilds, and its
-        parameters; ``("1 = 1", ())`` when this process owns everything."""
-        if self.everything:
-            return "1 = 1", ()
-        shard = f"((COALESCE({guild_column}, 0) >> 22) % ?)"
-        return f"{shard} BETWEEN ? AND ?", (self.total, self.first, self.last)
+    def sql(self, guild_column: str, first_param: int | None = None) -> tuple[str, tuple[int, ...]]:
+        """A SQL condition true for the rows of owned guilds, and its parameters.
+
+        Placeholders are ``?`` (SQLite), or ``$first_param`` onwards (PostgreSQL).
+        """
+        marks = (
+            ("?", "?", "?")
+            if first_param is None
+            else tuple(f"${n}" for n in range(first_param, first_param + 3))
+        )
+        shard = f"((COALESCE({guild_column}, 0) >> 22) % {marks[0]})"
+        return f"{shard} BETWEEN {marks[1]} AND {marks[2]}", (self.total, self.first, self.last)
 
 
 #: the range of a process that runs every shard

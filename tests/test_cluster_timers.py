@@ -171,3 +171,18 @@ async def test_each_hand_over_is_taken_by_one_process_of_its_shard(tmp_path: Pat
     finally:
         for store in stores:
             await store.close()
+
+
+def test_the_stores_shard_formula_is_discords() -> None:
+    """:meth:`ShardRange.sql` (in the store's queries) agrees with :func:`shard_of`."""
+    import sqlite3
+
+    guilds = [None, 0, 1 << 22, 5 << 22, 2**63 - 1, 1_234_567_890_123_456_789]
+    with sqlite3.connect(":memory:") as db:
+        for total in (1, 2, 3, 16):
+            for first in range(total):
+                shards = ShardRange(total, first, min(first + 1, total - 1))
+                condition, params = shards.sql("?")
+                for guild in guilds:
+                    [(owned,)] = db.execute(f"SELECT {condition}", (guild, *params)).fetchall()
+                    assert bool(owned) == shards.owns(guild), (total, first, guild)
