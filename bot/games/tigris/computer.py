@@ -74,7 +74,6 @@ from __future__ import annotations
 import random
 from collections import Counter
 
-from bot.games.base import GameEngine
 from bot.games.computer import Brain, Budget, result_value
 from bot.games.tigris.actions import (
     Action,
@@ -144,9 +143,6 @@ SETTLE_STEPS = 12
 
 class TigrisBrain(Brain[GameState, Action]):
     """Plans, evaluation and honest sampling for Tigris & Euphrates (module docstring)."""
-
-    def __init__(self, engine: GameEngine[GameState, Action]) -> None:
-        super().__init__(engine)
 
     # --- the contract ---------------------------------------------------------------
 

@@ -238,3 +238,29 @@ def test_takes_a_trader_spot_with_treasures() -> None:
             ENGINE.apply(state, 0, action)  # type: ignore[arg-type]
     assert state.players[0].treasures == 1
     assert any(leader == (0, "green") for leader in state.board.leaders.values())
+
+
+def test_starts_a_war_it_wins() -> None:
+    # A tile on G5 or G6 joins seat 0's kingdom (3 black tiles) and seat 1's (1
+    # black tile): the kings clash and seat 0, the stronger side, wins the war.
+    state = position(
+        {
+            "C6": "black",
+            "D6": "black",
+            "E6": "black",
+            "F5": "red",
+            "F6": "king:0",
+            "H5": "red",
+            "H6": "king:1",
+            "I6": "black",
+        },
+        hands=[["green", "black", "black", "red"], ["red"] * 6],
+    )
+    (action,) = strong(state)
+    assert isinstance(action, PlaceTile) and action.square in (sq("G5"), sq("G6"))
+    ENGINE.apply(state, 0, action)
+    while state.phase == "war_support":
+        (seat,) = ENGINE.waiting_for(state)
+        ENGINE.apply(state, seat, strong(state)[0])  # type: ignore[arg-type]
+    assert state.board.leader_square(1, "black") is None
+    assert state.players[0].points["black"] == 2
