@@ -59,14 +59,17 @@ Decisions:
   opponent has kept pace with it (a copy of its own points). Treasures
   taken are public events and kept as they are.
 * **Budgets.** ``easy``: one sampled world, every plan valued once, picked by
-  a softmax at temperature :data:`EASY_TEMPERATURE` (about a point in the
-  weakest colour), so it usually plays a good move and sometimes a merely
-  decent one; a few ms. ``strong``: :data:`STRONG` — the best plans of the
-  one-world screen are each played in several sampled worlds, followed by
-  the awaited seats' greedy decisions (:meth:`TigrisBrain.rollout_plan`:
-  the best plan of the cheap heuristic, support by the greedy rule), which
-  covers the seat's second action and the opponent's answer; sized to stay
-  well within 2 s of one core at the 99th percentile.
+  a softmax at temperature :data:`EASY_TEMPERATURE` (under a third of a
+  point in the weakest colour, which weighs 2), so it usually plays a good
+  move and sometimes a merely decent one; a few ms. ``strong``:
+  :data:`STRONG` — the 5 best plans of the one-world screen are each played
+  in 6 sampled worlds, followed by 3 rounds of the awaited seats' greedy
+  decisions (:meth:`TigrisBrain.rollout_plan`: the best plan of the cheap
+  heuristic, support by the greedy rule), which covers the seat's second
+  action and the next seat's answer. In the arena this costs about 60 ms of
+  one core at the median and 160 ms at the 99th percentile, far inside the
+  2 s allowed; it already beats ``easy`` in nearly every game, so the spare
+  time is left for the service's workers (bigger budgets were not measured).
 """
 
 from __future__ import annotations
