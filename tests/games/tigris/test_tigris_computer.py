@@ -10,7 +10,6 @@ level. A brain whose sampler peeks is caught by the same check.
 from __future__ import annotations
 
 import random
-from collections.abc import Callable
 
 import pytest
 from hypothesis import given, settings
@@ -19,7 +18,7 @@ from hypothesis import strategies as st
 from bot.games.base import RuleError
 from bot.games.computer import RANDOM, Budget, decide
 from bot.games.tigris import ENGINE
-from bot.games.tigris.actions import PlaceLeader, PlaceTile, Support
+from bot.games.tigris.actions import Action, PlaceLeader, PlaceTile, Support
 from bot.games.tigris.components import COLOURS
 from bot.games.tigris.computer import TigrisBrain
 from bot.games.tigris.state import GameState
@@ -191,10 +190,8 @@ def test_brain_plays_whole_games_in_every_player_count() -> None:
 
 # --- scenarios ----------------------------------------------------------------------------
 
-Decider = Callable[[GameState], tuple[object, ...]]
 
-
-def strong(state: GameState) -> tuple[object, ...]:
+def strong(state: GameState) -> tuple[Action, ...]:
     (seat,) = ENGINE.waiting_for(state)
     return decide(TigrisBrain(ENGINE), state, seat, "strong", 1)
 
@@ -235,7 +232,7 @@ def test_takes_a_trader_spot_with_treasures() -> None:
     # Its turn (two actions, and the treasure choice if one comes) takes a treasure.
     while state.active == 0:
         for action in strong(state):
-            ENGINE.apply(state, 0, action)  # type: ignore[arg-type]
+            ENGINE.apply(state, 0, action)
     assert state.players[0].treasures == 1
     assert any(leader == (0, "green") for leader in state.board.leaders.values())
 
@@ -261,6 +258,6 @@ def test_starts_a_war_it_wins() -> None:
     ENGINE.apply(state, 0, action)
     while state.phase == "war_support":
         (seat,) = ENGINE.waiting_for(state)
-        ENGINE.apply(state, seat, strong(state)[0])  # type: ignore[arg-type]
+        ENGINE.apply(state, seat, strong(state)[0])
     assert state.board.leader_square(1, "black") is None
     assert state.players[0].points["black"] == 2
