@@ -54,6 +54,7 @@ Decisions:
 
 from __future__ import annotations
 
+import heapq
 import math
 import random
 from dataclasses import dataclass
@@ -76,13 +77,14 @@ from bot.games.tikal.actions import (
     Place,
     Recover,
 )
-from bot.games.tikal.board import Space
+from bot.games.tikal.board import ADJACENT, Space, opposite, rotate
 from bot.games.tikal.components import (
     COST_CAMP,
     COST_DIG,
     COST_ENTER,
     COST_EXCHANGE,
     COST_GUARD,
+    COST_PASSAGE,
     COST_RECOVER,
     LEADER,
     MAX_ENTERED_PER_TURN,
@@ -96,7 +98,7 @@ from bot.games.tikal.components import (
     VOLCANO,
     WORKER,
 )
-from bot.games.tikal.paths import costs_from
+from bot.games.tikal.paths import passage_ends
 from bot.games.tikal.scoring import treasure_points
 from bot.games.tikal.state import (
     PHASE_ACTIONS,
@@ -115,6 +117,8 @@ from bot.games.tikal.state import (
 
 #: placements kept (by the reach test) and followed by turn plans
 PLACEMENTS = 3
+#: the farthest a figure is looked for when a hex is laid (AP)
+REACH_LIMIT = 14
 #: the priorities of the turn plans, each a weight per goal kind
 PRIORITIES: dict[str, dict[str, float]] = {
     "balanced": {},
@@ -253,6 +257,13 @@ def stack_groups(state: GameState) -> list[list[str]]:
 def sample_world(state: GameState, rng: random.Random) -> GameState:
     """A copy with the hidden parts dealt afresh from ``rng`` (module docstring)."""
     world = fast_copy(state)
+    # canonical order: a state reloaded from storage lists things in another order,
+    # and ties between equal plans must not depend on it
+    world.hexes = dict(sorted(world.hexes.items()))
+    for hex_ in world.hexes.values():
+        hex_.figures = dict(sorted(hex_.figures.items()))
+    for player in world.players:
+        player.treasures = dict(sorted(player.treasures.items()))
     stack: list[str] = []
     for group in stack_groups(state):
         tiles = sorted(group)
@@ -403,6 +414,56 @@ def _act(state: GameState, seat: int, action: Action, steps: list[Action] | None
     return True
 
 
+# -- ways ---------------------------------------------------------------------------------
+
+#: the crossings of the laid hexes: each hex's neighbours and what crossing to them costs
+Graph = dict[Space, list[tuple[Space, int]]]
+
+
+def build_graph(state: GameState) -> Graph:
+    """The crossings as :mod:`bot.games.tikal.paths` prices them (volcanoes left out),
+    built once per position so that the many cost searches of a plan share it."""
+    graph: Graph = {}
+    for space, hex_ in state.hexes.items():
+        if hex_.kind == VOLCANO:
+            continue
+        edges = []
+        for direction, neighbour in ADJACENT[space]:
+            other = state.hexes.get(neighbour)
+            if other is None or other.kind == VOLCANO:
+                continue
+            cost = hex_.stones[direction] + other.stones[opposite(direction)]
+            if cost:
+                edges.append((neighbour, cost))
+        graph[space] = edges
+    return graph
+
+
+def distances(
+    graph: Graph, state: GameState, seat: int, sources: dict[Space, int], limit: int
+) -> dict[Space, int]:
+    """The cheapest cost for ``seat``'s figure from any of ``sources`` (each with its
+    starting cost) to every hex within ``limit``, with ``seat``'s secret passages;
+    the same costs as :func:`bot.games.tikal.paths.costs_from`, which is symmetric."""
+    ends = passage_ends(state, seat)
+    best = dict(sources)
+    heap = [(cost, space) for space, cost in sources.items()]
+    heapq.heapify(heap)
+    while heap:
+        cost, space = heapq.heappop(heap)
+        if cost > best.get(space, cost):
+            continue
+        steps = graph.get(space, [])
+        if space in ends:
+            steps = [*steps, *((end, COST_PASSAGE) for end in ends if end != space)]
+        for neighbour, step in steps:
+            total = cost + step
+            if total <= limit and total < best.get(neighbour, total + 1):
+                best[neighbour] = total
+                heapq.heappush(heap, (total, neighbour))
+    return best
+
+
 # -- placement ------------------------------------------------------------------------
 
 
@@ -425,15 +486,28 @@ def _worth(tile: str) -> float:
     return 0.5
 
 
-def _nearest(state: GameState, seat: int, dist: dict[Space, int]) -> float:
-    """The cost for ``seat`` to bring a figure to the hex ``dist`` was measured from."""
-    best = math.inf
-    for entry in legal.entry_spaces(state, seat):
-        if entry in dist:
-            best = min(best, dist[entry] + COST_ENTER)
+def reach_costs(graph: Graph, state: GameState, seat: int) -> dict[Space, int]:
+    """What bringing one of ``seat``'s figures to each hex costs: from its figures, or
+    entered (1 AP) at the base camp or one of its camps."""
+    sources = {entry: COST_ENTER for entry in legal.entry_spaces(state, seat)}
     for space, hex_ in state.hexes.items():
-        if seat in hex_.figures and space in dist:
-            best = min(best, dist[space])
+        if seat in hex_.figures:
+            sources[space] = 0
+    return distances(graph, state, seat, sources, REACH_LIMIT)
+
+
+def _cost_to(
+    state: GameState, reach: dict[Space, int], space: Space, stones: tuple[int, ...]
+) -> float:
+    """The cost to reach a hex laid on ``space`` with ``stones`` (its board edges)."""
+    best = math.inf
+    for direction, neighbour in ADJACENT[space]:
+        other = state.hexes.get(neighbour)
+        if other is None or other.kind == VOLCANO or neighbour not in reach:
+            continue
+        step = stones[direction] + other.stones[opposite(direction)]
+        if step:
+            best = min(best, reach[neighbour] + step)
     return best
 
 
@@ -450,21 +524,20 @@ def best_placements(state: GameState, seat: int, count: int) -> list[Place]:
         ]
     else:
         worth = _worth(tile)
+        graph = build_graph(state)
+        reaches = [reach_costs(graph, state, other) for other in range(state.seats)]
         scored = []
         for space, rotation in options:
-            state.hexes[space] = Hex(tile=tile, rotation=rotation, value=spec.value)
-            try:
-                mine = _nearest(state, seat, costs_from(state, seat, space, limit=14))
-                theirs = min(
-                    (
-                        _nearest(state, other, costs_from(state, other, space, limit=14))
-                        for other in range(state.seats)
-                        if other != seat
-                    ),
-                    default=math.inf,
-                )
-            finally:
-                del state.hexes[space]
+            stones = rotate(spec.stones, rotation)
+            mine = _cost_to(state, reaches[seat], space, stones)
+            theirs = min(
+                (
+                    _cost_to(state, reach, space, stones)
+                    for other, reach in enumerate(reaches)
+                    if other != seat
+                ),
+                default=math.inf,
+            )
             value = worth * (_reach(mine) - 0.6 * _reach(theirs)) - 0.01 * min(mine, 30)
             scored.append((value, space, rotation))
     scored.sort(key=lambda item: (-item[0], item[1], item[2]))
@@ -481,8 +554,6 @@ def best_placements(state: GameState, seat: int, count: int) -> list[Place]:
 
 
 def _volcano_harm(state: GameState, seat: int, space: Space) -> float:
-    from bot.games.tikal.board import ADJACENT
-
     harm = 0.0
     for _direction, neighbour in ADJACENT[space]:
         hex_ = state.hexes.get(neighbour)
@@ -510,12 +581,13 @@ def turn_plan(state: GameState, seat: int, priority: str) -> tuple[Action, ...]:
     """One turn for ``seat`` (its steps and ``end``), built goal by goal on a copy."""
     world = fast_copy(state)
     weights = PRIORITIES[priority]
+    graph = build_graph(world)
     steps: list[Action] = []
     for _ in range(12):
         turn = world.turn
         if turn is None or turn.seat != seat or world.phase != PHASE_ACTIONS or turn.ap <= 0:
             break
-        goals = [g for g in goals_now(world, seat) if g.cost <= turn.ap and g.gain > 0]
+        goals = [g for g in goals_now(world, graph, seat) if g.cost <= turn.ap and g.gain > 0]
         if not goals:
             break
         best = max(goals, key=lambda g: weights.get(g.kind, 1.0) * g.gain / max(1, g.cost))
@@ -641,7 +713,7 @@ def _bring(
     return cost, steps
 
 
-def goals_now(world: GameState, seat: int) -> list[Goal]:
+def goals_now(world: GameState, graph: Graph, seat: int) -> list[Goal]:
     """Every goal worth a look for ``seat`` now (module docstring)."""
     turn = world.turn
     assert turn is not None
@@ -653,11 +725,15 @@ def goals_now(world: GameState, seat: int) -> list[Goal]:
     hold = (1.0 if scoring_now else 0.75) + 0.4 * (left - 1)
     player = world.players[seat]
     goals: list[Goal] = []
+    base: dict[Space, int] = {}
+    if player.camps > 0 and ap >= COST_CAMP and left >= 2:
+        entries = legal.entry_spaces(world, seat)
+        base = distances(graph, world, seat, dict.fromkeys(entries, 0), 20)
     for space, hex_ in sorted(world.hexes.items()):
         if hex_.kind == TEMPLE and hex_.guard is None:
-            goals.extend(_temple_goals(world, seat, space, hex_, ap, left, hold))
+            goals.extend(_temple_goals(world, graph, seat, space, hex_, ap, left, hold))
         elif hex_.kind == TREASURE and hex_.tokens:
-            goals.extend(_treasure_goals(world, seat, space, hex_, ap, left))
+            goals.extend(_treasure_goals(world, graph, seat, space, hex_, ap, left))
         elif (
             rules.camp_ground(hex_)
             and hex_.camp is None
@@ -665,7 +741,7 @@ def goals_now(world: GameState, seat: int) -> list[Goal]:
             and left >= 2
             and ap >= COST_CAMP
         ):
-            gain = _camp_gain(world, seat, space)
+            gain = _camp_gain(world, graph, seat, space, base)
             if gain > 0:
                 goals.append(Goal("camp", gain, COST_CAMP, [Camp(space)]))
     if ap >= COST_EXCHANGE:
@@ -674,7 +750,14 @@ def goals_now(world: GameState, seat: int) -> list[Goal]:
 
 
 def _temple_goals(
-    world: GameState, seat: int, space: Space, hex_: Hex, ap: int, left: int, hold: float
+    world: GameState,
+    graph: Graph,
+    seat: int,
+    space: Space,
+    hex_: Hex,
+    ap: int,
+    left: int,
+    hold: float,
 ) -> list[Goal]:
     turn = world.turn
     assert turn is not None
@@ -710,7 +793,7 @@ def _temple_goals(
                 gain = (value + extra) * left - value * hold * min(1.0, 0.55 + 0.15 * margin) - lost
                 goals.append(Goal("guard", gain, cost, [*dig_steps[:extra], Guard(space, figure)]))
         if margin <= 2:
-            dist = costs_from(world, seat, space, limit=ap)
+            dist = distances(graph, world, seat, {space: 0}, ap)
             brought = _bring(_units(world, seat, space, dist), space, 1, 1, ap)
             if brought is not None:
                 cost, steps = brought
@@ -719,7 +802,7 @@ def _temple_goals(
     need = others - mine.strength + 1
     if need > 7:
         return goals
-    dist = costs_from(world, seat, space, limit=ap)
+    dist = distances(graph, world, seat, {space: 0}, ap)
     units = _units(world, seat, space, dist)
     brought = _bring(units, space, need, 0, ap)
     if brought is not None:
@@ -737,7 +820,7 @@ def _temple_goals(
 
 
 def _treasure_goals(
-    world: GameState, seat: int, space: Space, hex_: Hex, ap: int, left: int
+    world: GameState, graph: Graph, seat: int, space: Space, hex_: Hex, ap: int, left: int
 ) -> list[Goal]:
     turn = world.turn
     assert turn is not None
@@ -763,7 +846,7 @@ def _treasure_goals(
                 goals.append(Goal("recover", gain, cost, recover))
             continue
         if dist is None:
-            dist = costs_from(world, seat, space, limit=ap)
+            dist = distances(graph, world, seat, {space: 0}, ap)
         units = _units(world, seat, space, dist)
         brought = _bring(units, space, 0, need - have, ap - COST_RECOVER * taken)
         if brought is not None:
@@ -788,10 +871,11 @@ def _exchange_goals(world: GameState, seat: int, left: int) -> list[Goal]:
     return goals
 
 
-def _camp_gain(world: GameState, seat: int, space: Space) -> float:
+def _camp_gain(
+    world: GameState, graph: Graph, seat: int, space: Space, base: dict[Space, int]
+) -> float:
     """AP saved reaching the temples and treasures from a camp on ``space``."""
-    from_camp = costs_from(world, seat, space, limit=12)
-    base = costs_from(world, seat, legal.entry_spaces(world, seat)[0], limit=20)
+    from_camp = distances(graph, world, seat, {space: 0}, 12)
     saved = 0.0
     for target, hex_ in world.hexes.items():
         if (hex_.kind == TEMPLE and hex_.guard is None) or (hex_.kind == TREASURE and hex_.tokens):
