@@ -22,8 +22,9 @@ Decisions:
   test (a Dijkstra from the laid hex for each seat: a temple or treasure
   hex laid near our figures and far from theirs scores its worth), the best
   :data:`PLACEMENTS` are kept, and each is followed by the turn plans above,
-  so the search compares whole turns. Picking an auction hex likewise: one
-  plan per distinct revealed hex, followed by its best placement and turn.
+  so the search compares whole turns. Picking an auction hex likewise: each
+  revealed hex, followed by its best :data:`PICK_PLACEMENTS` placements and
+  their turns.
 * **Bids** are one plan, decided by rule (the search's one-ply value cannot
   see what a turn is worth while the auction runs): bid one more than the
   high bid while that stays within what going now is worth (the spread of
@@ -32,24 +33,29 @@ Decisions:
 * **Evaluation** (points): each seat's projected total is its score, plus
   its treasure sets × the scorings it has left, plus guarded temples × the
   scorings left, plus temples held by a strict majority × a discounted
-  count of scorings left (more for a wider margin), plus a little for
-  figures on the board, camps and treasure tokens within reach. The value
-  is our projection minus the others' (half the best, half the mean); at a
-  scoring turn the plan's ``end`` scores, so the scoring itself is counted
-  exactly. A finished game is worth ±WIN (:func:`result_value`).
+  count of scorings left (more for a wider margin), plus what it still has
+  in hand (an unused guard is worth a rich temple fixed later, none at the
+  last scoring; the leader while it can move), plus a little for figures on
+  the board, camps and treasure tokens within reach. The value is our
+  projection minus the others' (half the best, half the mean); at a scoring
+  turn the plan's ``end`` scores, so the scoring itself is counted exactly.
+  A finished game is worth ±WIN (:func:`result_value`).
 * **Hidden information** is the order of the hex stacks and the face-down
   treasure tokens (the state's seed decides nothing after set-up but is
   replaced too). The sampler keeps each stack group (a letter, Mini-Tikal's
   A-B-C, D, E-F-G) in its place and reshuffles only within it, and deals
   the unseen tokens (pool and every face-down stack, sorted first) afresh,
-  each treasure hex keeping its count.
+  each treasure hex keeping its count. The world lists hexes, figures and
+  treasures in a canonical order, so that ties between plans never depend
+  on how the real state was stored (a reloaded state lists them otherwise).
 * **Budgets.** ``easy``: one world, the plans' values through a softmax of
   temperature :data:`EASY_TEMPERATURE` points (it plays sensibly but takes a
-  worse turn now and then). ``strong``: :data:`STRONG` — the best 5 plans
-  played in 6 worlds each followed by 2 greedy turns (the next player's
-  answer and our own next turn), which stays well inside 2 s of one core.
-  The greedy look-ahead (:meth:`TikalBrain.rollout_plan`) is the best
-  placement and the balanced turn only.
+  worse turn now and then). ``strong``: :data:`STRONG` — the best 6 plans
+  played in 8 worlds each, followed by 2 greedy decisions (in a two-player
+  game the other player's answer and our own next turn): a decision costs a
+  few hundred ms of one core, its p99 well inside the issue's 2 s. The
+  greedy look-ahead (:meth:`TikalBrain.rollout_plan`) is the best placement
+  and the balanced turn only.
 """
 
 from __future__ import annotations
@@ -117,6 +123,8 @@ from bot.games.tikal.state import (
 
 #: placements kept (by the reach test) and followed by turn plans
 PLACEMENTS = 3
+#: placements kept after each auction pick
+PICK_PLACEMENTS = 2
 #: the farthest a figure is looked for when a hex is laid (AP)
 REACH_LIMIT = 14
 #: the priorities of the turn plans, each a weight per goal kind
@@ -130,12 +138,16 @@ PRIORITIES: dict[str, dict[str, float]] = {
 }
 #: the priorities followed after each placement (all of them in the action phase)
 PLACE_PRIORITIES = ("balanced", "temples", "treasures")
-EASY_TEMPERATURE = 1.5
-STRONG = Budget(worlds=6, candidates=5, depth=2, temperature=0.0)
+EASY_TEMPERATURE = 3.0
+STRONG = Budget(worlds=8, candidates=6, depth=2, temperature=0.0)
 #: the projection's weights (points)
 WORKER_ON_BOARD = 0.3
 LEADER_ON_BOARD = 0.8
 CAMP_WORTH = 1.0
+#: an unused guard, per scoring left beyond the next (at most 2)
+GUARD_WORTH = 2.0
+#: the leader while it can still move (not yet a guard)
+LEADER_WORTH = 2.5
 TOKEN_IN_REACH = 0.6
 #: a bid never spends more than this share of our score
 BID_SHARE = 0.5
@@ -301,12 +313,30 @@ def hold_weight(left: int) -> float:
     return 0.0 if left <= 0 else 0.75 + 0.4 * (left - 1)
 
 
+def guard_worth(left: int) -> float:
+    """What an unused guard is worth: a rich temple fixed later (none at the last scoring)."""
+    return GUARD_WORTH * min(max(0, left - 1), 2)
+
+
+def _in_hand(state: GameState, seat: int, left: int) -> float:
+    """The worth of ``seat``'s unused guards and of its leader while still in play."""
+    player = state.players[seat]
+    worth = player.guards * guard_worth(left)
+    leader_in_play = player.leader or any(
+        h.figures[seat].leader for h in state.hexes.values() if seat in h.figures
+    )
+    if leader_in_play:
+        worth += LEADER_WORTH if left >= 2 else LEADER_WORTH / 3
+    return worth
+
+
 def projections(state: GameState) -> list[float]:
     """Each seat's projected total in points (module docstring)."""
     n = state.seats
     left = [scorings_left(state, seat) for seat in range(n)]
     values = [
-        float(p.score + treasure_points(p.treasures) * left[s]) for s, p in enumerate(state.players)
+        float(p.score + treasure_points(p.treasures) * left[s]) + _in_hand(state, s, left[s])
+        for s, p in enumerate(state.players)
     ]
     for hex_ in state.hexes.values():
         figures = hex_.figures
@@ -359,6 +389,7 @@ def plans_for(
         found.append((bid_decision(state, seat),))
     elif state.phase == PHASE_PICK:
         seen: set[str] = set()
+        pick_places = min(places, PICK_PLACEMENTS)
         for slot, tile in enumerate(state.revealed, start=1):
             if tile in seen:
                 continue
@@ -366,7 +397,7 @@ def plans_for(
             world = fast_copy(state)
             if not _act(world, seat, Pick(slot)):
                 continue
-            for rest in _continue(world, seat, 1, place_priorities[:1], place_priorities[:1]):
+            for rest in _continue(world, seat, pick_places, priorities, place_priorities):
                 found.append((Pick(slot), *rest))
     else:
         found.extend(_continue(state, seat, places, priorities, place_priorities))
@@ -787,9 +818,9 @@ def _temple_goals(
                 if cost > ap:
                     break
                 figure = None if mine.workers > 0 else LEADER
-                lost = WORKER_ON_BOARD * (mine.workers - 1) + (
-                    LEADER_ON_BOARD if mine.leader and figure is None else 0
-                )
+                lost = guard_worth(left) + WORKER_ON_BOARD * max(0, mine.workers - 1)
+                if mine.leader:
+                    lost += LEADER_ON_BOARD + LEADER_WORTH
                 gain = (value + extra) * left - value * hold * min(1.0, 0.55 + 0.15 * margin) - lost
                 goals.append(Goal("guard", gain, cost, [*dig_steps[:extra], Guard(space, figure)]))
         if margin <= 2:
