@@ -257,7 +257,9 @@ def totals(state: GameState) -> list[float]:
             if mine is None:
                 continue
             worth = progress(values[area], mine)
-            if any(n is not None and n < mine for i, n in enumerate(row) if i != seat):
+            if mine == 0:  # completes at the reveal: the card and a bonus brick
+                worth += max((b.length for b in board.builds[area]), default=0)
+            elif any(n is not None and n < mine for i, n in enumerate(row) if i != seat):
                 worth *= CONTESTED
             total += worth
         total += SUPPLY_WEIGHT * sum(k * n for k, n in board.supply.items())
