@@ -23,6 +23,7 @@ from bot.games.temple.components import HAMMER
 from bot.games.temple.computer import RACE_DELAY, TempleBrain, copy_state
 from bot.games.temple.engine import deadline_seconds
 from bot.games.temple.state import PHASE_RACE, Submission
+from bot.i18n import t
 from tests.support.temple_play import play
 
 MODES: list[tuple[int, dict[str, str]]] = [
@@ -246,3 +247,11 @@ def test_the_race_delay_is_drawn_per_level_and_only_in_a_race(level: str) -> Non
 def test_the_engine_offers_its_computer_player() -> None:
     brain = ENGINE.computer()
     assert isinstance(brain, TempleBrain) and brain.engine is ENGINE
+
+
+def test_the_help_states_the_race_delays() -> None:
+    text = t("en", ENGINE.help_key)
+    strong_low, strong_high = RACE_DELAY["strong"]
+    easy_low, easy_high = RACE_DELAY["easy"]
+    assert f"strong: {strong_low:.0f}–{strong_high:.0f} s" in text
+    assert f"easy: {easy_low / 60:.0f}–{easy_high / 60:.0f} min" in text
