@@ -112,7 +112,7 @@ BRICK_PLANS: Final = 8
 SWAP_PLANS: Final = 3
 HAMMER_PLANS: Final = 3
 #: easy's softmax temperature, in points
-EASY_TEMPERATURE: Final = 0.15
+EASY_TEMPERATURE: Final = 0.4
 STRONG: Final = Budget(worlds=6, candidates=6, depth=2, temperature=0.0)
 EASY: Final = Budget(worlds=1, candidates=0, depth=0, temperature=EASY_TEMPERATURE)
 #: seconds a computer waits before entering a lightning layout, by level
