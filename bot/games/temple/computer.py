@@ -86,9 +86,10 @@ from bot.games.temple.actions import (
 )
 from bot.games.temple.building import try_submission
 from bot.games.temple.cards import card, lightning_card, temple_cards
-from bot.games.temple.components import MORTAR, STAR
+from bot.games.temple.components import LENGTHS, MORTAR, STAR
 from bot.games.temple.engine import ENGINE, deadline_seconds
 from bot.games.temple.geometry import Brick, Cell, sort_bricks
+from bot.games.temple.reveal import half_up
 from bot.games.temple.solver import counts_of, find_layout
 from bot.games.temple.state import (
     PHASE_BONUS,
@@ -244,23 +245,50 @@ def _needs(state: GameState, boards: list[Board]) -> dict[int, list[int | None]]
     return found
 
 
+def joint_partners(state: GameState) -> tuple[int, int] | None:
+    """The pair building the last card together, or about to (both offered)."""
+    if state.joint_pair is not None:
+        return state.joint_pair
+    pairs = sorted(
+        (a, b) for a, b in state.joint_offers.items() if a < b and state.joint_offers.get(b) == a
+    )
+    return pairs[0] if pairs and state.last_card() else None
+
+
+def _joint_worth(state: GameState, boards: list[Board], pair: tuple[int, int]) -> float:
+    """What the joint build of the last card is worth to each partner."""
+    areas = state.active_areas()
+    if len(areas) != 1:
+        return 0.0
+    area = areas[0]
+    found = card(str(state.slots[area]))
+    first, second = (boards[s] for s in pair)
+    supply = {k: first.supply.get(k, 0) + second.supply.get(k, 0) for k in LENGTHS}
+    need = _need(found.cells, [*first.builds[area], *second.builds[area]], supply, False)
+    return progress(half_up(found.value), need)
+
+
 def totals(state: GameState) -> list[float]:
     """Every player's points plus the worth of its builds (see the module docstring)."""
     boards = [Board(state, seat) for seat in range(state.seats)]
     needs = _needs(state, boards)
     values = {area: card(str(state.slots[area])).value for area in needs}
+    pair = joint_partners(state) if state.joint_rule else None
+    joint = _joint_worth(state, boards, pair) if pair is not None else 0.0
     result: list[float] = []
     for seat, board in enumerate(boards):
         total = _points(state.players[seat], board)
         for area, row in needs.items():
             mine = row[seat]
-            if mine is None:
-                continue
             worth = progress(values[area], mine)
             if mine == 0:  # completes at the reveal: the card and a bonus brick
                 worth += max((b.length for b in board.builds[area]), default=0)
-            elif any(n is not None and n < mine for i, n in enumerate(row) if i != seat):
+            elif mine is not None and any(
+                n is not None and n < mine for i, n in enumerate(row) if i != seat
+            ):
                 worth *= CONTESTED
+            if pair is not None and seat in pair:
+                worth = max(worth, joint)
             total += worth
         total += SUPPLY_WEIGHT * sum(k * n for k, n in board.supply.items())
         result.append(total)
