@@ -305,10 +305,11 @@ def relative(values: list[float], seat: int) -> float:
 # --------------------------------------------------------------------------- plans
 
 
-def _laid_brick(state: GameState, seat: int, action: Place | Move) -> Brick | None:
+def _laid_brick(board: Board, action: Place | Move) -> Brick | None:
+    """The brick ``action`` lays, on the seat's bricks as its submission leaves them."""
     if isinstance(action, Place):
         return None if action.length is None else Brick(action.length, *action.cell)
-    for brick in state.players[seat].bricks(action.from_area):
+    for brick in board.builds[action.from_area]:
         if brick.covers(action.from_cell):
             return Brick(brick.length, *action.cell)
     return None
@@ -337,7 +338,7 @@ class Scorer:
         return progress(found.value, need) if need is not None else -0.01 * len(bricks)
 
     def brick(self, action: Place | Move) -> float:
-        new = _laid_brick(self.state, self.seat, action)
+        new = _laid_brick(self.board, action)
         if new is None:
             return -math.inf
         board = self.board
