@@ -27,20 +27,26 @@ Decisions:
     Bag that completes a temple now (with the best brick elsewhere, or a
     pass); a re-lay of an area whose card changed (the legal greedy one,
     then the best brick); a joint offer (or acceptance) with the best brick.
+    Cancelling a part is never planned (a plan is sealed once).
   - a bonus choice: every length of the completed temple;
   - a lightning race: ``skip`` and a layout the solver finds, from the
     supply alone when it can (no build loses a brick), else from all the
-    seat's bricks;
-  - joint offers ride with a round's brick (above).
+    seat's bricks.
 * **Evaluation** (:meth:`TempleBrain.evaluate`): for each player, the points
   already scored (cards, score tokens, bonus bricks, unused tokens, the
   longest pending bonus brick) plus, for each face-up card, its value times
   :data:`DECAY` to the power of the bricks the player still needs to finish
   it (the solver, from the supply, with the build's bricks fixed; nothing
   when the build can no longer be finished, half when another player needs
-  fewer bricks there), plus :data:`SUPPLY_WEIGHT` per stud left in supply. A
-  sealed submission counts as laid (tried out as the reveal would), and a
-  sealed Bag as the temple it completes. The position's value for a seat
+  fewer bricks there; a build that completes at the reveal also counts its
+  longest brick, the likely bonus), plus :data:`SUPPLY_WEIGHT` per stud left
+  in supply. A sealed submission counts as laid (tried out as the reveal
+  would), and a sealed Bag as the temple it completes. Once two partners
+  agreed to build the last card jointly (both offered), each counts the
+  better of its own build and half the card's value (rounded up) decayed by
+  the bricks the joint build still needs from both supplies; an offer alone
+  counts nothing, so a computer accepts an offer that pays rather than
+  starting one. The position's value for a seat
   is its total minus the mean of the best other total and the others'
   average (two players: minus the other's). A finished game is ±WIN.
 * **Budgets** (:meth:`TempleBrain.budget`), measured in CPU time on the

@@ -16,7 +16,7 @@ from hypothesis import strategies as st
 from temple_helpers import build, game
 
 from bot.games.computer import RANDOM, Budget, decide
-from bot.games.temple import ENGINE, GameState, Lightning, Place, Skip, race
+from bot.games.temple import ENGINE, GameState, Joint, Lightning, Place, Skip, race
 from bot.games.temple.actions import Bag, Hammer, Pass
 from bot.games.temple.cards import temple_cards
 from bot.games.temple.components import HAMMER
@@ -255,3 +255,13 @@ def test_the_help_states_the_race_delays() -> None:
     easy_low, easy_high = RACE_DELAY["easy"]
     assert f"strong: {strong_low:.0f}–{strong_high:.0f} s" in text
     assert f"easy: {easy_low / 60:.0f}–{easy_high / 60:.0f} min" in text
+
+
+def test_strong_accepts_a_joint_offer_when_alone_it_cannot_finish_the_last_card() -> None:
+    state = game(seats=3, slots=("mastaba",), deck=(), dice=["2", "1", "1"], joint=True)
+    build(state, 0, 0, "4:A1")
+    state.players[0].supply = {1: 0, 2: 1, 3: 0, 4: 0}  # too few bricks alone
+    build(state, 1, 0, "4:C2")  # together: E1 and A2 left, two 2s
+    ENGINE.apply(state, 1, Joint(0))
+    plan = decide(TempleBrain(ENGINE), state, 0, "strong", 1)
+    assert plan[0] == Joint(1), plan
