@@ -240,6 +240,10 @@ def button_for(choice: Choice, game_id: int, version: int | None, lang: str) -> 
     if choice.kind is ChoiceKind.PAGE:
         game, page = choice.action.split(":")
         return RulesButton(game, int(page), label)
+    if choice.kind is ChoiceKind.LOBBY:
+        from bot.discord.lobby_buttons import LobbyButton  # it imports this module
+
+        return LobbyButton(game_id, choice.action, label)
     if choice.kind is ChoiceKind.PLAY:
         from bot.discord.picking import PlayButton  # picking imports this module
 

@@ -229,6 +229,7 @@ async def create_bot(
         store,
         registry if registry is not None else plugins.load_builtin_games(),
         deadline_hours=settings.turn_deadline_hours,
+        computer_pause=settings.computer_pause,
     )
     # The bot never joins voice: discord.py's start-up warnings about missing voice
     # libraries (PyNaCl, davey) would only worry admins.

@@ -36,6 +36,8 @@ Decisions:
   that times out too often in a row becomes absent. After a hand-off the
   table plays the decisions of absent and resigned seats and the opted-in
   automatic answers (:mod:`bot.service.autoplay`) in the same commit.
+* After every commit, a game that now awaits a computer seat gets its
+  computer timer (:mod:`bot.service.computer`).
 * A seat whose try was refused may have to wait (``engine.retry_cooldown``)
   before the next; it is told how long.
 """
@@ -426,4 +428,5 @@ class Play:
         except VersionConflict:
             raise Refusal("error.conflict") from None
         self.ctx.timers_changed()
+        await self.ctx.arm_computers(game)
         return committed.version
