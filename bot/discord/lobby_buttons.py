@@ -27,7 +27,7 @@ from typing import TYPE_CHECKING, Any
 
 import discord
 
-from bot.discord.buttons import OPTION, ButtonView
+from bot.discord.buttons import LOBBY_VERB, OPTION, ButtonView
 from bot.discord.game_button import ID, MAX_LABEL
 from bot.games.computer import LEVELS
 from bot.i18n import Text
@@ -58,7 +58,7 @@ def _text(value: Text | str, lang: str) -> str:
 
 class LobbyButton(
     discord.ui.DynamicItem[discord.ui.Button],
-    template=rf"zg:lobby:(?P<game_id>{ID}):(?P<verb>join|leave|start|computer|easy|strong|unseat)",
+    template=rf"zg:lobby:(?P<game_id>{ID}):(?P<verb>{LOBBY_VERB})",
 ):
     """Join, Leave or Start the lobby ``game_id``."""
 

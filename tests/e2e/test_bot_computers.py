@@ -1,0 +1,67 @@
+"""Computer seats through the real discord.py client and the fake Discord: the host
+seats them by tapping and by command, a member plays a whole game against them,
+and every message the member sees agrees with the stored game.
+
+The product games' computer players are not on this branch yet, so the game is
+the Oracle test game with its test brain (:mod:`tests.support.robots`).
+"""
+
+from __future__ import annotations
+
+import random
+from pathlib import Path
+
+from bot import games
+from bot.games.base import GameType
+from tests.conftest import ORACLE
+from tests.support import robots
+
+from .bot_harness import open_harness
+from .fake_discord import FakeDiscord
+
+games.register(GameType(engine=robots.ORACLE, render_public=ORACLE.render_public))
+
+
+async def test_a_member_plays_a_game_against_computer_players(
+    fake_discord: FakeDiscord, tmp_path: Path
+) -> None:
+    async with open_harness(fake_discord, tmp_path) as h:
+        created = await h.slash(h.alice, "game new robot_oracle")
+        [lobby] = h.public_of(created)
+        [menu_id] = [c for c in lobby.custom_ids() if c.endswith(":computer")]
+        menu = await h.click(h.alice, lobby, menu_id)
+        assert not menu.rejected
+        offered = h.fake.visible_to(h.alice)[-1]
+        [easy] = [c for c in offered.custom_ids() if c.endswith(":easy")]
+        refused = await h.click(h.bob, lobby, menu_id)  # only the host seats one
+        assert "Only the host" in h.ephemeral_text(refused)
+        await h.click(h.alice, offered, easy)
+        added = await h.slash(h.alice, "game add-computer", level="strong")
+        assert "Computer 2 (strong)" in h.ephemeral_text(added)
+        assert h.store is not None
+        row = await h.store.latest_game_in(h.channel.id)
+        assert row is not None
+        assert [s.computer for s in row.seats] == [None, "easy", "strong"]
+        await h.slash(h.alice, "game start")
+
+        rng = random.Random(3)
+        for _ in range(200):
+            await h.running.timers.sync()
+            row = await h.store.latest_game_in(h.channel.id)
+            assert row is not None
+            if row.status != "running":
+                break
+            legal = await h.legal(h.alice)
+            if legal:
+                itx = await h.slash(h.alice, "play", action=rng.choice(legal))
+                assert not itx.rejected
+        assert row.status == "finished"
+        seen = "\n".join(m.text for m in h.fake.visible_to(h.alice))
+        names = {s.seat: s.display_name for s in row.seats}
+        final = [m.text for m in h.public_messages() if "Final" in m.text or "over" in m.text]
+        assert final, seen[-2000:]
+        for seat in row.seats:  # the final ranking is the stored one
+            assert f"{seat.place}. {names[seat.seat]}" in final[-1] or (
+                names[seat.seat] in final[-1]
+            )
+        assert "• Computer 1 (easy)" in seen and "• Computer 2 (strong)" in seen
