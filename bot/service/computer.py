@@ -83,10 +83,6 @@ _THREADS = ThreadPoolExecutor(max_workers=WORKERS, thread_name_prefix="ziggurat-
 # -- seats ----------------------------------------------------------------------------
 
 
-def is_computer(row: GameRow, seat: int) -> bool:
-    return row.seats[seat].computer is not None
-
-
 def computer_name(language: str, number: int, level: str) -> str:
     """A computer seat's name in ``language``: marker, number, level."""
     return t(
