@@ -211,7 +211,7 @@ class SeatRow:
     takes automatic answers, and its place and score once the game is over.
 
     A computer seat has its level in ``computer`` (None for a member) and a
-    synthetic negative ``user_id`` (:func:`computer_user_id`), so a seat is still
+    synthetic negative ``user_id`` (chosen by the service), so a seat is still
     found by its user and a game never holds one user twice."""
 
     seat: int
@@ -224,12 +224,6 @@ class SeatRow:
     place: int | None = None
     score: int | None = None
     computer: str | None = None
-
-
-def computer_user_id(seat: int) -> int:
-    """The synthetic user id of a computer seat added as the ``seat``-th seat (negative,
-    so no Discord user ever has it)."""
-    return -(seat + 1)
 
 
 @dataclass(frozen=True)
