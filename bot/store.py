@@ -317,6 +317,9 @@ class StepWrite:
     results: Mapping[int, tuple[int, int]] = field(default_factory=dict)
     #: the id of the due timer this step carries out (deleted with it), if any
     fired: int | None = None
+    #: the computer seats' move timer: its due time (one already set keeps its own),
+    #: None to drop it
+    computer: float | Keep | None = KEEP
 
     def __post_init__(self) -> None:
         if len({move.checkpoint for move in self.moves}) > 1:
@@ -779,6 +782,7 @@ class Store:
             else:
                 _write_timers(db, game.id, step.reminder, step.deadlines)
                 _write_clock(db, game.id, step.clock)
+                _write_computer(db, game.id, step.computer)
             return Committed(game.version + 1, last_seq)
 
         return await self.write(unit)
@@ -1337,6 +1341,19 @@ def _write_clock(db: sqlite3.Connection, game_id: int, clock: Mapping[str, float
     db.executemany(
         "INSERT INTO timers (due_at, kind, game_id, name) VALUES (?, 'clock', ?, ?)",
         [(due, game_id, name) for name, due in clock.items()],
+    )
+
+
+def _write_computer(db: sqlite3.Connection, game_id: int, due: float | Keep | None) -> None:
+    """Set a game's computer move timer (see :class:`StepWrite`)."""
+    if isinstance(due, Keep):
+        return
+    if due is None:
+        db.execute("DELETE FROM timers WHERE game_id = ? AND kind = 'computer'", (game_id,))
+        return
+    db.execute(
+        "INSERT OR IGNORE INTO timers (due_at, kind, game_id, name) VALUES (?, 'computer', ?, '')",
+        (due, game_id),
     )
 
 
