@@ -15,8 +15,10 @@ Decisions:
   ``computer`` timer, due :attr:`Context.computer_pause` seconds after the
   step that handed over (so the table can follow), plus the brain's
   ``answer_delay`` (Temple Rush's lightning race, so a human can win it). A
-  restart loses nothing: the timer is in the store, and
-  :meth:`~bot.service.clock.Clock.repair_timers` recreates a missing one.
+  step writes it in its own commit (``StepWrite.computer``); a start, a seat
+  handed over or a resume adds it just after theirs, and
+  :meth:`~bot.service.clock.Clock.repair_timers` recreates one lost between
+  the two. A restart or a SIGKILL loses nothing.
 * **Off the event loop, outside the lock.** When the timer fires, each
   awaited computer seat's plan is decided in a process pool of its own
   (:data:`WORKERS` processes from a fork server, apart from the drawing

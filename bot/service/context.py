@@ -130,12 +130,12 @@ class Context:
         if self.on_timer_change is not None:
             self.on_timer_change()
 
-    async def arm_computers(self, game: LoadedGame) -> None:
-        """Give ``game`` its computer timer when it awaits a computer seat and has none:
-        due after the pause, plus the brain's answer delay (bot.service.computer)."""
+    def computer_due(self, game: LoadedGame) -> float | None:
+        """When the computer seats ``game`` awaits now should move: after the pause, plus
+        the brain's answer delay (bot.service.computer); None when it awaits none."""
         seats = game.computers_awaited()
         if not seats:
-            return
+            return None
         brain = game.engine.computer()
         delay = 0.0
         if brain is not None:
@@ -144,7 +144,14 @@ class Context:
                 brain.answer_delay(game.state, s, game.row.seats[s].computer or "", rng)
                 for s in seats
             )
-        due = self.clock() + self.computer_pause + delay
+        return self.clock() + self.computer_pause + delay
+
+    async def arm_computers(self, game: LoadedGame) -> None:
+        """Give ``game`` its computer timer when it awaits a computer seat and has none
+        (after a change that is no step: a start, a seat handed over, a resume)."""
+        due = self.computer_due(game)
+        if due is None:
+            return
         await self.store.add_missing_timers(game.id, [(COMPUTER_TIMER, "", due)])
         self.timers_changed()
 

@@ -36,8 +36,9 @@ Decisions:
   that times out too often in a row becomes absent. After a hand-off the
   table plays the decisions of absent and resigned seats and the opted-in
   automatic answers (:mod:`bot.service.autoplay`) in the same commit.
-* After every commit, a game that now awaits a computer seat gets its
-  computer timer (:mod:`bot.service.computer`).
+* A step that leaves the game awaiting a computer seat writes its computer
+  timer in the same commit (one already set keeps its due time); one that
+  leaves it awaiting none drops it (:mod:`bot.service.computer`).
 * A seat whose try was refused may have to wait (``engine.retry_cooldown``)
   before the next; it is told how long.
 """
@@ -399,13 +400,16 @@ class Play:
         if game.row.paused is not None:
             return {"reminder": KEEP, "deadlines": KEEP, "clock": KEEP}
         deadlines = self._deadlines(game, had_deadlines)
+        computer = self.ctx.computer_due(game)
         if kind is not StepKind.HANDOFF:
-            return {"reminder": KEEP, "deadlines": deadlines, "clock": KEEP}
+            return {"reminder": KEEP, "deadlines": deadlines, "clock": KEEP, "computer": computer}
         now = self.ctx.clock()
         seconds = clock_seconds(game.row.options)
         if seconds is not None and game.engine.turns is TurnShape.SEQUENTIAL:
-            return {"reminder": None, "deadlines": deadlines, "clock": clock_timers(now, seconds)}
-        return {"reminder": now + self.ctx.reminder_seconds, "deadlines": deadlines, "clock": KEEP}
+            clock = clock_timers(now, seconds)
+            return {"reminder": None, "deadlines": deadlines, "clock": clock, "computer": computer}
+        reminder = now + self.ctx.reminder_seconds
+        return {"reminder": reminder, "deadlines": deadlines, "clock": KEEP, "computer": computer}
 
     def _deadlines(self, game: LoadedGame, had: bool = True) -> dict[str, float] | Keep:
         """The deadlines to write: the engine's now (new ones due from now); nothing to
@@ -428,5 +432,4 @@ class Play:
         except VersionConflict:
             raise Refusal("error.conflict") from None
         self.ctx.timers_changed()
-        await self.ctx.arm_computers(game)
         return committed.version
