@@ -245,3 +245,36 @@ async def test_rematch_keeps_computer_seats_and_stats_count_them_apart(
     assert sorted((s.user_id, s.computer) for s in new.seats) == sorted(
         (s.user_id, s.computer) for s in old.seats
     )
+
+
+async def test_a_member_acting_while_a_computer_decides_is_not_kept_waiting(
+    table: GameService, store: Store, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    """Alice seals her card while the computer's decision runs (no lock is held then):
+    her step is answered at once, and the computer, finding the game moved on, decides
+    again on the new version and commits once."""
+    from bot.service import computer
+
+    await lobby(table, "robot_oracle", "easy", seed=8)
+    await table.start(CHANNEL, ALICE)
+    real = computer.decided
+    seeds: list[object] = []
+    answered: list[Outcome] = []
+
+    async def deciding(*args: object) -> list[str]:
+        seeds.append(args[-1])
+        if len(seeds) == 1:  # Alice acts in the middle of the first decision
+            legal = await table.legal_actions(CHANNEL, ALICE)
+            answered.append(await table.act(CHANNEL, ALICE, str(legal[0])))
+        return await real(*args)  # type: ignore[arg-type]
+
+    monkeypatch.setattr(computer, "decided", deciding)
+    before = await channel_row(store)
+    await table.fire_due_timers()
+    after = await channel_row(store)
+    assert [o.step.value for o in answered if o.step is not None] == ["submission"]
+    # decided again on the version after Alice's step (another seed), then committed
+    assert len(seeds) >= 2 and seeds[0] != seeds[1]
+    moves = await store.moves(after.id, after=before.last_seq)
+    assert [m.kind for m in moves][:2] == ["move", "computer"]
+    assert moves[1].seq == moves[0].seq + 1  # nothing of the stale decision was written
