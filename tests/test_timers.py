@@ -265,14 +265,14 @@ async def test_a_process_killed_while_it_fires_timers_loses_none(tmp_path: Path)
             break
         kills += 1
     assert kills >= 6, "the stream ended before it was killed enough times"
-    timer_stream.register()
+    known = timer_stream.registry()
     store = await Store.open(path)
     try:
         lost = []
         for game_id in await store.game_ids(("running",)):
             row = await store.get_game(game_id)
             assert row is not None
-            engine = games.REGISTRY[row.game_type].engine
+            engine = known[row.game_type].engine
             state = engine.load_state(row.state)
             if not engine.waiting_for(state):
                 continue

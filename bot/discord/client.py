@@ -102,6 +102,7 @@ class ZigguratBot(commands.Bot):
         await self.sync_commands()
         self.timers.start()
         self.service.start_drawing()
+        self.service.start_computers()
 
     async def sync_commands(self) -> list[discord.app_commands.AppCommand]:
         """Register the command tree with Discord (the dev guild, else globally)."""

@@ -32,7 +32,7 @@ from collections.abc import Callable, Mapping
 
 from bot import games
 from bot.games.base import GameType
-from bot.service import drawing
+from bot.service import computer, drawing
 from bot.service.after import After
 from bot.service.clock import Clock
 from bot.service.context import DEFAULT_COMPUTER_PAUSE, Context
@@ -171,6 +171,11 @@ class GameService:
             for render in (game_type.render_public, game_type.render_private)
             if render is not None
         )
+
+    def start_computers(self) -> None:
+        """Start the deciding processes now when a game has a computer player."""
+        if any(g.engine.computer() is not None for g in self.registry.values()):
+            computer.warm_up()
 
     @property
     def render(self) -> bool:

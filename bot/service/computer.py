@@ -25,7 +25,8 @@ Decisions:
   processes, so a long decision never delays an image), given only the
   engine, the dumped state, the seat, the level and a seed derived from (game,
   version, seat): a retried decision is the same. No lock is held meanwhile:
-  a human answered in between is never kept waiting.
+  a human answered in between is never kept waiting. The bot starts them
+  when it starts (:func:`warm_up`), when a game has a computer player.
 * **One transaction.** Then, under the channel's lock, if the game is still
   at the version decided on, the plans' steps are applied while the game
   waits for their seats, the table's own moves after a hand-off follow
@@ -122,6 +123,23 @@ def _process_pool() -> ProcessPoolExecutor:
             initargs=(os.getpid(),),
         )
     return _processes
+
+
+def _ready() -> int:
+    return os.getpid()
+
+
+def warm_up() -> None:
+    """Start the deciding processes now (the bot's start), without waiting for them; a
+    failure is logged and the first decision starts them again."""
+    if _processes is not None:
+        return
+    try:
+        pool = _process_pool()
+        for _ in range(WORKERS):
+            pool.submit(_ready)
+    except (BrokenProcessPool, OSError, RuntimeError):
+        log.warning("could not start the deciding processes", exc_info=True)
 
 
 def decide_text(

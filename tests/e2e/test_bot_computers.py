@@ -10,20 +10,33 @@ from __future__ import annotations
 
 import random
 from pathlib import Path
+from typing import Any
 
-from bot import games
+import pytest
+
 from bot.games.base import GameType
 from tests.conftest import ORACLE
 from tests.support import robots
 
+from . import bot_harness
 from .bot_harness import open_harness
 from .fake_discord import FakeDiscord
 
-games.register(GameType(engine=robots.ORACLE, render_public=ORACLE.render_public))
+
+@pytest.fixture
+def with_robots(monkeypatch: pytest.MonkeyPatch) -> None:
+    """The bot's games, plus the Oracle with a computer player (for this bot only)."""
+    plain = bot_harness.registry
+
+    def registry() -> dict[str, Any]:
+        robot = GameType(engine=robots.ORACLE, render_public=ORACLE.render_public)
+        return {**plain(), robots.ORACLE.name: robot}
+
+    monkeypatch.setattr(bot_harness, "registry", registry)
 
 
 async def test_a_member_plays_a_game_against_computer_players(
-    fake_discord: FakeDiscord, tmp_path: Path
+    fake_discord: FakeDiscord, tmp_path: Path, with_robots: None
 ) -> None:
     async with open_harness(fake_discord, tmp_path) as h:
         created = await h.slash(h.alice, "game new robot_oracle")

@@ -21,10 +21,12 @@ from tests.conftest import ALICE, BOB, CAROL, CHANNEL, GUILD, ORACLE, RELAY
 from tests.support import robots
 from tests.support.seated import channel_row
 
-ROBOT_ORACLE = GameType(engine=robots.ORACLE, render_public=ORACLE.render_public)
-ROBOT_RELAY = GameType(engine=robots.RELAY, render_public=RELAY.render_public)
-games.register(ROBOT_ORACLE)
-games.register(ROBOT_RELAY)
+#: the test games with their computer players (not registered globally: other tests
+#: read the registry)
+ROBOTS = {
+    robots.ORACLE.name: GameType(engine=robots.ORACLE, render_public=ORACLE.render_public),
+    robots.RELAY.name: GameType(engine=robots.RELAY, render_public=RELAY.render_public),
+}
 
 
 class Clock:
@@ -42,7 +44,8 @@ def clock() -> Clock:
 
 @pytest.fixture
 def table(store: Store, clock: Clock) -> GameService:
-    return GameService(store, games.REGISTRY, clock=clock, render=False, computer_pause=0.0)
+    registry = {**games.REGISTRY, **ROBOTS}
+    return GameService(store, registry, clock=clock, render=False, computer_pause=0.0)
 
 
 async def lobby(table: GameService, game: str, *levels: str, seed: int = 7) -> None:

@@ -18,7 +18,7 @@ from pathlib import Path
 
 sys.path.insert(0, str(Path(__file__).resolve().parents[2]))
 
-from bot import games, plugins
+from bot import plugins
 from bot.games.base import GameType
 from bot.service import GameService, Player
 from bot.store import Store
@@ -36,14 +36,18 @@ KINDS = (
 COMPUTER_GAME = "robot_oracle"
 
 
-def register() -> None:
-    plugins.load_builtin_games()
-    games.register(GameType(robots.ORACLE, oracle_render.render_public))
+def registry() -> dict[str, GameType]:
+    """The product games and the Oracle with a computer player (not registered
+    globally: the other tests' registry stays as it is)."""
+    return {
+        **plugins.load_builtin_games(),
+        robots.ORACLE.name: GameType(robots.ORACLE, oracle_render.render_public),
+    }
 
 
 async def setup(path: str, count: int) -> None:
     store = await Store.open(path)
-    service = GameService(store, games.REGISTRY, render=False)
+    service = GameService(store, registry(), render=False)
     for channel in range(1, count + 1):
         game, options = KINDS[channel % len(KINDS)]
         await service.new_game(
@@ -67,7 +71,7 @@ async def fire(path: str) -> None:
     store = await Store.open(path)
     service = GameService(
         store,
-        games.REGISTRY,
+        registry(),
         render=False,
         clock=lambda: time.time() + AHEAD,
         computer_pause=0.0,
@@ -78,7 +82,6 @@ async def fire(path: str) -> None:
 
 
 if __name__ == "__main__":
-    register()
     if sys.argv[1] == "setup":
         asyncio.run(setup(sys.argv[2], int(sys.argv[3])))
     else:
