@@ -50,7 +50,7 @@ async def test_a_member_plays_a_game_against_computer_players(
         assert "Only the host" in h.ephemeral_text(refused)
         await h.click(h.alice, offered, easy)
         added = await h.slash(h.alice, "game add-computer", level="strong")
-        assert "Computer 2 (strong)" in h.ephemeral_text(added)
+        assert "CPU 2 (strong)" in h.ephemeral_text(added)
         assert h.store is not None
         row = await h.store.latest_game_in(h.channel.id)
         assert row is not None
@@ -69,12 +69,15 @@ async def test_a_member_plays_a_game_against_computer_players(
                 itx = await h.slash(h.alice, "play", action=rng.choice(legal))
                 assert not itx.rejected
         assert row.status == "finished"
-        seen = "\n".join(m.text for m in h.fake.visible_to(h.alice))
-        names = {s.seat: s.display_name for s in row.seats}
-        final = [m.text for m in h.public_messages() if "Final" in m.text or "over" in m.text]
-        assert final, seen[-2000:]
+        seen = [m.text for m in h.fake.visible_to(h.alice)]
+        [final] = [text for text in seen if "The game is over" in text]
         for seat in row.seats:  # the final ranking is the stored one
-            assert f"{seat.place}. {names[seat.seat]}" in final[-1] or (
-                names[seat.seat] in final[-1]
-            )
-        assert "• Computer 1 (easy)" in seen and "• Computer 2 (strong)" in seen
+            assert f"{seat.place}. {seat.display_name} — {seat.score}" in final, final
+        everything = "\n".join(seen)
+        assert "• CPU 1 (easy)" in everything and "• CPU 2 (strong)" in everything
+        # the computers' moves were announced in the channel like anyone's
+        rows = await h.store.moves(row.id)
+        computer_lines = [m for m in rows if m.kind == "computer" and m.events]
+        assert computer_lines
+        # Alice is told of her own seat only: every DM she got is about her hand
+        assert all("CPU" not in m.text for m in h.fake.dms_to(h.alice))

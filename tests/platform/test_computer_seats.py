@@ -95,7 +95,7 @@ async def test_the_host_seats_and_removes_computer_players(table: GameService) -
     row = await channel_row(table.store)
     computer = row.seats[1]
     assert computer.computer == "strong" and computer.user_id < 0
-    assert computer.display_name == f"{MARKER} Computer 1 (strong)"
+    assert computer.display_name == f"{MARKER} CPU 1 (strong)"
     await table.add_computer(CHANNEL, ALICE, "easy")
     await table.add_computer(CHANNEL, ALICE, "easy")
     with pytest.raises(Refusal) as refused:  # Relay seats at most 4
