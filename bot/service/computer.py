@@ -33,8 +33,9 @@ Decisions:
   (:mod:`bot.service.autoplay`), and everything is committed in one
   version-checked transaction that also deletes the fired timer; on a
   version conflict (a human acted meanwhile) the seats decide again. A
-  plan's first step refused (it should not be) falls back to the engine's
-  timeout action. A computer's steps are checkpoints, as the table's moves.
+  decision that fails (logged) or a plan whose first step is refused (it
+  should not be) falls back to the engine's timeout action, so the game
+  goes on. A computer's steps are checkpoints, as the table's moves.
 * **Announced like a player's.** A hand-off gets its one public message
   (lines, board, question, pings); a sealed submission updates the round's
   tally; a plan that leaves the seat still to act is published with the
@@ -204,7 +205,7 @@ class Computers:
                 await store.delete_timer(timer.id)
                 return []
             dumped = game.engine.dump_state(game.state)
-            plans = await asyncio.gather(
+            results = await asyncio.gather(
                 *(
                     decided(
                         game.engine,
@@ -214,8 +215,20 @@ class Computers:
                         decision_seed(row.id, row.version, seat),
                     )
                     for seat in seats
-                )
+                ),
+                return_exceptions=True,
             )
+            plans: list[list[str]] = []
+            for seat, result in zip(seats, results, strict=True):
+                if isinstance(result, BaseException):  # the game goes on: a timeout action
+                    log.error(
+                        "computer seat %s of game %s could not decide",
+                        seat,
+                        row.id,
+                        exc_info=result,
+                    )
+                    result = []
+                plans.append(result)
             async with self.ctx.locks.hold(row.channel_id):
                 if await store.timer(timer.id) is None:  # another pass played it
                     return []

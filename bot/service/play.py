@@ -324,7 +324,12 @@ class Play:
             row = game.row.seats[seat]
             count = row.timeouts + 1
             seats[seat] = {"timeouts": count}
-            if row.status == PLAYING and limit is not None and count >= limit:
+            if (
+                row.status == PLAYING
+                and row.computer is None
+                and limit is not None
+                and count >= limit
+            ):
                 seats[seat]["status"] = ABSENT_SEAT
                 statuses[seat] = ABSENT_SEAT
                 absent = Text("table.absent", {"seat": seat, "count": count})

@@ -21,6 +21,9 @@ from tests.conftest import ALICE, BOB, CAROL, CHANNEL, GUILD, ORACLE, RELAY
 from tests.support import robots
 from tests.support.seated import channel_row
 
+#: a Robot Oracle seed whose first round, both seats playing their lowest card, the
+#: computer seat wins (so it, not the member, takes the winner's choice)
+SEED_COMPUTER_WINS_ROUND_1 = 3
 #: the test games with their computer players (not registered globally: other tests
 #: read the registry)
 ROBOTS = {
@@ -281,3 +284,53 @@ async def test_a_member_acting_while_a_computer_decides_is_not_kept_waiting(
     moves = await store.moves(after.id, after=before.last_seq)
     assert [m.kind for m in moves][:2] == ["move", "computer"]
     assert moves[1].seq == moves[0].seq + 1  # nothing of the stale decision was written
+
+
+async def test_a_failed_decision_plays_the_timeout_action(
+    table: GameService, store: Store, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    from bot.service import computer
+
+    async def broken(*args: object) -> list[str]:
+        raise RuntimeError("a brain bug")
+
+    monkeypatch.setattr(computer, "decided", broken)
+    await lobby(table, "robot_oracle", "easy", seed=2)
+    await table.start(CHANNEL, ALICE)
+    await table.fire_due_timers()
+    row = await channel_row(store)
+    state = robots.ORACLE.load_state(row.state)
+    (seat,) = [s.seat for s in row.seats if s.computer is not None]
+    assert state.played[seat] == min(state.hands[seat] + [state.played[seat]])  # the lowest
+    assert not [t for t in await store.timers(row.id) if t.kind == COMPUTER_TIMER]
+
+
+async def test_a_late_computer_seat_is_never_marked_absent(store: Store, clock: Clock) -> None:
+    """Rounds' deadlines pass before the computer's (long) pause: the table plays its
+    timeouts like anyone's, but only the member becomes absent."""
+    slow = GameService(
+        store, {**games.REGISTRY, **ROBOTS}, clock=clock, render=False, computer_pause=86_400.0
+    )
+    await slow.new_game(
+        guild_id=GUILD,
+        channel_id=CHANNEL,
+        user=ALICE,
+        game_type_name="robot_oracle",
+        options={"deadline": "1h", "absent": "2"},
+        seed=SEED_COMPUTER_WINS_ROUND_1,
+    )
+    await slow.add_computer(CHANNEL, ALICE, "easy")
+    await slow.start(CHANNEL, ALICE)
+    clock.now += 3601  # round 1: both late
+    await slow.fire_due_timers()
+    row = await channel_row(store)
+    state = robots.ORACLE.load_state(row.state)
+    assert state.chooser is not None and row.seats[state.chooser].computer is not None
+    clock.now += 86_401  # the computer chooses; round 2 opens
+    await slow.fire_due_timers()
+    clock.now += 3601  # round 2: both late again
+    await slow.fire_due_timers()
+    row = await channel_row(store)
+    statuses = {s.computer is not None: (s.status, s.timeouts) for s in row.seats}
+    assert statuses[False] == ("absent", 2)
+    assert statuses[True] == ("playing", 2)
