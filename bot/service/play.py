@@ -33,9 +33,10 @@ Decisions:
   slides), a name no longer wanted is dropped.
 * At a deadline (or the end of a turn clock) the late seats' timeout actions
   are applied as one batch, committed once, with one public message; a seat
-  that times out too often in a row becomes absent. After a hand-off the
-  table plays the decisions of absent and resigned seats and the opted-in
-  automatic answers (:mod:`bot.service.autoplay`) in the same commit.
+  that times out too often in a row becomes absent (never a computer
+  seat: it is only late when its pause is longer than the deadline). After
+  a hand-off the table plays the decisions of absent and resigned seats
+  and the opted-in automatic answers (:mod:`bot.service.autoplay`) in the same commit.
 * A step that leaves the game awaiting a computer seat writes its computer
   timer in the same commit (one already set keeps its due time); one that
   leaves it awaiting none drops it (:mod:`bot.service.computer`).
