@@ -63,7 +63,7 @@ from bot.i18n import Text, t
 from bot.service import announce
 from bot.service.autoplay import play_for_seats
 from bot.service.context import Context, decision_seed
-from bot.service.drawing import _watch_bot
+from bot.service.drawing import watch_bot
 from bot.service.loaded import LoadedGame
 from bot.service.outcome import Outcome, Refusal, StepKind
 from bot.service.play import Play, final_results
@@ -120,7 +120,7 @@ def _process_pool() -> ProcessPoolExecutor:
         _processes = ProcessPoolExecutor(
             max_workers=WORKERS,
             mp_context=multiprocessing.get_context("forkserver"),
-            initializer=_watch_bot,
+            initializer=watch_bot,
             initargs=(os.getpid(),),
         )
     return _processes
@@ -182,6 +182,34 @@ async def decided(
 
 
 # -- playing them ------------------------------------------------------------------------
+
+
+def _applied(game: LoadedGame, seat: int, plan: list[str]) -> list[tuple[Any, list[Event]]]:
+    """Apply ``seat``'s plan in place while the game waits for it: each step and its
+    events. A plan that cannot start (empty, unreadable, or its first step refused)
+    falls back to the engine's timeout action, else the first legal action."""
+    engine, state = game.engine, game.state
+    done: list[tuple[Any, list[Event]]] = []
+    for text in plan:
+        if engine.result(state) is not None or seat not in engine.waiting_for(state):
+            return done
+        try:
+            action = engine.parse_action(text)
+            done.append((action, engine.apply(state, seat, action)))
+        except RuleError as error:
+            log.warning("computer seat %s of game %s: step refused (%s)", seat, game.id, error.key)
+            break
+    if done or engine.result(state) is not None or seat not in engine.waiting_for(state):
+        return done
+    legal = engine.legal_actions(state, seat)
+    for action in (engine.timeout_action(state, seat), *legal[:1]):
+        if action is None:
+            continue
+        try:
+            return [(action, engine.apply(state, seat, action))]
+        except RuleError:
+            continue
+    return done
 
 
 class Computers:
@@ -259,27 +287,7 @@ class Computers:
         events: list[Event] = []
         acted: set[int] = set()
         for seat, plan in plans.items():
-            steps = [engine.parse_action(text) for text in plan]
-            if not steps:
-                fallback = engine.timeout_action(state, seat)
-                steps = [fallback] if fallback is not None else []
-            for index, action in enumerate(steps):
-                if engine.result(state) is not None or seat not in engine.waiting_for(state):
-                    break
-                try:
-                    applied = engine.apply(state, seat, action)
-                except RuleError as error:
-                    log.warning(
-                        "computer seat %s of game %s: step %s refused (%s)",
-                        seat,
-                        game.id,
-                        engine.public_notation(action),
-                        error.key,
-                    )
-                    fallback = engine.timeout_action(state, seat) if index == 0 else None
-                    if fallback is None:
-                        break
-                    action, applied = fallback, engine.apply(state, seat, fallback)
+            for action, applied in _applied(game, seat, plan):
                 step = announce.step_lines(game, seat, action, applied)
                 lines += step
                 events += applied
@@ -287,7 +295,9 @@ class Computers:
                 moves.append(
                     NewMove(seat, str(action), kind=KIND, events=[t_.to_json() for t_ in step])
                 )
-        if not moves:
+        if not moves:  # nothing playable: logged, and the timer goes (no busy loop)
+            log.error("computer seats %s of game %s found nothing to play", sorted(plans), game.id)
+            await self.ctx.store.delete_timer(timer.id)
             return None
         after = engine.waiting_for(state)
         new_turn = engine.turn_number(state) != turn
