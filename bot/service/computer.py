@@ -14,7 +14,9 @@ Decisions:
 * **Durable and once.** While the game awaits a computer seat it holds one
   ``computer`` timer, due :attr:`Context.computer_pause` seconds after the
   step that handed over (so the table can follow), plus the brain's
-  ``answer_delay`` (Temple Rush's lightning race, so a human can win it). A
+  ``answer_delay`` (Temple Rush's lightning race, so a human can win it;
+  computer seats awaited together answer together, after the shortest of
+  their delays, the one a member has to beat). A
   step writes it in its own commit (``StepWrite.computer``); a start, a seat
   handed over or a resume adds it just after theirs, and
   :meth:`~bot.service.clock.Clock.repair_timers` recreates one lost between

@@ -132,7 +132,11 @@ class Context:
 
     def computer_due(self, game: LoadedGame) -> float | None:
         """When the computer seats ``game`` awaits now should move: after the pause, plus
-        the brain's answer delay (bot.service.computer); None when it awaits none."""
+        the brain's answer delay (bot.service.computer); None when it awaits none.
+
+        The seats awaited together answer together, after the shortest of their
+        delays: a race is won by the first valid answer, so the quickest computer's
+        delay is the one a member has to beat."""
         seats = game.computers_awaited()
         if not seats:
             return None
@@ -140,7 +144,7 @@ class Context:
         delay = 0.0
         if brain is not None:
             rng = random.Random(decision_seed(game.id, game.row.version, seats[0]))
-            delay = max(
+            delay = min(
                 brain.answer_delay(game.state, s, game.row.seats[s].computer or "", rng)
                 for s in seats
             )

@@ -334,3 +334,27 @@ async def test_a_late_computer_seat_is_never_marked_absent(store: Store, clock: 
     statuses = {s.computer is not None: (s.status, s.timeouts) for s in row.seats}
     assert statuses[False] == ("absent", 2)
     assert statuses[True] == ("playing", 2)
+
+
+async def test_computer_seats_answer_after_the_shortest_answer_delay(
+    table: GameService, store: Store, clock: Clock, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    """The brain's answer delay (Temple Rush's lightning race) comes on top of the pause:
+    the seats awaited together answer after the shortest delay, the one to beat."""
+
+    def answer_delay(self: object, state: object, seat: int, level: str, rng: object) -> float:
+        return {"easy": 30.0, "strong": 10.0}[level]
+
+    monkeypatch.setattr(robots.OracleBrain, "answer_delay", answer_delay)
+    await lobby(table, "robot_oracle", "easy", "strong", seed=6)
+    await table.start(CHANNEL, ALICE)
+    row = await channel_row(store)
+    (timer,) = [t for t in await store.timers(row.id) if t.kind == COMPUTER_TIMER]
+    assert timer.due_at == clock.now + 10.0
+    clock.now += 9.0
+    assert await table.fire_due_timers() == []
+    clock.now += 1.0
+    await table.fire_due_timers()
+    row = await channel_row(store)
+    state = robots.ORACLE.load_state(row.state)
+    assert {s.seat for s in row.seats if s.computer is not None} <= set(state.played)
