@@ -38,6 +38,9 @@ Decisions:
   :func:`database_open_problem` opens it once with the standard library (a
   file that is not a database, a read-only file system), so the store's own
   open, on a background thread, does not meet those failures.
+* ``ZIGGURAT_COMPUTER_PAUSE_SECONDS`` is the pause before a computer seat
+  moves (so the table can follow), from 0 to :data:`MAX_COMPUTER_PAUSE`;
+  default :data:`DEFAULT_COMPUTER_PAUSE`.
 * ``ZIGGURAT_DEMO_DIR`` is the offline demo's default output folder
   (:func:`demo_dir`); the Docker image sets it under ``/data``.
 """
@@ -64,6 +67,9 @@ DEFAULT_DEADLINE_HOURS = 24.0
 MIN_DEADLINE_HOURS = 1.0
 MAX_DEADLINE_HOURS = 720.0
 MAX_SHARDS = 128
+#: the pause before a computer seat moves, in seconds (default and most)
+DEFAULT_COMPUTER_PAUSE = 3.0
+MAX_COMPUTER_PAUSE = 600.0
 #: the largest snowflake Discord issues fits in a signed 64-bit integer
 MAX_SNOWFLAKE = 2**63 - 1
 DEFAULT_DEMO_DIR = "demo-boards"
@@ -137,6 +143,18 @@ def parse_deadline_hours(raw: str | None) -> float:
     return hours
 
 
+def parse_computer_pause(raw: str | None) -> float:
+    if raw is None:
+        return DEFAULT_COMPUTER_PAUSE
+    try:
+        seconds = float(raw)
+    except ValueError:
+        raise ValueError(raw) from None
+    if not math.isfinite(seconds) or not 0 <= seconds <= MAX_COMPUTER_PAUSE:
+        raise ValueError(raw)
+    return seconds
+
+
 def parse_shards(raw: str | None) -> Shards:
     if raw is None:
         return None
@@ -172,6 +190,8 @@ class Settings:
     shards: Shards = None
     #: ``None``: every shard in this process; else this process's part of a cluster
     shard_ids: ShardRange | None = None
+    #: seconds between the step that hands over to a computer seat and its move
+    computer_pause: float = DEFAULT_COMPUTER_PAUSE
 
     @property
     def shard_range(self) -> ShardRange:
@@ -230,9 +250,15 @@ class Settings:
             "config.allowed.shard_ids",
             last=f"{shards - 1}" if isinstance(shards, int) else "N-1",
         )
+        pause = check(
+            "ZIGGURAT_COMPUTER_PAUSE_SECONDS",
+            parse_computer_pause,
+            "config.allowed.computer_pause",
+            max=f"{MAX_COMPUTER_PAUSE:g}",
+        )
         if problems:
             raise ConfigError(problems)
-        assert level is not None and hours is not None
+        assert level is not None and hours is not None and pause is not None
         return cls(
             token=token,
             database=Path(database),
@@ -241,6 +267,7 @@ class Settings:
             turn_deadline_hours=hours,
             shards=shards,
             shard_ids=shard_ids,
+            computer_pause=pause,
         )
 
 
