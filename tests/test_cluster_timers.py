@@ -1,7 +1,7 @@
 """Timers in a shard cluster: two processes on one database, each fires only its own.
 
-Each "process" is a :class:`~bot.store.Store` of its own on the same SQLite
-file, a :class:`~bot.service.GameService` and a :class:`~bot.timers.TimerRunner`
+Each "process" is a :class:`~bot.store.Store` of its own on the same database
+(every test runs on a SQLite file and on a PostgreSQL server), a :class:`~bot.service.GameService` and a :class:`~bot.timers.TimerRunner`
 with its shard range (:class:`~bot.cluster.ShardRange`), as two bot
 processes of a cluster are. A fake clock moves time; :meth:`TimerRunner.sync`
 waits for a complete pass.
@@ -11,7 +11,6 @@ from __future__ import annotations
 
 import asyncio
 from collections.abc import AsyncIterator
-from pathlib import Path
 
 import pytest
 
@@ -20,9 +19,12 @@ from bot.cluster import ShardRange, shard_of
 from bot.service import GameService
 from bot.store import Store
 from bot.timers import CLAIM_LEASE, TimerRunner
-from tests.conftest import ALICE, BOB, CAROL
+from tests.conftest import ALICE, BOB, BOTH_BACKENDS, CAROL
+from tests.support import raw_sql
 
 from .test_timers import HOUR, Clock, Delivered
+
+pytestmark = BOTH_BACKENDS
 
 TOTAL = 2
 #: a guild on each shard: Discord's formula puts ``n << 22`` on shard ``n % 2``
@@ -42,11 +44,11 @@ class Process:
 
 
 @pytest.fixture
-async def cluster(tmp_path: Path) -> AsyncIterator[tuple[Clock, list[Process]]]:
+async def cluster(database_url: str) -> AsyncIterator[tuple[Clock, list[Process]]]:
     clock = Clock()
-    path = tmp_path / "cluster.db"
     processes = [
-        Process(await Store.open(path), clock, ShardRange(TOTAL, n, n)) for n in range(TOTAL)
+        Process(await Store.open(database_url), clock, ShardRange(TOTAL, n, n))
+        for n in range(TOTAL)
     ]
     yield clock, processes
     for process in processes:
@@ -123,7 +125,7 @@ async def test_a_claim_keeps_other_ranges_off_until_it_lapses(
 
 
 async def test_a_restarted_process_takes_back_its_own_claims_at_once(
-    cluster: tuple[Clock, list[Process]], tmp_path: Path
+    cluster: tuple[Clock, list[Process]], database_url: str
 ) -> None:
     """A process killed after claiming (before firing) loses no timer: its successor
     with the same shard range claims it again at once and fires it once."""
@@ -135,8 +137,8 @@ async def test_a_restarted_process_takes_back_its_own_claims_at_once(
     # the dead predecessor: it claimed the reminder and never fired it
     [claimed] = await first.store.claim_due_timers(clock.now, shards, shards.label, CLAIM_LEASE)
     assert claimed.game_id == game_id
-    # its successor (a new store on the file, same range) fires it at its first pass
-    successor = Process(await Store.open(tmp_path / "cluster.db"), clock, shards)
+    # its successor (a new store on the database, same range) fires it at its first pass
+    successor = Process(await Store.open(database_url), clock, shards)
     try:
         successor.runner.start()
         await successor.runner.sync()
@@ -148,9 +150,8 @@ async def test_a_restarted_process_takes_back_its_own_claims_at_once(
         await successor.store.close()
 
 
-async def test_each_hand_over_is_taken_by_one_process_of_its_shard(tmp_path: Path) -> None:
-    path = tmp_path / "handovers.db"
-    stores = [await Store.open(path) for _ in range(3)]
+async def test_each_hand_over_is_taken_by_one_process_of_its_shard(database_url: str) -> None:
+    stores = [await Store.open(database_url) for _ in range(3)]
     try:
         first, second, other = stores
         for n in range(60):
@@ -173,16 +174,13 @@ async def test_each_hand_over_is_taken_by_one_process_of_its_shard(tmp_path: Pat
             await store.close()
 
 
-def test_the_stores_shard_formula_is_discords() -> None:
+async def test_the_stores_shard_formula_is_discords(store: Store) -> None:
     """:meth:`ShardRange.sql` (in the store's queries) agrees with :func:`shard_of`."""
-    import sqlite3
-
     guilds = [None, 0, 1 << 22, 5 << 22, 2**63 - 1, 1_234_567_890_123_456_789]
-    with sqlite3.connect(":memory:") as db:
-        for total in (1, 2, 3, 16):
-            for first in range(total):
-                shards = ShardRange(total, first, min(first + 1, total - 1))
-                condition, params = shards.sql("?")
-                for guild in guilds:
-                    [(owned,)] = db.execute(f"SELECT {condition}", (guild, *params)).fetchall()
-                    assert bool(owned) == shards.owns(guild), (total, first, guild)
+    for total in (1, 2, 3, 16):
+        for first in range(total):
+            shards = ShardRange(total, first, min(first + 1, total - 1))
+            condition, params = shards.sql("CAST(? AS BIGINT)")
+            for guild in guilds:
+                [(owned,)] = await raw_sql.execute(store, f"SELECT {condition}", guild, *params)
+                assert bool(owned) == shards.owns(guild), (total, first, guild)

@@ -4,7 +4,9 @@ Each process is ``tests/support/bot_process.py`` (the production ``serve``)
 with ``ZIGGURAT_SHARDS=2`` and its own ``ZIGGURAT_SHARD_IDS``, against the
 fake Discord in this test's process, which routes each guild's interactions
 to the connection running its shard and every DM to shard 0's. The database
-is one shared SQLite file (the PostgreSQL backend is not on this branch yet).
+is one PostgreSQL server, the cluster's deployment (a throwaway server from
+:mod:`tests.support.postgres`), and, the same test again, one shared SQLite
+file (possible on one machine: both processes open it in WAL mode).
 
 The world: a guild on each shard, :data:`PER_GUILD` channels in each, an
 Oracle game in every channel; every player asked for "your turn" DMs. Then:
@@ -44,11 +46,13 @@ from bot import games
 from bot.cluster import shard_of
 from bot.i18n import t
 from bot.store import GameRow, Store
-from tests.conftest import register_oracle
+from tests.conftest import BOTH_BACKENDS, register_oracle
 
 from .bot_harness import action_buttons, said
 from .fake_discord import FakeChannel, FakeDiscord, FakeGuild, FakeUser, InteractionResult
 from .test_bot_process import CHILD, ROOT
+
+pytestmark = BOTH_BACKENDS
 
 TOTAL = 2
 PER_GUILD = 50
@@ -68,14 +72,12 @@ class Member:
 class Cluster:
     fake: FakeDiscord
     folder: Path
+    #: the shared database: a ``postgresql://`` URL or a SQLite file
+    db: str
     guilds: list[FakeGuild] = field(default_factory=list)
     channels: list[FakeChannel] = field(default_factory=list)
     users: list[FakeUser] = field(default_factory=list)
     members: dict[int, Member] = field(default_factory=dict)
-
-    @property
-    def db(self) -> Path:
-        return self.folder / "cluster.db"
 
     def log_path(self, shard: int) -> Path:
         return self.folder / f"shard{shard}.log"
@@ -104,7 +106,7 @@ class Cluster:
             "PYTHONPATH": str(ROOT),
             "ZIGGURAT_FAKE_DISCORD": self.fake.url,
             "DISCORD_TOKEN": self.fake.token,
-            "ZIGGURAT_DB": str(self.db),
+            "ZIGGURAT_DB": self.db,
             "ZIGGURAT_SHARDS": str(TOTAL),
             "ZIGGURAT_SHARD_IDS": f"{shard}-{shard}",
             "ZIGGURAT_LOG_LEVEL": "INFO",
@@ -144,9 +146,11 @@ class Cluster:
 
 
 @pytest.fixture
-async def cluster(fake_discord: FakeDiscord, tmp_path: Path) -> AsyncIterator[Cluster]:
+async def cluster(
+    fake_discord: FakeDiscord, tmp_path: Path, database_url: str
+) -> AsyncIterator[Cluster]:
     register_oracle()
-    world = Cluster(fake_discord, tmp_path)
+    world = Cluster(fake_discord, tmp_path, database_url)
     world.build()
     try:
         for shard in range(TOTAL):
@@ -176,7 +180,7 @@ async def each(*chains: Any) -> list[Any]:
     return list(await asyncio.gather(*chains))
 
 
-async def read_games(db: Path, channels: list[FakeChannel]) -> dict[int, GameRow]:
+async def read_games(db: str, channels: list[FakeChannel]) -> dict[int, GameRow]:
     """The latest game of each channel, read as another process would."""
     store = await Store.open(db)
     try:
@@ -195,7 +199,7 @@ def awaited(row: GameRow) -> list[int]:
     return sorted(row.seats[s].user_id for s in engine.waiting_for(engine.load_state(row.state)))
 
 
-async def moves_of(db: Path, rows: dict[int, GameRow]) -> dict[int, list[tuple[int, str, str]]]:
+async def moves_of(db: str, rows: dict[int, GameRow]) -> dict[int, list[tuple[int, str, str]]]:
     """Each game's stored moves: (seat, action, kind)."""
     store = await Store.open(db)
     try:
@@ -207,7 +211,7 @@ async def moves_of(db: Path, rows: dict[int, GameRow]) -> dict[int, list[tuple[i
         await store.close()
 
 
-async def reminders_due(db: Path, rows: dict[int, GameRow], when: float | None) -> list[int]:
+async def reminders_due(db: str, rows: dict[int, GameRow], when: float | None) -> list[int]:
     """Make every game's reminder due at ``when`` (``None``: leave it); return the games
     whose reminder is due by now."""
     store = await Store.open(db)
