@@ -205,7 +205,7 @@ async def test_a_dm_refusal_expires_for_retries_but_is_still_known(store: Store)
 
 async def test_version_one_databases_are_migrated_forward(tmp_path: Path) -> None:
     """A database made by migration 1 alone gains the language column, data kept."""
-    from bot import store as store_module
+    from bot.store import sqlite as store_module
 
     path = tmp_path / "old.db"
     first = store_module.MIGRATIONS

@@ -1,4 +1,4 @@
-"""SQLite persistence through aiosqlite: games, seats, the move log, timers.
+"""The SQLite backend of the store (aiosqlite): games, seats, the move log, timers.
 
 Decisions:
 
@@ -67,6 +67,29 @@ from pathlib import Path
 from typing import Any, TypeVar
 
 import aiosqlite
+
+from bot.store.base import (
+    KEEP,
+    OPEN_STATUSES,
+    SEAT_FIELDS,
+    ChannelBusy,
+    Committed,
+    GameRow,
+    GuildResults,
+    Keep,
+    MoveRow,
+    PlayerResults,
+    SeatRow,
+    StepWrite,
+    Store,
+    StoreClosed,
+    StoreError,
+    TimerGone,
+    TimerRow,
+    UndoBase,
+    VersionConflict,
+    dumps,
+)
 
 T = TypeVar("T")
 Unit = Callable[[sqlite3.Connection], T]
@@ -169,7 +192,6 @@ MIGRATIONS: tuple[str, ...] = (
     """,
 )
 
-OPEN_STATUSES = ("lobby", "running")
 #: the most units one transaction takes (a batch this size commits in a few ms)
 MAX_BATCH = 256
 PRAGMAS = (
@@ -178,175 +200,6 @@ PRAGMAS = (
     "PRAGMA foreign_keys=ON",
     "PRAGMA busy_timeout=5000",
 )
-
-
-class StoreError(Exception):
-    """Base of the store's own errors."""
-
-
-class VersionConflict(StoreError):
-    """Another writer changed the game since it was loaded; nothing was written."""
-
-
-class TimerGone(VersionConflict):
-    """The due timer a step carries out was already fired (another pass took it)."""
-
-
-class ChannelBusy(StoreError):
-    """The channel already has an unfinished game."""
-
-
-class StoreClosed(StoreError):
-    """The store was closed; nothing more is written."""
-
-
-@dataclass(frozen=True)
-class SeatRow:
-    """A seat: its player, colour, how it plays on (``playing``, ``absent`` after
-    too many timeouts in a row, ``resigned``), consecutive timeouts, whether it
-    takes automatic answers, and its place and score once the game is over."""
-
-    seat: int
-    user_id: int
-    display_name: str
-    colour: str
-    status: str = "playing"
-    timeouts: int = 0
-    auto: bool = False
-    place: int | None = None
-    score: int | None = None
-
-
-@dataclass(frozen=True)
-class GameRow:
-    id: int
-    guild_id: int | None
-    channel_id: int
-    game_type: str
-    status: str
-    creator_id: int
-    options: dict[str, str]
-    seed: int
-    state: Any  # decoded JSON, None in the lobby
-    version: int
-    created_at: float
-    updated_at: float
-    waiting_since: float | None
-    seats: tuple[SeatRow, ...]
-    language: str = "en"
-    checkpoint_seq: int = 0
-    published_seq: int = 0
-    last_seq: int = 0
-    #: the timers a paused clock will restore (kind, name, seconds left), else None
-    paused: list[Any] | None = None
-    finished_at: float | None = None
-
-    def seat_of(self, user_id: int) -> SeatRow | None:
-        return next((s for s in self.seats if s.user_id == user_id), None)
-
-
-@dataclass(frozen=True)
-class MoveRow:
-    seq: int
-    seat: int
-    action: str
-    created_at: float
-    kind: str = "move"
-    events: tuple[Any, ...] = ()
-    checkpoint: bool = True
-
-
-@dataclass(frozen=True)
-class NewMove:
-    """A log row to append: ``kind`` is ``move``, ``timeout`` or ``undo``.
-
-    ``events`` are the step's public lines (JSON: ``[key, params]`` pairs),
-    kept for the hand-off message that will list them.
-    """
-
-    seat: int
-    action: str
-    kind: str = "move"
-    events: Sequence[Any] = ()
-    checkpoint: bool = True
-
-
-class Keep:
-    """Marker: leave this part of the game's timers as it is."""
-
-
-KEEP = Keep()
-
-
-@dataclass(frozen=True)
-class StepWrite:
-    """Everything one step changes, written in one transaction.
-
-    ``deadlines`` maps each wanted deadline name to the due time it gets if
-    it is new; an existing timer of that name keeps its due time, and timers
-    of names no longer wanted are dropped (:data:`KEEP` leaves all as they
-    are). ``reminder`` is the reminder's new due time, None to drop it.
-    ``clock`` replaces the turn clock's timers (``turn``, ``half``, ``soon``)
-    with these. ``seats`` changes seats' ``status``, ``timeouts`` and
-    ``auto``; ``results`` is each seat's (place, score) when the game ends.
-
-    Whether the step is an undo checkpoint is read from its move rows, which
-    must agree (a row played by the table makes every row before it in the
-    commit a checkpoint too): the game's ``checkpoint_seq`` and each row's
-    flag are one fact, so the live undo and a replay of the log agree.
-    """
-
-    state: Any
-    status: str
-    moves: Sequence[NewMove]
-    waiting_changed: bool = False
-    published: bool = False
-    reminder: float | Keep | None = KEEP
-    deadlines: Mapping[str, float] | Keep = KEEP
-    clock: Mapping[str, float] | Keep = KEEP
-    seats: Mapping[int, Mapping[str, Any]] = field(default_factory=dict)
-    results: Mapping[int, tuple[int, int]] = field(default_factory=dict)
-    #: the id of the due timer this step carries out (deleted with it), if any
-    fired: int | None = None
-
-    def __post_init__(self) -> None:
-        if len({move.checkpoint for move in self.moves}) > 1:
-            raise ValueError("the move rows of one step disagree on its checkpoint")
-
-    @property
-    def checkpoint(self) -> bool:
-        """The step is a checkpoint: its rows are (a step with no rows is one)."""
-        return all(move.checkpoint for move in self.moves)
-
-
-@dataclass(frozen=True)
-class Committed:
-    """What a step's commit gave: the new version and the seq of its last move."""
-
-    version: int
-    last_seq: int
-
-
-@dataclass(frozen=True)
-class TimerRow:
-    id: int
-    due_at: float
-    kind: str
-    game_id: int | None
-    payload: dict[str, Any]
-    name: str = ""
-
-
-@dataclass(frozen=True)
-class UndoBase:
-    """What an undo starts from: the checkpoint's state and the moves after it."""
-
-    state: Any
-    moves: tuple[MoveRow, ...]
-
-
-def _dumps(value: Any) -> str:
-    return json.dumps(value, separators=(",", ":"), sort_keys=True, ensure_ascii=False)
 
 
 _GAME_COLUMNS = (
@@ -367,7 +220,7 @@ class _Pending:
     )
 
 
-class Store:
+class SqliteStore(Store):
     """One SQLite file. Open with :meth:`open`; all methods are coroutines."""
 
     def __init__(self, writer: aiosqlite.Connection, reader: aiosqlite.Connection, path: str):
@@ -382,7 +235,7 @@ class Store:
         self.units = 0
 
     @classmethod
-    async def open(cls, path: str | Path) -> Store:
+    async def open(cls, path: str | Path) -> SqliteStore:
         path = str(path)
         Path(path).parent.mkdir(parents=True, exist_ok=True)
         writer = await aiosqlite.connect(path, isolation_level=None)
@@ -531,11 +384,7 @@ class Store:
         )
         return _game(row) if row else None
 
-    async def latest_game_in(self, channel_id: int) -> GameRow | None:
-        """The channel's unfinished game, else its most recent finished one."""
-        return await self.open_game_in(channel_id) or await self._last_game_in(channel_id)
-
-    async def _last_game_in(self, channel_id: int) -> GameRow | None:
+    async def last_game_in(self, channel_id: int) -> GameRow | None:
         row = await self._one(
             f"SELECT {_GAME_COLUMNS} FROM games WHERE channel_id = ? ORDER BY id DESC LIMIT 1",
             (channel_id,),
@@ -586,30 +435,6 @@ class Store:
 
     # -- lobby --------------------------------------------------------------------
 
-    async def create_game(
-        self,
-        *,
-        guild_id: int | None,
-        channel_id: int,
-        game_type: str,
-        creator_id: int,
-        creator_name: str,
-        options: Mapping[str, str],
-        seed: int,
-        language: str = "en",
-    ) -> GameRow:
-        """Create a lobby with its creator in seat 0; :class:`ChannelBusy` if taken."""
-        return await self.open_seated_lobby(
-            guild_id=guild_id,
-            channel_id=channel_id,
-            game_type=game_type,
-            creator_id=creator_id,
-            seats=[(creator_id, creator_name)],
-            options=options,
-            seed=seed,
-            language=language,
-        )
-
     async def add_seat(self, game: GameRow, user_id: int, display_name: str) -> None:
         """Seat a user in the next free seat of a lobby (version-checked)."""
 
@@ -647,7 +472,7 @@ class Store:
         """Replace a lobby's options (version-checked; only while it is a lobby)."""
 
         def unit(db: sqlite3.Connection) -> None:
-            _bump(db, game, "lobby", ", options = ?", (_dumps(dict(options)),))
+            _bump(db, game, "lobby", ", options = ?", (dumps(dict(options)),))
 
         await self.write(unit)
 
@@ -675,7 +500,7 @@ class Store:
                 game,
                 "lobby",
                 ", status = 'running', state = ?, waiting_since = ?",
-                (_dumps(state), now),
+                (dumps(state), now),
             )
             db.execute("UPDATE seats SET seat = -seat - 1 WHERE game_id = ?", (game.id,))
             for seat_number, (user_id, colour) in enumerate(zip(order, colours, strict=True)):
@@ -720,7 +545,7 @@ class Store:
                 " checkpoint_seq = CASE WHEN ? THEN ? ELSE checkpoint_seq END,"
                 " published_seq = CASE WHEN ? THEN ? ELSE published_seq END",
                 (
-                    _dumps(step.state),
+                    dumps(step.state),
                     step.status,
                     last_seq,
                     int(step.waiting_changed),
@@ -743,7 +568,7 @@ class Store:
                         move.action,
                         now,
                         move.kind,
-                        _dumps(list(move.events)),
+                        dumps(list(move.events)),
                         int(move.checkpoint),
                     )
                     for index, move in enumerate(step.moves, start=1)
@@ -810,7 +635,7 @@ class Store:
         kept on the game; the new version."""
 
         def unit(db: sqlite3.Connection) -> int:
-            _bump(db, game, "running", ", paused = ?", (_dumps(list(paused)),))
+            _bump(db, game, "running", ", paused = ?", (dumps(list(paused)),))
             db.execute("DELETE FROM timers WHERE game_id = ?", (game.id,))
             return game.version + 1
 
@@ -883,7 +708,7 @@ class Store:
         def unit(db: sqlite3.Connection) -> int:
             cursor = db.execute(
                 "INSERT INTO timers (due_at, kind, game_id, payload, name) VALUES (?, ?, ?, ?, ?)",
-                (due_at, kind, game_id, _dumps(dict(payload or {})), name),
+                (due_at, kind, game_id, dumps(dict(payload or {})), name),
             )
             return int(cursor.lastrowid or 0)
 
@@ -903,7 +728,7 @@ class Store:
             if due_at is not None:
                 db.execute(
                     "INSERT INTO timers (due_at, kind, game_id, payload) VALUES (?, ?, ?, ?)",
-                    (due_at, kind, game_id, _dumps(dict(payload or {}))),
+                    (due_at, kind, game_id, dumps(dict(payload or {}))),
                 )
 
         await self.write(unit)
@@ -1033,7 +858,7 @@ class Store:
             announced.add(game_id)
             db.execute(
                 "UPDATE closed_dms SET announced_in = ? WHERE user_id = ?",
-                (_dumps(sorted(announced)), user_id),
+                (dumps(sorted(announced)), user_id),
             )
             return True
 
@@ -1068,7 +893,7 @@ class Store:
                         channel_id,
                         game_type,
                         creator_id,
-                        _dumps(dict(options)),
+                        dumps(dict(options)),
                         seed,
                         language,
                         now,
@@ -1136,27 +961,6 @@ class Store:
             PlayerResults(str(r[0]), user_id, str(r[4]), int(r[1]), int(r[2]), float(r[3]))
             for r in rows
         ]
-
-
-@dataclass(frozen=True)
-class PlayerResults:
-    """A player's finished games of one type: how many, how many won (first place,
-    shared or not), the average place, and the name they last played under."""
-
-    game_type: str
-    user_id: int
-    name: str
-    played: int
-    wins: int
-    average_place: float
-
-
-@dataclass(frozen=True)
-class GuildResults:
-    """A server's finished games: how many of each type, and each player's results."""
-
-    games: dict[str, int]
-    players: list[PlayerResults]
 
 
 async def _on_thread(connection: aiosqlite.Connection, fn: Callable[..., T], *args: Any) -> T:
@@ -1268,10 +1072,6 @@ def _write_timers(
             " VALUES (?, 'deadline', ?, ?)",
             [(due, game_id, name) for name, due in deadlines.items()],
         )
-
-
-#: the seat columns a step may change
-SEAT_FIELDS = ("status", "timeouts", "auto")
 
 
 def _write_seats(
