@@ -1,4 +1,4 @@
-"""The SQLite backend of the store (aiosqlite): games, seats, the move log, timers.
+"""The SQLite backend of the store: games, seats, the move log, timers, in one file.
 
 Decisions:
 
@@ -21,6 +21,13 @@ Decisions:
   connection, re-runnable (they only write what their caller computed),
   and a whole batch — ``BEGIN``, every unit, ``COMMIT`` — runs in one trip
   to the writer's thread: one fsync and one round trip per batch.
+* **The writer is a thread of our own** (:class:`_WriterThread`): a plain
+  ``sqlite3`` connection made and used only by one worker thread, a batch
+  handed over with ``loop.run_in_executor`` — public APIs only. aiosqlite
+  offers no public call that runs several statements in one trip (its
+  ``_execute``/``_conn`` are private); measured with ``scripts/
+  bench_scale.py``, the own thread is no slower (see ``docs/scaling.md``).
+  Reads stay on aiosqlite, whose ``execute_fetchall`` is one trip.
 * **Reads on their own connection.** WAL lets a reader see only committed
   data, so a read never sees (or depends on) another command's open
   transaction. Each read is one statement (a game and its seats come in one
@@ -58,10 +65,12 @@ from __future__ import annotations
 
 import asyncio
 import contextlib
+import functools
 import json
 import sqlite3
 import time
 from collections.abc import Callable, Mapping, Sequence
+from concurrent.futures import ThreadPoolExecutor
 from dataclasses import dataclass, field
 from pathlib import Path
 from typing import Any, TypeVar
@@ -223,7 +232,7 @@ class _Pending:
 class SqliteStore(Store):
     """One SQLite file. Open with :meth:`open`; all methods are coroutines."""
 
-    def __init__(self, writer: aiosqlite.Connection, reader: aiosqlite.Connection, path: str):
+    def __init__(self, writer: _WriterThread, reader: aiosqlite.Connection, path: str):
         self._writer = writer
         self._reader = reader
         self.path = path
@@ -238,12 +247,10 @@ class SqliteStore(Store):
     async def open(cls, path: str | Path) -> SqliteStore:
         path = str(path)
         Path(path).parent.mkdir(parents=True, exist_ok=True)
-        writer = await aiosqlite.connect(path, isolation_level=None)
+        writer = _WriterThread()
         try:
-            for pragma in PRAGMAS:
-                await writer.execute(pragma)
-            store = cls(writer, writer, path)
-            await store._migrate()
+            await writer.connect(path)
+            await writer.run(_migrate)
             reader = await aiosqlite.connect(path, isolation_level=None)
         except BaseException:
             await writer.close()
@@ -252,7 +259,7 @@ class SqliteStore(Store):
         for pragma in PRAGMAS[1:]:
             await reader.execute(pragma)
         await reader.execute("PRAGMA query_only=ON")
-        store._reader = reader
+        store = cls(writer, reader, path)
         store._task = asyncio.create_task(store._write_loop(), name="ziggurat-store-writer")
         return store
 
@@ -269,23 +276,6 @@ class SqliteStore(Store):
         await self._reader.close()
         await self._writer.close()
 
-    async def _migrate(self) -> None:
-        async with self._writer.execute("PRAGMA user_version") as cur:
-            row = await cur.fetchone()
-        current = int(row[0]) if row else 0
-        for number, script in enumerate(MIGRATIONS, start=1):
-            if number <= current:
-                continue
-            await self._writer.execute("BEGIN IMMEDIATE")
-            try:
-                for statement in _split_sql(script):
-                    await self._writer.execute(statement)
-                await self._writer.execute(f"PRAGMA user_version = {number}")
-            except BaseException:
-                await self._writer.execute("ROLLBACK")
-                raise
-            await self._writer.execute("COMMIT")
-
     async def schema_version(self) -> int:
         return int((await self._one("PRAGMA user_version"))[0])
 
@@ -294,7 +284,7 @@ class SqliteStore(Store):
 
     async def trace(self, callback: Callable[[str], None] | None) -> None:
         """Report every statement either connection runs (for tests and diagnostics)."""
-        await self._writer.set_trace_callback(callback)  # type: ignore[arg-type]
+        await self._writer.run(lambda db: db.set_trace_callback(callback))
         await self._reader.set_trace_callback(callback)  # type: ignore[arg-type]
 
     async def query_plan(self, sql: str, params: Sequence[Any] = ()) -> list[str]:
@@ -346,7 +336,7 @@ class SqliteStore(Store):
         when the transaction itself failed (every unit is then told so).
         """
         try:
-            done: _Attempt = await _on_thread(self._writer, _transaction, [p.unit for p in batch])
+            done = await self._writer.run(_transaction, [p.unit for p in batch])
         except BaseException as exc:
             for pending in batch:
                 _settle(pending, False, exc if isinstance(exc, Exception) else StoreClosed())
@@ -963,21 +953,61 @@ class SqliteStore(Store):
         ]
 
 
-async def _on_thread(connection: aiosqlite.Connection, fn: Callable[..., T], *args: Any) -> T:
-    """Run ``fn(raw_connection, *args)`` on the connection's own thread, in one trip.
+class _WriterThread:
+    """One worker thread owning a plain ``sqlite3`` connection; each :meth:`run` is one trip.
 
-    aiosqlite runs every call on a thread that owns the sqlite3 connection but
-    offers no public way to run several statements in one trip; its
-    ``_execute`` (what every public method uses) and ``_conn`` do exactly
-    that. This is the only place that touches them; ``tests/platform/
-    test_store.py`` fails at once if an aiosqlite release changes them.
+    The connection is made on the thread and only ever used there, so
+    sqlite3's same-thread check stays on.
     """
 
-    def call() -> T:
-        return fn(connection._conn, *args)
+    def __init__(self) -> None:
+        self._executor = ThreadPoolExecutor(1, thread_name_prefix="ziggurat-sqlite-writer")
+        self._db: sqlite3.Connection | None = None
 
-    result: T = await connection._execute(call)
-    return result
+    async def connect(self, path: str) -> None:
+        def connect() -> sqlite3.Connection:
+            db = sqlite3.connect(path, isolation_level=None)
+            try:
+                for pragma in PRAGMAS:
+                    db.execute(pragma)
+            except BaseException:
+                db.close()
+                raise
+            return db
+
+        self._db = await asyncio.get_running_loop().run_in_executor(self._executor, connect)
+
+    async def run(self, fn: Callable[..., T], *args: Any) -> T:
+        """Run ``fn(connection, *args)`` on the thread; its result or its exception."""
+        db = self._db
+        if db is None:
+            raise StoreClosed()
+        return await asyncio.get_running_loop().run_in_executor(
+            self._executor, functools.partial(fn, db, *args)
+        )
+
+    async def close(self) -> None:
+        db, self._db = self._db, None
+        if db is not None:
+            await asyncio.get_running_loop().run_in_executor(self._executor, db.close)
+        self._executor.shutdown(wait=False)
+
+
+def _migrate(db: sqlite3.Connection) -> None:
+    """Apply the migrations not yet applied, each in its own transaction."""
+    current = int(db.execute("PRAGMA user_version").fetchone()[0])
+    for number, script in enumerate(MIGRATIONS, start=1):
+        if number <= current:
+            continue
+        db.execute("BEGIN IMMEDIATE")
+        try:
+            for statement in _split_sql(script):
+                db.execute(statement)
+            db.execute(f"PRAGMA user_version = {number}")
+        except BaseException:
+            db.execute("ROLLBACK")
+            raise
+        db.execute("COMMIT")
 
 
 @dataclass
