@@ -81,4 +81,8 @@ def is_postgres(location: str | Path) -> bool:
 
 async def open_store(location: str | Path) -> Store:
     """Open (and migrate) the database at ``location``: a PostgreSQL URL or a SQLite path."""
+    if is_postgres(location):
+        from bot.store.postgres import PostgresStore
+
+        return await PostgresStore.open(str(location))
     return await SqliteStore.open(location)

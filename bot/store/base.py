@@ -234,6 +234,63 @@ class GuildResults:
     players: list[PlayerResults]
 
 
+def decode_game(row: Any) -> GameRow:
+    """A game from its row (by column name, as every backend reads it; seats as JSON)."""
+    seats = tuple(
+        SeatRow(
+            int(seat), int(user), str(name), str(colour), status, timeouts, bool(auto), place, score
+        )
+        for seat, user, name, colour, status, timeouts, auto, place, score in json.loads(
+            row["seats_json"]
+        )
+    )
+    return GameRow(
+        id=int(row["id"]),
+        guild_id=row["guild_id"],
+        channel_id=int(row["channel_id"]),
+        game_type=row["game_type"],
+        status=row["status"],
+        creator_id=int(row["creator_id"]),
+        options=json.loads(row["options"]),
+        seed=int(row["seed"]),
+        state=json.loads(row["state"]) if row["state"] is not None else None,
+        version=int(row["version"]),
+        created_at=float(row["created_at"]),
+        updated_at=float(row["updated_at"]),
+        waiting_since=row["waiting_since"],
+        seats=seats,
+        language=row["language"],
+        checkpoint_seq=int(row["checkpoint_seq"]),
+        published_seq=int(row["published_seq"]),
+        last_seq=int(row["last_seq"]),
+        paused=json.loads(row["paused"]) if row["paused"] is not None else None,
+        finished_at=row["finished_at"],
+    )
+
+
+def decode_move(row: Any) -> MoveRow:
+    return MoveRow(
+        seq=int(row["seq"]),
+        seat=int(row["seat"]),
+        action=row["action"],
+        created_at=float(row["created_at"]),
+        kind=row["kind"],
+        events=tuple(json.loads(row["events"])),
+        checkpoint=bool(row["checkpoint"]),
+    )
+
+
+def decode_timer(row: Any) -> TimerRow:
+    return TimerRow(
+        id=int(row["id"]),
+        due_at=float(row["due_at"]),
+        kind=row["kind"],
+        game_id=row["game_id"],
+        payload=json.loads(row["payload"]),
+        name=row["name"],
+    )
+
+
 class Store(ABC):
     """The database behind the service. Open with :meth:`open`; all methods are coroutines."""
 
@@ -288,9 +345,6 @@ class Store(ABC):
 
     @abstractmethod
     async def schema_version(self) -> int: ...
-
-    @abstractmethod
-    async def integrity_check(self) -> str: ...
 
     @abstractmethod
     async def get_game(self, game_id: int) -> GameRow | None: ...

@@ -88,7 +88,6 @@ from bot.store.base import (
     Keep,
     MoveRow,
     PlayerResults,
-    SeatRow,
     StepWrite,
     Store,
     StoreClosed,
@@ -97,6 +96,9 @@ from bot.store.base import (
     TimerRow,
     UndoBase,
     VersionConflict,
+    decode_game,
+    decode_move,
+    decode_timer,
     dumps,
 )
 
@@ -363,7 +365,7 @@ class SqliteStore(Store):
 
     async def get_game(self, game_id: int) -> GameRow | None:
         row = await self._one(f"SELECT {_GAME_COLUMNS} FROM games WHERE id = ?", (game_id,))
-        return _game(row) if row else None
+        return decode_game(row) if row else None
 
     async def open_game_in(self, channel_id: int) -> GameRow | None:
         """The channel's unfinished game (lobby or running), if any."""
@@ -372,14 +374,14 @@ class SqliteStore(Store):
             " WHERE channel_id = ? AND status IN ('lobby', 'running')",
             (channel_id,),
         )
-        return _game(row) if row else None
+        return decode_game(row) if row else None
 
     async def last_game_in(self, channel_id: int) -> GameRow | None:
         row = await self._one(
             f"SELECT {_GAME_COLUMNS} FROM games WHERE channel_id = ? ORDER BY id DESC LIMIT 1",
             (channel_id,),
         )
-        return _game(row) if row else None
+        return decode_game(row) if row else None
 
     async def game_ids(self, statuses: Sequence[str] = OPEN_STATUSES) -> list[int]:
         """Ids of the games in these statuses (a maintenance scan, not a command's)."""
@@ -413,7 +415,7 @@ class SqliteStore(Store):
         else:
             sql = f"SELECT {columns} FROM moves WHERE game_id = ? AND seq > ? ORDER BY seq"
             params = (game_id, after or 0)
-        return [_move(r) for r in await self._all(sql, params)]
+        return [decode_move(r) for r in await self._all(sql, params)]
 
     async def undo_base(self, game: GameRow) -> UndoBase:
         """The checkpoint state and the moves since it, for undoing a step of ``game``."""
@@ -739,14 +741,14 @@ class SqliteStore(Store):
 
     async def timer(self, timer_id: int) -> TimerRow | None:
         row = await self._one("SELECT * FROM timers WHERE id = ?", (timer_id,))
-        return _timer(row) if row else None
+        return decode_timer(row) if row else None
 
     async def due_timers(self, now: float, limit: int = 500) -> list[TimerRow]:
         """The timers due by ``now``, earliest first (at most ``limit``)."""
         rows = await self._all(
             "SELECT * FROM timers WHERE due_at <= ? ORDER BY due_at, id LIMIT ?", (now, limit)
         )
-        return [_timer(r) for r in rows]
+        return [decode_timer(r) for r in rows]
 
     async def running_games(self) -> list[GameRow]:
         """Every running game whose clock is not paused (a start-up scan, not a command's)."""
@@ -754,11 +756,11 @@ class SqliteStore(Store):
             f"SELECT {_GAME_COLUMNS} FROM games"
             " WHERE status = 'running' AND paused IS NULL ORDER BY id"
         )
-        return [_game(r) for r in rows]
+        return [decode_game(r) for r in rows]
 
     async def next_timer(self) -> TimerRow | None:
         row = await self._one("SELECT * FROM timers ORDER BY due_at, id LIMIT 1")
-        return _timer(row) if row else None
+        return decode_timer(row) if row else None
 
     async def timers(self, game_id: int | None = None) -> list[TimerRow]:
         if game_id is None:
@@ -767,7 +769,7 @@ class SqliteStore(Store):
             rows = await self._all(
                 "SELECT * FROM timers WHERE game_id = ? ORDER BY due_at, id", (game_id,)
             )
-        return [_timer(r) for r in rows]
+        return [decode_timer(r) for r in rows]
 
     async def delete_timer(self, timer_id: int) -> bool:
         """Remove a timer; False if it was already gone (another pass took it)."""
@@ -912,7 +914,7 @@ class SqliteStore(Store):
             " ORDER BY id DESC LIMIT 1",
             (channel_id,),
         )
-        return _game(row) if row else None
+        return decode_game(row) if row else None
 
     async def guild_results(self, guild_id: int) -> GuildResults:
         """Every finished game's seats in a server, summed per game type and player."""
@@ -1126,62 +1128,6 @@ def _write_clock(db: sqlite3.Connection, game_id: int, clock: Mapping[str, float
     db.executemany(
         "INSERT INTO timers (due_at, kind, game_id, name) VALUES (?, 'clock', ?, ?)",
         [(due, game_id, name) for name, due in clock.items()],
-    )
-
-
-def _game(row: Any) -> GameRow:
-    seats = tuple(
-        SeatRow(
-            int(seat), int(user), str(name), str(colour), status, timeouts, bool(auto), place, score
-        )
-        for seat, user, name, colour, status, timeouts, auto, place, score in json.loads(
-            row["seats_json"]
-        )
-    )
-    return GameRow(
-        id=int(row["id"]),
-        guild_id=row["guild_id"],
-        channel_id=int(row["channel_id"]),
-        game_type=row["game_type"],
-        status=row["status"],
-        creator_id=int(row["creator_id"]),
-        options=json.loads(row["options"]),
-        seed=int(row["seed"]),
-        state=json.loads(row["state"]) if row["state"] is not None else None,
-        version=int(row["version"]),
-        created_at=float(row["created_at"]),
-        updated_at=float(row["updated_at"]),
-        waiting_since=row["waiting_since"],
-        seats=seats,
-        language=row["language"],
-        checkpoint_seq=int(row["checkpoint_seq"]),
-        published_seq=int(row["published_seq"]),
-        last_seq=int(row["last_seq"]),
-        paused=json.loads(row["paused"]) if row["paused"] is not None else None,
-        finished_at=row["finished_at"],
-    )
-
-
-def _move(row: Any) -> MoveRow:
-    return MoveRow(
-        seq=int(row["seq"]),
-        seat=int(row["seat"]),
-        action=row["action"],
-        created_at=float(row["created_at"]),
-        kind=row["kind"],
-        events=tuple(json.loads(row["events"])),
-        checkpoint=bool(row["checkpoint"]),
-    )
-
-
-def _timer(row: Any) -> TimerRow:
-    return TimerRow(
-        id=int(row["id"]),
-        due_at=float(row["due_at"]),
-        kind=row["kind"],
-        game_id=row["game_id"],
-        payload=json.loads(row["payload"]),
-        name=row["name"],
     )
 
 
