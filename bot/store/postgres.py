@@ -37,6 +37,7 @@ Decisions:
 from __future__ import annotations
 
 import json
+import re
 import time
 from collections.abc import Awaitable, Callable, Mapping, Sequence
 from typing import Any, TypeVar
@@ -180,6 +181,20 @@ _GAME_COLUMNS = (
 )
 
 
+class _Tracer:
+    """Hands every statement a pooled connection runs to ``callback`` while one is set."""
+
+    def __init__(self) -> None:
+        self.callback: Callable[[str], None] | None = None
+
+    async def attach(self, db: Connection) -> None:
+        db.add_query_logger(self._logged)
+
+    def _logged(self, query: Any) -> None:
+        if self.callback is not None:
+            self.callback(str(query.query))
+
+
 def redact(url: str) -> str:
     """The URL without its password, to show in logs and messages."""
     parts = urlsplit(url)
@@ -198,8 +213,9 @@ def _count(status: str) -> int:
 class PostgresStore(Store):
     """One PostgreSQL database. Open with :meth:`open`; all methods are coroutines."""
 
-    def __init__(self, pool: asyncpg.Pool, url: str) -> None:
+    def __init__(self, pool: asyncpg.Pool, url: str, tracer: _Tracer) -> None:
         self._pool = pool
+        self._tracer = tracer
         self.url = url
         self.path = redact(url)
         self._closed = False
@@ -209,14 +225,15 @@ class PostgresStore(Store):
     @classmethod
     async def open(cls, location: str | Any) -> PostgresStore:
         url = str(location)
-        pool = await asyncpg.create_pool(url, min_size=1, max_size=POOL_SIZE)
+        tracer = _Tracer()
+        pool = await asyncpg.create_pool(url, min_size=1, max_size=POOL_SIZE, init=tracer.attach)
         try:
             async with pool.acquire() as conn:
                 await _migrate(conn)
         except BaseException:
             await pool.close()
             raise
-        return cls(pool, url)
+        return cls(pool, url, tracer)
 
     async def close(self) -> None:
         """Let the units under way finish, then close the pool."""
@@ -228,9 +245,28 @@ class PostgresStore(Store):
     async def schema_version(self) -> int:
         return int(await self._pool.fetchval("SELECT version FROM schema_version"))
 
-    async def query_plan(self, sql: str, params: Sequence[Any] = ()) -> list[str]:
-        """``EXPLAIN`` of a statement, one line per plan node (for tests)."""
-        rows = await self._pool.fetch(f"EXPLAIN {sql}", *params)
+    async def trace(self, callback: Callable[[str], None] | None) -> None:
+        """Report every statement the pool's connections run (for tests and diagnostics)."""
+        self._tracer.callback = callback
+
+    async def query_plan(self, sql: str) -> list[str]:
+        """The generic plan of a statement (any parameter values), one line per plan node.
+
+        Sequential scans are disfavoured, so a scan in the plan means no index
+        could serve the query, however few rows the tables hold (for tests).
+        """
+        marks = [int(n) for n in re.findall(r"\$(\d+)", sql)]
+        args = ", ".join("NULL" for _ in range(max(marks, default=0)))
+        async with self._pool.acquire() as db, db.transaction():
+            await db.execute("SET LOCAL enable_seqscan = off")
+            await db.execute("SET LOCAL plan_cache_mode = force_generic_plan")
+            await db.execute(f"PREPARE ziggurat_plan AS {sql}")
+            try:
+                rows = await db.fetch(
+                    "EXPLAIN EXECUTE ziggurat_plan" + (f"({args})" if args else "")
+                )
+            finally:
+                await db.execute("DEALLOCATE ziggurat_plan")
         return [str(r[0]) for r in rows]
 
     # -- writing --------------------------------------------------------------------
