@@ -22,12 +22,12 @@ Decisions:
   and a whole batch — ``BEGIN``, every unit, ``COMMIT`` — runs in one trip
   to the writer's thread: one fsync and one round trip per batch.
 * **The writer is a thread of our own** (:class:`_WriterThread`): a plain
-  ``sqlite3`` connection made and used only by one worker thread, a batch
-  handed over with ``loop.run_in_executor`` — public APIs only. aiosqlite
-  offers no public call that runs several statements in one trip (its
-  ``_execute``/``_conn`` are private); measured with ``scripts/
-  bench_scale.py``, the own thread is no slower (see ``docs/scaling.md``).
-  Reads stay on aiosqlite, whose ``execute_fetchall`` is one trip.
+  ``sqlite3`` connection made and used only by one thread, a batch handed
+  over through a queue and answered with ``call_soon_threadsafe`` — public
+  APIs only. aiosqlite offers no public call that runs several statements
+  in one trip (its ``_execute``/``_conn`` are private); this is its own
+  hand-over, and ``scripts/bench_scale.py`` measured no slower. Reads stay
+  on aiosqlite, whose ``execute_fetchall`` is one trip.
 * **Reads on their own connection.** WAL lets a reader see only committed
   data, so a read never sees (or depends on) another command's open
   transaction. Each read is one statement (a game and its seats come in one
@@ -67,10 +67,11 @@ import asyncio
 import contextlib
 import functools
 import json
+import queue
 import sqlite3
+import threading
 import time
 from collections.abc import Callable, Mapping, Sequence
-from concurrent.futures import ThreadPoolExecutor
 from dataclasses import dataclass, field
 from pathlib import Path
 from typing import Any, TypeVar
@@ -956,15 +957,39 @@ class SqliteStore(Store):
 
 
 class _WriterThread:
-    """One worker thread owning a plain ``sqlite3`` connection; each :meth:`run` is one trip.
+    """One thread owning a plain ``sqlite3`` connection; each :meth:`run` is one trip.
 
-    The connection is made on the thread and only ever used there, so
-    sqlite3's same-thread check stays on.
+    The connection is made on the thread and only ever used there (sqlite3's
+    same-thread check stays on). A call is queued to the thread, which hands
+    the result back with ``call_soon_threadsafe`` — the same hand-over as
+    aiosqlite's own thread, through public APIs only.
     """
 
     def __init__(self) -> None:
-        self._executor = ThreadPoolExecutor(1, thread_name_prefix="ziggurat-sqlite-writer")
+        self._calls: queue.SimpleQueue[
+            tuple[asyncio.AbstractEventLoop, asyncio.Future[Any], Callable[[], Any]] | None
+        ] = queue.SimpleQueue()
         self._db: sqlite3.Connection | None = None
+        self._thread = threading.Thread(
+            target=self._serve, name="ziggurat-sqlite-writer", daemon=True
+        )
+        self._thread.start()
+
+    def _serve(self) -> None:
+        while (call := self._calls.get()) is not None:
+            loop, future, fn = call
+            try:
+                outcome: tuple[bool, Any] = (True, fn())
+            except BaseException as exc:
+                outcome = (False, exc)
+            with contextlib.suppress(RuntimeError):  # the loop is gone: nobody waits
+                loop.call_soon_threadsafe(_settle_future, future, *outcome)
+
+    async def _call(self, fn: Callable[[], T]) -> T:
+        loop = asyncio.get_running_loop()
+        future: asyncio.Future[T] = loop.create_future()
+        self._calls.put((loop, future, fn))
+        return await future
 
     async def connect(self, path: str) -> None:
         def connect() -> sqlite3.Connection:
@@ -977,22 +1002,30 @@ class _WriterThread:
                 raise
             return db
 
-        self._db = await asyncio.get_running_loop().run_in_executor(self._executor, connect)
+        self._db = await self._call(connect)
 
     async def run(self, fn: Callable[..., T], *args: Any) -> T:
         """Run ``fn(connection, *args)`` on the thread; its result or its exception."""
         db = self._db
         if db is None:
             raise StoreClosed()
-        return await asyncio.get_running_loop().run_in_executor(
-            self._executor, functools.partial(fn, db, *args)
-        )
+        return await self._call(functools.partial(fn, db, *args))
 
     async def close(self) -> None:
+        """Close the connection on its thread, then end the thread."""
         db, self._db = self._db, None
         if db is not None:
-            await asyncio.get_running_loop().run_in_executor(self._executor, db.close)
-        self._executor.shutdown(wait=False)
+            await self._call(db.close)
+        self._calls.put(None)
+
+
+def _settle_future(future: asyncio.Future[Any], ok: bool, value: Any) -> None:
+    if future.cancelled():
+        return
+    if ok:
+        future.set_result(value)
+    else:
+        future.set_exception(value)
 
 
 def _migrate(db: sqlite3.Connection) -> None:
