@@ -19,6 +19,7 @@ from pathlib import Path
 from bot.store.base import (
     KEEP,
     OPEN_STATUSES,
+    POSTGRES_SCHEMES,
     SEAT_FIELDS,
     ChannelBusy,
     Committed,
@@ -38,10 +39,9 @@ from bot.store.base import (
     UndoBase,
     VersionConflict,
     dumps,
+    redact_url,
 )
 from bot.store.sqlite import MIGRATIONS, PRAGMAS, SqliteStore
-
-POSTGRES_SCHEMES = ("postgresql://", "postgres://")
 
 __all__ = [
     "KEEP",
@@ -71,6 +71,7 @@ __all__ = [
     "dumps",
     "is_postgres",
     "open_store",
+    "redact_url",
 ]
 
 

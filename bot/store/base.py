@@ -37,10 +37,22 @@ from collections.abc import Mapping, Sequence
 from dataclasses import dataclass, field
 from pathlib import Path
 from typing import Any
+from urllib.parse import urlsplit, urlunsplit
 
+#: a location starting with one of these is a PostgreSQL database, anything else a SQLite file
+POSTGRES_SCHEMES = ("postgresql://", "postgres://")
 OPEN_STATUSES = ("lobby", "running")
 #: the seat columns a step may change
 SEAT_FIELDS = ("status", "timeouts", "auto")
+
+
+def redact_url(location: str) -> str:
+    """``location`` with a URL's password shown as ``***`` (anything else unchanged)."""
+    parts = urlsplit(location)
+    if not parts.scheme or parts.password is None:
+        return location
+    netloc = parts.netloc.rsplit("@", 1)[1]
+    return urlunsplit(parts._replace(netloc=f"{parts.username}:***@{netloc}"))
 
 
 def dumps(value: Any) -> str:

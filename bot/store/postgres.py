@@ -41,7 +41,6 @@ import re
 import time
 from collections.abc import Awaitable, Callable, Mapping, Sequence
 from typing import Any, TypeVar
-from urllib.parse import urlsplit, urlunsplit
 
 import asyncpg
 
@@ -68,6 +67,7 @@ from bot.store.base import (
     decode_move,
     decode_timer,
     dumps,
+    redact_url,
 )
 
 T = TypeVar("T")
@@ -195,16 +195,6 @@ class _Tracer:
             self.callback(str(query.query))
 
 
-def redact(url: str) -> str:
-    """The URL without its password, to show in logs and messages."""
-    parts = urlsplit(url)
-    if parts.password is None:
-        return url
-    host = parts.hostname or ""
-    netloc = f"{parts.username}:***@{host}" + (f":{parts.port}" if parts.port else "")
-    return urlunsplit(parts._replace(netloc=netloc))
-
-
 def _count(status: str) -> int:
     """The row count of a command tag such as ``DELETE 1``."""
     return int(status.rsplit(" ", 1)[-1])
@@ -217,7 +207,7 @@ class PostgresStore(Store):
         self._pool = pool
         self._tracer = tracer
         self.url = url
-        self.path = redact(url)
+        self.path = redact_url(url)
         self._closed = False
         self.batches = 0
         self.units = 0
