@@ -28,6 +28,9 @@ Decisions:
   ``DOUBLE PRECISION`` (the SQLite ``REAL``); stored JSON stays ``TEXT`` in
   :func:`~bot.store.base.dumps`'s canonical form, so a value copied from
   SQLite (``python -m bot migrate-db``) is byte for byte the same.
+* Opening fails with an ``OSError`` (what the start-up reports as one line):
+  the server's own (``ConnectionRefusedError``), or ``ConnectionError`` for a
+  login or database the server refused; the URL is shown without its password.
 * Errors map as SQLite's: the one-open-game index → :class:`ChannelBusy`;
   a seat's user unique → :class:`StoreError`; a closed store →
   :class:`StoreClosed`. Every query a command makes uses an index
@@ -216,7 +219,13 @@ class PostgresStore(Store):
     async def open(cls, location: str | Any) -> PostgresStore:
         url = str(location)
         tracer = _Tracer()
-        pool = await asyncpg.create_pool(url, min_size=1, max_size=POOL_SIZE, init=tracer.attach)
+        try:
+            pool = await asyncpg.create_pool(
+                url, min_size=1, max_size=POOL_SIZE, init=tracer.attach
+            )
+        except (asyncpg.PostgresError, asyncpg.InterfaceError) as exc:
+            # refused logins, unknown databases: an OSError, as a missing server is
+            raise ConnectionError(f"{redact_url(url)}: {exc}") from exc
         try:
             async with pool.acquire() as conn:
                 await _migrate(conn)

@@ -322,3 +322,11 @@ async def test_a_fresh_postgres_database_is_migrated(postgres_server) -> None:
         await again.close()
     finally:
         postgres_server.drop_database(name)
+
+
+async def test_an_unknown_postgres_database_fails_to_open_as_an_oserror(postgres_server) -> None:
+    """What the start-up reports as one line (an OSError), the password not in it."""
+    url = postgres_server.url("no_such_database").replace("postgres@", "postgres:s3cret@")
+    with pytest.raises(OSError) as caught:
+        await Store.open(url)
+    assert "no_such_database" in str(caught.value) and "s3cret" not in str(caught.value)
