@@ -174,7 +174,7 @@ MIGRATIONS: tuple[str, ...] = (
 #: the tables, parents first (the order to copy into, or to empty in reverse)
 TABLES = ("games", "seats", "moves", "timers", "game_messages", "closed_dms", "user_prefs")
 
-_GAME_COLUMNS = (
+GAME_COLUMNS = (
     "id, guild_id, channel_id, game_type, status, creator_id, options, seed, state, version,"
     " created_at, updated_at, waiting_since, language, checkpoint_seq, published_seq, last_seq,"
     " paused, finished_at,"
@@ -298,12 +298,12 @@ class PostgresStore(Store):
         return list(await self._pool.fetch(sql, *params))
 
     async def get_game(self, game_id: int) -> GameRow | None:
-        row = await self._one(f"SELECT {_GAME_COLUMNS} FROM games WHERE id = $1", game_id)
+        row = await self._one(f"SELECT {GAME_COLUMNS} FROM games WHERE id = $1", game_id)
         return decode_game(row) if row else None
 
     async def open_game_in(self, channel_id: int) -> GameRow | None:
         row = await self._one(
-            f"SELECT {_GAME_COLUMNS} FROM games"
+            f"SELECT {GAME_COLUMNS} FROM games"
             " WHERE channel_id = $1 AND status IN ('lobby', 'running')",
             channel_id,
         )
@@ -311,7 +311,7 @@ class PostgresStore(Store):
 
     async def last_game_in(self, channel_id: int) -> GameRow | None:
         row = await self._one(
-            f"SELECT {_GAME_COLUMNS} FROM games WHERE channel_id = $1 ORDER BY id DESC LIMIT 1",
+            f"SELECT {GAME_COLUMNS} FROM games WHERE channel_id = $1 ORDER BY id DESC LIMIT 1",
             channel_id,
         )
         return decode_game(row) if row else None
@@ -667,7 +667,7 @@ class PostgresStore(Store):
 
     async def running_games(self) -> list[GameRow]:
         rows = await self._all(
-            f"SELECT {_GAME_COLUMNS} FROM games"
+            f"SELECT {GAME_COLUMNS} FROM games"
             " WHERE status = 'running' AND paused IS NULL ORDER BY id"
         )
         return [decode_game(r) for r in rows]
@@ -808,7 +808,7 @@ class PostgresStore(Store):
 
     async def last_game_over_in(self, channel_id: int) -> GameRow | None:
         row = await self._one(
-            f"SELECT {_GAME_COLUMNS} FROM games WHERE channel_id = $1"
+            f"SELECT {GAME_COLUMNS} FROM games WHERE channel_id = $1"
             " AND status IN ('finished', 'abandoned') AND state IS NOT NULL"
             " ORDER BY id DESC LIMIT 1",
             channel_id,
