@@ -8,7 +8,8 @@ Decisions:
   ``ZIGGURAT_SKIP_POSTGRES=1`` says so, for a machine that cannot have it.
 * PostgreSQL refuses to run as root: as root, the server runs as the
   ``postgres`` user (``runuser``) in a folder that user owns.
-* The server is for tests only: ``fsync`` off (its data dies with the run),
+* The server is for tests only: ``fsync`` off (its data dies with the run;
+  ``durable=True`` keeps it on, for measurements),
   trust authentication on 127.0.0.1 and a socket in its own folder.
 * Each test gets a fresh database copied from a template that already holds
   the migrated schema (``CREATE DATABASE … TEMPLATE``), dropped after the test.
@@ -54,8 +55,10 @@ def _free_port() -> int:
 class PostgresServer:
     """One running server; :meth:`create_database` hands out fresh databases."""
 
-    def __init__(self, bin_dir: Path) -> None:
+    def __init__(self, bin_dir: Path, *, durable: bool = False) -> None:
         self.bin = bin_dir
+        #: fsync as in production (for measurements), instead of the tests' fsync=off
+        self.durable = durable
         self.root = Path(tempfile.mkdtemp(prefix="ziggurat-pg-"))
         self.data = self.root / "data"
         self.port = _free_port()
@@ -71,6 +74,14 @@ class PostgresServer:
         subprocess.run([*self._as_user, *args], check=True, capture_output=True)
 
     def start(self) -> None:
+        """Start the server and make the migrated template; stopped again if that fails."""
+        try:
+            self._start()
+        except BaseException:
+            self.stop()
+            raise
+
+    def _start(self) -> None:
         self._run(
             str(self.bin / "initdb"),
             "-D",
@@ -95,11 +106,8 @@ class PostgresServer:
                 "-k",
                 str(self.root),
                 "-c",
-                "fsync=off",
-                "-c",
-                "full_page_writes=off",
-                "-c",
                 "max_connections=200",
+                *(() if self.durable else ("-c", "fsync=off", "-c", "full_page_writes=off")),
             ],
             stdout=subprocess.DEVNULL,
             stderr=log.open("wb"),
