@@ -36,6 +36,9 @@ Decisions:
   :func:`database_open_problem` opens it once with the standard library (a
   file that is not a database, a read-only file system), so the store's own
   open, on a background thread, does not meet those failures.
+* ``ZIGGURAT_COMPUTER_PAUSE_SECONDS`` is the pause before a computer seat
+  moves (so the table can follow), from 0 to :data:`MAX_COMPUTER_PAUSE`;
+  default :data:`DEFAULT_COMPUTER_PAUSE`.
 * ``ZIGGURAT_DEMO_DIR`` is the offline demo's default output folder
   (:func:`demo_dir`); the Docker image sets it under ``/data``.
 """
@@ -63,6 +66,9 @@ DEFAULT_DEADLINE_HOURS = 24.0
 MIN_DEADLINE_HOURS = 1.0
 MAX_DEADLINE_HOURS = 720.0
 MAX_SHARDS = 128
+#: the pause before a computer seat moves, in seconds (default and most)
+DEFAULT_COMPUTER_PAUSE = 3.0
+MAX_COMPUTER_PAUSE = 600.0
 #: the largest snowflake Discord issues fits in a signed 64-bit integer
 MAX_SNOWFLAKE = 2**63 - 1
 DEFAULT_DEMO_DIR = "demo-boards"
@@ -136,6 +142,18 @@ def parse_deadline_hours(raw: str | None) -> float:
     return hours
 
 
+def parse_computer_pause(raw: str | None) -> float:
+    if raw is None:
+        return DEFAULT_COMPUTER_PAUSE
+    try:
+        seconds = float(raw)
+    except ValueError:
+        raise ValueError(raw) from None
+    if not math.isfinite(seconds) or not 0 <= seconds <= MAX_COMPUTER_PAUSE:
+        raise ValueError(raw)
+    return seconds
+
+
 def parse_shards(raw: str | None) -> Shards:
     if raw is None:
         return None
@@ -174,6 +192,8 @@ class Settings:
     turn_deadline_hours: float
     #: ``None``: one unsharded connection; ``"auto"``: Discord's count; else a fixed count
     shards: Shards = None
+    #: seconds between the step that hands over to a computer seat and its move
+    computer_pause: float = DEFAULT_COMPUTER_PAUSE
 
     @classmethod
     def from_env(cls, env_file: str | None = ".env") -> Settings:
@@ -220,9 +240,16 @@ class Settings:
             max=f"{MAX_DEADLINE_HOURS:g}",
         )
         shards = check("ZIGGURAT_SHARDS", parse_shards, "config.allowed.shards", max=MAX_SHARDS)
+        pause = check(
+            "ZIGGURAT_COMPUTER_PAUSE_SECONDS",
+            parse_computer_pause,
+            "config.allowed.computer_pause",
+            max=f"{MAX_COMPUTER_PAUSE:g}",
+        )
         if problems:
             raise ConfigError(problems)
         assert level is not None and hours is not None and database is not None
+        assert pause is not None
         return cls(
             token=token,
             database=database,
@@ -230,6 +257,7 @@ class Settings:
             log_level=level,
             turn_deadline_hours=hours,
             shards=shards,
+            computer_pause=pause,
         )
 
 

@@ -55,6 +55,17 @@ def redact_url(location: str) -> str:
     return urlunsplit(parts._replace(netloc=f"{parts.username}:***@{netloc}"))
 
 
+#: a seat to open a lobby with: (user id, name) or (user id, name, computer level or None)
+SeatSpec = tuple[int, str] | tuple[int, str, str | None]
+#: whether finished game ``g`` had a computer seat (SQL both backends run, for the statistics)
+HAS_COMPUTER = "EXISTS (SELECT 1 FROM seats AS k WHERE k.game_id = g.id AND k.computer IS NOT NULL)"
+
+
+def seat_specs(seats: Sequence[SeatSpec]) -> list[tuple[int, str, str | None]]:
+    """Each seat as (user id, name, computer level or None)."""
+    return [(row[0], row[1], row[2] if len(row) > 2 else None) for row in seats]
+
+
 def dumps(value: Any) -> str:
     """The canonical JSON text of a stored value."""
     return json.dumps(value, separators=(",", ":"), sort_keys=True, ensure_ascii=False)
@@ -84,7 +95,11 @@ class StoreClosed(StoreError):
 class SeatRow:
     """A seat: its player, colour, how it plays on (``playing``, ``absent`` after
     too many timeouts in a row, ``resigned``), consecutive timeouts, whether it
-    takes automatic answers, and its place and score once the game is over."""
+    takes automatic answers, and its place and score once the game is over.
+
+    A computer seat has its level in ``computer`` (None for a member) and a
+    synthetic negative ``user_id`` (chosen by the service), so a seat is still
+    found by its user and a game never holds one user twice."""
 
     seat: int
     user_id: int
@@ -95,6 +110,7 @@ class SeatRow:
     auto: bool = False
     place: int | None = None
     score: int | None = None
+    computer: str | None = None
 
 
 @dataclass(frozen=True)
@@ -188,6 +204,9 @@ class StepWrite:
     results: Mapping[int, tuple[int, int]] = field(default_factory=dict)
     #: the id of the due timer this step carries out (deleted with it), if any
     fired: int | None = None
+    #: the computer seats' move timer: its due time (one already set keeps its own),
+    #: None to drop it
+    computer: float | Keep | None = KEEP
 
     def __post_init__(self) -> None:
         if len({move.checkpoint for move in self.moves}) > 1:
@@ -236,6 +255,8 @@ class PlayerResults:
     played: int
     wins: int
     average_place: float
+    #: these are games with a computer seat (counted apart)
+    computers: bool = False
 
 
 @dataclass(frozen=True)
@@ -244,15 +265,26 @@ class GuildResults:
 
     games: dict[str, int]
     players: list[PlayerResults]
+    #: finished games with a computer seat, per game type (not in ``games``)
+    computer_games: dict[str, int] = field(default_factory=dict)
 
 
 def decode_game(row: Any) -> GameRow:
     """A game from its row (by column name, as every backend reads it; seats as JSON)."""
     seats = tuple(
         SeatRow(
-            int(seat), int(user), str(name), str(colour), status, timeouts, bool(auto), place, score
+            int(seat),
+            int(user),
+            str(name),
+            str(colour),
+            status,
+            timeouts,
+            bool(auto),
+            place,
+            score,
+            computer,
         )
-        for seat, user, name, colour, status, timeouts, auto, place, score in json.loads(
+        for seat, user, name, colour, status, timeouts, auto, place, score, computer in json.loads(
             row["seats_json"]
         )
     )
@@ -384,8 +416,11 @@ class Store(ABC):
         """The checkpoint state and the moves since it, for undoing a step of ``game``."""
 
     @abstractmethod
-    async def add_seat(self, game: GameRow, user_id: int, display_name: str) -> None:
-        """Seat a user in the next free seat of a lobby (version-checked)."""
+    async def add_seat(
+        self, game: GameRow, user_id: int, display_name: str, *, computer: str | None = None
+    ) -> None:
+        """Seat a user (or a computer at level ``computer``) in the next free seat of a
+        lobby (version-checked)."""
 
     @abstractmethod
     async def remove_seat(self, game: GameRow, user_id: int) -> None:
@@ -431,9 +466,17 @@ class Store(ABC):
 
     @abstractmethod
     async def replace_player(
-        self, game: GameRow, seat: int, user_id: int, display_name: str
+        self,
+        game: GameRow,
+        seat: int,
+        user_id: int,
+        display_name: str,
+        *,
+        computer: str | None = None,
     ) -> int:
-        """Hand a seat to another user (version-checked); the new version.
+        """Hand a seat to another user, or to a computer at level ``computer``
+        (version-checked); the new version. The seat plays on afresh: ``playing``,
+        no timeouts, no automatic answers.
 
         Raises :class:`StoreError` when that user already holds a seat.
         """
@@ -552,13 +595,14 @@ class Store(ABC):
         channel_id: int,
         game_type: str,
         creator_id: int,
-        seats: Sequence[tuple[int, str]],
+        seats: Sequence[SeatSpec],
         options: Mapping[str, str],
         seed: int,
         language: str = "en",
     ) -> GameRow:
-        """Create a lobby with ``seats`` (user id, name) seated in this order, in one
-        transaction; :class:`ChannelBusy` if the channel has an unfinished game."""
+        """Create a lobby with ``seats`` (user id, name, and optionally the computer
+        level) seated in this order, in one transaction; :class:`ChannelBusy` if the
+        channel has an unfinished game."""
 
     @abstractmethod
     async def last_game_over_in(self, channel_id: int) -> GameRow | None:
@@ -566,8 +610,11 @@ class Store(ABC):
 
     @abstractmethod
     async def guild_results(self, guild_id: int) -> GuildResults:
-        """Every finished game's seats in a server, summed per game type and player."""
+        """Every finished game's seats in a server, summed per game type and player;
+        games with a computer seat are counted apart (``computer_games``,
+        ``PlayerResults.computers``) and computer seats are no players."""
 
     @abstractmethod
     async def member_results(self, guild_id: int, user_id: int) -> list[PlayerResults]:
-        """One user's finished games in a server, summed per game type."""
+        """One user's finished games in a server, summed per game type (games with a
+        computer seat apart)."""

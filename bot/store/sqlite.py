@@ -79,6 +79,7 @@ from typing import Any, TypeVar
 import aiosqlite
 
 from bot.store.base import (
+    HAS_COMPUTER,
     KEEP,
     OPEN_STATUSES,
     SEAT_FIELDS,
@@ -89,6 +90,7 @@ from bot.store.base import (
     Keep,
     MoveRow,
     PlayerResults,
+    SeatSpec,
     StepWrite,
     Store,
     StoreClosed,
@@ -101,6 +103,7 @@ from bot.store.base import (
     decode_move,
     decode_timer,
     dumps,
+    seat_specs,
 )
 
 T = TypeVar("T")
@@ -202,6 +205,10 @@ MIGRATIONS: tuple[str, ...] = (
         notify TEXT NOT NULL DEFAULT 'channel'
     );
     """,
+    # 5: computer seats: the level a computer plays at, NULL for a member's seat
+    """
+    ALTER TABLE seats ADD COLUMN computer TEXT;
+    """,
 )
 
 #: the most units one transaction takes (a batch this size commits in a few ms)
@@ -219,7 +226,7 @@ _GAME_COLUMNS = (
     " created_at, updated_at, waiting_since, language, checkpoint_seq, published_seq, last_seq,"
     " paused, finished_at,"
     " (SELECT json_group_array(json_array(seat, user_id, display_name, colour, status,"
-    "        timeouts, auto, place, score))"
+    "        timeouts, auto, place, score, computer))"
     "  FROM (SELECT * FROM seats WHERE seats.game_id = games.id ORDER BY seat)) AS seats_json"
 )
 
@@ -428,15 +435,15 @@ class SqliteStore(Store):
 
     # -- lobby --------------------------------------------------------------------
 
-    async def add_seat(self, game: GameRow, user_id: int, display_name: str) -> None:
-        """Seat a user in the next free seat of a lobby (version-checked)."""
-
+    async def add_seat(
+        self, game: GameRow, user_id: int, display_name: str, *, computer: str | None = None
+    ) -> None:
         def unit(db: sqlite3.Connection) -> None:
             _bump(db, game, "lobby")
             db.execute(
-                "INSERT INTO seats (game_id, seat, user_id, display_name, joined_at)"
-                " VALUES (?, ?, ?, ?, ?)",
-                (game.id, len(game.seats), user_id, display_name, time.time()),
+                "INSERT INTO seats (game_id, seat, user_id, display_name, joined_at, computer)"
+                " VALUES (?, ?, ?, ?, ?, ?)",
+                (game.id, len(game.seats), user_id, display_name, time.time(), computer),
             )
 
         await self.write(unit)
@@ -585,6 +592,7 @@ class SqliteStore(Store):
             else:
                 _write_timers(db, game.id, step.reminder, step.deadlines)
                 _write_clock(db, game.id, step.clock)
+                _write_computer(db, game.id, step.computer)
             return Committed(game.version + 1, last_seq)
 
         return await self.write(unit)
@@ -602,20 +610,21 @@ class SqliteStore(Store):
         return await self.write(unit)
 
     async def replace_player(
-        self, game: GameRow, seat: int, user_id: int, display_name: str
+        self,
+        game: GameRow,
+        seat: int,
+        user_id: int,
+        display_name: str,
+        *,
+        computer: str | None = None,
     ) -> int:
-        """Hand a seat to another user (version-checked); the new version.
-
-        Raises :class:`StoreError` when that user already holds a seat.
-        """
-
         def unit(db: sqlite3.Connection) -> int:
             _bump(db, game, "running")
             try:
                 db.execute(
                     "UPDATE seats SET user_id = ?, display_name = ?, status = 'playing',"
-                    " timeouts = 0 WHERE game_id = ? AND seat = ?",
-                    (user_id, display_name, game.id, seat),
+                    " timeouts = 0, auto = 0, computer = ? WHERE game_id = ? AND seat = ?",
+                    (user_id, display_name, computer, game.id, seat),
                 )
             except sqlite3.IntegrityError as exc:
                 raise StoreError("already seated") from exc
@@ -866,14 +875,11 @@ class SqliteStore(Store):
         channel_id: int,
         game_type: str,
         creator_id: int,
-        seats: Sequence[tuple[int, str]],
+        seats: Sequence[SeatSpec],
         options: Mapping[str, str],
         seed: int,
         language: str = "en",
     ) -> GameRow:
-        """Create a lobby with ``seats`` (user id, name) seated in this order, in one
-        transaction; :class:`ChannelBusy` if the channel has an unfinished game."""
-
         def unit(db: sqlite3.Connection) -> int:
             now = time.time()
             try:
@@ -897,9 +903,12 @@ class SqliteStore(Store):
                 raise ChannelBusy(channel_id) from exc
             game_id = int(cursor.lastrowid or 0)
             db.executemany(
-                "INSERT INTO seats (game_id, seat, user_id, display_name, joined_at)"
-                " VALUES (?, ?, ?, ?, ?)",
-                [(game_id, seat, user, name, now) for seat, (user, name) in enumerate(seats)],
+                "INSERT INTO seats (game_id, seat, user_id, display_name, joined_at, computer)"
+                " VALUES (?, ?, ?, ?, ?, ?)",
+                [
+                    (game_id, seat, user, name, now, computer)
+                    for seat, (user, name, computer) in enumerate(seat_specs(seats))
+                ],
             )
             return game_id
 
@@ -918,40 +927,43 @@ class SqliteStore(Store):
         return decode_game(row) if row else None
 
     async def guild_results(self, guild_id: int) -> GuildResults:
-        """Every finished game's seats in a server, summed per game type and player."""
         games = await self._all(
-            "SELECT game_type, COUNT(*) FROM games WHERE guild_id = ? AND status = 'finished'"
-            " GROUP BY game_type",
+            f"SELECT game_type, {HAS_COMPUTER} AS c, COUNT(*) FROM games AS g"
+            " WHERE guild_id = ? AND status = 'finished' GROUP BY game_type, c",
             (guild_id,),
         )
         players = await self._all(
             "SELECT g.game_type, s.user_id, COUNT(*), SUM(s.place = 1), AVG(s.place),"
-            " s.display_name, MAX(g.id)"
+            f" s.display_name, MAX(g.id), {HAS_COMPUTER} AS c"
             " FROM games AS g JOIN seats AS s ON s.game_id = g.id"
             " WHERE g.guild_id = ? AND g.status = 'finished' AND s.place IS NOT NULL"
-            " GROUP BY g.game_type, s.user_id",
+            " AND s.computer IS NULL GROUP BY g.game_type, s.user_id, c",
             (guild_id,),
         )
         return GuildResults(
-            games={str(r[0]): int(r[1]) for r in games},
+            games={str(r[0]): int(r[2]) for r in games if not r[1]},
             players=[
-                PlayerResults(str(r[0]), int(r[1]), str(r[5]), int(r[2]), int(r[3]), float(r[4]))
+                PlayerResults(
+                    str(r[0]), int(r[1]), str(r[5]), int(r[2]), int(r[3]), float(r[4]), bool(r[7])
+                )
                 for r in players
             ],
+            computer_games={str(r[0]): int(r[2]) for r in games if r[1]},
         )
 
     async def member_results(self, guild_id: int, user_id: int) -> list[PlayerResults]:
-        """One user's finished games in a server, summed per game type."""
         rows = await self._all(
             "SELECT g.game_type, COUNT(*), SUM(s.place = 1), AVG(s.place),"
-            " s.display_name, MAX(g.id)"
+            f" s.display_name, MAX(g.id), {HAS_COMPUTER} AS c"
             " FROM seats AS s JOIN games AS g ON g.id = s.game_id"
             " WHERE s.user_id = ? AND g.guild_id = ? AND g.status = 'finished'"
-            " AND s.place IS NOT NULL GROUP BY g.game_type",
+            " AND s.place IS NOT NULL GROUP BY g.game_type, c",
             (user_id, guild_id),
         )
         return [
-            PlayerResults(str(r[0]), user_id, str(r[4]), int(r[1]), int(r[2]), float(r[3]))
+            PlayerResults(
+                str(r[0]), user_id, str(r[4]), int(r[1]), int(r[2]), float(r[3]), bool(r[6])
+            )
             for r in rows
         ]
 
@@ -1161,6 +1173,19 @@ def _write_clock(db: sqlite3.Connection, game_id: int, clock: Mapping[str, float
     db.executemany(
         "INSERT INTO timers (due_at, kind, game_id, name) VALUES (?, 'clock', ?, ?)",
         [(due, game_id, name) for name, due in clock.items()],
+    )
+
+
+def _write_computer(db: sqlite3.Connection, game_id: int, due: float | Keep | None) -> None:
+    """Set a game's computer move timer (see :class:`StepWrite`)."""
+    if isinstance(due, Keep):
+        return
+    if due is None:
+        db.execute("DELETE FROM timers WHERE game_id = ? AND kind = 'computer'", (game_id,))
+        return
+    db.execute(
+        "INSERT OR IGNORE INTO timers (due_at, kind, game_id, name) VALUES (?, 'computer', ?, '')",
+        (due, game_id),
     )
 
 

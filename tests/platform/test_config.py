@@ -39,6 +39,7 @@ VARIABLES = (
     "ZIGGURAT_TURN_DEADLINE_HOURS",
     "ZIGGURAT_SHARDS",
     "ZIGGURAT_DEMO_DIR",
+    "ZIGGURAT_COMPUTER_PAUSE_SECONDS",
 )
 #: a syntactically valid token that no Discord will ever accept
 TOKEN = "MTIzNDU2Nzg5MDEyMzQ1Njc4.GaBcDe.abcdefghijklmnopqrstuvwxyz0123456789"
@@ -78,6 +79,10 @@ BAD_VALUES = [
     ("ZIGGURAT_SHARDS", "0"),
     ("ZIGGURAT_SHARDS", "-1"),
     ("ZIGGURAT_SHARDS", "1000"),
+    ("ZIGGURAT_COMPUTER_PAUSE_SECONDS", "soon"),
+    ("ZIGGURAT_COMPUTER_PAUSE_SECONDS", "-1"),
+    ("ZIGGURAT_COMPUTER_PAUSE_SECONDS", "nan"),
+    ("ZIGGURAT_COMPUTER_PAUSE_SECONDS", "601"),
 ]
 
 
@@ -157,6 +162,11 @@ def test_good_values_and_defaults(clean_env: pytest.MonkeyPatch) -> None:
     )
     clean_env.setenv("ZIGGURAT_SHARDS", "3")
     assert Settings.from_env().shards == 3
+    assert Settings.from_env().computer_pause == 3.0
+    clean_env.setenv("ZIGGURAT_COMPUTER_PAUSE_SECONDS", "0")
+    assert Settings.from_env().computer_pause == 0.0
+    clean_env.setenv("ZIGGURAT_COMPUTER_PAUSE_SECONDS", "1.5")
+    assert Settings.from_env().computer_pause == 1.5
 
 
 def test_empty_values_mean_the_defaults(clean_env: pytest.MonkeyPatch) -> None:
