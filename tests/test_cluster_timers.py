@@ -1,10 +1,11 @@
 """Timers in a shard cluster: two processes on one database, each fires only its own.
 
 Each "process" is a :class:`~bot.store.Store` of its own on the same database
-(every test runs on a SQLite file and on a PostgreSQL server), a :class:`~bot.service.GameService` and a :class:`~bot.timers.TimerRunner`
-with its shard range (:class:`~bot.cluster.ShardRange`), as two bot
-processes of a cluster are. A fake clock moves time; :meth:`TimerRunner.sync`
-waits for a complete pass.
+(every test runs on a SQLite file and on a PostgreSQL server), a
+:class:`~bot.service.GameService` and a :class:`~bot.timers.TimerRunner` with
+its shard range (:class:`~bot.cluster.ShardRange`), as two bot processes of a
+cluster are. A fake clock moves time; :meth:`TimerRunner.sync` waits for a
+complete pass.
 """
 
 from __future__ import annotations

@@ -2,7 +2,8 @@
 
 The test games' computer players (:mod:`tests.support.robots`) decide in the
 real deciding processes; the clock is a fake one and the pause before a
-computer move is zero, so a test fires the due timers itself.
+computer move is zero, so a test fires the due timers itself. Every test runs
+on SQLite and on PostgreSQL.
 """
 
 from __future__ import annotations
@@ -17,9 +18,11 @@ from bot.service import GameService, Outcome, Player, Refusal
 from bot.service.computer import MARKER
 from bot.service.context import COMPUTER_TIMER
 from bot.store import Store
-from tests.conftest import ALICE, BOB, CAROL, CHANNEL, GUILD, ORACLE, RELAY
+from tests.conftest import ALICE, BOB, BOTH_BACKENDS, CAROL, CHANNEL, GUILD, ORACLE, RELAY
 from tests.support import robots
 from tests.support.seated import channel_row
+
+pytestmark = BOTH_BACKENDS
 
 #: a Robot Oracle seed whose first round, both seats playing their lowest card, the
 #: computer seat wins (so it, not the member, takes the winner's choice)
