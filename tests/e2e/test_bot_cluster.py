@@ -5,8 +5,9 @@ with ``ZIGGURAT_SHARDS=2`` and its own ``ZIGGURAT_SHARD_IDS``, against the
 fake Discord in this test's process, which routes each guild's interactions
 to the connection running its shard and every DM to shard 0's. The database
 is one PostgreSQL server, the cluster's deployment (a throwaway server from
-:mod:`tests.support.postgres`), and, the same test again, one shared SQLite
-file (possible on one machine: both processes open it in WAL mode).
+:mod:`tests.support.postgres`); the first test runs again on one shared
+SQLite file (possible on one machine: both processes open it in WAL mode),
+the kill test only on PostgreSQL, to keep the module near two minutes.
 
 The world: a guild on each shard, :data:`PER_GUILD` channels in each, an
 Oracle game in every channel; every player asked for "your turn" DMs. Then:
@@ -51,8 +52,6 @@ from tests.conftest import BOTH_BACKENDS, register_oracle
 from .bot_harness import action_buttons, said
 from .fake_discord import FakeChannel, FakeDiscord, FakeGuild, FakeUser, InteractionResult
 from .test_bot_process import CHILD, ROOT
-
-pytestmark = BOTH_BACKENDS
 
 TOTAL = 2
 PER_GUILD = 50
@@ -281,6 +280,7 @@ def check_told(
         assert plays == [action], (channel.name, user.name, plays)
 
 
+@BOTH_BACKENDS
 async def test_two_processes_carry_100_channels_and_hand_dm_clicks_to_the_owner(
     cluster: Cluster,
 ) -> None:
@@ -339,6 +339,7 @@ async def test_two_processes_carry_100_channels_and_hand_dm_clicks_to_the_owner(
     assert sum(1 for line in logs[1].splitlines() if "took over interaction" in line) == PER_GUILD
 
 
+@pytest.mark.parametrize("backend", ["postgres"])
 async def test_one_process_killed_mid_load_loses_nothing_and_timers_fire_once(
     cluster: Cluster,
 ) -> None:
