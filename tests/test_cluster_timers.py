@@ -11,6 +11,7 @@ complete pass.
 from __future__ import annotations
 
 import asyncio
+import re
 from collections.abc import AsyncIterator
 
 import pytest
@@ -21,6 +22,7 @@ from bot.service import GameService
 from bot.store import Store
 from bot.timers import CLAIM_LEASE, TimerRunner
 from tests.conftest import ALICE, BOB, BOTH_BACKENDS, CAROL
+from tests.platform.test_store_plans import NOT_QUERIES, _leading_columns, _whole_index_searches
 from tests.support import raw_sql
 
 from .test_timers import HOUR, Clock, Delivered
@@ -185,3 +187,30 @@ async def test_the_stores_shard_formula_is_discords(store: Store) -> None:
             for guild in guilds:
                 [(owned,)] = await raw_sql.execute(store, f"SELECT {condition}", guild, *params)
                 assert bool(owned) == shards.owns(guild), (total, first, guild)
+
+
+async def test_the_cluster_statements_use_indexes(store: Store, backend: str) -> None:
+    """The statements a cluster process polls with read no table in full, as the
+    commands' do (``tests/platform/test_store_plans.py``), on both backends."""
+    service = GameService(store, games.REGISTRY, render=False)
+    game_id = await start_game(service, GUILDS[0], 7300)
+    shards = ShardRange(TOTAL, 0, 0)
+    seen: set[str] = set()
+    await store.trace(seen.add)  # type: ignore[attr-defined]
+    assert await store.claim_due_timers(0, shards, "a", 60) == []
+    assert await store.next_owned_timer(shards, "b", 60) is not None
+    await store.hand_over(0, game_id, {"id": "1"})
+    assert await store.has_handovers(shards)
+    assert len(await store.take_handovers(shards)) == 1
+    await store.trace(None)  # type: ignore[attr-defined]
+    queries = sorted(s for s in seen if not s.lstrip().upper().startswith(NOT_QUERIES))
+    assert len(queries) == 5, queries
+    full_scan = {
+        "sqlite": re.compile(r"^SCAN (games|timers|handovers)\b(?! USING (COVERING )?INDEX)"),
+        "postgres": re.compile(r"Seq Scan on (games|timers|handovers)\b"),
+    }[backend]
+    leading = await _leading_columns(store) if backend == "postgres" else {}
+    for sql in queries:
+        plan = await store.query_plan(sql)  # type: ignore[attr-defined]
+        assert not [step for step in plan if full_scan.search(step)], (sql, plan)
+        assert not _whole_index_searches(plan, leading), (sql, plan)

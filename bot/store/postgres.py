@@ -193,6 +193,7 @@ MIGRATIONS: tuple[str, ...] = (
         payload TEXT NOT NULL,
         created_at DOUBLE PRECISION NOT NULL
     );
+    CREATE INDEX timers_claimed ON timers (claimed_by) WHERE claimed_by IS NOT NULL;
     CREATE INDEX handovers_by_shard ON handovers (shard, id);
     """,
 )
@@ -910,15 +911,16 @@ class PostgresStore(Store):
     ) -> list[TimerRow]:
         # FOR UPDATE SKIP LOCKED: a timer another process is claiming right now is
         # skipped, not waited for; its claim is then visible to the next pass
-        owned, params = shards.sql("g.guild_id", first_param=3)
+        owned, params = shards.sql("games.guild_id", first_param=3)
 
         async def unit(db: Connection) -> list[TimerRow]:
             rows = await db.fetch(
                 "UPDATE timers SET claimed_by = $1, claimed_at = $2 WHERE id IN ("
-                " SELECT t.id FROM timers AS t LEFT JOIN games AS g ON g.id = t.game_id"
-                f" WHERE t.due_at <= $2 AND {owned}"
-                " AND (t.claimed_by IS NULL OR t.claimed_by = $1 OR t.claimed_at <= $6)"
-                " ORDER BY t.due_at, t.id LIMIT $7 FOR UPDATE OF t SKIP LOCKED) RETURNING *",
+                " SELECT timers.id FROM timers LEFT JOIN games ON games.id = timers.game_id"
+                f" WHERE due_at <= $2 AND {owned}"
+                " AND (claimed_by IS NULL OR claimed_by = $1 OR claimed_at <= $6)"
+                " ORDER BY due_at, timers.id LIMIT $7 FOR UPDATE OF timers SKIP LOCKED)"
+                " RETURNING *",
                 claimant,
                 now,
                 *params,
@@ -932,13 +934,19 @@ class PostgresStore(Store):
     async def next_owned_timer(
         self, shards: ShardRange, claimant: str, lease: float
     ) -> TimerRow | None:
-        owned, params = shards.sql("g.guild_id", first_param=3)
+        # two indexed picks: the earliest timer free to claim (timers_by_due, in
+        # order) and the earliest lapse of another claimant's claim (timers_claimed)
+        owned, params = shards.sql("games.guild_id", first_param=3)
+        joined = "FROM timers LEFT JOIN games ON games.id = timers.game_id"
+        columns = "timers.id AS id, kind, game_id, payload, name"
         row = await self._one(
-            "SELECT t.id, t.kind, t.game_id, t.payload, t.name, CASE"
-            " WHEN t.claimed_by IS NULL OR t.claimed_by = $1 THEN t.due_at"
-            " ELSE GREATEST(t.due_at, t.claimed_at + $2) END AS due_at"
-            " FROM timers AS t LEFT JOIN games AS g ON g.id = t.game_id"
-            f" WHERE {owned} ORDER BY 6, t.id LIMIT 1",
+            f"(SELECT {columns}, due_at {joined}"
+            f" WHERE (claimed_by IS NULL OR claimed_by = $1) AND {owned}"
+            " ORDER BY due_at, timers.id LIMIT 1)"
+            f" UNION ALL (SELECT {columns},"
+            f" GREATEST(due_at, claimed_at + $2) AS due_at {joined}"
+            f" WHERE claimed_by IS NOT NULL AND claimed_by <> $1 AND {owned}"
+            " ORDER BY 6, 1 LIMIT 1) ORDER BY 6, 1 LIMIT 1",
             claimant,
             lease,
             *params,
@@ -1035,7 +1043,8 @@ async def _write_timers(
     elif not isinstance(reminder, Keep):
         await db.execute(
             "INSERT INTO timers (due_at, kind, game_id, name) VALUES ($1, 'reminder', $2, '')"
-            " ON CONFLICT (game_id, kind, name) DO UPDATE SET due_at = excluded.due_at",
+            " ON CONFLICT (game_id, kind, name) DO UPDATE SET due_at = excluded.due_at,"
+            " claimed_by = NULL, claimed_at = NULL",  # a re-armed reminder is a new timer
             reminder,
             game_id,
         )

@@ -223,6 +223,7 @@ MIGRATIONS: tuple[str, ...] = (
         payload TEXT NOT NULL,
         created_at REAL NOT NULL
     );
+    CREATE INDEX timers_claimed ON timers (claimed_by) WHERE claimed_by IS NOT NULL;
     CREATE INDEX handovers_by_shard ON handovers (shard, id);
     """,
 )
@@ -994,17 +995,17 @@ class SqliteStore(Store):
         limit: int = 500,
     ) -> list[TimerRow]:
         # one UPDATE … RETURNING under SQLite's single writer: atomic across processes
-        owned, params = shards.sql("g.guild_id")
+        owned, params = shards.sql("games.guild_id")
 
         def unit(db: sqlite3.Connection) -> list[TimerRow]:
             cursor = db.cursor()
             cursor.row_factory = sqlite3.Row
             cursor.execute(
                 "UPDATE timers SET claimed_by = ?, claimed_at = ? WHERE id IN ("
-                " SELECT t.id FROM timers t LEFT JOIN games g ON g.id = t.game_id"
-                f" WHERE t.due_at <= ? AND {owned}"
-                " AND (t.claimed_by IS NULL OR t.claimed_by = ? OR t.claimed_at <= ?)"
-                " ORDER BY t.due_at, t.id LIMIT ?) RETURNING *",
+                " SELECT timers.id FROM timers LEFT JOIN games ON games.id = timers.game_id"
+                f" WHERE due_at <= ? AND {owned}"
+                " AND (claimed_by IS NULL OR claimed_by = ? OR claimed_at <= ?)"
+                " ORDER BY due_at, timers.id LIMIT ?) RETURNING *",
                 (claimant, now, now, *params, claimant, now - lease, limit),
             )
             return sorted(
@@ -1016,14 +1017,20 @@ class SqliteStore(Store):
     async def next_owned_timer(
         self, shards: ShardRange, claimant: str, lease: float
     ) -> TimerRow | None:
-        owned, params = shards.sql("g.guild_id")
+        # two indexed picks: the earliest timer free to claim (timers_by_due, in
+        # order) and the earliest lapse of another claimant's claim (timers_claimed)
+        owned, params = shards.sql("games.guild_id")
+        joined = "FROM timers LEFT JOIN games ON games.id = timers.game_id"
+        columns = "timers.id AS id, kind, game_id, payload, name"
         row = await self._one(
-            "SELECT t.id, t.kind, t.game_id, t.payload, t.name, CASE"
-            " WHEN t.claimed_by IS NULL OR t.claimed_by = ? THEN t.due_at"
-            " ELSE MAX(t.due_at, t.claimed_at + ?) END AS due_at"
-            " FROM timers t LEFT JOIN games g ON g.id = t.game_id"
-            f" WHERE {owned} ORDER BY 6, t.id LIMIT 1",
-            (claimant, lease, *params),
+            f"SELECT * FROM (SELECT {columns}, due_at {joined}"
+            f" WHERE (claimed_by IS NULL OR claimed_by = ?) AND {owned}"
+            " ORDER BY due_at, timers.id LIMIT 1)"
+            f" UNION ALL SELECT * FROM (SELECT {columns},"
+            f" MAX(due_at, claimed_at + ?) AS due_at {joined}"
+            f" WHERE claimed_by IS NOT NULL AND claimed_by <> ? AND {owned}"
+            " ORDER BY 6, 1 LIMIT 1) ORDER BY 6, 1 LIMIT 1",
+            (claimant, *params, lease, claimant, *params),
         )
         return decode_timer(row) if row else None
 
@@ -1220,7 +1227,8 @@ def _write_timers(
     elif not isinstance(reminder, Keep):
         db.execute(
             "INSERT INTO timers (due_at, kind, game_id, name) VALUES (?, 'reminder', ?, '')"
-            " ON CONFLICT (game_id, kind, name) DO UPDATE SET due_at = excluded.due_at",
+            " ON CONFLICT (game_id, kind, name) DO UPDATE SET due_at = excluded.due_at,"
+            " claimed_by = NULL, claimed_at = NULL",  # a re-armed reminder is a new timer
             (reminder, game_id),
         )
     if isinstance(deadlines, Keep):
