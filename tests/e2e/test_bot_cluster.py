@@ -99,6 +99,11 @@ class Cluster:
 
     async def start(self, shard: int) -> None:
         """Start the process of ``shard``; wait until it identified and synced."""
+        await self.launch(shard, f"{shard}-{shard}", [shard])
+
+    async def launch(self, key: int, shard_ids: str | None, shards: list[int]) -> None:
+        """Start a process running ``shard_ids`` (``None``: every shard), kept as
+        ``members[key]``; wait until ``shards`` identified and it synced."""
         synced = len(self.fake.command_syncs)
         env = {
             **{k: v for k, v in os.environ.items() if not k.startswith(("DISCORD_", "ZIGGURAT_"))},
@@ -107,18 +112,21 @@ class Cluster:
             "DISCORD_TOKEN": self.fake.token,
             "ZIGGURAT_DB": self.db,
             "ZIGGURAT_SHARDS": str(TOTAL),
-            "ZIGGURAT_SHARD_IDS": f"{shard}-{shard}",
+            **({"ZIGGURAT_SHARD_IDS": shard_ids} if shard_ids is not None else {}),
             "ZIGGURAT_LOG_LEVEL": "INFO",
         }
-        log = self.log_path(shard).open("ab")
+        log = self.log_path(key).open("ab")
         process = await asyncio.create_subprocess_exec(
             sys.executable, str(CHILD), env=env, cwd=str(ROOT), stderr=log
         )
-        self.members[shard] = Member(shard, process, log)
+        self.members[key] = Member(key, process, log)
         await self.fake.wait_for(
-            lambda: self.fake.shard_connected(shard) and len(self.fake.command_syncs) > synced,
+            lambda: (
+                all(self.fake.shard_connected(n) for n in shards)
+                and len(self.fake.command_syncs) > synced
+            ),
             timeout=WAIT,
-            what=f"the process of shard {shard} to identify and sync",
+            what=f"the process of shards {shards} to identify and sync",
         )
 
     async def kill(self, shard: int) -> None:
