@@ -6,7 +6,8 @@ nothing (timings belong in benchmarks, not tests). The world and the
 processes are the end-to-end test's (``tests/e2e/test_bot_cluster.py``): the
 production ``serve`` in real subprocesses, against the fake Discord on
 loopback, a guild on each of 2 shards with 50 channels each, an Oracle game
-(the test game: sealed cards, no images) in every channel. The database is a
+(the test game: sealed cards, small real PNGs from its test renderer) in
+every channel. The database is a
 throwaway PostgreSQL server with ``fsync`` on (:mod:`tests.support.postgres`,
 ``durable=True``), a fresh database per layout.
 
