@@ -214,3 +214,30 @@ async def test_the_cluster_statements_use_indexes(store: Store, backend: str) ->
         plan = await store.query_plan(sql)  # type: ignore[attr-defined]
         assert not [step for step in plan if full_scan.search(step)], (sql, plan)
         assert not _whole_index_searches(plan, leading), (sql, plan)
+
+
+async def test_processes_claiming_at_once_each_take_a_due_timer_once(database_url: str) -> None:
+    """Four claimants (ranges of a re-split cluster, say) claiming the same due timers at
+    the same moment, on two stores: each timer goes to exactly one of them."""
+    stores = [await Store.open(database_url) for _ in range(2)]
+    try:
+        service = GameService(stores[0], games.REGISTRY, render=False)
+        game_id = await start_game(service, GUILDS[0], 7400)
+        ids = [
+            await stores[0].add_timer(1000.0 + n, "probe", game_id, name=f"n{n}") for n in range(40)
+        ]
+        everything = ShardRange(1, 0, 0)
+        claims = await asyncio.gather(
+            *(
+                stores[n % 2].claim_due_timers(2000.0, everything, claimant, 60, limit=15)
+                for n, claimant in enumerate("abcd")
+            )
+        )
+        taken = [t.id for batch in claims for t in batch]
+        assert sorted(taken) == sorted(ids)  # each once, none left (4 claims of up to 15)
+        # and a claimant asking again gets back only its own, never another's
+        again = await stores[1].claim_due_timers(2000.0, everything, "a", 60, limit=40)
+        assert [t.id for t in again] == [t.id for t in claims[0]]
+    finally:
+        for store in stores:
+            await store.close()
