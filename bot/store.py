@@ -317,8 +317,8 @@ class StepWrite:
     results: Mapping[int, tuple[int, int]] = field(default_factory=dict)
     #: the id of the due timer this step carries out (deleted with it), if any
     fired: int | None = None
-    #: the computer seats' move timer: its due time (one already set keeps its own),
-    #: None to drop it
+    #: the computer seats' move timer: its due time (one already set keeps its own,
+    #: unless this one is earlier), None to drop it
     computer: float | Keep | None = KEEP
 
     def __post_init__(self) -> None:
@@ -1352,7 +1352,8 @@ def _write_computer(db: sqlite3.Connection, game_id: int, due: float | Keep | No
         db.execute("DELETE FROM timers WHERE game_id = ? AND kind = 'computer'", (game_id,))
         return
     db.execute(
-        "INSERT OR IGNORE INTO timers (due_at, kind, game_id, name) VALUES (?, 'computer', ?, '')",
+        "INSERT INTO timers (due_at, kind, game_id, name) VALUES (?, 'computer', ?, '')"
+        " ON CONFLICT (game_id, kind, name) DO UPDATE SET due_at = MIN(due_at, excluded.due_at)",
         (due, game_id),
     )
 
