@@ -984,7 +984,8 @@ async def _write_computer(db: Connection, game_id: int, due: float | Keep | None
         return
     await db.execute(
         "INSERT INTO timers (due_at, kind, game_id, name) VALUES ($1, 'computer', $2, '')"
-        " ON CONFLICT DO NOTHING",
+        " ON CONFLICT (game_id, kind, name) DO UPDATE"
+        " SET due_at = LEAST(timers.due_at, EXCLUDED.due_at)",
         due,
         game_id,
     )

@@ -1187,7 +1187,8 @@ def _write_computer(db: sqlite3.Connection, game_id: int, due: float | Keep | No
         db.execute("DELETE FROM timers WHERE game_id = ? AND kind = 'computer'", (game_id,))
         return
     db.execute(
-        "INSERT OR IGNORE INTO timers (due_at, kind, game_id, name) VALUES (?, 'computer', ?, '')",
+        "INSERT INTO timers (due_at, kind, game_id, name) VALUES (?, 'computer', ?, '')"
+        " ON CONFLICT (game_id, kind, name) DO UPDATE SET due_at = MIN(due_at, excluded.due_at)",
         (due, game_id),
     )
 
