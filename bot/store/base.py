@@ -206,8 +206,8 @@ class StepWrite:
     results: Mapping[int, tuple[int, int]] = field(default_factory=dict)
     #: the id of the due timer this step carries out (deleted with it), if any
     fired: int | None = None
-    #: the computer seats' move timer: its due time (one already set keeps its own),
-    #: None to drop it
+    #: the computer seats' move timer: its due time (one already set keeps its own,
+    #: unless this one is earlier), None to drop it
     computer: float | Keep | None = KEEP
 
     def __post_init__(self) -> None:

@@ -11,7 +11,11 @@ Decisions:
   connection; concurrent commands commit in parallel and the server groups
   their WAL flushes itself (its group commit). Unlike SQLite there is no
   single writer to queue behind, so no batching of our own: a failing unit
-  rolls back alone and no other unit ever runs again.
+  rolls back alone and no other unit ever runs again. Measured with
+  ``scripts/bench_store.py`` (2 shared cores, the server's ``fsync`` on):
+  a bare commit p50 3.95 ms; one move 7.5 ms; 100 simultaneous moves p50
+  159 ms, p99 261 ms in 500 commits — SQLite's group commit on the same
+  machine: 113–192 ms, p99 191–330 ms in 10–13 commits.
 * ``READ COMMITTED``: the version check is ``UPDATE … WHERE version = $n``;
   a concurrent update of the same game waits for the first to commit, then
   finds the version moved and matches no row (:class:`VersionConflict`).
@@ -1090,7 +1094,8 @@ async def _write_computer(db: Connection, game_id: int, due: float | Keep | None
         return
     await db.execute(
         "INSERT INTO timers (due_at, kind, game_id, name) VALUES ($1, 'computer', $2, '')"
-        " ON CONFLICT DO NOTHING",
+        " ON CONFLICT (game_id, kind, name) DO UPDATE"
+        " SET due_at = LEAST(timers.due_at, EXCLUDED.due_at)",
         due,
         game_id,
     )

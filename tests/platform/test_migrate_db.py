@@ -1,7 +1,8 @@
 """``python -m bot migrate-db``: a SQLite file copied into a real PostgreSQL server.
 
 The source is made by the service itself (product games played with undos,
-an abandoned game, a lobby, timers, kept messages, choices, closed DMs); the
+an abandoned game, a lobby, a game with a computer seat, timers, kept
+messages, choices, closed DMs); the
 command runs in-process as an admin types it; the copy is then read back
 through the PostgreSQL store and must equal the file, row for row.
 """
@@ -59,7 +60,23 @@ async def _make_source(path: Path) -> dict[int, tuple[object, ...]]:
         await store.note_dm_announcement(BO.id, 1)
         await store.set_message(1, "tally", 1, 99)
         await store.add_timer(5.0, "sweep", None, {"why": "a timer of no game"})
-        return {game_id: await store.raw_game(game_id) for game_id in (1, 2, 3)}
+        # a game with a computer seat: its level, its moves in the log, its move timer
+        table = GameService(store, REGISTRY, render=False, computer_pause=0.0)
+        await table.new_game(guild_id=1, channel_id=5, user=ANN, game_type_name="tigris", seed=3)
+        await table.add_computer(5, ANN, "easy")
+        await table.start(5, ANN)
+        rng = random.Random(5)
+        for _ in range(6):
+            await table.fire_due_timers()
+            with contextlib.suppress(Refusal):
+                legal = await table.legal_actions(5, ANN)
+                if legal:
+                    await table.act(5, ANN, str(rng.choice(legal)))
+        computer = await store.get_game(4)
+        assert computer is not None
+        assert sorted(str(seat.computer) for seat in computer.seats) == ["None", "easy"]
+        assert "computer" in {move.kind for move in await store.moves(4)}
+        return {game_id: await store.raw_game(game_id) for game_id in (1, 2, 3, 4)}
     finally:
         await store.close()
 
@@ -90,14 +107,14 @@ def test_every_row_is_copied_verified_and_the_copy_plays_on(
                 "app.migrate_done",
                 source=source,
                 target=target,
-                games=3,
+                games=4,
                 seats=count["seats"],
                 moves=count["moves"],
                 timers=count["timers"],
                 messages=1,
                 prefs=1,
                 dms=1,
-                replayed=2,
+                replayed=3,
             )
         ]
 
@@ -116,14 +133,14 @@ def test_every_row_is_copied_verified_and_the_copy_plays_on(
                 assert legal
                 lobby = await store.create_game(
                     guild_id=1,
-                    channel_id=4,
+                    channel_id=6,
                     game_type="tigris",
                     creator_id=ANN.id,
                     creator_name="Ann",
                     options={},
                     seed=1,
                 )
-                assert lobby.id == 4
+                assert lobby.id == 5
                 timer_ids = [timer.id for timer in await store.timers()]
                 assert await store.add_timer(9.0, "sweep", None) == max(timer_ids) + 1
             finally:

@@ -10,6 +10,7 @@ from pathlib import Path
 import pytest
 
 from bot.store import (
+    KEEP,
     MIGRATIONS,
     ChannelBusy,
     NewMove,
@@ -302,6 +303,51 @@ async def test_a_seat_cannot_go_to_someone_already_seated(store: Store) -> None:
     assert await store.get_game(game.id) == game
 
 
+@BOTH_BACKENDS
+async def test_computer_seats_their_move_timer_and_their_statistics(store: Store) -> None:
+    game = await store.open_seated_lobby(
+        guild_id=1,
+        channel_id=3,
+        game_type="oracle",
+        creator_id=10,
+        seats=[(10, "Ann"), (-1, "Robot", "easy")],
+        options={},
+        seed=5,
+    )
+    await store.add_seat(game, -2, "Robot 2", computer="strong")
+    game = await store.get_game(game.id)
+    assert [(s.user_id, s.computer) for s in game.seats] == [
+        (10, None),
+        (-1, "easy"),
+        (-2, "strong"),
+    ]
+    await store.start_game(game, {"n": 0}, [10, -1, -2], ["#1", "#2", "#3"])
+    game = await store.get_game(game.id)
+
+    async def step(due) -> list[float]:
+        nonlocal game
+        await store.commit_step(game, StepWrite({"n": 1}, "running", [], computer=due))
+        game = await store.get_game(game.id)
+        return [t.due_at for t in await store.timers(game.id) if t.kind == "computer"]
+
+    assert await step(50.0) == [50.0]
+    assert await step(80.0) == [50.0]  # one already set keeps its due time
+    assert await step(KEEP) == [50.0]
+    assert await step(None) == []
+    await store.replace_player(game, 2, 12, "Cid")  # back to a member
+    game = await store.get_game(game.id)
+    assert (game.seats[2].user_id, game.seats[2].computer) == (12, None)
+    await store.commit_step(
+        game,
+        StepWrite({"n": 2}, "finished", [], results={0: (1, 9), 1: (2, 5), 2: (3, 1)}),
+    )
+    results = await store.guild_results(1)
+    assert results.games == {} and results.computer_games == {"oracle": 1}
+    assert sorted((p.user_id, p.computers) for p in results.players) == [(10, True), (12, True)]
+    (mine,) = await store.member_results(1, 10)
+    assert (mine.played, mine.wins, mine.computers) == (1, 1, True)
+
+
 async def test_a_fresh_postgres_database_is_migrated(postgres_server) -> None:
     name = postgres_server.create_database(migrated=False)
     try:
@@ -320,6 +366,41 @@ async def test_a_fresh_postgres_database_is_migrated(postgres_server) -> None:
         again = await Store.open(postgres_server.url(name))  # a second open migrates nothing
         assert await again.schema_version() == len(MIGRATIONS)
         await again.close()
+    finally:
+        postgres_server.drop_database(name)
+
+
+async def test_a_postgres_database_at_its_first_migration_is_migrated_forward(
+    postgres_server, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    """Made by PostgreSQL's first script alone (number 4, as SQLite's): it gains the
+    computer seats' column (5), data kept; a member's seat plays no computer."""
+    name = postgres_server.create_database(migrated=False)
+    try:
+        monkeypatch.setattr(pg, "MIGRATIONS", pg.MIGRATIONS[:1])
+        old = await Store.open(postgres_server.url(name))
+        assert await old.schema_version() == pg.FIRST_MIGRATION == 4
+        (game_id,) = await raw_sql.execute(
+            old,
+            "INSERT INTO games (channel_id, game_type, status, creator_id, seed, created_at,"
+            " updated_at) VALUES (1, 'oracle', 'lobby', 5, 1, 0, 0) RETURNING id",
+        )
+        await raw_sql.execute(
+            old,
+            "INSERT INTO seats (game_id, seat, user_id, display_name, joined_at)"
+            " VALUES (?, 0, 5, 'Ann', 0)",
+            game_id[0],
+        )
+        await old.close()
+        monkeypatch.undo()
+        new = await Store.open(postgres_server.url(name))
+        try:
+            assert await new.schema_version() == len(MIGRATIONS)
+            game = await new.open_game_in(1)
+            assert game is not None and game.creator_id == 5
+            assert [(s.display_name, s.computer) for s in game.seats] == [("Ann", None)]
+        finally:
+            await new.close()
     finally:
         postgres_server.drop_database(name)
 
