@@ -186,7 +186,8 @@ MIGRATIONS: tuple[str, ...] = (
     # 5: computer seats: the level a computer plays at, NULL for a member's seat
     """
     ALTER TABLE seats ADD COLUMN computer TEXT;
-    """,  # 6: shard clusters: a timer's claim by the process firing it; interactions handed
+    """,
+    # 6: shard clusters: a timer's claim by the process firing it; interactions handed
     # over from the process that received them to the one owning the game's guild
     """
     ALTER TABLE timers ADD COLUMN claimed_by TEXT, ADD COLUMN claimed_at DOUBLE PRECISION;
