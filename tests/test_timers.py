@@ -356,7 +356,12 @@ async def test_the_timer_task_restores_timers_an_older_version_lost(
         assert (reminder.kind, reminder.due_at) == ("reminder", clock.now + HOUR)
         assert await store.timers(games_opened[4]) == before[games_opened[4]]
         assert await store.timers(games_opened[5]) == []  # paused: nothing runs
-        repaired = {r.args[0] for r in caplog.records if "lost its timers" in r.getMessage()}
+        # read from the message: a redacting filter may have folded the args into it
+        repaired = {
+            int(r.getMessage().split()[1])
+            for r in caplog.records
+            if "lost its timers" in r.getMessage()
+        }
         assert repaired == {games_opened[1], games_opened[2], games_opened[3]}
         clock.now += DAY  # the restored turn clock ends and plays the timeout
         await runner.sync()
