@@ -31,6 +31,9 @@ Decisions:
   :func:`database_open_problem` opens it once with the standard library (a
   file that is not a database, a read-only file system), so the store's own
   open, on a background thread, does not meet those failures.
+* ``ZIGGURAT_METRICS_PORT`` unset serves no metrics; a port from
+  :data:`MIN_METRICS_PORT` (1024: the bot never runs as root) to 65535
+  serves Prometheus metrics there (:mod:`bot.metrics`).
 * ``ZIGGURAT_DEMO_DIR`` is the offline demo's default output folder
   (:func:`demo_dir`); the Docker image sets it under ``/data``.
 """
@@ -59,6 +62,8 @@ MAX_SHARDS = 128
 #: the largest snowflake Discord issues fits in a signed 64-bit integer
 MAX_SNOWFLAKE = 2**63 - 1
 DEFAULT_DEMO_DIR = "demo-boards"
+MIN_METRICS_PORT = 1024
+MAX_PORT = 65535
 
 Shards = int | Literal["auto"] | None
 T = TypeVar("T")
@@ -139,6 +144,14 @@ def parse_shards(raw: str | None) -> Shards:
     return int(raw)
 
 
+def parse_metrics_port(raw: str | None) -> int | None:
+    if raw is None:
+        return None
+    if not raw.isascii() or not raw.isdigit() or not MIN_METRICS_PORT <= int(raw) <= MAX_PORT:
+        raise ValueError(raw)
+    return int(raw)
+
+
 @dataclass(frozen=True)
 class Settings:
     token: str | None
@@ -148,6 +161,8 @@ class Settings:
     turn_deadline_hours: float
     #: ``None``: one unsharded connection; ``"auto"``: Discord's count; else a fixed count
     shards: Shards = None
+    #: serve Prometheus metrics on this port (:mod:`bot.metrics`); ``None``: none
+    metrics_port: int | None = None
 
     @classmethod
     def from_env(cls, env_file: str | None = ".env") -> Settings:
@@ -195,6 +210,13 @@ class Settings:
             max=f"{MAX_DEADLINE_HOURS:g}",
         )
         shards = check("ZIGGURAT_SHARDS", parse_shards, "config.allowed.shards", max=MAX_SHARDS)
+        metrics_port = check(
+            "ZIGGURAT_METRICS_PORT",
+            parse_metrics_port,
+            "config.allowed.metrics_port",
+            min=MIN_METRICS_PORT,
+            max=MAX_PORT,
+        )
         if problems:
             raise ConfigError(problems)
         assert level is not None and hours is not None
@@ -205,6 +227,7 @@ class Settings:
             log_level=level,
             turn_deadline_hours=hours,
             shards=shards,
+            metrics_port=metrics_port,
         )
 
 

@@ -27,14 +27,22 @@ Decisions:
   while it fired), a turn clock ends one clock length after the decision
   began (at once if that is past) and a reminder comes one reminder
   interval after it. Each repair is logged with the game's id.
+* Each fired timer is logged as one INFO line (:func:`bot.logs.activity`:
+  game, channel, ``timer.<kind>``, outcome, latency) and counted in the
+  metrics with its lateness (:func:`bot.metrics.timer`). Its outcome is
+  ``ok`` when it did something, ``dropped`` when there was nothing left to
+  do (the game ended, nobody was late, another pass took it), ``error``.
 """
 
 from __future__ import annotations
 
 import logging
+import time
 
+from bot import metrics
 from bot.games.base import TurnShape
 from bot.i18n import Text
+from bot.logs import activity
 from bot.service.context import Context
 from bot.service.loaded import LoadedGame
 from bot.service.outcome import Outcome, Refusal
@@ -60,8 +68,29 @@ class Clock:
         while due := [t for t in await self.ctx.store.due_timers(now) if t.id not in tried]:
             for timer in due:
                 tried.add(timer.id)
-                outcomes += await self.fire_timer(timer)
+                outcomes += await self._fire_logged(timer, now)
         return outcomes
+
+    async def _fire_logged(self, timer: TimerRow, now: float) -> list[Outcome]:
+        """:meth:`fire_timer`, logged in one line and counted (see the module docstring)."""
+        started = time.perf_counter()
+        result = "error"
+        fired: list[Outcome] = []
+        try:
+            fired = await self.fire_timer(timer)
+            result = "ok" if fired else "dropped"
+        finally:
+            channel = next((o.channel_id for o in fired if o.channel_id is not None), None)
+            activity(
+                "timer",
+                game=timer.game_id,
+                channel=channel,
+                verb=f"timer.{timer.kind}",
+                outcome=result,
+                seconds=time.perf_counter() - started,
+            )
+            metrics.timer(timer.kind, result, now - timer.due_at)
+        return fired
 
     async def fire_timer(self, timer: TimerRow) -> list[Outcome]:
         """Handle one due timer; it leaves the store with what it does (see above)."""
