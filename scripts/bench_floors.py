@@ -17,7 +17,7 @@ async def floor_commit(folder: Path, count: int = 300) -> list[float]:
     try:
         for pragma in PRAGMAS:
             await db.execute(pragma)
-        await db.execute("CREATE TABLE t (x TEXT)")
+        await db.execute("CREATE TABLE IF NOT EXISTS t (x TEXT)")
         times = []
         payload = "x" * 2000
         for _ in range(count):
