@@ -16,8 +16,9 @@ Metrics (``ziggurat_`` prefix):
 * ``command_seconds{outcome}``: a command's whole answer, delivery included;
 * ``step_seconds``: the service's work for a command that played a step
   (load, rules, commit, images), without the delivery to Discord;
-* ``image_seconds{pool}``: one image, submitted to drawn (``process``, or
-  ``thread`` for the fallback), queueing included;
+* ``image_seconds{pool}``: one image, from its request to its PNG, waiting
+  for a drawing process included (``pool``: ``process``, or ``thread`` for
+  the fallback of :mod:`bot.service.drawing`);
 * ``drawing_queue``: images submitted to the drawing pool and not yet drawn;
 * ``timers_fired_total{kind, outcome}`` and ``timer_lateness_seconds``: fired
   timers and how long after their due time; ``timers_overdue_total{kind}``

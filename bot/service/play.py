@@ -42,13 +42,14 @@ Decisions:
   (:func:`~bot.service.autoplay.play_for_seats`), an undo's rebuild — runs
   on the engine threads (:func:`off_loop`), not on the event loop: a rule
   may search (Temple Rush checks at a round's end whether each card can
-  still be built, up to ~110 ms cold), and the loop must go on serving every
-  other channel meanwhile. Threads, not processes: the state is mutated in
-  place and would have to be sent both ways, and ``scripts/bench_loop.py``
-  measured that a thread already frees the loop — the GIL is handed back to
-  the loop within its switch interval (5 ms). The channel's lock is held
+  still be built, up to ~110 ms with its caches cold), and the loop must go
+  on serving every other channel meanwhile. The channel's lock is held
   throughout, so nothing else touches that game's state; engines keep no
-  other mutable state than their caches.
+  other mutable state than their caches. A thread, not a process: under the
+  GIL the loop still waits for the thread's switch interval now and then,
+  so a process frees it further, but the state would have to be sent both
+  ways and loaded again; ``scripts/bench_loop.py`` measures the three (the
+  figures are in ``docs/scaling.md``).
 * A played step's time in the service (waiting for the channel's lock
   included, the delivery to the players not) is recorded in the metrics
   (``step_seconds``, :mod:`bot.metrics`).
