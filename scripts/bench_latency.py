@@ -16,11 +16,10 @@ submission). Each figure is printed with a floor measured in the same run:
   floor: the same for ``/help`` (no game, no database write);
 * fully answered, per kind — until the bot reported the interaction fully
   answered: the reply, the public message with the board image, and the
-  DMs; floor: a bare commit (``bench_floors.floor_commit``) plus the
-  images of a hand-off drawn at once on the drawing pool (the slowest of the
-  board and the private views, ``concurrent`` below); for a step, the bare
-  commit plus the board alone (its preview is the board, or the seat's own
-  view, drawn at once with the zoom);
+  DMs; floor: a bare commit (``bench_floors.floor_commit``) plus one board
+  drawn on the drawing pool (the least either kind draws: a hand-off its
+  board, with the changed private views at once beside it; a step its
+  preview, the board or the seat's own view, with the zoom beside it);
 * the images of one hand-off of the game's last state, drawn one after
   another (sum) and at once (as the bot draws them): their ratio is what
   drawing them concurrently saves; floor: the board alone.
@@ -192,7 +191,7 @@ def main() -> int:
     print(f"floor: bare INSERT+COMMIT median {commit:.2f} ms")
     helped = statistics.median(r["help"])
     print(summary("interaction -> callback (deferral)", r["callback"], helped))
-    print(summary("hand-off -> fully answered", r["handoff"], commit + concurrent))
+    print(summary("hand-off -> fully answered", r["handoff"], commit + board))
     print(summary("step (no public message) -> fully answered", r["step"], commit + board))
     print(
         f"images of one hand-off (board + {r['views']} private views): one after another "
