@@ -1,6 +1,7 @@
 """Command line: ``python -m bot`` runs the bot; ``python -m bot demo`` plays offline.
 
-``python -m bot replay FILE`` draws an exported game's boards again
+``python -m bot arena`` measures computer players against each other
+(:mod:`bot.arena`). ``python -m bot replay FILE`` draws an exported game's boards again
 (:mod:`bot.replay_cli`). ``python -m bot backup DEST``, ``forget-guild GUILD_ID`` and
 ``clear-dev-commands GUILD_ID`` are admin commands (:mod:`bot.admin`).
 
@@ -21,7 +22,7 @@ import logging
 import sys
 from typing import NoReturn
 
-from bot import admin, demo, plugins, replay_cli
+from bot import admin, arena, demo, plugins, replay_cli
 from bot.config import ConfigError, Settings
 from bot.i18n import t
 from bot.logs import configure_logging
@@ -42,6 +43,9 @@ def _parser() -> argparse.ArgumentParser:
     )
     demo.add_arguments(demo_parser)
     replay_cli.add_arguments(commands.add_parser("replay", help="draw an exported game again"))
+    arena.add_arguments(
+        commands.add_parser("arena", help="measure computer players against each other")
+    )
     admin.add_parsers(commands)
     return parser
 
@@ -54,6 +58,8 @@ def main(argv: list[str] | None = None) -> int:
         return demo.main(args)
     if args.command == "replay":
         return replay_cli.main(args)
+    if args.command == "arena":
+        return arena.main(args)
     try:
         settings = Settings.from_env()
     except ConfigError as exc:

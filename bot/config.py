@@ -34,6 +34,9 @@ Decisions:
 * ``ZIGGURAT_METRICS_PORT`` unset serves no metrics; a port from
   :data:`MIN_METRICS_PORT` (1024: the bot never runs as root) to 65535
   serves Prometheus metrics there (:mod:`bot.metrics`).
+* ``ZIGGURAT_COMPUTER_PAUSE_SECONDS`` is the pause before a computer seat
+  moves (so the table can follow), from 0 to :data:`MAX_COMPUTER_PAUSE`;
+  default :data:`DEFAULT_COMPUTER_PAUSE`.
 * ``ZIGGURAT_DEMO_DIR`` is the offline demo's default output folder
   (:func:`demo_dir`); the Docker image sets it under ``/data``.
 """
@@ -59,6 +62,9 @@ DEFAULT_DEADLINE_HOURS = 24.0
 MIN_DEADLINE_HOURS = 1.0
 MAX_DEADLINE_HOURS = 720.0
 MAX_SHARDS = 128
+#: the pause before a computer seat moves, in seconds (default and most)
+DEFAULT_COMPUTER_PAUSE = 3.0
+MAX_COMPUTER_PAUSE = 600.0
 #: the largest snowflake Discord issues fits in a signed 64-bit integer
 MAX_SNOWFLAKE = 2**63 - 1
 DEFAULT_DEMO_DIR = "demo-boards"
@@ -134,6 +140,18 @@ def parse_deadline_hours(raw: str | None) -> float:
     return hours
 
 
+def parse_computer_pause(raw: str | None) -> float:
+    if raw is None:
+        return DEFAULT_COMPUTER_PAUSE
+    try:
+        seconds = float(raw)
+    except ValueError:
+        raise ValueError(raw) from None
+    if not math.isfinite(seconds) or not 0 <= seconds <= MAX_COMPUTER_PAUSE:
+        raise ValueError(raw)
+    return seconds
+
+
 def parse_shards(raw: str | None) -> Shards:
     if raw is None:
         return None
@@ -163,6 +181,8 @@ class Settings:
     shards: Shards = None
     #: serve Prometheus metrics on this port (:mod:`bot.metrics`); ``None``: none
     metrics_port: int | None = None
+    #: seconds between the step that hands over to a computer seat and its move
+    computer_pause: float = DEFAULT_COMPUTER_PAUSE
 
     @classmethod
     def from_env(cls, env_file: str | None = ".env") -> Settings:
@@ -217,9 +237,15 @@ class Settings:
             min=MIN_METRICS_PORT,
             max=MAX_PORT,
         )
+        pause = check(
+            "ZIGGURAT_COMPUTER_PAUSE_SECONDS",
+            parse_computer_pause,
+            "config.allowed.computer_pause",
+            max=f"{MAX_COMPUTER_PAUSE:g}",
+        )
         if problems:
             raise ConfigError(problems)
-        assert level is not None and hours is not None
+        assert level is not None and hours is not None and pause is not None
         return cls(
             token=token,
             database=Path(database),
@@ -228,6 +254,7 @@ class Settings:
             turn_deadline_hours=hours,
             shards=shards,
             metrics_port=metrics_port,
+            computer_pause=pause,
         )
 
 

@@ -167,6 +167,10 @@ MIGRATIONS: tuple[str, ...] = (
         notify TEXT NOT NULL DEFAULT 'channel'
     );
     """,
+    # 5: computer seats: the level a computer plays at, NULL for a member's seat
+    """
+    ALTER TABLE seats ADD COLUMN computer TEXT;
+    """,
 )
 
 OPEN_STATUSES = ("lobby", "running")
@@ -204,7 +208,11 @@ class StoreClosed(StoreError):
 class SeatRow:
     """A seat: its player, colour, how it plays on (``playing``, ``absent`` after
     too many timeouts in a row, ``resigned``), consecutive timeouts, whether it
-    takes automatic answers, and its place and score once the game is over."""
+    takes automatic answers, and its place and score once the game is over.
+
+    A computer seat has its level in ``computer`` (None for a member) and a
+    synthetic negative ``user_id`` (chosen by the service), so a seat is still
+    found by its user and a game never holds one user twice."""
 
     seat: int
     user_id: int
@@ -215,6 +223,7 @@ class SeatRow:
     auto: bool = False
     place: int | None = None
     score: int | None = None
+    computer: str | None = None
 
 
 @dataclass(frozen=True)
@@ -308,6 +317,9 @@ class StepWrite:
     results: Mapping[int, tuple[int, int]] = field(default_factory=dict)
     #: the id of the due timer this step carries out (deleted with it), if any
     fired: int | None = None
+    #: the computer seats' move timer: its due time (one already set keeps its own),
+    #: None to drop it
+    computer: float | Keep | None = KEEP
 
     def __post_init__(self) -> None:
         if len({move.checkpoint for move in self.moves}) > 1:
@@ -354,7 +366,7 @@ _GAME_COLUMNS = (
     " created_at, updated_at, waiting_since, language, checkpoint_seq, published_seq, last_seq,"
     " paused, finished_at,"
     " (SELECT json_group_array(json_array(seat, user_id, display_name, colour, status,"
-    "        timeouts, auto, place, score))"
+    "        timeouts, auto, place, score, computer))"
     "  FROM (SELECT * FROM seats WHERE seats.game_id = games.id ORDER BY seat)) AS seats_json"
 )
 
@@ -610,15 +622,18 @@ class Store:
             language=language,
         )
 
-    async def add_seat(self, game: GameRow, user_id: int, display_name: str) -> None:
-        """Seat a user in the next free seat of a lobby (version-checked)."""
+    async def add_seat(
+        self, game: GameRow, user_id: int, display_name: str, *, computer: str | None = None
+    ) -> None:
+        """Seat a user (or a computer at level ``computer``) in the next free seat of a
+        lobby (version-checked)."""
 
         def unit(db: sqlite3.Connection) -> None:
             _bump(db, game, "lobby")
             db.execute(
-                "INSERT INTO seats (game_id, seat, user_id, display_name, joined_at)"
-                " VALUES (?, ?, ?, ?, ?)",
-                (game.id, len(game.seats), user_id, display_name, time.time()),
+                "INSERT INTO seats (game_id, seat, user_id, display_name, joined_at, computer)"
+                " VALUES (?, ?, ?, ?, ?, ?)",
+                (game.id, len(game.seats), user_id, display_name, time.time(), computer),
             )
 
         await self.write(unit)
@@ -767,6 +782,7 @@ class Store:
             else:
                 _write_timers(db, game.id, step.reminder, step.deadlines)
                 _write_clock(db, game.id, step.clock)
+                _write_computer(db, game.id, step.computer)
             return Committed(game.version + 1, last_seq)
 
         return await self.write(unit)
@@ -784,9 +800,16 @@ class Store:
         return await self.write(unit)
 
     async def replace_player(
-        self, game: GameRow, seat: int, user_id: int, display_name: str
+        self,
+        game: GameRow,
+        seat: int,
+        user_id: int,
+        display_name: str,
+        *,
+        computer: str | None = None,
     ) -> int:
-        """Hand a seat to another user (version-checked); the new version.
+        """Hand a seat to another user, or to a computer at level ``computer``
+        (version-checked); the new version.
 
         Raises :class:`StoreError` when that user already holds a seat.
         """
@@ -796,8 +819,8 @@ class Store:
             try:
                 db.execute(
                     "UPDATE seats SET user_id = ?, display_name = ?, status = 'playing',"
-                    " timeouts = 0 WHERE game_id = ? AND seat = ?",
-                    (user_id, display_name, game.id, seat),
+                    " timeouts = 0, auto = 0, computer = ? WHERE game_id = ? AND seat = ?",
+                    (user_id, display_name, computer, game.id, seat),
                 )
             except sqlite3.IntegrityError as exc:
                 raise StoreError("already seated") from exc
@@ -1048,13 +1071,14 @@ class Store:
         channel_id: int,
         game_type: str,
         creator_id: int,
-        seats: Sequence[tuple[int, str]],
+        seats: Sequence[tuple[int, str]] | Sequence[tuple[int, str, str | None]],
         options: Mapping[str, str],
         seed: int,
         language: str = "en",
     ) -> GameRow:
-        """Create a lobby with ``seats`` (user id, name) seated in this order, in one
-        transaction; :class:`ChannelBusy` if the channel has an unfinished game."""
+        """Create a lobby with ``seats`` (user id, name, and optionally the computer
+        level) seated in this order, in one transaction; :class:`ChannelBusy` if the
+        channel has an unfinished game."""
 
         def unit(db: sqlite3.Connection) -> int:
             now = time.time()
@@ -1079,9 +1103,12 @@ class Store:
                 raise ChannelBusy(channel_id) from exc
             game_id = int(cursor.lastrowid or 0)
             db.executemany(
-                "INSERT INTO seats (game_id, seat, user_id, display_name, joined_at)"
-                " VALUES (?, ?, ?, ?, ?)",
-                [(game_id, seat, user, name, now) for seat, (user, name) in enumerate(seats)],
+                "INSERT INTO seats (game_id, seat, user_id, display_name, joined_at, computer)"
+                " VALUES (?, ?, ?, ?, ?, ?)",
+                [
+                    (game_id, seat, row[0], row[1], now, row[2] if len(row) > 2 else None)
+                    for seat, row in enumerate(seats)
+                ],
             )
             return game_id
 
@@ -1100,42 +1127,56 @@ class Store:
         return _game(row) if row else None
 
     async def guild_results(self, guild_id: int) -> GuildResults:
-        """Every finished game's seats in a server, summed per game type and player."""
+        """Every finished game's seats in a server, summed per game type and player;
+        games with a computer seat are counted apart (``computer_games``,
+        ``PlayerResults.computers``) and computer seats are no players."""
         games = await self._all(
-            "SELECT game_type, COUNT(*) FROM games WHERE guild_id = ? AND status = 'finished'"
-            " GROUP BY game_type",
+            f"SELECT game_type, {_HAS_COMPUTER} AS c, COUNT(*) FROM games AS g"
+            " WHERE guild_id = ? AND status = 'finished' GROUP BY game_type, c",
             (guild_id,),
         )
         players = await self._all(
             "SELECT g.game_type, s.user_id, COUNT(*), SUM(s.place = 1), AVG(s.place),"
-            " s.display_name, MAX(g.id)"
+            f" s.display_name, MAX(g.id), {_HAS_COMPUTER} AS c"
             " FROM games AS g JOIN seats AS s ON s.game_id = g.id"
             " WHERE g.guild_id = ? AND g.status = 'finished' AND s.place IS NOT NULL"
-            " GROUP BY g.game_type, s.user_id",
+            " AND s.computer IS NULL GROUP BY g.game_type, s.user_id, c",
             (guild_id,),
         )
         return GuildResults(
-            games={str(r[0]): int(r[1]) for r in games},
+            games={str(r[0]): int(r[2]) for r in games if not r[1]},
             players=[
-                PlayerResults(str(r[0]), int(r[1]), str(r[5]), int(r[2]), int(r[3]), float(r[4]))
+                PlayerResults(
+                    str(r[0]), int(r[1]), str(r[5]), int(r[2]), int(r[3]), float(r[4]), bool(r[7])
+                )
                 for r in players
             ],
+            computer_games={str(r[0]): int(r[2]) for r in games if r[1]},
         )
 
     async def member_results(self, guild_id: int, user_id: int) -> list[PlayerResults]:
-        """One user's finished games in a server, summed per game type."""
+        """One user's finished games in a server, summed per game type (games with a
+        computer seat apart)."""
         rows = await self._all(
             "SELECT g.game_type, COUNT(*), SUM(s.place = 1), AVG(s.place),"
-            " s.display_name, MAX(g.id)"
+            f" s.display_name, MAX(g.id), {_HAS_COMPUTER} AS c"
             " FROM seats AS s JOIN games AS g ON g.id = s.game_id"
             " WHERE s.user_id = ? AND g.guild_id = ? AND g.status = 'finished'"
-            " AND s.place IS NOT NULL GROUP BY g.game_type",
+            " AND s.place IS NOT NULL GROUP BY g.game_type, c",
             (user_id, guild_id),
         )
         return [
-            PlayerResults(str(r[0]), user_id, str(r[4]), int(r[1]), int(r[2]), float(r[3]))
+            PlayerResults(
+                str(r[0]), user_id, str(r[4]), int(r[1]), int(r[2]), float(r[3]), bool(r[6])
+            )
             for r in rows
         ]
+
+
+#: whether finished game ``g`` had a computer seat (SQL, for the statistics)
+_HAS_COMPUTER = (
+    "EXISTS (SELECT 1 FROM seats AS k WHERE k.game_id = g.id AND k.computer IS NOT NULL)"
+)
 
 
 @dataclass(frozen=True)
@@ -1149,6 +1190,8 @@ class PlayerResults:
     played: int
     wins: int
     average_place: float
+    #: these are games with a computer seat (counted apart)
+    computers: bool = False
 
 
 @dataclass(frozen=True)
@@ -1157,6 +1200,8 @@ class GuildResults:
 
     games: dict[str, int]
     players: list[PlayerResults]
+    #: finished games with a computer seat, per game type (not in ``games``)
+    computer_games: dict[str, int] = field(default_factory=dict)
 
 
 async def _on_thread(connection: aiosqlite.Connection, fn: Callable[..., T], *args: Any) -> T:
@@ -1299,12 +1344,34 @@ def _write_clock(db: sqlite3.Connection, game_id: int, clock: Mapping[str, float
     )
 
 
+def _write_computer(db: sqlite3.Connection, game_id: int, due: float | Keep | None) -> None:
+    """Set a game's computer move timer (see :class:`StepWrite`)."""
+    if isinstance(due, Keep):
+        return
+    if due is None:
+        db.execute("DELETE FROM timers WHERE game_id = ? AND kind = 'computer'", (game_id,))
+        return
+    db.execute(
+        "INSERT OR IGNORE INTO timers (due_at, kind, game_id, name) VALUES (?, 'computer', ?, '')",
+        (due, game_id),
+    )
+
+
 def _game(row: Any) -> GameRow:
     seats = tuple(
         SeatRow(
-            int(seat), int(user), str(name), str(colour), status, timeouts, bool(auto), place, score
+            int(seat),
+            int(user),
+            str(name),
+            str(colour),
+            status,
+            timeouts,
+            bool(auto),
+            place,
+            score,
+            computer,
         )
-        for seat, user, name, colour, status, timeouts, auto, place, score in json.loads(
+        for seat, user, name, colour, status, timeouts, auto, place, score, computer in json.loads(
             row["seats_json"]
         )
     )

@@ -28,6 +28,7 @@ from bot.service import GameService, Outcome
 from bot.store import Store
 from bot.timers import TimerRunner
 from tests.conftest import ALICE, BOB, CAROL, CHANNEL, GUILD
+from tests.support import timer_stream
 
 HOUR = 3600.0
 DAY = 24 * HOUR
@@ -251,7 +252,8 @@ async def _fire_and_kill(path: Path, after: int) -> bool:
 async def test_a_process_killed_while_it_fires_timers_loses_none(tmp_path: Path) -> None:
     """SIGKILL at random points of a stream of due deadlines and turn clocks: afterwards
     every running game still holds the timer its options call for (a Temple Rush round
-    its deadline, a Tikal turn its clock), so nothing waits for ever."""
+    its deadline, a Tikal turn its clock, an Oracle round its computer seat's move), so
+    nothing waits for ever."""
     path = tmp_path / "timers.db"
     setup = await _child("setup", str(path), "40")
     out, err = await setup.communicate()
@@ -263,14 +265,14 @@ async def test_a_process_killed_while_it_fires_timers_loses_none(tmp_path: Path)
             break
         kills += 1
     assert kills >= 6, "the stream ended before it was killed enough times"
-    plugins.load_builtin_games()
+    known = timer_stream.registry()
     store = await Store.open(path)
     try:
         lost = []
         for game_id in await store.game_ids(("running",)):
             row = await store.get_game(game_id)
             assert row is not None
-            engine = games.REGISTRY[row.game_type].engine
+            engine = known[row.game_type].engine
             state = engine.load_state(row.state)
             if not engine.waiting_for(state):
                 continue
@@ -278,10 +280,16 @@ async def test_a_process_killed_while_it_fires_timers_loses_none(tmp_path: Path)
             wanted = {("deadline", d.name) for d in engine.deadlines(state)}
             if row.game_type == "tikal":
                 wanted.add(("clock", "turn"))
+            awaited = engine.waiting_for(state)
+            if any(row.seats[seat].computer is not None for seat in awaited):
+                wanted.add(("computer", ""))
             if not wanted <= timers:
                 lost.append((row.id, row.game_type, sorted(wanted - timers)))
         assert lost == []
         assert _timeouts(path) > 0
+        with contextlib.closing(sqlite3.connect(path, timeout=5)) as db:
+            computer = "SELECT COUNT(*) FROM moves WHERE kind = 'computer'"
+            assert int(db.execute(computer).fetchone()[0]) > 0
     finally:
         await store.close()
 

@@ -37,6 +37,8 @@ if TYPE_CHECKING:
 
 #: Discord's limit on a custom_id
 MAX_CUSTOM_ID = 100
+#: a lobby button's verb in its custom_id (bot.discord.lobby_buttons)
+LOBBY_VERB = r"join|leave|start|computer|easy|strong|unseat"
 #: an option's name in a lobby menu's custom_id (bot.discord.lobby_buttons)
 OPTION = r"[a-z][a-z0-9_]{0,31}"
 
@@ -190,7 +192,7 @@ class StaleButton(
     discord.ui.DynamicItem[discord.ui.Button],
     template=(
         rf"zg:(?!act:{ID}:{ID}:.|undo:{ID}:{ID}$|(?:mine|abandon|resign|rematch):{ID}$"
-        rf"|lobby:{ID}:(?:join|leave|start)$|lopt:{ID}:{OPTION}$|{RULES_PATTERN}|{PICK_IDS}).*"
+        rf"|lobby:{ID}:(?:{LOBBY_VERB})$|lopt:{ID}:{OPTION}$|{RULES_PATTERN}|{PICK_IDS}).*"
     ),
 ):
     """Any other ``zg:`` button: answered, never ignored."""
@@ -240,6 +242,10 @@ def button_for(choice: Choice, game_id: int, version: int | None, lang: str) -> 
     if choice.kind is ChoiceKind.PAGE:
         game, page = choice.action.split(":")
         return RulesButton(game, int(page), label)
+    if choice.kind is ChoiceKind.LOBBY:
+        from bot.discord.lobby_buttons import LobbyButton  # it imports this module
+
+        return LobbyButton(game_id, choice.action, label)
     if choice.kind is ChoiceKind.PLAY:
         from bot.discord.picking import PlayButton  # picking imports this module
 

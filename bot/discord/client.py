@@ -102,6 +102,7 @@ class ZigguratBot(commands.Bot):
         await self.sync_commands()
         self.timers.start()
         self.service.start_drawing()
+        self.service.start_computers()
 
     async def sync_commands(self) -> list[discord.app_commands.AppCommand]:
         """Register the command tree with Discord (the dev guild, else globally)."""
@@ -229,6 +230,7 @@ async def create_bot(
         store,
         registry if registry is not None else plugins.load_builtin_games(),
         deadline_hours=settings.turn_deadline_hours,
+        computer_pause=settings.computer_pause,
     )
     # The bot never joins voice: discord.py's start-up warnings about missing voice
     # libraries (PyNaCl, davey) would only worry admins.

@@ -3,7 +3,9 @@
 Decisions:
 
 * Persistent :class:`discord.ui.DynamicItem` s, like the game buttons
-  (:mod:`bot.discord.buttons`): ``zg:lobby:<game>:join|leave|start`` and
+  (:mod:`bot.discord.buttons`): ``zg:lobby:<game>:join|leave|start`` (and
+  ``computer`` when the game has a computer player: the host's ephemeral
+  choices ``easy|strong`` seat one, ``unseat`` removes the last one) and
   ``zg:lopt:<game>:<option>`` (the option's name; the chosen value comes with
   the interaction), so they work after any restart. Numbers match
   :data:`~bot.discord.game_button.ID`; anything else falls to the stale answer.
@@ -25,8 +27,9 @@ from typing import TYPE_CHECKING, Any
 
 import discord
 
-from bot.discord.buttons import OPTION, ButtonView
+from bot.discord.buttons import LOBBY_VERB, OPTION, ButtonView
 from bot.discord.game_button import ID, MAX_LABEL
+from bot.games.computer import LEVELS
 from bot.i18n import Text
 from bot.service import LobbyPanel, Outcome, Player
 
@@ -42,6 +45,10 @@ _STYLES = {
     "join": discord.ButtonStyle.success,
     "leave": discord.ButtonStyle.secondary,
     "start": discord.ButtonStyle.primary,
+    "computer": discord.ButtonStyle.secondary,
+    "easy": discord.ButtonStyle.secondary,
+    "strong": discord.ButtonStyle.secondary,
+    "unseat": discord.ButtonStyle.danger,
 }
 
 
@@ -51,7 +58,7 @@ def _text(value: Text | str, lang: str) -> str:
 
 class LobbyButton(
     discord.ui.DynamicItem[discord.ui.Button],
-    template=rf"zg:lobby:(?P<game_id>{ID}):(?P<verb>join|leave|start)",
+    template=rf"zg:lobby:(?P<game_id>{ID}):(?P<verb>{LOBBY_VERB})",
 ):
     """Join, Leave or Start the lobby ``game_id``."""
 
@@ -78,12 +85,21 @@ class LobbyButton(
         channel_id = interaction.channel_id or 0
 
         async def work(player: Player) -> Outcome:
+            game = self.game_id
             if self.verb == "join":
-                outcome = await service.join(channel_id, player, expected_game=self.game_id)
+                outcome = await service.join(channel_id, player, expected_game=game)
             elif self.verb == "leave":
-                outcome = await service.leave(channel_id, player, expected_game=self.game_id)
+                outcome = await service.leave(channel_id, player, expected_game=game)
+            elif self.verb == "computer":
+                return await service.computer_menu(channel_id, player, expected_game=game)
+            elif self.verb == "unseat":
+                outcome = await service.remove_computer(channel_id, player, expected_game=game)
+            elif self.verb in LEVELS:
+                outcome = await service.add_computer(
+                    channel_id, player, self.verb, expected_game=game
+                )
             else:
-                return await service.start(channel_id, player, expected_game=self.game_id)
+                return await service.start(channel_id, player, expected_game=game)
             outcome.public = []  # the lobby message, edited in place, says it
             return outcome
 
@@ -144,7 +160,7 @@ def lobby_view(panel: LobbyPanel, game_id: int, lang: str) -> ButtonView | None:
     if not panel.open:
         return None
     view = ButtonView()
-    for verb in LOBBY_VERBS:
+    for verb in LOBBY_VERBS + (("computer",) if panel.computers else ()):
         view.add_item(LobbyButton(game_id, verb, Text(f"lobby.button.{verb}").render(lang)))
     for row, menu in enumerate(panel.menus, start=1):
         choices = [

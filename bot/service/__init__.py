@@ -32,10 +32,10 @@ from collections.abc import Callable, Mapping
 
 from bot import games
 from bot.games.base import GameType
-from bot.service import drawing
+from bot.service import computer, drawing
 from bot.service.after import After
 from bot.service.clock import Clock
-from bot.service.context import Context
+from bot.service.context import DEFAULT_COMPUTER_PAUSE, Context
 from bot.service.lobby import SEAT_COLOURS, Lobby, parse_options
 from bot.service.outcome import (
     Choice,
@@ -88,6 +88,7 @@ class GameService:
         deadline_hours: float = DEFAULT_REMINDER_HOURS,
         clock: Callable[[], float] = time.time,
         render: bool = True,
+        computer_pause: float = DEFAULT_COMPUTER_PAUSE,
     ) -> None:
         self.ctx = Context(
             store=store,
@@ -95,6 +96,7 @@ class GameService:
             clock=clock,
             reminder_seconds=deadline_hours * 3600.0,
             render=render,
+            computer_pause=computer_pause,
         )
         self.lobby = Lobby(self.ctx)
         self.play = Play(self.ctx)
@@ -110,6 +112,9 @@ class GameService:
         self.leave = self.lobby.leave
         self.start = self.lobby.start
         self.set_option = self.lobby.set_option
+        self.computer_menu = self.lobby.computer_menu
+        self.add_computer = self.lobby.add_computer
+        self.remove_computer = self.lobby.remove_computer
         self.rules = self.reading.rules
         self.abandon = self.lobby.abandon
         self.act = self.play.act
@@ -166,6 +171,11 @@ class GameService:
             for render in (game_type.render_public, game_type.render_private)
             if render is not None
         )
+
+    def start_computers(self) -> None:
+        """Start the deciding processes now when a game has a computer player."""
+        if any(g.engine.computer() is not None for g in self.registry.values()):
+            computer.warm_up()
 
     @property
     def render(self) -> bool:

@@ -38,7 +38,10 @@ Decisions:
   from events, means a final step retried, refused or delivered twice, or
   a restart, can never count a game twice. A player's name is the one they
   last played under. Each game lists its best :data:`MAX_STATS_PLAYERS`
-  players (most wins, then best average place, then most games).
+  players (most wins, then best average place, then most games). Games with
+  a computer seat are counted apart, per game, and a computer seat is no
+  player in them.
+* A rematch keeps the computer seats at their levels.
 """
 
 from __future__ import annotations
@@ -85,9 +88,10 @@ class Export:
     animation_name: str
 
 
-def rotated(row: GameRow) -> list[tuple[int, str]]:
-    """The seats' (user id, name) moved round by one: the second seat first."""
-    seats = [(s.user_id, s.display_name) for s in row.seats]
+def rotated(row: GameRow) -> list[tuple[int, str, str | None]]:
+    """The seats' (user id, name, computer level) moved round by one: the second
+    seat first. A computer seat stays a computer seat at its level."""
+    seats = [(s.user_id, s.display_name, s.computer) for s in row.seats]
     return seats[1:] + seats[:1]
 
 
@@ -119,8 +123,8 @@ class After:
             seed = random.SystemRandom().randrange(MAX_SEED)
         left_out = resigned_users(old) - {user.id}
         seats = [
-            (uid, user.name if uid == user.id else name)
-            for uid, name in rotated(old)
+            (uid, user.name if uid == user.id else name, level)
+            for uid, name, level in rotated(old)
             if uid not in left_out
         ]
         try:
@@ -139,7 +143,7 @@ class After:
         names = [s.display_name for s in old.seats if s.user_id in left_out]
         without = [Text("after.rematch_without", {"players": ", ".join(names)})] if names else []
         low, _ = game_type.engine.player_range(options)
-        if len(seats) < low:
+        if len(seats) < low or all(level is not None for _, _, level in seats):
             return Outcome(
                 game_id=row.id,
                 channel_id=channel_id,
@@ -233,17 +237,21 @@ class After:
         if member is not None:
             return Outcome(reply=await self._member_lines(guild_id, member))
         results = await self.ctx.store.guild_results(guild_id)
-        if not results.games:
+        if not results.games and not results.computer_games:
             return Outcome(reply=[Text("after.stats.none")])
         lines = [Text("after.stats.header")]
-        for game_type in sorted(results.games, key=lambda g: (-results.games[g], g)):
-            players = _ranked([p for p in results.players if p.game_type == game_type])
-            lines.append(
-                Text(
-                    "after.stats.game",
-                    {"game": self._title(game_type), "count": results.games[game_type]},
-                )
+        counted = [(g, False, n) for g, n in results.games.items()]
+        counted += [(g, True, n) for g, n in results.computer_games.items()]
+        for game_type, computers, count in sorted(counted, key=lambda c: (-c[2], c[0], c[1])):
+            players = _ranked(
+                [
+                    p
+                    for p in results.players
+                    if p.game_type == game_type and p.computers == computers
+                ]
             )
+            key = "after.stats.game_computers" if computers else "after.stats.game"
+            lines.append(Text(key, {"game": self._title(game_type), "count": count}))
             for rank, player in enumerate(players[:MAX_STATS_PLAYERS], start=1):
                 lines.append(
                     Text(
@@ -266,10 +274,12 @@ class After:
         if not results:
             return [Text("after.stats.member_none", {"player": member.name})]
         lines = [Text("after.stats.member_header", {"player": member.name})]
-        for result in sorted(results, key=lambda r: (-r.played, r.game_type)):
+        for result in sorted(results, key=lambda r: (-r.played, r.game_type, r.computers)):
             lines.append(
                 Text(
-                    "after.stats.member_game",
+                    "after.stats.member_game_computers"
+                    if result.computers
+                    else "after.stats.member_game",
                     {
                         "game": self._title(result.game_type),
                         "played": result.played,

@@ -32,7 +32,7 @@ Decisions:
 * Private updates go to each seat whose private view changed
   (``engine.private_view_changed``: not merely the round number or the
   dice everyone was told) or who got a private event — never to anyone
-  else, and never with a receipt of a step the game played for the seat
+  else, never to a computer seat, and never with a receipt of a step the game played for the seat
   (its public line says it).
 """
 
@@ -146,7 +146,7 @@ async def private_updates(
     has_view = game.engine.has_private_view
     for seat_row in game.row.seats:
         seat = seat_row.seat
-        if seat == skip:
+        if seat == skip or seat_row.computer is not None:  # nobody to tell
             continue
         lines = event_texts(game, events, seat)
         view = game.engine.private_view(game.state, seat) if has_view else {}
@@ -252,6 +252,7 @@ async def handoff(
         following is not None
         and following not in awaited
         and game.row.seats[following].status == "playing"  # the table plays the others
+        and game.row.seats[following].computer is None
     ):
         public.append(game.text("game.up_next", {"seat": following}))
         heads_up = game.user_of(following)

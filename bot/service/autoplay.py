@@ -9,8 +9,8 @@ Decisions:
 * A seat whose player opted in to automatic answers (``/game auto on``)
   gets the engine's ``auto_action`` when there is one: an answer that cannot
   change the outcome. It is never the default.
-* Nothing is played automatically when no seat is left playing (a game of
-  absent players waits for its host), and never more than
+* Nothing is played automatically when no member's seat is left playing (a
+  game of absent players waits for its host, even beside computer seats), and never more than
   :data:`~bot.service.table.MAX_AUTOPLAY` decisions after one step.
 * These moves are committed with the step that led to them, as one
   transaction, and announced in its one public message.
@@ -59,7 +59,8 @@ def play_for_seats(game: LoadedGame, statuses: dict[int, str]) -> Played:
     """Play every decision the table takes now, in place on ``game.state``."""
     engine, state = game.engine, game.state
     played = Played()
-    if not any(status == PLAYING for status in statuses.values()):
+    seats = game.row.seats
+    if not any(status == PLAYING and seats[s].computer is None for s, status in statuses.items()):
         return played
     for _ in range(MAX_AUTOPLAY):
         if engine.result(state) is not None:

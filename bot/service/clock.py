@@ -26,7 +26,11 @@ Decisions:
   firing it): a deadline the engine still wants is due at once (it was lost
   while it fired), a turn clock ends one clock length after the decision
   began (at once if that is past) and a reminder comes one reminder
-  interval after it. Each repair is logged with the game's id.
+  interval after it; a computer seat awaited gets its move at once. Each
+  repair is logged with the game's id.
+* A ``computer`` timer plays the awaited computer seats
+  (:mod:`bot.service.computer`): decided outside the channel's lock, its
+  moves committed with the timer's deletion.
 * Each fired timer is logged as one INFO line (:func:`bot.logs.activity`:
   game, channel, ``timer.<kind>``, outcome, latency) and counted in the
   metrics with its lateness (:func:`bot.metrics.timer`). Its outcome is
@@ -36,6 +40,7 @@ Decisions:
 
 from __future__ import annotations
 
+import asyncio
 import logging
 import time
 
@@ -43,7 +48,8 @@ from bot import metrics
 from bot.games.base import TurnShape
 from bot.i18n import Text
 from bot.logs import activity
-from bot.service.context import Context
+from bot.service.computer import Computers
+from bot.service.context import COMPUTER_TIMER, Context
 from bot.service.loaded import LoadedGame
 from bot.service.outcome import Outcome, Refusal
 from bot.service.play import Play
@@ -59,16 +65,24 @@ class Clock:
     def __init__(self, ctx: Context, play: Play) -> None:
         self.ctx = ctx
         self.play = play
+        self.computers = Computers(ctx, play)
 
     async def fire_due_timers(self, now: float | None = None) -> list[Outcome]:
-        """Fire every timer due by ``now``; used by the timer task, the demo and tests."""
+        """Fire every timer due by ``now``; used by the timer task, the demo and tests.
+
+        The computer timers due together are fired at once: their decisions run
+        side by side in the deciding processes."""
         now = self.ctx.clock() if now is None else now
         outcomes: list[Outcome] = []
         tried: set[int] = set()  # a timer that could not be fired now waits for the next pass
         while due := [t for t in await self.ctx.store.due_timers(now) if t.id not in tried]:
+            tried.update(t.id for t in due)
+            moves = [t for t in due if t.kind == COMPUTER_TIMER]
+            for fired in await asyncio.gather(*(self._fire_logged(t, now) for t in moves)):
+                outcomes += fired
             for timer in due:
-                tried.add(timer.id)
-                outcomes += await self._fire_logged(timer, now)
+                if timer.kind != COMPUTER_TIMER:
+                    outcomes += await self._fire_logged(timer, now)
         return outcomes
 
     async def _fire_logged(self, timer: TimerRow, now: float) -> list[Outcome]:
@@ -94,6 +108,8 @@ class Clock:
 
     async def fire_timer(self, timer: TimerRow) -> list[Outcome]:
         """Handle one due timer; it leaves the store with what it does (see above)."""
+        if timer.kind == COMPUTER_TIMER:  # decided outside the channel's lock
+            return await self.computers.fire(timer)
         store = self.ctx.store
         row = None if timer.game_id is None else await store.get_game(timer.game_id)
         if row is None or row.status != "running":
@@ -170,6 +186,8 @@ class Clock:
                 ]
         elif ("reminder", "") not in have:
             missing.append(("reminder", "", max(now, began + self.ctx.reminder_seconds)))
+        if game.computers_awaited() and (COMPUTER_TIMER, "") not in have:
+            missing.append((COMPUTER_TIMER, "", now))
         return missing
 
     async def _last_call(self, game: LoadedGame) -> Outcome:

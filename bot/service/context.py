@@ -19,7 +19,9 @@ Decisions:
 from __future__ import annotations
 
 import asyncio
+import hashlib
 import logging
+import random
 from collections import OrderedDict
 from collections.abc import AsyncIterator, Callable, Mapping
 from contextlib import asynccontextmanager
@@ -36,6 +38,18 @@ log = logging.getLogger(__name__)
 
 #: the most (game, seat) cooldowns remembered at once
 MAX_COOLDOWNS = 4096
+#: the timer kind of a computer seat's next move (bot.service.computer)
+COMPUTER_TIMER = "computer"
+#: the default pause before a computer seat moves, in seconds
+#: (``ZIGGURAT_COMPUTER_PAUSE_SECONDS``)
+DEFAULT_COMPUTER_PAUSE = 3.0
+
+
+def decision_seed(game_id: int, version: int, seat: int) -> int:
+    """The seed of a computer seat's decision at a version of a game (a retried
+    decision is the same)."""
+    digest = hashlib.sha256(f"{game_id}:{version}:{seat}".encode()).digest()
+    return int.from_bytes(digest[:8], "big") >> 1
 
 
 class ChannelLocks:
@@ -100,6 +114,8 @@ class Context:
     clock: Callable[[], float]
     reminder_seconds: float
     render: bool = True
+    #: seconds between the step that hands over to a computer seat and its move
+    computer_pause: float = DEFAULT_COMPUTER_PAUSE
     locks: ChannelLocks = field(default_factory=ChannelLocks)
     cooldowns: Cooldowns = field(default_factory=Cooldowns)
     on_timer_change: Callable[[], None] | None = None
@@ -113,6 +129,35 @@ class Context:
     def timers_changed(self) -> None:
         if self.on_timer_change is not None:
             self.on_timer_change()
+
+    def computer_due(self, game: LoadedGame) -> float | None:
+        """When the computer seats ``game`` awaits now should move: after the pause, plus
+        the brain's answer delay (bot.service.computer); None when it awaits none.
+
+        The seats awaited together answer together, after the shortest of their
+        delays: a race is won by the first valid answer, so the quickest computer's
+        delay is the one a member has to beat."""
+        seats = game.computers_awaited()
+        if not seats:
+            return None
+        brain = game.engine.computer()
+        delay = 0.0
+        if brain is not None:
+            rng = random.Random(decision_seed(game.id, game.row.version, seats[0]))
+            delay = min(
+                brain.answer_delay(game.state, s, game.row.seats[s].computer or "", rng)
+                for s in seats
+            )
+        return self.clock() + self.computer_pause + delay
+
+    async def arm_computers(self, game: LoadedGame) -> None:
+        """Give ``game`` its computer timer when it awaits a computer seat and has none
+        (after a change that is no step: a start, a seat handed over, a resume)."""
+        due = self.computer_due(game)
+        if due is None:
+            return
+        await self.store.add_missing_timers(game.id, [(COMPUTER_TIMER, "", due)])
+        self.timers_changed()
 
     # -- loading ------------------------------------------------------------------
 

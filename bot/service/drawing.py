@@ -67,8 +67,9 @@ def _exit_with(pid: int) -> None:
     os._exit(0)
 
 
-def _watch_bot(pid: int) -> None:
-    """Initializer of a drawing process: it ends when the bot's process ``pid`` ends."""
+def watch_bot(pid: int) -> None:
+    """Initializer of a drawing (or deciding) process: it ends when the bot's process
+    ``pid`` ends."""
     threading.Thread(target=_exit_with, args=(pid,), name="bot-watch", daemon=True).start()
 
 
@@ -79,7 +80,7 @@ def _process_pool() -> ProcessPoolExecutor:
         _processes = ProcessPoolExecutor(
             max_workers=RENDER_WORKERS,
             mp_context=multiprocessing.get_context("forkserver"),
-            initializer=_watch_bot,
+            initializer=watch_bot,
             initargs=(os.getpid(),),
         )
     return _processes

@@ -8,6 +8,8 @@ Decisions:
   one, and a cache would grow with the games ever seen).
 * A resigned seat is the table's for good: its player can neither step nor
   undo (:meth:`LoadedGame.acting_seat`); only the table plays it.
+* A computer seat (``SeatRow.computer``) has no member: nobody is pinged or
+  sent anything for it (:meth:`LoadedGame.users_of`).
 * Seat params: an event or refusal param named ``seat`` or ending in
   ``_seat`` holding an int is shown as that seat's player name.
 """
@@ -21,7 +23,7 @@ from typing import Any
 from bot.games.base import GameEngine, GameType, PlayerLabel, RuleError
 from bot.i18n import Text
 from bot.service.outcome import Refusal
-from bot.service.table import RESIGNED
+from bot.service.table import PLAYING, RESIGNED
 from bot.store import GameRow, SeatRow
 
 
@@ -90,7 +92,18 @@ class LoadedGame:
         return self.row.seats[seat].user_id
 
     def users_of(self, seats: Sequence[int] | set[int]) -> list[int]:
-        return [self.user_of(s) for s in sorted(seats)]
+        """The members holding ``seats`` (a computer seat has nobody to ping)."""
+        return [self.user_of(s) for s in sorted(seats) if self.row.seats[s].computer is None]
+
+    def computers_awaited(self) -> list[int]:
+        """The computer seats the game waits for now; none when it is over or paused,
+        or while no member plays on (all absent or resigned: it waits for one)."""
+        engine, state, seats = self.engine, self.state, self.row.seats
+        if engine.result(state) is not None or self.row.paused is not None:
+            return []
+        if not any(s.status == PLAYING and s.computer is None for s in seats):
+            return []
+        return [s for s in sorted(engine.waiting_for(state)) if seats[s].computer is not None]
 
     def names_of(self, seats: Sequence[int] | set[int]) -> str:
         return ", ".join(self.row.seats[s].display_name for s in sorted(seats))

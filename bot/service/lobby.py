@@ -24,6 +24,10 @@ Decisions:
   options allow is checked again at the start (an option may change it).
 * Every option name and value a player reads comes from the catalog
   (``<description_key>.name``, ``<description_key>.<value>``).
+* Computer players (:mod:`bot.service.computer`): the host alone seats one
+  at a level, while the lobby has room and the game has a computer player,
+  and may remove one (the last seated); a game of computer players alone is
+  refused at the start (the offline demo and the arena are for that).
 * Buttons pass the game they were made for (``expected_game``): a click on a
   lobby message of another game is refused as stale.
 """
@@ -35,8 +39,10 @@ from collections.abc import Mapping
 from typing import Any
 
 from bot.games.base import GameType, OptionSpec, TurnShape
+from bot.games.computer import LEVELS
 from bot.i18n import Text, has_key, language_of
 from bot.service import announce
+from bot.service.computer import computer_name, next_computer_id, parse_level
 from bot.service.context import Context
 from bot.service.loaded import LoadedGame
 from bot.service.outcome import (
@@ -169,7 +175,12 @@ def lobby_panel(
         lines.append(Text(f"lobby.panel_{state}"))
         return LobbyPanel(tuple(lines), open=False)
     lines.append(Text("lobby.panel_hint"))
-    return LobbyPanel(tuple(lines), option_menus(game_type, row.options), post=post)
+    return LobbyPanel(
+        tuple(lines),
+        option_menus(game_type, row.options),
+        post=post,
+        computers=engine.computer() is not None,
+    )
 
 
 class Lobby:
@@ -298,6 +309,8 @@ class Lobby:
                 raise Refusal("error.not_enough_players", min=low)
             if len(row.seats) > high:
                 raise Refusal("error.too_many_players", max=high)
+            if all(s.computer is not None for s in row.seats):
+                raise Refusal("computer.error.alone")
             order = [s.user_id for s in row.seats]
             if not keep_order:  # a rematch keeps its rotated seats (bot.service.after)
                 random.Random(row.seed).shuffle(order)
@@ -345,7 +358,97 @@ class Lobby:
                 private=private,
             )
             outcome.lobby = lobby_panel(game_type, started, state="started")
+            await self.ctx.arm_computers(game)
             return outcome
+
+    # -- computer players --------------------------------------------------------------
+
+    async def _hosted_lobby(
+        self, channel_id: int, user: Player, expected_game: int | None
+    ) -> tuple[GameRow, GameType]:
+        row = await self._lobby_row(channel_id, expected_game)
+        if row.status != "lobby":
+            raise Refusal("error.already_started")
+        if user.id != row.creator_id:
+            raise Refusal("computer.error.host_only")
+        game_type = self.ctx.game_type(row.game_type)
+        if game_type.engine.computer() is None:
+            raise Refusal("computer.error.none", game=Text(game_type.engine.title_key))
+        return row, game_type
+
+    async def computer_menu(
+        self, channel_id: int, user: Player, *, expected_game: int | None = None
+    ) -> Outcome:
+        """The host's ephemeral choices: add a computer player at a level, or remove one."""
+        row, _ = await self._hosted_lobby(channel_id, user, expected_game)
+        choices = [
+            Choice(Text("computer.add_button", {"level": Text(f"computer.level.{level}")}), level)
+            for level in LEVELS
+        ]
+        choices = [Choice(c.label, c.action, kind=ChoiceKind.LOBBY) for c in choices]
+        if any(s.computer is not None for s in row.seats):
+            choices.append(Choice(Text("computer.remove_button"), "unseat", kind=ChoiceKind.LOBBY))
+        return Outcome(
+            game_id=row.id,
+            channel_id=channel_id,
+            reply=[Text("computer.menu")],
+            reply_choices=choices,
+        )
+
+    async def add_computer(
+        self,
+        channel_id: int,
+        user: Player,
+        level: str | None,
+        *,
+        expected_game: int | None = None,
+    ) -> Outcome:
+        """The host seats a computer player at ``level`` (refused when the lobby is full
+        or the game has no computer player)."""
+        chosen = parse_level(level)
+        async with self.ctx.locks.hold(channel_id):
+            row, game_type = await self._hosted_lobby(channel_id, user, expected_game)
+            _, high = game_type.engine.player_range(row.options)
+            if len(row.seats) >= high:
+                raise Refusal("error.game_full", max=high)
+            number = sum(s.computer is not None for s in row.seats) + 1
+            name = computer_name(row.language, number, chosen)
+            await _stored(
+                self.ctx.store.add_seat(row, next_computer_id(row), name, computer=chosen)
+            )
+            panel = await self._panel(row)
+        return Outcome(
+            lobby=panel,
+            game_id=row.id,
+            channel_id=channel_id,
+            reply=[Text("computer.added_reply", {"player": name})],
+            public=[
+                Text(
+                    "lobby.joined",
+                    {"player": name, "count": len(row.seats) + 1, "max": high},
+                )
+            ],
+        )
+
+    async def remove_computer(
+        self, channel_id: int, user: Player, *, expected_game: int | None = None
+    ) -> Outcome:
+        """The host removes the last computer player seated in the lobby."""
+        async with self.ctx.locks.hold(channel_id):
+            row, _ = await self._hosted_lobby(channel_id, user, expected_game)
+            seated = [s for s in row.seats if s.computer is not None]
+            if not seated:
+                raise Refusal("computer.error.none_seated")
+            gone = seated[-1]
+            await _stored(self.ctx.store.remove_seat(row, gone.user_id))
+            panel = await self._panel(row)
+        return Outcome(
+            lobby=panel,
+            game_id=row.id,
+            channel_id=channel_id,
+            reply=[Text("computer.removed_reply", {"player": gone.display_name})],
+            public=[Text("lobby.left", {"player": gone.display_name})],
+        )
 
     async def set_option(
         self,

@@ -75,6 +75,8 @@ class ChoiceKind(enum.Enum):
     PAGE = "page"
     #: open the clicker's move picker, ephemerally (bot.service.tapping)
     PLAY = "play"
+    #: a lobby button (``action`` is its verb: add a computer player, remove one)
+    LOBBY = "lobby"
 
 
 @dataclass(frozen=True)
@@ -111,6 +113,8 @@ class LobbyPanel:
     menus: tuple[OptionMenu, ...] = ()
     open: bool = True
     post: bool = False
+    #: the game has a computer player: the panel offers to seat one
+    computers: bool = False
 
 
 class StepKind(enum.Enum):

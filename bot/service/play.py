@@ -33,9 +33,13 @@ Decisions:
   slides), a name no longer wanted is dropped.
 * At a deadline (or the end of a turn clock) the late seats' timeout actions
   are applied as one batch, committed once, with one public message; a seat
-  that times out too often in a row becomes absent. After a hand-off the
-  table plays the decisions of absent and resigned seats and the opted-in
-  automatic answers (:mod:`bot.service.autoplay`) in the same commit.
+  that times out too often in a row becomes absent (never a computer
+  seat: it is only late when its pause is longer than the deadline). After
+  a hand-off the table plays the decisions of absent and resigned seats
+  and the opted-in automatic answers (:mod:`bot.service.autoplay`) in the same commit.
+* A step that leaves the game awaiting a computer seat writes its computer
+  timer in the same commit (one already set keeps its due time); one that
+  leaves it awaiting none drops it (:mod:`bot.service.computer`).
 * A seat whose try was refused may have to wait (``engine.retry_cooldown``)
   before the next; it is told how long.
 * The engine's work for a command — ``apply``, the table's decisions
@@ -355,7 +359,12 @@ class Play:
             row = game.row.seats[seat]
             count = row.timeouts + 1
             seats[seat] = {"timeouts": count}
-            if row.status == PLAYING and limit is not None and count >= limit:
+            if (
+                row.status == PLAYING
+                and row.computer is None
+                and limit is not None
+                and count >= limit
+            ):
                 seats[seat]["status"] = ABSENT_SEAT
                 statuses[seat] = ABSENT_SEAT
                 absent = Text("table.absent", {"seat": seat, "count": count})
@@ -431,13 +440,16 @@ class Play:
         if game.row.paused is not None:
             return {"reminder": KEEP, "deadlines": KEEP, "clock": KEEP}
         deadlines = self._deadlines(game, had_deadlines)
+        computer = self.ctx.computer_due(game)
         if kind is not StepKind.HANDOFF:
-            return {"reminder": KEEP, "deadlines": deadlines, "clock": KEEP}
+            return {"reminder": KEEP, "deadlines": deadlines, "clock": KEEP, "computer": computer}
         now = self.ctx.clock()
         seconds = clock_seconds(game.row.options)
         if seconds is not None and game.engine.turns is TurnShape.SEQUENTIAL:
-            return {"reminder": None, "deadlines": deadlines, "clock": clock_timers(now, seconds)}
-        return {"reminder": now + self.ctx.reminder_seconds, "deadlines": deadlines, "clock": KEEP}
+            clock = clock_timers(now, seconds)
+            return {"reminder": None, "deadlines": deadlines, "clock": clock, "computer": computer}
+        reminder = now + self.ctx.reminder_seconds
+        return {"reminder": reminder, "deadlines": deadlines, "clock": KEEP, "computer": computer}
 
     def _deadlines(self, game: LoadedGame, had: bool = True) -> dict[str, float] | Keep:
         """The deadlines to write: the engine's now (new ones due from now); nothing to

@@ -247,7 +247,7 @@ class Reading:
 
 
 #: the groups of ``/help``, in the order a player meets them
-HELP_GROUPS = ("start", "play", "seat", "host", "after")
+HELP_GROUPS = ("start", "play", "seat", "host", "computer", "after")
 
 
 def help_lines(registry: Mapping[str, GameType], game: str | None) -> list[Text]:

@@ -14,7 +14,10 @@ Decisions:
   rules). What the seat held stays hidden.
 * The host may hand a seat to another member (``/game replace``): the new
   player gets the seat's private view by DM (or, with DMs closed, on their
-  next command), the old one nothing more; a replaced seat plays again.
+  next command), the old one nothing more; a replaced seat plays again. An
+  absent or resigned seat may be handed to a computer player at a level
+  (``/game replace @member computer:``), and a computer seat back to a member
+  (named by its seat number, ``seat:``); a computer seat gets no DM.
 * An absent seat's decisions are played at once, so its player says they
   are back with ``/game back`` (in a round of simultaneous moves, just
   submitting is enough).
@@ -31,6 +34,7 @@ from __future__ import annotations
 from typing import Any
 
 from bot.i18n import Text
+from bot.service.computer import computer_name, next_computer_id, parse_level
 from bot.service.context import Context
 from bot.service.loaded import LoadedGame
 from bot.service.outcome import Choice, ChoiceKind, Outcome, Player, PrivateMessage, Refusal
@@ -104,6 +108,7 @@ class Seats:
             version = await _stored(
                 self.ctx.store.resume(game.row, reminder=reminder, deadlines=deadlines, clock=clock)
             )
+            await self.ctx.arm_computers(await self.ctx.running(channel_id))
             self.ctx.timers_changed()
         return Outcome(
             game_id=game.id,
@@ -140,31 +145,60 @@ class Seats:
         self,
         channel_id: int,
         user: Player,
-        old_id: int,
-        new: Player,
+        old_id: int | None,
+        new: Player | None,
         *,
         can_manage_channel: bool,
+        computer: str | None = None,
+        seat_number: int | None = None,
     ) -> Outcome:
+        """Hand the seat of ``old_id`` (or seat ``seat_number``, 1-based: a computer
+        seat has no member to name) to member ``new``, or to a computer player at
+        level ``computer`` (only a seat that is absent or resigned)."""
+        if (old_id is None) == (seat_number is None):
+            raise Refusal("computer.error.replace_which")
+        if (new is None) == (computer is None):
+            raise Refusal("computer.error.replace_to")
+        level = parse_level(computer) if computer is not None else None
         async with self.ctx.locks.hold(channel_id):
             game = await self._hosted(channel_id, user, can_manage_channel)
-            seat = game.seat_of(old_id)
+            if old_id is not None:
+                seat = game.seat_of(old_id)
+            elif seat_number is not None and 1 <= seat_number <= len(game.row.seats):
+                seat = game.row.seats[seat_number - 1]
+            else:
+                seat = None
             if seat is None:
                 raise Refusal("error.replace_not_seated")
-            if game.seat_of(new.id) is not None:
-                raise Refusal("error.replace_seated", player=new.name)
+            if level is not None:
+                if game.engine.computer() is None:
+                    raise Refusal("computer.error.none", game=Text(game.engine.title_key))
+                if seat.computer is not None or seat.status not in (ABSENT_SEAT, RESIGNED):
+                    raise Refusal("computer.error.replace_playing", player=seat.display_name)
+                number = sum(s.computer is not None for s in game.row.seats) + 1
+                new_id = next_computer_id(game.row)
+                new_name = computer_name(game.row.language, number, level)
+            else:
+                assert new is not None
+                new_id, new_name = new.id, new.name
+            if game.seat_of(new_id) is not None:
+                raise Refusal("error.replace_seated", player=new_name)
             try:
-                version = await self.ctx.store.replace_player(game.row, seat.seat, new.id, new.name)
+                version = await self.ctx.store.replace_player(
+                    game.row, seat.seat, new_id, new_name, computer=level
+                )
             except VersionConflict:
                 raise Refusal("error.conflict") from None
             except StoreError:
-                raise Refusal("error.replace_seated", player=new.name) from None
+                raise Refusal("error.replace_seated", player=new_name) from None
+            handed = await self.ctx.running(channel_id)  # labelled with the new name
+            await self.ctx.arm_computers(handed)
             private: list[PrivateMessage] = []
-            if game.engine.has_private_view:
-                handed = await self.ctx.running(channel_id)  # labelled with the new name
+            if game.engine.has_private_view and level is None and new_id > 0:
                 view = handed.engine.private_view(handed.state, seat.seat)
                 image = await self.ctx.private_image(handed, view, seat.seat)
                 header = Text("hand.header", {"game": Text(game.engine.title_key)})
-                private.append(PrivateMessage(new.id, (header,), image))
+                private.append(PrivateMessage(new_id, (header,), image))
         return Outcome(
             game_id=game.id,
             channel_id=channel_id,
@@ -172,11 +206,11 @@ class Seats:
             public=[
                 Text(
                     "host.replaced",
-                    {"old": seat.display_name, "new": new.name, "host": user.name},
+                    {"old": seat.display_name, "new": new_name, "host": user.name},
                 )
             ],
             private=private,
-            ping=[new.id] if seat.seat in game.waiting() else [],
+            ping=[new_id] if seat.seat in game.waiting() and level is None else [],
             version=version,
         )
 
@@ -231,6 +265,7 @@ class Seats:
             version = await _stored(
                 self.ctx.store.set_seat(game.row, seat.seat, {"status": PLAYING, "timeouts": 0})
             )
+            await self.ctx.arm_computers(await self.ctx.running(channel_id))
         return Outcome(
             game_id=game.id,
             channel_id=channel_id,

@@ -104,6 +104,7 @@ class BotHarness:
             dev_guild_id=None if self.global_commands else self.guild.id,
             log_level="INFO",
             turn_deadline_hours=self.deadline_hours,
+            computer_pause=0.0,  # computer seats move as soon as the timer task wakes
         )
 
     async def start(self) -> ZigguratBot:

@@ -45,7 +45,9 @@ async def test_a_lobby_is_played_by_taps_and_edited_in_place(harness: BotHarness
     created = await h.slash(h.alice, "game new tikal")
     [lobby] = h.public_of(created)
     ids = lobby_ids(lobby)
-    assert set(ids) == {"join", "leave", "start", "mode", "clock", "absent"}
+    # and the host's Computer players button once Tikal has a computer player
+    offers = {"computer"} if h.running.service.registry["tikal"].engine.computer() else set()
+    assert set(ids) == {"join", "leave", "start", "mode", "clock", "absent"} | offers
     labels = {c.get("label") for c in lobby.walk_components() if c.get("type") == 2}
     assert {"Join", "Leave", "Start"} <= labels
     assert "Players (1/4): alice" in lobby.text

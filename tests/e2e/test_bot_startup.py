@@ -84,6 +84,8 @@ async def test_registered_commands_match_the_code(harness: BotHarness) -> None:
         "resume",
         "extend",
         "replace",
+        "add-computer",
+        "remove-computer",
         "resign",
         "back",
         "auto",

@@ -431,6 +431,7 @@ def test_env_example_sets_only_the_token() -> None:
         "ZIGGURAT_LOG_LEVEL",
         "ZIGGURAT_TURN_DEADLINE_HOURS",
         "ZIGGURAT_SHARDS",
+        "ZIGGURAT_COMPUTER_PAUSE_SECONDS",
     }
     # each commented line shows the default
     for line in lines:
@@ -440,5 +441,6 @@ def test_env_example_sets_only_the_token() -> None:
                 "ZIGGURAT_DB": "./ziggurat.db",
                 "ZIGGURAT_LOG_LEVEL": "INFO",
                 "ZIGGURAT_TURN_DEADLINE_HOURS": "24",
+                "ZIGGURAT_COMPUTER_PAUSE_SECONDS": "3",
             }
             assert value == defaults.get(name, ""), line

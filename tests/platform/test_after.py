@@ -210,7 +210,7 @@ async def test_rematch_same_players_and_options_rotated_seats_new_seed(
     outcome = await service.rematch(CHANNEL, BOB, old.id)
     new = await store.open_game_in(CHANNEL)
     assert new is not None and new.status == "running" and new.id != old.id
-    assert [s.user_id for s in new.seats] == [uid for uid, _ in rotated(old)]
+    assert [s.user_id for s in new.seats] == [uid for uid, _, _ in rotated(old)]
     assert [s.user_id for s in new.seats] == [s.user_id for s in old.seats[1:] + old.seats[:1]]
     assert new.options == old.options == {"style": "fancy", "deadline": "none", "absent": "3"}
     assert new.seed != old.seed
@@ -253,7 +253,7 @@ async def test_a_rematch_does_not_seat_a_player_who_resigned(
     outcome = await service.rematch(CHANNEL, BOB, old.id)
     new = await store.open_game_in(CHANNEL)
     assert new is not None and new.status == "running"
-    kept = [uid for uid, _ in rotated(old) if uid != CAROL.id]
+    kept = [uid for uid, _, _ in rotated(old) if uid != CAROL.id]
     assert [s.user_id for s in new.seats] == kept and len(kept) == 2  # rotated, CAROL left out
     keys = [line.key for line in outcome.public]
     assert keys[:2] == ["after.rematch_started", "after.rematch_without"]

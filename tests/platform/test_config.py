@@ -42,6 +42,7 @@ VARIABLES = (
     "ZIGGURAT_SHARDS",
     "ZIGGURAT_METRICS_PORT",
     "ZIGGURAT_DEMO_DIR",
+    "ZIGGURAT_COMPUTER_PAUSE_SECONDS",
 )
 #: a syntactically valid token that no Discord will ever accept
 TOKEN = "MTIzNDU2Nzg5MDEyMzQ1Njc4.GaBcDe.abcdefghijklmnopqrstuvwxyz0123456789"
@@ -86,6 +87,10 @@ BAD_VALUES = [
     ("ZIGGURAT_METRICS_PORT", "0"),
     ("ZIGGURAT_METRICS_PORT", "65536"),
     ("ZIGGURAT_METRICS_PORT", "9464.5"),
+    ("ZIGGURAT_COMPUTER_PAUSE_SECONDS", "soon"),
+    ("ZIGGURAT_COMPUTER_PAUSE_SECONDS", "-1"),
+    ("ZIGGURAT_COMPUTER_PAUSE_SECONDS", "nan"),
+    ("ZIGGURAT_COMPUTER_PAUSE_SECONDS", "601"),
 ]
 
 
@@ -176,6 +181,11 @@ def test_good_values_and_defaults(clean_env: pytest.MonkeyPatch) -> None:
     assert Settings.from_env().metrics_port is None
     clean_env.setenv("ZIGGURAT_METRICS_PORT", " 9464 ")
     assert Settings.from_env().metrics_port == 9464
+    assert Settings.from_env().computer_pause == 3.0
+    clean_env.setenv("ZIGGURAT_COMPUTER_PAUSE_SECONDS", "0")
+    assert Settings.from_env().computer_pause == 0.0
+    clean_env.setenv("ZIGGURAT_COMPUTER_PAUSE_SECONDS", "1.5")
+    assert Settings.from_env().computer_pause == 1.5
 
 
 def test_empty_values_mean_the_defaults(clean_env: pytest.MonkeyPatch) -> None:

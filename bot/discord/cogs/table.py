@@ -6,6 +6,10 @@ Decisions:
 
 * The host's commands (pause, resume, extend, replace) pass whether the
   member can manage the channel; the service decides who may use them.
+* ``/game add-computer`` and ``/game remove-computer`` seat and remove the
+  lobby's computer players (:mod:`bot.service.computer`); ``/game replace``
+  names the seat by member (``old``) or number (``seat``) and the newcomer
+  by member (``new``) or computer level (``computer``).
 * ``/game resign`` asks for a confirmation with an ephemeral danger button
   (:class:`~bot.discord.buttons.ResignButton`).
 * ``/game notify`` works anywhere in a server (it is remembered per user,
@@ -22,6 +26,7 @@ from discord.ext import commands
 
 from bot.discord.commands import Param, build_command
 from bot.discord.translator import L
+from bot.games.computer import LEVELS
 from bot.service import Outcome, Player, Refusal
 from bot.service.seats import NOTIFY
 
@@ -45,11 +50,30 @@ class TableCog(commands.Cog):
         self._add(
             "replace",
             [
-                Param("old", L("cmd.game.replace.old"), annotation=discord.User),
-                Param("new", L("cmd.game.replace.new"), annotation=discord.Member),
+                Param("old", L("cmd.game.replace.old"), annotation=discord.User, required=False),
+                Param("new", L("cmd.game.replace.new"), annotation=discord.Member, required=False),
+                Param(
+                    "computer",
+                    L("cmd.game.replace.computer"),
+                    required=False,
+                    choices=_choices("cmd.game.computer", LEVELS),
+                ),
+                Param("seat", L("cmd.game.replace.seat"), annotation=int, required=False),
             ],
             self.replace,
         )
+        self._add(
+            "add-computer",
+            [
+                Param(
+                    "level",
+                    L("cmd.game.add-computer.level"),
+                    choices=_choices("cmd.game.computer", LEVELS),
+                )
+            ],
+            self.add_computer,
+        )
+        self._add("remove-computer", [], self.remove_computer)
         self._add("resign", [], self.resign)
         self._add("back", [], self.back)
         self._add(
@@ -91,19 +115,37 @@ class TableCog(commands.Cog):
         return handler
 
     async def replace(self, interaction: discord.Interaction, values: dict[str, Any]) -> None:
-        old: discord.abc.User = values["old"]
-        new: discord.abc.User = values["new"]
+        old: discord.abc.User | None = values.get("old")
+        new: discord.abc.User | None = values.get("new")
 
         async def work(player: Player) -> Outcome:
-            if new.bot:
+            if new is not None and new.bot:
                 raise Refusal("error.replace_bot")
             return await self.service.replace(
                 interaction.channel_id or 0,
                 player,
-                old.id,
-                Player(new.id, new.display_name),
+                old.id if old is not None else None,
+                Player(new.id, new.display_name) if new is not None else None,
                 can_manage_channel=interaction.permissions.manage_channels,
+                computer=values.get("computer"),
+                seat_number=values.get("seat"),
             )
+
+        await self.bot.responder.run(interaction, work)
+
+    async def add_computer(self, interaction: discord.Interaction, values: dict[str, Any]) -> None:
+        level = str(values["level"])
+
+        async def work(player: Player) -> Outcome:
+            return await self.service.add_computer(interaction.channel_id or 0, player, level)
+
+        await self.bot.responder.run(interaction, work)
+
+    async def remove_computer(
+        self, interaction: discord.Interaction, values: dict[str, Any]
+    ) -> None:
+        async def work(player: Player) -> Outcome:
+            return await self.service.remove_computer(interaction.channel_id or 0, player)
 
         await self.bot.responder.run(interaction, work)
 

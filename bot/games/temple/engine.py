@@ -33,7 +33,7 @@ Decisions:
 from __future__ import annotations
 
 from collections.abc import Mapping, Sequence
-from typing import Any
+from typing import TYPE_CHECKING, Any
 
 from bot.games.base import (
     Deadline,
@@ -66,6 +66,9 @@ from bot.games.temple.state import (
     GameState,
 )
 from bot.games.temple.submit import all_submitted, submit
+
+if TYPE_CHECKING:
+    from bot.games.computer import Brain
 
 #: the round deadlines offered, shortest first; 24 hours unless the lobby chose another
 DEADLINES = ("1h", "4h", "12h", "24h", "48h")
@@ -302,6 +305,12 @@ class TempleEngine(GameEngine[GameState, Action]):
                 for area, lengths in sorted(player.pending_bonus.items())
             ]
         return super().timeout_actions(game, deadline)
+
+    def computer(self) -> Brain[GameState, Action]:
+        """The computer player (:mod:`~bot.games.temple.computer`)."""
+        from bot.games.temple.computer import TempleBrain  # it builds on this module
+
+        return TempleBrain(self)
 
     def retry_cooldown(self, game: GameState, seat: int, action: Action, error: RuleError) -> float:
         """A refused lightning layout costs a short wait (guessing is not solving)."""

@@ -3,7 +3,7 @@
 from __future__ import annotations
 
 from collections.abc import Mapping, Sequence
-from typing import Any
+from typing import TYPE_CHECKING, Any
 
 from bot.games.base import Event, GameEngine, OptionSpec, Result, RuleError
 from bot.games.tigris import actions, flow, rules, scoring, state, views, words
@@ -17,6 +17,9 @@ from bot.games.tigris.state import (
     PHASE_WAR_ORDER,
     GameState,
 )
+
+if TYPE_CHECKING:
+    from bot.games.computer import Brain
 
 
 class TigrisEngine(GameEngine[GameState, actions.Action]):
@@ -148,6 +151,12 @@ class TigrisEngine(GameEngine[GameState, actions.Action]):
         if game.phase != PHASE_OVER:
             return None
         return scoring.ranking(game)
+
+    def computer(self) -> Brain[GameState, actions.Action]:
+        """The computer player (:mod:`bot.games.tigris.computer`)."""
+        from bot.games.tigris.computer import TigrisBrain
+
+        return TigrisBrain(self)
 
     def dump_state(self, game: GameState) -> dict[str, Any]:
         return state.dump_state(game)

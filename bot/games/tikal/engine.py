@@ -30,6 +30,7 @@ from bot.games.tikal import (
 from bot.games.tikal.actions import SEAT_COLOURS
 from bot.games.tikal.board import space_name
 from bot.games.tikal.components import MODE_NAMES
+from bot.games.tikal.computer import TikalBrain
 from bot.games.tikal.state import (
     PHASE_ACTIONS,
     PHASE_BID,
@@ -150,6 +151,10 @@ class TikalEngine(GameEngine[GameState, actions.Action]):
         return actions.parse_action(text)
 
     # -- hooks -----------------------------------------------------------------------
+
+    def computer(self) -> TikalBrain:
+        """The computer player (:mod:`bot.games.tikal.computer`)."""
+        return TikalBrain(self)
 
     def turn_number(self, game: GameState) -> int:
         """Counts the turns ended: a seat that plays two turns in a row (a last

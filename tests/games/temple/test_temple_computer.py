@@ -1,0 +1,267 @@
+"""Temple Rush's computer player: honest, legal, and taking the clear move.
+
+Positions come from seeded play (``tests/support/temple_play.py``) in every
+mode (2, 3 and 4 players; the joint option with 3 and 4). The strong level
+runs with a small budget through the same search (only ``budget`` differs).
+"""
+
+from __future__ import annotations
+
+import random
+from collections.abc import Iterator
+
+import pytest
+from hypothesis import HealthCheck, given, settings
+from hypothesis import strategies as st
+from temple_helpers import build, game
+
+from bot.games.computer import RANDOM, Budget, decide
+from bot.games.temple import ENGINE, GameState, Joint, Lightning, Place, Skip, race
+from bot.games.temple.actions import Bag, Hammer, Pass
+from bot.games.temple.cards import temple_cards
+from bot.games.temple.components import HAMMER
+from bot.games.temple.computer import RACE_DELAY, TempleBrain, copy_state
+from bot.games.temple.engine import deadline_seconds
+from bot.games.temple.state import PHASE_RACE, Submission
+from bot.i18n import t
+from tests.support.temple_play import play
+
+MODES: list[tuple[int, dict[str, str]]] = [
+    (2, {}),
+    (3, {}),
+    (4, {}),
+    (3, {"joint": "on"}),
+    (4, {"joint": "on"}),
+]
+SMALL = Budget(worlds=2, candidates=3, depth=2, temperature=0.0)
+
+
+class SmallBrain(TempleBrain):
+    """The real brain with a test-sized strong budget."""
+
+    def budget(self, level: str) -> Budget:
+        return SMALL if level == "strong" else super().budget(level)
+
+
+class PeekingBrain(SmallBrain):
+    """A dishonest brain: its "sample" is the real state (deck, seed, sealed moves)."""
+
+    def sample(self, state: GameState, seat: int, rng: random.Random) -> GameState:
+        return copy_state(state)
+
+
+BRAIN = SmallBrain(ENGINE)
+
+
+def position(seats: int, options: dict[str, str], seed: int, steps: int) -> GameState:
+    state, _ = play(seats, seed, options, stop=lambda s, n: n >= steps)
+    return state
+
+
+def positions() -> Iterator[tuple[GameState, int]]:
+    """Running positions of every mode, each with an awaited seat."""
+    for index, (seats, options) in enumerate(MODES):
+        for steps in (3, 40, 120):
+            state = position(seats, options, 100 + index, steps)
+            waiting = sorted(ENGINE.waiting_for(state))
+            if waiting:
+                yield state, waiting[-1]
+
+
+def _seen(state: GameState) -> set[str]:
+    seen = {c for c in (*state.slots, *state.last_shown, *state.discarded) if c is not None}
+    for player in state.players:
+        seen.update(player.won)
+    return seen | set(state.deck[:1]) | ({state.race_card} if state.race_card else set())
+
+
+def hidden_variants(state: GameState, seat: int, rng: random.Random) -> list[GameState]:
+    """Copies of ``state`` that differ only in what ``seat`` cannot see."""
+    variants: list[GameState] = []
+    shuffled = copy_state(state)
+    rest = shuffled.deck[1:]
+    rng.shuffle(rest)
+    shuffled.deck[1:] = rest
+    variants.append(shuffled)
+    outside = sorted(c.id for c in temple_cards() if c.id not in _seen(state) | set(state.deck))
+    swapped = copy_state(state)
+    hidden = [i for i, c in enumerate(swapped.deck) if i > 0 and c != "lightning"]
+    if outside and hidden:
+        swapped.deck[rng.choice(hidden)] = rng.choice(outside)
+        variants.append(swapped)
+    reseeded = copy_state(state)
+    reseeded.seed += 1 + rng.randrange(10**6)
+    variants.append(reseeded)
+    for other in range(state.seats):
+        if other == seat or state.phase != "round":
+            continue
+        sealed = copy_state(state)
+        sub = sealed.submission(other)
+        if sub.complete():  # another complete move in place of the one sealed
+            sealed.submissions.pop(other)
+            before = Pass() if sub.passed else sub.brick
+            choices = [
+                a for a in ENGINE.legal_actions(sealed, other) if isinstance(a, Place | Pass)
+            ]
+            choices = [a for a in choices if a != before]
+            if not choices:
+                continue
+            sealed.submissions[other] = Submission()
+            sealed.submissions[other].add(rng.choice(choices))
+        elif HAMMER in sealed.players[other].tokens and not sub.hammer:
+            sealed.submissions.setdefault(other, Submission()).add(Hammer())
+        else:
+            continue
+        assert sealed.submission(other).complete() == sub.complete()
+        variants.append(sealed)
+    everything = copy_state(variants[-1])
+    everything.deck[1:] = variants[0].deck[1:]
+    everything.seed = reseeded.seed
+    variants.append(everything)
+    return variants
+
+
+def mismatches(brain: TempleBrain) -> list[str]:
+    """Decisions that changed with hidden information (should be none)."""
+    rng = random.Random(5)
+    found: list[str] = []
+    for state, seat in positions():
+        for level in ("easy", "strong"):
+            expected = decide(brain, state, seat, level, 11)
+            for variant in hidden_variants(state, seat, rng):
+                got = decide(brain, variant, seat, level, 11)
+                if got != expected:
+                    found.append(f"{level} {state.phase} r{state.round}: {expected} != {got}")
+    return found
+
+
+def test_a_decision_depends_only_on_what_the_seat_sees() -> None:
+    assert mismatches(BRAIN) == []
+
+
+def test_the_honesty_check_catches_a_peeking_brain() -> None:
+    assert mismatches(PeekingBrain(ENGINE))
+
+
+def test_a_sample_is_the_same_for_states_that_differ_only_in_hidden_things() -> None:
+    rng = random.Random(9)
+    for state, seat in positions():
+        expected = ENGINE.dump_state(BRAIN.sample(state, seat, random.Random(3)))
+        for variant in hidden_variants(state, seat, rng):
+            assert ENGINE.dump_state(BRAIN.sample(variant, seat, random.Random(3))) == expected
+        world = BRAIN.sample(state, seat, random.Random(3))
+        assert world.deck[:1] == state.deck[:1] and len(world.deck) == len(state.deck)
+        assert set(world.submissions) <= {seat}
+        assert ENGINE.dump_state(BRAIN.copy(state)) == ENGINE.dump_state(state)
+
+
+@settings(max_examples=20, deadline=None, suppress_health_check=[HealthCheck.too_slow])
+@given(
+    mode=st.sampled_from(MODES),
+    seed=st.integers(0, 10_000),
+    steps=st.integers(0, 250),
+    level=st.sampled_from(["easy", "strong", RANDOM]),
+)
+def test_every_step_of_a_plan_is_legal(
+    mode: tuple[int, dict[str, str]], seed: int, steps: int, level: str
+) -> None:
+    seats, options = mode
+    state = position(seats, options, seed, steps)
+    for seat in sorted(ENGINE.waiting_for(state)):
+        plan = decide(BRAIN, state, seat, level, seed)
+        assert plan, (level, state.phase)
+        child = copy_state(state)
+        for step in plan:
+            assert seat in ENGINE.waiting_for(child), (plan, step)
+            ENGINE.apply(child, seat, step)  # a refusal fails the test
+        if state.phase == "round" and level != RANDOM:  # a plan is a whole sealed move
+            assert seat not in ENGINE.waiting_for(child) or child.round != state.round
+
+
+# --------------------------------------------------------------------------- scenarios
+
+
+def test_strong_completes_a_temple_it_can_finish_now() -> None:
+    state = game(slots=("hut", "gate"), dice=["2", "2"])
+    build(state, 0, 0, "4:A1")
+    build(state, 1, 1, "4:A2")
+    plan = decide(TempleBrain(ENGINE), state, 0, "strong", 1)
+    assert plan == (Place(0, (1, 1), 2),)
+
+
+def test_strong_plays_hammer_when_the_die_cannot_finish_the_temple() -> None:
+    state = game(slots=("hut", "gate"), dice=["4", "4"])
+    build(state, 0, 0, "4:A1")
+    state.players[0].supply[4] = 0
+    state.players[0].supply[2] = 1
+    plan = decide(TempleBrain(ENGINE), state, 0, "strong", 1)
+    assert plan == (Hammer(), Place(0, (1, 1), 2))
+
+
+def test_strong_borrows_with_the_bag_to_complete_a_temple() -> None:
+    state = game(slots=("hut", "twin"), dice=["3", "3"])
+    build(state, 0, 0, "4:A1")  # B2 and C2 missing; no 1 or 2 left, no hammer
+    state.players[0].supply[1] = state.players[0].supply[2] = 0
+    state.players[0].tokens.remove(HAMMER)
+    build(state, 1, 1, "4:A1", "1:A2", "1:B2")  # its top two: two 1s
+    plan = decide(TempleBrain(ENGINE), state, 0, "strong", 1)
+    assert plan[0] == Bag(1, 1, 0, (1, 1), (2, 1)), plan
+    for step in plan:
+        ENGINE.apply(state, 0, step)
+    ENGINE.apply(state, 1, Pass())
+    assert state.players[0].won == ["hut"]
+
+
+def test_strong_enters_a_lightning_layout_from_its_supply() -> None:
+    state = game(slots=("hut", "gate"), deck=("lightning", "dais"))
+    race.start_race(state, [])
+    assert state.phase == PHASE_RACE
+    plan = decide(TempleBrain(ENGINE), state, 0, "strong", 1)
+    assert len(plan) == 1 and isinstance(plan[0], Lightning)
+    ENGINE.apply(state, 0, plan[0])
+    assert "lightning" in state.players[0].won
+
+
+def test_a_seat_without_a_layout_skips_the_race() -> None:
+    state = game(slots=("hut", "gate"), deck=("lightning", "dais"))
+    race.start_race(state, [])
+    state.players[1].supply = {1: 0, 2: 0, 3: 0, 4: 0}
+    assert decide(TempleBrain(ENGINE), state, 1, "strong", 1) == (Skip(),)
+
+
+@pytest.mark.parametrize("level", ["easy", "strong"])
+def test_the_race_delay_is_drawn_per_level_and_only_in_a_race(level: str) -> None:
+    brain = TempleBrain(ENGINE)
+    state = game(slots=("hut", "gate"), deck=("lightning", "dais"))
+    rng = random.Random(1)
+    assert brain.answer_delay(state, 0, level, rng) == 0.0
+    race.start_race(state, [])
+    low, high = RACE_DELAY[level]
+    delays = [brain.answer_delay(state, 0, level, rng) for _ in range(50)]
+    assert all(low <= d <= high for d in delays) and len(set(delays)) > 1
+    assert brain.answer_delay(state, 0, RANDOM, rng) == 0.0
+    state.deadline = "1h"
+    assert max(delays) < deadline_seconds("1h")
+
+
+def test_the_engine_offers_its_computer_player() -> None:
+    brain = ENGINE.computer()
+    assert isinstance(brain, TempleBrain) and brain.engine is ENGINE
+
+
+def test_the_help_states_the_race_delays() -> None:
+    text = t("en", ENGINE.help_key)
+    strong_low, strong_high = RACE_DELAY["strong"]
+    easy_low, easy_high = RACE_DELAY["easy"]
+    assert f"strong: {strong_low:.0f}–{strong_high:.0f} s" in text
+    assert f"easy: {easy_low / 60:.0f}–{easy_high / 60:.0f} min" in text
+
+
+def test_strong_accepts_a_joint_offer_when_alone_it_cannot_finish_the_last_card() -> None:
+    state = game(seats=3, slots=("mastaba",), deck=(), dice=["2", "1", "1"], joint=True)
+    build(state, 0, 0, "4:A1")
+    state.players[0].supply = {1: 0, 2: 1, 3: 0, 4: 0}  # too few bricks alone
+    build(state, 1, 0, "4:C2")  # together: E1 and A2 left, two 2s
+    ENGINE.apply(state, 1, Joint(0))
+    plan = decide(TempleBrain(ENGINE), state, 0, "strong", 1)
+    assert plan[0] == Joint(1), plan
