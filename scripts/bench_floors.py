@@ -2,8 +2,10 @@
 
 from __future__ import annotations
 
+import importlib
 import time
 from pathlib import Path
+from typing import Any
 
 import aiosqlite
 
@@ -25,6 +27,26 @@ async def floor_commit(folder: Path, count: int = 300) -> list[float]:
             await db.execute("BEGIN IMMEDIATE")
             await db.execute("INSERT INTO t VALUES (?)", (payload,))
             await db.execute("COMMIT")
+            times.append((time.perf_counter() - start) * 1000)
+        return times
+    finally:
+        await db.close()
+
+
+async def floor_commit_postgres(url: str, count: int = 300) -> list[float]:
+    """Milliseconds of a bare ``BEGIN; INSERT; COMMIT`` through asyncpg (the PostgreSQL
+    backend's driver) into a temporary table at ``url``, ``count`` times: the same floor
+    as :func:`floor_commit` for the server database (it leaves nothing behind)."""
+    asyncpg: Any = importlib.import_module("asyncpg")  # only needed for a PostgreSQL run
+    db = await asyncpg.connect(url)
+    try:
+        await db.execute("CREATE TEMPORARY TABLE bench_floor (x TEXT)")
+        times = []
+        payload = "x" * 2000
+        for _ in range(count):
+            start = time.perf_counter()
+            async with db.transaction():
+                await db.execute("INSERT INTO bench_floor VALUES ($1)", payload)
             times.append((time.perf_counter() - start) * 1000)
         return times
     finally:

@@ -25,12 +25,15 @@ moves the absolute figures: compare the ratios to their same-run floors.
   each (RSS, and PSS: shared pages split between their users), and the
   fork server; floor: a bare Python process with Pillow imported.
 
-The database (``--db``): ``sqlite`` (default: a file in a temporary folder)
-or a SQLite file path. The store's backends are chosen in :func:`open_store`
-and their commit floors in :func:`floor`: a second backend (PostgreSQL,
-``--db postgresql://...``) adds one branch to each and prints the same table.
+The database (``--db``): ``sqlite`` (default: a file in a temporary folder),
+a SQLite file path, or a ``postgresql://`` URL of an empty database, passed
+as it is to ``Store.open`` (the store's opener chooses the backend; this needs
+the PostgreSQL backend of issue 19) with a bare asyncpg commit as its floor
+(:func:`bench_floors.floor_commit_postgres`). The same table is printed for
+each; :func:`open_store` and :func:`floor` are the only places that know
+the backend.
 
-Usage: ``python scripts/bench_scale.py [--games 10000] [--waves 5] [--db sqlite]``
+Usage: ``python scripts/bench_scale.py [--games 10000] [--waves 5] [--db sqlite|PATH|postgresql://...]``
 """
 
 from __future__ import annotations
@@ -52,8 +55,9 @@ from PIL import Image
 
 sys.path.insert(0, str(Path(__file__).resolve().parents[1]))
 
-from bench_floors import floor_commit
+from bench_floors import floor_commit, floor_commit_postgres
 
+import bot.store as store_package
 from bot import plugins
 from bot.games.base import PlayerLabel
 from bot.service import GameService, Player, context, drawing
@@ -91,18 +95,32 @@ def load() -> str:
     return "load " + open("/proc/loadavg").read().split(" ")[0]
 
 
+def is_url(db: str) -> bool:
+    """Whether ``--db`` names a server database (PostgreSQL) rather than a SQLite file."""
+    return db.startswith(("postgresql://", "postgres://"))
+
+
+def floor_name(db: str) -> str:
+    """What :func:`floor` measures on ``db``, for the printed line."""
+    if is_url(db):
+        return "bare INSERT+COMMIT (asyncpg)"
+    return "bare INSERT+COMMIT (aiosqlite, WAL, synchronous=FULL)"
+
+
 async def open_store(db: str, folder: Path) -> Store:
     """The store the benchmark runs on (see the module docstring for ``--db``)."""
-    if db.startswith("postgresql://"):
-        raise SystemExit("--db postgresql://... needs the PostgreSQL store backend (issue 19)")
+    if is_url(db):
+        if not hasattr(store_package, "is_postgres"):  # the store before issue 19's backends
+            raise SystemExit("--db postgresql://... needs the PostgreSQL store backend (issue 19)")
+        return await Store.open(db)  # the opener chooses the backend from the URL
     path = folder / "bench.db" if db == "sqlite" else Path(db)
     return await Store.open(path)
 
 
 async def floor(db: str, folder: Path) -> list[float]:
     """Milliseconds of a bare commit on the benchmark's database (see :func:`open_store`)."""
-    if db.startswith("postgresql://"):
-        raise SystemExit("--db postgresql://... needs the PostgreSQL store backend (issue 19)")
+    if is_url(db):
+        return await floor_commit_postgres(db)
     return await floor_commit(folder)
 
 
@@ -288,7 +306,7 @@ async def main(total: int, waves: int, db: str) -> None:
         folder = Path(name)
         commits = await floor(db, folder)
         print(
-            f"floor: bare INSERT+COMMIT (aiosqlite, WAL, synchronous=FULL) p50 "
+            f"floor: {floor_name(db)} p50 "
             f"{pct(commits, 0.5):.2f} ms, p99 {pct(commits, 0.99):.2f} ms ({load()})"
         )
         store = await open_store(db, folder)
@@ -416,6 +434,8 @@ if __name__ == "__main__":
     parser = argparse.ArgumentParser(description=__doc__)
     parser.add_argument("--games", type=int, default=10_000)
     parser.add_argument("--waves", type=int, default=5)
-    parser.add_argument("--db", default="sqlite", help="sqlite, or a SQLite file path")
+    parser.add_argument(
+        "--db", default="sqlite", help="sqlite, a SQLite file path, or a postgresql:// URL"
+    )
     args = parser.parse_args()
     asyncio.run(main(args.games, args.waves, args.db))

@@ -9,7 +9,8 @@ closed), and the captured log is scanned for the bot token, every
 interaction token the fake issued, and the hidden game data as the store
 holds it: each player's hand and the bag in draw order, at several points
 of the game. An Oracle game (sealed simultaneous plays) is played to its end
-with a reminder fired; its sealed cards and hands are never logged either.
+with a reminder fired, and another against two computer seats; their sealed
+cards and hands are never logged either.
 
 Every interaction the fake sent gets exactly one ``bot.activity`` line, and
 every such line has exactly the documented fields (:data:`ACTIVITY_LINE`),
@@ -37,6 +38,7 @@ from bot.logs import PAYLOAD_LOGGERS, configure_logging
 
 from .bot_harness import BotHarness, open_harness, play_to_end, start_oracle
 from .fake_discord import FakeDiscord, InteractionType
+from .test_bot_computers import with_robots  # noqa: F401  (a fixture, used by name)
 
 #: the command that opens a Tigris game, and its options
 NEW_TIGRIS: tuple[str, dict[str, Any]] = ("game new tigris", {"scoring": "hidden"})
@@ -46,7 +48,7 @@ SNAPSHOTS = 4
 #: a whole line of the activity log, as the handler writes it
 ACTIVITY_LINE = re.compile(
     r"\S+ \S+ INFO bot\.activity: (?P<what>command|timer) game=(?P<game>\d+|-)"
-    r" channel=(?P<channel>\d+|-) verb=(?P<verb>[a-z][\w.]*)"
+    r" channel=(?P<channel>\d+|-) verb=(?P<verb>[a-z][\w.-]*)"
     r" outcome=(?P<outcome>ok|dropped|conflict|error|expired|refused:[a-z_.]+) ms=\d+\.\d"
 )
 
@@ -225,3 +227,49 @@ async def stored_state(h: BotHarness) -> dict[str, Any]:
     row = await h.store.latest_game_in(h.channel.id)
     assert row is not None and isinstance(row.state, dict)
     return row.state
+
+
+@pytest.mark.usefixtures("with_robots")
+async def test_a_game_against_computer_players_logs_their_timers_and_no_hidden_card(
+    fake_discord: FakeDiscord,
+    tmp_path: Path,
+    debug_log: tuple[io.StringIO, Everything],
+) -> None:
+    """A member plays the Oracle against two computer seats to the end: each computer
+    move is one ``timer.computer`` line of the game, and no hand (the computers'
+    included) and no sealed card reaches the log."""
+    stream, everything = debug_log
+    hands: set[str] = set()
+    async with open_harness(fake_discord, tmp_path) as h:
+        assert h.store is not None
+        await h.slash(h.alice, "game new robot_oracle")
+        for level in ("easy", "strong"):
+            added = await h.slash(h.alice, "game add-computer", level=level)
+            assert "CPU" in h.ephemeral_text(added)
+        await h.slash(h.alice, "game start")
+        game_id = await h.game_id()
+        rng = random.Random(5)
+        for _ in range(200):
+            await h.running.timers.sync()
+            row = await h.store.latest_game_in(h.channel.id)
+            assert row is not None
+            if row.status != "running":
+                break
+            hands |= {json.dumps(hand)[1:-1] for hand in row.state["hands"] if len(hand) >= 2}
+            legal = await h.legal(h.alice)
+            if legal:
+                assert not (await h.slash(h.alice, "play", action=rng.choice(legal))).rejected
+        assert row.status == "finished"
+        computer_moves = [m for m in await h.store.moves(game_id) if m.kind == "computer"]
+    lines = check_activity(stream, fake_discord)
+    timers = [m for m in lines if m["verb"] == "timer.computer"]
+    assert computer_moves and timers
+    assert {(m["what"], m["game"], m["channel"]) for m in timers} == {
+        ("timer", str(game_id), str(h.channel.id))
+    }
+    assert {m["outcome"] for m in timers} <= {"ok", "dropped"} and "ok" in {
+        m["outcome"] for m in timers
+    }
+    log_text = logged_text(stream, everything)
+    assert len(hands) > 3 and not [hand for hand in hands if hand in log_text]
+    assert re.search(r"play \d", log_text) is None  # no card played, sealed or not
