@@ -1,6 +1,6 @@
 """How long Temple Rush's slow steps (a round's end, the solver cold) stall the event loop.
 
-Usage: ``python scripts/bench_loop.py [--games 3] [--slowest 12]``
+Usage: ``python scripts/bench_loop.py [--games 6] [--slowest 12]``
 
 A ticker coroutine sleeps 1 ms at a time and records how late it wakes: the
 event loop's stall, what every other channel waits. Steps are found by
@@ -16,7 +16,10 @@ ticker runs:
 
 and, end to end, the same games are played through :class:`GameService`
 (render off, a real SQLite file), the caches cleared before each slow step:
-the worst stall the service lets the loop have during those steps.
+the worst stall the service lets the loop have during those steps, first
+with the engine's work on the loop (the code before:
+:func:`bot.service.play.off_loop` replaced by a direct call), then as the
+service runs it now.
 
 Floor: the ticker's worst stall while the loop is idle for as long (what
 the machine's scheduler alone costs). Prints the load average with each part.
@@ -26,6 +29,7 @@ from __future__ import annotations
 
 import argparse
 import asyncio
+import contextlib
 import functools
 import gc
 import random
@@ -33,7 +37,7 @@ import statistics
 import sys
 import tempfile
 import time
-from collections.abc import Awaitable, Callable
+from collections.abc import Awaitable, Callable, Iterator
 from concurrent.futures import ProcessPoolExecutor
 from pathlib import Path
 from typing import Any
@@ -50,6 +54,7 @@ from bot.games.temple import (  # noqa: E402
     solver,
 )
 from bot.service import GameService, Player  # noqa: E402
+from bot.service import play as play_module  # noqa: E402
 from bot.store import Store  # noqa: E402
 from tests.support.temple_play import Player as TemplePlayer  # noqa: E402
 from tests.support.temple_play import play  # noqa: E402
@@ -215,6 +220,24 @@ async def through_service(games: int) -> tuple[list[float], list[float]]:
     return slow, other
 
 
+async def _inline(work: Callable[..., Any], *args: Any) -> Any:
+    """The engine's work run on the event loop itself, as the service did before."""
+    return work(*args)
+
+
+@contextlib.contextmanager
+def engine_work_on_loop(on_loop: bool) -> Iterator[None]:
+    """While active (``on_loop``), the service runs the engine's work on the event loop
+    (its :func:`~bot.service.play.off_loop` replaced): the code before, in the same run."""
+    kept = play_module.off_loop
+    if on_loop:
+        play_module.off_loop = _inline
+    try:
+        yield
+    finally:
+        play_module.off_loop = kept
+
+
 def line(label: str, values: list[float], floor: float | None = None) -> str:
     ordered = sorted(values)
     p90 = ordered[min(len(ordered) - 1, int(0.9 * len(ordered)))]
@@ -265,9 +288,11 @@ async def main(games: int, keep: int) -> None:
             sys.setswitchinterval(interval)
         print(line("thread, GIL switch interval 1 ms: stall during a slow step", worst, floor))
     print(f"(load {load()})")
-    slow, other = await through_service(games)
-    print(line("service (this code): stall during a slow step", slow, floor))
-    print(line("service (this code): stall during other steps", other, floor))
+    for label, engine_on_loop in (("service, before", True), ("service (this code)", False)):
+        with engine_work_on_loop(engine_on_loop):
+            slow, other = await through_service(games)
+        print(line(f"{label}: stall during a slow step", slow, floor))
+        print(line(f"{label}: stall during other steps", other, floor))
     print(f"load average at end: {load()}")
 
 
