@@ -2,8 +2,9 @@
 
 The end-to-end count of a real bot process is :mod:`tests.e2e.test_bot_metrics`;
 here are the parts: the no-op, serving and stopping, the timer and drawing
-metrics recorded by the service, the open games counted from a real store,
-and a port that cannot be bound.
+metrics recorded by the service (the timers fired by the service's clock:
+a computer seat's move and a reminder), the open games counted from a real
+store, and a port that cannot be bound.
 """
 
 from __future__ import annotations
@@ -17,14 +18,17 @@ from pathlib import Path
 import pytest
 from prometheus_client.parser import text_string_to_metric_families
 
-from bot import metrics
+from bot import games, metrics
 from bot.config import Settings
 from bot.discord.client import serve
+from bot.games.base import GameType
 from bot.i18n import t
 from bot.service import GameService
 from bot.service.drawing import drawn
 from bot.store import Store
-from tests.conftest import ALICE, BOB, CHANNEL, GUILD
+from tests.conftest import ALICE, BOB, CHANNEL, GUILD, ORACLE
+from tests.support import robots
+from tests.support.seated import channel_row
 
 Samples = dict[tuple[str, tuple[tuple[str, str], ...]], float]
 
@@ -138,3 +142,36 @@ async def test_a_metrics_port_in_use_stops_the_start_in_one_line(
     [line] = capsys.readouterr().err.splitlines()
     assert line.startswith(t("en", "config.metrics_failed", port=port, error="").rstrip())
     assert metrics.registry() is None
+
+
+async def test_the_clock_counts_each_fired_timer_by_kind_and_lateness(
+    served: int, store: Store
+) -> None:
+    """A started Oracle game with a computer seat: its move is a due ``computer`` timer;
+    a reminder made due 5 s ago fires with it. Each is counted once, with its lateness."""
+    now = 1_000_000.0
+    robot = GameType(engine=robots.ORACLE, render_public=ORACLE.render_public)
+    registry = {**games.REGISTRY, robots.ORACLE.name: robot}
+    table = GameService(store, registry, clock=lambda: now, render=False, computer_pause=0.0)
+    await table.new_game(
+        guild_id=GUILD, channel_id=CHANNEL, user=ALICE, game_type_name=robots.ORACLE.name, seed=7
+    )
+    await table.add_computer(CHANNEL, ALICE, "easy")
+    await table.start(CHANNEL, ALICE)
+    game = await channel_row(store)
+    await store.replace_timers(game.id, "reminder", now - 5)
+    assert {t.kind for t in await store.due_timers(now)} == {"computer", "reminder"}
+    before = await scrape(served)
+    assert before[("ziggurat_timer_lateness_seconds_count", ())] == 0
+    fired = await table.fire_due_timers()
+    assert fired and not await store.due_timers(now)
+    samples = await scrape(served)
+    fired_total = {
+        dict(labels)["kind"]: (dict(labels)["outcome"], count)
+        for (name, labels), count in samples.items()
+        if name == "ziggurat_timers_fired_total"
+    }
+    assert fired_total == {"computer": ("ok", 1), "reminder": ("ok", 1)}
+    assert samples[("ziggurat_timer_lateness_seconds_count", ())] == 2
+    assert samples[("ziggurat_timer_lateness_seconds_sum", ())] == 5
+    assert not [name for name, _ in samples if name == "ziggurat_timers_overdue_total"]
