@@ -3,7 +3,9 @@
 ``python -m bot arena`` measures computer players against each other
 (:mod:`bot.arena`). ``python -m bot replay FILE`` draws an exported game's boards again
 (:mod:`bot.replay_cli`). ``python -m bot backup DEST``, ``forget-guild GUILD_ID`` and
-``clear-dev-commands GUILD_ID`` are admin commands (:mod:`bot.admin`).
+``clear-dev-commands GUILD_ID`` are admin commands (:mod:`bot.admin`);
+``python -m bot migrate-db --to postgresql://…`` copies a SQLite file into
+PostgreSQL (:mod:`bot.migrate_db`).
 
 Decisions:
 
@@ -22,7 +24,7 @@ import logging
 import sys
 from typing import NoReturn
 
-from bot import admin, arena, demo, plugins, replay_cli
+from bot import admin, arena, demo, migrate_db, plugins, replay_cli
 from bot.config import ConfigError, Settings
 from bot.i18n import t
 from bot.logs import configure_logging
@@ -47,6 +49,7 @@ def _parser() -> argparse.ArgumentParser:
         commands.add_parser("arena", help="measure computer players against each other")
     )
     admin.add_parsers(commands)
+    migrate_db.add_parser(commands)
     return parser
 
 
@@ -65,9 +68,11 @@ def main(argv: list[str] | None = None) -> int:
     except ConfigError as exc:
         print("\n".join(exc.lines), file=sys.stderr)
         return 2
-    if args.command in admin.COMMANDS:
+    if args.command in (*admin.COMMANDS, migrate_db.COMMAND):
         quiet = max(logging.getLevelName(settings.log_level), logging.WARNING)
         configure_logging(quiet, secrets=[settings.token])
+        if args.command == migrate_db.COMMAND:
+            return migrate_db.run(args, settings)
         return admin.run(args, settings)
     configure_logging(settings.log_level, secrets=[settings.token])
     if settings.token is None:

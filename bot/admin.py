@@ -96,14 +96,17 @@ def parse_guild(raw: str) -> int | None:
 
 def run(args: argparse.Namespace, settings: Settings) -> int:
     """Run the admin subcommand ``args.command``; return the exit code."""
-    if args.command == "backup":
-        return asyncio.run(backup(settings.database, args.dest))
+    database = settings.database
+    if not isinstance(database, Path) and args.command != "clear-dev-commands":
+        return _fail(t("en", "app.admin_sqlite_only", command=args.command))  # PostgreSQL
+    if args.command == "backup" and isinstance(database, Path):
+        return asyncio.run(backup(database, args.dest))
     guild = parse_guild(args.guild)
     if guild is None:
         print(t("en", "app.bad_guild_arg", value=repr(args.guild)), file=sys.stderr)
         return 2
-    if args.command == "forget-guild":
-        return asyncio.run(forget_guild(settings.database, guild))
+    if args.command == "forget-guild" and isinstance(database, Path):
+        return asyncio.run(forget_guild(database, guild))
     if args.command == "clear-dev-commands":
         if settings.dev_guild_id == guild:
             print(t("en", "app.clear_commands_still_dev", guild=guild), file=sys.stderr)

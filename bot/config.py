@@ -22,7 +22,12 @@ Decisions:
 * ``ZIGGURAT_SHARDS`` unset runs one unsharded connection (Discord requires
   shards only from 2,500 servers); ``auto`` asks Discord for the count; a
   number from 1 to :data:`MAX_SHARDS` fixes it.
-* The database location is checked separately by :func:`database_problem`
+* ``ZIGGURAT_DB`` is a SQLite file path (default ``./ziggurat.db``) or a
+  PostgreSQL URL (``postgresql://`` or ``postgres://``, with a host and a
+  database name; :mod:`bot.store` then opens PostgreSQL). Another
+  ``scheme://`` is refused rather than taken for a file name. A URL's
+  password is never echoed: the error shows the URL with ``***`` for it.
+* A SQLite location is checked separately by :func:`database_problem`
   (just before opening it, not when merely reading settings): the directory
   must exist or be creatable, and the directory and file must be writable by
   the user the bot runs as (SQLite's WAL mode creates ``-wal`` and ``-shm``
@@ -51,10 +56,12 @@ from collections.abc import Callable
 from dataclasses import dataclass
 from pathlib import Path
 from typing import Literal, TypeVar
+from urllib.parse import urlsplit
 
 from dotenv import load_dotenv
 
 from bot.i18n import t
+from bot.store.base import POSTGRES_SCHEMES, redact_url
 
 LOG_LEVELS = ("DEBUG", "INFO", "WARNING", "ERROR")
 DEFAULT_DATABASE = "./ziggurat.db"
@@ -170,10 +177,29 @@ def parse_metrics_port(raw: str | None) -> int | None:
     return int(raw)
 
 
+def parse_database(raw: str | None) -> Path | str:
+    """A SQLite file path, or a PostgreSQL URL (kept as text); ``ValueError`` if neither."""
+    if raw is None:
+        return Path(DEFAULT_DATABASE)
+    if raw.startswith(POSTGRES_SCHEMES):
+        parts = urlsplit(raw)
+        try:
+            parts.port  # noqa: B018 - raises ValueError for a port that is not a number
+        except ValueError:
+            raise ValueError(raw) from None
+        if not parts.hostname or not parts.path.strip("/"):
+            raise ValueError(raw)
+        return raw
+    if "://" in raw:
+        raise ValueError(raw)
+    return Path(raw)
+
+
 @dataclass(frozen=True)
 class Settings:
     token: str | None
-    database: Path
+    #: a SQLite file, or a PostgreSQL URL (``postgresql://…``)
+    database: Path | str
     dev_guild_id: int | None
     log_level: str
     turn_deadline_hours: float
@@ -205,16 +231,15 @@ class Settings:
             try:
                 return parse(raw)
             except ValueError:
-                shown = (
-                    t("en", "config.token_hidden", length=len(raw or ""))
-                    if variable == "DISCORD_TOKEN"
-                    else repr(raw)
-                )
+                if variable == "DISCORD_TOKEN":
+                    shown = t("en", "config.token_hidden", length=len(raw or ""))
+                else:
+                    shown = repr(redact_url(raw) if raw else raw)
                 problems.append(_invalid(variable, shown, allowed_key, **params))
                 return None
 
         token = check("DISCORD_TOKEN", parse_token, "config.allowed.token")
-        database = _env("ZIGGURAT_DB") or DEFAULT_DATABASE
+        database = check("ZIGGURAT_DB", parse_database, "config.allowed.database")
         guild = check("ZIGGURAT_DEV_GUILD_ID", parse_guild_id, "config.allowed.guild")
         level = check(
             "ZIGGURAT_LOG_LEVEL",
@@ -245,10 +270,11 @@ class Settings:
         )
         if problems:
             raise ConfigError(problems)
-        assert level is not None and hours is not None and pause is not None
+        assert level is not None and hours is not None and database is not None
+        assert pause is not None
         return cls(
             token=token,
-            database=Path(database),
+            database=database,
             dev_guild_id=guild,
             log_level=level,
             turn_deadline_hours=hours,
@@ -293,7 +319,7 @@ def database_problem(path: Path | str) -> str | None:
     database); an existing database file (and its ``-wal``/``-shm``) must be a
     readable, writable file.
     """
-    if str(path) == ":memory:":
+    if str(path) == ":memory:" or str(path).startswith(POSTGRES_SCHEMES):
         return None
     path = Path(path).expanduser().absolute()
     user = current_user()
@@ -324,7 +350,7 @@ def database_open_problem(path: Path | str) -> str | None:
     SQLite database, a locked or read-only file system) before the store opens
     it on a background thread.
     """
-    if str(path) == ":memory:":
+    if str(path) == ":memory:" or str(path).startswith(POSTGRES_SCHEMES):
         return None
     path = Path(path)
     try:

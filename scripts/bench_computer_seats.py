@@ -17,6 +17,13 @@ having fully answered it (reply, public message with the board, DMs):
 The decisions run in the deciding processes, never on the bot's event loop, and no
 lock is held while they run, so the two figures should match within the noise of
 the machine. Needs the game's computer player.
+
+Like is compared with like: a move that hands over (a public message with the board
+is drawn and sent) costs far more than one that does not (a sealed submission, a
+step of a turn), and the mix differs between the runs (beside computers that have
+already sealed, a member's Temple Rush seal is always the one that reveals the
+round). So each run prints its moves of both kinds apart, then the answer of the
+moves that hand over beside the floor's, as a ratio.
 """
 
 from __future__ import annotations
@@ -47,11 +54,21 @@ def percentile(values: list[float], fraction: float) -> float:
     return ordered[min(len(ordered) - 1, max(0, round(fraction * len(ordered)) - 1))]
 
 
+#: a member's answered move: whether it handed over (a public message), milliseconds
+Answered = tuple[bool, float]
+
+
 def summary(label: str, values: list[float]) -> str:
+    if not values:
+        return f"{label}: no moves"
     return (
         f"{label}: {len(values)} moves, median {statistics.median(values):.1f} ms, "
         f"p99 {percentile(values, 0.99):.1f} ms, max {max(values):.1f} ms"
     )
+
+
+def of_kind(answered: list[Answered], public: bool) -> list[float]:
+    return [ms for handed, ms in answered if handed is public]
 
 
 async def new_game(h: BotHarness, game: str, members: list[FakeUser], levels: list[str]) -> None:
@@ -66,10 +83,10 @@ async def new_game(h: BotHarness, game: str, members: list[FakeUser], levels: li
 
 async def play(
     h: BotHarness, game: str, members: list[FakeUser], levels: list[str], moves: int, seed: int
-) -> list[float]:
-    """Milliseconds from each member's move to its full answer."""
+) -> list[Answered]:
+    """Each member's move: whether it handed over, milliseconds to its full answer."""
     rng = random.Random(seed)
-    answered: list[float] = []
+    answered: list[Answered] = []
     started = False
     while len(answered) < moves:
         waiting = await h.waiting(members)
@@ -87,16 +104,19 @@ async def play(
         if not legal:
             await asyncio.sleep(0.005)
             continue
+        posted = len(h.public_messages())
         sent = time.monotonic()
         itx = await h.slash(user, "play", action=rng.choice(legal))
         done = time.monotonic()
         if itx.rejected:
             raise RuntimeError(f"a move was not played: {h.ephemeral_text(itx)}")
-        answered.append((done - sent) * 1000)
+        answered.append((len(h.public_messages()) > posted, (done - sent) * 1000))
     return answered
 
 
-async def scenario(game: str, count: int, levels: list[str], moves: int, seed: int) -> list[float]:
+async def scenario(
+    game: str, count: int, levels: list[str], moves: int, seed: int
+) -> list[Answered]:
     """One bot, on its own database: ``count`` seats, the last ones computers."""
     async with FakeDiscord() as fake:
         with fake.patched(), tempfile.TemporaryDirectory() as tmp:
@@ -109,7 +129,9 @@ async def scenario(game: str, count: int, levels: list[str], moves: int, seed: i
                 await h.stop()
 
 
-async def bench(game: str, moves: int, level: str, seed: int) -> tuple[list[float], list[float]]:
+async def bench(
+    game: str, moves: int, level: str, seed: int
+) -> tuple[list[Answered], list[Answered]]:
     count = 2 if OPTIONS[game].get("mode") == "mini" else 4
     floor = await scenario(game, count, [], moves, seed)
     computers = await scenario(game, count, [level] * (count - 1), moves, seed)
@@ -129,8 +151,15 @@ def main() -> int:
         return 1
     floor, computers = asyncio.run(bench(args.game, args.moves, args.level, args.seed))
     print(f"{args.game}: a member's /play until fully answered")
-    print(summary("floor (members only)", floor))
-    print(summary(f"beside computer players ({args.level})", computers))
+    for public, kind in ((True, "handing over"), (False, "not handing over")):
+        print(summary(f"floor (members only), {kind}", of_kind(floor, public)))
+        print(
+            summary(f"beside computer players ({args.level}), {kind}", of_kind(computers, public))
+        )
+    both = of_kind(floor, True), of_kind(computers, True)
+    if all(both):
+        ratio = statistics.median(both[1]) / statistics.median(both[0])
+        print(f"handing over: median beside computers / floor = {ratio:.2f}")
     return 0
 
 

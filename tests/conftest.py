@@ -1,9 +1,15 @@
-"""Shared fixtures: the Oracle test game registered, a real SQLite store, a service."""
+"""Shared fixtures: the Oracle test game registered, a real store, a service.
+
+The ``store`` fixture is SQLite unless a module parametrizes ``backend``
+(``pytestmark = BOTH_BACKENDS``): then every test of it runs on SQLite and on
+a real PostgreSQL server started once per session (:mod:`tests.support.postgres`).
+"""
 
 from __future__ import annotations
 
 import json
-from collections.abc import AsyncIterator
+import os
+from collections.abc import AsyncIterator, Iterator
 from pathlib import Path
 
 import pytest
@@ -14,6 +20,7 @@ from bot.i18n import register_catalog
 from bot.service import GameService, Player
 from bot.store import Store
 from tests.support import oracle, oracle_render, relay
+from tests.support.postgres import SKIP_VARIABLE, PostgresServer, find_bin
 
 SUPPORT = Path(__file__).parent / "support"
 
@@ -45,9 +52,53 @@ CHANNEL = 5001
 GUILD = 9001
 
 
+#: put on a module (``pytestmark``) to run each of its tests on both backends
+BOTH_BACKENDS = pytest.mark.parametrize("backend", ["sqlite", "postgres"])
+
+
 @pytest.fixture
-async def store(tmp_path: Path) -> AsyncIterator[Store]:
-    opened = await Store.open(tmp_path / "ziggurat.db")
+def backend() -> str:
+    """The database behind ``store``: SQLite unless the module parametrizes it."""
+    return "sqlite"
+
+
+@pytest.fixture(scope="session")
+def postgres_server() -> Iterator[PostgresServer]:
+    """A throwaway PostgreSQL server for the whole run; missing binaries fail the tests."""
+    bin_dir = find_bin()
+    if bin_dir is None:
+        message = (
+            "PostgreSQL is not installed (apt-get install postgresql, or set ZIGGURAT_PG_BIN);"
+            f" {SKIP_VARIABLE}=1 skips these tests"
+        )
+        if os.environ.get(SKIP_VARIABLE) == "1":
+            pytest.skip(message)
+        pytest.fail(message)
+    server = PostgresServer(bin_dir)
+    try:
+        server.start()
+        yield server
+    finally:
+        server.stop()
+
+
+@pytest.fixture
+def database_url(backend: str, tmp_path: Path, request: pytest.FixtureRequest) -> Iterator[str]:
+    """Where ``store`` lives: a SQLite file, or a fresh PostgreSQL database (dropped after)."""
+    if backend == "sqlite":
+        yield str(tmp_path / "ziggurat.db")
+        return
+    server: PostgresServer = request.getfixturevalue("postgres_server")
+    name = server.create_database()
+    try:
+        yield server.url(name)
+    finally:
+        server.drop_database(name)
+
+
+@pytest.fixture
+async def store(database_url: str) -> AsyncIterator[Store]:
+    opened = await Store.open(database_url)
     yield opened
     await opened.close()
 

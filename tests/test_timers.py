@@ -27,7 +27,7 @@ from bot.i18n import Text
 from bot.service import GameService, Outcome
 from bot.store import Store
 from bot.timers import TimerRunner
-from tests.conftest import ALICE, BOB, CAROL, CHANNEL, GUILD
+from tests.conftest import ALICE, BOB, BOTH_BACKENDS, CAROL, CHANNEL, GUILD
 from tests.support import timer_stream
 
 HOUR = 3600.0
@@ -81,6 +81,7 @@ async def runner_parts(
     await runner.stop()
 
 
+@BOTH_BACKENDS
 async def test_reminder_fires_when_due_and_rearms(runner_parts, store: Store) -> None:
     clock, service, delivered, runner = runner_parts
     game_id = await start_game(service)
@@ -104,6 +105,7 @@ async def test_reminder_fires_when_due_and_rearms(runner_parts, store: Store) ->
     assert (timer.kind, timer.due_at) == ("reminder", clock.now + HOUR)
 
 
+@BOTH_BACKENDS
 async def test_a_move_rearms_the_reminder(runner_parts, store: Store) -> None:
     clock, service, delivered, runner = runner_parts
     await start_game(service)
@@ -147,6 +149,7 @@ async def test_timers_survive_a_restart(tmp_path: Path) -> None:
         await store.close()
 
 
+@BOTH_BACKENDS
 async def test_a_failing_delivery_does_not_stop_the_others(
     store: Store, caplog: pytest.LogCaptureFixture
 ) -> None:
@@ -166,6 +169,7 @@ async def test_a_failing_delivery_does_not_stop_the_others(
     assert len(await store.timers()) == 2  # both re-armed
 
 
+@BOTH_BACKENDS
 async def test_sleeps_until_the_timer_is_due(store: Store) -> None:
     """Real clock: the reminder falls due 50 ms after the start; nobody wakes the task."""
     service = GameService(store, games.REGISTRY, deadline_hours=0.05 / HOUR, render=False)
@@ -181,6 +185,7 @@ async def test_sleeps_until_the_timer_is_due(store: Store) -> None:
     assert reminder.channel_id == CHANNEL
 
 
+@BOTH_BACKENDS
 async def test_wakes_early_when_a_timer_is_armed(store: Store) -> None:
     """The task sleeps for an hour with no timers; arming one must cut that short."""
     service = GameService(store, games.REGISTRY, deadline_hours=0.05 / HOUR, render=False)

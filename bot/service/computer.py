@@ -29,6 +29,11 @@ Decisions:
   version, seat): a retried decision is the same. No lock is held meanwhile:
   a human answered in between is never kept waiting. The bot starts them
   when it starts (:func:`warm_up`), when a game has a computer player.
+* **Below the bot's priority.** The deciding processes run niced
+  (:data:`NICENESS`): when the cores are busy, a member's answer, its image
+  and the event loop go first. A decision's budget is counted in work
+  (worlds and plans), not in time, so a niced decision is the same, only
+  later when the machine is busy.
 * **One transaction.** Then, under the channel's lock, if the game is still
   at the version decided on, the plans' steps are applied while the game
   waits for their seats, the table's own moves after a hand-off follow
@@ -84,6 +89,8 @@ WORKERS = max(1, (os.cpu_count() or 1) - 1)
 MAX_TRIES = 4
 #: the move-log kind of a computer seat's step
 KIND = "computer"
+#: how much lower than the bot's the deciding processes' CPU priority is
+NICENESS = 10
 
 _processes: ProcessPoolExecutor | None = None
 _THREADS = ThreadPoolExecutor(max_workers=WORKERS, thread_name_prefix="ziggurat-computer")
@@ -119,13 +126,23 @@ def parse_level(level: str | None) -> str:
 # -- the deciding processes -------------------------------------------------------------
 
 
+def _deciding_process(pid: int) -> None:
+    """Initializer of a deciding process: it ends with the bot (``pid``) and yields the
+    cores to the bot and its drawing processes (:data:`NICENESS`)."""
+    watch_bot(pid)
+    try:
+        os.nice(NICENESS)
+    except OSError:  # not allowed here: it decides at the bot's priority
+        log.warning("could not lower a deciding process's priority", exc_info=True)
+
+
 def _process_pool() -> ProcessPoolExecutor:
     global _processes
     if _processes is None:
         _processes = ProcessPoolExecutor(
             max_workers=WORKERS,
             mp_context=multiprocessing.get_context("forkserver"),
-            initializer=watch_bot,
+            initializer=_deciding_process,
             initargs=(os.getpid(),),
         )
     return _processes
@@ -133,6 +150,10 @@ def _process_pool() -> ProcessPoolExecutor:
 
 def _ready() -> int:
     return os.getpid()
+
+
+def _niceness() -> int:
+    return os.nice(0)
 
 
 def warm_up() -> None:

@@ -136,13 +136,15 @@ class Context:
 
         The seats awaited together answer together, after the shortest of their
         delays: a race is won by the first valid answer, so the quickest computer's
-        delay is the one a member has to beat."""
+        delay is the one a member has to beat. Once no member is awaited with them
+        (each has answered: entered a layout or skipped the race), there is nothing
+        to beat and they answer after the pause alone."""
         seats = game.computers_awaited()
         if not seats:
             return None
         brain = game.engine.computer()
         delay = 0.0
-        if brain is not None:
+        if brain is not None and game.members_awaited():
             rng = random.Random(decision_seed(game.id, game.row.version, seats[0]))
             delay = min(
                 brain.answer_delay(game.state, s, game.row.seats[s].computer or "", rng)

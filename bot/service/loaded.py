@@ -105,6 +105,16 @@ class LoadedGame:
             return []
         return [s for s in sorted(engine.waiting_for(state)) if seats[s].computer is not None]
 
+    def members_awaited(self) -> list[int]:
+        """The seats the game waits for now that a member plays (not a computer, not
+        absent or resigned: the table plays those)."""
+        seats = self.row.seats
+        return [
+            s
+            for s in sorted(self.engine.waiting_for(self.state))
+            if seats[s].computer is None and seats[s].status == PLAYING
+        ]
+
     def names_of(self, seats: Sequence[int] | set[int]) -> str:
         return ", ".join(self.row.seats[s].display_name for s in sorted(seats))
 

@@ -38,8 +38,10 @@ Decisions:
   a hand-off the table plays the decisions of absent and resigned seats
   and the opted-in automatic answers (:mod:`bot.service.autoplay`) in the same commit.
 * A step that leaves the game awaiting a computer seat writes its computer
-  timer in the same commit (one already set keeps its due time); one that
-  leaves it awaiting none drops it (:mod:`bot.service.computer`).
+  timer in the same commit (one already set keeps its due time unless the
+  new one is earlier: a member who skipped a lightning race no longer makes
+  the computers wait for him); one that leaves it awaiting none drops it
+  (:mod:`bot.service.computer`).
 * A seat whose try was refused may have to wait (``engine.retry_cooldown``)
   before the next; it is told how long.
 * The engine's work for a command — ``apply``, the table's decisions

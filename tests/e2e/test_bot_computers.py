@@ -157,3 +157,79 @@ async def test_a_member_plays_each_game_against_computer_players(
         kinds = [m.kind for m in await h.store.moves(row.id)]
         assert "computer" in kinds and "move" in kinds
         assert not await h.store.timers(row.id)
+
+
+async def test_the_host_hands_a_resigned_seat_to_a_computer_and_back(
+    fake_discord: FakeDiscord, tmp_path: Path, with_robots: None
+) -> None:
+    """``/game replace old:@member computer:level`` seats a computer player in an
+    absent or resigned seat; ``/game replace seat:N new:@member`` hands it back; a
+    finished game with a computer seat is counted apart by ``/stats``."""
+    from .test_bot_table import resign_button
+
+    async with open_harness(fake_discord, tmp_path) as h:
+        assert h.store is not None
+        await h.slash(h.alice, "game new robot_oracle")
+        await h.slash(h.bob, "game join")
+        await h.slash(h.alice, "game start")
+        raw = await h.raw_game()
+        playing = await h.slash(h.alice, "game replace", old=h.bob, computer="easy")
+        assert "still playing" in h.ephemeral_text(playing)
+        assert await h.raw_game() == raw  # refused: nothing changed
+        asked = await h.slash(h.bob, "game resign")
+        confirm, custom_id = resign_button(asked)
+        await h.click(h.bob, confirm, custom_id)
+        raw = await h.raw_game()
+        for user, options, refusal in [
+            (h.bob, {"old": h.bob, "computer": "easy"}, "Only the game's creator"),
+            (h.alice, {"old": h.bob, "new": h.mallory, "computer": "easy"}, "not both"),
+        ]:
+            refused = await h.slash(user, "game replace", **options)
+            assert refusal in h.ephemeral_text(refused), h.ephemeral_text(refused)
+            assert await h.raw_game() == raw
+        handed = await h.slash(h.alice, "game replace", old=h.bob, computer="strong")
+        [public] = h.public_of(handed)
+        assert "• CPU 1 (strong)" in public.text.splitlines()[0]
+        row = await h.store.latest_game_in(h.channel.id)
+        assert row is not None
+        [seat] = [s for s in row.seats if s.computer is not None]
+        assert (seat.computer, seat.status, seat.user_id < 0) == ("strong", "playing", True)
+        for _ in range(20):  # Alice plays until the computer has played the seat
+            moves = await h.store.moves(row.id)
+            if any(m.kind == "computer" for m in moves):
+                break
+            legal = await h.legal(h.alice)
+            if legal:
+                await h.slash(h.alice, "play", action=legal[0])
+            await h.running.timers.sync()
+        assert {m.seat for m in moves if m.kind == "computer"} == {seat.seat}
+        back = await h.slash(h.alice, "game replace", seat=seat.seat + 1, new=h.mallory)
+        assert not back.rejected, h.ephemeral_text(back)
+        row = await h.store.latest_game_in(h.channel.id)
+        assert row is not None
+        assert (row.seats[seat.seat].user_id, row.seats[seat.seat].computer) == (
+            h.mallory.id,
+            None,
+        )
+        assert h.fake.dms_to(h.mallory)  # her hand, by DM
+
+        # the table hands it to a computer again and Alice finishes the game
+        asked = await h.slash(h.mallory, "game resign")
+        confirm, custom_id = resign_button(asked)
+        await h.click(h.mallory, confirm, custom_id)
+        await h.slash(h.alice, "game replace", old=h.mallory, computer="easy")
+        rng = random.Random(5)
+        for _ in range(200):
+            await h.running.timers.sync()
+            row = await h.store.latest_game_in(h.channel.id)
+            assert row is not None
+            if row.status != "running":
+                break
+            legal = await h.legal(h.alice)
+            if legal:
+                await h.slash(h.alice, "play", action=rng.choice(legal))
+        assert row.status == "finished"
+        stats = h.ephemeral_text(await h.slash(h.alice, "stats"))
+        assert "with computer players: 1 game finished" in stats, stats
+        mine = h.ephemeral_text(await h.slash(h.alice, "stats", member=h.alice))
+        assert "with computer players: 1 played" in mine, mine

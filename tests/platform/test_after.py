@@ -18,7 +18,7 @@ from bot.service.animation import animate
 from bot.service.record import RecordError, boards, parse_record
 from bot.service.replay import standing
 from bot.store import Store
-from tests.conftest import ALICE, BOB, CAROL, DAVE, MALLORY
+from tests.conftest import ALICE, BOB, BOTH_BACKENDS, CAROL, DAVE, MALLORY
 from tests.support.after_play import Clock, Played, play_out, start_game
 
 plugins.load_builtin_games()
@@ -70,6 +70,7 @@ async def _finished(
     ("game", "options"),
     [("tigris", {}), ("tikal", {"mode": "mini"}), ("temple", {"deadline": "1h"})],
 )
+@BOTH_BACKENDS
 async def test_a_product_game_exports_every_board_the_channel_saw(
     service: GameService, store: Store, clock: Clock, game: str, options: dict[str, str]
 ) -> None:
@@ -127,6 +128,7 @@ async def test_a_product_game_exports_every_board_the_channel_saw(
         assert ImageChops.difference(frame, drawn.convert("RGB")).getbbox() is None
 
 
+@BOTH_BACKENDS
 async def test_steps_taken_back_are_not_exported(
     service: GameService, store: Store, clock: Clock
 ) -> None:
@@ -147,6 +149,7 @@ async def test_steps_taken_back_are_not_exported(
 # -- running and abandoned games ------------------------------------------------------
 
 
+@BOTH_BACKENDS
 async def test_a_running_game_is_not_exported_and_an_abandoned_one_only_to_its_last_message(
     service: GameService, store: Store, clock: Clock
 ) -> None:
@@ -191,6 +194,7 @@ async def test_a_running_game_is_not_exported_and_an_abandoned_one_only_to_its_l
 # -- rematch --------------------------------------------------------------------------
 
 
+@BOTH_BACKENDS
 async def test_rematch_same_players_and_options_rotated_seats_new_seed(
     service: GameService, store: Store, clock: Clock
 ) -> None:
@@ -246,6 +250,7 @@ async def _resigned_and_finished(
     return old
 
 
+@BOTH_BACKENDS
 async def test_a_rematch_does_not_seat_a_player_who_resigned(
     service: GameService, store: Store, clock: Clock
 ) -> None:
@@ -261,6 +266,7 @@ async def test_a_rematch_does_not_seat_a_player_who_resigned(
     assert CAROL.id not in outcome.ping
 
 
+@BOTH_BACKENDS
 async def test_a_player_who_resigned_may_ask_for_the_rematch_themselves(
     service: GameService, store: Store, clock: Clock
 ) -> None:
@@ -273,6 +279,7 @@ async def test_a_player_who_resigned_may_ask_for_the_rematch_themselves(
     assert "after.rematch_without" not in [line.key for line in outcome.public]
 
 
+@BOTH_BACKENDS
 async def test_too_few_players_left_for_a_rematch_leave_it_a_lobby(
     service: GameService, store: Store, clock: Clock
 ) -> None:
@@ -298,6 +305,7 @@ def _lines(outcome: Any) -> list[str]:
     return [line.render("en") for line in outcome.reply]
 
 
+@BOTH_BACKENDS
 async def test_stats_count_finished_games_once_and_never_abandoned_ones(
     service: GameService, store: Store, clock: Clock
 ) -> None:

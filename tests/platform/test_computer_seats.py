@@ -2,7 +2,8 @@
 
 The test games' computer players (:mod:`tests.support.robots`) decide in the
 real deciding processes; the clock is a fake one and the pause before a
-computer move is zero, so a test fires the due timers itself.
+computer move is zero, so a test fires the due timers itself. Every test runs
+on SQLite and on PostgreSQL.
 """
 
 from __future__ import annotations
@@ -17,9 +18,11 @@ from bot.service import GameService, Outcome, Player, Refusal
 from bot.service.computer import MARKER
 from bot.service.context import COMPUTER_TIMER
 from bot.store import Store
-from tests.conftest import ALICE, BOB, CAROL, CHANNEL, GUILD, ORACLE, RELAY
+from tests.conftest import ALICE, BOB, BOTH_BACKENDS, CAROL, CHANNEL, GUILD, ORACLE, RELAY
 from tests.support import robots
 from tests.support.seated import channel_row
+
+pytestmark = BOTH_BACKENDS
 
 #: a Robot Oracle seed whose first round, both seats playing their lowest card, the
 #: computer seat wins (so it, not the member, takes the winner's choice)
@@ -157,14 +160,12 @@ async def test_a_computer_turn_is_one_commit_with_its_timer(
     outcomes = await table.fire_due_timers()
     after = await channel_row(store)
     moves = await store.moves(row.id, after=before.last_seq)
-    assert moves and {m.kind for m in moves} == {"computer"}
+    assert len(moves) >= 2 and {m.kind for m in moves} == {"computer"}  # a whole turn
     assert all(m.checkpoint for m in moves)
-    # the computer's turn (its steps, then Alice's hand-off) is one commit per
-    # decision, each taking the timer that fired it
-    assert (
-        after.version - before.version == len([o for o in outcomes if o.version is not None])
-        or after.version > before.version
-    )
+    # the computer's turn (its plan's steps, up to Alice's hand-off) is one commit,
+    # which took the timer that fired it
+    assert after.version == before.version + 1
+    assert len({m.created_at for m in moves}) == 1
     assert timers[0].id not in {t.id for t in await store.timers(row.id)}
     assert [o.step.value for o in outcomes if o.has_public] == ["handoff"]
     assert outcomes[-1].ping == [ALICE.id]
@@ -358,3 +359,29 @@ async def test_computer_seats_answer_after_the_shortest_answer_delay(
     row = await channel_row(store)
     state = robots.ORACLE.load_state(row.state)
     assert {s.seat for s in row.seats if s.computer is not None} <= set(state.played)
+
+
+async def test_computer_seats_answer_at_once_once_no_member_is_left_to_beat(
+    table: GameService, store: Store, clock: Clock, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    """The answer delay is there for a member to beat: once the member has answered
+    (Temple Rush: entered a layout or skipped the race), the step brings the computer
+    timer forward to the pause alone, and the computers answer then."""
+
+    def answer_delay(self: object, state: object, seat: int, level: str, rng: object) -> float:
+        return 30.0
+
+    monkeypatch.setattr(robots.OracleBrain, "answer_delay", answer_delay)
+    await lobby(table, "robot_oracle", "easy", "strong", seed=6)
+    await table.start(CHANNEL, ALICE)
+    row = await channel_row(store)
+    (armed,) = [t for t in await store.timers(row.id) if t.kind == COMPUTER_TIMER]
+    assert armed.due_at == clock.now + 30.0
+    clock.now += 5.0
+    legal = await table.legal_actions(CHANNEL, ALICE)
+    await table.act(CHANNEL, ALICE, str(legal[0]))
+    (timer,) = [t for t in await store.timers(row.id) if t.kind == COMPUTER_TIMER]
+    assert (timer.id, timer.due_at) == (armed.id, clock.now)  # the same timer, earlier
+    await table.fire_due_timers()
+    moves = await store.moves(row.id, after=row.last_seq)
+    assert [m.kind for m in moves][:3] == ["move", "computer", "computer"]

@@ -203,6 +203,26 @@ def test_empty_values_mean_the_defaults(clean_env: pytest.MonkeyPatch) -> None:
     assert demo_dir() == "/data/demo"
 
 
+def test_a_postgresql_url_is_kept_as_it_is_and_a_bad_one_named_without_its_password(
+    clean_env: pytest.MonkeyPatch,
+) -> None:
+    url = "postgresql://ziggurat:s3cret@db.example:5432/ziggurat"
+    clean_env.setenv("ZIGGURAT_DB", url)
+    assert Settings.from_env().database == url  # not a Path: "//" would collapse
+    assert database_problem(url) is None  # no file to check: the server is asked at start
+    for bad in (
+        "postgresql://ziggurat:s3cret@db.example",  # no database name
+        "postgresql://ziggurat:s3cret@db.example:port/z",  # a port that is no number
+        "mysql://ziggurat:s3cret@db.example/z",  # not a database the store knows
+    ):
+        clean_env.setenv("ZIGGURAT_DB", bad)
+        with pytest.raises(ConfigError) as caught:
+            Settings.from_env()
+        [line] = caught.value.lines
+        assert "ZIGGURAT_DB=" in line and "s3cret" not in line
+        assert "ziggurat:***@db.example" in line
+
+
 def test_config_error_carries_the_lines(clean_env: pytest.MonkeyPatch) -> None:
     clean_env.setenv("ZIGGURAT_TURN_DEADLINE_HOURS", "soon")
     with pytest.raises(ConfigError) as caught:

@@ -4,10 +4,11 @@ The live undo and a replay of the log must agree on what may be taken back:
 a step played by the table (for an absent, resigned or auto-answering seat),
 and everything before it, is a checkpoint; a resigned seat never acts. The
 property test drives every product game and mode through the service on a
-real SQLite file with random sequences of moves, undos by anyone, timeouts,
+real database with random sequences of moves, undos by anyone, timeouts,
 resignations, absences, automatic answers and replaced seats, and after every
 command checks that the stored log replays to the stored state and that the
-game's checkpoint is the last row flagged as one.
+game's checkpoint is the last row flagged as one. Everything here runs on
+both backends: SQLite and a real PostgreSQL server.
 """
 
 from __future__ import annotations
@@ -27,7 +28,8 @@ from bot.service import GameService, Player, Refusal
 from bot.service.replay import replay
 from bot.service.table import RESIGNED
 from bot.store import GameRow, Store
-from tests.conftest import ALICE, BOB, CAROL, CHANNEL, DAVE
+from tests.conftest import ALICE, BOB, BOTH_BACKENDS, CAROL, CHANNEL, DAVE
+from tests.support.postgres import PostgresServer
 from tests.support.seated import channel_row, open_game
 
 plugins.load_builtin_games()
@@ -67,7 +69,9 @@ async def check_log_replays(store: Store) -> GameRow:
     return row
 
 
-async def play_randomly(path: Path, game: str, count: int, options: dict[str, str], seed: int):
+async def play_randomly(
+    path: Path | str, game: str, count: int, options: dict[str, str], seed: int
+):
     rng = random.Random(seed)
     clock = FakeClock()
     store = await Store.open(path)
@@ -155,6 +159,7 @@ def _awaited(row: GameRow) -> int:
     return seat
 
 
+@BOTH_BACKENDS
 async def test_a_resigned_seat_cannot_undo_what_the_table_played_for_it(store: Store) -> None:
     """Bo resigns; Ann plays her two actions and the table plays Bo's turn: Bo can neither
     take the table's step back nor play, Ann cannot undo across it, and the log replays."""
@@ -187,6 +192,7 @@ async def test_a_resigned_seat_cannot_undo_what_the_table_played_for_it(store: S
     assert (await check_log_replays(store)).version == row.version
 
 
+@BOTH_BACKENDS
 async def test_an_automatic_answer_is_a_checkpoint_for_everyone(store: Store) -> None:
     """Ann's step makes the table answer a revolt for Bo (automatic answers on) and the
     turn comes back to Ann: Bo cannot take the answer back and re-decide the revolt."""
@@ -227,3 +233,18 @@ def test_every_stored_log_replays_to_its_stored_state(
 ) -> None:
     with tempfile.TemporaryDirectory() as folder:
         asyncio.run(play_randomly(Path(folder) / "z.db", game, count, options, seed))
+
+
+@pytest.mark.parametrize(
+    "game,count,options", CASES, ids=[f"{g}-{n}p-{'-'.join(o.values())}" for g, n, o in CASES]
+)
+@settings(max_examples=1, deadline=None, derandomize=True)  # the engines' part is SQLite's
+@given(seed=st.integers(min_value=0, max_value=2**20))
+def test_every_stored_log_replays_to_its_stored_state_on_postgres(
+    postgres_server: PostgresServer, game: str, count: int, options: dict[str, str], seed: int
+) -> None:
+    name = postgres_server.create_database()
+    try:
+        asyncio.run(play_randomly(postgres_server.url(name), game, count, options, seed))
+    finally:
+        postgres_server.drop_database(name)

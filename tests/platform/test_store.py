@@ -1,13 +1,28 @@
-"""The store on a real SQLite file: schema, constraints, version checks, restarts."""
+"""The store on both backends (a SQLite file, a PostgreSQL server): schema, constraints,
+version checks, restarts. Tests named for SQLite run on SQLite only."""
 
 from __future__ import annotations
 
+import asyncio
 import sqlite3
 from pathlib import Path
 
 import pytest
 
-from bot.store import MIGRATIONS, ChannelBusy, NewMove, StepWrite, Store, VersionConflict
+from bot.store import (
+    KEEP,
+    MIGRATIONS,
+    ChannelBusy,
+    NewMove,
+    StepWrite,
+    Store,
+    StoreError,
+    TimerGone,
+    VersionConflict,
+)
+from bot.store import postgres as pg
+from tests.conftest import BOTH_BACKENDS
+from tests.support import raw_sql
 
 
 async def _move(store: Store, game, seat: int, action: str, state) -> None:
@@ -33,7 +48,7 @@ async def _running_game(store: Store, channel: int = 1):
     return await store.get_game(game.id)
 
 
-async def test_fresh_database_is_migrated_in_wal_mode(tmp_path: Path) -> None:
+async def test_a_fresh_sqlite_database_is_migrated_in_wal_mode(tmp_path: Path) -> None:
     store = await Store.open(tmp_path / "z.db")
     try:
         assert await store.schema_version() == len(MIGRATIONS)
@@ -46,6 +61,7 @@ async def test_fresh_database_is_migrated_in_wal_mode(tmp_path: Path) -> None:
     assert {"games", "seats", "moves", "timers", "closed_dms"} <= tables
 
 
+@BOTH_BACKENDS
 async def test_one_unfinished_game_per_channel_is_enforced_by_the_database(store: Store) -> None:
     await store.create_game(
         guild_id=1,
@@ -78,6 +94,7 @@ async def test_one_unfinished_game_per_channel_is_enforced_by_the_database(store
     )
 
 
+@BOTH_BACKENDS
 async def test_a_finished_game_frees_its_channel(store: Store) -> None:
     game = await _running_game(store, channel=3)
     await store.set_status(game, "abandoned")
@@ -95,6 +112,7 @@ async def test_a_finished_game_frees_its_channel(store: Store) -> None:
     assert latest is not None and latest.id == again.id
 
 
+@BOTH_BACKENDS
 async def test_start_reorders_seats_and_assigns_colours(store: Store) -> None:
     game = await _running_game(store)
     assert [(s.seat, s.user_id, s.colour) for s in game.seats] == [
@@ -104,6 +122,7 @@ async def test_start_reorders_seats_and_assigns_colours(store: Store) -> None:
     assert game.status == "running" and game.state == {"n": 0}
 
 
+@BOTH_BACKENDS
 async def test_stale_version_writes_nothing(store: Store) -> None:
     game = await _running_game(store)
     await _move(store, game, 0, "a", {"n": 1})
@@ -113,15 +132,18 @@ async def test_stale_version_writes_nothing(store: Store) -> None:
     assert await store.raw_game(game.id) == before
 
 
-async def test_moves_are_append_only(store: Store, tmp_path: Path) -> None:
+@BOTH_BACKENDS
+async def test_moves_are_append_only(store: Store) -> None:
     game = await _running_game(store)
     await _move(store, game, 0, "a", {"n": 1})
-    with sqlite3.connect(store.path) as raw, pytest.raises(sqlite3.IntegrityError):
-        raw.execute("UPDATE moves SET action = 'forged'")
+    with pytest.raises(Exception, match="append-only"):
+        await raw_sql.execute(store, "UPDATE moves SET action = 'forged'")
+    assert [m.action for m in await store.moves(game.id)] == ["a"]
 
 
-async def test_restart_keeps_every_committed_move(tmp_path: Path) -> None:
-    path = tmp_path / "restart.db"
+@BOTH_BACKENDS
+async def test_restart_keeps_every_committed_move(database_url: str) -> None:
+    path = database_url
     store = await Store.open(path)
     game = await _running_game(store)
     for n in range(1, 31):
@@ -145,6 +167,7 @@ async def test_restart_keeps_every_committed_move(tmp_path: Path) -> None:
         await reopened.close()
 
 
+@BOTH_BACKENDS
 async def test_lobby_leave_renumbers_seats(store: Store) -> None:
     game = await store.create_game(
         guild_id=1,
@@ -163,6 +186,7 @@ async def test_lobby_leave_renumbers_seats(store: Store) -> None:
     assert [(s.seat, s.user_id) for s in game.seats] == [(0, 1), (1, 3), (2, 4)]
 
 
+@BOTH_BACKENDS
 async def test_timers_come_back_in_due_order(store: Store) -> None:
     game = await _running_game(store)
     await store.replace_timers(game.id, "reminder", 200.0)
@@ -178,6 +202,7 @@ async def test_timers_come_back_in_due_order(store: Store) -> None:
     assert not await store.delete_timer(first.id)
 
 
+@BOTH_BACKENDS
 async def test_closed_dms_are_remembered_and_announced_once_per_game(store: Store) -> None:
     assert not await store.dms_closed(5)
     await store.mark_dms_closed(5)
@@ -189,13 +214,13 @@ async def test_closed_dms_are_remembered_and_announced_once_per_game(store: Stor
     assert not await store.dms_closed(5)
 
 
+@BOTH_BACKENDS
 async def test_a_dm_refusal_expires_for_retries_but_is_still_known(store: Store) -> None:
     await store.mark_dms_closed(8)
     assert await store.dms_closed(8, retry_after=3600)
     assert await store.note_dm_announcement(8, 1)
     # an old refusal: a retry is due, but the user is still known to be closed
-    with sqlite3.connect(store.path) as raw:
-        raw.execute("UPDATE closed_dms SET since = since - 7200 WHERE user_id = 8")
+    await raw_sql.execute(store, "UPDATE closed_dms SET since = since - 7200 WHERE user_id = 8")
     assert not await store.dms_closed(8, retry_after=3600)
     assert await store.dms_closed(8)
     await store.mark_dms_closed(8)  # refused again: the clock restarts, the notice stays given
@@ -203,9 +228,9 @@ async def test_a_dm_refusal_expires_for_retries_but_is_still_known(store: Store)
     assert not await store.note_dm_announcement(8, 1)
 
 
-async def test_version_one_databases_are_migrated_forward(tmp_path: Path) -> None:
+async def test_version_one_sqlite_databases_are_migrated_forward(tmp_path: Path) -> None:
     """A database made by migration 1 alone gains the language column, data kept."""
-    from bot import store as store_module
+    from bot.store import sqlite as store_module
 
     path = tmp_path / "old.db"
     first = store_module.MIGRATIONS
@@ -228,3 +253,161 @@ async def test_version_one_databases_are_migrated_forward(tmp_path: Path) -> Non
         assert game is not None and game.language == "en" and game.creator_id == 5
     finally:
         await new.close()
+
+
+@BOTH_BACKENDS
+async def test_two_processes_on_one_database_commit_a_step_once(database_url: str) -> None:
+    """Two stores on one database (two bot processes): the same step from the same
+    version commits once; the other gets VersionConflict and writes nothing."""
+    first, second = await Store.open(database_url), await Store.open(database_url)
+    try:
+        game = await _running_game(first)
+        results = await asyncio.gather(
+            _move(first, game, 0, "from first", {"n": 1}),
+            _move(second, game, 0, "from second", {"n": 2}),
+            return_exceptions=True,
+        )
+        assert sum(r is None for r in results) == 1
+        assert sum(isinstance(r, VersionConflict) for r in results) == 1
+        moves = await second.moves(game.id)
+        assert len(moves) == 1
+        stored = await first.get_game(game.id)
+        assert stored is not None and stored.version == game.version + 1
+        assert stored.state == {"n": 1 if moves[0].action == "from first" else 2}
+    finally:
+        await first.close()
+        await second.close()
+
+
+@BOTH_BACKENDS
+async def test_a_timer_is_fired_by_one_step_only(store: Store) -> None:
+    game = await _running_game(store)
+    timer = await store.add_timer(50.0, "clock", game.id, name="turn")
+    step = StepWrite(
+        state={"n": 1}, status="running", moves=[NewMove(0, "t", kind="timeout")], fired=timer
+    )
+    await store.commit_step(game, step)
+    again = await store.get_game(game.id)
+    assert again is not None
+    before = await store.raw_game(game.id)
+    with pytest.raises(TimerGone):
+        await store.commit_step(again, step)
+    assert await store.raw_game(game.id) == before
+
+
+@BOTH_BACKENDS
+async def test_a_seat_cannot_go_to_someone_already_seated(store: Store) -> None:
+    game = await _running_game(store)
+    with pytest.raises(StoreError):
+        await store.replace_player(game, 0, 10, "Ann again")
+    assert await store.get_game(game.id) == game
+
+
+@BOTH_BACKENDS
+async def test_computer_seats_their_move_timer_and_their_statistics(store: Store) -> None:
+    game = await store.open_seated_lobby(
+        guild_id=1,
+        channel_id=3,
+        game_type="oracle",
+        creator_id=10,
+        seats=[(10, "Ann"), (-1, "Robot", "easy")],
+        options={},
+        seed=5,
+    )
+    await store.add_seat(game, -2, "Robot 2", computer="strong")
+    game = await store.get_game(game.id)
+    assert [(s.user_id, s.computer) for s in game.seats] == [
+        (10, None),
+        (-1, "easy"),
+        (-2, "strong"),
+    ]
+    await store.start_game(game, {"n": 0}, [10, -1, -2], ["#1", "#2", "#3"])
+    game = await store.get_game(game.id)
+
+    async def step(due) -> list[float]:
+        nonlocal game
+        await store.commit_step(game, StepWrite({"n": 1}, "running", [], computer=due))
+        game = await store.get_game(game.id)
+        return [t.due_at for t in await store.timers(game.id) if t.kind == "computer"]
+
+    assert await step(50.0) == [50.0]
+    assert await step(80.0) == [50.0]  # one already set keeps its due time
+    assert await step(KEEP) == [50.0]
+    assert await step(None) == []
+    await store.replace_player(game, 2, 12, "Cid")  # back to a member
+    game = await store.get_game(game.id)
+    assert (game.seats[2].user_id, game.seats[2].computer) == (12, None)
+    await store.commit_step(
+        game,
+        StepWrite({"n": 2}, "finished", [], results={0: (1, 9), 1: (2, 5), 2: (3, 1)}),
+    )
+    results = await store.guild_results(1)
+    assert results.games == {} and results.computer_games == {"oracle": 1}
+    assert sorted((p.user_id, p.computers) for p in results.players) == [(10, True), (12, True)]
+    (mine,) = await store.member_results(1, 10)
+    assert (mine.played, mine.wins, mine.computers) == (1, 1, True)
+
+
+async def test_a_fresh_postgres_database_is_migrated(postgres_server) -> None:
+    name = postgres_server.create_database(migrated=False)
+    try:
+        store = await Store.open(postgres_server.url(name))
+        try:
+            assert await store.schema_version() == len(MIGRATIONS)  # numbered as SQLite
+            tables = {
+                r[0]
+                for r in await raw_sql.execute(
+                    store, "SELECT tablename FROM pg_tables WHERE schemaname = 'public'"
+                )
+            }
+            assert set(pg.TABLES) <= tables
+        finally:
+            await store.close()
+        again = await Store.open(postgres_server.url(name))  # a second open migrates nothing
+        assert await again.schema_version() == len(MIGRATIONS)
+        await again.close()
+    finally:
+        postgres_server.drop_database(name)
+
+
+async def test_a_postgres_database_at_its_first_migration_is_migrated_forward(
+    postgres_server, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    """Made by PostgreSQL's first script alone (number 4, as SQLite's): it gains the
+    computer seats' column (5), data kept; a member's seat plays no computer."""
+    name = postgres_server.create_database(migrated=False)
+    try:
+        monkeypatch.setattr(pg, "MIGRATIONS", pg.MIGRATIONS[:1])
+        old = await Store.open(postgres_server.url(name))
+        assert await old.schema_version() == pg.FIRST_MIGRATION == 4
+        (game_id,) = await raw_sql.execute(
+            old,
+            "INSERT INTO games (channel_id, game_type, status, creator_id, seed, created_at,"
+            " updated_at) VALUES (1, 'oracle', 'lobby', 5, 1, 0, 0) RETURNING id",
+        )
+        await raw_sql.execute(
+            old,
+            "INSERT INTO seats (game_id, seat, user_id, display_name, joined_at)"
+            " VALUES (?, 0, 5, 'Ann', 0)",
+            game_id[0],
+        )
+        await old.close()
+        monkeypatch.undo()
+        new = await Store.open(postgres_server.url(name))
+        try:
+            assert await new.schema_version() == len(MIGRATIONS)
+            game = await new.open_game_in(1)
+            assert game is not None and game.creator_id == 5
+            assert [(s.display_name, s.computer) for s in game.seats] == [("Ann", None)]
+        finally:
+            await new.close()
+    finally:
+        postgres_server.drop_database(name)
+
+
+async def test_an_unknown_postgres_database_fails_to_open_as_an_oserror(postgres_server) -> None:
+    """What the start-up reports as one line (an OSError), the password not in it."""
+    url = postgres_server.url("no_such_database").replace("postgres@", "postgres:s3cret@")
+    with pytest.raises(OSError) as caught:
+        await Store.open(url)
+    assert "no_such_database" in str(caught.value) and "s3cret" not in str(caught.value)

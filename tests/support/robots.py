@@ -12,7 +12,9 @@ Decisions:
   cards and the deck are pooled, sorted and dealt afresh from the search's
   random source; its evaluation is its points against the best other seat's.
 * Relay has one hidden thing, the deck's order: the sample shuffles it. Its
-  evaluation is the seat's marker and cards against the best other seat's.
+  evaluation is the seat's marker and cards against the best other seat's. Its
+  plans are whole turns (an action, then the end of the turn), so a computer
+  turn of several steps is one decision and one commit.
 """
 
 from __future__ import annotations
@@ -22,7 +24,7 @@ from typing import Any
 
 from bot.games.computer import Brain, result_value
 from tests.support.oracle import OracleEngine, OracleState
-from tests.support.relay import RelayEngine, RelayState
+from tests.support.relay import End, RelayEngine, RelayState
 
 
 class OracleBrain(Brain[OracleState, Any]):
@@ -56,7 +58,9 @@ class OracleBrain(Brain[OracleState, Any]):
 
 class RelayBrain(Brain[RelayState, Any]):
     def plans(self, state: RelayState, seat: int) -> list[tuple[Any, ...]]:
-        return [(action,) for action in self.engine.legal_actions(state, seat)]
+        """Whole turns: one action, then the end of the turn (several steps a plan)."""
+        legal = self.engine.legal_actions(state, seat)
+        return [(a,) if isinstance(a, End) else (a, End()) for a in legal]
 
     def evaluate(self, state: RelayState, seat: int) -> float:
         done = result_value(self.engine, state, seat)

@@ -1,0 +1,89 @@
+"""The store: games, seats, the move log, timers, behind one interface, two backends.
+
+``from bot.store import Store, StepWrite, ...`` is all the rest of the bot
+needs: :class:`~bot.store.base.Store` is the interface (and ``Store.open``
+opens the configured database), :mod:`bot.store.sqlite` the embedded
+default, :mod:`bot.store.postgres` the server database for several processes.
+
+Decisions:
+
+* ``ZIGGURAT_DB`` (or any location given to :func:`open_store`) that starts
+  with ``postgresql://`` or ``postgres://`` opens PostgreSQL; anything else
+  is a SQLite file path (``:memory:`` included).
+"""
+
+from __future__ import annotations
+
+from pathlib import Path
+
+from bot.store.base import (
+    KEEP,
+    OPEN_STATUSES,
+    POSTGRES_SCHEMES,
+    SEAT_FIELDS,
+    ChannelBusy,
+    Committed,
+    GameRow,
+    GuildResults,
+    Keep,
+    MoveRow,
+    NewMove,
+    PlayerResults,
+    SeatRow,
+    StepWrite,
+    Store,
+    StoreClosed,
+    StoreError,
+    TimerGone,
+    TimerRow,
+    UndoBase,
+    VersionConflict,
+    dumps,
+    redact_url,
+)
+from bot.store.sqlite import MIGRATIONS, PRAGMAS, SqliteStore
+
+__all__ = [
+    "KEEP",
+    "MIGRATIONS",
+    "OPEN_STATUSES",
+    "POSTGRES_SCHEMES",
+    "PRAGMAS",
+    "SEAT_FIELDS",
+    "ChannelBusy",
+    "Committed",
+    "GameRow",
+    "GuildResults",
+    "Keep",
+    "MoveRow",
+    "NewMove",
+    "PlayerResults",
+    "SeatRow",
+    "SqliteStore",
+    "StepWrite",
+    "Store",
+    "StoreClosed",
+    "StoreError",
+    "TimerGone",
+    "TimerRow",
+    "UndoBase",
+    "VersionConflict",
+    "dumps",
+    "is_postgres",
+    "open_store",
+    "redact_url",
+]
+
+
+def is_postgres(location: str | Path) -> bool:
+    """Whether ``location`` names a PostgreSQL database (a URL) rather than a SQLite file."""
+    return str(location).startswith(POSTGRES_SCHEMES)
+
+
+async def open_store(location: str | Path) -> Store:
+    """Open (and migrate) the database at ``location``: a PostgreSQL URL or a SQLite path."""
+    if is_postgres(location):
+        from bot.store.postgres import PostgresStore
+
+        return await PostgresStore.open(str(location))
+    return await SqliteStore.open(location)

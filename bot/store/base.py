@@ -1,0 +1,620 @@
+"""The store's interface: what the service reads and writes, whatever the database.
+
+A backend (:mod:`bot.store.sqlite`, :mod:`bot.store.postgres`) implements
+:class:`Store`; :func:`bot.store.open_store` picks one from ``ZIGGURAT_DB``.
+
+Decisions (every backend keeps them; ``tests/platform/test_store.py`` runs on each):
+
+* Every state write carries the version it was computed from and matches no
+  row if another writer got there first: :class:`VersionConflict`, nothing
+  written.
+* **One commit per step**: the move rows, the new state, the checkpoint for
+  undo, the publication mark and the game's timers are one transaction
+  (:meth:`Store.commit_step`).
+* At most one unfinished game (``lobby`` or ``running``) per channel is a
+  partial unique index: :class:`ChannelBusy`, even across processes.
+* A timer is fired in the transaction that carries out what it does: the
+  step deletes the timer's row (``StepWrite.fired``) and is refused with
+  :class:`TimerGone` when that row is already gone, so it never fires twice.
+* Writes are grouped: concurrent callers share commits (SQLite: one writer
+  and group commit; PostgreSQL: a pool, one transaction per unit and the
+  server's own group commit). A caller is answered only after its commit.
+* The move log is append-only; an undo is a row of its own (kind ``undo``).
+  ``checkpoint_seq`` is the last move that may not be undone;
+  ``checkpoint_state`` is the state right after it, or NULL while the
+  current state *is* that state.
+* Migrations are numbered and cumulative per backend, applied in order at
+  open; :meth:`Store.schema_version` is the last one applied.
+* Stored JSON (state, options, events, payloads) is one canonical text
+  (:func:`dumps`), so both backends keep byte-identical values.
+"""
+
+from __future__ import annotations
+
+import json
+from abc import ABC, abstractmethod
+from collections.abc import Mapping, Sequence
+from dataclasses import dataclass, field
+from pathlib import Path
+from typing import Any
+from urllib.parse import urlsplit, urlunsplit
+
+#: a location starting with one of these is a PostgreSQL database, anything else a SQLite file
+POSTGRES_SCHEMES = ("postgresql://", "postgres://")
+OPEN_STATUSES = ("lobby", "running")
+#: the seat columns a step may change
+SEAT_FIELDS = ("status", "timeouts", "auto")
+
+
+def redact_url(location: str) -> str:
+    """``location`` with a URL's password shown as ``***`` (anything else unchanged)."""
+    parts = urlsplit(location)
+    if not parts.scheme or parts.password is None:
+        return location
+    netloc = parts.netloc.rsplit("@", 1)[1]
+    return urlunsplit(parts._replace(netloc=f"{parts.username}:***@{netloc}"))
+
+
+#: a seat to open a lobby with: (user id, name) or (user id, name, computer level or None)
+SeatSpec = tuple[int, str] | tuple[int, str, str | None]
+#: whether finished game ``g`` had a computer seat (SQL both backends run, for the statistics)
+HAS_COMPUTER = "EXISTS (SELECT 1 FROM seats AS k WHERE k.game_id = g.id AND k.computer IS NOT NULL)"
+
+
+def seat_specs(seats: Sequence[SeatSpec]) -> list[tuple[int, str, str | None]]:
+    """Each seat as (user id, name, computer level or None)."""
+    return [(row[0], row[1], row[2] if len(row) > 2 else None) for row in seats]
+
+
+def dumps(value: Any) -> str:
+    """The canonical JSON text of a stored value."""
+    return json.dumps(value, separators=(",", ":"), sort_keys=True, ensure_ascii=False)
+
+
+class StoreError(Exception):
+    """Base of the store's own errors."""
+
+
+class VersionConflict(StoreError):
+    """Another writer changed the game since it was loaded; nothing was written."""
+
+
+class TimerGone(VersionConflict):
+    """The due timer a step carries out was already fired (another pass took it)."""
+
+
+class ChannelBusy(StoreError):
+    """The channel already has an unfinished game."""
+
+
+class StoreClosed(StoreError):
+    """The store was closed; nothing more is written."""
+
+
+@dataclass(frozen=True)
+class SeatRow:
+    """A seat: its player, colour, how it plays on (``playing``, ``absent`` after
+    too many timeouts in a row, ``resigned``), consecutive timeouts, whether it
+    takes automatic answers, and its place and score once the game is over.
+
+    A computer seat has its level in ``computer`` (None for a member) and a
+    synthetic negative ``user_id`` (chosen by the service), so a seat is still
+    found by its user and a game never holds one user twice."""
+
+    seat: int
+    user_id: int
+    display_name: str
+    colour: str
+    status: str = "playing"
+    timeouts: int = 0
+    auto: bool = False
+    place: int | None = None
+    score: int | None = None
+    computer: str | None = None
+
+
+@dataclass(frozen=True)
+class GameRow:
+    id: int
+    guild_id: int | None
+    channel_id: int
+    game_type: str
+    status: str
+    creator_id: int
+    options: dict[str, str]
+    seed: int
+    state: Any  # decoded JSON, None in the lobby
+    version: int
+    created_at: float
+    updated_at: float
+    waiting_since: float | None
+    seats: tuple[SeatRow, ...]
+    language: str = "en"
+    checkpoint_seq: int = 0
+    published_seq: int = 0
+    last_seq: int = 0
+    #: the timers a paused clock will restore (kind, name, seconds left), else None
+    paused: list[Any] | None = None
+    finished_at: float | None = None
+
+    def seat_of(self, user_id: int) -> SeatRow | None:
+        return next((s for s in self.seats if s.user_id == user_id), None)
+
+
+@dataclass(frozen=True)
+class MoveRow:
+    seq: int
+    seat: int
+    action: str
+    created_at: float
+    kind: str = "move"
+    events: tuple[Any, ...] = ()
+    checkpoint: bool = True
+
+
+@dataclass(frozen=True)
+class NewMove:
+    """A log row to append: ``kind`` is ``move``, ``timeout`` or ``undo``.
+
+    ``events`` are the step's public lines (JSON: ``[key, params]`` pairs),
+    kept for the hand-off message that will list them.
+    """
+
+    seat: int
+    action: str
+    kind: str = "move"
+    events: Sequence[Any] = ()
+    checkpoint: bool = True
+
+
+class Keep:
+    """Marker: leave this part of the game's timers as it is."""
+
+
+KEEP = Keep()
+
+
+@dataclass(frozen=True)
+class StepWrite:
+    """Everything one step changes, written in one transaction.
+
+    ``deadlines`` maps each wanted deadline name to the due time it gets if
+    it is new; an existing timer of that name keeps its due time, and timers
+    of names no longer wanted are dropped (:data:`KEEP` leaves all as they
+    are). ``reminder`` is the reminder's new due time, None to drop it.
+    ``clock`` replaces the turn clock's timers (``turn``, ``half``, ``soon``)
+    with these. ``seats`` changes seats' ``status``, ``timeouts`` and
+    ``auto``; ``results`` is each seat's (place, score) when the game ends.
+
+    Whether the step is an undo checkpoint is read from its move rows, which
+    must agree (a row played by the table makes every row before it in the
+    commit a checkpoint too): the game's ``checkpoint_seq`` and each row's
+    flag are one fact, so the live undo and a replay of the log agree.
+    """
+
+    state: Any
+    status: str
+    moves: Sequence[NewMove]
+    waiting_changed: bool = False
+    published: bool = False
+    reminder: float | Keep | None = KEEP
+    deadlines: Mapping[str, float] | Keep = KEEP
+    clock: Mapping[str, float] | Keep = KEEP
+    seats: Mapping[int, Mapping[str, Any]] = field(default_factory=dict)
+    results: Mapping[int, tuple[int, int]] = field(default_factory=dict)
+    #: the id of the due timer this step carries out (deleted with it), if any
+    fired: int | None = None
+    #: the computer seats' move timer: its due time (one already set keeps its own,
+    #: unless this one is earlier), None to drop it
+    computer: float | Keep | None = KEEP
+
+    def __post_init__(self) -> None:
+        if len({move.checkpoint for move in self.moves}) > 1:
+            raise ValueError("the move rows of one step disagree on its checkpoint")
+
+    @property
+    def checkpoint(self) -> bool:
+        """The step is a checkpoint: its rows are (a step with no rows is one)."""
+        return all(move.checkpoint for move in self.moves)
+
+
+@dataclass(frozen=True)
+class Committed:
+    """What a step's commit gave: the new version and the seq of its last move."""
+
+    version: int
+    last_seq: int
+
+
+@dataclass(frozen=True)
+class TimerRow:
+    id: int
+    due_at: float
+    kind: str
+    game_id: int | None
+    payload: dict[str, Any]
+    name: str = ""
+
+
+@dataclass(frozen=True)
+class UndoBase:
+    """What an undo starts from: the checkpoint's state and the moves after it."""
+
+    state: Any
+    moves: tuple[MoveRow, ...]
+
+
+@dataclass(frozen=True)
+class PlayerResults:
+    """A player's finished games of one type: how many, how many won (first place,
+    shared or not), the average place, and the name they last played under."""
+
+    game_type: str
+    user_id: int
+    name: str
+    played: int
+    wins: int
+    average_place: float
+    #: these are games with a computer seat (counted apart)
+    computers: bool = False
+
+
+@dataclass(frozen=True)
+class GuildResults:
+    """A server's finished games: how many of each type, and each player's results."""
+
+    games: dict[str, int]
+    players: list[PlayerResults]
+    #: finished games with a computer seat, per game type (not in ``games``)
+    computer_games: dict[str, int] = field(default_factory=dict)
+
+
+def decode_game(row: Any) -> GameRow:
+    """A game from its row (by column name, as every backend reads it; seats as JSON)."""
+    seats = tuple(
+        SeatRow(
+            int(seat),
+            int(user),
+            str(name),
+            str(colour),
+            status,
+            timeouts,
+            bool(auto),
+            place,
+            score,
+            computer,
+        )
+        for seat, user, name, colour, status, timeouts, auto, place, score, computer in json.loads(
+            row["seats_json"]
+        )
+    )
+    return GameRow(
+        id=int(row["id"]),
+        guild_id=row["guild_id"],
+        channel_id=int(row["channel_id"]),
+        game_type=row["game_type"],
+        status=row["status"],
+        creator_id=int(row["creator_id"]),
+        options=json.loads(row["options"]),
+        seed=int(row["seed"]),
+        state=json.loads(row["state"]) if row["state"] is not None else None,
+        version=int(row["version"]),
+        created_at=float(row["created_at"]),
+        updated_at=float(row["updated_at"]),
+        waiting_since=row["waiting_since"],
+        seats=seats,
+        language=row["language"],
+        checkpoint_seq=int(row["checkpoint_seq"]),
+        published_seq=int(row["published_seq"]),
+        last_seq=int(row["last_seq"]),
+        paused=json.loads(row["paused"]) if row["paused"] is not None else None,
+        finished_at=row["finished_at"],
+    )
+
+
+def decode_move(row: Any) -> MoveRow:
+    return MoveRow(
+        seq=int(row["seq"]),
+        seat=int(row["seat"]),
+        action=row["action"],
+        created_at=float(row["created_at"]),
+        kind=row["kind"],
+        events=tuple(json.loads(row["events"])),
+        checkpoint=bool(row["checkpoint"]),
+    )
+
+
+def decode_timer(row: Any) -> TimerRow:
+    return TimerRow(
+        id=int(row["id"]),
+        due_at=float(row["due_at"]),
+        kind=row["kind"],
+        game_id=row["game_id"],
+        payload=json.loads(row["payload"]),
+        name=row["name"],
+    )
+
+
+class Store(ABC):
+    """The database behind the service. Open with :meth:`open`; all methods are coroutines."""
+
+    #: where the data lives (a file path, or a URL without its password)
+    path: str
+    #: commits made and write units in them, for the benchmark and tests
+    batches: int = 0
+    units: int = 0
+
+    @classmethod
+    async def open(cls, location: str | Path) -> Store:
+        """Open the database at ``location``: a ``postgresql://`` URL, else a SQLite file."""
+        from bot.store import open_store
+
+        return await open_store(location)
+
+    async def create_game(
+        self,
+        *,
+        guild_id: int | None,
+        channel_id: int,
+        game_type: str,
+        creator_id: int,
+        creator_name: str,
+        options: Mapping[str, str],
+        seed: int,
+        language: str = "en",
+    ) -> GameRow:
+        """Create a lobby with its creator in seat 0; :class:`ChannelBusy` if taken."""
+        return await self.open_seated_lobby(
+            guild_id=guild_id,
+            channel_id=channel_id,
+            game_type=game_type,
+            creator_id=creator_id,
+            seats=[(creator_id, creator_name)],
+            options=options,
+            seed=seed,
+            language=language,
+        )
+
+    async def latest_game_in(self, channel_id: int) -> GameRow | None:
+        """The channel's unfinished game, else its most recent finished one."""
+        return await self.open_game_in(channel_id) or await self.last_game_in(channel_id)
+
+    @abstractmethod
+    async def last_game_in(self, channel_id: int) -> GameRow | None:
+        """The channel's most recent game, whatever its status."""
+
+    @abstractmethod
+    async def close(self) -> None:
+        """Finish the writes already queued, then close both connections."""
+
+    @abstractmethod
+    async def schema_version(self) -> int: ...
+
+    @abstractmethod
+    async def get_game(self, game_id: int) -> GameRow | None: ...
+
+    @abstractmethod
+    async def open_game_in(self, channel_id: int) -> GameRow | None:
+        """The channel's unfinished game (lobby or running), if any."""
+
+    @abstractmethod
+    async def game_ids(self, statuses: Sequence[str] = OPEN_STATUSES) -> list[int]:
+        """Ids of the games in these statuses (a maintenance scan, not a command's)."""
+
+    @abstractmethod
+    async def raw_game(self, game_id: int) -> tuple[Any, ...]:
+        """The stored rows of a game, for byte-identity checks in tests and tools."""
+
+    @abstractmethod
+    async def moves(
+        self, game_id: int, last: int | None = None, *, after: int | None = None
+    ) -> list[MoveRow]:
+        """The move log in order; ``last``: only the last N; ``after``: only seq > after."""
+
+    @abstractmethod
+    async def undo_base(self, game: GameRow) -> UndoBase:
+        """The checkpoint state and the moves since it, for undoing a step of ``game``."""
+
+    @abstractmethod
+    async def add_seat(
+        self, game: GameRow, user_id: int, display_name: str, *, computer: str | None = None
+    ) -> None:
+        """Seat a user (or a computer at level ``computer``) in the next free seat of a
+        lobby (version-checked)."""
+
+    @abstractmethod
+    async def remove_seat(self, game: GameRow, user_id: int) -> None:
+        """Remove a user from a lobby and close the gap in seat numbers."""
+
+    @abstractmethod
+    async def set_options(self, game: GameRow, options: Mapping[str, str]) -> None:
+        """Replace a lobby's options (version-checked; only while it is a lobby)."""
+
+    @abstractmethod
+    async def start_game(
+        self,
+        game: GameRow,
+        state: Any,
+        order: Sequence[int],
+        colours: Sequence[str],
+        *,
+        reminder: float | Keep | None = KEEP,
+        deadlines: Mapping[str, float] | Keep = KEEP,
+        clock: Mapping[str, float] | Keep = KEEP,
+    ) -> None:
+        """Move a lobby to running with its first state, seat order and timers.
+
+        ``order`` holds the user ids in their new seat order, ``colours`` each
+        seat's colour.
+        """
+
+    @abstractmethod
+    async def set_status(self, game: GameRow, status: str) -> None:
+        """End an unfinished game (abandon it, typically) and drop its timers."""
+
+    @abstractmethod
+    async def commit_step(self, game: GameRow, step: StepWrite) -> Committed:
+        """Append the step's moves and store everything it changed, atomically.
+
+        Raises :class:`VersionConflict` (nothing written) if the game changed
+        since ``game`` was loaded.
+        """
+
+    @abstractmethod
+    async def set_seat(self, game: GameRow, seat: int, fields: Mapping[str, Any]) -> int:
+        """Change a seat's ``status``, ``timeouts`` or ``auto`` (version-checked); new version."""
+
+    @abstractmethod
+    async def replace_player(
+        self,
+        game: GameRow,
+        seat: int,
+        user_id: int,
+        display_name: str,
+        *,
+        computer: str | None = None,
+    ) -> int:
+        """Hand a seat to another user, or to a computer at level ``computer``
+        (version-checked); the new version. The seat plays on afresh: ``playing``,
+        no timeouts, no automatic answers.
+
+        Raises :class:`StoreError` when that user already holds a seat.
+        """
+
+    @abstractmethod
+    async def pause(self, game: GameRow, paused: Sequence[Any]) -> int:
+        """Stop a game's clocks: its timers are dropped and ``paused`` (what to restore)
+        kept on the game; the new version."""
+
+    @abstractmethod
+    async def resume(
+        self,
+        game: GameRow,
+        *,
+        reminder: float | None,
+        deadlines: Mapping[str, float],
+        clock: Mapping[str, float],
+    ) -> int:
+        """Restart a paused game's clocks with these timers; the new version."""
+
+    @abstractmethod
+    async def extend(self, game: GameRow, seconds: float) -> int:
+        """Move a game's turn clock and named deadlines ``seconds`` later; the new version."""
+
+    @abstractmethod
+    async def set_notify(self, user_id: int, how: str) -> None: ...
+
+    @abstractmethod
+    async def notify_choices(self, user_ids: Sequence[int]) -> dict[int, str]:
+        """How each of these users wants to be told it is their turn (only those who chose)."""
+
+    @abstractmethod
+    async def add_timer(
+        self,
+        due_at: float,
+        kind: str,
+        game_id: int | None,
+        payload: Mapping[str, Any] | None = None,
+        name: str = "",
+    ) -> int: ...
+
+    @abstractmethod
+    async def replace_timers(
+        self,
+        game_id: int,
+        kind: str,
+        due_at: float | None,
+        payload: Mapping[str, Any] | None = None,
+    ) -> None:
+        """Drop a game's timers of one kind and, if ``due_at`` is given, add one."""
+
+    @abstractmethod
+    async def add_missing_timers(
+        self, game_id: int, timers: Sequence[tuple[str, str, float]]
+    ) -> None:
+        """Add these (kind, name, due_at) timers of a game where it has none of that kind and
+        name; one it has is kept as it is."""
+
+    @abstractmethod
+    async def timer(self, timer_id: int) -> TimerRow | None: ...
+
+    @abstractmethod
+    async def due_timers(self, now: float, limit: int = 500) -> list[TimerRow]:
+        """The timers due by ``now``, earliest first (at most ``limit``)."""
+
+    @abstractmethod
+    async def running_games(self) -> list[GameRow]:
+        """Every running game whose clock is not paused (a start-up scan, not a command's)."""
+
+    @abstractmethod
+    async def next_timer(self) -> TimerRow | None: ...
+
+    @abstractmethod
+    async def timers(self, game_id: int | None = None) -> list[TimerRow]: ...
+
+    @abstractmethod
+    async def delete_timer(self, timer_id: int) -> bool:
+        """Remove a timer; False if it was already gone (another pass took it)."""
+
+    @abstractmethod
+    async def set_message(
+        self, game_id: int, kind: str, channel_id: int, message_id: int
+    ) -> None: ...
+
+    @abstractmethod
+    async def message(self, game_id: int, kind: str) -> tuple[int, int] | None:
+        """The (channel id, message id) of a game's kept message, if one was posted."""
+
+    @abstractmethod
+    async def mark_dms_closed(self, user_id: int) -> None:
+        """Record a refused DM (now); the games already told about it stay told."""
+
+    @abstractmethod
+    async def mark_dms_open(self, user_id: int) -> None: ...
+
+    @abstractmethod
+    async def dms_closed(self, user_id: int, retry_after: float | None = None) -> bool:
+        """Whether the user's DMs are known to be closed.
+
+        With ``retry_after`` (seconds), a refusal older than that no longer
+        counts, so the caller tries a DM again: people do reopen their DMs.
+        """
+
+    @abstractmethod
+    async def note_dm_announcement(self, user_id: int, game_id: int) -> bool:
+        """Record that the channel of ``game_id`` was told about closed DMs.
+
+        Returns True the first time for this user and game, False after.
+        """
+
+    @abstractmethod
+    async def open_seated_lobby(
+        self,
+        *,
+        guild_id: int | None,
+        channel_id: int,
+        game_type: str,
+        creator_id: int,
+        seats: Sequence[SeatSpec],
+        options: Mapping[str, str],
+        seed: int,
+        language: str = "en",
+    ) -> GameRow:
+        """Create a lobby with ``seats`` (user id, name, and optionally the computer
+        level) seated in this order, in one transaction; :class:`ChannelBusy` if the
+        channel has an unfinished game."""
+
+    @abstractmethod
+    async def last_game_over_in(self, channel_id: int) -> GameRow | None:
+        """The channel's most recent game that started and is over (finished or abandoned)."""
+
+    @abstractmethod
+    async def guild_results(self, guild_id: int) -> GuildResults:
+        """Every finished game's seats in a server, summed per game type and player;
+        games with a computer seat are counted apart (``computer_games``,
+        ``PlayerResults.computers``) and computer seats are no players."""
+
+    @abstractmethod
+    async def member_results(self, guild_id: int, user_id: int) -> list[PlayerResults]:
+        """One user's finished games in a server, summed per game type (games with a
+        computer seat apart)."""

@@ -1,0 +1,133 @@
+"""The store under load on each backend: one move, and 100 moves at once, beside a bare commit.
+
+Prints figures, each with a floor measured in the same run; asserts nothing.
+Tigris & Euphrates games of two players through
+:class:`~bot.service.GameService` with images off (what the store adds to a
+move), on a SQLite file and on PostgreSQL, one after the other in one run:
+
+* floor: a bare one-row ``INSERT`` committed on its own (SQLite: through
+  aiosqlite, WAL, ``synchronous=FULL``; PostgreSQL: one asyncpg connection,
+  the server's ``fsync`` and ``synchronous_commit`` on);
+* one move, render off, with 1,000 games stored: p50/p99;
+* 100 simultaneous moves in 100 channels, render off: p50/p99 from the
+  common start, and how many writes shared how many commits.
+
+PostgreSQL is a throwaway server started by the script (Debian's package, as
+the tests use it, but with ``fsync`` on), or the database at ``--postgres
+URL`` (it must be empty: the script fills it with games).
+
+Usage: ``python scripts/bench_store.py [--waves 5] [--backends sqlite,postgres]
+[--postgres URL]``
+"""
+
+from __future__ import annotations
+
+import argparse
+import asyncio
+import random
+import sys
+import tempfile
+import time
+from pathlib import Path
+
+sys.path.insert(0, str(Path(__file__).resolve().parents[1]))
+
+import asyncpg
+from bench_floors import floor_commit
+from bench_scale import create_games, pct, simultaneous, single_moves
+
+from bot import plugins
+from bot.service import GameService
+from bot.store import Store, redact_url
+from tests.support.postgres import PostgresServer, find_bin
+
+
+async def floor_postgres(url: str, count: int = 300) -> list[float]:
+    """Milliseconds of a bare one-row ``INSERT`` in its own transaction, ``count`` times."""
+    db = await asyncpg.connect(url)
+    try:
+        # a plain table: a temporary one writes no WAL, so its commit would flush nothing
+        await db.execute("CREATE TABLE floor_t (x TEXT)")
+        payload = "x" * 2000
+        times = []
+        for _ in range(count):
+            start = time.perf_counter()
+            await db.execute("INSERT INTO floor_t VALUES ($1)", payload)
+            times.append((time.perf_counter() - start) * 1000)
+        await db.execute("DROP TABLE floor_t")
+        return times
+    finally:
+        await db.close()
+
+
+async def measure(location: str, floor: list[float], waves: int) -> list[str]:
+    registry = plugins.load_builtin_games()
+    store = await Store.open(location)
+    lines = [
+        f"floor: bare INSERT+COMMIT p50 {pct(floor, 0.5):.2f} ms, p99 {pct(floor, 0.99):.2f} ms"
+    ]
+    try:
+        service = GameService(store, registry, render=False)
+        await create_games(service, range(1, 1001))
+        times = await single_moves(service, range(1, 1001), 300)
+        lines.append(
+            f"one move, no render, 1,000 games stored: p50 {pct(times, 0.5):.2f} ms "
+            f"({pct(times, 0.5) / pct(floor, 0.5):.1f}x floor), p99 {pct(times, 0.99):.2f} ms"
+        )
+        rng = random.Random(1)
+        channels = list(range(1, 101))
+        batches, units = store.batches, store.units
+        latencies: list[float] = []
+        for _ in range(waves):
+            wave, _wall = await simultaneous(service, channels, rng)
+            latencies += wave
+        lines.append(
+            f"100 simultaneous moves, no render ({waves} waves): p50 {pct(latencies, 0.5):.1f} ms, "
+            f"p99 {pct(latencies, 0.99):.1f} ms; {store.units - units} writes in "
+            f"{store.batches - batches} commits"
+        )
+    finally:
+        await store.close()
+    return lines
+
+
+async def on_sqlite(waves: int) -> None:
+    with tempfile.TemporaryDirectory() as name:
+        floor = await floor_commit(Path(name))
+        lines = await measure(str(Path(name) / "bench.db"), floor, waves)
+    print("SQLite (WAL, synchronous=FULL):")
+    print("\n".join(f"  {line}" for line in lines))
+
+
+async def on_postgres(url: str, waves: int) -> None:
+    floor = await floor_postgres(url)
+    lines = await measure(url, floor, waves)
+    print(f"PostgreSQL ({redact_url(url)}, fsync on):")
+    print("\n".join(f"  {line}" for line in lines))
+
+
+def main(backends: list[str], waves: int, postgres: str | None) -> None:
+    if "sqlite" in backends:
+        asyncio.run(on_sqlite(waves))
+    if "postgres" in backends:
+        if postgres is not None:
+            asyncio.run(on_postgres(postgres, waves))
+            return
+        bin_dir = find_bin()
+        if bin_dir is None:
+            raise SystemExit("PostgreSQL is not installed (apt-get install postgresql)")
+        server = PostgresServer(bin_dir, durable=True)  # started outside any event loop
+        server.start()
+        try:
+            asyncio.run(on_postgres(server.url(server.create_database(migrated=False)), waves))
+        finally:
+            server.stop()
+
+
+if __name__ == "__main__":
+    parser = argparse.ArgumentParser(description=__doc__)
+    parser.add_argument("--waves", type=int, default=5)
+    parser.add_argument("--backends", default="sqlite,postgres")
+    parser.add_argument("--postgres", default=None, help="an empty database's URL")
+    args = parser.parse_args()
+    main(args.backends.split(","), args.waves, args.postgres)
