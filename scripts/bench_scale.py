@@ -25,22 +25,30 @@ moves the absolute figures: compare the ratios to their same-run floors.
   each (RSS, and PSS: shared pages split between their users), and the
   fork server; floor: a bare Python process with Pillow imported.
 
-The database (``--db``): ``sqlite`` (default: a file in a temporary folder),
-a SQLite file path, or a ``postgresql://`` URL of an empty database, passed
-as it is to ``Store.open`` (the store's opener chooses the backend; this needs
-the PostgreSQL backend of issue 19) with a bare asyncpg commit as its floor
-(:func:`bench_floors.floor_commit_postgres`). The same table is printed for
-each; :func:`open_store` and :func:`floor` are the only places that know
-the backend.
+The database (``--db``, a comma-separated list): ``sqlite`` (default: a file
+in a temporary folder), a SQLite file path, ``postgres`` (a throwaway
+PostgreSQL server the script starts and stops, with ``fsync`` on: Debian's
+``postgresql`` package, as the tests use it, :mod:`tests.support.postgres`),
+or the ``postgresql://`` URL of an empty database. Each is passed as it is
+to ``Store.open`` (the store's opener chooses the backend), with a bare
+commit through its driver as the floor (:mod:`bench_floors`);
+:func:`open_store` and :func:`floor` are the only places that know the
+backend. With several, each runs in a process of its own, one after the
+other (so that no run's memory, games or drawing processes count in the
+next), prints its lines as it goes, and at the end every figure is printed
+side by side, one column per database, as a Markdown table.
 
-Usage: ``python scripts/bench_scale.py [--games 10000] [--waves 5] [--db sqlite|PATH|postgresql://...]``
+Usage: ``python scripts/bench_scale.py [--games 10000] [--waves 5]
+[--db sqlite,postgres]``
 """
 
 from __future__ import annotations
 
 import argparse
 import asyncio
+import contextlib
 import io
+import json
 import os
 import random
 import statistics
@@ -48,6 +56,7 @@ import subprocess
 import sys
 import tempfile
 import time
+from collections.abc import Iterator
 from pathlib import Path
 from typing import Any
 
@@ -57,15 +66,24 @@ sys.path.insert(0, str(Path(__file__).resolve().parents[1]))
 
 from bench_floors import floor_commit, floor_commit_postgres
 
-import bot.store as store_package
 from bot import plugins
 from bot.games.base import PlayerLabel
 from bot.service import GameService, Player, context, drawing
-from bot.store import Store
+from bot.store import Store, is_postgres, redact_url
 from renderer.common import encode_png
 
 PLAYERS = (Player(1, "Ishtar"), Player(2, "Gilgamesh"))
 BATCH = 100
+#: every figure printed in this run, by what it measures (for the side-by-side table)
+FIGURES: dict[str, str] = {}
+#: the line with which a run in a child process hands its figures to the comparing run
+FIGURES_LINE = "figures as JSON: "
+
+
+def say(what: str, figures: str) -> None:
+    """Print one figure line, and keep it for the side-by-side table."""
+    FIGURES[what] = figures
+    print(f"{what}: {figures}", flush=True)
 
 
 def pct(values: list[float], q: float) -> float:
@@ -97,21 +115,19 @@ def load() -> str:
 
 def is_url(db: str) -> bool:
     """Whether ``--db`` names a server database (PostgreSQL) rather than a SQLite file."""
-    return db.startswith(("postgresql://", "postgres://"))
+    return is_postgres(db)
 
 
 def floor_name(db: str) -> str:
-    """What :func:`floor` measures on ``db``, for the printed line."""
+    """Through what :func:`floor` commits on ``db``, for the printed line."""
     if is_url(db):
-        return "bare INSERT+COMMIT (asyncpg)"
-    return "bare INSERT+COMMIT (aiosqlite, WAL, synchronous=FULL)"
+        return "through asyncpg"
+    return "through aiosqlite (WAL, synchronous=FULL)"
 
 
 async def open_store(db: str, folder: Path) -> Store:
     """The store the benchmark runs on (see the module docstring for ``--db``)."""
     if is_url(db):
-        if not hasattr(store_package, "is_postgres"):  # the store before issue 19's backends
-            raise SystemExit("--db postgresql://... needs the PostgreSQL store backend (issue 19)")
         return await Store.open(db)  # the opener chooses the backend from the URL
     path = folder / "bench.db" if db == "sqlite" else Path(db)
     return await Store.open(path)
@@ -301,13 +317,15 @@ async def main(total: int, waves: int, db: str) -> None:
     game_type = registry["tigris"]
     engine = game_type.engine
     cores = os.cpu_count() or 1
-    print(f"database: {db}; {cores} cores; {load()} at start")
+    shown = redact_url(db) if is_url(db) else db
+    print(f"database: {shown}; {cores} cores; {load()} at start", flush=True)
     with tempfile.TemporaryDirectory() as name:
         folder = Path(name)
         commits = await floor(db, folder)
-        print(
-            f"floor: {floor_name(db)} p50 "
-            f"{pct(commits, 0.5):.2f} ms, p99 {pct(commits, 0.99):.2f} ms ({load()})"
+        say(
+            "floor: bare INSERT+COMMIT",
+            f"{floor_name(db)}: p50 "
+            f"{pct(commits, 0.5):.2f} ms, p99 {pct(commits, 0.99):.2f} ms ({load()})",
         )
         store = await open_store(db, folder)
         try:
@@ -316,10 +334,11 @@ async def main(total: int, waves: int, db: str) -> None:
             times = await single_moves(service, range(1, 1001), 300)
             alone = pct(times, 0.5)
             commits = await floor(db, folder)  # again: a floor from the same minute
-            print(
-                f"one move, no render, 1,000 games stored: p50 {alone:.2f} ms, "
+            say(
+                "one move, no render, 1,000 games stored",
+                f"p50 {alone:.2f} ms, "
                 f"p99 {pct(times, 0.99):.2f} ms; floor: bare commit p50 "
-                f"{pct(commits, 0.5):.2f} ms, p50/floor {alone / pct(commits, 0.5):.1f} ({load()})"
+                f"{pct(commits, 0.5):.2f} ms, p50/floor {alone / pct(commits, 0.5):.1f} ({load()})",
             )
             rng = random.Random(1)
             channels = list(range(1, 101))
@@ -336,16 +355,17 @@ async def main(total: int, waves: int, db: str) -> None:
                 serial_walls.append(await one_after_another(service, channels, rng))
             wave_wall = statistics.median(wave_walls) * 1000
             serial_wall = statistics.median(serial_walls) * 1000
-            print(
-                f"100 simultaneous moves in 100 channels, no render ({waves} waves): "
+            say(
+                f"100 simultaneous moves in 100 channels, no render ({waves} waves)",
                 f"p50 {pct(all_latencies, 0.5):.1f} ms, p99 {pct(all_latencies, 0.99):.1f} ms, "
                 f"wall {wave_wall:.0f} ms; {len(all_latencies)} answered, {committed} moves "
-                f"stored by them; {store.units} writes in {store.batches} commits so far"
+                f"stored by them; {store.units} writes in {store.batches} commits so far",
             )
-            print(
-                f"floor: the same 100 moves one after another: wall {serial_wall:.0f} ms "
+            say(
+                "floor: the same 100 moves one after another",
+                f"wall {serial_wall:.0f} ms "
                 f"({serial_wall / 100:.2f} ms a move); simultaneous/one after another "
-                f"{wave_wall / serial_wall:.2f} ({load()})"
+                f"{wave_wall / serial_wall:.2f} ({load()})",
             )
             service.render = True
             row = await store.latest_game_in(1)
@@ -361,10 +381,11 @@ async def main(total: int, waves: int, db: str) -> None:
                 start = time.perf_counter()
                 encode_png(image)
                 encodes.append((time.perf_counter() - start) * 1000)
-            print(
-                f"floor: bare PNG encode of one board {statistics.median(encodes):.1f} ms "
+            say(
+                "floor: bare PNG encode of one board",
+                f"{statistics.median(encodes):.1f} ms "
                 f"(the whole board: {board_s * 1000:.1f} ms; a private view: "
-                f"{private_s * 1000:.1f} ms)"
+                f"{private_s * 1000:.1f} ms)",
             )
             service.start_drawing()  # the fork server preloads every game's renderers
             await simultaneous(service, list(range(201, 211)), rng)  # the drawing pool is up
@@ -382,34 +403,37 @@ async def main(total: int, waves: int, db: str) -> None:
             board_s, private_s = await wave_render_times(store, game_type, range(101, 201))
             unit = (counted.boards * board_s + counted.privates * private_s) / moves
             allowed = cores / unit
-            print(
-                f"100 simultaneous moves with images: {throughput:.0f} moves/s "
+            say(
+                "100 simultaneous moves with images",
+                f"{throughput:.0f} moves/s "
                 f"(p50 {pct(rendered, 0.5):.0f} ms, p99 {pct(rendered, 0.99):.0f} ms); "
                 f"a move drew {counted.boards / moves:.2f} boards and "
                 f"{counted.privates / moves:.2f} private views, {unit * 1000:.1f} ms of drawing, "
                 f"so {cores} cores allow {allowed:.0f} moves/s: ratio {throughput / allowed:.0%} "
-                f"({load()})"
+                f"({load()})",
             )
             service.render = False
             await create_games(service, range(1001, total + 1))
             times = await single_moves(service, range(1, total + 1), 300)
             commits = await floor(db, folder)
-            print(
-                f"one move, no render, {total:,} games stored: p50 {pct(times, 0.5):.2f} ms, "
+            say(
+                f"one move, no render, {total:,} games stored",
+                f"p50 {pct(times, 0.5):.2f} ms, "
                 f"p99 {pct(times, 0.99):.2f} ms; floor: bare commit p50 "
                 f"{pct(commits, 0.5):.2f} ms, p50/floor {pct(times, 0.5) / pct(commits, 0.5):.1f} "
-                f"({load()})"
+                f"({load()})",
             )
             start = time.perf_counter()
             for first in range(1, total + 1, BATCH):
                 batch = list(range(first, min(first + BATCH, total + 1)))
                 await simultaneous(service, batch, rng)
             bare = bare_python_mb()
-            print(
-                f"RSS after a move in each of {total:,} games: {rss_mb():.0f} MB "
+            say(
+                f"RSS after a move in each of {total:,} games",
+                f"{rss_mb():.0f} MB "
                 f"({time.perf_counter() - start:.0f} s to touch them all; "
                 f"{len(service.ctx.locks)} channel locks held); floor: a bare Python "
-                f"with Pillow {bare:.0f} MB"
+                f"with Pillow {bare:.0f} MB",
             )
             service.render = True
             games = await every_game_drawn(service, registry)
@@ -421,13 +445,62 @@ async def main(total: int, waves: int, db: str) -> None:
                 if server is not None
                 else "not running"
             )
-            print(
-                f"drawing processes with {', '.join(games)} drawn in each: {workers}; "
+            say(
+                f"drawing processes with {', '.join(games)} drawn in each",
+                f"{workers}; "
                 f"fork server (the renderers preloaded): {served}; floor: a bare Python with "
-                f"Pillow {bare:.0f} MB RSS ({load()})"
+                f"Pillow {bare:.0f} MB RSS ({load()})",
             )
         finally:
             await store.close()
+
+
+@contextlib.contextmanager
+def database(db: str) -> Iterator[str]:
+    """Where a ``--db`` item runs: ``postgres`` starts a throwaway server (stopped after)
+    and gives an empty database's URL; anything else is used as it is."""
+    if db != "postgres":
+        yield db
+        return
+    from tests.support.postgres import PostgresServer, find_bin
+
+    bin_dir = find_bin()
+    if bin_dir is None:
+        raise SystemExit("PostgreSQL is not installed (apt-get install postgresql)")
+    server = PostgresServer(bin_dir, durable=True)
+    server.start()
+    try:
+        yield server.url(server.create_database(migrated=False))
+    finally:
+        server.stop()
+
+
+def compare(dbs: list[str], total: int, waves: int) -> None:
+    """Run each database in a child process, one after the other, passing its lines
+    through; then print every figure side by side."""
+    columns: list[tuple[str, dict[str, str]]] = []
+    for db in dbs:
+        with database(db) as location:
+            command = [sys.executable, __file__, "--games", str(total), "--waves", str(waves)]
+            child = subprocess.Popen(
+                [*command, "--db", location, "--hand-over"], stdout=subprocess.PIPE, text=True
+            )
+            assert child.stdout is not None
+            figures: dict[str, str] = {}
+            for text in child.stdout:
+                if text.startswith(FIGURES_LINE):
+                    figures = json.loads(text[len(FIGURES_LINE) :])
+                else:
+                    print(text, end="", flush=True)
+            if child.wait() != 0:
+                raise SystemExit(f"the run on {db} failed")
+        columns.append(("PostgreSQL" if db == "postgres" or is_url(db) else "SQLite", figures))
+    print()
+    print("| figure | " + " | ".join(name for name, _ in columns) + " |")
+    print("|---|" + "---|" * len(columns))
+    for what in columns[0][1]:
+        cells = [figures.get(what, "").replace("|", "/") for _, figures in columns]
+        print(f"| {what} | " + " | ".join(cells) + " |")
 
 
 if __name__ == "__main__":
@@ -435,7 +508,17 @@ if __name__ == "__main__":
     parser.add_argument("--games", type=int, default=10_000)
     parser.add_argument("--waves", type=int, default=5)
     parser.add_argument(
-        "--db", default="sqlite", help="sqlite, a SQLite file path, or a postgresql:// URL"
+        "--db",
+        default="sqlite",
+        help="comma-separated: sqlite, a SQLite file path, postgres (a throwaway server), "
+        "or a postgresql:// URL of an empty database",
     )
+    parser.add_argument("--hand-over", action="store_true", help=argparse.SUPPRESS)
     args = parser.parse_args()
-    asyncio.run(main(args.games, args.waves, args.db))
+    dbs = args.db.split(",")
+    if len(dbs) > 1 or dbs == ["postgres"]:
+        compare(dbs, args.games, args.waves)
+    else:
+        asyncio.run(main(args.games, args.waves, args.db))
+        if args.hand_over:
+            print(FIGURES_LINE + json.dumps(FIGURES), flush=True)
