@@ -22,6 +22,13 @@ Decisions:
 * ``ZIGGURAT_SHARDS`` unset runs one unsharded connection (Discord requires
   shards only from 2,500 servers); ``auto`` asks Discord for the count; a
   number from 1 to :data:`MAX_SHARDS` fixes it.
+* ``ZIGGURAT_SHARD_IDS=first-last`` (or one number) makes this process one of
+  a shard cluster: it connects only those shards of ``ZIGGURAT_SHARDS``
+  (which must then be a number: a range of "auto" would change under the
+  process's feet) and owns only their guilds' games
+  (:class:`bot.cluster.ShardRange`). Unset: this process runs every shard.
+  A range outside ``0..total-1``, reversed, or without a numeric
+  ``ZIGGURAT_SHARDS`` is one line naming ``ZIGGURAT_SHARD_IDS``.
 * ``ZIGGURAT_DB`` is a SQLite file path (default ``./ziggurat.db``) or a
   PostgreSQL URL (``postgresql://`` or ``postgres://``, with a host and a
   database name; :mod:`bot.store` then opens PostgreSQL). Another
@@ -60,6 +67,7 @@ from urllib.parse import urlsplit
 
 from dotenv import load_dotenv
 
+from bot.cluster import ALL, ShardRange
 from bot.i18n import t
 from bot.store.base import POSTGRES_SCHEMES, redact_url
 
@@ -177,6 +185,20 @@ def parse_metrics_port(raw: str | None) -> int | None:
     return int(raw)
 
 
+def parse_shard_ids(raw: str | None, shards: Shards) -> ShardRange | None:
+    """``first-last`` (or ``n``) of ``shards`` shards; ``None`` when unset."""
+    if raw is None:
+        return None
+    match = re.fullmatch(r"([0-9]{1,3})(?:\s*-\s*([0-9]{1,3}))?", raw)
+    if match is None or not isinstance(shards, int):
+        raise ValueError(raw)
+    first = int(match[1])
+    last = int(match[2]) if match[2] is not None else first
+    if not 0 <= first <= last < shards:
+        raise ValueError(raw)
+    return ShardRange(shards, first, last)
+
+
 def parse_database(raw: str | None) -> Path | str:
     """A SQLite file path, or a PostgreSQL URL (kept as text); ``ValueError`` if neither."""
     if raw is None:
@@ -207,8 +229,15 @@ class Settings:
     shards: Shards = None
     #: serve Prometheus metrics on this port (:mod:`bot.metrics`); ``None``: none
     metrics_port: int | None = None
+    #: ``None``: every shard in this process; else this process's part of a cluster
+    shard_ids: ShardRange | None = None
     #: seconds between the step that hands over to a computer seat and its move
     computer_pause: float = DEFAULT_COMPUTER_PAUSE
+
+    @property
+    def shard_range(self) -> ShardRange:
+        """The shards whose games this process owns (:data:`bot.cluster.ALL`: every one)."""
+        return self.shard_ids if self.shard_ids is not None else ALL
 
     @classmethod
     def from_env(cls, env_file: str | None = ".env") -> Settings:
@@ -262,6 +291,12 @@ class Settings:
             min=MIN_METRICS_PORT,
             max=MAX_PORT,
         )
+        shard_ids = check(
+            "ZIGGURAT_SHARD_IDS",
+            lambda raw: parse_shard_ids(raw, shards),
+            "config.allowed.shard_ids",
+            last=f"{shards - 1}" if isinstance(shards, int) else "N-1",
+        )
         pause = check(
             "ZIGGURAT_COMPUTER_PAUSE_SECONDS",
             parse_computer_pause,
@@ -280,6 +315,7 @@ class Settings:
             turn_deadline_hours=hours,
             shards=shards,
             metrics_port=metrics_port,
+            shard_ids=shard_ids,
             computer_pause=pause,
         )
 

@@ -20,6 +20,23 @@ Decisions:
   by a crash in an older version is never left waiting for ever.
 * The clock is the service's, so tests drive the runner with a fake clock and
   :meth:`wake` instead of waiting for real time.
+* In a shard cluster (``shards`` not every shard, :mod:`bot.cluster`) a
+  process fires only the timers of games whose guild it owns: each pass
+  claims them with :meth:`~bot.store.Store.claim_due_timers` (one atomic
+  ``UPDATE ... RETURNING``), sleeps until its own next timer
+  (:meth:`~bot.store.Store.next_owned_timer`), and repairs only its own games
+  at start. The claimant is the process's shard range (:attr:`ShardRange.label
+  <bot.cluster.ShardRange.label>`): a process restarted with its range takes
+  back its predecessor's claims at once, and a claim by a range that no
+  longer runs (the cluster was re-split) lapses after :data:`CLAIM_LEASE`
+  seconds. A claim does not delete: the timer still leaves the store in the
+  commit of what it does (:mod:`bot.service.clock`), so a process killed
+  while firing loses no timer, and the per-game version check stays the
+  last guard. Its sleeps are capped at :data:`CLUSTER_MAX_SLEEP`: another
+  process may change its games' timers (a restarted or re-split cluster, an
+  admin's tool), and nobody else can wake it. Each timer it fires is logged
+  at INFO with its game and the range. One process running every shard keeps
+  the plain path (no claims), as before.
 * A failing ``deliver`` is logged and the next outcome is still delivered (the
   timer's effect is already committed: a reminder that cannot be posted is
   lost, a timeout move is not). A failing pass (the database) is logged and
@@ -33,13 +50,18 @@ import contextlib
 import logging
 from collections.abc import Awaitable, Callable
 
+from bot.cluster import ALL, ShardRange
 from bot.service import GameService, Outcome
-from bot.store import Store
+from bot.store import Store, TimerRow
 
 log = logging.getLogger(__name__)
 
 MAX_SLEEP = 3600.0
 RETRY_AFTER = 30.0
+#: seconds after which a claim by another shard range lapses (it stopped running)
+CLAIM_LEASE = 60.0
+#: the longest sleep of a process of a shard cluster (one indexed read each time)
+CLUSTER_MAX_SLEEP = 5.0
 
 Deliver = Callable[[Outcome], Awaitable[None]]
 
@@ -54,7 +76,11 @@ class TimerRunner:
         deliver: Deliver,
         *,
         max_sleep: float = MAX_SLEEP,
+        shards: ShardRange = ALL,
     ) -> None:
+        self.shards = shards
+        if not shards.everything:
+            max_sleep = min(max_sleep, CLUSTER_MAX_SLEEP)
         self.store = store
         self.service = service
         self.deliver = deliver
@@ -106,7 +132,12 @@ class TimerRunner:
 
     async def run_once(self) -> list[Outcome]:
         """Fire every timer due now and deliver the outcomes; return them."""
-        outcomes = await self.service.fire_due_timers()
+        if self.shards.everything:
+            outcomes = await self.service.fire_due_timers()
+        else:
+            outcomes = await self.service.fire_due_timers(claim=self._claim)
+            for outcome in outcomes:
+                log.info("timer of game %s fired by shards %s", outcome.game_id, self.shards.label)
         for outcome in outcomes:
             try:
                 await self.deliver(outcome)
@@ -118,15 +149,21 @@ class TimerRunner:
                 )
         return outcomes
 
+    async def _claim(self, now: float) -> list[TimerRow]:
+        return await self.store.claim_due_timers(now, self.shards, self.shards.label, CLAIM_LEASE)
+
     async def _delay(self) -> float:
-        timer = await self.store.next_timer()
+        if self.shards.everything:
+            timer = await self.store.next_timer()
+        else:
+            timer = await self.store.next_owned_timer(self.shards, self.shards.label, CLAIM_LEASE)
         if timer is None:
             return self.max_sleep
         return min(self.max_sleep, max(0.0, timer.due_at - self.service.clock()))
 
     async def _loop(self) -> None:
         try:
-            await self.service.repair_timers()
+            await self.service.repair_timers(None if self.shards.everything else self.shards.owns)
         except Exception:
             log.exception("could not check the running games' timers at start")
         while True:

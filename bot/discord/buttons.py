@@ -92,16 +92,16 @@ class ActionButton(
     async def callback(self, interaction: discord.Interaction) -> Any:
         bot = _bot(interaction)
 
-        async def work(player: Player) -> Outcome:
+        async def work(channel_id: int, player: Player) -> Outcome:
             return await bot.service.act(
-                interaction.channel_id or 0,
+                channel_id,
                 player,
                 self.action,
                 expected_game=self.game_id,
                 expected_version=self.version,
             )
 
-        await bot.responder.run(interaction, work)
+        await bot.handovers.run(interaction, self.game_id, work)
 
 
 class UndoButton(
@@ -147,6 +147,15 @@ class MineButton(
     """On a public message: shows each awaited clicker their own choices, ephemerally."""
 
     verb, style, default_label = "mine", discord.ButtonStyle.success, "Your options"
+
+    async def callback(self, interaction: discord.Interaction) -> Any:
+        """Also works in a DM (the "your turn" DM carries it): :mod:`bot.discord.handover`."""
+        bot = _bot(interaction)
+
+        async def work(channel_id: int, player: Player) -> Outcome:
+            return await bot.service.my_options(channel_id, player, self.game_id)
+
+        await bot.handovers.run(interaction, self.game_id, work)
 
     async def act(
         self, bot: ZigguratBot, interaction: discord.Interaction, player: Player

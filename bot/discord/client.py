@@ -10,7 +10,8 @@ Decisions:
 * ``setup_hook`` (before the gateway connects) loads the cogs, registers the
   persistent button classes, installs the catalog translator, syncs the
   commands — to ``dev_guild_id`` only when it is set (instant), else globally
-  — and starts the timer task. A failed sync stops the start: a bot whose
+  — and starts the timer task (and, in a shard cluster, the hand-over poller
+  of :mod:`bot.discord.handover`). A failed sync stops the start: a bot whose
   commands do not match its code would fail on every use.
 * The timer task delivers only once the gateway is ready (channels cached).
 * :meth:`ZigguratBot.interaction_done` / :meth:`wait_interaction_done` let the
@@ -47,6 +48,7 @@ from bot.discord.cogs.play import PlayCog
 from bot.discord.cogs.table import TableCog
 from bot.discord.delivery import Delivery
 from bot.discord.errors import ZigguratTree
+from bot.discord.handover import HandOvers
 from bot.discord.interactions import Responder
 from bot.discord.lobby_buttons import LOBBY_ITEMS
 from bot.discord.picking import PICKER_ITEMS
@@ -84,9 +86,14 @@ class ZigguratBot(commands.Bot):
         )
         self.settings = settings
         self.service = service
+        #: the shards this process runs; it owns exactly their guilds' games
+        self.shard_range = settings.shard_range
         self.delivery = Delivery(self, service)
         self.responder = Responder(service, self.delivery, self.interaction_done)
-        self.timers = TimerRunner(service.store, service, self.deliver_timer_outcome)
+        self.handovers = HandOvers(self)
+        self.timers = TimerRunner(
+            service.store, service, self.deliver_timer_outcome, shards=self.shard_range
+        )
         self._done: OrderedDict[int, asyncio.Event] = OrderedDict()
 
     async def setup_hook(self) -> None:
@@ -100,7 +107,9 @@ class ZigguratBot(commands.Bot):
         await self.add_cog(AfterCog(self))  # after LobbyCog: adds /game export
         self.add_dynamic_items(*DYNAMIC_ITEMS, *LOBBY_ITEMS, *PICKER_ITEMS)
         await self.sync_commands()
+        self.handovers.install()
         self.timers.start()
+        self.handovers.start()
         self.service.start_drawing()
         self.service.start_computers()
 
@@ -125,6 +134,7 @@ class ZigguratBot(commands.Bot):
 
     async def close(self) -> None:
         await self.timers.stop()
+        await self.handovers.stop()
         await super().close()
 
     # -- "answered" signals, for tests and the benchmark ------------------------
@@ -221,7 +231,9 @@ async def create_bot(
     """A bot over ``store`` and ``registry`` (default: the built-in games), not started.
 
     Sharded (:class:`ShardedZigguratBot`) when ``settings.shards`` is set: ``"auto"``
-    asks Discord for the shard count, a number fixes it. ``options`` go to
+    asks Discord for the shard count, a number fixes it; with ``settings.shard_ids``
+    the process connects only that range of the shards (``shard_ids``), as one
+    process of a shard cluster. ``options`` go to
     :class:`discord.Client` (tests pass ``guild_ready_timeout``; a sharded bot also
     takes ``identify_interval``). Lost and restored gateway connections are logged
     (:class:`bot.logs.ConnectionLogMixin`).
@@ -239,6 +251,8 @@ async def create_bot(
     if cls is ShardedZigguratBot:
         if isinstance(settings.shards, int):
             options.setdefault("shard_count", settings.shards)
+        if settings.shard_ids is not None:  # one process of a shard cluster
+            options.setdefault("shard_ids", settings.shard_ids.ids)
     else:
         options.pop("identify_interval", None)
     return cls(settings, service, **options)

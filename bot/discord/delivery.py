@@ -33,6 +33,11 @@ Decisions:
   DMed again for :data:`DM_RETRY_SECONDS` (each refused DM counts against
   Discord's invalid-request limit); after that one DM is tried, and a
   delivered DM forgets the refusal.
+* The "your turn" DM (for players who chose DM notifications) carries the
+  public message's move and "Your options" buttons
+  (:data:`bot.discord.handover.DM_KINDS`); a click there runs in the game's
+  channel, by the process owning its guild (:mod:`bot.discord.handover`), and
+  the step's public message goes to the game's channel.
 * Buttons carry the game's version, so a button from an earlier decision is
   refused as stale instead of replaying its action on a later one.
 * A failure to send is logged and, where someone is waiting for an answer,
@@ -51,6 +56,7 @@ from typing import TYPE_CHECKING, Any
 import discord
 
 from bot.discord.buttons import ButtonView, button_for
+from bot.discord.handover import DM_KINDS
 from bot.discord.lobby_buttons import lobby_view
 from bot.i18n import Text, language_of, t
 from bot.service import Choice, Outcome, PrivateMessage, StepKind
@@ -264,7 +270,8 @@ class Delivery:
             shown.add(me)
 
         async def send_public(**kwargs: Any) -> Any:
-            if outcome.public_in_channel and outcome.channel_id is not None:
+            from_dm = interaction.guild_id is None  # a click in a "your turn" DM
+            if (outcome.public_in_channel or from_dm) and outcome.channel_id is not None:
                 channel = self.client.get_partial_messageable(outcome.channel_id)
                 return await channel.send(**kwargs)
             return await interaction.followup.send(ephemeral=False, wait=True, **kwargs)
@@ -386,8 +393,10 @@ class Delivery:
         ]
         if outcome.heads_up is not None and choices.get(outcome.heads_up) in ("dm", "both"):
             notes.append((outcome.heads_up, Text("notify.next_dm", {"channel": where})))
+        dm_choices = [c for c in outcome.choices if c.kind in DM_KINDS]
+        view = self.reply_view(outcome, dm_choices, lang) if dm_choices else None
         for uid, text in notes:
-            await self.dm(PrivateMessage(uid, (text,)), lang)
+            await self.dm(PrivateMessage(uid, (text,)), lang, view=view)
 
     async def tally(self, outcome: Outcome, lang: str, fallback: Send) -> None:
         """Keep the round's tally message: edit it on a submission; when a round is
@@ -497,7 +506,9 @@ class Delivery:
 
         await asyncio.gather(*(one(pm) for pm in messages))
 
-    async def dm(self, message: PrivateMessage, lang: str) -> bool:
+    async def dm(
+        self, message: PrivateMessage, lang: str, *, view: discord.ui.View | None = None
+    ) -> bool:
         """DM one private message; False if the user cannot be reached that way."""
         user_id = message.user_id
         if await self.service.dms_closed(user_id, retry_after=DM_RETRY_SECONDS):
@@ -509,6 +520,8 @@ class Delivery:
                 extra: dict[str, Any] = {}
                 if index == len(parts) - 1 and message.image is not None:
                     extra["file"] = png(message.image, HAND_FILE)
+                if index == len(parts) - 1 and view is not None:
+                    extra["view"] = view
                 await channel.send(part, allowed_mentions=discord.AllowedMentions.none(), **extra)
         except discord.Forbidden as exc:
             if exc.code == CANNOT_DM:

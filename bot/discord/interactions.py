@@ -135,12 +135,14 @@ class Responder:
         game_command: bool = True,
         guild_only: bool = True,
         private_inline: bool = False,
+        acknowledged: bool = False,
     ) -> None:
         """Answer ``interaction`` with what ``work`` produces (see the module docstring).
 
         ``private_inline`` shows the invoker's private messages ephemerally
         instead of by DM (``/game hand``); only ``guild_only=False`` commands
-        (``/help``) run in DMs.
+        (``/help``) run in DMs. ``acknowledged``: another process of a shard
+        cluster already deferred it and handed it over (:mod:`bot.discord.handover`).
         """
         handled = Handled(interaction)
         try:
@@ -148,7 +150,7 @@ class Responder:
                 handled.refused("error.dm_only")
                 await self.answer_now(interaction, Text("error.dm_only"))
                 return
-            await self._run(interaction, work, game_command, private_inline, handled)
+            await self._run(interaction, work, game_command, private_inline, handled, acknowledged)
         except BaseException:
             handled.failed()
             raise
@@ -163,9 +165,11 @@ class Responder:
         game_command: bool,
         private_inline: bool,
         handled: Handled,
+        acknowledged: bool = False,
     ) -> None:
         try:
-            await interaction.response.defer(ephemeral=True, thinking=True)
+            if not acknowledged:
+                await interaction.response.defer(ephemeral=True, thinking=True)
         except discord.HTTPException:
             handled.expired()
             log.warning(

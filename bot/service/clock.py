@@ -43,6 +43,7 @@ from __future__ import annotations
 import asyncio
 import logging
 import time
+from collections.abc import Awaitable, Callable
 
 from bot import metrics
 from bot.games.base import TurnShape
@@ -58,6 +59,9 @@ from bot.store import GameRow, TimerRow
 
 log = logging.getLogger(__name__)
 
+#: picks (and claims) the due timers a process may fire, given the time now
+Claim = Callable[[float], Awaitable[list[TimerRow]]]
+
 
 class Clock:
     """Fires due timers; see the module docstring."""
@@ -67,15 +71,20 @@ class Clock:
         self.play = play
         self.computers = Computers(ctx, play)
 
-    async def fire_due_timers(self, now: float | None = None) -> list[Outcome]:
+    async def fire_due_timers(
+        self, now: float | None = None, *, claim: Claim | None = None
+    ) -> list[Outcome]:
         """Fire every timer due by ``now``; used by the timer task, the demo and tests.
 
+        ``claim(now)`` (a process of a shard cluster: :mod:`bot.timers`) picks and
+        claims the due timers this process may fire; by default every due timer.
         The computer timers due together are fired at once: their decisions run
         side by side in the deciding processes."""
         now = self.ctx.clock() if now is None else now
+        pick = claim if claim is not None else self.ctx.store.due_timers
         outcomes: list[Outcome] = []
         tried: set[int] = set()  # a timer that could not be fired now waits for the next pass
-        while due := [t for t in await self.ctx.store.due_timers(now) if t.id not in tried]:
+        while due := [t for t in await pick(now) if t.id not in tried]:
             tried.update(t.id for t in due)
             moves = [t for t in due if t.kind == COMPUTER_TIMER]
             for fired in await asyncio.gather(*(self._fire_logged(t, now) for t in moves)):
@@ -144,10 +153,16 @@ class Clock:
         log.warning("unknown timer kind %s", timer.kind)
         return []
 
-    async def repair_timers(self) -> int:
-        """Give every running game the timers it lacks (see above); how many games."""
+    async def repair_timers(self, owns: Callable[[int | None], bool] | None = None) -> int:
+        """Give every running game the timers it lacks (see above); how many games.
+
+        ``owns(guild_id)`` limits the repair to the games of this process's guilds
+        (a shard cluster: another process owns the others).
+        """
         repaired = 0
         for row in await self.ctx.store.running_games():
+            if owns is not None and not owns(row.guild_id):
+                continue
             async with self.ctx.locks.hold(row.channel_id):
                 missing = await self._missing_timers(row)
                 if missing:

@@ -39,6 +39,8 @@ from pathlib import Path
 from typing import Any
 from urllib.parse import urlsplit, urlunsplit
 
+from bot.cluster import ShardRange
+
 #: a location starting with one of these is a PostgreSQL database, anything else a SQLite file
 POSTGRES_SCHEMES = ("postgresql://", "postgres://")
 OPEN_STATUSES = ("lobby", "running")
@@ -234,6 +236,17 @@ class TimerRow:
     game_id: int | None
     payload: dict[str, Any]
     name: str = ""
+
+
+@dataclass(frozen=True, order=True)
+class HandOver:
+    """An interaction received by one process for a game another process owns
+    (a shard cluster, :mod:`bot.discord.handover`); ordered by id, oldest first."""
+
+    id: int
+    game_id: int
+    payload: dict[str, Any] = field(compare=False)
+    created_at: float = field(compare=False)
 
 
 @dataclass(frozen=True)
@@ -618,3 +631,52 @@ class Store(ABC):
     async def member_results(self, guild_id: int, user_id: int) -> list[PlayerResults]:
         """One user's finished games in a server, summed per game type (games with a
         computer seat apart)."""
+
+    # -- shard clusters: owned timers, claimed; interactions handed over -------------
+
+    @abstractmethod
+    async def claim_due_timers(
+        self,
+        now: float,
+        shards: ShardRange,
+        claimant: str,
+        lease: float,
+        limit: int = 500,
+    ) -> list[TimerRow]:
+        """Claim the timers due by ``now`` of games in ``shards``' guilds; return them,
+        earliest first.
+
+        One atomic statement (``UPDATE … RETURNING``; on PostgreSQL its rows
+        picked ``FOR UPDATE SKIP LOCKED``): a timer is taken when it is
+        unclaimed, already ``claimant``'s, or its claim is older than ``lease``
+        seconds (its claimant died or no longer runs). The claim only keeps
+        other processes off while this one fires it; firing still deletes the
+        timer inside the commit of what it does, so a claim by a dead process
+        never loses the timer.
+        """
+
+    @abstractmethod
+    async def next_owned_timer(
+        self, shards: ShardRange, claimant: str, lease: float
+    ) -> TimerRow | None:
+        """The next timer ``claimant`` may fire of a game in ``shards``' guilds.
+
+        Its ``due_at`` is when it may be claimed: a timer another claimant holds
+        comes due when that claim lapses (``lease`` seconds after it was made).
+        """
+
+    @abstractmethod
+    async def hand_over(self, shard: int, game_id: int, payload: Mapping[str, Any]) -> int:
+        """Leave an interaction (Discord's payload) for the process running ``shard``;
+        its id."""
+
+    @abstractmethod
+    async def take_handovers(self, shards: ShardRange, limit: int = 100) -> list[HandOver]:
+        """Take (delete and return) the interactions left for ``shards``, oldest first.
+
+        ``DELETE … RETURNING`` in one transaction: each is taken by one process.
+        """
+
+    @abstractmethod
+    async def has_handovers(self, shards: ShardRange) -> bool:
+        """Whether an interaction waits for ``shards`` (one indexed read: cheap to poll)."""

@@ -81,6 +81,7 @@ from typing import Any, TypeVar
 
 import aiosqlite
 
+from bot.cluster import ShardRange
 from bot.store.base import (
     HAS_COMPUTER,
     KEEP,
@@ -90,6 +91,7 @@ from bot.store.base import (
     Committed,
     GameRow,
     GuildResults,
+    HandOver,
     Keep,
     MoveRow,
     PlayerResults,
@@ -211,6 +213,21 @@ MIGRATIONS: tuple[str, ...] = (
     # 5: computer seats: the level a computer plays at, NULL for a member's seat
     """
     ALTER TABLE seats ADD COLUMN computer TEXT;
+    """,
+    # 6: shard clusters: a timer's claim by the process firing it; interactions handed
+    # over from the process that received them to the one owning the game's guild
+    """
+    ALTER TABLE timers ADD COLUMN claimed_by TEXT;
+    ALTER TABLE timers ADD COLUMN claimed_at REAL;
+    CREATE TABLE handovers (
+        id INTEGER PRIMARY KEY AUTOINCREMENT,
+        shard INTEGER NOT NULL,
+        game_id INTEGER NOT NULL,
+        payload TEXT NOT NULL,
+        created_at REAL NOT NULL
+    );
+    CREATE INDEX timers_claimed ON timers (claimed_by) WHERE claimed_by IS NOT NULL;
+    CREATE INDEX handovers_by_shard ON handovers (shard, id);
     """,
 )
 
@@ -970,6 +987,87 @@ class SqliteStore(Store):
             for r in rows
         ]
 
+    # -- shard clusters: owned timers, claimed; interactions handed over -------------
+
+    async def claim_due_timers(
+        self,
+        now: float,
+        shards: ShardRange,
+        claimant: str,
+        lease: float,
+        limit: int = 500,
+    ) -> list[TimerRow]:
+        # one UPDATE … RETURNING under SQLite's single writer: atomic across processes
+        owned, params = shards.sql("games.guild_id")
+
+        def unit(db: sqlite3.Connection) -> list[TimerRow]:
+            cursor = db.cursor()
+            cursor.row_factory = sqlite3.Row
+            cursor.execute(
+                "UPDATE timers SET claimed_by = ?, claimed_at = ? WHERE id IN ("
+                " SELECT timers.id FROM timers LEFT JOIN games ON games.id = timers.game_id"
+                f" WHERE due_at <= ? AND {owned}"
+                " AND (claimed_by IS NULL OR claimed_by = ? OR claimed_at <= ?)"
+                " ORDER BY due_at, timers.id LIMIT ?) RETURNING *",
+                (claimant, now, now, *params, claimant, now - lease, limit),
+            )
+            return sorted(
+                (decode_timer(r) for r in cursor.fetchall()), key=lambda t: (t.due_at, t.id)
+            )
+
+        return await self.write(unit)
+
+    async def next_owned_timer(
+        self, shards: ShardRange, claimant: str, lease: float
+    ) -> TimerRow | None:
+        # two indexed picks: the earliest timer free to claim (timers_by_due, in
+        # order) and the earliest lapse of another claimant's claim (timers_claimed)
+        owned, params = shards.sql("games.guild_id")
+        joined = "FROM timers LEFT JOIN games ON games.id = timers.game_id"
+        columns = "timers.id AS id, kind, game_id, payload, name"
+        row = await self._one(
+            f"SELECT * FROM (SELECT {columns}, due_at {joined}"
+            f" WHERE (claimed_by IS NULL OR claimed_by = ?) AND {owned}"
+            " ORDER BY due_at, timers.id LIMIT 1)"
+            f" UNION ALL SELECT * FROM (SELECT {columns},"
+            f" MAX(due_at, claimed_at + ?) AS due_at {joined}"
+            f" WHERE claimed_by IS NOT NULL AND claimed_by <> ? AND {owned}"
+            " ORDER BY 6, 1 LIMIT 1) ORDER BY 6, 1 LIMIT 1",
+            (claimant, *params, lease, claimant, *params),
+        )
+        return decode_timer(row) if row else None
+
+    async def hand_over(self, shard: int, game_id: int, payload: Mapping[str, Any]) -> int:
+        def unit(db: sqlite3.Connection) -> int:
+            cursor = db.execute(
+                "INSERT INTO handovers (shard, game_id, payload, created_at) VALUES (?, ?, ?, ?)",
+                (shard, game_id, dumps(dict(payload)), time.time()),
+            )
+            return int(cursor.lastrowid or 0)
+
+        return await self.write(unit)
+
+    async def take_handovers(self, shards: ShardRange, limit: int = 100) -> list[HandOver]:
+        def unit(db: sqlite3.Connection) -> list[HandOver]:
+            rows = db.execute(
+                "DELETE FROM handovers WHERE id IN (SELECT id FROM handovers"
+                " WHERE shard BETWEEN ? AND ? ORDER BY id LIMIT ?)"
+                " RETURNING id, game_id, payload, created_at",
+                (shards.first, shards.last, limit),
+            ).fetchall()
+            return sorted(
+                HandOver(int(r[0]), int(r[1]), json.loads(r[2]), float(r[3])) for r in rows
+            )
+
+        return await self.write(unit)
+
+    async def has_handovers(self, shards: ShardRange) -> bool:
+        row = await self._one(
+            "SELECT 1 FROM handovers WHERE shard BETWEEN ? AND ? LIMIT 1",
+            (shards.first, shards.last),
+        )
+        return row is not None
+
 
 class _WriterThread:
     """One thread owning a plain ``sqlite3`` connection; each :meth:`run` is one trip.
@@ -1020,14 +1118,12 @@ class _WriterThread:
         self._db = await self._call(connect)
 
     async def run(self, fn: Callable[..., T], *args: Any) -> T:
-        """Run ``fn(connection, *args)`` on the thread; its result or its exception."""
         db = self._db
         if db is None:
             raise StoreClosed()
         return await self._call(functools.partial(fn, db, *args))
 
     async def close(self) -> None:
-        """Close the connection on its thread, then end the thread."""
         db, self._db = self._db, None
         if db is not None:
             await self._call(db.close)
@@ -1134,7 +1230,8 @@ def _write_timers(
     elif not isinstance(reminder, Keep):
         db.execute(
             "INSERT INTO timers (due_at, kind, game_id, name) VALUES (?, 'reminder', ?, '')"
-            " ON CONFLICT (game_id, kind, name) DO UPDATE SET due_at = excluded.due_at",
+            " ON CONFLICT (game_id, kind, name) DO UPDATE SET due_at = excluded.due_at,"
+            " claimed_by = NULL, claimed_at = NULL",  # a re-armed reminder is a new timer
             (reminder, game_id),
         )
     if isinstance(deadlines, Keep):

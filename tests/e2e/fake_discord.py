@@ -49,6 +49,14 @@ Protocol facts this module relies on (checked against discord.py 2.7.1's source)
   own websocket and IDENTIFYs with ``shard: [shard_id, shard_count]``. Each shard is a separate
   session: READY lists only its guilds, and every guild event goes to the shard
   ``(guild_id >> 22) % shard_count``; DMs (no guild) go to shard 0.
+* Shard clusters: several bot processes may connect, each IDENTIFYing only its own shards
+  (``shard_ids``); each shard's events go to the connection that identified it, whichever
+  process that is, so a guild's interactions reach the process running its shard and DMs reach
+  shard 0's. Every shard must give the same ``shard_count`` as the shards already connected
+  and an id below it, else the connection is closed with 4010 (Invalid shard), as Discord does.
+  A shard whose process died has no connection until it identifies again: an interaction
+  routed to it fails to send (:meth:`FakeDiscord.wait_shards` waits for the shards).
+  :attr:`InteractionResult.shard` records where each interaction was routed.
 
 Usage (see ``conftest.py`` for the ``fake_discord`` fixture)::
 
@@ -771,6 +779,8 @@ class InteractionResult:
     choices: list[JSON] | None = None
     modal: JSON | None = None
     rejected: list[RequestRecord] = field(default_factory=list)
+    #: the gateway shard the interaction was sent to (``None``: an unsharded bot)
+    shard: int | None = None
     _fake: FakeDiscord | None = field(default=None, repr=False)
 
     @property
@@ -1326,6 +1336,20 @@ class FakeDiscord:
                 raise TimeoutError(self._diagnose(f"bot still busy after {timeout}s"))
             await asyncio.sleep(quiet - idle)
 
+    def shard_connected(self, shard: int) -> bool:
+        """Whether a live gateway connection has identified as ``shard``."""
+        session = self._shard_sessions.get(shard)
+        return session is not None and session.connection is not None
+
+    async def wait_shards(self, shards: Iterable[int], timeout: float | None = None) -> None:
+        """Wait until each of ``shards`` has a live, identified connection (any process)."""
+        wanted = list(shards)
+        await self.wait_for(
+            lambda: all(self.shard_connected(s) for s in wanted),
+            timeout=timeout,
+            what=f"shards {wanted} to connect",
+        )
+
     async def wait_ready(self, timeout: float | None = None) -> None:
         """Wait until the bot identified and was sent READY and every GUILD_CREATE.
 
@@ -1538,6 +1562,17 @@ class FakeDiscord:
         )
         self._sessions[session.session_id] = session
         shard_key = self._shard_key(session)
+        if session.shard is not None:
+            count = int(session.shard[1])
+            counts = {
+                int(s.shard[1])
+                for s in self._shard_sessions.values()
+                if s.shard is not None and s.connection is not None and s.connection is not conn
+            }
+            if not 0 <= shard_key < count or counts - {count}:
+                _log.error("fake gateway: IDENTIFY with invalid shard %s", session.shard)
+                await conn.ws.close(code=4010, message=b"Invalid shard.")
+                return
         old = self._shard_sessions.get(shard_key)
         self._shard_sessions[shard_key] = session
         if shard_key == 0 or self._session is None:  # shard 0 is the primary session
@@ -2524,6 +2559,7 @@ class FakeDiscord:
         if owner is None or owner.connection is None:
             raise RuntimeError("the bot is not connected (await fake.wait_ready() first)")
         member = self._member_or_raise(channel, user)
+        shard = None if owner.shard is None else self._shard_key(owner)
         iid = self.snowflake()
         token = f"aW50ZXJhY3Rpb246{iid}.{secrets.token_urlsafe(48)}"
         guild = channel.guild
@@ -2573,6 +2609,7 @@ class FakeDiscord:
             payload=payload,
             label=label,
             source_message=message,
+            shard=shard,
             _fake=self,
         )
         self.interactions.append(itx)

@@ -432,6 +432,7 @@ def test_env_example_sets_only_the_token() -> None:
         "ZIGGURAT_TURN_DEADLINE_HOURS",
         "ZIGGURAT_SHARDS",
         "ZIGGURAT_METRICS_PORT",
+        "ZIGGURAT_SHARD_IDS",
         "ZIGGURAT_COMPUTER_PAUSE_SECONDS",
     }
     # each commented line shows the default

@@ -18,6 +18,7 @@ from typing import TypeVar
 import pytest
 
 from bot.__main__ import main
+from bot.cluster import ShardRange, shard_of
 from bot.config import (
     MAX_DEADLINE_HOURS,
     MAX_PORT,
@@ -41,6 +42,7 @@ VARIABLES = (
     "ZIGGURAT_TURN_DEADLINE_HOURS",
     "ZIGGURAT_SHARDS",
     "ZIGGURAT_METRICS_PORT",
+    "ZIGGURAT_SHARD_IDS",
     "ZIGGURAT_DEMO_DIR",
     "ZIGGURAT_COMPUTER_PAUSE_SECONDS",
 )
@@ -87,6 +89,7 @@ BAD_VALUES = [
     ("ZIGGURAT_METRICS_PORT", "0"),
     ("ZIGGURAT_METRICS_PORT", "65536"),
     ("ZIGGURAT_METRICS_PORT", "9464.5"),
+    ("ZIGGURAT_SHARD_IDS", "0-1"),  # a range needs ZIGGURAT_SHARDS=total
     ("ZIGGURAT_COMPUTER_PAUSE_SECONDS", "soon"),
     ("ZIGGURAT_COMPUTER_PAUSE_SECONDS", "-1"),
     ("ZIGGURAT_COMPUTER_PAUSE_SECONDS", "nan"),
@@ -397,3 +400,54 @@ def test_the_readme_example_is_what_the_bot_prints(
     [example] = [line for line in readme.splitlines() if line.startswith("Configuration error:")]
     clean_env.setenv("ZIGGURAT_TURN_DEADLINE_HOURS", "a day")
     assert run_main(capsys) == (2, [example])
+
+
+@pytest.mark.parametrize(
+    ("shards", "ids"),
+    [
+        ("2", "2-2"),
+        ("2", "1-0"),
+        ("2", "a-b"),
+        ("2", "-1"),
+        ("2", "0-1-2"),
+        ("auto", "0-0"),
+        ("4", "0-4"),
+    ],
+)
+def test_a_bad_shard_range_is_one_line_naming_it(
+    clean_env: pytest.MonkeyPatch, capsys: pytest.CaptureFixture[str], shards: str, ids: str
+) -> None:
+    clean_env.setenv("DISCORD_TOKEN", TOKEN)
+    clean_env.setenv("ZIGGURAT_SHARDS", shards)
+    clean_env.setenv("ZIGGURAT_SHARD_IDS", ids)
+    code, lines = run_main(capsys)
+    assert code == 2
+    [line] = lines
+    assert f"ZIGGURAT_SHARD_IDS={ids!r}" in line and "expected first-last" in line
+
+
+def test_a_shard_range_is_this_process_part_of_the_cluster(clean_env: pytest.MonkeyPatch) -> None:
+    assert Settings.from_env().shard_range == ShardRange(1, 0, 0)  # unset: every shard
+    assert Settings.from_env().shard_range.everything
+    clean_env.setenv("ZIGGURAT_SHARDS", "4")
+    clean_env.setenv("ZIGGURAT_SHARD_IDS", " 1 - 2 ")
+    settings = Settings.from_env()
+    assert settings.shard_ids == ShardRange(4, 1, 2)
+    assert settings.shard_range.ids == [1, 2] and not settings.shard_range.everything
+    clean_env.setenv("ZIGGURAT_SHARD_IDS", "3")
+    assert Settings.from_env().shard_ids == ShardRange(4, 3, 3)
+    clean_env.setenv("ZIGGURAT_SHARD_IDS", "0-3")
+    assert Settings.from_env().shard_range.everything
+
+
+def test_a_guild_belongs_to_the_process_running_its_shard() -> None:
+    guilds = [(n << 22) | 12345 for n in range(8)]  # on shards 0..3, twice
+    ranges = [ShardRange(4, 0, 1), ShardRange(4, 2, 3)]
+    for guild in guilds:
+        owners = [r for r in ranges if r.owns(guild)]
+        assert len(owners) == 1
+        assert owners[0].first <= shard_of(guild, 4) <= owners[0].last
+    assert ShardRange(4, 0, 0).owns(None)  # no guild: shard 0, like a DM
+    assert not ShardRange(4, 1, 3).owns(None)
+    with pytest.raises(ValueError):
+        ShardRange(2, 1, 2)

@@ -4,7 +4,8 @@
 ``ZIGGURAT_FAKE_DISCORD`` (``http://127.0.0.1:PORT``) and everything else from
 the usual settings (``DISCORD_TOKEN``, ``ZIGGURAT_DB``, ...), points
 discord.py at the fake, registers the Oracle test game next to the built-in
-games and runs :func:`bot.discord.client.serve`, the production entry point.
+games, configures logging as ``python -m bot`` does and runs
+:func:`bot.discord.client.serve`, the production entry point.
 """
 
 from __future__ import annotations
@@ -23,6 +24,7 @@ import yarl
 from bot import games, plugins
 from bot.config import Settings
 from bot.discord.client import serve
+from bot.logs import configure_logging
 from tests.conftest import register_oracle
 
 
@@ -34,7 +36,9 @@ def main() -> int:
     )
     plugins.load_builtin_games()
     register_oracle()
-    return asyncio.run(serve(Settings.from_env(env_file=None), games.REGISTRY))
+    settings = Settings.from_env(env_file=None)
+    configure_logging(settings.log_level, secrets=[settings.token])  # as ``python -m bot``
+    return asyncio.run(serve(settings, games.REGISTRY))
 
 
 if __name__ == "__main__":

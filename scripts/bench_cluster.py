@@ -1,0 +1,187 @@
+"""A shard cluster under load: one bot process running both shards, then two processes
+of one shard each, on one PostgreSQL database.
+
+Prints figures, each beside its floor measured in the same run; asserts
+nothing (timings belong in benchmarks, not tests). The world and the
+processes are the end-to-end test's (``tests/e2e/test_bot_cluster.py``): the
+production ``serve`` in real subprocesses, against the fake Discord on
+loopback, a guild on each of 2 shards with 50 channels each, an Oracle game
+(the test game: sealed cards, small real PNGs from its test renderer) in
+every channel. The database is a
+throwaway PostgreSQL server with ``fsync`` on (:mod:`tests.support.postgres`,
+``durable=True``), a fresh database per layout.
+
+For each layout (1 process: ``ZIGGURAT_SHARDS=2``, every shard; 2 processes:
+``ZIGGURAT_SHARD_IDS=0-0`` and ``1-1``; and, for reference, 1 process on a
+SQLite file, the embedded default):
+
+* floor: ``/help`` sent in all 100 channels at once (the same gateway, the
+  same responder and REST answer, no database): p50/p99 of each answer's
+  time from the common start, and answers/s;
+* 200 sealed plays in the 100 channels at once (each a version-checked
+  commit on PostgreSQL, answered with the player's card): the same figures;
+* 100 round winners' decisions (``/play claim``) at once: the same.
+
+Each run starts afresh (fake Discord, database, processes); ``--rounds``
+runs of each layout, alternating; p50/p99 over all runs' answers, answers/s
+the median of the runs.
+
+Usage: ``nice python scripts/bench_cluster.py [--rounds 2]``. The machine's
+cores are shared by both layouts' processes, the fake Discord and the
+server, so the two-process figures show what splitting costs or gains on
+*this* machine; on several machines each process has its own cores.
+"""
+
+from __future__ import annotations
+
+import argparse
+import asyncio
+import statistics
+import sys
+import tempfile
+from collections.abc import Awaitable, Callable, Sequence
+from pathlib import Path
+
+sys.path.insert(0, str(Path(__file__).resolve().parents[1]))
+
+from bot.store import GameRow
+from tests.conftest import register_oracle
+from tests.e2e.fake_discord import FakeChannel, FakeDiscord, FakeUser, InteractionResult
+from tests.e2e.test_bot_cluster import (
+    TOTAL,
+    WAIT,
+    Cluster,
+    awaited,
+    complete,
+    read_games,
+    send_plays,
+    set_up_games,
+)
+from tests.support.postgres import PostgresServer, find_bin
+
+#: each layout's processes (ZIGGURAT_SHARD_IDS, None: every shard; the shards it runs)
+LAYOUTS: dict[str, list[tuple[str | None, list[int]]]] = {
+    "1 process (shards 0-1), PostgreSQL": [(None, list(range(TOTAL)))],
+    "2 processes (0-0, 1-1), PostgreSQL": [(f"{n}-{n}", [n]) for n in range(TOTAL)],
+    "1 process (shards 0-1), SQLite": [(None, list(range(TOTAL)))],
+}
+
+
+def pct(values: Sequence[float], q: float) -> float:
+    ordered = sorted(values)
+    return ordered[min(len(ordered) - 1, int(q * len(ordered)))]
+
+
+async def timed(fake: FakeDiscord, sent: Sequence[InteractionResult], start: float) -> list[float]:
+    """Milliseconds from ``start`` until each interaction's answer is complete."""
+    loop = asyncio.get_running_loop()
+
+    async def one(itx: InteractionResult) -> float:
+        await fake.wait_for(lambda: complete(itx), timeout=WAIT, what=itx.label)
+        return (loop.time() - start) * 1000
+
+    return list(await asyncio.gather(*(one(itx) for itx in sent)))
+
+
+async def wave(
+    fake: FakeDiscord, send: Callable[[], Awaitable[Sequence[InteractionResult]]]
+) -> tuple[list[float], float]:
+    """Each answer's time (ms) from the common start, and answers per second."""
+    loop = asyncio.get_running_loop()
+    start = loop.time()
+    sent = await send()
+    times = await timed(fake, sent, start)
+    await fake.wait_quiet(0.3, timeout=WAIT)
+    return times, len(times) / (max(times) / 1000)
+
+
+def line(name: str, times: list[float], rate: float) -> str:
+    return (
+        f"  {name:<34} n={len(times):>3}  p50 {statistics.median(times):7.0f} ms"
+        f"  p99 {pct(times, 0.99):7.0f} ms  {rate:6.1f}/s"
+    )
+
+
+async def run_layout(
+    server: PostgresServer, folder: Path, name: str
+) -> dict[str, tuple[list[float], float]]:
+    """One run of a layout: fresh fake Discord, database and processes; the three waves."""
+    fake = FakeDiscord()
+    await fake.start()
+    here = Path(tempfile.mkdtemp(dir=folder))
+    sqlite = name.endswith("SQLite")
+    database = "" if sqlite else server.create_database()
+    world = Cluster(fake, here, str(here / "bench.db") if sqlite else server.url(database))
+    world.build()
+    results: dict[str, tuple[list[float], float]] = {}
+    try:
+        for key, (ids, shards) in enumerate(LAYOUTS[name]):
+            await world.launch(key, ids, shards)
+        await set_up_games(world)
+        await fake.wait_quiet(0.5, timeout=WAIT)
+        results["floor"] = await wave(
+            fake, lambda: asyncio.gather(*(fake.slash(u, c, "help") for u, c in pairs(world)))
+        )
+        rows = await read_games(world.db, world.channels)
+        results["plays"] = await wave(fake, lambda: plays(world, rows))
+        rows = await read_games(world.db, world.channels)
+        by_id = {u.id: u for u in world.users}
+        deciders = [(by_id[awaited(rows[c.id])[0]], c) for c in world.channels]
+        results["claims"] = await wave(
+            fake,
+            lambda: asyncio.gather(
+                *(fake.slash(u, c, "play", action="claim") for u, c in deciders)
+            ),
+        )
+    finally:
+        await world.stop()
+        await fake.stop()
+        if database:
+            server.drop_database(database)
+    return results
+
+
+def pairs(world: Cluster) -> list[tuple[FakeUser, FakeChannel]]:
+    return [(world.players(i)[0], c) for i, c in enumerate(world.channels)]
+
+
+async def plays(world: Cluster, rows: dict[int, GameRow]) -> list[InteractionResult]:
+    return [itx for *_, itx in await send_plays(world, rows)]
+
+
+async def measure(server: PostgresServer, rounds: int) -> None:
+    register_oracle()
+    runs: dict[str, list[dict[str, tuple[list[float], float]]]] = {name: [] for name in LAYOUTS}
+    with tempfile.TemporaryDirectory(prefix="bench-cluster-") as folder:
+        for _ in range(rounds):  # the layouts alternate, so both meet the same load
+            for name in LAYOUTS:
+                runs[name].append(await run_layout(server, Path(folder), name))
+    for name in LAYOUTS:
+        print(f"{name}: {rounds} runs, 100 channels on 2 shards")
+        for label, key in (
+            ("floor: /help in 100 channels", "floor"),
+            ("200 sealed plays at once", "plays"),
+            ("100 decisions at once", "claims"),
+        ):
+            times = [t for run in runs[name] for t in run[key][0]]
+            rate = statistics.median(run[key][1] for run in runs[name])
+            print(line(label, times, rate))
+
+
+def main() -> None:
+    parser = argparse.ArgumentParser(description=(__doc__ or "").splitlines()[0])
+    parser.add_argument("--rounds", type=int, default=2)
+    args = parser.parse_args()
+    bin_dir = find_bin()
+    if bin_dir is None:
+        raise SystemExit("PostgreSQL is not installed (apt-get install postgresql)")
+    server = PostgresServer(bin_dir, durable=True)
+    server.start()  # before the event loop: it migrates its template with asyncio.run
+    try:
+        asyncio.run(measure(server, args.rounds))
+    finally:
+        server.stop()
+
+
+if __name__ == "__main__":
+    main()
