@@ -43,6 +43,9 @@ Decisions:
   :func:`database_open_problem` opens it once with the standard library (a
   file that is not a database, a read-only file system), so the store's own
   open, on a background thread, does not meet those failures.
+* ``ZIGGURAT_METRICS_PORT`` unset serves no metrics; a port from
+  :data:`MIN_METRICS_PORT` (1024: the bot never runs as root) to 65535
+  serves Prometheus metrics there (:mod:`bot.metrics`).
 * ``ZIGGURAT_COMPUTER_PAUSE_SECONDS`` is the pause before a computer seat
   moves (so the table can follow), from 0 to :data:`MAX_COMPUTER_PAUSE`;
   default :data:`DEFAULT_COMPUTER_PAUSE`.
@@ -80,6 +83,8 @@ MAX_COMPUTER_PAUSE = 600.0
 #: the largest snowflake Discord issues fits in a signed 64-bit integer
 MAX_SNOWFLAKE = 2**63 - 1
 DEFAULT_DEMO_DIR = "demo-boards"
+MIN_METRICS_PORT = 1024
+MAX_PORT = 65535
 
 Shards = int | Literal["auto"] | None
 T = TypeVar("T")
@@ -172,6 +177,14 @@ def parse_shards(raw: str | None) -> Shards:
     return int(raw)
 
 
+def parse_metrics_port(raw: str | None) -> int | None:
+    if raw is None:
+        return None
+    if not raw.isascii() or not raw.isdigit() or not MIN_METRICS_PORT <= int(raw) <= MAX_PORT:
+        raise ValueError(raw)
+    return int(raw)
+
+
 def parse_shard_ids(raw: str | None, shards: Shards) -> ShardRange | None:
     """``first-last`` (or ``n``) of ``shards`` shards; ``None`` when unset."""
     if raw is None:
@@ -214,6 +227,8 @@ class Settings:
     turn_deadline_hours: float
     #: ``None``: one unsharded connection; ``"auto"``: Discord's count; else a fixed count
     shards: Shards = None
+    #: serve Prometheus metrics on this port (:mod:`bot.metrics`); ``None``: none
+    metrics_port: int | None = None
     #: ``None``: every shard in this process; else this process's part of a cluster
     shard_ids: ShardRange | None = None
     #: seconds between the step that hands over to a computer seat and its move
@@ -269,6 +284,13 @@ class Settings:
             max=f"{MAX_DEADLINE_HOURS:g}",
         )
         shards = check("ZIGGURAT_SHARDS", parse_shards, "config.allowed.shards", max=MAX_SHARDS)
+        metrics_port = check(
+            "ZIGGURAT_METRICS_PORT",
+            parse_metrics_port,
+            "config.allowed.metrics_port",
+            min=MIN_METRICS_PORT,
+            max=MAX_PORT,
+        )
         shard_ids = check(
             "ZIGGURAT_SHARD_IDS",
             lambda raw: parse_shard_ids(raw, shards),
@@ -292,6 +314,7 @@ class Settings:
             log_level=level,
             turn_deadline_hours=hours,
             shards=shards,
+            metrics_port=metrics_port,
             shard_ids=shard_ids,
             computer_pause=pause,
         )

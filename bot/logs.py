@@ -30,6 +30,14 @@ Decisions:
 * :class:`ConnectionLogMixin` logs a lost gateway connection once (one
   warning) and its recovery once (one info line with the outage's length),
   per shard, instead of relying on discord.py's debug-level messages.
+* What the bot does is one INFO line per handled command, click and fired
+  timer, on the ``bot.activity`` logger (:func:`activity`):
+  ``command game=12 channel=345 verb=tigris.place outcome=ok ms=38.1``. The
+  fields are the only ones ever written there: the game id (``-`` when
+  none), the channel, the verb (the command's name or the button's kind,
+  never a button's action nor a command's options: a sealed move or a hand
+  would show), the outcome (``ok``, ``refused:<catalog key>``, ``conflict``,
+  ``error``, ``expired``) and the latency in milliseconds.
 """
 
 from __future__ import annotations
@@ -45,6 +53,8 @@ from types import TracebackType
 from typing import IO, Any
 
 log = logging.getLogger(__name__)
+#: the logger of the one line per handled command and fired timer (:func:`activity`)
+ACTIVITY = logging.getLogger("bot.activity")
 
 #: loggers that print payloads (SQL parameters, HTTP bodies, gateway events) at DEBUG
 PAYLOAD_LOGGERS: tuple[str, ...] = (
@@ -203,6 +213,28 @@ def configure_logging(
         logging.getLogger(name).setLevel(max(numeric, logging.INFO))
     logging.captureWarnings(True)
     return handler
+
+
+def activity(
+    what: str,
+    *,
+    game: int | None,
+    channel: int | None,
+    verb: str,
+    outcome: str,
+    seconds: float,
+) -> None:
+    """One INFO line for a handled command or click (``what="command"``) or a fired
+    timer (``"timer"``); see the module docstring for the fields."""
+    ACTIVITY.info(
+        "%s game=%s channel=%s verb=%s outcome=%s ms=%.1f",
+        what,
+        "-" if game is None else game,
+        "-" if channel is None else channel,
+        verb,
+        outcome,
+        seconds * 1000.0,
+    )
 
 
 class ConnectionLog:

@@ -2,8 +2,10 @@
 
 from __future__ import annotations
 
+import importlib
 import time
 from pathlib import Path
+from typing import Any
 
 import aiosqlite
 
@@ -17,7 +19,7 @@ async def floor_commit(folder: Path, count: int = 300) -> list[float]:
     try:
         for pragma in PRAGMAS:
             await db.execute(pragma)
-        await db.execute("CREATE TABLE t (x TEXT)")
+        await db.execute("CREATE TABLE IF NOT EXISTS t (x TEXT)")
         times = []
         payload = "x" * 2000
         for _ in range(count):
@@ -26,6 +28,27 @@ async def floor_commit(folder: Path, count: int = 300) -> list[float]:
             await db.execute("INSERT INTO t VALUES (?)", (payload,))
             await db.execute("COMMIT")
             times.append((time.perf_counter() - start) * 1000)
+        return times
+    finally:
+        await db.close()
+
+
+async def floor_commit_postgres(url: str, count: int = 300) -> list[float]:
+    """Milliseconds of a bare one-row ``INSERT`` committed on its own through asyncpg (the
+    PostgreSQL backend's driver) at ``url``, ``count`` times: the same floor as
+    :func:`floor_commit` for the server database. A plain table, dropped after: a
+    temporary one writes no WAL, so its commit would flush nothing."""
+    asyncpg: Any = importlib.import_module("asyncpg")  # only needed for a PostgreSQL run
+    db = await asyncpg.connect(url)
+    try:
+        await db.execute("CREATE TABLE bench_floor (x TEXT)")
+        payload = "x" * 2000
+        times = []
+        for _ in range(count):
+            start = time.perf_counter()
+            await db.execute("INSERT INTO bench_floor VALUES ($1)", payload)
+            times.append((time.perf_counter() - start) * 1000)
+        await db.execute("DROP TABLE bench_floor")
         return times
     finally:
         await db.close()

@@ -1,15 +1,31 @@
 """Benchmark interaction latency of the real bot against the fake Discord.
 
-Usage: ``python scripts/bench_latency.py [--game tigris|oracle] [--moves 200] [--seed 1]``
+Usage: ``python scripts/bench_latency.py [--game tigris|tikal|temple|oracle] [--moves 200]
+[--seed 1]``
 
 Plays random legal moves with ``/play`` (through the e2e harness: the real
 bot, a real SQLite file, the fake Discord on loopback) until ``--moves`` moves
-were made, starting new games as needed, and prints two figures per move:
+were made, starting new games as needed. Every move is checked to be stored;
+moves are told apart by what they produced: a **hand-off** (a public message:
+the game waits for someone else, a round resolved, the game ended) or a
+**step** (only the player is answered: a step of a turn, a sealed
+submission). Each figure is printed with a floor measured in the same run:
 
 * callback — from the fake sending INTERACTION_CREATE to receiving the bot's
   callback (the ephemeral deferral): what Discord's 3-second rule measures;
-* complete — until the bot reported the interaction fully answered: the reply,
-  the public message with the board image, and the DMs.
+  floor: the same for ``/help`` (no game, no database write);
+* fully answered, per kind — until the bot reported the interaction fully
+  answered: the reply, the public message with the board image, and the
+  DMs; floor: a bare commit (``bench_floors.floor_commit``) plus one board
+  drawn on the drawing pool (the least either kind draws: a hand-off its
+  board, with the changed private views at once beside it; a step its
+  preview, the board or the seat's own view, with the zoom beside it);
+* the images of one hand-off of the game's last state, drawn one after
+  another (sum) and at once (as the bot draws them): their ratio is what
+  drawing them concurrently saves; floor: the board alone.
+
+Figures are medians unless said; the machine's load (``/proc/loadavg``) is
+printed at the start and the end.
 """
 
 from __future__ import annotations
@@ -23,12 +39,22 @@ import sys
 import tempfile
 import time
 from pathlib import Path
+from typing import Any
 
 ROOT = Path(__file__).resolve().parent.parent
 sys.path.insert(0, str(ROOT))
+sys.path.insert(0, str(ROOT / "scripts"))
 
+from bench_floors import floor_commit  # noqa: E402
+
+from bot.service import drawing  # noqa: E402
 from tests.e2e.bot_harness import BotHarness  # noqa: E402
 from tests.e2e.fake_discord import FakeDiscord, FakeUser  # noqa: E402
+
+#: rounds of the image measurement
+IMAGE_ROUNDS = 15
+#: /help calls for the callback floor
+HELP_CALLS = 30
 
 
 def percentile(values: list[float], fraction: float) -> float:
@@ -36,11 +62,21 @@ def percentile(values: list[float], fraction: float) -> float:
     return ordered[min(len(ordered) - 1, max(0, round(fraction * len(ordered)) - 1))]
 
 
-def summary(label: str, values: list[float]) -> str:
-    return (
-        f"{label}: median {statistics.median(values):.1f} ms, "
+def summary(label: str, values: list[float], floor: float | None = None) -> str:
+    if not values:
+        return f"{label}: none"
+    median = statistics.median(values)
+    text = (
+        f"{label}: n={len(values)} median {median:.1f} ms, "
         f"p99 {percentile(values, 0.99):.1f} ms, max {max(values):.1f} ms"
     )
+    if floor is not None:
+        text += f"; floor {floor:.1f} ms, median/floor {median / floor:.2f}"
+    return text
+
+
+def load() -> str:
+    return Path("/proc/loadavg").read_text().split(" ")[0]
 
 
 async def new_game(h: BotHarness, game: str, players: list[FakeUser]) -> None:
@@ -51,17 +87,57 @@ async def new_game(h: BotHarness, game: str, players: list[FakeUser]) -> None:
     await h.slash(creator, "game start")
 
 
-async def bench(game: str, moves: int, seed: int) -> tuple[list[float], list[float], int]:
+async def handoff_images(h: BotHarness) -> tuple[list[float], list[float], list[float], int]:
+    """Board alone, sequential and concurrent times (ms) of the last game's hand-off images."""
+    assert h.store is not None
+    row = await h.store.latest_game_in(h.channel.id)
+    assert row is not None and row.state is not None
+    game = h.running.service.ctx.loaded(row)
+    ctx = h.running.service.ctx
+    engine = game.engine
+    views = (
+        [engine.private_view(game.state, s.seat) for s in row.seats]
+        if engine.has_private_view and game.game_type.render_private is not None
+        else []
+    )
+    board_alone: list[float] = []
+    sequential: list[float] = []
+    concurrent: list[float] = []
+    for _ in range(IMAGE_ROUNDS):
+        start = time.perf_counter()
+        await ctx.board(game)
+        board_alone.append((time.perf_counter() - start) * 1000)
+        start = time.perf_counter()
+        await ctx.board(game)
+        for seat, view in enumerate(views):
+            await ctx.private_image(game, view, seat)
+        sequential.append((time.perf_counter() - start) * 1000)
+        start = time.perf_counter()
+        await asyncio.gather(
+            ctx.board(game), *(ctx.private_image(game, v, s) for s, v in enumerate(views))
+        )
+        concurrent.append((time.perf_counter() - start) * 1000)
+    return board_alone, sequential, concurrent, len(views)
+
+
+async def bench(game: str, moves: int, seed: int) -> dict[str, Any]:
     rng = random.Random(seed)
     callback: list[float] = []
-    complete: list[float] = []
+    handoff: list[float] = []
+    step: list[float] = []
     games = 0
     async with FakeDiscord() as fake:
         with fake.patched(), tempfile.TemporaryDirectory() as tmp:
+            commit = await floor_commit(Path(tmp))
             h = BotHarness(fake, Path(tmp) / "bench.db")
             await h.start()
             try:
                 players = [h.alice, h.bob, h.carol]
+                helps = []
+                for _ in range(HELP_CALLS):
+                    itx = await h.slash(h.alice, "help")
+                    if itx.latency is not None:
+                        helps.append(itx.latency * 1000)
                 while len(callback) < moves:
                     waiting = await h.waiting(players)
                     if not waiting:
@@ -70,29 +146,60 @@ async def bench(game: str, moves: int, seed: int) -> tuple[list[float], list[flo
                         continue
                     user = rng.choice(waiting)
                     action = rng.choice(await h.legal(user))
+                    assert h.store is not None
+                    before = await h.store.latest_game_in(h.channel.id)
                     sent = time.monotonic()
                     itx = await h.slash(user, "play", action=action)
                     done = time.monotonic()
-                    if itx.latency is None or not h.public_of(itx):
+                    after = await h.store.latest_game_in(h.channel.id)
+                    played = before is not None and after is not None
+                    if not played or after.last_seq <= before.last_seq or itx.latency is None:
                         raise RuntimeError(f"{action!r} was not played: {h.ephemeral_text(itx)}")
                     callback.append(itx.latency * 1000)
-                    complete.append((done - sent) * 1000)
+                    (handoff if h.public_of(itx) else step).append((done - sent) * 1000)
+                board, sequential, concurrent, views = await handoff_images(h)
             finally:
                 await h.stop()
-    return callback, complete, games
+    return {
+        "games": games,
+        "callback": callback,
+        "help": helps,
+        "handoff": handoff,
+        "step": step,
+        "commit": commit,
+        "board": board,
+        "sequential": sequential,
+        "concurrent": concurrent,
+        "views": views,
+    }
 
 
 def main() -> int:
     parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
-    parser.add_argument("--game", default="tigris", choices=("tigris", "oracle"))
+    parser.add_argument("--game", default="tigris", choices=("tigris", "tikal", "temple", "oracle"))
     parser.add_argument("--moves", type=int, default=200)
     parser.add_argument("--seed", type=int, default=1)
     args = parser.parse_args()
     logging.basicConfig(level=logging.ERROR)
-    callback, complete, games = asyncio.run(bench(args.game, args.moves, args.seed))
-    print(f"{args.game}: {len(callback)} moves over {games} game(s), 3 players")
-    print(summary("interaction -> callback (deferral)", callback))
-    print(summary("interaction -> fully answered", complete))
+    print(f"load average at start: {load()} ({drawing.RENDER_WORKERS} drawing processes)")
+    r = asyncio.run(bench(args.game, args.moves, args.seed))
+    commit = statistics.median(r["commit"])
+    concurrent = statistics.median(r["concurrent"])
+    sequential = statistics.median(r["sequential"])
+    board = statistics.median(r["board"])
+    print(f"{args.game}: {len(r['callback'])} moves over {r['games']} game(s), 3 players")
+    print(f"floor: bare INSERT+COMMIT median {commit:.2f} ms")
+    helped = statistics.median(r["help"])
+    print(summary("interaction -> callback (deferral)", r["callback"], helped))
+    print(summary("hand-off -> fully answered", r["handoff"], commit + board))
+    print(summary("step (no public message) -> fully answered", r["step"], commit + board))
+    print(
+        f"images of one hand-off (board + {r['views']} private views): one after another "
+        f"{sequential:.1f} ms, at once {concurrent:.1f} ms (at once/one after another "
+        f"{concurrent / sequential:.2f}); floor: the board alone {board:.1f} ms "
+        f"(at once/board {concurrent / board:.2f})"
+    )
+    print(f"load average at end: {load()}")
     return 0
 
 

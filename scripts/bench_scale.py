@@ -2,34 +2,61 @@
 
 Prints figures, each with a floor measured in the same run; asserts nothing
 (timings belong in benchmarks, not tests). Tigris & Euphrates games of two
-players on a real SQLite file (WAL, ``synchronous=FULL``), through
-:class:`~bot.service.GameService` exactly as the Discord adapter drives it.
+players on a real database, through :class:`~bot.service.GameService`
+exactly as the Discord adapter drives it. Everything ``docs/scaling.md``
+shows comes from one run; the machine's load (``/proc/loadavg``, as
+``uptime`` shows it) is printed with each part, since a shared machine
+moves the absolute figures: compare the ratios to their same-run floors.
 
-* floor: a bare ``BEGIN IMMEDIATE; INSERT; COMMIT`` through aiosqlite with
-  the store's pragmas; and the bare PNG encode of one board;
+* floor: a bare ``BEGIN IMMEDIATE; INSERT; COMMIT`` with the store's
+  pragmas (:func:`bench_floors.floor_commit`); and the bare PNG encode of one
+  board;
 * one move through the service, render off, p50/p99, with 1,000 and then
-  10,000 games stored;
+  ``--games`` games stored;
 * 100 simultaneous moves in 100 channels, render off: p50/p99 of each
-  move's latency from the common start, all committed;
+  move's latency from the common start, all committed; floor: the same 100
+  moves one after another (their wall time; the ratio of the two walls is
+  what concurrency gains);
 * the same with the images drawn (board and changed private views):
   throughput in moves/s and as a ratio of what the cores allow
-  (cores ÷ one move's render time);
-* RSS after a move in each of the 10,000 games, and of the drawing processes.
+  (cores ÷ one move's drawing time on one thread);
+* memory: RSS after a move in each of the ``--games`` games; the drawing
+  processes with all three games' renderers loaded and each game drawn in
+  each (RSS, and PSS: shared pages split between their users), and the
+  fork server; floor: a bare Python process with Pillow imported.
 
-Usage: ``python scripts/bench_scale.py [--games 10000] [--waves 5]``
+The database (``--db``, a comma-separated list): ``sqlite`` (default: a file
+in a temporary folder), a SQLite file path, ``postgres`` (a throwaway
+PostgreSQL server the script starts and stops, with ``fsync`` on: Debian's
+``postgresql`` package, as the tests use it, :mod:`tests.support.postgres`),
+or the ``postgresql://`` URL of an empty database. Each is passed as it is
+to ``Store.open`` (the store's opener chooses the backend), with a bare
+commit through its driver as the floor (:mod:`bench_floors`);
+:func:`open_store` and :func:`floor` are the only places that know the
+backend. With several, each runs in a process of its own, one after the
+other (so that no run's memory, games or drawing processes count in the
+next), prints its lines as it goes, and at the end every figure is printed
+side by side, one column per database, as a Markdown table.
+
+Usage: ``python scripts/bench_scale.py [--games 10000] [--waves 5]
+[--db sqlite,postgres]``
 """
 
 from __future__ import annotations
 
 import argparse
 import asyncio
+import contextlib
 import io
+import json
 import os
 import random
 import statistics
+import subprocess
 import sys
 import tempfile
 import time
+from collections.abc import Iterator
 from pathlib import Path
 from typing import Any
 
@@ -37,16 +64,26 @@ from PIL import Image
 
 sys.path.insert(0, str(Path(__file__).resolve().parents[1]))
 
-from bench_floors import floor_commit
+from bench_floors import floor_commit, floor_commit_postgres
 
 from bot import plugins
 from bot.games.base import PlayerLabel
 from bot.service import GameService, Player, context, drawing
-from bot.store import Store
+from bot.store import Store, is_postgres, redact_url
 from renderer.common import encode_png
 
 PLAYERS = (Player(1, "Ishtar"), Player(2, "Gilgamesh"))
 BATCH = 100
+#: every figure printed in this run, by what it measures (for the side-by-side table)
+FIGURES: dict[str, str] = {}
+#: the line with which a run in a child process hands its figures to the comparing run
+FIGURES_LINE = "figures as JSON: "
+
+
+def say(what: str, figures: str) -> None:
+    """Print one figure line, and keep it for the side-by-side table."""
+    FIGURES[what] = figures
+    print(f"{what}: {figures}", flush=True)
 
 
 def pct(values: list[float], q: float) -> float:
@@ -60,6 +97,87 @@ def rss_mb(pid: int | str = "self") -> float:
             if line.startswith("VmRSS:"):
                 return int(line.split()[1]) / 1024
     return float("nan")
+
+
+def pss_mb(pid: int | str = "self") -> float:
+    """Proportional set size: the process's private pages plus its share of shared ones."""
+    with open(f"/proc/{pid}/smaps_rollup") as rollup:
+        for line in rollup:
+            if line.startswith("Pss:"):
+                return int(line.split()[1]) / 1024
+    return float("nan")
+
+
+def load() -> str:
+    """The 1-minute load average, as ``uptime`` prints it."""
+    return "load " + open("/proc/loadavg").read().split(" ")[0]
+
+
+def is_url(db: str) -> bool:
+    """Whether ``--db`` names a server database (PostgreSQL) rather than a SQLite file."""
+    return is_postgres(db)
+
+
+def floor_name(db: str) -> str:
+    """Through what :func:`floor` commits on ``db``, for the printed line."""
+    if is_url(db):
+        return "through asyncpg"
+    return "through aiosqlite (WAL, synchronous=FULL)"
+
+
+async def open_store(db: str, folder: Path) -> Store:
+    """The store the benchmark runs on (see the module docstring for ``--db``)."""
+    if is_url(db):
+        return await Store.open(db)  # the opener chooses the backend from the URL
+    path = folder / "bench.db" if db == "sqlite" else Path(db)
+    return await Store.open(path)
+
+
+async def floor(db: str, folder: Path) -> list[float]:
+    """Milliseconds of a bare commit on the benchmark's database (see :func:`open_store`)."""
+    if is_url(db):
+        return await floor_commit_postgres(db)
+    return await floor_commit(folder)
+
+
+def bare_python_mb() -> float:
+    """RSS of a bare Python process that imported Pillow's drawing modules (a floor)."""
+    code = (
+        "import PIL.Image, PIL.ImageDraw, PIL.ImageFont\n"
+        "for line in open('/proc/self/status'):\n"
+        "    if line.startswith('VmRSS:'): print(int(line.split()[1]) / 1024)"
+    )
+    out = subprocess.run([sys.executable, "-c", code], capture_output=True, text=True, check=True)
+    return float(out.stdout.strip())
+
+
+def forkserver_pid() -> int | None:
+    """The fork server the drawing processes come from (None if not started)."""
+    from multiprocessing import forkserver
+
+    pid: int | None = getattr(forkserver._forkserver, "_forkserver_pid", None)
+    return pid
+
+
+async def every_game_drawn(service: GameService, registry: dict[str, Any]) -> list[str]:
+    """Open a game of each built-in game and draw its board on every drawing process."""
+    drawn = []
+    for offset, name in enumerate(sorted(registry)):
+        channel = 900_000 + offset
+        await service.new_game(
+            guild_id=1, channel_id=channel, user=PLAYERS[0], game_type_name=name, seed=offset
+        )
+        await service.join(channel, PLAYERS[1])
+        await service.start(channel, PLAYERS[0])
+        row = await service.store.latest_game_in(channel)
+        assert row is not None
+        game = service.ctx.loaded(row)
+        for _ in range(3):  # at once, so that every process draws one
+            await asyncio.gather(
+                *(service.ctx.board(game) for _ in range(2 * drawing.RENDER_WORKERS))
+            )
+        drawn.append(name)
+    return drawn
 
 
 async def create_games(service: GameService, channels: range) -> None:
@@ -174,43 +292,80 @@ class Counted:
         context.drawn = self.original  # type: ignore[assignment]
 
 
-async def main(total: int, waves: int) -> None:
+async def stored_moves(store: Store, channels: list[int]) -> int:
+    """How many moves the games of these channels have stored."""
+    total = 0
+    for channel in channels:
+        row = await store.latest_game_in(channel)
+        assert row is not None
+        total += len(await store.moves(row.id))
+    return total
+
+
+async def one_after_another(service: GameService, channels: list[int], rng: random.Random) -> float:
+    """The same as one wave of :func:`simultaneous`, each move waiting for the one
+    before: the wall time (s)."""
+    planned = [await next_move(service, c, rng) for c in channels]
+    start = time.perf_counter()
+    for channel, (player, action) in zip(channels, planned, strict=True):
+        await service.act(channel, player, action)
+    return time.perf_counter() - start
+
+
+async def main(total: int, waves: int, db: str) -> None:
     registry = plugins.load_builtin_games()
     game_type = registry["tigris"]
     engine = game_type.engine
     cores = os.cpu_count() or 1
+    shown = redact_url(db) if is_url(db) else db
+    print(f"database: {shown}; {cores} cores; {load()} at start", flush=True)
     with tempfile.TemporaryDirectory() as name:
         folder = Path(name)
-        floor = await floor_commit(folder)
-        print(
-            f"floor: bare INSERT+COMMIT (aiosqlite, WAL, synchronous=FULL) p50 "
-            f"{pct(floor, 0.5):.2f} ms, p99 {pct(floor, 0.99):.2f} ms"
+        commits = await floor(db, folder)
+        say(
+            "floor: bare INSERT+COMMIT",
+            f"{floor_name(db)}: p50 "
+            f"{pct(commits, 0.5):.2f} ms, p99 {pct(commits, 0.99):.2f} ms ({load()})",
         )
-        store = await Store.open(folder / "bench.db")
+        store = await open_store(db, folder)
         try:
             service = GameService(store, registry, render=False)
             await create_games(service, range(1, 1001))
             times = await single_moves(service, range(1, 1001), 300)
-            print(
-                f"one move, no render, 1,000 games stored: p50 {pct(times, 0.5):.2f} ms, "
-                f"p99 {pct(times, 0.99):.2f} ms"
+            alone = pct(times, 0.5)
+            commits = await floor(db, folder)  # again: a floor from the same minute
+            say(
+                "one move, no render, 1,000 games stored",
+                f"p50 {alone:.2f} ms, "
+                f"p99 {pct(times, 0.99):.2f} ms; floor: bare commit p50 "
+                f"{pct(commits, 0.5):.2f} ms, p50/floor {alone / pct(commits, 0.5):.1f} ({load()})",
             )
             rng = random.Random(1)
             channels = list(range(1, 101))
             all_latencies: list[float] = []
-            for _ in range(waves):
-                latencies, _wall = await simultaneous(service, channels, rng)
-                all_latencies += latencies
+            wave_walls: list[float] = []
+            serial_walls: list[float] = []
             committed = 0
-            for channel in channels:
-                row = await store.latest_game_in(channel)
-                assert row is not None
-                committed += len(await store.moves(row.id))
-            print(
-                f"100 simultaneous moves in 100 channels, no render ({waves} waves): "
-                f"p50 {pct(all_latencies, 0.5):.1f} ms, p99 {pct(all_latencies, 0.99):.1f} ms; "
-                f"{len(all_latencies)} answered, {committed} moves stored "
-                f"in those channels; {store.units} writes in {store.batches} commits so far"
+            for _ in range(waves):
+                before = await stored_moves(store, channels)
+                latencies, wall = await simultaneous(service, channels, rng)
+                committed += await stored_moves(store, channels) - before
+                all_latencies += latencies
+                wave_walls.append(wall)
+                serial_walls.append(await one_after_another(service, channels, rng))
+            wave_wall = statistics.median(wave_walls) * 1000
+            serial_wall = statistics.median(serial_walls) * 1000
+            say(
+                f"100 simultaneous moves in 100 channels, no render ({waves} waves)",
+                f"p50 {pct(all_latencies, 0.5):.1f} ms, p99 {pct(all_latencies, 0.99):.1f} ms, "
+                f"wall {wave_wall:.0f} ms; {len(all_latencies)} answered, {committed} moves "
+                f"stored by them; {store.units} writes in {store.batches} commits so far",
+            )
+            say(
+                "floor: the same 100 moves one after another",
+                f"wall {serial_wall:.0f} ms "
+                f"({serial_wall / 100:.2f} ms a move); simultaneous/one after another "
+                f"{wave_wall / serial_wall:.2f} ({load()})",
             )
             service.render = True
             row = await store.latest_game_in(1)
@@ -226,12 +381,14 @@ async def main(total: int, waves: int) -> None:
                 start = time.perf_counter()
                 encode_png(image)
                 encodes.append((time.perf_counter() - start) * 1000)
-            print(
-                f"floor: bare PNG encode of one board {statistics.median(encodes):.1f} ms "
+            say(
+                "floor: bare PNG encode of one board",
+                f"{statistics.median(encodes):.1f} ms "
                 f"(the whole board: {board_s * 1000:.1f} ms; a private view: "
-                f"{private_s * 1000:.1f} ms)"
+                f"{private_s * 1000:.1f} ms)",
             )
-            await simultaneous(service, list(range(201, 211)), rng)  # start the drawing pool
+            service.start_drawing()  # the fork server preloads every game's renderers
+            await simultaneous(service, list(range(201, 211)), rng)  # the drawing pool is up
             walls = []
             rendered: list[float] = []
             with Counted(game_type) as counted:
@@ -246,38 +403,122 @@ async def main(total: int, waves: int) -> None:
             board_s, private_s = await wave_render_times(store, game_type, range(101, 201))
             unit = (counted.boards * board_s + counted.privates * private_s) / moves
             allowed = cores / unit
-            print(
-                f"100 simultaneous moves with images: {throughput:.0f} moves/s "
+            say(
+                "100 simultaneous moves with images",
+                f"{throughput:.0f} moves/s "
                 f"(p50 {pct(rendered, 0.5):.0f} ms, p99 {pct(rendered, 0.99):.0f} ms); "
                 f"a move drew {counted.boards / moves:.2f} boards and "
                 f"{counted.privates / moves:.2f} private views, {unit * 1000:.1f} ms of drawing, "
-                f"so {cores} cores allow {allowed:.0f} moves/s: ratio {throughput / allowed:.0%}"
+                f"so {cores} cores allow {allowed:.0f} moves/s: ratio {throughput / allowed:.0%} "
+                f"({load()})",
             )
             service.render = False
             await create_games(service, range(1001, total + 1))
             times = await single_moves(service, range(1, total + 1), 300)
-            print(
-                f"one move, no render, {total:,} games stored: p50 {pct(times, 0.5):.2f} ms, "
-                f"p99 {pct(times, 0.99):.2f} ms"
+            commits = await floor(db, folder)
+            say(
+                f"one move, no render, {total:,} games stored",
+                f"p50 {pct(times, 0.5):.2f} ms, "
+                f"p99 {pct(times, 0.99):.2f} ms; floor: bare commit p50 "
+                f"{pct(commits, 0.5):.2f} ms, p50/floor {pct(times, 0.5) / pct(commits, 0.5):.1f} "
+                f"({load()})",
             )
             start = time.perf_counter()
             for first in range(1, total + 1, BATCH):
                 batch = list(range(first, min(first + BATCH, total + 1)))
                 await simultaneous(service, batch, rng)
-            print(
-                f"RSS after a move in each of {total:,} games: {rss_mb():.0f} MB "
+            bare = bare_python_mb()
+            say(
+                f"RSS after a move in each of {total:,} games",
+                f"{rss_mb():.0f} MB "
                 f"({time.perf_counter() - start:.0f} s to touch them all; "
-                f"{len(service.ctx.locks)} channel locks held)"
+                f"{len(service.ctx.locks)} channel locks held); floor: a bare Python "
+                f"with Pillow {bare:.0f} MB",
             )
-            workers = " + ".join(f"{rss_mb(pid):.0f}" for pid in drawing.worker_pids())
-            print(f"drawing processes' RSS: {workers} MB (pages they share counted in each)")
+            service.render = True
+            games = await every_game_drawn(service, registry)
+            pids = drawing.worker_pids()
+            workers = ", ".join(f"{rss_mb(p):.0f} MB RSS / {pss_mb(p):.0f} MB PSS" for p in pids)
+            server = forkserver_pid()
+            served = (
+                f"{rss_mb(server):.0f} MB RSS / {pss_mb(server):.0f} MB PSS"
+                if server is not None
+                else "not running"
+            )
+            say(
+                f"drawing processes with {', '.join(games)} drawn in each",
+                f"{workers}; "
+                f"fork server (the renderers preloaded): {served}; floor: a bare Python with "
+                f"Pillow {bare:.0f} MB RSS ({load()})",
+            )
         finally:
             await store.close()
+
+
+@contextlib.contextmanager
+def database(db: str) -> Iterator[str]:
+    """Where a ``--db`` item runs: ``postgres`` starts a throwaway server (stopped after)
+    and gives an empty database's URL; anything else is used as it is."""
+    if db != "postgres":
+        yield db
+        return
+    from tests.support.postgres import PostgresServer, find_bin
+
+    bin_dir = find_bin()
+    if bin_dir is None:
+        raise SystemExit("PostgreSQL is not installed (apt-get install postgresql)")
+    server = PostgresServer(bin_dir, durable=True)
+    server.start()
+    try:
+        yield server.url(server.create_database(migrated=False))
+    finally:
+        server.stop()
+
+
+def compare(dbs: list[str], total: int, waves: int) -> None:
+    """Run each database in a child process, one after the other, passing its lines
+    through; then print every figure side by side."""
+    columns: list[tuple[str, dict[str, str]]] = []
+    for db in dbs:
+        with database(db) as location:
+            command = [sys.executable, __file__, "--games", str(total), "--waves", str(waves)]
+            child = subprocess.Popen(
+                [*command, "--db", location, "--hand-over"], stdout=subprocess.PIPE, text=True
+            )
+            assert child.stdout is not None
+            figures: dict[str, str] = {}
+            for text in child.stdout:
+                if text.startswith(FIGURES_LINE):
+                    figures = json.loads(text[len(FIGURES_LINE) :])
+                else:
+                    print(text, end="", flush=True)
+            if child.wait() != 0:
+                raise SystemExit(f"the run on {db} failed")
+        columns.append(("PostgreSQL" if db == "postgres" or is_url(db) else "SQLite", figures))
+    print()
+    print("| figure | " + " | ".join(name for name, _ in columns) + " |")
+    print("|---|" + "---|" * len(columns))
+    for what in columns[0][1]:
+        cells = [figures.get(what, "").replace("|", "/") for _, figures in columns]
+        print(f"| {what} | " + " | ".join(cells) + " |")
 
 
 if __name__ == "__main__":
     parser = argparse.ArgumentParser(description=__doc__)
     parser.add_argument("--games", type=int, default=10_000)
     parser.add_argument("--waves", type=int, default=5)
+    parser.add_argument(
+        "--db",
+        default="sqlite",
+        help="comma-separated: sqlite, a SQLite file path, postgres (a throwaway server), "
+        "or a postgresql:// URL of an empty database",
+    )
+    parser.add_argument("--hand-over", action="store_true", help=argparse.SUPPRESS)
     args = parser.parse_args()
-    asyncio.run(main(args.games, args.waves))
+    dbs = args.db.split(",")
+    if len(dbs) > 1 or dbs == ["postgres"]:
+        compare(dbs, args.games, args.waves)
+    else:
+        asyncio.run(main(args.games, args.waves, args.db))
+        if args.hand_over:
+            print(FIGURES_LINE + json.dumps(FIGURES), flush=True)

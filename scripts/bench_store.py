@@ -27,37 +27,17 @@ import asyncio
 import random
 import sys
 import tempfile
-import time
 from pathlib import Path
 
 sys.path.insert(0, str(Path(__file__).resolve().parents[1]))
 
-import asyncpg
-from bench_floors import floor_commit
+from bench_floors import floor_commit, floor_commit_postgres
 from bench_scale import create_games, pct, simultaneous, single_moves
 
 from bot import plugins
 from bot.service import GameService
 from bot.store import Store, redact_url
 from tests.support.postgres import PostgresServer, find_bin
-
-
-async def floor_postgres(url: str, count: int = 300) -> list[float]:
-    """Milliseconds of a bare one-row ``INSERT`` in its own transaction, ``count`` times."""
-    db = await asyncpg.connect(url)
-    try:
-        # a plain table: a temporary one writes no WAL, so its commit would flush nothing
-        await db.execute("CREATE TABLE floor_t (x TEXT)")
-        payload = "x" * 2000
-        times = []
-        for _ in range(count):
-            start = time.perf_counter()
-            await db.execute("INSERT INTO floor_t VALUES ($1)", payload)
-            times.append((time.perf_counter() - start) * 1000)
-        await db.execute("DROP TABLE floor_t")
-        return times
-    finally:
-        await db.close()
 
 
 async def measure(location: str, floor: list[float], waves: int) -> list[str]:
@@ -100,7 +80,7 @@ async def on_sqlite(waves: int) -> None:
 
 
 async def on_postgres(url: str, waves: int) -> None:
-    floor = await floor_postgres(url)
+    floor = await floor_commit_postgres(url)
     lines = await measure(url, floor, waves)
     print(f"PostgreSQL ({redact_url(url)}, fsync on):")
     print("\n".join(f"  {line}" for line in lines))

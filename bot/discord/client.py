@@ -37,7 +37,7 @@ import aiohttp
 import discord
 from discord.ext import commands
 
-from bot import plugins
+from bot import metrics, plugins
 from bot.config import Settings, current_user, database_open_problem, database_problem
 from bot.discord.buttons import DYNAMIC_ITEMS
 from bot.discord.cogs.after import AfterCog
@@ -324,6 +324,9 @@ async def serve(
     * Not retried: a rejected token (``LoginFailure``, close code 4004) and
       gateway close codes that describe a configuration mistake (4010-4014);
       4011 tells the admin to set ``ZIGGURAT_SHARDS=auto``.
+    * With ``ZIGGURAT_METRICS_PORT`` set, Prometheus metrics are served on that
+      port for as long as this runs (:mod:`bot.metrics`), the open games counted
+      from this store; a port that cannot be bound stops the start (code 2).
     * discord.py's unsharded ``Client.connect`` fails with an ``AttributeError``
       (its ``ws`` is still ``None``) when the very first gateway connection
       cannot be opened; that case, and only that, counts as "unreachable".
@@ -338,6 +341,13 @@ async def serve(
         problem = t(
             "en", "config.db_open_failed", path=settings.database, user=current_user(), error=exc
         )
+    if problem is None:
+        try:
+            if metrics.serve(settings.metrics_port):
+                metrics.watch_open_games(store, asyncio.get_running_loop())
+        except OSError as exc:
+            problem = t("en", "config.metrics_failed", port=settings.metrics_port, error=exc)
+            await store.close()
     if problem is not None:
         print(problem, file=sys.stderr)
         return 2
@@ -419,6 +429,7 @@ async def serve(
         await asyncio.gather(watcher, return_exceptions=True)
         for signum in handled:
             loop.remove_signal_handler(signum)
+        metrics.stop()
         await store.close()
 
 

@@ -15,19 +15,24 @@
    private view (``service.hand``) as an ephemeral follow-up, unless this
    command already showed it — that is how they keep up with their hand;
 7. the interaction is reported finished (``on_done``), which tests and the
-   latency benchmark wait on instead of sleeping.
+   latency benchmark wait on instead of sleeping;
+8. it is logged as one INFO line and counted in the metrics
+   (:class:`Handled`: game, channel, verb, outcome, latency).
 """
 
 from __future__ import annotations
 
 import logging
+import time
 from collections.abc import Awaitable, Callable
 from typing import Any
 
 import discord
 
+from bot import metrics
 from bot.discord.delivery import Delivery, answer_ephemeral, locale_language
 from bot.i18n import Text
+from bot.logs import activity
 from bot.service import GameService, Outcome, Player, Refusal
 
 log = logging.getLogger(__name__)
@@ -37,6 +42,79 @@ Work = Callable[[Player], Awaitable[Outcome]]
 
 def player_of(interaction: discord.Interaction) -> Player:
     return Player(interaction.user.id, interaction.user.display_name)
+
+
+#: the key of the refusal that means "another command changed the game first"
+CONFLICT = "error.conflict"
+
+
+def verb_of(interaction: discord.Interaction) -> str:
+    """The command (``game.new``) or the component's kind (``button.act``); never the
+    options of a command nor what a button plays (they can name a hand or a sealed move)."""
+    if interaction.command is not None:
+        return interaction.command.qualified_name.replace(" ", ".")
+    data: dict[str, Any] = dict(interaction.data or {})
+    parts = str(data.get("custom_id", "")).split(":")
+    kind = "menu" if data.get("component_type") == discord.ComponentType.select.value else "button"
+    if len(parts) < 2 or parts[0] != "zg" or not parts[1].isalnum():
+        return f"{kind}.other"
+    return f"{kind}.{parts[1]}"
+
+
+def game_of(interaction: discord.Interaction) -> int | None:
+    """The game a component names (``zg:<kind>:<game>:...``), else None."""
+    if interaction.command is not None:
+        return None
+    data: dict[str, Any] = dict(interaction.data or {})
+    parts = str(data.get("custom_id", "")).split(":")
+    if len(parts) >= 3 and parts[0] == "zg" and parts[2].isdigit() and len(parts[2]) <= 19:
+        return int(parts[2])
+    return None
+
+
+class Handled:
+    """One interaction's INFO line and metrics: started when made, written by :meth:`done`.
+
+    The outcome is ``ok`` unless :meth:`refused`, :meth:`failed` or :meth:`expired`
+    says otherwise; the game is the outcome's (:meth:`answered`) or the one a
+    button names.
+    """
+
+    def __init__(self, interaction: discord.Interaction, game: int | None = None) -> None:
+        self.started = time.perf_counter()
+        self.verb = verb_of(interaction)
+        self.channel = interaction.channel_id
+        self.game = game if game is not None else game_of(interaction)
+        self.outcome = "ok"
+        self.reason: str | None = None
+
+    def answered(self, outcome: Outcome) -> None:
+        if outcome.game_id is not None:
+            self.game = outcome.game_id
+
+    def refused(self, key: str) -> None:
+        if key == CONFLICT:
+            self.outcome, self.reason = "conflict", None
+        else:
+            self.outcome, self.reason = f"refused:{key}", key
+
+    def failed(self) -> None:
+        self.outcome, self.reason = "error", None
+
+    def expired(self) -> None:
+        self.outcome, self.reason = "expired", None
+
+    def done(self) -> None:
+        seconds = time.perf_counter() - self.started
+        activity(
+            "command",
+            game=self.game,
+            channel=self.channel,
+            verb=self.verb,
+            outcome=self.outcome,
+            seconds=seconds,
+        )
+        metrics.command(self.verb, self.outcome.split(":")[0], seconds, self.reason)
 
 
 class Responder:
@@ -66,12 +144,18 @@ class Responder:
         (``/help``) run in DMs. ``acknowledged``: another process of a shard
         cluster already deferred it and handed it over (:mod:`bot.discord.handover`).
         """
+        handled = Handled(interaction)
         try:
             if guild_only and (interaction.guild_id is None or interaction.channel_id is None):
+                handled.refused("error.dm_only")
                 await self.answer_now(interaction, Text("error.dm_only"))
                 return
-            await self._run(interaction, work, game_command, private_inline, acknowledged)
+            await self._run(interaction, work, game_command, private_inline, handled, acknowledged)
+        except BaseException:
+            handled.failed()
+            raise
         finally:
+            handled.done()
             self.on_done(interaction.id)
 
     async def _run(
@@ -80,12 +164,14 @@ class Responder:
         work: Work,
         game_command: bool,
         private_inline: bool,
+        handled: Handled,
         acknowledged: bool = False,
     ) -> None:
         try:
             if not acknowledged:
                 await interaction.response.defer(ephemeral=True, thinking=True)
         except discord.HTTPException:
+            handled.expired()
             log.warning(
                 "could not acknowledge interaction %s in time; it was not run",
                 interaction.id,
@@ -97,16 +183,20 @@ class Responder:
         try:
             outcome = await work(player)
         except Refusal as refusal:
+            handled.refused(refusal.text.key)
             await self._say(interaction, refusal.text)
         except Exception:
+            handled.failed()
             log.exception("command failed: %s", _describe(interaction))
             await self._say(interaction, Text("error.internal"))
         else:
+            handled.answered(outcome)
             try:
                 shown = await self.delivery.to_interaction(
                     interaction, outcome, private_inline=private_inline
                 )
             except Exception:
+                handled.failed()
                 log.exception("delivery failed after success: %s", _describe(interaction))
                 await self._say(interaction, Text("error.delivery"))
         if game_command and interaction.guild_id is not None and player.id not in shown:

@@ -76,7 +76,7 @@ import discord
 from bot.discord.buttons import ButtonView
 from bot.discord.delivery import ZOOM_FILE, locale_language, png, render, split_content
 from bot.discord.game_button import ID, MAX_LABEL, GameButton, game_template
-from bot.discord.interactions import player_of
+from bot.discord.interactions import Handled, player_of
 from bot.i18n import Text
 from bot.service import ChoiceKind, Outcome, Player, Refusal
 from bot.service.picker import (
@@ -322,10 +322,13 @@ class Tapper:
         *,
         new_message: bool = False,
     ) -> None:
-        """Run a click: refusals answered in place, failures logged, done reported."""
+        """Run a click: refusals answered in place, failures logged, done reported (and
+        logged in one line, counted: :class:`~bot.discord.interactions.Handled`)."""
         bot = self.bot
+        handled = Handled(interaction, game_id)
         try:
             if interaction.guild_id is None or interaction.channel_id is None:
+                handled.refused("error.dm_only")
                 await bot.responder.answer_now(interaction, Text("error.dm_only"))
                 return
             player = player_of(interaction)
@@ -334,6 +337,7 @@ class Tapper:
             try:
                 await work(player)
             except Refusal as refusal:
+                handled.refused(refusal.text.key)
                 if new_message:
                     await self.show(interaction, Screen([refusal.text]))
                 else:
@@ -341,6 +345,7 @@ class Tapper:
                         interaction, await self.refused(interaction, player, game_id, refusal)
                     )
         except Exception:
+            handled.failed()
             log.exception(
                 "picker click failed: interaction %s by user %s in channel %s",
                 interaction.id,
@@ -352,6 +357,7 @@ class Tapper:
             except Exception:
                 log.exception("could not answer interaction %s", interaction.id)
         finally:
+            handled.done()
             bot.interaction_done(interaction.id)
 
     async def deliver(

@@ -25,6 +25,10 @@ Decisions:
 * A public message that waits for someone ends with a "Play" button: it
   opens the move picker (:mod:`bot.service.tapping`) of each awaited
   clicker, ephemerally; anyone else is refused.
+* **Images at once.** The images of one answer — a hand-off's board and every
+  private view that changed, a preview's image and zoom — are drawn
+  concurrently, each on its own drawing process (:mod:`bot.service.drawing`):
+  a hand-off waits for its slowest image, not for their sum.
 * Private updates go to each seat whose private view changed
   (``engine.private_view_changed``: not merely the round number or the
   dice everyone was told) or who got a private event — never to anyone
@@ -35,7 +39,7 @@ Decisions:
 from __future__ import annotations
 
 import asyncio
-from collections.abc import Mapping, Sequence
+from collections.abc import Awaitable, Mapping, Sequence
 from typing import Any
 
 from bot.games.base import Event, Result, TurnShape
@@ -49,7 +53,7 @@ from bot.service.outcome import (
     PrivateMessage,
     StepKind,
 )
-from bot.store import TimerRow
+from bot.store import SeatRow, TimerRow
 
 #: the final message's button (bot.service.after)
 REMATCH = Choice(Text("after.rematch_button"), kind=ChoiceKind.REMATCH)
@@ -59,6 +63,9 @@ PLAY = Choice(Text("picker.play_button"), kind=ChoiceKind.PLAY)
 MAX_PUBLIC_CHOICES = 10
 #: at most this many of a seat's own choices on its ephemeral answer (four rows)
 MAX_PRIVATE_CHOICES = 20
+
+#: private messages, or their drawing still under way (:func:`private_updates` not awaited)
+Private = list[PrivateMessage] | Awaitable[list[PrivateMessage]]
 
 
 def event_texts(game: LoadedGame, events: Sequence[Event], seat: int | None = None) -> list[Text]:
@@ -133,26 +140,34 @@ async def private_updates(
     *,
     skip: int | None = None,
 ) -> list[PrivateMessage]:
-    """A message for each seat whose private view changed or that got a private event."""
-    messages: list[PrivateMessage] = []
+    """A message for each seat whose private view changed or that got a private event;
+    their images are drawn at once, each on its own drawing process."""
+    wanted: list[tuple[SeatRow, list[Text], Any]] = []
+    has_view = game.engine.has_private_view
     for seat_row in game.row.seats:
         seat = seat_row.seat
         if seat == skip or seat_row.computer is not None:  # nobody to tell
             continue
         lines = event_texts(game, events, seat)
-        has_view = game.engine.has_private_view
         view = game.engine.private_view(game.state, seat) if has_view else {}
         changed = (
             has_view
             and seat in before
             and game.engine.private_view_changed(before[seat] or {}, view)
         )
-        if not changed and not lines:
-            continue
-        image = await ctx.private_image(game, view, seat) if has_view else None
-        header = Text("hand.update", {"game": Text(game.engine.title_key)})
-        messages.append(PrivateMessage(seat_row.user_id, (header, *lines), image))
-    return messages
+        if changed or lines:
+            wanted.append((seat_row, lines, view))
+    images = await asyncio.gather(
+        *(
+            ctx.private_image(game, view, seat_row.seat) if has_view else _none()
+            for seat_row, _, view in wanted
+        )
+    )
+    header = Text("hand.update", {"game": Text(game.engine.title_key)})
+    return [
+        PrivateMessage(seat_row.user_id, (header, *lines), image)
+        for (seat_row, lines, _), image in zip(wanted, images, strict=True)
+    ]
 
 
 def choice_buttons(game: LoadedGame, actions: Sequence[Any]) -> list[Choice]:
@@ -221,9 +236,12 @@ async def handoff(
     newly: set[int],
     version: int,
     reply: list[Text],
-    private: list[PrivateMessage],
+    private: Private,
 ) -> Outcome:
-    """The one public message of a hand-off (or of the end), with its pings and buttons."""
+    """The one public message of a hand-off (or of the end), with its pings and buttons.
+
+    ``private`` may still be drawing (:func:`private_updates` not awaited): the
+    board is drawn at the same time as the private images."""
     result = game.engine.result(game.state)
     public = list(lines)
     public += result_lines(game, result) if result is not None else game.waiting_line()
@@ -238,16 +256,19 @@ async def handoff(
     ):
         public.append(game.text("game.up_next", {"seat": following}))
         heads_up = game.user_of(following)
+    board, messages, counted = await asyncio.gather(
+        ctx.board(game), _private(private), tally(ctx, game)
+    )
     return Outcome(
         game_id=game.id,
         channel_id=game.row.channel_id,
         reply=reply,
         public=public,
-        board=await ctx.board(game),
-        private=private,
+        board=board,
+        private=messages,
         ping=game.users_of(newly & awaited),
         choices=public_buttons(game, awaited) if result is None else [REMATCH],
-        tally=await tally(ctx, game),
+        tally=counted,
         finished=result is not None,
         heads_up=heads_up,
         version=version,
@@ -259,6 +280,16 @@ async def _none() -> None:
     return None
 
 
+async def _private(private: Private) -> list[PrivateMessage]:
+    return private if isinstance(private, list) else await private
+
+
+async def with_own(private: Private, own: Private, user_id: int) -> list[PrivateMessage]:
+    """``private`` and those of ``own`` addressed to ``user_id``, drawn at once."""
+    first, second = await asyncio.gather(_private(private), _private(own))
+    return first + [m for m in second if m.user_id == user_id]
+
+
 async def preview(
     ctx: Context,
     game: LoadedGame,
@@ -268,34 +299,35 @@ async def preview(
     reply: list[Text],
     version: int,
     can_undo: bool,
-    private: list[PrivateMessage],
+    private: Private,
 ) -> Outcome:
-    """The acting seat's own answer after a step that hands nothing over."""
+    """The acting seat's own answer after a step that hands nothing over.
+
+    Its images (the seat's own view or the board, the zoom, and ``private``'s
+    when still drawing) are drawn at once, each on its own drawing process."""
     engine = game.engine
     lines = list(reply)
     summary = engine.step_summary(game.state, seat)
     if summary is not None:
         lines.append(game.text(*summary))
-    if kind is StepKind.SUBMISSION and engine.has_private_view:
+    own = kind is StepKind.SUBMISSION and engine.has_private_view
+    if own:
         view = engine.private_view(game.state, seat)
-        image = await ctx.private_image(game, view, seat)
-        if image is None:
-            image = await ctx.board(game)
+        first = ctx.private_image(game, view, seat)
     else:
         lines += game.waiting_line()
-        image = None
-    # the board and the zoom are drawn at once, on two drawing processes
-    board, zoom = await asyncio.gather(
-        ctx.board(game) if image is None else _none(), ctx.zoom(game, seat)
-    )
+        first = ctx.board(game)
+    image, zoom, messages = await asyncio.gather(first, ctx.zoom(game, seat), _private(private))
+    if image is None and own:  # no private image: the board instead
+        image = await ctx.board(game)
     return Outcome(
         game_id=game.id,
         channel_id=game.row.channel_id,
         reply=lines,
-        reply_image=image if image is not None else board,
+        reply_image=image,
         reply_zoom=zoom,
         reply_choices=own_buttons(game, seat, can_undo=can_undo),
-        private=private,
+        private=messages,
         tally=await tally(ctx, game) if kind is StepKind.SUBMISSION else None,
         version=version,
         step=kind,

@@ -31,16 +31,24 @@ Decisions:
 * A ``computer`` timer plays the awaited computer seats
   (:mod:`bot.service.computer`): decided outside the channel's lock, its
   moves committed with the timer's deletion.
+* Each fired timer is logged as one INFO line (:func:`bot.logs.activity`:
+  game, channel, ``timer.<kind>``, outcome, latency) and counted in the
+  metrics with its lateness (:func:`bot.metrics.timer`). Its outcome is
+  ``ok`` when it did something, ``dropped`` when there was nothing left to
+  do (the game ended, nobody was late, another pass took it), ``error``.
 """
 
 from __future__ import annotations
 
 import asyncio
 import logging
+import time
 from collections.abc import Awaitable, Callable
 
+from bot import metrics
 from bot.games.base import TurnShape
 from bot.i18n import Text
+from bot.logs import activity
 from bot.service.computer import Computers
 from bot.service.context import COMPUTER_TIMER, Context
 from bot.service.loaded import LoadedGame
@@ -79,12 +87,33 @@ class Clock:
         while due := [t for t in await pick(now) if t.id not in tried]:
             tried.update(t.id for t in due)
             moves = [t for t in due if t.kind == COMPUTER_TIMER]
-            for fired in await asyncio.gather(*(self.computers.fire(t) for t in moves)):
+            for fired in await asyncio.gather(*(self._fire_logged(t, now) for t in moves)):
                 outcomes += fired
             for timer in due:
                 if timer.kind != COMPUTER_TIMER:
-                    outcomes += await self.fire_timer(timer)
+                    outcomes += await self._fire_logged(timer, now)
         return outcomes
+
+    async def _fire_logged(self, timer: TimerRow, now: float) -> list[Outcome]:
+        """:meth:`fire_timer`, logged in one line and counted (see the module docstring)."""
+        started = time.perf_counter()
+        result = "error"
+        fired: list[Outcome] = []
+        try:
+            fired = await self.fire_timer(timer)
+            result = "ok" if fired else "dropped"
+        finally:
+            channel = next((o.channel_id for o in fired if o.channel_id is not None), None)
+            activity(
+                "timer",
+                game=timer.game_id,
+                channel=channel,
+                verb=f"timer.{timer.kind}",
+                outcome=result,
+                seconds=time.perf_counter() - started,
+            )
+            metrics.timer(timer.kind, result, now - timer.due_at)
+        return fired
 
     async def fire_timer(self, timer: TimerRow) -> list[Outcome]:
         """Handle one due timer; it leaves the store with what it does (see above)."""

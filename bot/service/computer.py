@@ -39,7 +39,10 @@ Decisions:
   waits for their seats, the table's own moves after a hand-off follow
   (:mod:`bot.service.autoplay`), and everything is committed in one
   version-checked transaction that also deletes the fired timer; on a
-  version conflict (a human acted meanwhile) the seats decide again. A
+  version conflict (a human acted meanwhile) the seats decide again. The
+  plans' steps and the table's moves are applied on the engine threads
+  (:func:`bot.service.play.off_loop`), as a member's step is: a rule's
+  search (Temple Rush's round end) never holds up the event loop. A
   decision that fails (logged) or a plan whose first step is refused (it
   should not be) falls back to the engine's timeout action, so the game
   goes on. A computer's steps are checkpoints, as the table's moves.
@@ -73,7 +76,7 @@ from bot.service.context import Context, decision_seed
 from bot.service.drawing import watch_bot
 from bot.service.loaded import LoadedGame
 from bot.service.outcome import Outcome, Refusal, StepKind
-from bot.service.play import Play, final_results
+from bot.service.play import Play, final_results, off_loop
 from bot.store import GameRow, NewMove, StepWrite, TimerGone, TimerRow, VersionConflict
 
 log = logging.getLogger(__name__)
@@ -310,7 +313,7 @@ class Computers:
         events: list[Event] = []
         acted: set[int] = set()
         for seat, plan in plans.items():
-            for action, applied in _applied(game, seat, plan):
+            for action, applied in await off_loop(_applied, game, seat, plan):
                 step = announce.step_lines(game, seat, action, applied)
                 lines += step
                 events += applied
@@ -338,7 +341,9 @@ class Computers:
         played_lines: list[Text] = []
         played_events: list[Event] = []
         if kind is StepKind.HANDOFF:
-            played = play_for_seats(game, {s.seat: s.status for s in game.row.seats})
+            played = await off_loop(
+                play_for_seats, game, {s.seat: s.status for s in game.row.seats}
+            )
             moves += played.moves
             played_lines, played_events = played.lines, played.events
             after = engine.waiting_for(state)

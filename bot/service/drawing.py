@@ -19,6 +19,9 @@ Decisions:
   make) is drawn on a thread, and so is an image whose process failed (a
   worker killed, no room for a new process): an image late is better than
   no image. The next image starts new processes.
+* Each image's time (queueing included) and the images waiting or being
+  drawn are recorded in the metrics (:mod:`bot.metrics`: ``image_seconds``,
+  ``drawing_queue``).
 """
 
 from __future__ import annotations
@@ -35,6 +38,8 @@ from collections.abc import Iterable
 from concurrent.futures import ProcessPoolExecutor, ThreadPoolExecutor
 from concurrent.futures.process import BrokenProcessPool
 from typing import Any
+
+from bot import metrics
 
 log = logging.getLogger(__name__)
 
@@ -127,17 +132,28 @@ def _sendable(render: Any) -> bool:
 async def drawn(render: Any, *args: Any) -> bytes:
     """``render(*args)`` in a drawing process (on a thread for a renderer that cannot be
     sent to one, or when the processes cannot be used)."""
+    started = time.perf_counter()
+    metrics.drawing_queued(1)
+    try:
+        image, where = await _drawn(render, *args)
+    finally:
+        metrics.drawing_queued(-1)
+    metrics.image(where, time.perf_counter() - started)
+    return image
+
+
+async def _drawn(render: Any, *args: Any) -> tuple[bytes, str]:
     global _processes
     loop = asyncio.get_running_loop()
     if _sendable(render):
         pool = _process_pool()
         try:
             image: bytes = await loop.run_in_executor(pool, render, *args)
-            return image
+            return image, "process"
         except (BrokenProcessPool, OSError):
             log.warning("the drawing processes failed; drawing on a thread", exc_info=True)
             if _processes is pool:
                 _processes = None
                 pool.shutdown(wait=False, cancel_futures=True)
     image = await loop.run_in_executor(_THREADS, render, *args)
-    return image
+    return image, "thread"

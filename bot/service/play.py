@@ -44,14 +44,34 @@ Decisions:
   (:mod:`bot.service.computer`).
 * A seat whose try was refused may have to wait (``engine.retry_cooldown``)
   before the next; it is told how long.
+* The engine's work for a command — ``apply``, the table's decisions
+  (:func:`~bot.service.autoplay.play_for_seats`), an undo's rebuild — runs
+  on the engine threads (:func:`off_loop`), not on the event loop: a rule
+  may search (Temple Rush checks at a round's end whether each card can
+  still be built, up to ~110 ms with its caches cold), and the loop must go
+  on serving every other channel meanwhile. The channel's lock is held
+  throughout, so nothing else touches that game's state; engines keep no
+  other mutable state than their caches. A thread, not a process: under the
+  GIL the loop still waits for the thread's switch interval now and then,
+  so a process frees it further, but the state would have to be sent both
+  ways and loaded again; ``scripts/bench_loop.py`` measures the three (the
+  figures are in ``docs/scaling.md``).
+* A played step's time in the service (waiting for the channel's lock
+  included, the delivery to the players not) is recorded in the metrics
+  (``step_seconds``, :mod:`bot.metrics`).
 """
 
 from __future__ import annotations
 
+import asyncio
 import logging
 import math
-from typing import Any
+import time
+from collections.abc import Callable
+from concurrent.futures import ThreadPoolExecutor
+from typing import Any, TypeVar
 
+from bot import metrics
 from bot.games.base import Event, Result, RuleError, TurnShape
 from bot.i18n import Text
 from bot.service import announce
@@ -70,6 +90,17 @@ from bot.service.table import (
 from bot.store import KEEP, Keep, NewMove, StepWrite, VersionConflict
 
 log = logging.getLogger(__name__)
+
+T = TypeVar("T")
+
+#: threads running the engines' work (see the module docstring)
+ENGINE_THREADS = 4
+_ENGINES = ThreadPoolExecutor(max_workers=ENGINE_THREADS, thread_name_prefix="ziggurat-engine")
+
+
+async def off_loop(work: Callable[..., T], *args: Any) -> T:
+    """``work(*args)`` on an engine thread, the event loop free meanwhile."""
+    return await asyncio.get_running_loop().run_in_executor(_ENGINES, work, *args)
 
 
 def final_results(result: Result | None) -> dict[int, tuple[int, int]]:
@@ -102,12 +133,15 @@ class Play:
         since, ended, or given way to a new lobby, the click is refused as
         stale (checked under the lock).
         """
+        started = time.perf_counter()
         async with self.ctx.locks.hold(channel_id):
             game = await self.ctx.running(
                 channel_id, expected_game=expected_game, expected_version=expected_version
             )
             seat = game.acting_seat(user.id)
-            return await self._step(game, seat.seat, action_text)
+            outcome = await self._step(game, seat.seat, action_text)
+        metrics.step(time.perf_counter() - started)
+        return outcome
 
     async def undo(
         self,
@@ -132,7 +166,7 @@ class Play:
                 raise Refusal("error.undo_not_yours", seat=game.row.seats[last.seat].display_name)
             engine = game.engine
             before = announce.private_views(game)
-            game.state = rebuild(engine, base.state, steps[:-1])
+            game.state = await off_loop(rebuild, engine, base.state, steps[:-1])
             write = StepWrite(
                 state=engine.dump_state(game.state),
                 status="running",
@@ -140,9 +174,10 @@ class Play:
                 deadlines=self._deadlines(game),
             )
             committed = await self._commit(game, write)
-            private = await announce.private_updates(self.ctx, game, before, [], skip=seat)
-            mine = await announce.private_updates(
-                self.ctx, game, {seat: before.get(seat)}, [], skip=None
+            private = announce.with_own(
+                announce.private_updates(self.ctx, game, before, [], skip=seat),
+                announce.private_updates(self.ctx, game, {seat: before.get(seat)}, [], skip=None),
+                user.id,
             )
             taken = announce.described(game, engine.parse_action(last.action), public=False)
             reply = [game.text("undo.done", {"action": taken})]
@@ -154,7 +189,7 @@ class Play:
                 reply=reply,
                 version=committed,
                 can_undo=len(steps) > 1,
-                private=private + [m for m in mine if m.user_id == user.id],
+                private=private,
             )
 
     # -- one step ---------------------------------------------------------------
@@ -177,7 +212,7 @@ class Play:
         had_deadlines = bool(engine.deadlines(state))
         before_private = announce.private_views(game)
         try:
-            events = engine.apply(state, seat, action)
+            events = await off_loop(engine.apply, state, seat, action)
         except RuleError as error:
             cooldown = engine.retry_cooldown(state, seat, action, error)
             if cooldown > 0:
@@ -195,7 +230,7 @@ class Play:
         kind = self._kind(game, seat, before, turn)
         played = Played()
         if kind is StepKind.HANDOFF:  # the table may play the next decisions itself
-            played = play_for_seats(game, statuses)
+            played = await off_loop(play_for_seats, game, statuses)
             kind = self._kind(game, seat, before, turn)
         result = engine.result(state)
         after = engine.waiting_for(state)
@@ -227,7 +262,6 @@ class Play:
         all_events = [*events, *played.events]
         if published:
             reply += announce.event_texts(game, events, seat)
-            private = await announce.private_updates(self.ctx, game, before_private, all_events)
             new_turn = engine.turn_number(state) != turn
             return await announce.handoff(
                 self.ctx,
@@ -236,15 +270,15 @@ class Play:
                 newly=after if kind is StepKind.FINAL or new_turn else after - (before - {seat}),
                 version=version,
                 reply=reply,
-                private=private,
+                private=announce.private_updates(self.ctx, game, before_private, all_events),
             )
         reply += announce.shown(game, lines) + announce.event_texts(game, events, seat)
-        private = await announce.private_updates(self.ctx, game, before_private, events, skip=seat)
+        private: announce.Private = announce.private_updates(
+            self.ctx, game, before_private, events, skip=seat
+        )
         if kind is StepKind.CONTINUE:
-            mine = await announce.private_updates(
-                self.ctx, game, {seat: before_private.get(seat)}, []
-            )
-            private += [m for m in mine if m.user_id == game.user_of(seat)]
+            mine = announce.private_updates(self.ctx, game, {seat: before_private.get(seat)}, [])
+            private = announce.with_own(private, mine, game.user_of(seat))
         return await announce.preview(
             self.ctx,
             game,
@@ -296,7 +330,7 @@ class Play:
         ends: dict[int, int] = {}  # where each seat's timeout lines end, for its absent line
         for seat, action in planned:
             try:
-                applied = engine.apply(state, seat, action)
+                applied = await off_loop(engine.apply, state, seat, action)
             except RuleError as error:
                 log.warning(
                     "timeout action %s of seat %s refused in game %s: %s",
@@ -338,7 +372,7 @@ class Play:
                 absent = Text("table.absent", {"seat": seat, "count": count})
                 lines.insert(ends[seat], absent)
                 ends = {s: end + (end >= ends[seat]) for s, end in ends.items()}
-        played = play_for_seats(game, statuses)
+        played = await off_loop(play_for_seats, game, statuses)
         result = engine.result(state)
         after = engine.waiting_for(state)
         pending = await self._pending_lines(game)
@@ -354,7 +388,7 @@ class Play:
             **self._timers(game, StepKind.HANDOFF, had_deadlines),
         )
         version = await self._commit(game, write)
-        private = await announce.private_updates(
+        private = announce.private_updates(
             self.ctx, game, before_private, [*events, *played.events]
         )
         return await announce.handoff(
@@ -374,7 +408,7 @@ class Play:
         before = engine.waiting_for(state)
         had_deadlines = bool(engine.deadlines(state))
         before_private = announce.private_views(game)
-        played = play_for_seats(game, {s.seat: s.status for s in game.row.seats})
+        played = await off_loop(play_for_seats, game, {s.seat: s.status for s in game.row.seats})
         if not played.moves:
             return None
         result = engine.result(state)
@@ -390,7 +424,7 @@ class Play:
             **self._timers(game, StepKind.HANDOFF, had_deadlines),
         )
         version = await self._commit(game, write)
-        private = await announce.private_updates(self.ctx, game, before_private, played.events)
+        private = announce.private_updates(self.ctx, game, before_private, played.events)
         return await announce.handoff(
             self.ctx,
             game,

@@ -12,7 +12,7 @@ import os
 import random
 import signal
 import sys
-from collections.abc import AsyncIterator
+from collections.abc import AsyncIterator, Mapping
 from contextlib import asynccontextmanager
 from pathlib import Path
 
@@ -28,8 +28,11 @@ WAIT = 20.0
 
 
 @asynccontextmanager
-async def bot_process(fake: FakeDiscord, db: Path, guild_id: int) -> AsyncIterator[int]:
-    """Start one bot process and wait until it has identified and synced its commands."""
+async def bot_process(
+    fake: FakeDiscord, db: Path, guild_id: int, extra_env: Mapping[str, str] | None = None
+) -> AsyncIterator[int]:
+    """Start one bot process (``extra_env`` added to its settings) and wait until it has
+    identified and synced its commands."""
     identified = len(fake.identify_payloads)
     synced = len(fake.command_syncs)
     env = {
@@ -40,6 +43,7 @@ async def bot_process(fake: FakeDiscord, db: Path, guild_id: int) -> AsyncIterat
         "ZIGGURAT_DB": str(db),
         "ZIGGURAT_DEV_GUILD_ID": str(guild_id),
         "ZIGGURAT_LOG_LEVEL": "WARNING",
+        **(extra_env or {}),
     }
     child = await asyncio.create_subprocess_exec(
         sys.executable, str(CHILD), env=env, cwd=str(ROOT), stderr=asyncio.subprocess.PIPE

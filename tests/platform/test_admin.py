@@ -431,6 +431,7 @@ def test_env_example_sets_only_the_token() -> None:
         "ZIGGURAT_LOG_LEVEL",
         "ZIGGURAT_TURN_DEADLINE_HOURS",
         "ZIGGURAT_SHARDS",
+        "ZIGGURAT_METRICS_PORT",
         "ZIGGURAT_SHARD_IDS",
         "ZIGGURAT_COMPUTER_PAUSE_SECONDS",
     }

@@ -21,7 +21,9 @@ from bot.__main__ import main
 from bot.cluster import ShardRange, shard_of
 from bot.config import (
     MAX_DEADLINE_HOURS,
+    MAX_PORT,
     MIN_DEADLINE_HOURS,
+    MIN_METRICS_PORT,
     ConfigError,
     Settings,
     database_problem,
@@ -39,6 +41,7 @@ VARIABLES = (
     "ZIGGURAT_LOG_LEVEL",
     "ZIGGURAT_TURN_DEADLINE_HOURS",
     "ZIGGURAT_SHARDS",
+    "ZIGGURAT_METRICS_PORT",
     "ZIGGURAT_SHARD_IDS",
     "ZIGGURAT_DEMO_DIR",
     "ZIGGURAT_COMPUTER_PAUSE_SECONDS",
@@ -81,6 +84,11 @@ BAD_VALUES = [
     ("ZIGGURAT_SHARDS", "0"),
     ("ZIGGURAT_SHARDS", "-1"),
     ("ZIGGURAT_SHARDS", "1000"),
+    ("ZIGGURAT_METRICS_PORT", "prometheus"),
+    ("ZIGGURAT_METRICS_PORT", "80"),
+    ("ZIGGURAT_METRICS_PORT", "0"),
+    ("ZIGGURAT_METRICS_PORT", "65536"),
+    ("ZIGGURAT_METRICS_PORT", "9464.5"),
     ("ZIGGURAT_SHARD_IDS", "0-1"),  # a range needs ZIGGURAT_SHARDS=total
     ("ZIGGURAT_COMPUTER_PAUSE_SECONDS", "soon"),
     ("ZIGGURAT_COMPUTER_PAUSE_SECONDS", "-1"),
@@ -103,6 +111,14 @@ def test_a_bad_value_is_one_line_naming_variable_value_and_what_is_allowed(
     assert f"{variable}={value!r}" in line
     assert "expected" in line
     assert "Traceback" not in line
+
+
+def test_the_metrics_port_limits_are_in_the_message(
+    clean_env: pytest.MonkeyPatch, capsys: pytest.CaptureFixture[str]
+) -> None:
+    clean_env.setenv("ZIGGURAT_METRICS_PORT", "80")
+    _, [line] = run_main(capsys)
+    assert f"from {MIN_METRICS_PORT} to {MAX_PORT}" in line
 
 
 def test_the_deadline_limits_are_in_the_message(
@@ -165,6 +181,9 @@ def test_good_values_and_defaults(clean_env: pytest.MonkeyPatch) -> None:
     )
     clean_env.setenv("ZIGGURAT_SHARDS", "3")
     assert Settings.from_env().shards == 3
+    assert Settings.from_env().metrics_port is None
+    clean_env.setenv("ZIGGURAT_METRICS_PORT", " 9464 ")
+    assert Settings.from_env().metrics_port == 9464
     assert Settings.from_env().computer_pause == 3.0
     clean_env.setenv("ZIGGURAT_COMPUTER_PAUSE_SECONDS", "0")
     assert Settings.from_env().computer_pause == 0.0

@@ -1,0 +1,304 @@
+"""How long Temple Rush's slow steps (a round's end, the solver cold) stall the event loop.
+
+Usage: ``python scripts/bench_loop.py [--games 6] [--slowest 12]``
+
+A ticker coroutine sleeps 1 ms at a time and records how late it wakes: the
+event loop's stall, what every other channel waits. Steps are found by
+playing seeded Temple Rush games (``tests/support/temple_play.py``, 4
+players) and timing each ``apply`` with the solver's caches cleared (cold);
+the ``--slowest`` steps are kept. Each is then run cold again, while the
+ticker runs:
+
+* ``loop``: ``engine.apply`` on the event loop (what the service did before);
+* ``thread``: on a worker thread (as :func:`bot.service.play.off_loop` does);
+* ``process``: in another process (the state sent as JSON, the new state
+  back), which frees the loop of the GIL but pays the copies;
+
+and, end to end, the same games are played through :class:`GameService`
+(render off, a real SQLite file), the caches cleared before each slow step:
+the worst stall the service lets the loop have during those steps, first
+with the engine's work on the loop (the code before:
+:func:`bot.service.play.off_loop` replaced by a direct call), then as the
+service runs it now.
+
+Floor: the ticker's worst stall while the loop is idle for as long (what
+the machine's scheduler alone costs). Prints the load average with each part.
+"""
+
+from __future__ import annotations
+
+import argparse
+import asyncio
+import contextlib
+import functools
+import gc
+import random
+import statistics
+import sys
+import tempfile
+import time
+from collections.abc import Awaitable, Callable, Iterator
+from concurrent.futures import ProcessPoolExecutor
+from pathlib import Path
+from typing import Any
+
+ROOT = Path(__file__).resolve().parent.parent
+sys.path.insert(0, str(ROOT))
+
+from bot import plugins  # noqa: E402
+from bot.games.base import RuleError  # noqa: E402
+from bot.games.temple import (  # noqa: E402
+    ENGINE,
+    cards,
+    legal,
+    solver,
+)
+from bot.service import GameService, Player  # noqa: E402
+from bot.service import play as play_module  # noqa: E402
+from bot.store import Store  # noqa: E402
+from tests.support.temple_play import Player as TemplePlayer  # noqa: E402
+from tests.support.temple_play import play  # noqa: E402
+
+SEATS = 4
+#: a step at least this slow (ms, cold) counts as slow in the service run
+SLOW_MS = 10.0
+
+
+def load() -> str:
+    return Path("/proc/loadavg").read_text().split(" ")[0]
+
+
+def cold() -> None:
+    """Forget every cache the Temple Rush rules keep (the solver's first of all)."""
+    for module in (solver, legal, cards):
+        for value in vars(module).values():
+            if isinstance(value, functools._lru_cache_wrapper):
+                value.cache_clear()
+
+
+Slow = tuple[float, dict[str, Any], int, str]  # cold ms, state before, seat, action
+
+
+def slowest_steps(games: int, keep: int) -> list[Slow]:
+    """The ``keep`` slowest cold steps of ``games`` seeded games (each step timed cold
+    three times, its fastest kept, so that a busy machine does not pick the steps)."""
+    found: list[Slow] = []
+    for seed in range(games):
+        _, log = play(SEATS, seed)
+        state = ENGINE.new_game(SEATS, {}, seed)
+        for seat, action in log:
+            before = ENGINE.dump_state(state)
+            times = []
+            for _ in range(3):
+                trial = ENGINE.load_state(before)
+                cold()
+                start = time.perf_counter()
+                ENGINE.apply(trial, seat, action)
+                times.append((time.perf_counter() - start) * 1000)
+            ENGINE.apply(state, seat, action)
+            found.append((min(times), before, seat, str(action)))
+    found.sort(key=lambda s: -s[0])
+    return found[:keep]
+
+
+class Ticker:
+    """Sleeps 1 ms at a time; ``worst`` is the latest wake-up since :meth:`reset` (ms)."""
+
+    def __init__(self) -> None:
+        self.worst = 0.0
+        self._task: asyncio.Task[None] | None = None
+
+    async def _run(self) -> None:
+        while True:
+            start = time.perf_counter()
+            await asyncio.sleep(0.001)
+            late = (time.perf_counter() - start) * 1000 - 1.0
+            self.worst = max(self.worst, late)
+
+    def reset(self) -> None:
+        self.worst = 0.0
+
+    def __enter__(self) -> Ticker:
+        self._task = asyncio.create_task(self._run())
+        return self
+
+    def __exit__(self, *exc: object) -> None:
+        assert self._task is not None
+        self._task.cancel()
+
+
+def apply_json(state: dict[str, Any], seat: int, action: str) -> dict[str, Any]:
+    """In a worker process: the step applied cold to a copy; the new state."""
+    cold()
+    game = ENGINE.load_state(state)
+    ENGINE.apply(game, seat, ENGINE.parse_action(action))
+    result: dict[str, Any] = ENGINE.dump_state(game)
+    return result
+
+
+async def stalls(steps: list[Slow], run: Callable[[Slow], Awaitable[None]]) -> list[float]:
+    """The ticker's worst stall during each step."""
+    worst: list[float] = []
+    with Ticker() as ticker:
+        await asyncio.sleep(0.01)
+        for step in steps:
+            cold()
+            gc.collect()
+            await asyncio.sleep(0.005)
+            ticker.reset()
+            await run(step)
+            await asyncio.sleep(0.002)  # let the ticker see the end of the step
+            worst.append(ticker.worst)
+    return worst
+
+
+async def idle_floor(steps: list[Slow]) -> list[float]:
+    """The ticker's worst stall over an idle loop, for as long as each step took."""
+    worst: list[float] = []
+    with Ticker() as ticker:
+        await asyncio.sleep(0.01)
+        for ms, *_ in steps:
+            ticker.reset()
+            await asyncio.sleep(ms / 1000 + 0.002)
+            worst.append(ticker.worst)
+    return worst
+
+
+async def through_service(games: int) -> tuple[list[float], list[float]]:
+    """Play seeded games through the service (the moves chosen on a mirror of the stored
+    state); the worst stalls during the slow steps and during the others."""
+    slow: list[float] = []
+    other: list[float] = []
+    players = [Player(100 + i, f"P{i}") for i in range(SEATS)]
+    with tempfile.TemporaryDirectory() as tmp:
+        store = await Store.open(Path(tmp) / "loop.db")
+        try:
+            service = GameService(store, plugins.load_builtin_games(), render=False)
+            with Ticker() as ticker:
+                for channel in range(1, games + 1):
+                    await service.new_game(
+                        guild_id=1,
+                        channel_id=channel,
+                        user=players[0],
+                        game_type_name="temple",
+                        seed=channel,
+                    )
+                    for p in players[1:]:
+                        await service.join(channel, p)
+                    await service.start(channel, players[0])
+                    row = await store.open_game_in(channel)
+                    assert row is not None
+                    user_of = {s.seat: s.user_id for s in row.seats}
+                    mirror = ENGINE.load_state(row.state)
+                    rng = random.Random(channel)
+                    chooser = TemplePlayer(rng)
+                    while ENGINE.result(mirror) is None:
+                        seat = rng.choice(sorted(ENGINE.waiting_for(mirror)))
+                        action = chooser.quick(mirror, seat)
+                        cold()
+                        start = time.perf_counter()
+                        if action is not None:
+                            try:
+                                ENGINE.apply(mirror, seat, action)
+                            except RuleError:
+                                action = None
+                        if action is None:
+                            action = chooser.choose(mirror, seat)
+                            cold()
+                            start = time.perf_counter()
+                            ENGINE.apply(mirror, seat, action)
+                        ms = (time.perf_counter() - start) * 1000
+                        cold()
+                        await asyncio.sleep(0.002)
+                        ticker.reset()
+                        player = next(p for p in players if p.id == user_of[seat])
+                        await service.act(channel, player, str(action))
+                        await asyncio.sleep(0.002)
+                        (slow if ms >= SLOW_MS else other).append(ticker.worst)
+        finally:
+            await store.close()
+    return slow, other
+
+
+async def _inline(work: Callable[..., Any], *args: Any) -> Any:
+    """The engine's work run on the event loop itself, as the service did before."""
+    return work(*args)
+
+
+@contextlib.contextmanager
+def engine_work_on_loop(on_loop: bool) -> Iterator[None]:
+    """While active (``on_loop``), the service runs the engine's work on the event loop
+    (its :func:`~bot.service.play.off_loop` replaced): the code before, in the same run."""
+    kept = play_module.off_loop
+    if on_loop:
+        play_module.off_loop = _inline
+    try:
+        yield
+    finally:
+        play_module.off_loop = kept
+
+
+def line(label: str, values: list[float], floor: float | None = None) -> str:
+    ordered = sorted(values)
+    p90 = ordered[min(len(ordered) - 1, int(0.9 * len(ordered)))]
+    text = (
+        f"{label}: worst {ordered[-1]:.1f} ms, p90 {p90:.1f} ms, "
+        f"median {statistics.median(ordered):.1f} ms over {len(values)} steps"
+    )
+    if floor is not None:
+        text += f" (worst/floor {ordered[-1] / floor:.1f})"
+    return text
+
+
+async def main(games: int, keep: int) -> None:
+    print(f"load average at start: {load()}")
+    steps = slowest_steps(games, keep)
+    cold_ms = [s[0] for s in steps]
+    print(
+        f"{len(steps)} slowest Temple Rush steps of {games} games ({SEATS} players), cold: "
+        f"{min(cold_ms):.1f} to {max(cold_ms):.1f} ms (median {statistics.median(cold_ms):.1f})"
+    )
+    floor = max(await idle_floor(steps))
+    print(f"floor: worst stall of an idle loop for as long {floor:.1f} ms (load {load()})")
+
+    async def on_loop(step: Slow) -> None:
+        _, state, seat, action = step
+        ENGINE.apply(ENGINE.load_state(state), seat, ENGINE.parse_action(action))
+
+    async def on_thread(step: Slow) -> None:
+        _, state, seat, action = step
+        game = ENGINE.load_state(state)
+        await asyncio.to_thread(ENGINE.apply, game, seat, ENGINE.parse_action(action))
+
+    with ProcessPoolExecutor(max_workers=1) as pool:
+        loop = asyncio.get_running_loop()
+        await loop.run_in_executor(pool, cold)  # started and imported before measuring
+
+        async def on_process(step: Slow) -> None:
+            _, state, seat, action = step
+            await loop.run_in_executor(pool, apply_json, state, seat, action)
+
+        for label, run in (("loop", on_loop), ("thread", on_thread), ("process", on_process)):
+            print(line(f"{label}: stall during a slow step", await stalls(steps, run), floor))
+        interval = sys.getswitchinterval()
+        sys.setswitchinterval(0.001)
+        try:
+            worst = await stalls(steps, on_thread)
+        finally:
+            sys.setswitchinterval(interval)
+        print(line("thread, GIL switch interval 1 ms: stall during a slow step", worst, floor))
+    print(f"(load {load()})")
+    for label, engine_on_loop in (("service, before", True), ("service (this code)", False)):
+        with engine_work_on_loop(engine_on_loop):
+            slow, other = await through_service(games)
+        print(line(f"{label}: stall during a slow step", slow, floor))
+        print(line(f"{label}: stall during other steps", other, floor))
+    print(f"load average at end: {load()}")
+
+
+if __name__ == "__main__":
+    parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
+    parser.add_argument("--games", type=int, default=6)
+    parser.add_argument("--slowest", type=int, default=12)
+    args = parser.parse_args()
+    asyncio.run(main(args.games, args.slowest))
