@@ -140,6 +140,13 @@ class Brain(ABC, Generic[S, A]):
                 best, best_value = plan, value
         return best
 
+    def reveals(self, action: A) -> bool:
+        """Whether ``action``'s outcome is drawn from what the seat cannot see (Tikal's
+        recovered treasure): a chosen plan ends after its first run of such steps,
+        since the rest was planned for a sampled outcome; the seat then decides
+        again, knowing what it drew. The default: no step reveals anything."""
+        return False
+
     def answer_delay(self, state: S, seat: Seat, level: str, rng: random.Random) -> float:
         """Seconds a computer seat waits before it answers now, beyond the table's
         short pause (a race a human must be able to win). Default: none."""
@@ -184,7 +191,22 @@ def decide(
 
     ``state`` is the real state; only :meth:`Brain.sample` reads it. ``think``
     caps the strong search's time in seconds (None: the budget alone decides).
+    The plan ends after its first run of steps that reveal something
+    (:meth:`Brain.reveals`).
     """
+    plan = _search(brain, state, seat, level, seed, think)
+    for index, action in enumerate(plan):
+        if brain.reveals(action):
+            end = index
+            while end < len(plan) and brain.reveals(plan[end]):
+                end += 1
+            return plan[:end]
+    return plan
+
+
+def _search(
+    brain: Brain[S, A], state: S, seat: Seat, level: str, seed: int, think: float | None
+) -> tuple[A, ...]:
     engine = brain.engine
     rng = random.Random(seed)
     if level == RANDOM:

@@ -180,6 +180,11 @@ class TikalBrain(Brain[GameState, Action]):
         others = [v for s, v in enumerate(values) if s != seat]
         return mine - 0.5 * max(others) - 0.5 * sum(others) / len(others)
 
+    def reveals(self, action: Action) -> bool:
+        """A recovered treasure is a hex's hidden top token: the turn is planned again
+        once the seat has drawn it."""
+        return isinstance(action, Recover)
+
     def plans(self, state: GameState, seat: int) -> list[tuple[Action, ...]]:
         return plans_for(state, seat, PLACEMENTS, tuple(PRIORITIES), PLACE_PRIORITIES)
 

@@ -10,12 +10,12 @@ from __future__ import annotations
 import random
 
 import pytest
-from hypothesis import given, settings
+from hypothesis import example, given, settings
 from hypothesis import strategies as st
 
 from bot.games.computer import RANDOM, Budget, decide
 from bot.games.tikal import ENGINE, rules
-from bot.games.tikal.actions import Bid, End, Exchange, Pass
+from bot.games.tikal.actions import Bid, End, Exchange, Pass, Recover
 from bot.games.tikal.components import MODES, TILES, TREASURE
 from bot.games.tikal.computer import (
     TikalBrain,
@@ -183,6 +183,8 @@ def test_the_shared_cost_search_prices_moves_like_the_rules(mode: str, seats: in
     steps=st.integers(0, 300),
     decision_seed=st.integers(0, 1_000),
 )
+# strong recovers a treasure, then planned to exchange the one its sampled world drew
+@example(config=("base", 3), seed=148, steps=147, decision_seed=1)
 def test_every_level_plays_legal_steps(
     config: tuple[str, int], seed: int, steps: int, decision_seed: int
 ) -> None:
@@ -268,3 +270,12 @@ def test_a_turn_is_one_plan_that_ends_the_turn() -> None:
     plan = decide(BRAIN, state, 0, "strong", seed=2)
     assert plan[-1] == End()
     assert len(plan) > 1
+
+
+def test_a_plan_ends_once_it_has_recovered_a_treasure() -> None:
+    """The recovered token is hidden until drawn: what follows was planned for a
+    sampled one, so the plan stops there and the seat decides again."""
+    state = position("base", 3, 148, 147)
+    (seat,) = rules.waiting_for(state)
+    plan = decide(BRAIN, fast_copy(state), seat, "strong", 1)
+    assert isinstance(plan[-1], Recover), plan
