@@ -60,18 +60,20 @@ Decisions:
   0.84, 1.30 and 1.22 s of one core: the best of these, and its
   p99 is well inside the issue's 2 s. The look-ahead counts turns, not
   decisions (:data:`LOOK_AHEAD`, by player count; the budget's depth only
-  bounds it): bids, decided by rule, are played but not counted, and it
-  ends after our own next turn: 4 turns with two players, 6 with three
-  (both opponents, our turn, twice), 4 with four (one round). Against easy
-  (20 games, seed 1000) this lifted three-player base from 12 to 14 wins
-  (4 decisions had ended in mid-round), three-player auction from 13 to 16
-  and four-player auction from 10 to 13 (4 decisions had been mostly bids);
-  six decisions with four players ended in mid-round again and lost (base
-  10 of 20, auction 5 of 20, not kept). Tried on the three-player base
-  games and not kept: weighing the best opponent more for strong (0.8 of
-  the max, 0.2 of the mean: 10 of 20), more plans for strong (4 placements
-  × all 6 priorities: 12 of 20), 9 worlds (8 of 20); that 9 worlds did
-  worse than 6 shows how noisy 20 games are. The greedy look-ahead
+  bounds it): bids, decided by rule, are played but not counted. Two
+  players: 4 turns, as measured above. Three players: 5 (both opponents,
+  our next turn, both opponents again); with 4 decisions (the first
+  opponent's second turn was the last) strong won 12 of 20 three-player
+  base games against easy (seed 1000), with 6 turns 14 (p99 1.14 s, 1.94 s
+  against random), with 5 turns 16 (p99 0.96 s, 1.08 s against random).
+  Four players: 4 turns (one round); 6 lost games (base 14 → 10 of 20,
+  auction 10 → 5 of 20 at 6 decisions). Counting turns instead of decisions
+  lifted the four-player auction from 10 to 13 of 20 (4 decisions had been
+  mostly bids). Tried on the three-player base games and not kept:
+  weighing the best opponent more for strong (0.8 of the max, 0.2 of the
+  mean: 10 of 20), more plans for strong (4 placements × all 6 priorities:
+  12 of 20), 9 worlds (8 of 20); that 9 worlds did worse than 6 shows how
+  noisy 20 games are. The greedy look-ahead
   (:meth:`TikalBrain.rollout_plan`) is the best placement and the balanced
   turn only, after the first revealed hex in an auction. (docs/computer.md has the arena table.)
 """
@@ -159,9 +161,9 @@ PLACE_PRIORITIES = ("balanced", "temples", "treasures")
 EASY_TEMPERATURE = 3.0
 #: the budget's depth only bounds the look-ahead: :data:`LOOK_AHEAD` stops it
 STRONG = Budget(worlds=6, candidates=6, depth=60, temperature=0.0)
-#: the turns strong looks ahead (bids are not counted), by player count: it ends
-#: after our own next turn (two players: twice; three: twice; four: once)
-LOOK_AHEAD = {2: 4, 3: 6, 4: 4}
+#: the turns strong looks ahead (bids are not counted), by player count (module
+#: docstring): two players 4, three 5 (through the answers to our next turn), four 4
+LOOK_AHEAD = {2: 4, 3: 5, 4: 4}
 #: the projection's weights (points)
 WORKER_ON_BOARD = 0.3
 LEADER_ON_BOARD = 0.8
