@@ -51,15 +51,31 @@ Decisions:
 * **Budgets.** ``easy``: one world, the plans' values through a softmax of
   temperature :data:`EASY_TEMPERATURE` points (it plays sensibly but takes a
   worse turn now and then). ``strong``: :data:`STRONG` — the best 6 plans
-  played in 6 worlds each, followed by 4 greedy decisions (in a two-player
-  game the other player's answer, our next turn, and both again). The look-
+  played in 6 worlds each, followed by greedy turns of every seat (in a
+  two-player game 4: the other player's answer, our next turn, and both
+  again). The look-
   ahead is what strong gains over easy: against easy in 20 two-player base
   games (seed 1000) strong won 50% looking 0 decisions ahead, 65% at 1, 60%
   at 2, 70% at 3 (8 worlds) and 75% at 4 (6 worlds), at a p99 of 0.13, 0.49,
   0.84, 1.30 and 1.22 s of one core: the best of these, and its
-  p99 is well inside the issue's 2 s. The greedy look-ahead
+  p99 is well inside the issue's 2 s. The look-ahead counts turns, not
+  decisions (:data:`LOOK_AHEAD`, by player count; the budget's depth only
+  bounds it): bids, decided by rule, are played but not counted. Two
+  players: 4 turns, as measured above. Three players: 5 (both opponents,
+  our next turn, both opponents again); with 4 decisions (the first
+  opponent's second turn was the last) strong won 12 of 20 three-player
+  base games against easy (seed 1000), with 6 turns 14 (p99 1.14 s, 1.94 s
+  against random), with 5 turns 16 (p99 0.96 s, 1.08 s against random).
+  Four players: 4 turns (one round); 6 lost games (base 14 → 10 of 20,
+  auction 10 → 5 of 20 at 6 decisions). Counting turns instead of decisions
+  lifted the four-player auction from 10 to 13 of 20 (4 decisions had been
+  mostly bids). Tried on the three-player base games and not kept:
+  weighing the best opponent more for strong (0.8 of the max, 0.2 of the
+  mean: 10 of 20), more plans for strong (4 placements × all 6 priorities:
+  12 of 20), 9 worlds (8 of 20); that 9 worlds did worse than 6 shows how
+  noisy 20 games are. The greedy look-ahead
   (:meth:`TikalBrain.rollout_plan`) is the best placement and the balanced
-  turn only. (docs/computer.md has the arena table.)
+  turn only, after the first revealed hex in an auction. (docs/computer.md has the arena table.)
 """
 
 from __future__ import annotations
@@ -69,7 +85,7 @@ import math
 import random
 from dataclasses import dataclass
 
-from bot.games.base import RuleError
+from bot.games.base import GameEngine, RuleError
 from bot.games.computer import Brain, Budget, result_value
 from bot.games.tikal import flow, legal, placement, rules
 from bot.games.tikal.actions import (
@@ -143,7 +159,11 @@ PRIORITIES: dict[str, dict[str, float]] = {
 #: the priorities followed after each placement (all of them in the action phase)
 PLACE_PRIORITIES = ("balanced", "temples", "treasures")
 EASY_TEMPERATURE = 3.0
-STRONG = Budget(worlds=6, candidates=6, depth=4, temperature=0.0)
+#: the budget's depth only bounds the look-ahead: :data:`LOOK_AHEAD` stops it
+STRONG = Budget(worlds=6, candidates=6, depth=60, temperature=0.0)
+#: the turns strong looks ahead (bids are not counted), by player count (module
+#: docstring): two players 4, three 5 (through the answers to our next turn), four 4
+LOOK_AHEAD = {2: 4, 3: 5, 4: 4}
 #: the projection's weights (points)
 WORKER_ON_BOARD = 0.3
 LEADER_ON_BOARD = 0.8
@@ -160,6 +180,12 @@ BID_SHARE = 0.5
 class TikalBrain(Brain[GameState, Action]):
     """The computer player (module docstring)."""
 
+    def __init__(self, engine: GameEngine[GameState, Action]) -> None:
+        super().__init__(engine)
+        #: greedy decisions played since the last evaluation: the search evaluates
+        #: each look-ahead once at its end, so this counts the look-ahead under way
+        self.ahead = 0
+
     def budget(self, level: str) -> Budget:
         if level == "easy":
             return Budget(worlds=1, candidates=0, depth=0, temperature=EASY_TEMPERATURE)
@@ -172,6 +198,7 @@ class TikalBrain(Brain[GameState, Action]):
         return sample_world(state, rng)
 
     def evaluate(self, state: GameState, seat: int) -> float:
+        self.ahead = 0
         final = result_value(self.engine, state, seat)
         if final is not None:
             return final
@@ -191,7 +218,12 @@ class TikalBrain(Brain[GameState, Action]):
     def rollout_plan(
         self, state: GameState, seat: int, rng: random.Random
     ) -> tuple[Action, ...] | None:
-        found = plans_for(state, seat, 1, ("balanced",), ("balanced",))
+        if self.ahead >= LOOK_AHEAD.get(state.seats, 4):
+            return None
+        if state.phase == PHASE_BID and seat in rules.waiting_for(state):
+            return (bid_decision(state, seat),)
+        self.ahead += 1
+        found = plans_for(state, seat, 1, ("balanced",), ("balanced",), first=True)
         return found[0] if found else None
 
 
@@ -389,8 +421,11 @@ def plans_for(
     places: int,
     priorities: tuple[str, ...],
     place_priorities: tuple[str, ...],
+    first: bool = False,
 ) -> list[tuple[Action, ...]]:
-    """The plans for ``seat``'s decision now (module docstring); empty when not awaited."""
+    """The plans for ``seat``'s decision now (module docstring); empty when not awaited.
+    With ``first``, an auction pick stops at the first revealed hex giving a plan (the
+    greedy look-ahead plays the first plan only)."""
     if seat not in rules.waiting_for(state):
         return []
     found: list[tuple[Action, ...]] = []
@@ -408,6 +443,8 @@ def plans_for(
                 continue
             for rest in _continue(world, seat, pick_places, priorities, place_priorities):
                 found.append((Pick(slot), *rest))
+            if first and found:
+                break
     else:
         found.extend(_continue(state, seat, places, priorities, place_priorities))
     unique = list(dict.fromkeys(found))

@@ -18,6 +18,8 @@ from bot.games.tikal import ENGINE, rules
 from bot.games.tikal.actions import Bid, End, Exchange, Pass, Recover
 from bot.games.tikal.components import MODES, TILES, TREASURE
 from bot.games.tikal.computer import (
+    LOOK_AHEAD,
+    STRONG,
     TikalBrain,
     build_graph,
     distances,
@@ -279,3 +281,33 @@ def test_a_plan_ends_once_it_has_recovered_a_treasure() -> None:
     (seat,) = rules.waiting_for(state)
     plan = decide(BRAIN, fast_copy(state), seat, "strong", 1)
     assert isinstance(plan[-1], Recover), plan
+
+
+@pytest.mark.parametrize(("mode", "seats"), [("base", 2), ("base", 3), ("auction", 4)])
+def test_the_look_ahead_stops_after_its_count_of_decisions(mode: str, seats: int) -> None:
+    """The greedy look-ahead plays LOOK_AHEAD turns (bids not counted; within the
+    budget's depth), and an evaluation (the end of one look-ahead) starts the count again."""
+    brain = TikalBrain(ENGINE)
+    assert STRONG.depth >= 3 * max(LOOK_AHEAD.values())
+    state = fast_copy(position(mode, seats, 7, 30))
+    rng = random.Random(1)
+    bids = 0
+    for _round in range(2):
+        played = 0
+        while True:
+            (seat,) = rules.waiting_for(state)
+            bidding = state.phase == PHASE_BID
+            plan = brain.rollout_plan(state, seat, rng)
+            if plan is None:
+                break
+            assert plan
+            bids += bidding
+            played += not bidding
+            for action in plan:
+                if seat not in rules.waiting_for(state):
+                    break
+                ENGINE.apply(state, seat, action)
+            assert state.phase != PHASE_OVER
+        assert played == LOOK_AHEAD[seats]
+        brain.evaluate(state, 0)
+    assert (bids > 0) == (mode == "auction")
