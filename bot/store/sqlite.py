@@ -260,7 +260,8 @@ class _Pending:
 
 
 class SqliteStore(Store):
-    """One SQLite file. Open with :meth:`open`; all methods are coroutines."""
+    """One SQLite file. Open with :meth:`open`; all methods are coroutines, and each
+    public method's contract is its docstring in :class:`~bot.store.base.Store`."""
 
     def __init__(self, writer: _WriterThread, reader: aiosqlite.Connection, path: str):
         self._writer = writer
@@ -294,7 +295,6 @@ class SqliteStore(Store):
         return store
 
     async def close(self) -> None:
-        """Finish the writes already queued, then close both connections."""
         if self._closed:
             return
         self._closed = True
@@ -396,7 +396,6 @@ class SqliteStore(Store):
         return decode_game(row) if row else None
 
     async def open_game_in(self, channel_id: int) -> GameRow | None:
-        """The channel's unfinished game (lobby or running), if any."""
         row = await self._one(
             f"SELECT {_GAME_COLUMNS} FROM games"
             " WHERE channel_id = ? AND status IN ('lobby', 'running')",
@@ -412,7 +411,6 @@ class SqliteStore(Store):
         return decode_game(row) if row else None
 
     async def game_ids(self, statuses: Sequence[str] = OPEN_STATUSES) -> list[int]:
-        """Ids of the games in these statuses (a maintenance scan, not a command's)."""
         marks = ",".join("?" for _ in statuses)
         rows = await self._all(
             f"SELECT id FROM games WHERE status IN ({marks}) ORDER BY id", tuple(statuses)
@@ -420,7 +418,6 @@ class SqliteStore(Store):
         return [int(r[0]) for r in rows]
 
     async def raw_game(self, game_id: int) -> tuple[Any, ...]:
-        """The stored rows of a game, for byte-identity checks in tests and tools."""
         game = tuple(await self._one("SELECT * FROM games WHERE id = ?", (game_id,)) or ())
         seats = await self._all("SELECT * FROM seats WHERE game_id = ? ORDER BY seat", (game_id,))
         moves = await self._all("SELECT * FROM moves WHERE game_id = ? ORDER BY seq", (game_id,))
@@ -432,7 +429,6 @@ class SqliteStore(Store):
     async def moves(
         self, game_id: int, last: int | None = None, *, after: int | None = None
     ) -> list[MoveRow]:
-        """The move log in order; ``last``: only the last N; ``after``: only seq > after."""
         columns = "seq, seat, action, created_at, kind, events, checkpoint"
         if last is not None:
             sql = (
@@ -446,7 +442,6 @@ class SqliteStore(Store):
         return [decode_move(r) for r in await self._all(sql, params)]
 
     async def undo_base(self, game: GameRow) -> UndoBase:
-        """The checkpoint state and the moves since it, for undoing a step of ``game``."""
         row = await self._one(
             "SELECT COALESCE(checkpoint_state, state) FROM games WHERE id = ?", (game.id,)
         )
@@ -469,7 +464,6 @@ class SqliteStore(Store):
         await self.write(unit)
 
     async def remove_seat(self, game: GameRow, user_id: int) -> None:
-        """Remove a user from a lobby and close the gap in seat numbers."""
         seat = game.seat_of(user_id)
         if seat is None:
             return
@@ -489,7 +483,6 @@ class SqliteStore(Store):
         await self.write(unit)
 
     async def set_options(self, game: GameRow, options: Mapping[str, str]) -> None:
-        """Replace a lobby's options (version-checked; only while it is a lobby)."""
 
         def unit(db: sqlite3.Connection) -> None:
             _bump(db, game, "lobby", ", options = ?", (dumps(dict(options)),))
@@ -507,11 +500,6 @@ class SqliteStore(Store):
         deadlines: Mapping[str, float] | Keep = KEEP,
         clock: Mapping[str, float] | Keep = KEEP,
     ) -> None:
-        """Move a lobby to running with its first state, seat order and timers.
-
-        ``order`` holds the user ids in their new seat order, ``colours`` each
-        seat's colour.
-        """
 
         def unit(db: sqlite3.Connection) -> None:
             now = time.time()
@@ -534,7 +522,6 @@ class SqliteStore(Store):
         await self.write(unit)
 
     async def set_status(self, game: GameRow, status: str) -> None:
-        """End an unfinished game (abandon it, typically) and drop its timers."""
 
         def unit(db: sqlite3.Connection) -> None:
             _bump(db, game, game.status, ", status = ?", (status,))
@@ -545,11 +532,6 @@ class SqliteStore(Store):
     # -- steps --------------------------------------------------------------------
 
     async def commit_step(self, game: GameRow, step: StepWrite) -> Committed:
-        """Append the step's moves and store everything it changed, atomically.
-
-        Raises :class:`VersionConflict` (nothing written) if the game changed
-        since ``game`` was loaded.
-        """
 
         def unit(db: sqlite3.Connection) -> Committed:
             now = time.time()
@@ -620,7 +602,6 @@ class SqliteStore(Store):
     # -- seats and clocks of a running game -----------------------------------------
 
     async def set_seat(self, game: GameRow, seat: int, fields: Mapping[str, Any]) -> int:
-        """Change a seat's ``status``, ``timeouts`` or ``auto`` (version-checked); new version."""
 
         def unit(db: sqlite3.Connection) -> int:
             _bump(db, game, "running")
@@ -653,8 +634,6 @@ class SqliteStore(Store):
         return await self.write(unit)
 
     async def pause(self, game: GameRow, paused: Sequence[Any]) -> int:
-        """Stop a game's clocks: its timers are dropped and ``paused`` (what to restore)
-        kept on the game; the new version."""
 
         def unit(db: sqlite3.Connection) -> int:
             _bump(db, game, "running", ", paused = ?", (dumps(list(paused)),))
@@ -671,7 +650,6 @@ class SqliteStore(Store):
         deadlines: Mapping[str, float],
         clock: Mapping[str, float],
     ) -> int:
-        """Restart a paused game's clocks with these timers; the new version."""
 
         def unit(db: sqlite3.Connection) -> int:
             _bump(db, game, "running", ", paused = NULL")
@@ -682,7 +660,6 @@ class SqliteStore(Store):
         return await self.write(unit)
 
     async def extend(self, game: GameRow, seconds: float) -> int:
-        """Move a game's turn clock and named deadlines ``seconds`` later; the new version."""
 
         def unit(db: sqlite3.Connection) -> int:
             _bump(db, game, "running")
@@ -708,7 +685,6 @@ class SqliteStore(Store):
         await self.write(unit)
 
     async def notify_choices(self, user_ids: Sequence[int]) -> dict[int, str]:
-        """How each of these users wants to be told it is their turn (only those who chose)."""
         if not user_ids:
             return {}
         marks = ",".join("?" for _ in user_ids)
@@ -743,7 +719,6 @@ class SqliteStore(Store):
         due_at: float | None,
         payload: Mapping[str, Any] | None = None,
     ) -> None:
-        """Drop a game's timers of one kind and, if ``due_at`` is given, add one."""
 
         def unit(db: sqlite3.Connection) -> None:
             db.execute("DELETE FROM timers WHERE game_id = ? AND kind = ?", (game_id, kind))
@@ -758,8 +733,6 @@ class SqliteStore(Store):
     async def add_missing_timers(
         self, game_id: int, timers: Sequence[tuple[str, str, float]]
     ) -> None:
-        """Add these (kind, name, due_at) timers of a game where it has none of that kind and
-        name; one it has is kept as it is."""
 
         def unit(db: sqlite3.Connection) -> None:
             db.executemany(
@@ -774,14 +747,12 @@ class SqliteStore(Store):
         return decode_timer(row) if row else None
 
     async def due_timers(self, now: float, limit: int = 500) -> list[TimerRow]:
-        """The timers due by ``now``, earliest first (at most ``limit``)."""
         rows = await self._all(
             "SELECT * FROM timers WHERE due_at <= ? ORDER BY due_at, id LIMIT ?", (now, limit)
         )
         return [decode_timer(r) for r in rows]
 
     async def running_games(self) -> list[GameRow]:
-        """Every running game whose clock is not paused (a start-up scan, not a command's)."""
         rows = await self._all(
             f"SELECT {_GAME_COLUMNS} FROM games"
             " WHERE status = 'running' AND paused IS NULL ORDER BY id"
@@ -802,7 +773,6 @@ class SqliteStore(Store):
         return [decode_timer(r) for r in rows]
 
     async def delete_timer(self, timer_id: int) -> bool:
-        """Remove a timer; False if it was already gone (another pass took it)."""
 
         def unit(db: sqlite3.Connection) -> bool:
             cursor = db.execute("DELETE FROM timers WHERE id = ?", (timer_id,))
@@ -824,7 +794,6 @@ class SqliteStore(Store):
         await self.write(unit)
 
     async def message(self, game_id: int, kind: str) -> tuple[int, int] | None:
-        """The (channel id, message id) of a game's kept message, if one was posted."""
         row = await self._one(
             "SELECT channel_id, message_id FROM game_messages WHERE game_id = ? AND kind = ?",
             (game_id, kind),
@@ -834,7 +803,6 @@ class SqliteStore(Store):
     # -- DM reachability ----------------------------------------------------------
 
     async def mark_dms_closed(self, user_id: int) -> None:
-        """Record a refused DM (now); the games already told about it stay told."""
 
         def unit(db: sqlite3.Connection) -> None:
             db.execute(
@@ -852,21 +820,12 @@ class SqliteStore(Store):
         await self.write(unit)
 
     async def dms_closed(self, user_id: int, retry_after: float | None = None) -> bool:
-        """Whether the user's DMs are known to be closed.
-
-        With ``retry_after`` (seconds), a refusal older than that no longer
-        counts, so the caller tries a DM again: people do reopen their DMs.
-        """
         row = await self._one("SELECT since FROM closed_dms WHERE user_id = ?", (user_id,))
         if row is None:
             return False
         return retry_after is None or time.time() - float(row[0]) < retry_after
 
     async def note_dm_announcement(self, user_id: int, game_id: int) -> bool:
-        """Record that the channel of ``game_id`` was told about closed DMs.
-
-        Returns True the first time for this user and game, False after.
-        """
 
         def unit(db: sqlite3.Connection) -> bool:
             row = db.execute(
@@ -937,7 +896,6 @@ class SqliteStore(Store):
         return game
 
     async def last_game_over_in(self, channel_id: int) -> GameRow | None:
-        """The channel's most recent game that started and is over (finished or abandoned)."""
         row = await self._one(
             f"SELECT {_GAME_COLUMNS} FROM games WHERE channel_id = ?"
             " AND status IN ('finished', 'abandoned') AND state IS NOT NULL"
