@@ -75,7 +75,7 @@ from bot.service.autoplay import play_for_seats
 from bot.service.context import Context, decision_seed
 from bot.service.drawing import watch_bot
 from bot.service.loaded import LoadedGame
-from bot.service.outcome import Outcome, Refusal, StepKind
+from bot.service.outcome import Outcome, Refusal, StepKind, classify
 from bot.service.play import Play, final_results, off_loop
 from bot.store import GameRow, NewMove, StepWrite, TimerGone, TimerRow, VersionConflict
 
@@ -328,16 +328,14 @@ class Computers:
         after = engine.waiting_for(state)
         new_turn = engine.turn_number(state) != turn
         finished = engine.result(state) is not None
-        if finished:
-            kind = StepKind.FINAL
-        elif new_turn or after - before:
-            kind = StepKind.HANDOFF
-        elif engine.turns is TurnShape.SIMULTANEOUS and after and after <= before:
-            kind = StepKind.SUBMISSION if after != before else StepKind.CONTINUE
-        elif after == before:
-            kind = StepKind.CONTINUE
-        else:
-            kind = StepKind.HANDOFF
+        kind = classify(
+            acted,
+            before,
+            after,
+            finished=finished,
+            simultaneous=engine.turns is TurnShape.SIMULTANEOUS,
+            new_turn=new_turn,
+        )
         played_lines: list[Text] = []
         played_events: list[Event] = []
         if kind is StepKind.HANDOFF:

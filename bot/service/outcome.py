@@ -19,6 +19,7 @@ Decisions:
 from __future__ import annotations
 
 import enum
+from collections.abc import Collection
 from dataclasses import dataclass, field
 from typing import Any
 
@@ -131,7 +132,7 @@ class StepKind(enum.Enum):
 
 
 def classify(
-    seat: int,
+    seat: int | Collection[int],
     before: set[int],
     after: set[int],
     *,
@@ -139,22 +140,24 @@ def classify(
     simultaneous: bool,
     new_turn: bool,
 ) -> StepKind:
-    """The kind of a step by ``seat`` that changed the awaited seats from ``before`` to ``after``.
+    """The kind of a step by ``seat`` (or a batch by several seats: the computer
+    seats' plans) that changed the awaited seats from ``before`` to ``after``.
 
     In a sequential game, the same seat still alone awaited in the same turn
     goes on. In a simultaneous one, a step that awaits nobody new in the same
     round is a sealed submission: a seat completing its move, changing it,
     or adding a part to a move still in the making. Anything else hands over.
     """
+    acting = {seat} if isinstance(seat, int) else set(seat)
     if finished:
         return StepKind.FINAL
     if new_turn:
         return StepKind.HANDOFF
     if simultaneous:
-        if after and after <= before | {seat}:
+        if after and after <= before | acting:
             return StepKind.SUBMISSION
         return StepKind.HANDOFF
-    if seat in after and after == before == {seat}:
+    if after and after == before and after <= acting:
         return StepKind.CONTINUE
     return StepKind.HANDOFF
 
