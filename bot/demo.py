@@ -45,6 +45,7 @@ from typing import Any
 from bot import games, plugins
 from bot.config import demo_dir
 from bot.games.base import GameType
+from bot.games.notation import ascii_int
 from bot.i18n import Text, t
 from bot.service import GameService, Outcome, Player, Refusal, parse_options
 from bot.store import Store
@@ -102,13 +103,12 @@ class DemoRequest:
 
 
 def _whole(value: str, name: str, low: int, high: int) -> int:
-    text = str(value).strip()
-    if not text or not all("0" <= ch <= "9" for ch in text) or len(text) > 10:
-        raise DemoError(t("en", "app.demo_bad_number", name=name, value=value, min=low, max=high))
-    number = int(text)
-    if not low <= number <= high:
-        raise DemoError(t("en", "app.demo_bad_number", name=name, value=value, min=low, max=high))
-    return number
+    try:
+        return ascii_int(str(value).strip(), low, high, digits=10)
+    except ValueError:
+        raise DemoError(
+            t("en", "app.demo_bad_number", name=name, value=value, min=low, max=high)
+        ) from None
 
 
 def check_request(

@@ -31,9 +31,11 @@ import discord
 
 from bot import metrics
 from bot.discord.delivery import Delivery, answer_ephemeral, locale_language
+from bot.games.notation import ascii_int
 from bot.i18n import Text
 from bot.logs import activity
 from bot.service import GameService, Outcome, Player, Refusal
+from bot.store import INTEGER_DIGITS, MAX_INTEGER
 
 log = logging.getLogger(__name__)
 
@@ -67,9 +69,12 @@ def game_of(interaction: discord.Interaction) -> int | None:
         return None
     data: dict[str, Any] = dict(interaction.data or {})
     parts = str(data.get("custom_id", "")).split(":")
-    if len(parts) >= 3 and parts[0] == "zg" and parts[2].isdigit() and len(parts[2]) <= 19:
-        return int(parts[2])
-    return None
+    if len(parts) < 3 or parts[0] != "zg":
+        return None
+    try:  # ASCII digits only, within the store's integers
+        return ascii_int(parts[2], 0, MAX_INTEGER, digits=INTEGER_DIGITS)
+    except ValueError:
+        return None
 
 
 class Handled:

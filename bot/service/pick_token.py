@@ -13,6 +13,8 @@ Decisions:
   submission) makes the token stale, and the service refuses it and offers
   a fresh picker, as it refuses a stale button.
 * The verb is its index in the engine's verb table (one or two digits).
+  Every number in a token is read by :func:`~bot.games.notation.ascii_int`:
+  ASCII digits only (``²``, ``①``, ``١`` are refused, not read).
 * A word never holds ``.``, ``~`` or a space (squares, colours, counts,
   ``4:A1``, ``red-blue``): the items of a ``rest`` parameter are joined by
   ``,`` and an optional parameter left out is written ``_``.
@@ -24,7 +26,8 @@ from __future__ import annotations
 
 from dataclasses import dataclass, replace
 
-from bot.games.notation import VerbTable
+from bot.games.notation import VerbTable, ascii_int
+from bot.store import INTEGER_DIGITS, MAX_INTEGER
 
 #: the word of an optional parameter left out
 NONE_WORD = "_"
@@ -69,9 +72,10 @@ class Pending:
             raise BadToken(str(token)[:MAX_TOKEN])
         body, sep, group = token.partition(GROUP)
         parts = body.split(SEP)
+        verbs = list(table.verbs)
         try:
-            version = int(parts[0])
-            verb = list(table.verbs)[int(parts[1])] if len(parts) > 1 else None
+            version = ascii_int(parts[0], 0, MAX_INTEGER, digits=INTEGER_DIGITS)
+            verb = verbs[ascii_int(parts[1], 0, len(verbs) - 1)] if len(parts) > 1 else None
         except (ValueError, IndexError):
             raise BadToken(token) from None
         values = tuple(parts[2:])

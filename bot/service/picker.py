@@ -63,7 +63,7 @@ from dataclasses import dataclass, field, replace
 from typing import Any
 
 from bot.games.base import GameEngine, LayoutStep, RuleError, Seat, Suggestion
-from bot.games.notation import Param, Verb
+from bot.games.notation import Param, Verb, ascii_int
 from bot.i18n import Text
 from bot.service.pick_token import ITEM_SEP, NONE_WORD, BadToken, Pending
 
@@ -256,9 +256,10 @@ class Picker:
             raise StalePick("picker.bad_choice")
         indexes = []
         for token in tokens:
-            if not token.isdigit() or int(token) >= len(menu.options):
-                raise StalePick("picker.bad_choice")
-            indexes.append(int(token))
+            try:
+                indexes.append(ascii_int(token, 0, len(menu.options) - 1))
+            except ValueError:
+                raise StalePick("picker.bad_choice") from None
         if built.items:
             assert built.prefix is not None and built.prefix.verb is not None
             return self._multi(built.prefix, [built.items[i] for i in indexes])
@@ -487,24 +488,21 @@ class Picker:
             if key == group:
                 return members
         # a range inside a range: keys are offsets into the values they split
-        first, sep, last = group.partition("-")
-        if sep and first.isdigit() and last.isdigit():
-            return values[int(first) : int(last)]
-        return []
+        span = _span(group)
+        return values[span[0] : span[1]] if span is not None else []
 
     def _group_menu(self, pending: Pending, values: list[str], title: Text) -> _Built:
         choices: list[_Choice] = []
         rows = self._matching(pending)
-        offset = 0
-        if pending.group is not None and "-" in pending.group:
-            offset = int(pending.group.partition("-")[0])
+        span = None if pending.group is None else _span(pending.group)
+        offset = span[0] if span is not None else 0
         for key, members in self._groups(values):
             if len(members) == 1:
                 choices.append(self._choice(pending, (members[0],), rows))
                 continue
-            if "-" in key:
-                first, _, last = key.partition("-")
-                key = f"{int(first) + offset}-{int(last) + offset}"
+            inner = _span(key)
+            if inner is not None:
+                key = f"{inner[0] + offset}-{inner[1] + offset}"
                 label = Text(
                     "picker.group.range",
                     {"first": members[0], "last": members[-1], "count": len(members)},
@@ -673,6 +671,16 @@ def _kind_labeller(param: Param, text: TextOf = Text) -> Callable[[str], Text]:
         return one(word)
 
     return label
+
+
+def _span(group: str) -> tuple[int, int] | None:
+    """The offsets ``(first, last)`` of a range group ``first-last``; None for anything
+    else (a column, a forged word: ASCII digits only, :func:`ascii_int`)."""
+    first, sep, last = group.partition("-")
+    try:
+        return (ascii_int(first), ascii_int(last)) if sep else None
+    except ValueError:
+        return None
 
 
 def _selections(pool: Counter[str], sizes: Iterable[int]) -> int:

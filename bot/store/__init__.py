@@ -17,7 +17,10 @@ from __future__ import annotations
 from pathlib import Path
 
 from bot.store.base import (
+    INTEGER_DIGITS,
     KEEP,
+    MAX_INTEGER,
+    MIN_INTEGER,
     OPEN_STATUSES,
     POSTGRES_SCHEMES,
     SEAT_FIELDS,
@@ -41,12 +44,16 @@ from bot.store.base import (
     VersionConflict,
     dumps,
     redact_url,
+    storable,
 )
 from bot.store.sqlite import MIGRATIONS, PRAGMAS, SqliteStore
 
 __all__ = [
+    "INTEGER_DIGITS",
     "KEEP",
+    "MAX_INTEGER",
     "MIGRATIONS",
+    "MIN_INTEGER",
     "OPEN_STATUSES",
     "POSTGRES_SCHEMES",
     "PRAGMAS",
@@ -74,6 +81,7 @@ __all__ = [
     "is_postgres",
     "open_store",
     "redact_url",
+    "storable",
 ]
 
 

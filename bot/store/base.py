@@ -46,6 +46,16 @@ POSTGRES_SCHEMES = ("postgresql://", "postgres://")
 OPEN_STATUSES = ("lobby", "running")
 #: the seat columns a step may change
 SEAT_FIELDS = ("status", "timeouts", "auto")
+#: the integers every backend stores (SQLite's INTEGER, PostgreSQL's BIGINT): signed 64-bit
+MIN_INTEGER = -(2**63)
+MAX_INTEGER = 2**63 - 1
+#: the most digits of a stored integer written out (19)
+INTEGER_DIGITS = len(str(MAX_INTEGER))
+
+
+def storable(value: int) -> bool:
+    """Whether ``value`` fits an integer column of every backend (an id, a version, a seed)."""
+    return MIN_INTEGER <= value <= MAX_INTEGER
 
 
 def redact_url(location: str) -> str:
@@ -454,11 +464,14 @@ class Store(ABC):
         reminder: float | Keep | None = KEEP,
         deadlines: Mapping[str, float] | Keep = KEEP,
         clock: Mapping[str, float] | Keep = KEEP,
+        computer_timer: float | Keep | None = KEEP,
     ) -> None:
         """Move a lobby to running with its first state, seat order and timers.
 
         ``order`` holds the user ids in their new seat order, ``colours`` each
-        seat's colour.
+        seat's colour. ``computer_timer`` sets the computer seats' move timer as
+        :attr:`StepWrite.computer` does (here and in the other writes that change
+        how a seat plays: :meth:`set_seat`, :meth:`replace_player`, :meth:`resume`).
         """
 
     @abstractmethod
@@ -474,8 +487,16 @@ class Store(ABC):
         """
 
     @abstractmethod
-    async def set_seat(self, game: GameRow, seat: int, fields: Mapping[str, Any]) -> int:
-        """Change a seat's ``status``, ``timeouts`` or ``auto`` (version-checked); new version."""
+    async def set_seat(
+        self,
+        game: GameRow,
+        seat: int,
+        fields: Mapping[str, Any],
+        *,
+        computer_timer: float | Keep | None = KEEP,
+    ) -> int:
+        """Change a seat's ``status``, ``timeouts`` or ``auto`` (version-checked), and the
+        computer timer with it; the new version."""
 
     @abstractmethod
     async def replace_player(
@@ -486,10 +507,11 @@ class Store(ABC):
         display_name: str,
         *,
         computer: str | None = None,
+        computer_timer: float | Keep | None = KEEP,
     ) -> int:
         """Hand a seat to another user, or to a computer at level ``computer``
-        (version-checked); the new version. The seat plays on afresh: ``playing``,
-        no timeouts, no automatic answers.
+        (version-checked), and set the computer timer with it; the new version. The
+        seat plays on afresh: ``playing``, no timeouts, no automatic answers.
 
         Raises :class:`StoreError` when that user already holds a seat.
         """
@@ -507,6 +529,7 @@ class Store(ABC):
         reminder: float | None,
         deadlines: Mapping[str, float],
         clock: Mapping[str, float],
+        computer_timer: float | Keep | None = KEEP,
     ) -> int:
         """Restart a paused game's clocks with these timers; the new version."""
 
