@@ -448,6 +448,7 @@ class PostgresStore(Store):
         reminder: float | Keep | None = KEEP,
         deadlines: Mapping[str, float] | Keep = KEEP,
         clock: Mapping[str, float] | Keep = KEEP,
+        computer_timer: float | Keep | None = KEEP,
     ) -> None:
         async def unit(db: Connection) -> None:
             await _bump(
@@ -468,6 +469,7 @@ class PostgresStore(Store):
             )
             await _write_timers(db, game.id, reminder, deadlines)
             await _write_clock(db, game.id, clock)
+            await _write_computer(db, game.id, computer_timer)
 
         await self.write(unit)
 
@@ -547,10 +549,18 @@ class PostgresStore(Store):
 
     # -- seats and clocks of a running game -------------------------------------------
 
-    async def set_seat(self, game: GameRow, seat: int, fields: Mapping[str, Any]) -> int:
+    async def set_seat(
+        self,
+        game: GameRow,
+        seat: int,
+        fields: Mapping[str, Any],
+        *,
+        computer_timer: float | Keep | None = KEEP,
+    ) -> int:
         async def unit(db: Connection) -> int:
             await _bump(db, game, "running")
             await _write_seats(db, game.id, {seat: fields})
+            await _write_computer(db, game.id, computer_timer)
             return game.version + 1
 
         return await self.write(unit)
@@ -563,6 +573,7 @@ class PostgresStore(Store):
         display_name: str,
         *,
         computer: str | None = None,
+        computer_timer: float | Keep | None = KEEP,
     ) -> int:
         async def unit(db: Connection) -> int:
             await _bump(db, game, "running")
@@ -578,6 +589,7 @@ class PostgresStore(Store):
                 )
             except asyncpg.UniqueViolationError as exc:
                 raise StoreError("already seated") from exc
+            await _write_computer(db, game.id, computer_timer)
             return game.version + 1
 
         return await self.write(unit)
@@ -597,11 +609,13 @@ class PostgresStore(Store):
         reminder: float | None,
         deadlines: Mapping[str, float],
         clock: Mapping[str, float],
+        computer_timer: float | Keep | None = KEEP,
     ) -> int:
         async def unit(db: Connection) -> int:
             await _bump(db, game, "running", paused=None)
             await _write_timers(db, game.id, reminder, deadlines)
             await _write_clock(db, game.id, clock)
+            await _write_computer(db, game.id, computer_timer)
             return game.version + 1
 
         return await self.write(unit)

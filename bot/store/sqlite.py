@@ -499,6 +499,7 @@ class SqliteStore(Store):
         reminder: float | Keep | None = KEEP,
         deadlines: Mapping[str, float] | Keep = KEEP,
         clock: Mapping[str, float] | Keep = KEEP,
+        computer_timer: float | Keep | None = KEEP,
     ) -> None:
 
         def unit(db: sqlite3.Connection) -> None:
@@ -518,6 +519,7 @@ class SqliteStore(Store):
                 )
             _write_timers(db, game.id, reminder, deadlines)
             _write_clock(db, game.id, clock)
+            _write_computer(db, game.id, computer_timer)
 
         await self.write(unit)
 
@@ -601,11 +603,19 @@ class SqliteStore(Store):
 
     # -- seats and clocks of a running game -----------------------------------------
 
-    async def set_seat(self, game: GameRow, seat: int, fields: Mapping[str, Any]) -> int:
+    async def set_seat(
+        self,
+        game: GameRow,
+        seat: int,
+        fields: Mapping[str, Any],
+        *,
+        computer_timer: float | Keep | None = KEEP,
+    ) -> int:
 
         def unit(db: sqlite3.Connection) -> int:
             _bump(db, game, "running")
             _write_seats(db, game.id, {seat: fields})
+            _write_computer(db, game.id, computer_timer)
             return game.version + 1
 
         return await self.write(unit)
@@ -618,6 +628,7 @@ class SqliteStore(Store):
         display_name: str,
         *,
         computer: str | None = None,
+        computer_timer: float | Keep | None = KEEP,
     ) -> int:
         def unit(db: sqlite3.Connection) -> int:
             _bump(db, game, "running")
@@ -629,6 +640,7 @@ class SqliteStore(Store):
                 )
             except sqlite3.IntegrityError as exc:
                 raise StoreError("already seated") from exc
+            _write_computer(db, game.id, computer_timer)
             return game.version + 1
 
         return await self.write(unit)
@@ -649,12 +661,14 @@ class SqliteStore(Store):
         reminder: float | None,
         deadlines: Mapping[str, float],
         clock: Mapping[str, float],
+        computer_timer: float | Keep | None = KEEP,
     ) -> int:
 
         def unit(db: sqlite3.Connection) -> int:
             _bump(db, game, "running", ", paused = NULL")
             _write_timers(db, game.id, reminder, deadlines)
             _write_clock(db, game.id, clock)
+            _write_computer(db, game.id, computer_timer)
             return game.version + 1
 
         return await self.write(unit)
