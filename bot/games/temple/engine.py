@@ -199,14 +199,12 @@ class TempleEngine(GameEngine[GameState, Action]):
         return views.prompt(game)
 
     def public_notation(self, action: Action) -> str:
-        """A sealed part is shown only as ``sealed``; the reveal's events tell
-        what each seat did. A pass is shown as such: a seat that let the
-        deadline pass is known to have passed (the tally showed it missing),
-        and the log shows moves only once their round is revealed."""
+        """A sealed part is shown only as ``sealed``, a pass included (it is one of
+        the round's sealed moves: a round published before its reveal, when a seat
+        resigns, must not tell who passed); the reveal's events tell what each seat
+        did."""
         if isinstance(action, Cancel) and action.part == "joint":
             return str(action)  # withdrawing a joint offer is public, like the offer
-        if isinstance(action, Pass):
-            return str(action)
         return "sealed" if isinstance(action, SEALED) else str(action)
 
     def private_view_changed(self, before: Mapping[str, Any], after: Mapping[str, Any]) -> bool:
