@@ -77,6 +77,8 @@ def main() -> int:
         for example in examples:
             print(f"  {kind}: {example}"[:2000])
     if args.refusals:
+        print("  carried out: " + ", ".join(f"{k} {n}" for k, n in tally.done.most_common()))
+        print("  games left: " + ", ".join(f"{k} {n}" for k, n in tally.states.most_common()))
         for what, count in tally.refusals.most_common():
             print(f"  {count:6d}  {what}")
     return 1 if tally.failures else 0

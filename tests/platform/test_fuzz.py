@@ -22,7 +22,7 @@ from tests.support.fuzz import FakeClock, Fuzzer
 pytestmark = BOTH_BACKENDS
 
 #: commands per run: well under a minute on a busy two-core machine
-COMMANDS = 1200
+COMMANDS = 900
 
 
 @pytest.mark.parametrize("seed", [24])

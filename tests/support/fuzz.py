@@ -102,6 +102,10 @@ class Tally:
     failures: Counter[str] = field(default_factory=Counter)
     #: the refusals met, by command and catalog key
     refusals: Counter[str] = field(default_factory=Counter)
+    #: the commands carried out (not refused), by name
+    done: Counter[str] = field(default_factory=Counter)
+    #: how often a command left its game with an absent, resigned or computer seat, paused
+    states: Counter[str] = field(default_factory=Counter)
     #: the first few examples of each kind of failure
     examples: dict[str, list[str]] = field(default_factory=dict)
 
@@ -188,7 +192,7 @@ class Fuzzer:
 
     async def _guarded(self, name: str, call: Awaitable[Any]) -> Any:
         try:
-            return await call
+            result = await call
         except Refusal as refusal:
             self.tally.refused += 1
             self.tally.refusals[f"{name}: {refusal.text.key}"] += 1
@@ -201,6 +205,9 @@ class Fuzzer:
             self.tally.fail(
                 f"error:{type(error).__name__}", f"{self._command}: {error!r} {''.join(where)}"
             )
+        else:
+            self.tally.done[name] += 1
+            return result
         return None
 
     async def _fire(self, *, moved: bool) -> None:
@@ -305,7 +312,7 @@ class Fuzzer:
         handlers: list[tuple[str, Handler, float]] = [("new", self._new, 10.0)]
         if row is not None:
             handlers += [
-                ("rematch", self._rematch, 4.0 if row.status == "finished" else 0.5),
+                ("rematch", self._rematch, 8.0 if row.status == "finished" else 0.5),
                 ("export", self._export, 0.3),
                 ("read", self._read, 0.5),
             ]
@@ -325,20 +332,23 @@ class Fuzzer:
         ]
 
     def _game_handlers(self, row: GameRow) -> list[tuple[str, Handler, float]]:
+        paused = row.paused is not None
+        absent = any(s.status == "absent" and s.computer is None for s in row.seats)
         return [
             ("act", self._act, 30.0),
             ("garbage", self._garbage, 2.0),
             ("button", self._button, 4.0),
             ("tap", self._taps, 8.0),
             ("undo", self._undo, 2.0),
-            ("back", self._back, 1.0),
+            ("back", self._back, 3.0 if absent else 0.3),
             ("resign", self._resign, 0.15),
             ("replace", self._replace, 0.6),
             ("auto", self._auto, 0.5),
             ("pause", self._pause, 0.4),
-            ("resume", self._resume, 0.6),
+            ("resume", self._resume, 4.0 if paused else 0.2),
             ("extend", self._extend, 0.3),
             ("timeout", self._timeout, 4.0),
+            ("stall", self._stall, 1.5),
             ("read", self._read, 2.0),
             ("abandon", self._abandon, 0.05),
             ("stale", self._stale_ids, 0.5),
@@ -474,6 +484,12 @@ class Fuzzer:
     async def _timeout(self, channel: int, row: GameRow) -> None:
         await self._fire(moved=True)
 
+    async def _stall(self, channel: int, row: GameRow) -> None:
+        """Nobody answers for a while: the clock runs to the next timers, again and again
+        (late seats time out, and in a row become absent)."""
+        for _ in range(self.rng.randint(3, 8)):
+            await self._fire(moved=True)
+
     async def _rematch(self, channel: int, row: GameRow) -> None:
         game_id = row.id if self.rng.random() < 0.85 else self.rng.choice((*FAR, row.id + 1))
         outcome = await self.service.rematch(channel, self._user(row, awaited=False), game_id)
@@ -519,6 +535,11 @@ class Fuzzer:
             row = await self.store.latest_game_in(channel)
             if row is not None and row.state is not None:
                 await self._check_replay(row)
+                self.tally.states.update(
+                    {s.status for s in row.seats if s.status != "playing"}
+                    | ({"computer"} if any(s.computer for s in row.seats) else set())
+                    | ({"paused"} if row.paused is not None else set())
+                )
                 if row.status == "finished":
                     self.tally.finished += row.id not in self._counted_finished
                     self._counted_finished.add(row.id)
