@@ -8,7 +8,9 @@ Decisions recorded here:
 * Player names may be Chinese, Korean, emoji... A :class:`FontStack` is a
   primary font plus fallbacks: first the system's CJK fonts (found through
   ``fc-list`` or at their usual Debian paths), which have every character a
-  name may use, then the fonts shipped in ``renderer/fonts/``. Text is split
+  name may use, then the fonts shipped in ``renderer/fonts/``: the CJK subset,
+  then a monochrome emoji face (Noto Emoji, OFL; ``scripts/make_emoji_subset.py``),
+  so a name's emoji is drawn in the name's colour, never as a box. Text is split
   into runs, each drawn with the first font that has the glyph. In a label a
   character no font has is dropped; in a player name it is drawn as a box
   (:func:`clean_name`): a name is never cut into another name nor replaced by
@@ -308,13 +310,17 @@ def _notdef_signature(font: Font) -> bytes:
 
 #: drawn for a character of a name no font has: a box, as a font's .notdef would be
 MISSING_GLYPH = "\u25a1"  # □
+#: left out of names: variation selectors and skin-tone modifiers (emoji are drawn flat)
+_EMOJI_MODIFIERS = frozenset(["\ufe0e", "\ufe0f", *(chr(code) for code in range(0x1F3FB, 0x1F400))])
 
 
 def clean_name(name: str, stack: FontStack, fallback: str) -> str:
     """A display name the stack can draw; ``fallback`` only for a name with nothing
     visible in it.
 
-    Control and format characters are removed and runs of spaces collapsed. A
+    Control and format characters are removed (an emoji sequence's joiners
+    with them), so are variation selectors and skin-tone modifiers (an emoji is
+    drawn in one flat colour), and runs of spaces collapsed. A
     character no font has becomes a box (:data:`MISSING_GLYPH`, or ``?`` if not
     even that can be drawn): a name is never shortened into another name, nor
     replaced by "Player 1" because some of its glyphs are missing. With the
@@ -322,7 +328,9 @@ def clean_name(name: str, stack: FontStack, fallback: str) -> str:
     kana) that is rare on any machine.
     """
     visible = [
-        ch for ch in " ".join(name.split()) if unicodedata.category(ch) not in ("Cc", "Cf", "Cs")
+        ch
+        for ch in " ".join(name.split())
+        if unicodedata.category(ch) not in ("Cc", "Cf", "Cs") and ch not in _EMOJI_MODIFIERS
     ]
     if not "".join(visible).strip():
         return fallback
