@@ -43,6 +43,7 @@ from PIL import Image, ImageDraw
 
 from bot.games.base import PlayerLabel
 from bot.i18n import DEFAULT_LANG, Text, catalog, t
+from renderer.annotate import Callout, annotate, side_by_side
 from renderer.common import (
     DEFAULT_PLAYER_COLOURS,
     RGB,
@@ -171,6 +172,14 @@ TEXT_KEYS: tuple[str, ...] = (
     "temple.render.tiebreak",
     "temple.render.breakdown",
     "temple.render.legend.brick",
+    "temple.render.callout.card",
+    "temple.render.callout.match",
+    "temple.render.callout.miss",
+    "temple.render.callout.card_here",
+    "temple.render.callout.deck",
+    "temple.render.callout.area",
+    "temple.render.callout.tokens",
+    "temple.render.callout.supply",
     *(f"temple.token.{token}" for token in TOKENS),
 )
 
@@ -1003,3 +1012,65 @@ def public_palette(player_colours: tuple[RGB, ...]) -> Image.Image:
     paste(sample, chip_sprite(3, True, False), (900, 110))
     paste(sample, chip_sprite(3, False, True), (940, 110))
     return build_palette(sample, [*EXACT_COLOURS, *colours, *(readable_on(c) for c in colours)])
+
+
+# --------------------------------------------------------------------------- /rules
+
+
+def render_rules(
+    examples: Mapping[str, Any], kind: str, players: Sequence[PlayerLabel], lang: str = "en"
+) -> bytes | None:
+    """A picture of ``/rules``: ``board``, the first round's board with its parts
+    numbered and named below; ``scoring``, a card beside a build that matches it
+    and one that does not. None otherwise."""
+    lang = image_language(lang)
+    example = examples.get(kind)
+    if not example:
+        return None
+    seats = _seats(examples.get("board") or {}, players, lang)
+    palette = public_palette(tuple(sorted({s.colour for s in seats})))
+    if kind == "board":
+        image = _compose(example, seats, lang)
+        return encode_png(annotate(image, _board_callouts(example, lang)), palette)
+    if kind != "scoring":
+        return None
+    card = example.get("card") or {}
+    cells = _card_cells(card)
+    width, height = int(card.get("width") or 0), int(card.get("height") or 0)
+    tile = Image.new("RGB", (CARD_W, CARDS_H - 20), FRAME)
+    name = card_name(lang, str(card.get("id")))
+    _draw_card_tile(
+        tile, ImageDraw.Draw(tile), (0, 0, CARD_W - 1, CARDS_H - 21), card, "", "", lang
+    )
+    builds = []
+    for bricks in (example.get("match") or [], example.get("miss") or []):
+        grid = area_grid(cells, width, height)
+        build = Image.new("RGB", grid.size, FRAME)
+        paste(build, grid, (0, 0))
+        for brick in bricks:
+            _paste_brick(build, brick, LABEL, height * CELL, "")
+        builds.append(build)
+    missing = len(cells) - sum(int(b.get("length") or 0) for b in example.get("miss") or [])
+    captions = [
+        t(lang, "temple.render.callout.card", name=name, value=int(card.get("value") or 0)),
+        t(lang, "temple.render.callout.match"),
+        t(lang, "temple.render.callout.miss", count=missing),
+    ]
+    return encode_png(side_by_side([tile, *builds], captions, W), palette)
+
+
+def _board_callouts(view: View, lang: str) -> list[Callout]:
+    """The parts of a board: a card, the deck, a player's area, supply and tokens."""
+    top = HEADER_H + (CAPTION_H if view.get("caption") else 0)
+    board_y = top + CARDS_H
+    return [
+        Callout(PAD + CARD_W / 2, top + 150, t(lang, "temple.render.callout.card_here")),
+        Callout(PAD + 4 * (CARD_W + 12) - 30, top + 50, t(lang, "temple.render.callout.deck")),
+        Callout(
+            PAD + 40 + AREA_W / 2,
+            board_y + TOP_ROWS_H + AREA_HEAD + 40,
+            t(lang, "temple.render.callout.area"),
+        ),
+        Callout(PAD + 40, board_y + 84, t(lang, "temple.render.callout.tokens")),
+        Callout(600, board_y + 84, t(lang, "temple.render.callout.supply")),
+    ]

@@ -48,6 +48,7 @@ from PIL import Image, ImageDraw
 
 from bot.games.base import PlayerLabel
 from bot.i18n import DEFAULT_LANG, Text, t
+from renderer.annotate import Callout, annotate
 from renderer.common import (
     DEFAULT_PLAYER_COLOURS,
     RGB,
@@ -176,6 +177,15 @@ TEXT_KEYS: tuple[str, ...] = (
     *(f"render.tigris.legend.{c}" for c in TILE_ORDER),
     "render.tigris.legend.catastrophe",
     "render.tigris.legend.treasure",
+    "render.tigris.callout.red",
+    "render.tigris.callout.blue",
+    "render.tigris.callout.green",
+    "render.tigris.callout.black",
+    "render.tigris.callout.leader",
+    "render.tigris.callout.river",
+    "render.tigris.callout.turn",
+    "render.tigris.callout.points",
+    "render.tigris.callout.score",
     *COLOUR_KEYS.values(),
     *LEADERS_KEYS.values(),
     *LETTER_KEYS.values(),
@@ -1445,3 +1455,61 @@ def render_private(view: View, player: PlayerLabel, lang: str = "en") -> bytes:
     """PNG of one player's hand (up to 6 tiles), points by colour and treasures,
     labels in ``lang`` (English when the fonts cannot draw that language)."""
     return encode_png(draw_private(view, player, lang))
+
+
+# --------------------------------------------------------------------------- /rules
+
+
+def render_rules(
+    examples: Mapping[str, Any], kind: str, players: Sequence[PlayerLabel], lang: str = "en"
+) -> bytes | None:
+    """A picture of ``/rules``: ``board``, the example board with each kind of piece
+    numbered and named below; ``scoring``, a hand and its points, the score read
+    off them. None for another kind or a missing example."""
+    lang = image_language(lang)
+    view = examples.get(kind)
+    if not view or not players:
+        return None
+    if kind == "board":
+        view = {**view, "steps": [], "last_action": None}  # no step marks beside the callouts
+        image = draw_public(view, players, lang)
+        callouts = _board_callouts(view, lang)
+    elif kind == "scoring":
+        image = draw_private(view, players[0], lang)
+        callouts = [
+            Callout(60, 402, t(lang, "render.tigris.callout.points")),
+            Callout(PRIVATE_W - 150, 384, t(lang, "render.tigris.callout.score")),
+        ]
+    else:
+        return None
+    colours = tuple(sorted({parse_hex_colour(p.colour, (128, 128, 128)) for p in players}))
+    return encode_png(annotate(image, callouts), public_palette(colours))
+
+
+def _board_callouts(view: View, lang: str) -> list[Callout]:
+    """One callout per kind of piece the example board shows."""
+    found: list[Callout] = []
+
+    def at(sq: Any, words: str, dx: float = 0, dy: float = 0) -> None:
+        origin = square_origin(sq) if isinstance(sq, str) else None
+        if origin is not None:
+            found.append(Callout(origin[0] + CELL / 2 + dx, origin[1] + CELL / 2 + dy, words))
+
+    tiles = [tile for tile in view.get("tiles") or () if not tile.get("flipped")]
+    for colour in TILE_ORDER:
+        tile = next((tile for tile in tiles if tile.get("colour") == colour), None)
+        if tile is not None:
+            at(tile.get("sq"), t(lang, f"render.tigris.callout.{colour}"))
+    leader = next(iter(view.get("leaders") or ()), None)
+    if leader is not None:
+        words = t(lang, f"tigris.leader.{leader.get('colour')}")
+        at(leader.get("sq"), t(lang, "render.tigris.callout.leader", leader=words))
+    taken = {tile.get("sq") for tile in view.get("tiles") or ()}
+    river = next((sq for sq in view.get("river") or () if sq not in taken), None)
+    at(river, t(lang, "render.tigris.callout.river"))
+    for sq in (view.get("catastrophes") or ())[:1]:
+        at(sq, t(lang, "render.tigris.legend.catastrophe"))
+    for treasure in (view.get("treasures") or ())[:1]:
+        at(treasure.get("sq"), t(lang, "render.tigris.legend.treasure"), CELL / 3, -CELL / 3)
+    found.append(Callout(PAD + 40, BOARD_H + 32, t(lang, "render.tigris.callout.turn")))
+    return found

@@ -68,6 +68,7 @@ from PIL import Image, ImageDraw
 
 from bot.games.base import PlayerLabel
 from bot.i18n import DEFAULT_LANG, Text, t
+from renderer.annotate import Callout, annotate
 from renderer.common import (
     RGB,
     build_palette,
@@ -232,6 +233,17 @@ TEXT_KEYS: tuple[str, ...] = (
     "tikal.render.zoom.reach",
     "tikal.render.zoom.steps",
     "tikal.render.zoom.yours",
+    "tikal.render.callout.base_camp",
+    "tikal.render.callout.temple",
+    "tikal.render.callout.figures",
+    "tikal.render.callout.treasure",
+    "tikal.render.callout.jungle",
+    "tikal.render.callout.volcano",
+    "tikal.render.callout.cost",
+    "tikal.render.callout.turn",
+    "tikal.render.callout.in_hand",
+    "tikal.render.callout.scores",
+    "tikal.render.callout.strength",
 )
 
 
@@ -1613,7 +1625,7 @@ def _zoom_legend(
         return None
     pad, line_h = round(size * 0.6), round(size * 1.9)
     lines: list[list[tuple[Image.Image, str]]] = [[]]
-    x = pad
+    x: float = pad
     for sample, text in entries:
         need = sample.width + pad / 2 + pen.width_of(text, size) + pad * 2
         if lines[-1] and x + need > width:
@@ -1743,3 +1755,110 @@ def _palette_view(n_seats: int) -> dict[str, Any]:
         "players": [_palette_player(s) for s in range(n_seats)],
         "last_action": {"seat": 0, "spaces": ["A1"], "notation": "move A1 B2"},
     }
+
+
+# --------------------------------------------------------------------------- /rules
+
+
+def render_rules(
+    examples: Mapping[str, Any], kind: str, players: Sequence[PlayerLabel], lang: str = "en"
+) -> bytes | None:
+    """A picture of ``/rules``: ``board``, the example board with each kind of hex and
+    piece numbered and named below; ``scoring``, the close-up of a temple that
+    scores for its strongest player, with who and how much. None otherwise."""
+    lang = image_language(lang)
+    view = examples.get(kind)
+    if not view:
+        return None
+    seats = _seats(view, players, lang)
+    palette = public_palette(tuple(s.colour for s in seats))
+    if kind == "board":
+        view = {**view, "steps": [], "last_action": None}  # no step marks beside the callouts
+        image = _compose(view, seats, lang)
+        return encode_png(annotate(image, _board_callouts(view, lang)), palette)
+    if kind != "scoring":
+        return None
+    temple = _scored_temple(view)
+    if temple is None:
+        return None
+    geo = view_geometry(view)
+    img = Image.new("RGB", (geo.width, geo.height), FRAME)
+    img.paste(map_background(geo), (0, 0))
+    _draw_map(img, view, geo, {s.seat: s.colour for s in seats})
+    box = zoom_box(view, [str(temple["space"])])
+    if box is None:
+        return None
+    cx, cy = geo.centres[str(temple["space"])]
+    r = geo.radius
+    by_seat = {s.seat: s for s in seats}
+    holder = by_seat.get(int(temple["holder_seat"]))
+    strengths = ", ".join(
+        f"{by_seat[f['seat']].name} {int(f.get('strength', 0))}"
+        for f in temple.get("figures") or ()
+        if f.get("seat") in by_seat
+    )
+    words = t(
+        lang,
+        "tikal.render.callout.scores",
+        player=holder.name if holder else "?",
+        value=int(temple.get("value") or 0),
+    )
+    callouts = [
+        Callout(cx - 0.3 * r - box[0], cy - 0.15 * r - box[1], words),
+        Callout(
+            cx - 0.5 * r - box[0],
+            cy + 0.3 * r - box[1],
+            t(lang, "tikal.render.callout.strength", list=strengths),
+        ),
+    ]
+    return encode_png(annotate(img.crop(box), callouts), palette)
+
+
+def _scored_temple(view: View) -> Mapping[str, Any] | None:
+    """A temple with a holder and figures of two players or more (else of one)."""
+    temples = [
+        h
+        for h in view.get("hexes") or ()
+        if h.get("kind") == "temple" and h.get("holder_seat") is not None and h.get("figures")
+    ]
+    temples.sort(key=lambda h: (-len(h.get("figures") or ()), str(h.get("space"))))
+    return temples[0] if temples else None
+
+
+def _board_callouts(view: View, lang: str) -> list[Callout]:
+    """One callout per kind of hex and piece the example board shows."""
+    geo = view_geometry(view)
+    r = geo.radius
+    found: list[Callout] = []
+    hexes = list(view.get("hexes") or ())
+
+    def first(test: Any) -> Mapping[str, Any] | None:
+        return next((h for h in hexes if test(h)), None)
+
+    base = geo.centres.get(str(view.get("base_camp")))
+    if base is not None:
+        found.append(Callout(base[0], base[1] - 0.1 * r, t(lang, "tikal.render.callout.base_camp")))
+    for test, key, dy in (
+        (lambda h: h.get("kind") == "temple", "tikal.render.callout.temple", -0.15),
+        (lambda h: h.get("figures"), "tikal.render.callout.figures", 0.3),
+        (
+            lambda h: h.get("kind") == "treasure" and h.get("tokens"),
+            "tikal.render.callout.treasure",
+            -0.15,
+        ),
+        (lambda h: h.get("kind") == "jungle", "tikal.render.callout.jungle", -0.15),
+        (lambda h: h.get("kind") == "volcano", "tikal.render.callout.volcano", 0.0),
+    ):
+        hex_ = first(test)
+        if hex_ is not None:
+            x, y = geo.centres[str(hex_["space"])]
+            found.append(Callout(x, y + dy * r, t(lang, key)))
+    crossing = next(iter(view.get("crossings") or ()), None)
+    if crossing is not None:
+        x, y = geo.px(float(crossing["x"]), float(crossing["y"]))
+        found.append(Callout(x, y, t(lang, "tikal.render.callout.cost")))
+    found.append(Callout(PAD + 12, geo.height + 32, t(lang, "tikal.render.callout.turn")))
+    if view.get("in_hand"):
+        y = geo.height + STATUS_H + 18 + 80
+        found.append(Callout(RIGHT_BLOCK + 48, y, t(lang, "tikal.render.callout.in_hand")))
+    return found

@@ -18,7 +18,8 @@ Decisions:
   view where the game has one (Tikal has none), and one board in a CJK language;
   Tikal's close-up at the start of a turn (the hex to lay, then the action
   points). Every game's boards carry a name with an emoji (Tikal's fourth
-  player, the samples' 김민준 🦁).
+  player, the samples' 김민준 🦁). The ``/rules`` pictures: each game's annotated
+  board and worked scoring example (the engines' ``rules_examples``).
 * Fonts: the references must come out the same on CI (which installs a system
   CJK font) and on a bare developer machine (which may have neither DejaVu nor
   a CJK font). :func:`bundled_fonts` therefore draws with Pillow's own font and
@@ -43,6 +44,7 @@ import temple_sample_views as temple_samples
 import tigris_sample_views as tigris_samples
 from PIL import Image
 
+from bot import plugins
 from bot.games.base import PlayerLabel
 from bot.games.tigris import ENGINE as TIGRIS
 from bot.games.tikal import ENGINE as TIKAL
@@ -50,10 +52,12 @@ from bot.games.tikal import flow as tikal_flow
 from bot.games.tikal import rules as tikal_rules
 from bot.games.tikal.selfplay import MAX_STEPS, choose
 from bot.games.tikal.state import PHASE_ACTIONS, PHASE_BID, PHASE_OVER, PHASE_PLACE
-from renderer import common, lettering, temple, tigris, tikal
+from bot.service.reading import rules_players
+from renderer import annotate, common, lettering, temple, tigris, tikal
 
 REFERENCES_DIR = Path(__file__).resolve().parent / "references"
-RENDERERS = (common, lettering, tigris, tikal, temple)
+RULES_GAMES = plugins.load_builtin_games()
+RENDERERS = (common, lettering, annotate, tigris, tikal, temple)
 
 #: the fourth name carries emoji (drawn by the shipped emoji face, never as a box)
 TIKAL_NAMES = ("Alice", "Bartholomew the Magnificent", "王小明", "김민준 🐉🔥")
@@ -196,6 +200,21 @@ def _temple_private() -> bytes:
     return temple.render_private(private, temple_samples.PLAYERS[seat])
 
 
+def _rules(game: str, kind: str, lang: str = "en") -> Callable[[], bytes]:
+    """A picture of ``/rules``: the engine's example positions, drawn by the game's
+    ``render_rules`` for the example players the service gives it."""
+
+    def draw() -> bytes:
+        game_type = RULES_GAMES[game]
+        render = game_type.render_rules
+        assert render is not None
+        png = render(game_type.engine.rules_examples(), kind, rules_players(game_type, lang), lang)
+        assert png is not None
+        return png
+
+    return draw
+
+
 #: name -> the PNG bytes of that position, drawn by the renderer under test
 CASES: dict[str, Callable[[], bytes]] = {
     "tigris-early": _tigris_public(0.05),
@@ -218,6 +237,13 @@ CASES: dict[str, Callable[[], bytes]] = {
     "temple-end": _temple_public("over"),
     "temple-private": _temple_private,
     "temple-crowded-ko": _temple_public("mid4", "ko"),
+    "rules-tigris-board": _rules("tigris", "board"),
+    "rules-tigris-scoring": _rules("tigris", "scoring"),
+    "rules-tikal-board": _rules("tikal", "board"),
+    "rules-tikal-scoring": _rules("tikal", "scoring"),
+    "rules-temple-board": _rules("temple", "board"),
+    "rules-temple-scoring": _rules("temple", "scoring"),
+    "rules-temple-scoring-zh-TW": _rules("temple", "scoring", "zh-TW"),
 }
 
 

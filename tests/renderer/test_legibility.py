@@ -25,16 +25,16 @@ from renderer import lettering
 
 RENDERER_DIR = Path(lettering.__file__).resolve().parent
 #: Pillow's and the low-level helper's ways to draw text, outside the one helper
-DIRECT_TEXT = re.compile(r"\bdraw_text\(|\.text\(\s*\(|\bput_text\(|ImageDraw\.Draw\([^)]*\)\.text\(")
+DIRECT_TEXT = re.compile(
+    r"\bdraw_text\(|\.text\(\s*\(|\bput_text\(|ImageDraw\.Draw\([^)]*\)\.text\("
+)
 
 
 def smallest(name: str) -> tuple[float, str, int]:
     """The smallest glanceable text of a case at phone width: (px, text, count)."""
     with lettering.recording() as texts:
         image = refs.draw(name)
-    sizes = [
-        (lettering.phone_size(t.size, image.width), t.text) for t in texts if not t.detail
-    ]
+    sizes = [(lettering.phone_size(t.size, image.width), t.text) for t in texts if not t.detail]
     assert sizes, f"{name}: no text recorded"
     px, text = min(sizes)
     return px, text, len(sizes)
