@@ -760,7 +760,7 @@ def _draw_player(
         return
     areas = list(player.get("areas") or ())
     left, right = PAD + 16, W - PAD - 16
-    gap = (right - left - len(areas) * AREA_W) / max(1, len(areas) - 1) if areas else 0
+    gap = (right - left - 3 * AREA_W) / 2  # three places; two areas take the first two
     pending = {
         int(p.get("area", 0)): p.get("lengths") or [] for p in player.get("pending_bonus") or ()
     }
