@@ -358,6 +358,22 @@ def fit_text(text: str, stack: FontStack, max_width: float, ellipsis: str = "…
     return text[:low].rstrip() + ellipsis if low else ""
 
 
+def baseline_start(
+    xy: tuple[float, float], width: float, stack: FontStack, anchor: str
+) -> tuple[float, float]:
+    """Where a text ``width`` wide starts on its baseline, for ``anchor`` at ``xy``
+    (see :func:`draw_text`)."""
+    x, y = xy
+    if anchor[0] == "m":
+        x -= width / 2
+    elif anchor[0] == "r":
+        x -= width
+    if anchor[1] == "m":
+        ascent, descent = stack.primary.getmetrics()
+        y += (ascent - descent) / 2
+    return x, y
+
+
 def draw_text(
     draw: ImageDraw.ImageDraw,
     xy: tuple[float, float],
@@ -378,14 +394,7 @@ def draw_text(
         stack = FontStack((stack,))
     runs = stack.runs(text)
     width = sum(stack.length(chunk, font) for chunk, font in runs)
-    x, y = xy
-    if anchor[0] == "m":
-        x -= width / 2
-    elif anchor[0] == "r":
-        x -= width
-    if anchor[1] == "m":
-        ascent, descent = stack.primary.getmetrics()
-        y += (ascent - descent) / 2
+    x, y = baseline_start(xy, width, stack, anchor)
     for chunk, font in runs:
         width_, fill_ = stroke_width, stroke_fill
         if not stroke_width and id(font) in stack.faux_bold:

@@ -35,7 +35,16 @@ from functools import lru_cache
 
 from PIL import Image, ImageDraw
 
-from renderer.common import RGB, RGBA, FontStack, draw_text, fit_text, font_stack, paste
+from renderer.common import (
+    RGB,
+    RGBA,
+    FontStack,
+    baseline_start,
+    draw_text,
+    fit_text,
+    font_stack,
+    paste,
+)
 
 #: the width at which a phone shows an image before any zoom
 PHONE_WIDTH = 412
@@ -142,16 +151,8 @@ class Pen:
         if not text:
             return 0.0
         _note(text, size, detail, bold)
-        stack = font_stack(size, bold)
         strip, width, baseline = _strip(text, size, bold, fill)
-        x, y = xy
-        if anchor[0] == "m":
-            x -= width / 2
-        elif anchor[0] == "r":
-            x -= width
-        if anchor[1] == "m":
-            ascent, descent = stack.primary.getmetrics()
-            y += (ascent - descent) / 2
+        x, y = baseline_start(xy, width, font_stack(size, bold), anchor)
         paste(img, strip, (x - 4, y - baseline))
         return width
 

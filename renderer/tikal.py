@@ -919,30 +919,24 @@ def _tag_height(radius: int) -> int:
 @cache
 def step_tag(number: int, height: int = 36) -> Image.Image:
     """A step's number (its order in the turn): a yellow disc with a dark rim."""
-    size = max(GLANCE, round(height * 0.74))
-
-    def paint(d: Draw, k: float) -> None:
-        full = height * k - 1
-        d.ellipse((0, 0, full, full), fill=OUTLINE)
-        d.ellipse((2.5 * k, 2.5 * k, full - 2.5 * k, full - 2.5 * k), fill=HIGHLIGHT)
-        PEN.text(
-            d, (full / 2, full / 2 + k), str(number), size, OUTLINE, bold=True, anchor="mm", k=k
-        )
-
-    return sprite(height, height, paint)
+    return _disc_tag(str(number), HIGHLIGHT, height)
 
 
 @cache
 def reach_tag(ap: int, height: int = 36) -> Image.Image:
     """The AP that brings a figure to a hex (the close-up): a cyan disc, unlike the
     dark square crossing costs and the player-coloured chips."""
+    return _disc_tag(str(ap), REACH, height)
+
+
+def _disc_tag(text: str, fill: RGB, height: int) -> Image.Image:
     size = max(GLANCE, round(height * 0.74))
 
     def paint(d: Draw, k: float) -> None:
         full = height * k - 1
         d.ellipse((0, 0, full, full), fill=OUTLINE)
-        d.ellipse((2.5 * k, 2.5 * k, full - 2.5 * k, full - 2.5 * k), fill=REACH)
-        PEN.text(d, (full / 2, full / 2 + k), str(ap), size, OUTLINE, bold=True, anchor="mm", k=k)
+        d.ellipse((2.5 * k, 2.5 * k, full - 2.5 * k, full - 2.5 * k), fill=fill)
+        PEN.text(d, (full / 2, full / 2 + k), text, size, OUTLINE, bold=True, anchor="mm", k=k)
 
     return sprite(height, height, paint)
 
