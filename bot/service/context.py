@@ -21,7 +21,7 @@ Decisions:
   (:meth:`Context.computer_due`). Every write that changes who is awaited or
   how a seat plays sets that computer timer in its own transaction, computed
   from the game as the write leaves it: a step's commit
-  (:meth:`bot.service.play.Play.commit`, which also writes the members'
+  (:meth:`bot.service.play.Play._commit`, which also writes the members'
   clock), a seat's change or hand-over (:meth:`Context.change_seat`,
   :meth:`Context.hand_seat`), the start and a resume. The audit
   (:meth:`bot.service.clock.Clock.audit`) lists a game that breaks it, and
