@@ -5,6 +5,7 @@ It drives several channels at once with every game and mode, lobby options
 garbage), buttons (fresh and stale), picker taps (real option tokens and
 hostile ones: ``²``, ``①``, ``~²-3``...), undo, back, resign, replace, automatic
 answers, the host's clock, timeouts (a fake clock moved to the next timer),
+restarts (a new service on the same store, repairing timers),
 rematches (ids past the store's range among them), names with control
 characters, and the read-only commands. After every command it checks:
 
@@ -14,7 +15,7 @@ characters, and the read-only commands. After every command it checks:
   stored log (:class:`~bot.service.replay.Replayer`, fed as rows are written),
   is its stored state;
 * **whatever a game awaits has what will move it**: :meth:`GameService.audit`
-  is empty;
+  is empty (and a restart, now and then, finds nothing to repair);
 * **nothing hidden in public words**: for a member's step and another step the
   same seat could have taken instead, at least one of which the engine hides
   (tells others less of than its author), whenever the engine announces the
@@ -353,6 +354,7 @@ class Fuzzer:
             ("read", self._read, 2.0),
             ("abandon", self._abandon, 0.05),
             ("stale", self._stale_ids, 0.5),
+            ("restart", self._restart, 0.3),
         ]
 
     async def _new(self, channel: int, row: GameRow | None) -> None:
@@ -484,6 +486,21 @@ class Fuzzer:
 
     async def _timeout(self, channel: int, row: GameRow) -> None:
         await self._fire(moved=True)
+
+    async def _restart(self, channel: int, row: GameRow | None) -> None:
+        """The bot restarts: a new service on the same store repairs the timers, and
+        finds nothing to repair (the audit was empty)."""
+        ctx = self.service.ctx
+        self.service = GameService(
+            self.store,
+            ctx.registry,
+            clock=self.clock,
+            render=False,
+            computer_pause=ctx.computer_pause,
+        )
+        repaired = await self.service.repair_timers()
+        if repaired:
+            self.tally.fail("repair", f"{self._command}: {repaired} games repaired at a restart")
 
     async def _stall(self, channel: int, row: GameRow) -> None:
         """Nobody answers for a while: the clock runs to the next timers, again and again
