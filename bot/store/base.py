@@ -59,8 +59,6 @@ def redact_url(location: str) -> str:
 
 #: a seat to open a lobby with: (user id, name) or (user id, name, computer level or None)
 SeatSpec = tuple[int, str] | tuple[int, str, str | None]
-#: whether finished game ``g`` had a computer seat (SQL both backends run, for the statistics)
-HAS_COMPUTER = "EXISTS (SELECT 1 FROM seats AS k WHERE k.game_id = g.id AND k.computer IS NOT NULL)"
 
 
 def seat_specs(seats: Sequence[SeatSpec]) -> list[tuple[int, str, str | None]]:
