@@ -8,7 +8,7 @@ thing differently, a **macro** in braces that each dialect fills in:
 ==================  =========================================  =================================
 written             SQLite                                     PostgreSQL
 ==================  =========================================  =================================
-``:name``           ``?1``, ``?2``… in order of first use        ``$1``, ``$2``… likewise
+``:name``           ``?1``, ``?2``… in order of first use      ``$1``, ``$2``… likewise
 ``col {in:name}``   ``IN (SELECT value FROM json_each(?n))``   ``= ANY($n)``
 ``{least}(a, b)``   ``MIN(a, b)``                              ``LEAST(a, b)``
 ``{greatest}``      ``MAX``                                    ``GREATEST``

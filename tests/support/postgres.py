@@ -122,9 +122,14 @@ class PostgresServer:
             [*self._as_user, str(self.bin / "postgres"), "--version"], capture_output=True
         )
         if readable.returncode != 0:
+            # a copy in the wheel's own layout: site-packages/<package>/<install>/bin, and
+            # the libraries its RPATH names beside the package (pgserver.libs)
+            anchor, package = self.bin.parents[2], self.bin.parents[1].name
             copy = self.root / "server"
-            shutil.copytree(self.bin.parent, copy, symlinks=True)
-            self.bin = copy / self.bin.name
+            shutil.copytree(self.bin.parent, copy / self.bin.parent.relative_to(anchor))
+            if (anchor / f"{package}.libs").is_dir():
+                shutil.copytree(anchor / f"{package}.libs", copy / f"{package}.libs")
+            self.bin = copy / self.bin.relative_to(anchor)
         for folder, _, files in os.walk(self.root):
             for name in (folder, *(os.path.join(folder, f) for f in files)):
                 os.chown(name, user.pw_uid, user.pw_gid, follow_symlinks=False)
