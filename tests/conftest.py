@@ -15,6 +15,7 @@ contract in the quick loop (:func:`pytest_collection_modifyitems`).
 from __future__ import annotations
 
 import json
+import logging
 import os
 from collections.abc import AsyncIterator, Iterator
 from pathlib import Path
@@ -24,6 +25,7 @@ import pytest
 from bot import games
 from bot.games.base import GameType
 from bot.i18n import register_catalog
+from bot.logs import HANDLER_MARK, PAYLOAD_LOGGERS
 from bot.service import GameService, Player
 from bot.store import Store
 from tests.support import oracle, oracle_render, relay
@@ -66,6 +68,30 @@ def pytest_collection_modifyitems(items: list[pytest.Item]) -> None:
         callspec = getattr(item, "callspec", None)
         if keep is not None and (callspec is None or callspec.id not in keep.args):
             item.add_marker(pytest.mark.slow)
+
+
+@pytest.fixture(autouse=True)
+def _logging_left_as_found() -> Iterator[None]:
+    """Logging as it was before the test, whatever the test configured.
+
+    Many tests run ``python -m bot``'s ``main`` in process, which configures
+    logging (:func:`bot.logs.configure_logging`) with a handler on that test's
+    captured stderr; left in place, it would write a later test's records to
+    a closed stream, and that test would read ``--- Logging error ---`` on its
+    own stderr (found by running the tests in a shuffled order).
+    """
+    root = logging.getLogger()
+    handlers, level = list(root.handlers), root.level
+    levels = {name: logging.getLogger(name).level for name in PAYLOAD_LOGGERS}
+    yield
+    added = [h for h in root.handlers if getattr(h, HANDLER_MARK, False) and h not in handlers]
+    for handler in added:
+        root.removeHandler(handler)
+    if added:
+        root.setLevel(level)
+        for name, old in levels.items():
+            logging.getLogger(name).setLevel(old)
+        logging.captureWarnings(False)
 
 
 #: put on a module (``pytestmark``) to run each of its tests on both backends
