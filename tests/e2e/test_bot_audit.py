@@ -351,6 +351,7 @@ async def test_a_hand_never_becomes_public_buttons(harness: BotHarness) -> None:
         assert not re.search(r"play [1-5]", message.text), message.text
 
 
+@pytest.mark.slow
 async def test_tigris_with_hidden_scoring_keeps_hands_and_scores_private(
     harness: BotHarness,
 ) -> None:

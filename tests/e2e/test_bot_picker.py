@@ -236,6 +236,7 @@ GAMES = [
 ]
 
 
+@pytest.mark.slow
 @pytest.mark.parametrize(("game", "options", "seed"), GAMES, ids=[f"{g}-{o}" for g, o, _ in GAMES])
 async def test_a_whole_game_by_tapping_only(
     harness: BotHarness, game: str, options: dict[str, str], seed: int

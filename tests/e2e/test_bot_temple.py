@@ -365,6 +365,7 @@ async def play_decision(table: Table, state: GameState, users: dict[int, FakeUse
         assert t("en", "tally.submitted", players=users[seat].name) in edited
 
 
+@pytest.mark.slow
 async def test_one_complete_game_of_sealed_rounds(harness: BotHarness) -> None:
     h = harness
     assert h.store is not None

@@ -120,6 +120,7 @@ def choose_step(legal: list[str], taken: int, rng: random.Random) -> str:
 # -- one complete game ----------------------------------------------------------------
 
 
+@pytest.mark.slow
 async def test_one_complete_base_game_posts_one_message_per_hand_off(
     harness: BotHarness,
 ) -> None:
@@ -400,6 +401,7 @@ async def stored_state(h: BotHarness) -> Any:
     return row.state
 
 
+@pytest.mark.slow
 async def test_undo_within_a_turn_and_not_past_a_recovered_token(harness: BotHarness) -> None:
     h = harness
     players = [h.alice, h.bob]

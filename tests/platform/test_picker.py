@@ -69,6 +69,7 @@ async def _picker_matches_legal_actions(service: GameService, seated: tuple[Play
     return walked
 
 
+@pytest.mark.slow_except("tikal-2-options5-8-110-4", "temple-2-options6-9-90-3")
 @pytest.mark.parametrize(("game", "count", "options", "seed", "steps", "checks"), CASES)
 async def test_the_picker_reaches_exactly_the_legal_actions(
     store: Store, game: str, count: int, options: dict[str, str], seed: int, steps: int, checks: int
@@ -134,6 +135,7 @@ async def test_a_pick_plays_through_act_and_a_stale_one_is_refused(store: Store)
 TAPS_LINE = re.compile(r"^taps per step: median \d+(\.5)?, max \d+; per turn: median \d+(\.5)?$")
 
 
+@pytest.mark.slow_except("tikal-2-options1")
 @pytest.mark.parametrize(
     ("game", "players", "options"),
     [("tigris", 2, ()), ("tikal", 2, ("mode=mini",)), ("temple", 2, ())],

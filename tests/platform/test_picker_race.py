@@ -190,6 +190,7 @@ def _legal_so_far(state: GameState, seat: int) -> Callable[[list[str]], None]:
     return check
 
 
+@pytest.mark.slow_except("3-2")
 @pytest.mark.parametrize(("seed", "count"), [(1, 2), (2, 3), (3, 2), (4, 3)])
 async def test_every_offered_brick_keeps_the_layout_legal(
     store: Store, seed: int, count: int

@@ -128,6 +128,9 @@ def test_emoji_are_never_image_labels() -> None:
 # --------------------------------------------------------------------------- every string
 
 
+@pytest.mark.slow_except(
+    "en-bare_machine", "en-this_machine", "ko-bare_machine", "zh-TW-bare_machine"
+)
 @pytest.mark.parametrize("machine", MACHINES)
 @pytest.mark.parametrize("lang", LANGUAGES)
 def test_every_catalog_string_is_drawn_without_boxes(
