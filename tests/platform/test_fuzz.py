@@ -21,24 +21,26 @@ from tests.support.fuzz import FakeClock, Fuzzer
 
 pytestmark = BOTH_BACKENDS
 
-#: commands per run: well under a minute on a busy two-core machine
+#: commands of the full run: well under a minute on a busy two-core machine
 COMMANDS = 900
 
 
-@pytest.mark.parametrize("seed", [24])
-async def test_random_commands_keep_every_invariant(store: Store, seed: int) -> None:
+@pytest.mark.slow_except("5-120-sqlite", "5-120-postgres")
+@pytest.mark.parametrize("seed,commands", [(5, 120), (24, COMMANDS)])
+async def test_random_commands_keep_every_invariant(store: Store, seed: int, commands: int) -> None:
     registry = plugins.load_builtin_games()
     clock = FakeClock()
     service = GameService(store, registry, clock=clock, render=False, computer_pause=0.0)
     fuzzer = Fuzzer(service, clock, seed, levels=("easy", "easy", "genius"))
-    tally = await fuzzer.run(COMMANDS)
+    tally = await fuzzer.run(commands)
     assert not tally.failures, (tally.line("test"), tally.examples)
-    # the run did what it is for: games of every kind, computer moves, taps, refusals
-    assert tally.commands == COMMANDS and tally.games >= 6
-    assert tally.computer_moves > 0 and tally.refused > 0
-    assert any(key.startswith("tap:") for key in tally.refusals)
-    played = {row.game_type for row in await _games(store)}
-    assert played == set(registry), played
+    # the run did what it is for: games, computer moves, taps, refusals
+    assert tally.commands == commands and tally.games >= 3
+    assert tally.computer_moves > 0 and tally.refused > 0 and tally.done["tap"] > 0
+    if commands == COMMANDS:  # every game, and taps refused with hostile tokens
+        assert any(key.startswith("tap: picker.") for key in tally.refusals)
+        played = {row.game_type for row in await _games(store)}
+        assert played == set(registry), played
 
 
 async def _games(store: Store) -> list[GameRow]:

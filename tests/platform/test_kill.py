@@ -30,6 +30,7 @@ async def test_sigkill_mid_stream_keeps_every_acknowledged_move(
     assert killed.undos > 0 or acks < 100
 
 
+@pytest.mark.slow_except("4-30")
 @pytest.mark.parametrize("seed,acks", [(4, 30), (5, 90), (6, 200)])
 async def test_sigkill_mid_play_with_computer_seats_leaves_every_game_movable(
     tmp_path: Path, seed: int, acks: int
