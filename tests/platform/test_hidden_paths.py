@@ -32,9 +32,8 @@ from bot import plugins
 from bot.i18n import Text
 from bot.service import GameService, Outcome, parse_options
 from bot.store import Store
-from tests.conftest import ALICE, BOB, BOTH_BACKENDS, CAROL, CHANNEL, GUILD
+from tests.conftest import ALICE, BOB, BOTH_BACKENDS, CAROL, CHANNEL, GUILD, fresh_database
 from tests.support import raw_sql
-from tests.support.postgres import PostgresServer
 from tests.support.seated import channel_row
 
 pytestmark = BOTH_BACKENDS
@@ -97,15 +96,8 @@ async def test_a_sealed_pass_stays_sealed_when_a_round_is_published_early(
 @pytest.fixture
 def second_url(backend: str, tmp_path: Path, request: pytest.FixtureRequest) -> Iterator[str]:
     """A second database on the same backend (its first game also gets id 1)."""
-    if backend == "sqlite":
-        yield str(tmp_path / "second.db")
-        return
-    server: PostgresServer = request.getfixturevalue("postgres_server")
-    name = server.create_database()
-    try:
-        yield server.url(name)
-    finally:
-        server.drop_database(name)
+    with fresh_database(backend, tmp_path, request, "second.db") as url:
+        yield url
 
 
 @pytest.fixture
