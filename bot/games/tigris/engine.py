@@ -141,6 +141,10 @@ class TigrisEngine(GameEngine[GameState, actions.Action]):
             decided = conflict.defender_base + hand < attack or conflict.defender_base >= attack
         return actions.Support(0) if decided else None
 
+    def turn_number(self, game: GameState) -> int:
+        """Counts the turns: conflicts inside a turn keep its number."""
+        return game.turn_number
+
     def up_next(self, game: GameState) -> int | None:
         """After a turn, the next seat in order (conflicts may interrupt, never reorder)."""
         if game.phase == PHASE_OVER:
