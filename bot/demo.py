@@ -291,6 +291,7 @@ async def play(request: DemoRequest, out: Path) -> int:
                 for fired in await service.fire_due_timers():
                     recorder.show(fired)
                     finished = finished or fired.finished
+                tappers.forget()
                 continue
             seat = chooser.choice(sorted(awaited))
             player = next(p for p in seated if p.id == row.seats[seat].user_id)

@@ -22,12 +22,13 @@ from collections.abc import Sequence
 from dataclasses import dataclass, field
 from typing import Any
 
-from bot.games.base import GameEngine, RuleError
+from bot.games.base import GameEngine
 from bot.games.computer import decide
 from bot.i18n import t
 from bot.service import GameService, Outcome, Player, Refusal
-from bot.service.pick_token import ITEM_SEP, Pending
-from bot.service.picker import Menu, MenuKind, Picked, Picker, param_words
+from bot.service.menus import RESTART, UNDO, Menu, Option, Widget
+from bot.service.pick_token import ITEM_SEP
+from bot.service.picker import param_words
 
 #: the tapping players
 PLAYERS = ("random", "sensible")
@@ -46,9 +47,7 @@ class TapCount:
     _runs: int = 0
     _seat: int | None = None
 
-    def step(
-        self, seat: int, turn: int | None, taps: int, touches: int, *, ended: bool
-    ) -> None:
+    def step(self, seat: int, turn: int | None, taps: int, touches: int, *, ended: bool) -> None:
         """A step of ``seat`` taken in turn ``turn`` (the engine's turn number, None
         when it has none); ``ended``: it ended the turn (or handed over, without a
         turn number)."""
@@ -113,132 +112,144 @@ class TapPlayers:
         self.channel = channel
         self.kind = kind
         self.chooser = chooser
-        #: each seat's open menu, and the game version it was shown at
-        self.open: dict[int, tuple[Menu, int]] = {}
+        #: each seat's open menu (its last answer's)
+        self.open: dict[int, Menu] = {}
         #: each seat's plan left to play (sensible)
         self.plans: dict[int, list[Any]] = {}
         #: how often a seat tapped Play
         self.plays = 0
 
-    async def step(self, player: Player, seat: int, row: Any, engine: GameEngine[Any, Any]) -> Tapped:
+    async def step(
+        self, player: Player, seat: int, row: Any, engine: GameEngine[Any, Any]
+    ) -> Tapped:
         """Play one step of ``seat`` by taps; :class:`RefusedPick` when refused."""
         taps = touches = 0
         state = engine.load_state(row.state)
-        target = self._target(engine, state, seat, row) if self.kind == "sensible" else None
-        opened = self.open.pop(seat, None)
+        target = self._target(engine, state, seat) if self.kind == "sensible" else None
+        menu = self.open.pop(seat, None)
         try:
-            if opened is not None and opened[1] == row.version:
-                menu: Menu | None = opened[0]
-            else:
-                self.plays += 1  # Play (or a stale picker answered with a fresh one)
-                menu = (await self.service.pick(self.channel, player)).menu
-            answer = None
-            while menu is not None:
-                picked = await self._choose(player, menu, target)
+            if menu is None:
+                self.plays += 1
+                menu = (await self.service.tap(self.channel, player)).menu
+            while True:
+                if menu is None:
+                    raise Refusal("picker.nothing")
+                picked, select = self._choose(menu, target)
                 taps += 1
-                touches += 2 if menu.kind is MenuKind.SELECT else 1
-                answer = await self.service.pick(self.channel, player, menu.token, picked)
+                touches += 2 if select else 1
+                answer = await self.service.tap(self.channel, player, menu.token, picked)
+                if answer.outcome is not None:
+                    break
                 menu = answer.menu
         except Refusal as refusal:
             self.plans.pop(seat, None)
             raise RefusedPick(refusal, taps) from None
-        assert answer is not None and answer.outcome is not None
-        outcome = answer.outcome
-        if outcome.version is not None and self.plans.get(seat):
+        if self.plans.get(seat):
             self.plans[seat].pop(0)
-        try:
-            _, picker = await self.service.tapping.picker(self.channel, player)
-            self.open[seat] = (picker.menu(), picker.version)
-        except (Refusal, Exception):
-            pass
-        return Tapped(outcome, taps, touches)
+        if answer.outcome.has_public:  # a hand-off: everyone opens a fresh picker
+            self.open.clear()
+        elif answer.menu is not None:
+            self.open[seat] = answer.menu
+        return Tapped(answer.outcome, taps, touches)
 
-    # -- sensible --------------------------------------------------------------------
+    def forget(self) -> None:
+        """Every open menu is out of date (a timeout played for some seats)."""
+        self.open.clear()
 
-    def _target(self, engine: GameEngine[Any, Any], state: Any, seat: int, row: Any) -> Any:
+    # -- choosing -------------------------------------------------------------------
+
+    def _target(self, engine: GameEngine[Any, Any], state: Any, seat: int) -> Any:
+        """The step the easy computer player names for ``seat`` now (its plan's next)."""
         plan = self.plans.get(seat) or []
         legal = {str(a) for a in engine.legal_actions(state, seat)}
         if not plan or str(plan[0]) not in legal:
             brain = engine.computer()
             if brain is None:
                 return None
-            seed = self.chooser.randrange(2**31)
-            plan = list(decide(brain, state, seat, "easy", seed))
+            plan = list(decide(brain, state, seat, "easy", self.chooser.randrange(2**31)))
             self.plans[seat] = plan
-        return plan[0] if plan else None
-
-    async def _choose(self, player: Player, menu: Menu, target: Any) -> list[str]:
-        if target is not None:
-            _, picker = await self.service.tapping.picker(self.channel, player)
-            picked = _old_toward(picker, menu, target)
-            if picked is not None:
-                return picked
-        options = [o for o in menu.options if not o.layout] or list(menu.options)
-        count = self.chooser.randint(menu.min_values, min(menu.max_values, len(options)))
-        return [o.token for o in self.chooser.sample(options, count)]
-
-
-def _old_toward(picker: Picker, menu: Menu, target: Any) -> list[str] | None:
-    """The option tokens of ``menu`` that lead towards ``target`` (the picker's own
-    look at where each option leads), or None."""
-    verb = picker.table.of(target)
-    words = param_words(verb, target)
-    try:
-        pending = picker.decode(menu.token)
-        built = picker._build(pending)
-    except Exception:
-        return None
-    if built.items:
-        wanted = words[len(built.prefix.values)].split(ITEM_SEP) if built.prefix else []
-        chosen: list[str] = []
-        used: set[int] = set()
-        for item in wanted:
-            index = next(
-                (i for i, w in enumerate(built.items) if w == item and i not in used), None
-            )
-            if index is None:
-                return None
-            used.add(index)
-            chosen.append(str(index))
-        return chosen
-    best: tuple[float, str] | None = None
-    for index, choice in enumerate(built.choices):
-        score = _old_score(picker, choice.then, verb.name, words, target)
-        if score is not None and (best is None or score > best[0]):
-            best = (score, str(index))
-    return None if best is None else [best[1]]
-
-
-def _old_score(
-    picker: Picker, then: Pending | Picked, verb: str, words: tuple[str, ...], target: Any
-) -> float | None:
-    if isinstance(then, Picked):
-        try:
-            return 1000.0 if picker.table.parse(then.notation) == target else None
-        except RuleError:
+        if not plan:
             return None
-    if then.verb != verb:
+        return engine.representative(state, plan[0])
+
+    def _choose(self, menu: Menu, target: Any) -> tuple[list[str], bool]:
+        """The option tokens to send, and whether they were chosen in a select."""
+        if target is not None:
+            found = toward(menu, target)
+            if found is not None:
+                return found
+        playable = [
+            (o, s.widget is Widget.SELECT, s)
+            for s in menu.sections
+            for o in s.options
+            if not o.layout
+        ] + [(o, False, None) for o in menu.controls if o.token not in (RESTART, UNDO)]
+        if not playable:
+            playable = [(o, s.widget is Widget.SELECT, s) for s in menu.sections for o in s.options]
+        option, select, section = self.chooser.choice(playable)
+        if section is not None and section.max_values > 1:
+            count = self.chooser.randint(section.min_values, section.max_values)
+            chosen = self.chooser.sample(list(section.options), count)
+            return [o.token for o in chosen], True
+        return [option.token], select
+
+
+def toward(menu: Menu, target: Any) -> tuple[list[str], bool] | None:
+    """The option tokens of ``menu`` that lead towards ``target`` (by the options'
+    paths, what a player reads on them), and whether in a select; None if none."""
+    verb = type(target).VERB
+    words = (verb.name, *param_words(verb, target))
+    for section in menu.sections:
+        if section.max_values > 1 and section.options:
+            path = section.options[0].path
+            if tuple(path) != words[: len(path)] or len(path) >= len(words):
+                continue
+            wanted = words[len(path)].split(ITEM_SEP)
+            chosen: list[str] = []
+            for item in wanted:
+                option = next(
+                    (o for o in section.options if item in o.within and o.token not in chosen),
+                    None,
+                )
+                if option is None:
+                    break
+                chosen.append(option.token)
+            else:
+                return chosen, True
+    best: tuple[float, str, bool] | None = None
+    candidates = [(o, s.widget is Widget.SELECT) for s in menu.sections for o in s.options]
+    candidates += [(o, False) for o in menu.controls if o.token not in (RESTART, UNDO)]
+    for option, select in candidates:
+        score = _progress(option, words)
+        if score is not None and (best is None or score > best[0]):
+            best = (score, option.token, select)
+    return None if best is None else ([best[1]], best[2])
+
+
+def _progress(option: Option, words: tuple[str, ...]) -> float | None:
+    """How far towards ``words`` an option leads, or None when it leads elsewhere."""
+    path = tuple(option.path)
+    if not path or path[0] != words[0]:
         return None
-    if verb in picker.layouts:
-        items = then.values[0].split(ITEM_SEP) if then.values else []
-        goal = words[0].split(ITEM_SEP) if words else []
+    if path == words:
+        return 1000.0
+    if len(path) == len(words) and path[:-1] == words[:-1]:
+        # the last word entered item by item (a layout): its items so far begin the target's
+        items, goal = path[-1].split(ITEM_SEP), words[-1].split(ITEM_SEP)
         if items != goal[: len(items)]:
             return None
-        if then.group is not None:
-            if len(items) >= len(goal) or not goal[len(items)].startswith(then.group + ":"):
-                return None
-            return len(items) + 0.5
-        return float(len(items))
-    if tuple(then.values) != words[: len(then.values)]:
+        score = len(path) - 1 + len(items)
+        if option.within:
+            inside = [w.split(ITEM_SEP) for w in option.within]
+            return score + 0.5 if any(goal[: len(w)] == w for w in inside) else None
+        return float(score)
+    if len(path) > len(words) or path != words[: len(path)]:
         return None
-    if then.group is not None:
-        try:
-            inner = picker._build(then)
-        except Exception:
-            return None
-        if not any(
-            _old_score(picker, c.then, verb, words, target) is not None for c in inner.choices
-        ) and not inner.items:
-            return None
-        return len(then.values) + 0.5
-    return float(len(then.values))
+    if option.within:
+        if words[len(path)] not in option.within:
+            inside = [w.split(ITEM_SEP) for w in option.within]
+            goal = words[len(path)].split(ITEM_SEP)
+            if not any(goal[: len(w)] == w for w in inside):
+                return None
+        return len(path) + 0.5
+    return float(len(path))
