@@ -30,7 +30,7 @@ from __future__ import annotations
 
 import enum
 import unicodedata
-from collections.abc import Mapping
+from collections.abc import Mapping, Sequence
 from dataclasses import dataclass
 from typing import Any
 
@@ -148,13 +148,15 @@ def prefix(text: str, wide: int = DISTINCT_PREFIX) -> str:
 
 
 def widest(text: Text) -> int:
-    """How wide ``text`` shows in its widest catalog language (remembered, bounded)."""
-    key = repr(text)
-    found = _WIDEST.get(key)
-    if found is None:
-        if len(_WIDEST) >= MAX_REMEMBERED:
-            _WIDEST.clear()
-        found = _WIDEST[key] = max(width(text.render(lang)) for lang in LANGUAGES)
+    """How wide ``text`` shows in its widest catalog language (remembered by the
+    object, which the memory holds, so its id is not reused meanwhile; bounded)."""
+    held = _WIDEST.get(id(text))
+    if held is not None and held[0] is text:
+        return held[1]
+    if len(_WIDEST) >= MAX_REMEMBERED:
+        _WIDEST.clear()
+    found = max(width(text.render(lang)) for lang in LANGUAGES)
+    _WIDEST[id(text)] = (text, found)
     return found
 
 
@@ -163,9 +165,33 @@ def fits(text: Text, limit: int) -> bool:
     return widest(text) <= limit
 
 
-#: labels measured so far (the same few recur in every menu of a game)
-_WIDEST: dict[str, int] = {}
+#: labels measured so far, by object (the same ones recur while a menu is laid out)
+_WIDEST: dict[int, tuple[Text, int]] = {}
 MAX_REMEMBERED = 20_000
+
+
+def distinct(labels: Sequence[Text], wide: int = DISTINCT_PREFIX) -> bool:
+    """Whether no two ``labels`` share their first ``wide`` columns, in any language."""
+    for lang in LANGUAGES:
+        heads = [_head(label, lang, wide) for label in labels]
+        if len(set(heads)) != len(heads):
+            return False
+    return True
+
+
+def _head(text: Text, lang: str, wide: int) -> str:
+    held = _HEADS.get((id(text), lang, wide))
+    if held is not None and held[0] is text:
+        return held[1]
+    if len(_HEADS) >= MAX_REMEMBERED:
+        _HEADS.clear()
+    found = prefix(text.render(lang), wide)
+    _HEADS[(id(text), lang, wide)] = (text, found)
+    return found
+
+
+#: label starts measured so far, by object (as :data:`_WIDEST`)
+_HEADS: dict[tuple[int, str, int], tuple[Text, str]] = {}
 
 
 def label_limit(widget: Widget) -> int:

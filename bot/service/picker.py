@@ -34,12 +34,14 @@ Decisions:
   mixes verbs; the engine's long label in the option's detail.
 * Many values are grouped: board squares by column band (a header says
   which columns), other values in ranges, each section a select.
-* A step that cannot be taken back is never played unawares: a block whose
-  first step the service's ``judge`` finds irreversible is marked (its
-  header and the title say so) and its options play at once; any other
+* A step that cannot be taken back is never played unawares: an option
+  whose step the service's ``judge`` finds irreversible (played on a copy)
+  is marked ``final``, the title saying why, and plays at once; any other
   option leads to the step, which the service plays when it can be undone
   and otherwise confirms with one button saying the step
-  (:meth:`Picker.confirmation`).
+  (:meth:`Picker.confirmation`). A block of more than :data:`MAX_JUDGED`
+  steps is judged on its first (a Temple Rush round's last seal resolves
+  the round): when that one cannot be taken back, all are marked.
 * A layout entered item by item (a lightning race, brick by brick: the
   engine's ``layout_step``) is one tap per item: each group (a brick's
   length) is a select of its items (the cells where it may go), with
@@ -77,6 +79,7 @@ from bot.service.menus import (
     Section,
     Style,
     Widget,
+    distinct,
     fits,
     label_limit,
 )
@@ -159,9 +162,14 @@ class _Block:
     select: bool = False
     #: it holds several verbs' options: their labels carry their verb
     mixed: bool = False
+    #: a short name of what it holds (a verb's), for a header shared with others
+    name: Text | None = None
 
-    def labelled(self, widget: Widget) -> list[tuple[_Entry, Text]]:
-        if self.mixed:
+    def labelled(self, widget: Widget, *, alone: bool = True) -> list[tuple[_Entry, Text]]:
+        """The entries' labels: with their verb when the block mixes verbs, or when it
+        is one row of buttons among others (a button row shows no header)."""
+        tagged = self.mixed or (widget is Widget.BUTTONS and not alone)
+        if tagged:
             return [(e, _mixed_label(e, widget)) for e in self.entries]
         return [(e, e.label) for e in self.entries]
 
@@ -260,6 +268,10 @@ class Picker:
         self._labels: dict[tuple[str, str, tuple[str, ...]], dict[str, Suggestion]] = {}
         self._judged: dict[str, Text | None] = {}
         self._orders: dict[tuple[str | None, tuple[str, ...]], dict[str, int]] = {}
+        self._built: dict[Pending, _Built] = {}
+        self._named: dict[tuple[str, tuple[str, ...], str], tuple[Text, Text | None]] = {}
+        #: how many of a list of rows begin with each prefix of words (by the list's id)
+        self._prefix_counts: dict[int, tuple[list[_Row], Counter[tuple[str, ...]]]] = {}
         #: how a label joins the values it merges (``<game>.join``, else ``picker.join``)
         own = f"{engine.name}.join"
         self._join = own if own in catalog("en") else "picker.join"
@@ -332,6 +344,11 @@ class Picker:
         return rows[0]
 
     def _build(self, pending: Pending) -> _Built:
+        if pending not in self._built:
+            self._built[pending] = self._make(pending)
+        return self._built[pending]
+
+    def _make(self, pending: Pending) -> _Built:
         if pending.stamp != self.stamp:
             raise StalePick()
         if pending.verb is None:
@@ -436,6 +453,7 @@ class Picker:
                     self.text(*self.engine.choice_label(action)),
                     Picked(action, confirmed=True),
                     path=_path(verb.name, words),
+                    why=self._judge(action) if self.judge is not None else None,
                 )
             )
         starts = [
@@ -459,11 +477,18 @@ class Picker:
         lone = [*quick, *starts]
         rows_left = MAX_ROWS - (1 if self._controls(pending, first=True) else 0)
 
+        made: dict[tuple[str, int], _Block] = {}
+
+        def block_of(verb: str, depth: int) -> _Block:
+            if (verb, depth) not in made:
+                made[(verb, depth)] = self._verb_block(pending, verb, verbs[verb], depth)
+            return made[(verb, depth)]
+
         def blocks_at(depths: Mapping[str, int]) -> list[_Block]:
             found: list[_Block] = []
             singles: list[_Entry] = list(lone)
-            for verb, rows in verbs.items():
-                block = self._verb_block(pending, verb, rows, depths[verb])
+            for verb in verbs:
+                block = block_of(verb, depths[verb])
                 if len(block.entries) == 1 and not block.select:
                     singles.append(block.entries[0])
                 else:
@@ -472,10 +497,14 @@ class Picker:
                 found.insert(0, _Block(Text("picker.title.verb"), singles, mixed=True))
             return found
 
+        def size_at(verb: str, depth: int) -> int:
+            return len({row.words[:depth] for row in verbs[verb]})
+
         depths = _deepen(
             {verb: self._depth_limit(verb) for verb in verbs},
             blocks_at,
             rows_left,
+            size_at,
         )
         blocks = blocks_at(depths)
         entries = [e for b in blocks for e in b.entries]
@@ -498,19 +527,15 @@ class Picker:
         start = replace(pending, verb=verb, values=(), group=None)
         header = self._verb_header(verb)
         if depth == 0:
-            if len(self.table[verb].params) == 0:
-                return self._judged_block(header, [self._entry(start, (), rows, tag=True)])
-            else:
-                entry = _Entry(
-                    self.text(*self.engine.verb_label(verb)),
-                    start,
-                    detail=header,
-                    path=(verb,),
-                )
-            return _Block(header, [entry])
+            entry = self._entry(start, (), rows, tag=True)
+            if isinstance(entry.then, Pending):
+                entry.detail = header
+            return self._judged_block(header, [entry])
         prefixes = self._prefixes(start, rows, 0, depth)
         entries = [self._entry(start, words, rows, tag=True, shown=prefixes) for words in prefixes]
-        return self._judged_block(self._shared_header(start, prefixes, rows, header), entries)
+        block = self._judged_block(self._shared_header(start, prefixes, rows, header), entries)
+        block.name = self.text(*self.engine.verb_label(verb))
+        return block
 
     def _shared_header(
         self, pending: Pending, prefixes: list[tuple[str, ...]], rows: list[_Row], header: Text
@@ -595,6 +620,8 @@ class Picker:
         else:
             label = self.text(*self.engine.verb_label(verb.name))
         tagged = self._tagged(verb.name, label) if tag and parts else None
+        if self._count(rows, then.values) == 1:  # one way on: the step itself
+            then = replace(then, values=self._only(rows, then.values).words)
         path = _path(verb.name, then.values)
         if len(then.values) == len(verb.params):
             action = self._action(verb.name, then.values, rows)
@@ -603,9 +630,25 @@ class Picker:
                     self.text(*self.engine.choice_label(action)),
                     Picked(action, confirmed=True),
                     path=path,
+                    why=self._judge(action) if self.judge is not None else None,
                 )
             return _Entry(label, Picked(action), detail, path, tagged=tagged)
         return _Entry(label, then, detail, path, tagged=tagged)
+
+    def _count(self, rows: list[_Row], words: tuple[str, ...]) -> int:
+        """How many of ``rows`` begin with ``words`` (counted once per list of rows)."""
+        held = self._prefix_counts.get(id(rows))
+        if held is None or held[0] is not rows:
+            counts: Counter[tuple[str, ...]] = Counter()
+            for row in rows:
+                for n in range(len(row.words) + 1):
+                    counts[row.words[:n]] += 1
+            held = self._prefix_counts[id(rows)] = (rows, counts)
+        return held[1][words]
+
+    @staticmethod
+    def _only(rows: list[_Row], words: tuple[str, ...]) -> _Row:
+        return next(r for r in rows if r.words[: len(words)] == words)
 
     def _tagged(self, verb: str, value: Text) -> Text:
         key = f"{self.engine.name}.tag.{verb}"
@@ -678,6 +721,10 @@ class Picker:
             depth += 1
         prefixes = self._prefixes(pending, rows, index, depth)
         blocks = self._value_blocks(pending, rows, prefixes, title, rows_left)
+        while depth > 1 and blocks is not None and _arrange(blocks, rows_left) is None:
+            depth -= 1  # merged labels alike at their start: one parameter at a time
+            prefixes = self._prefixes(pending, rows, index, depth)
+            blocks = self._value_blocks(pending, rows, prefixes, title, rows_left)
         if blocks is None:
             return self._group_menu(pending, values, title, rows)
         built = self._finish(pending, title, blocks)
@@ -918,6 +965,7 @@ class Picker:
             path=_path(verb.name, pending.values),
             style=Style.SUCCESS,
         )
+        entry.why = self._judge(row.action) if self.judge is not None else None
         return self._finish(pending, step, [_Block(step, [entry])])
 
     # -- a layout, item by item -----------------------------------------------------------
@@ -1019,7 +1067,14 @@ class Picker:
 
     def _label(self, pending: Pending, word: str, rows: list[_Row]) -> tuple[Text, Text | None]:
         """A value's short label and its detail: the engine's, else its kind's, else the
-        word."""
+        word (each worked out once)."""
+        assert pending.verb is not None
+        key = (pending.verb, pending.values, word)
+        if key not in self._named:
+            self._named[key] = self._name(pending, word, rows)
+        return self._named[key]
+
+    def _name(self, pending: Pending, word: str, rows: list[_Row]) -> tuple[Text, Text | None]:
         assert pending.verb is not None
         verb = self.table[pending.verb]
         param = verb.params[len(pending.values)]
@@ -1093,25 +1148,34 @@ def _arrange(blocks: list[_Block], rows: int) -> list[_Laid] | None:
     if not blocks:
         return []
     everything = [e for b in blocks for e in b.entries]
-    apart = [_Laid(Widget.BUTTONS, b.header, b.labelled(Widget.BUTTONS)) for b in blocks]
+    alone = len(blocks) == 1
+    apart = [
+        _Laid(Widget.BUTTONS, b.header, b.labelled(Widget.BUTTONS, alone=alone)) for b in blocks
+    ]
     if not any(b.select for b in blocks) and all(
         fits(label, MAX_BUTTON_LABEL) for part in apart for _, label in part.entries
     ):
-        if sum(s.rows for s in apart) <= rows:
+        if sum(s.rows for s in apart) <= rows and _distinct(apart):
             return apart
         mixed = [(e, _mixed_label(e, Widget.BUTTONS)) for e in everything]
         together = _Laid(Widget.BUTTONS, None, mixed)
-        if together.rows <= rows and all(fits(label, MAX_BUTTON_LABEL) for _, label in mixed):
+        fitting = all(fits(label, MAX_BUTTON_LABEL) for _, label in mixed)
+        if together.rows <= rows and fitting and _distinct([together]):
             return [together]
     buttons = [
         block
         for block in blocks
         if not block.select
         and len(block.entries) <= 2 * BUTTONS_PER_ROW
-        and all(fits(label, MAX_BUTTON_LABEL) for _, label in block.labelled(Widget.BUTTONS))
+        and all(
+            fits(label, MAX_BUTTON_LABEL)
+            for _, label in block.labelled(Widget.BUTTONS, alone=alone)
+        )
     ]
     while True:
-        laid = _laid(blocks, buttons, rows)
+        laid = _laid(blocks, buttons, rows, alone=alone)
+        if laid is not None and not _distinct(laid):
+            return None
         if laid is not None or not buttons:
             return laid
         # the block of most options (of those not playing at once) becomes a select
@@ -1122,23 +1186,28 @@ def _quick(block: _Block) -> bool:
     return all(e.plays or e.layout for e in block.entries)
 
 
-def _laid(blocks: list[_Block], buttons: list[_Block], rows: int) -> list[_Laid] | None:
+def _laid(
+    blocks: list[_Block], buttons: list[_Block], rows: int, *, alone: bool
+) -> list[_Laid] | None:
     """``buttons`` as rows of buttons and the other blocks as selects, within ``rows``."""
     laid: list[_Laid] = []
-    parts: list[tuple[Text | None, list[_Entry], bool]] = []
+    parts: list[_Part] = []
     for block in blocks:
         if block in buttons:
-            laid.append(_Laid(Widget.BUTTONS, block.header, block.labelled(Widget.BUTTONS)))
+            labelled = block.labelled(Widget.BUTTONS, alone=alone)
+            laid.append(_Laid(Widget.BUTTONS, block.header, labelled))
             continue
         chunks = [
             block.entries[i : i + MAX_SELECT_OPTIONS]
             for i in range(0, len(block.entries), MAX_SELECT_OPTIONS)
         ]
         for n, chunk in enumerate(chunks):
-            header = block.header
+            header, name = block.header, block.name or block.header
             if len(chunks) > 1:
-                header = Text("picker.group.part", {"what": header, "n": n + 1, "of": len(chunks)})
-            parts.append((header, chunk, block.mixed))
+                part = {"n": n + 1, "of": len(chunks)}
+                header = Text("picker.group.part", {"what": header, **part})
+                name = Text("picker.group.part", {"what": name, **part})
+            parts.append(_Part(header, name, chunk, block.mixed))
     left = rows - sum(s.rows for s in laid)
     if left < 0:
         return None
@@ -1147,10 +1216,19 @@ def _laid(blocks: list[_Block], buttons: list[_Block], rows: int) -> list[_Laid]
         if merged is None:
             return None
         parts = merged
-    for header, chunk, mixed in parts:
-        labelled = [(e, _mixed_label(e, Widget.SELECT) if mixed else e.label) for e in chunk]
-        laid.append(_Laid(Widget.SELECT, header, labelled))
+    for part in parts:
+        labelled = [
+            (e, _mixed_label(e, Widget.SELECT) if part.mixed else e.label) for e in part.entries
+        ]
+        laid.append(_Laid(Widget.SELECT, part.header, labelled))
     return laid
+
+
+def _distinct(laid: Sequence[_Laid]) -> bool:
+    """Whether no two labels of a menu read alike in their first characters (in any
+    language)."""
+    labels = [label for part in laid for _, label in part.entries]
+    return distinct(labels)
 
 
 def _mixed_label(entry: _Entry, widget: Widget) -> Text:
@@ -1160,25 +1238,34 @@ def _mixed_label(entry: _Entry, widget: Widget) -> Text:
     return entry.label
 
 
-def _merge_smallest(
-    parts: list[tuple[Text | None, list[_Entry], bool]],
-) -> list[tuple[Text | None, list[_Entry], bool]] | None:
+@dataclass
+class _Part:
+    """A select being laid out: its header, a short name, its entries, whether they mix
+    verbs."""
+
+    header: Text | None
+    name: Text | None
+    entries: list[_Entry]
+    mixed: bool
+
+
+def _merge_smallest(parts: list[_Part]) -> list[_Part] | None:
     """Two neighbouring parts that fit one select, merged (the pair of fewest
-    options); None when no two fit."""
+    options; the header names both shortly); None when no two fit."""
     best: tuple[int, int] | None = None
     for i in range(len(parts) - 1):
-        size = len(parts[i][1]) + len(parts[i + 1][1])
+        size = len(parts[i].entries) + len(parts[i + 1].entries)
         if size <= MAX_SELECT_OPTIONS and (best is None or size < best[0]):
             best = (size, i)
     if best is None:
         return None
     i = best[1]
     first, second = parts[i], parts[i + 1]
-    if first[0] is None or second[0] is None:
-        header = first[0] or second[0]
+    if first.name is None or second.name is None:
+        name = first.name or second.name
     else:
-        header = Text("picker.headers", {"first": first[0], "rest": second[0]})
-    merged = (header, [*first[1], *second[1]], True)
+        name = Text("picker.headers", {"first": first.name, "rest": second.name})
+    merged = _Part(name, name, [*first.entries, *second.entries], True)
     return [*parts[:i], merged, *parts[i + 2 :]]
 
 
@@ -1186,15 +1273,19 @@ def _deepen(
     limits: Mapping[str, int],
     blocks_at: Callable[[Mapping[str, int]], list[_Block]],
     rows: int,
+    size_at: Callable[[str, int], int],
 ) -> dict[str, int]:
     """Each verb's depth: deepened one at a time, the verb adding fewest options
-    first, while the menu still fits."""
+    first, while the menu still fits (``size_at``: a verb's options at a depth,
+    counted before any is built)."""
     depths = dict.fromkeys(limits, 0)
     current = sum(len(b.entries) for b in blocks_at(depths))
     while True:
         best: tuple[int, str] | None = None
         for verb, depth in depths.items():
             if depth >= limits[verb]:
+                continue
+            if current - size_at(verb, depth) + size_at(verb, depth + 1) > MAX_OPTIONS:
                 continue
             blocks = blocks_at({**depths, verb: depth + 1})
             if _arrange(blocks, rows) is None:
