@@ -444,18 +444,7 @@ class Picker:
         docstring)."""
         if not self.has_choices:
             raise StalePick("picker.nothing")
-        quick: list[_Entry] = []
-        for action in self.quick.values():
-            verb = self.table.of(action)
-            words = param_words(verb, action)
-            quick.append(
-                _Entry(
-                    self.text(*self.engine.choice_label(action)),
-                    Picked(action, confirmed=True),
-                    path=_path(verb.name, words),
-                    why=self._judge(action) if self.judge is not None else None,
-                )
-            )
+        quick = self._quick_entries()
         starts = [
             _Entry(
                 self.text(*step.start),
@@ -475,6 +464,9 @@ class Picker:
             verbs[end_verb] = [r for r in verbs.get(end_verb, []) if r.action != self.end]
             verbs = {verb: rows for verb, rows in verbs.items() if rows}
         lone = [*quick, *starts]
+        if len(self.layouts) == 1 and not verbs:  # a layout is all there is: it opens at once
+            (verb,) = self.layouts
+            return self._layout_menu(replace(pending, verb=verb))
         rows_left = MAX_ROWS - (1 if self._controls(pending, first=True) else 0)
 
         made: dict[tuple[str, int], _Block] = {}
@@ -486,7 +478,7 @@ class Picker:
 
         def blocks_at(depths: Mapping[str, int]) -> list[_Block]:
             found: list[_Block] = []
-            singles: list[_Entry] = list(lone)
+            singles: list[_Entry] = []
             for verb in verbs:
                 block = block_of(verb, depths[verb])
                 if len(block.entries) == 1 and not block.select:
@@ -495,6 +487,8 @@ class Picker:
                     found.append(block)
             if singles:
                 found.insert(0, _Block(Text("picker.title.verb"), singles, mixed=True))
+            if lone:  # the quick decisions first, as buttons
+                found.insert(0, _Block(Text("picker.title.verb"), list(lone), mixed=True))
             return found
 
         def size_at(verb: str, depth: int) -> int:
@@ -513,6 +507,21 @@ class Picker:
         if not entries:
             return self._finish(pending, Text("picker.title.only_end"), [], first=True)
         return self._finish(pending, Text("picker.title.verb"), blocks, first=True)
+
+    def _quick_entries(self) -> list[_Entry]:
+        """The quick decisions, each a button that plays it."""
+        quick: list[_Entry] = []
+        for action in self.quick.values():
+            verb = self.table.of(action)
+            quick.append(
+                _Entry(
+                    self.text(*self.engine.choice_label(action)),
+                    Picked(action, confirmed=True),
+                    path=_path(verb.name, param_words(verb, action)),
+                    why=self._judge(action) if self.judge is not None else None,
+                )
+            )
+        return quick
 
     def _depth_limit(self, verb: str) -> int:
         """How many of a verb's parameters may be merged into one option: none past a
@@ -606,20 +615,23 @@ class Picker:
         verb = self.table[pending.verb]
         then = pending.then(*words)
         parts: list[Text] = []
+        every: list[Text] = []  # the shared values too: a label standing alone says them
         detail: Text | None = None
         chosen = pending
         for position, word in enumerate(words):
             label, long = self._label(chosen, word, rows)
             same = len(shown) > 1 and all(other[position] == word for other in shown)
-            if not same and not (word == NONE_WORD and label.key == "picker.none"):
-                parts.append(label)
-                detail = long if long is not None else detail
+            if not (word == NONE_WORD and label.key == "picker.none"):
+                every.append(label)
+                if not same:
+                    parts.append(label)
+                    detail = long if long is not None else detail
             chosen = chosen.then(word)
         if parts:
             label = _joined(parts, self._join)
         else:
             label = self.text(*self.engine.verb_label(verb.name))
-        tagged = self._tagged(verb.name, label) if tag and parts else None
+        tagged = self._tagged(verb.name, _joined(every, self._join)) if tag and every else None
         if self._count(rows, then.values) == 1:  # one way on: the step itself
             then = replace(then, values=self._only(rows, then.values).words)
         path = _path(verb.name, then.values)
@@ -999,7 +1011,7 @@ class Picker:
             return self._finish(
                 pending, self.text(*group.title), [_Block(self.text(*group.title), entries)]
             )
-        extra: list[_Entry] = []
+        extra = self._quick_entries()
         if items:
             back = at(items[:-1])
             extra.append(
@@ -1043,7 +1055,12 @@ class Picker:
             blocks.append(_Block(self.text(*step.title), pooled))
         if not blocks and not extra:
             raise StalePick("picker.nothing")
-        return self._finish(pending, self.text(*step.title), blocks, extra=extra)
+        alone = len(self.layouts) == 1 and not any(
+            str(r.action) not in self.quick for rows in self.rows.values() for r in rows
+        )
+        return self._finish(
+            pending, self.text(*step.title), blocks, extra=extra, first=alone and not items
+        )
 
     # -- labels ------------------------------------------------------------------------
 
@@ -1178,7 +1195,7 @@ def _arrange(blocks: list[_Block], rows: int) -> list[_Laid] | None:
             return None
         if laid is not None or not buttons:
             return laid
-        # the block of most options (of those not playing at once) becomes a select
+        # the block of most options (quick decisions last) becomes a select
         buttons.remove(max(buttons, key=lambda b: (not _quick(b), len(b.entries))))
 
 

@@ -438,10 +438,13 @@ async def test_forged_pick_ids_are_stale_or_unreadable_and_change_nothing(
         f"zg:pick:{game}:{version}.99:0": t("en", "picker.bad_token"),
         f"zg:pick:{game}:{version}:99": t("en", "picker.bad_choice"),
         f"zg:pick:{game}:{version + 5}:0": t("en", "picker.stale_fresh"),
+        f"zg:pick:{game}:s0123abcd:0": t("en", "picker.stale_fresh"),
         f"zg:pick:{game + 1}:{version}:0": stale,
         f"zg:pick:{game}:{version}:x": stale,
-        f"zg:pick:{game}:{version}.1:u": t("en", "picker.bad_token"),
-        f"zg:pick:{game}:{version}:s": t("en", "picker.title.verb"),  # a button named as a select
+        f"zg:pick:{game}:{version}:u": t("en", "picker.bad_choice"),  # no Undo on this menu
+        f"zg:pick:{game}:{version}.1:u": t("en", "picker.stale_fresh"),  # no such pick now
+        f"zg:pick:{game}:{version}:s": t("en", "picker.bad_choice"),  # a button named as a select
+        f"zg:mine:{game}": stale,  # "Your options" of older messages
     }
     for custom_id, expected in forged.items():
         button = {"type": 2, "style": 1, "label": "x", "custom_id": custom_id}
@@ -451,6 +454,53 @@ async def test_forged_pick_ids_are_stale_or_unreadable_and_change_nothing(
         assert not itx.rejected, custom_id
         text = "\n".join(m.text for m in itx.messages)
         assert expected in text, (custom_id, text)
+        if expected.startswith(("This picker", "That choice")):  # answered with a fresh menu
+            assert t("en", "picker.title.verb") in text, (custom_id, text)
         assert t("en", "error.internal") not in text, custom_id
         assert not [r for r in caplog.records if r.levelno >= logging.WARNING], custom_id
     assert await h.raw_game() == before
+
+
+# -- sealed rounds ------------------------------------------------------------------------
+
+
+async def test_two_temple_pickers_at_once_one_seal_leaves_the_other_valid(
+    harness: BotHarness,
+) -> None:
+    """Two players open their pickers in the same round; one seals a move; the other's
+    open picker still plays (its stamp is the seat's own choices, not the game's
+    version), and a change to its own choices makes it stale."""
+    h = harness
+    players = [h.alice, h.bob, h.carol]
+    await start(h, "temple", players, 9)
+    tapper = Tapper(h, players, random.Random(2))
+    first, second = (await h.waiting(players))[:2]
+    pickers = {}
+    for user in (first, second):
+        picker = await tapper.open(user)
+        assert picker is not None
+        pickers[user.id] = picker
+    version = await tapper.version()
+    # the first seals a move with one tap: the first option that plays (a placed brick)
+    await _seal(tapper, first, pickers[first.id])
+    assert await tapper.version() > version
+    # the second's picker, opened before, still plays its move
+    before = await tapper.version()
+    await _seal(tapper, second, pickers[second.id])
+    assert await tapper.version() > before
+    assert t("en", "picker.stale_fresh") not in pickers[second.id].text
+
+
+async def _seal(tapper: Tapper, user: FakeUser, picker: RecordedMessage) -> None:
+    """Tap the first option of the picker's first section until a step is played."""
+    h = tapper.h
+    version = await tapper.version()
+    while await tapper.version() == version:
+        select_menu, buttons = menu_of(picker)
+        options = [b for b in buttons if not b["custom_id"].endswith(":e")]
+        assert t("en", "picker.stale_fresh") not in picker.text, picker.text
+        if select_menu is not None:
+            value = select_menu["options"][-1]["value"]
+            await tapper.tap(select(h, user, picker, select_menu["custom_id"], [value]))
+        else:
+            await tapper.tap(h.click(user, picker, options[-1]["custom_id"]))

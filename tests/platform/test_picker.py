@@ -176,7 +176,9 @@ async def test_a_step_that_can_be_undone_plays_on_the_tap_and_no_other_unawares(
                 assert not option.plays and why is not None, (option, why)
                 assert answer.menu is not None
                 [confirm] = answer.menu.options
-                assert confirm.plays and canonical(engine, spelled(table, confirm.path)) == str(action)
+                assert confirm.plays and canonical(engine, spelled(table, confirm.path)) == str(
+                    action
+                )
                 confirmations += 1
                 answer = await service.tap(CHANNEL, player, answer.menu.token, [confirm.token])
                 assert answer.outcome is not None
