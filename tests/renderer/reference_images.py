@@ -47,10 +47,10 @@ from bot.games.tikal import flow as tikal_flow
 from bot.games.tikal import rules as tikal_rules
 from bot.games.tikal.selfplay import MAX_STEPS, choose
 from bot.games.tikal.state import PHASE_BID, PHASE_OVER
-from renderer import common, temple, tigris, tikal
+from renderer import common, temple, tigris, tikal, tikal_hex
 
 REFERENCES_DIR = Path(__file__).resolve().parent / "references"
-RENDERERS = (common, tigris, tikal, temple)
+RENDERERS = (common, tigris, tikal, temple, tikal_hex)
 
 TIKAL_NAMES = ("Alice", "Bartholomew the Magnificent", "王小明", "김민준")
 
@@ -172,6 +172,26 @@ def _temple_private() -> bytes:
     return temple.render_private(private, temple_samples.PLAYERS[seat])
 
 
+def _tikal_rotations(seed: int, steps: int, most: bool = True) -> Callable[[], bytes]:
+    """The move picker's picture of the hex in hand (``renderer/tikal_hex.py``) in the
+    first hex-laying phase after ``steps`` steps, on the space where it has the most
+    (or the fewest, but two: one rotation is chosen without asking) distinct rotations."""
+
+    def draw() -> bytes:
+        state = _tikal_state("base", 4, seed, lambda s, done: done >= steps and s.phase == "place")
+        (seat,) = tikal_rules.waiting_for(state)
+        spaces = sorted({str(a).split()[1] for a in TIKAL.legal_actions(state, seat)})
+        views = [TIKAL.picture(state, seat, "place", {"space": space}) for space in spaces]
+        counted = [(len(v["rotations"]), n) for n, v in enumerate(views) if v is not None]
+        several = [pair for pair in counted if pair[0] > 1] or counted
+        _, index = max(counted) if most else min(several)
+        view = views[index]
+        assert view is not None
+        return tikal_hex.render_picture(view)
+
+    return draw
+
+
 #: name -> the PNG bytes of that position, drawn by the renderer under test
 CASES: dict[str, Callable[[], bytes]] = {
     "tigris-early": _tigris_public(0.05),
@@ -192,6 +212,8 @@ CASES: dict[str, Callable[[], bytes]] = {
     "temple-end": _temple_public("over"),
     "temple-private": _temple_private,
     "temple-crowded-ko": _temple_public("mid4", "ko"),
+    "tikal-hex-rotations": _tikal_rotations(1, 12),
+    "tikal-hex-crowded": _tikal_rotations(1, 180, most=False),
 }
 
 
