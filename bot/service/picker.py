@@ -1221,9 +1221,9 @@ def _laid(
         for n, chunk in enumerate(chunks):
             header, name = block.header, block.name or block.header
             if len(chunks) > 1:
-                part = {"n": n + 1, "of": len(chunks)}
-                header = Text("picker.group.part", {"what": header, **part})
-                name = Text("picker.group.part", {"what": name, **part})
+                counted = {"n": n + 1, "of": len(chunks)}
+                header = Text("picker.group.part", {"what": header, **counted})
+                name = Text("picker.group.part", {"what": name, **counted})
             parts.append(_Part(header, name, chunk, block.mixed))
     left = rows - sum(s.rows for s in laid)
     if left < 0:
