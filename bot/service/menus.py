@@ -82,7 +82,8 @@ class Option:
     within: frozenset[str] = frozenset()
     plays: bool = False
     style: Style = Style.PRIMARY
-    #: it starts a layout entered item by item (a lightning layout)
+    #: it starts, adds to or takes from a layout entered item by item (a lightning
+    #: layout): it leads to the layout's next menu, whatever its path spells
     layout: bool = False
     #: it plays a step that cannot be taken back (the title says why; drawn marked)
     final: bool = False

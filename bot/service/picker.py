@@ -1001,7 +1001,7 @@ class Picker:
 
         def item_entry(word: str, label: Any) -> _Entry:
             then = at([*items, word])
-            return _Entry(self.text(*label), then, path=_path(verb, then.values))
+            return _Entry(self.text(*label), then, path=_path(verb, then.values), layout=True)
 
         if pending.group is not None:
             group = next((g for g in step.groups if g.word == pending.group), None)
@@ -1020,6 +1020,7 @@ class Picker:
                     back,
                     path=_path(verb, back.values),
                     style=Style.SECONDARY,
+                    layout=True,
                 )
             )
         if step.complete:
@@ -1049,6 +1050,7 @@ class Picker:
                         replace(pending, group=group.word),
                         path=_path(verb, pending.values),
                         within=frozenset(ITEM_SEP.join([*items, word]) for word, _ in group.items),
+                        layout=True,
                     )
                 )
         if pooled:

@@ -113,7 +113,7 @@ def finals(table: VerbTable, menu: Menu) -> dict[str, Option | None]:
                 found[spelled(table, (*path, items))] = None
             continue
         for option in section.options:
-            if complete(table, option.path):
+            if complete(table, option.path) and not option.layout:
                 found[spelled(table, option.path)] = option
     for option in menu.controls:
         if option.token == END or (option.plays and complete(table, option.path)):
@@ -157,13 +157,16 @@ async def layout(
     service: GameService, channel: int, player: Player, verb: str, items: Sequence[str]
 ) -> tuple[Menu, int]:
     """Tap the layout ``items`` of ``verb`` item by item (never submitting it): the
-    menu then shown, whose Submit plays it, and the taps it took (the start, one per
-    item, or two where an item sits behind its group's button)."""
+    menu then shown, whose Submit plays it, and the taps it took (the start unless the
+    layout opens at once, one per item, or two where an item sits behind its
+    group's button)."""
     answer = await service.tap(channel, player)
     assert answer.menu is not None
-    [start] = [o for o in answer.menu.options if o.layout and o.path == (verb,)]
-    answer = await service.tap(channel, player, answer.menu.token, [start.token])
-    taps = 1
+    starts = [o for o in answer.menu.options if o.layout and o.path == (verb,)]
+    taps = 0
+    if starts:  # else the layout is all there is, and the first menu already
+        answer = await service.tap(channel, player, answer.menu.token, [starts[0].token])
+        taps = 1
     laid: list[str] = []
     for item in items:
         goal = ITEM_SEP.join([*laid, item])
@@ -172,7 +175,7 @@ async def layout(
         check_menu(menu)
         direct = [o for o in menu.options if tuple(o.path) == (verb, goal)]
         if not direct:
-            [group] = [o for o in menu.options if goal in o.within]
+            [group] = [o for o in menu.options if goal in o.within]  # a group's button
             answer = await service.tap(channel, player, menu.token, [group.token])
             taps += 1
             menu = answer.menu
