@@ -23,7 +23,15 @@ import discord
 from bot.discord.buttons import ButtonView
 from bot.discord.game_button import ID, MAX_LABEL
 from bot.i18n import Text
-from bot.service.menus import BUTTONS_PER_ROW, MAX_ROWS, Menu, Option, Style, Widget
+from bot.service.menus import (
+    BUTTONS_PER_ROW,
+    FINAL_MARK,
+    MAX_ROWS,
+    Menu,
+    Option,
+    Style,
+    Widget,
+)
 
 log = logging.getLogger(__name__)
 
@@ -37,7 +45,7 @@ MAX_PLACEHOLDER = 150
 TOKEN = rf"(?P<token>(?:{ID}|s[0-9a-f]{{8}})u?(?:[.~].*)?)"
 #: the mark of an option that plays a step which cannot be taken back (the menu's
 #: title says why, after the same mark)
-FINAL = "🔒"
+FINAL = FINAL_MARK
 #: the file name of a menu's picture
 PICTURE_FILE = "choices.png"
 

@@ -51,6 +51,9 @@ DISTINCT_PREFIX = 20
 #: the widest option description (Discord's limit)
 MAX_DETAIL = 100
 
+#: the mark of an option whose step cannot be taken back (it plays at once), and of
+#: the menu title's line saying why
+FINAL_MARK = "🔒"
 #: the controls' tokens: start over, undo, end the turn
 RESTART, UNDO, END = "r", "u", "e"
 

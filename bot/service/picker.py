@@ -69,6 +69,7 @@ from bot.i18n import Text, catalog
 from bot.service.menus import (
     BUTTONS_PER_ROW,
     END,
+    FINAL_MARK,
     MAX_BUTTON_LABEL,
     MAX_ROWS,
     MAX_SELECT_OPTIONS,
@@ -410,7 +411,9 @@ class Picker:
                 if entry.why is not None:
                     warned.setdefault(entry.why.key, entry.why)
         if warned:
-            notes = [Text("picker.warn", {"why": why}) for why in warned.values()]
+            notes = [
+                Text("picker.warn", {"mark": FINAL_MARK, "why": why}) for why in warned.values()
+            ]
             title = Text("picker.lines", {"first": title, "rest": _joined(notes, "picker.lines")})
         if laid is None:
             raise AssertionError("a menu that does not fit")  # _deepen and _group keep it

@@ -124,7 +124,12 @@ class Tapping:
             if isinstance(after, Pending):
                 return await self._answer(game, await off_loop(picker.menu, after))
             if after is Control.UNDO:
-                outcome = await self.play.undo_step(game, seat)
+                try:
+                    outcome = await self.play.undo_step(game, seat)
+                except Refusal as refusal:  # nothing of theirs to take back: nothing changed
+                    if refusal.text.key == CONFLICT:
+                        raise
+                    return await self._fresh(game, picker, refusal.text)
                 return await self._after(game, seat, outcome)
             assert isinstance(after, Picked)
             try:

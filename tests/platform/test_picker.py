@@ -211,6 +211,10 @@ async def test_a_tap_plays_a_step_and_a_stale_one_gets_a_fresh_menu(store: Store
     answer = await service.tap(CHANNEL, mover)
     first = answer.menu
     assert first is not None
+    # an Undo with nothing of theirs to take back: said, with the menu again
+    undone = await service.tap(CHANNEL, mover, f"{row.version}u", ["u"])
+    assert [t.key for t in undone.lines] == ["error.nothing_to_undo"] and undone.menu is not None
+    assert (await channel_row(store)).version == row.version
     taps = 0
     while answer.outcome is None:
         assert answer.menu is not None
