@@ -29,8 +29,9 @@ from typing import Any
 
 from PIL import Image, ImageDraw
 
-from renderer.common import encode_png, font_stack, paste_centered, sprite
-from renderer.tikal import FRAME, HIGHLIGHT, OUTLINE, edge_angle, hex_points, mini_hex, put_text
+from renderer.common import encode_png, paste_centered, sprite
+from renderer.lettering import Pen
+from renderer.tikal import FRAME, HIGHLIGHT, OUTLINE, edge_angle, hex_points, mini_hex
 
 #: the board edges as the view names them, clockwise from north (``edge_angle``'s order)
 DIRECTIONS = ("n", "ne", "se", "s", "sw", "nw")
@@ -122,7 +123,7 @@ def _badge(img: Image.Image, cx: float, cy: float, text: str) -> None:
         d.ellipse(box, fill=HIGHLIGHT, outline=OUTLINE, width=round(3 * k))
 
     paste_centered(img, sprite(size, size, paint), (cx, cy))
-    put_text(img, (cx, cy), text, font_stack(38, bold=True), OUTLINE, anchor="mm")
+    Pen(img.width).put(img, (cx, cy), text, 38, OUTLINE, bold=True, anchor="mm")
 
 
 def _empty() -> Image.Image:
@@ -134,4 +135,3 @@ def _empty() -> Image.Image:
         d.polygon(hex_points(cx, cy, (RADIUS - 2) * k), outline=(78, 90, 82), width=round(2 * k))
 
     return sprite(size, height, paint)
-

@@ -450,6 +450,12 @@ class GameEngine(ABC, Generic[S, A]):
         (its player gets a heads-up). Default: unknown."""
         return None
 
+    def rules_examples(self) -> dict[str, Any]:
+        """Fixed positions for the pictures of ``/rules``, built through the rules and
+        given as views, by the name the game's ``render_rules`` draws them under
+        (an annotated board, a worked scoring example). Default: none."""
+        return {}
+
     def focus(self, state: S, seat: Seat) -> list[str]:
         """The board spaces where ``seat`` can act now, named as in the public view: the
         region a zoomed image beside the seat's preview shows (a board too dense to read
@@ -522,6 +528,19 @@ class ZoomRenderer(Protocol):
     ) -> bytes | None: ...
 
 
+class RulesRenderer(Protocol):
+    """``renderer.<game>.render_rules``: one picture of ``/rules`` (``kind``: a key of
+    the engine's ``rules_examples``) -> PNG bytes, or None when there is none."""
+
+    def __call__(
+        self,
+        examples: Mapping[str, JSON],
+        kind: str,
+        players: Sequence[PlayerLabel],
+        lang: str,
+    ) -> bytes | None: ...
+
+
 class PictureRenderer(Protocol):
     """``renderer.<game>....render_picture``: the engine's :meth:`GameEngine.picture`
     view -> PNG bytes in language ``lang``."""
@@ -535,11 +554,15 @@ class GameType:
 
     ``render_private`` is None for a game without hidden information;
     ``render_zoom`` None for a board legible at a phone's width as it is;
-    ``render_picture`` None for a game whose picker shows no pictures.
+    ``render_picture`` None for a game whose picker shows no pictures;
+    ``render_rules`` None for a game whose ``/rules`` has no pictures.
     """
 
     engine: GameEngine[Any, Any]
     render_public: PublicRenderer
     render_private: PrivateRenderer | None = None
     render_zoom: ZoomRenderer | None = None
+    render_rules: RulesRenderer | None = None
+
+
     render_picture: PictureRenderer | None = None

@@ -54,6 +54,7 @@ from bot.games.temple import (
     picking,
     race,
     scoring,
+    solver,
     state,
     views,
     words,
@@ -68,7 +69,7 @@ from bot.games.temple.actions import (
     Pass,
     Skip,
 )
-from bot.games.temple.components import MAX_PLAYERS, MIN_PLAYERS
+from bot.games.temple.components import BRICKS, MAX_PLAYERS, MIN_PLAYERS
 from bot.games.temple.state import (
     PHASE_BONUS,
     PHASE_OVER,
@@ -77,6 +78,9 @@ from bot.games.temple.state import (
     GameState,
 )
 from bot.games.temple.submit import all_submitted, submit
+
+#: the seed of the ``/rules`` pictures' game
+EXAMPLE_SEED = 2024
 
 if TYPE_CHECKING:
     from bot.games.computer import Brain
@@ -196,6 +200,22 @@ class TempleEngine(GameEngine[GameState, Action]):
 
     def public_view(self, game: GameState) -> dict[str, Any]:
         return views.public_view(game)
+
+    def rules_examples(self) -> dict[str, Any]:
+        """The first round of a seeded three-player game (the annotated board), and
+        its first card with a layout of one player's bricks that builds it (found
+        by the solver) and the same layout less its top brick, which does not."""
+        game = self.new_game(3, {}, EXAMPLE_SEED)
+        view = self.public_view(game)
+        card_view = next(s["card"] for s in view["slots"] if s.get("card"))
+        silhouette = frozenset((int(x), int(y)) for x, y in card_view["cells"])
+        layout = solver.cached_layout(silhouette, solver.counts_of(dict(BRICKS)))
+        bricks = sorted(layout or (), key=lambda b: (b.y, b.x))
+        match = [{"length": b.length, "x": b.x, "y": b.y} for b in bricks]
+        return {
+            "board": view,
+            "scoring": {"card": card_view, "match": match, "miss": match[:-1]},
+        }
 
     def private_view(self, game: GameState, seat: int) -> dict[str, Any]:
         return views.private_view(game, seat)

@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import random
 from collections.abc import Mapping, Sequence
 from typing import TYPE_CHECKING, Any
 
@@ -20,6 +21,11 @@ from bot.games.tigris.state import (
 
 if TYPE_CHECKING:
     from bot.games.computer import Brain
+
+
+#: the position of the ``/rules`` pictures: this seed, this many random legal steps
+EXAMPLE_SEED = 2024
+EXAMPLE_STEPS = 40
 
 
 class TigrisEngine(GameEngine[GameState, actions.Action]):
@@ -59,6 +65,18 @@ class TigrisEngine(GameEngine[GameState, actions.Action]):
 
     def public_view(self, game: GameState) -> dict[str, Any]:
         return views.public_view(game)
+
+    def rules_examples(self) -> dict[str, Any]:
+        """The board after :data:`EXAMPLE_STEPS` seeded random legal steps of a
+        three-player game, and the first seat's hand and points there."""
+        game = self.new_game(3, {}, EXAMPLE_SEED)
+        chooser = random.Random(EXAMPLE_SEED)
+        for _ in range(EXAMPLE_STEPS):
+            if self.result(game) is not None:
+                break
+            seat = min(self.waiting_for(game))
+            self.apply(game, seat, chooser.choice(self.legal_actions(game, seat)))
+        return {"board": self.public_view(game), "scoring": self.private_view(game, 0)}
 
     def private_view(self, game: GameState, seat: int) -> dict[str, Any]:
         return views.private_view(game, seat)

@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import random
 from collections.abc import Mapping, Sequence
 from typing import Any
 
@@ -42,6 +43,9 @@ from bot.games.tikal.state import (
     GameState,
 )
 
+#: the position of the ``/rules`` pictures: this seed, this many self-play steps
+EXAMPLE_SEED = 2024
+EXAMPLE_STEPS = 90
 #: how many bid amounts the bidder's buttons offer after "pass"
 BID_BUTTONS = 4
 MINI = "mini"
@@ -140,6 +144,22 @@ class TikalEngine(GameEngine[GameState, actions.Action]):
 
     def public_view(self, game: GameState) -> dict[str, Any]:
         return views.public_view(game)
+
+    def rules_examples(self) -> dict[str, Any]:
+        """The board of a three-player base game after :data:`EXAMPLE_STEPS` steps
+        of the seeded self-play player (it builds, digs and scores as a player
+        would): the annotated board and the temple-scoring example."""
+        from bot.games.tikal.selfplay import choose  # it plays through this engine
+
+        game = self.new_game(3, {}, EXAMPLE_SEED)
+        chooser = random.Random(EXAMPLE_SEED)
+        for _ in range(EXAMPLE_STEPS):
+            if game.phase == PHASE_OVER:
+                break
+            (seat,) = rules.waiting_for(game)
+            flow.apply(game, seat, choose(game, seat, chooser))
+        view = self.public_view(game)
+        return {"board": view, "scoring": view}
 
     def result(self, game: GameState) -> Result | None:
         if game.phase != PHASE_OVER:
