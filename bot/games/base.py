@@ -564,5 +564,4 @@ class GameType:
     render_zoom: ZoomRenderer | None = None
     render_rules: RulesRenderer | None = None
 
-
     render_picture: PictureRenderer | None = None
