@@ -9,14 +9,16 @@ around it, each with the stones on its edges.
 Decisions:
 
 * Phone first: a phone shows the image at most about 412 px wide; the panels
-  are 300 px wide, two a row (three when there are more than four
-  rotations), so a hex is still about 40 px across on the phone, its stones
-  visible, and the number is a 56 px badge.
+  are 330 px wide, two a row (up to three rows), so a hex is still about 67 px
+  across on the phone, its stones visible, and the number is a 56 px badge.
 * A linked neighbour (a shared edge with a stone on either side, which a
   figure can cross) is drawn in full with a thick yellow outline; the others
   are dimmed, an empty neighbour space a faint outline: the rotations are
   told apart by where they lead.
-* Only hexes and their stones are drawn, from the engine's view: nothing is
+* Every hex is named as on the board (``C4``), the hex in hand's space too,
+  so a player finds the place on the map; the names are at least 10 px at
+  phone width.
+* Only hexes, their stones and names are drawn, from the engine's view: nothing is
   re-derived here. The hexes come from ``renderer/tikal.py``'s sprites
   (:func:`renderer.tikal.mini_hex`), so they look as on the board.
 """
@@ -37,17 +39,19 @@ from renderer.tikal import FRAME, HIGHLIGHT, OUTLINE, edge_angle, hex_points, mi
 DIRECTIONS = ("n", "ne", "se", "s", "sw", "nw")
 
 #: a hex's circumradius in a panel
-RADIUS = 50
-#: panels per row: two, three when there are more than four
+RADIUS = 56
+#: panels per row
 PER_ROW = 2
-PER_ROW_MANY = 3
-PANEL_W = 300
-PANEL_H = 300
+PANEL_W = 330
+PANEL_H = 330
 PAD = 12
 #: the gap between a hex and its neighbour (as on the board)
 GAP = 4
 DIMMED = 0.45
 LINK_WIDTH = 7
+#: a space's name, in px at phone width (the glance floor and a little more)
+NAME_PX = 10
+NAME = (250, 250, 246)
 
 
 def render_picture(view: Mapping[str, Any], lang: str = "en") -> bytes:
@@ -57,7 +61,7 @@ def render_picture(view: Mapping[str, Any], lang: str = "en") -> bytes:
 
 def draw_picture(view: Mapping[str, Any], lang: str = "en") -> Image.Image:
     rotations = list(view["rotations"])
-    across = PER_ROW_MANY if len(rotations) > 2 * PER_ROW else PER_ROW
+    across = PER_ROW
     rows = math.ceil(len(rotations) / across)
     per_row = min(across, len(rotations))
     img = Image.new("RGBA", (per_row * PANEL_W + 2 * PAD, rows * PANEL_H + 2 * PAD), FRAME)
@@ -98,7 +102,23 @@ def _panel(
     tile = view["tile"]
     hand = mini_hex(tile["kind"], tuple(rotation["stones"]), RADIUS, _value(tile))
     paste_centered(img, hand, (cx, cy))
+    pen = Pen(img.width)
+    draw = ImageDraw.Draw(img)
+    size = pen.px(NAME_PX)
+    _name(draw, pen, cx, cy, str(view["space"]), size)
+    for direction, laid in neighbours.items():
+        ox, oy = _offset(direction)
+        _name(draw, pen, cx + ox, cy + oy, str(laid["space"]), size)
     _badge(img, x + 34, y + 34, str(rotation["rotation"]))
+
+
+def _name(draw: ImageDraw.ImageDraw, pen: Pen, cx: float, cy: float, name: str, size: int) -> None:
+    """A space's name near the top of its hex, as on the board (light, ringed dark so it
+    reads on any terrain, dimmed or not)."""
+    top = cy - RADIUS * math.sqrt(3) / 2 + size * 0.75
+    pen.text(
+        draw, (cx, top), name, size, NAME, bold=True, anchor="mm", stroke=3, stroke_fill=OUTLINE
+    )
 
 
 def _value(hex_: Mapping[str, Any]) -> str | None:

@@ -71,6 +71,7 @@ from bot.service.menus import (
     END,
     FINAL_MARK,
     MAX_BUTTON_LABEL,
+    MAX_OPTION_LABEL,
     MAX_ROWS,
     MAX_SELECT_OPTIONS,
     RESTART,
@@ -1242,6 +1243,8 @@ def _laid(
         labelled = [
             (e, _mixed_label(e, Widget.SELECT) if part.mixed else e.label) for e in part.entries
         ]
+        if not all(fits(label, MAX_OPTION_LABEL) for _, label in labelled):
+            return None
         laid.append(_Laid(Widget.SELECT, part.header, labelled))
     return laid
 
@@ -1254,10 +1257,11 @@ def _distinct(laid: Sequence[_Laid]) -> bool:
 
 
 def _mixed_label(entry: _Entry, widget: Widget) -> Text:
-    """An entry's label in a section of several verbs: with its verb when it fits."""
-    if entry.tagged is not None and fits(entry.tagged, label_limit(widget)):
-        return entry.tagged
-    return entry.label
+    """An entry's label where no header says its verb (a section of several verbs, a
+    row of buttons among others): with its verb and every value, even the shared
+    ones. Whether it fits is the caller's to check (a block whose labels do not fit
+    buttons is a select, whose header says them)."""
+    return entry.tagged if entry.tagged is not None else entry.label
 
 
 @dataclass
@@ -1374,8 +1378,13 @@ def _bands(
 
 
 def _same_words(first: Text, second: Text) -> bool:
-    """Whether two labels read the same (but for case): a detail would repeat it."""
-    return first.render("en").casefold() == second.render("en").casefold()
+    """Whether two labels read the same (but for case and punctuation): a detail would
+    repeat it."""
+
+    def letters(text: Text) -> str:
+        return "".join(ch for ch in text.render("en").casefold() if ch.isalnum())
+
+    return letters(first) == letters(second)
 
 
 def _joined(parts: Sequence[Text], key: str = "picker.join") -> Text:

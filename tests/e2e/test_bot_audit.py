@@ -32,6 +32,7 @@ from .bot_harness import (
     action_buttons,
     last_buttons,
     move,
+    picker_buttons,
     open_harness,
     start_oracle,
 )
@@ -369,15 +370,29 @@ async def test_tigris_with_hidden_scoring_keeps_hands_and_scores_private(
         view = engine.public_view(state)
         if view["turn"]["phase"] in SUPPORT_PHASES:
             # the support buttons follow from public information (the hand size) only;
-            # they are on the public message, or on the player's own answer when the
-            # player goes on (an attacker commits first)
-            latest = [m for m in h.fake.visible_to(user) if button_actions(m)][-1]
+            # they are on the public message, or, when the player goes on (an attacker
+            # commits first), in the move picker their own answer carries (their own
+            # legal counts, from 0)
+            latest = [
+                m for m in h.fake.visible_to(user) if button_actions(m) or picker_buttons(m)
+            ][-1]
             seat = row.seat_of(user.id).seat
             size = view["players"][seat]["hand_size"]
-            assert button_actions(latest) == [f"support {n}" for n in range(size + 1)]
-            assert labels(latest) == [
-                t("en", "tigris.choice.support", count=n) for n in range(size + 1)
-            ]
+            if button_actions(latest):
+                assert button_actions(latest) == [f"support {n}" for n in range(size + 1)]
+                assert labels(latest) == [
+                    t("en", "tigris.choice.support", count=n) for n in range(size + 1)
+                ]
+            else:
+                offered = [
+                    label
+                    for label in picker_buttons(latest)
+                    if label.startswith(t("en", "tigris.choice.support", count=0)[:-1])
+                ]
+                assert 1 <= len(offered) <= size + 1, picker_buttons(latest)
+                assert offered == [
+                    t("en", "tigris.choice.support", count=n) for n in range(len(offered))
+                ]
             supports += 1
         await move(h, user, rng.choice(await h.legal(user)))
     assert await h.waiting(players) == []
