@@ -125,6 +125,19 @@ def irreversible(kind: StepKind, checkpoint: bool, *, ended: bool = False) -> Te
     return Text("picker.why.ends" if ended else "picker.why.handoff")
 
 
+def step_kind(engine: Any, state: Any, seat: int, before: set[int], turn: int | None) -> StepKind:
+    """The kind of the step ``seat`` just took (``state`` is after it), from the seats
+    awaited and the turn number before it."""
+    return classify(
+        seat,
+        before,
+        engine.waiting_for(state),
+        finished=engine.result(state) is not None,
+        simultaneous=engine.turns is TurnShape.SIMULTANEOUS,
+        new_turn=engine.turn_number(state) != turn,
+    )
+
+
 def forced_end(engine: Any, state: Any, seat: int) -> Any:
     """The action ending ``seat``'s turn when it is all the seat may still do, else None."""
     end = engine.end_turn_action(state, seat)
@@ -140,25 +153,14 @@ def judged(engine: Any, state: Any, seat: int, action: Any) -> Text | None:
     can only end); None when it could, or the rules refuse it."""
     before = engine.waiting_for(state)
     turn = engine.turn_number(state)
-
-    def kind() -> StepKind:
-        return classify(
-            seat,
-            before,
-            engine.waiting_for(state),
-            finished=engine.result(state) is not None,
-            simultaneous=engine.turns is TurnShape.SIMULTANEOUS,
-            new_turn=engine.turn_number(state) != turn,
-        )
-
     try:
         events = engine.apply(state, seat, action)
         checkpoint = engine.is_checkpoint(state, seat, action, events)
-        now = kind()
+        now = step_kind(engine, state, seat, before, turn)
         end = forced_end(engine, state, seat) if now is StepKind.CONTINUE else None
         if end is not None:
             engine.apply(state, seat, end)
-            now = kind()
+            now = step_kind(engine, state, seat, before, turn)
     except RuleError:
         return None
     return irreversible(now, checkpoint, ended=end is not None)
@@ -396,15 +398,7 @@ class Play:
 
     @staticmethod
     def _kind(game: LoadedGame, seat: int, before: set[int], turn: int | None) -> StepKind:
-        engine, state = game.engine, game.state
-        return classify(
-            seat,
-            before,
-            engine.waiting_for(state),
-            finished=engine.result(state) is not None,
-            simultaneous=engine.turns is TurnShape.SIMULTANEOUS,
-            new_turn=engine.turn_number(state) != turn,
-        )
+        return step_kind(game.engine, game.state, seat, before, turn)
 
     # -- timeouts -----------------------------------------------------------------
 

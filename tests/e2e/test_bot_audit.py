@@ -32,8 +32,8 @@ from .bot_harness import (
     action_buttons,
     last_buttons,
     move,
-    picker_buttons,
     open_harness,
+    picker_buttons,
     start_oracle,
 )
 from .fake_discord import FakeDiscord, FakeUser, InteractionResult, InteractionType, RecordedMessage
@@ -373,9 +373,9 @@ async def test_tigris_with_hidden_scoring_keeps_hands_and_scores_private(
             # they are on the public message, or, when the player goes on (an attacker
             # commits first), in the move picker their own answer carries (their own
             # legal counts, from 0)
-            latest = [
-                m for m in h.fake.visible_to(user) if button_actions(m) or picker_buttons(m)
-            ][-1]
+            latest = [m for m in h.fake.visible_to(user) if button_actions(m) or picker_buttons(m)][
+                -1
+            ]
             seat = row.seat_of(user.id).seat
             size = view["players"][seat]["hand_size"]
             if button_actions(latest):
