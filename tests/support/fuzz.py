@@ -41,7 +41,7 @@ from typing import Any
 from bot.games.base import GameType, OptionSpec, RuleError
 from bot.service import ChoiceKind, GameService, Outcome, Player, Refusal, announce
 from bot.service.loaded import LoadedGame
-from bot.service.picker import Menu
+from bot.service.menus import Menu
 from bot.service.replay import Replayer
 from bot.service.table import all_options
 from bot.store import GameRow
@@ -270,31 +270,36 @@ class Fuzzer:
     # -- the picker: its one entry point --------------------------------------------------
 
     async def tap(
-        self, channel: int, user: Player, token: str | None, picked: list[str]
-    ) -> tuple[Menu | None, Outcome | None]:
-        """One tap of ``user``'s move picker (``token`` None opens it): the next menu, or
-        the outcome of the step the tap played. The only call to the picker's API."""
-        answer = await self.service.pick(channel, user, token, picked)
-        return answer.menu, answer.outcome
+        self, channel: int, user: Player, token: str | None, picked: list[str], game_id: int
+    ) -> tuple[Menu | None, Outcome | None, list[str]]:
+        """One tap of ``user``'s move picker (``token`` None opens it): the next menu,
+        the outcome of the step the tap played, if any, and the catalog keys of the
+        lines said first (a stale or bad pick's). The only call to the picker's API."""
+        answer = await self.service.tap(channel, user, token, picked, game_id=game_id)
+        return answer.menu, answer.outcome, [line.key for line in answer.lines]
 
     async def _taps(self, channel: int, row: GameRow) -> None:
         seen = self.seen[channel]
         user = self._user(row)
         menu = seen.menu if seen.menu_user == user and self.rng.random() < 0.7 else None
+        game_id = row.id if self.rng.random() < 0.97 else self.rng.choice(FAR)
         for _ in range(self.rng.randint(1, 6)):
             if menu is None:
                 token, picked = None, list[str]()
             else:
                 token, picked = self._tap_of(menu)
-            menu, outcome = await self.tap(channel, user, token, picked)
+            menu, outcome, said = await self.tap(channel, user, token, picked, game_id)
             self._remember(outcome)
+            for key in said:  # a pick answered with a fresh menu: a refusal all the same
+                self.tally.refusals[f"tap: {key}"] += 1
             if menu is None:
                 break
         seen.menu, seen.menu_user = menu, user
 
     def _tap_of(self, menu: Menu) -> tuple[str, list[str]]:
-        """A tap in ``menu``: mostly real, now and then hostile."""
-        tokens = [option.token for option in menu.options]
+        """A tap in ``menu``: mostly one of its own options (a control now and then),
+        now and then a hostile one."""
+        tokens = [option.token for option in menu.options] or ["0"]
         roll = self.rng.random()
         if roll < 0.08:
             return menu.token, [self.rng.choice(HOSTILE_NUMBERS)]
@@ -303,10 +308,15 @@ class Fuzzer:
             return menu.token + hostile, tokens[:1]
         if roll < 0.14:
             return self.rng.choice(HOSTILE_NUMBERS) + ".0", tokens[:1]
-        if roll < 0.16 and menu.restart is not None:
-            return menu.restart, tokens[:1]
-        count = self.rng.randint(menu.min_values, min(menu.max_values, len(tokens)))
-        return menu.token, self.rng.sample(tokens, count)
+        if roll < 0.18 and menu.controls:
+            return menu.token, [self.rng.choice(menu.controls).token]
+        if not menu.sections:
+            return menu.token, tokens[:1]
+        section = self.rng.choice(menu.sections)
+        own = [option.token for option in section.options]
+        high = min(section.max_values, len(own))
+        count = self.rng.randint(min(section.min_values, high), high)
+        return menu.token, self.rng.sample(own, count)
 
     # -- the commands -----------------------------------------------------------------
 
@@ -438,9 +448,15 @@ class Fuzzer:
         game_id, version, action = self.rng.choice(seen.buttons)
         if self.rng.random() < 0.1:
             game_id = self.rng.choice(FAR)
-        outcome = await self.service.act(
-            channel, self._user(row), action, expected_game=game_id, expected_version=version
-        )
+        user = self._user(row)
+        if self.rng.random() < 0.7 and game_id is not None and version is not None:
+            outcome = await self.service.press(
+                channel, user, action, game_id=game_id, version=version
+            )
+        else:
+            outcome = await self.service.act(
+                channel, user, action, expected_game=game_id, expected_version=version
+            )
         self._remember(outcome)
 
     async def _undo(self, channel: int, row: GameRow) -> None:
@@ -528,8 +544,10 @@ class Fuzzer:
             await self.service.hand(channel, user)
         elif roll == 3:
             await self.service.suggestions(channel, user, self.rng.choice(("", "p", "²", "\x00")))
-        elif roll == 4 and row is not None:
-            await self.service.my_options(channel, user, row.id)
+        elif roll == 4:
+            await self.service.legal_values(
+                channel, user, self.rng.choice(("place", "tile", "bid", "²")), "square", {}
+            )
         else:
             await self.service.board(channel)
 
