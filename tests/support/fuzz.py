@@ -186,6 +186,8 @@ class Fuzzer:
             [(n, h) for n, h, _ in handlers], weights=[w for _, _, w in handlers]
         )[0]
         self._command = f"{name} in channel {channel}"
+        if row is not None:  # enough to find the position a failure met
+            self._command += f" ({row.game_type} game {row.id} v{row.version} {row.options})"
         self.tally.commands += 1
         await self._guarded(name, handler(channel, row))
         if self.rng.random() < 0.6:  # the timer task, without moving the clock
