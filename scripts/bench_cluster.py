@@ -26,6 +26,9 @@ Each run starts afresh (fake Discord, database, processes); ``--rounds``
 runs of each layout, alternating; p50/p99 over all runs' answers, answers/s
 the median of the runs.
 
+Each layout also prints its plays' and decisions' rates as a fraction of its
+``/help`` rate (a sealed play's goal: a third of ``/help``'s).
+
 Usage: ``nice python scripts/bench_cluster.py [--rounds 2]``. The machine's
 cores are shared by both layouts' processes, the fake Discord and the
 server, so the two-process figures show what splitting costs or gains on
@@ -158,14 +161,20 @@ async def measure(server: PostgresServer, rounds: int) -> None:
                 runs[name].append(await run_layout(server, Path(folder), name))
     for name in LAYOUTS:
         print(f"{name}: {rounds} runs, 100 channels on 2 shards")
+        rates: dict[str, float] = {}
         for label, key in (
             ("floor: /help in 100 channels", "floor"),
             ("200 sealed plays at once", "plays"),
             ("100 decisions at once", "claims"),
         ):
             times = [t for run in runs[name] for t in run[key][0]]
-            rate = statistics.median(run[key][1] for run in runs[name])
+            rate = rates[key] = statistics.median(run[key][1] for run in runs[name])
             print(line(label, times, rate))
+        print(
+            f"  rate / the floor's rate: sealed plays {rates['plays'] / rates['floor']:.2f},"
+            f" decisions {rates['claims'] / rates['floor']:.2f} (goal for a sealed play: 0.33)",
+            flush=True,
+        )
 
 
 def main() -> None:
