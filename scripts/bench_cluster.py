@@ -156,9 +156,14 @@ async def measure(server: PostgresServer, rounds: int) -> None:
     register_oracle()
     runs: dict[str, list[dict[str, tuple[list[float], float]]]] = {name: [] for name in LAYOUTS}
     with tempfile.TemporaryDirectory(prefix="bench-cluster-") as folder:
-        for _ in range(rounds):  # the layouts alternate, so both meet the same load
+        for round_no in range(1, rounds + 1):  # the layouts alternate: both meet the same load
             for name in LAYOUTS:
-                runs[name].append(await run_layout(server, Path(folder), name))
+                run = await run_layout(server, Path(folder), name)
+                runs[name].append(run)
+                print(f"{name}, round {round_no}:", flush=True)
+                for key in ("floor", "plays", "claims"):
+                    print(line(key, *run[key]), flush=True)
+    print()
     for name in LAYOUTS:
         print(f"{name}: {rounds} runs, 100 channels on 2 shards")
         rates: dict[str, float] = {}

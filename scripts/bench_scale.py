@@ -88,10 +88,14 @@ FIGURES: dict[str, str] = {}
 FIGURES_LINE = "figures as JSON: "
 
 
+STARTED = time.monotonic()
+
+
 def say(what: str, figures: str) -> None:
-    """Print one figure line, and keep it for the side-by-side table."""
+    """Print one figure line (with the seconds since the start), and keep it for the
+    side-by-side table."""
     FIGURES[what] = figures
-    print(f"{what}: {figures}", flush=True)
+    print(f"{what}: {figures} [{time.monotonic() - STARTED:.0f} s]", flush=True)
 
 
 def pct(values: list[float], q: float) -> float:

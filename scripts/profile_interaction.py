@@ -8,7 +8,7 @@ entries (``cProfile`` on the loop's thread, by own time); asserts nothing.
 
 * ``service``: a move through :class:`~bot.service.GameService` with images
   off (``service.act``, as ``bench_scale.py`` drives it), Tigris &
-  Euphrates games of two players, 1,000 stored;
+  Euphrates games of two players, ``--games`` stored (1,000);
 * ``adapter``: the real bot against the fake Discord on loopback (the
   fake runs in a thread of its own, with its own event loop, so the
   profile is the bot's alone), a 3-player Tigris & Euphrates game: ``/play``
@@ -136,18 +136,18 @@ class Meter:
 # -- the service alone ----------------------------------------------------------------------
 
 
-async def service_part(location: str, moves: int, top: int) -> None:
+async def service_part(location: str, moves: int, top: int, games: int = 1000) -> None:
     from bench_scale import create_games, next_move
 
     registry = plugins.load_builtin_games()
     store = await Store.open(location)
     try:
         service = GameService(store, registry, render=False)
-        await create_games(service, range(1, 1001))
+        await create_games(service, range(1, games + 1))
         meter = Meter(store)
         await meter.start()
         rng = random.Random(1)
-        for channel in rng.sample(range(1, 1001), moves):
+        for channel in rng.sample(range(1, games + 1), moves):
             player, action = await next_move(service, channel, rng)
             await meter.measure(
                 "a move (service.act, no image)", service.act(channel, player, action)
@@ -358,6 +358,7 @@ def main() -> None:
     parser.add_argument("--db", default="sqlite", choices=("sqlite", "postgres"))
     parser.add_argument("--moves", type=int, default=200)
     parser.add_argument("--top", type=int, default=25)
+    parser.add_argument("--games", type=int, default=1000, help="games stored (service part)")
     args = parser.parse_args()
     with contextlib.ExitStack() as stack:
         for part in args.part.split(","):
@@ -366,8 +367,10 @@ def main() -> None:
             else:
                 location = str(Path(stack.enter_context(tempfile.TemporaryDirectory())) / "p.db")
             print(f"== {part} on {args.db}, {args.moves} moves", flush=True)
-            run = service_part if part == "service" else adapter_part
-            asyncio.run(run(location, args.moves, args.top))
+            if part == "service":
+                asyncio.run(service_part(location, args.moves, args.top, args.games))
+            else:
+                asyncio.run(adapter_part(location, args.moves, args.top))
 
 
 if __name__ == "__main__":
