@@ -88,7 +88,13 @@ def profile(lines: list[str]) -> list[str]:
     return out
 
 
-PICK = {"scale": scale, "latency": latency, "cluster": verbatim, "store": verbatim}
+def cluster(lines: list[str]) -> list[str]:
+    """Each layout's closing lines (all its rounds, beside /help's rate), not each round's."""
+    start = next((i for i, text in enumerate(lines) if " runs, 100 channels" in text), 0)
+    return verbatim(lines[start:])
+
+
+PICK = {"scale": scale, "latency": latency, "cluster": cluster, "store": verbatim}
 
 
 def main() -> int:
