@@ -23,9 +23,12 @@
 #   plus what the parts before it left unused, never more than what is left of the
 #   budget; a part stopped at its limit says so in its log (rc=124) and the next one
 #   runs. Output is unbuffered, so a stopped part leaves every figure it printed.
-# * The parts' limits, for 16 quiet cores: scale 150 s (both databases, 10,000 games),
-#   latency 75 s (three games on both databases), cluster 60 s (three layouts, one
-#   round), store 25 s, profile 25 s a database.
+# * The parts' limits, for 16 quiet cores, from their durations on a busy 2-core machine
+#   (load 6-8; a quiet core runs these 2-4 times as fast): scale 190 s (both databases,
+#   10,000 games; 234 s there: SQLite 66, PostgreSQL 162), latency 75 s (three games on
+#   both databases, 80 moves each; 30 s a game there), cluster 60 s (three layouts, one
+#   round; 100 s there), store 20 s, profile 20 s a database. They sum to a little more
+#   than the budget, which the parts that end early leave to the ones after them.
 set -u
 cd "$(dirname "$0")/.."
 OUT=${OUT:?set OUT to the folder the logs go to}
@@ -52,7 +55,7 @@ if [ ${#candidates[@]} = 0 ]; then
 fi
 
 # the limits of the parts still to run (each run's SECONDS below), summed
-REST=$((30 + 150 + 75 + 60 + 25 + 25 + 25))
+REST=$((20 + 190 + 75 + 60 + 20 + 20 + 20))
 
 # run NAME SECONDS COMMAND...: the command's output in $OUT/NAME.log, stopped after SECONDS,
 # or later by what the parts before it left unused, or sooner when the budget is spent
@@ -116,7 +119,7 @@ fi
 echo "$(date +%T) setup done ($SECONDS s): $("$PY" --version), $(nproc) cores"
 
 export ZIGGURAT_PG_BIN=wheel
-run setup 30 "$PY" -c "
+run setup 20 "$PY" -c "
 from tests.support.postgres import find_bin
 import subprocess
 bin_dir = find_bin()
@@ -129,13 +132,13 @@ if [ "$QUICK" = 1 ]; then
 else
     scale=(--games 10000 --waves 3) moves=80 rounds=1 waves=2 profile=(--moves 80 --games 300)
 fi
-run scale 150 "$PY" scripts/bench_scale.py --db sqlite,postgres "${scale[@]}"
+run scale 190 "$PY" scripts/bench_scale.py --db sqlite,postgres "${scale[@]}"
 run latency 75 "$PY" scripts/bench_latency.py --game tigris,tikal,temple --moves "$moves" \
     --db sqlite,postgres
 run cluster 60 "$PY" scripts/bench_cluster.py --rounds "$rounds"
-run store 25 "$PY" scripts/bench_store.py --waves "$waves"
-run profile 25 "$PY" scripts/profile_interaction.py --db sqlite "${profile[@]}" --top 25
-run profile 25 "$PY" scripts/profile_interaction.py --db postgres "${profile[@]}" --top 25
+run store 20 "$PY" scripts/bench_store.py --waves "$waves"
+run profile 20 "$PY" scripts/profile_interaction.py --db sqlite "${profile[@]}" --top 25
+run profile 20 "$PY" scripts/profile_interaction.py --db postgres "${profile[@]}" --top 25
 stamp "all done" >>"$OUT/setup.log"
 
 # the compact table: every line of each log that carries a figure
