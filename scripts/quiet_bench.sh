@@ -23,12 +23,13 @@
 #   plus what the parts before it left unused, never more than what is left of the
 #   budget; a part stopped at its limit says so in its log (rc=124) and the next one
 #   runs. Output is unbuffered, so a stopped part leaves every figure it printed.
-# * The parts' limits, for 16 quiet cores, from their durations on a busy 2-core machine
-#   (load 6-8; a quiet core runs these 2-4 times as fast): scale 190 s (both databases,
-#   10,000 games; 234 s there: SQLite 66, PostgreSQL 162), latency 75 s (three games on
-#   both databases, 80 moves each; 30 s a game there), cluster 60 s (three layouts, one
-#   round; 100 s there), store 20 s, profile 20 s a database. They sum to a little more
-#   than the budget, which the parts that end early leave to the ones after them.
+# * The parts' limits, for 16 quiet cores, from a whole run on a busy 2-core machine
+#   (load 5-7, 530 s; a quiet core runs these 2-4 times as fast): scale 190 s (both
+#   databases, 10,000 games; 234 s there: SQLite 66, PostgreSQL 162), latency 75 s (three
+#   games on both databases, 80 moves each; 82 s there), cluster 60 s (three layouts, one
+#   round; 95 s there), store 20 s (23 s there), profile 20 s a database (31 s, 50 s
+#   there). They sum to a little more than the budget, which the parts that end early
+#   leave to the ones after them.
 set -u
 cd "$(dirname "$0")/.."
 OUT=${OUT:?set OUT to the folder the logs go to}
