@@ -59,8 +59,11 @@ A = TypeVar("A")
 
 #: the levels a player may choose for a computer seat, weakest first
 LEVELS: tuple[str, ...] = ("easy", "strong")
-#: the arena's baseline: a uniformly random legal step (never offered to players)
+#: the arena's floor: a uniformly random legal step (never offered to players)
 RANDOM = "random"
+#: the arena's yardstick: a game's frozen strong player (:meth:`Brain.baseline`;
+#: never offered to players)
+BASELINE = "baseline"
 #: the value of a won game (evaluations of running games stay well inside it)
 WIN = 1_000_000.0
 
@@ -74,13 +77,17 @@ class Budget:
     ``depth``: decisions of the awaited seats played by the greedy policy after
     a plan, before the position is evaluated (strong);
     ``temperature``: easy's softmax temperature over the plans' values, in
-    evaluation units (0: always the best-looking plan).
+    evaluation units (0: always the best-looking plan);
+    ``tolerance``: strong's choice is uniform, from the seed, among the plans whose
+    average value is within this many evaluation units of the best (0: the best,
+    as the frozen baseline plays).
     """
 
     worlds: int = 8
     candidates: int = 8
     depth: int = 2
     temperature: float = 1.0
+    tolerance: float = 0.0
 
 
 Plan = tuple[Any, ...]
@@ -146,6 +153,11 @@ class Brain(ABC, Generic[S, A]):
         since the rest was planned for a sampled outcome; the seat then decides
         again, knowing what it drew. The default: no step reveals anything."""
         return False
+
+    def baseline(self) -> Brain[S, A] | None:
+        """The game's frozen strong player, which the arena measures this one against
+        (played at ``strong``); never offered to players. Default: none."""
+        return None
 
     def answer_delay(self, state: S, seat: Seat, level: str, rng: random.Random) -> float:
         """Seconds a computer seat waits before it answers now, beyond the table's
@@ -227,9 +239,11 @@ def _search(
         return plans[kept[0] if kept else screened[0][1]]
     deadline = None if think is None else time.monotonic() + think
     totals = dict.fromkeys(kept, 0.0)
+    played = 0
     for sample_index in range(max(1, budget.worlds)):
         if sample_index and deadline is not None and time.monotonic() > deadline:
             break
+        played += 1
         if sample_index:
             world = brain.sample(state, seat, rng)
         for index in kept:
@@ -240,6 +254,13 @@ def _search(
             _play_ahead(brain, child, budget.depth, rng)
             totals[index] += brain.evaluate(child, seat)
     best = max(kept, key=lambda index: (totals[index], -kept.index(index)))
+    near = [
+        index
+        for index in kept
+        if totals[index] > -math.inf and totals[index] >= totals[best] - budget.tolerance * played
+    ]
+    if budget.tolerance > 0 and len(near) > 1:
+        return plans[rng.choice(near)]
     return plans[best]
 
 

@@ -81,7 +81,8 @@ from bot.store.base import (
     decode_timer,
     dumps,
     redact_url,
-    seat_specs,
+    seat_secret,
+    seats_with_secrets,
 )
 
 T = TypeVar("T")
@@ -201,6 +202,13 @@ MIGRATIONS: tuple[str, ...] = (
     CREATE INDEX timers_claimed ON timers (claimed_by) WHERE claimed_by IS NOT NULL;
     CREATE INDEX handovers_by_shard ON handovers (shard, id);
     """,
+    # 7: a computer seat's secret, which seeds its decisions (issue 28); the computer
+    # seats stored before it get one here
+    """
+    ALTER TABLE seats ADD COLUMN secret BIGINT;
+    UPDATE seats SET secret = floor(random() * 4611686018427387904)::bigint
+        WHERE computer IS NOT NULL;
+    """,
 )
 
 #: the tables, parents first (the order to copy into, or to empty in reverse)
@@ -211,7 +219,7 @@ GAME_COLUMNS = (
     " created_at, updated_at, waiting_since, language, checkpoint_seq, published_seq, last_seq,"
     " paused, finished_at,"
     " COALESCE((SELECT json_agg(json_build_array(seat, user_id, display_name, colour, status,"
-    "        timeouts, auto, place, score, computer) ORDER BY seat)"
+    "        timeouts, auto, place, score, computer, secret) ORDER BY seat)"
     "  FROM seats WHERE seats.game_id = games.id)::text, '[]') AS seats_json"
 )
 
@@ -395,17 +403,20 @@ class PostgresStore(Store):
     async def add_seat(
         self, game: GameRow, user_id: int, display_name: str, *, computer: str | None = None
     ) -> None:
+        secret = seat_secret(computer)  # drawn once: a unit may run again
+
         async def unit(db: Connection) -> None:
             await _bump(db, game, "lobby")
             await db.execute(
-                "INSERT INTO seats (game_id, seat, user_id, display_name, joined_at, computer)"
-                " VALUES ($1, $2, $3, $4, $5, $6)",
+                "INSERT INTO seats (game_id, seat, user_id, display_name, joined_at, computer,"
+                " secret) VALUES ($1, $2, $3, $4, $5, $6, $7)",
                 game.id,
                 len(game.seats),
                 user_id,
                 display_name,
                 time.time(),
                 computer,
+                secret,
             )
 
         await self.write(unit)
@@ -564,15 +575,19 @@ class PostgresStore(Store):
         *,
         computer: str | None = None,
     ) -> int:
+        secret = seat_secret(computer)  # drawn once: a unit may run again
+
         async def unit(db: Connection) -> int:
             await _bump(db, game, "running")
             try:
                 await db.execute(
                     "UPDATE seats SET user_id = $1, display_name = $2, status = 'playing',"
-                    " timeouts = 0, auto = 0, computer = $3 WHERE game_id = $4 AND seat = $5",
+                    " timeouts = 0, auto = 0, computer = $3, secret = $4"
+                    " WHERE game_id = $5 AND seat = $6",
                     user_id,
                     display_name,
                     computer,
+                    secret,
                     game.id,
                     seat,
                 )
@@ -818,6 +833,8 @@ class PostgresStore(Store):
         seed: int,
         language: str = "en",
     ) -> GameRow:
+        specs = seats_with_secrets(seats)  # drawn once: a unit may run again
+
         async def unit(db: Connection) -> int:
             now = time.time()
             try:
@@ -839,11 +856,11 @@ class PostgresStore(Store):
             except asyncpg.UniqueViolationError as exc:
                 raise ChannelBusy(channel_id) from exc
             await db.executemany(
-                "INSERT INTO seats (game_id, seat, user_id, display_name, joined_at, computer)"
-                " VALUES ($1, $2, $3, $4, $5, $6)",
+                "INSERT INTO seats (game_id, seat, user_id, display_name, joined_at, computer,"
+                " secret) VALUES ($1, $2, $3, $4, $5, $6, $7)",
                 [
-                    (game_id, seat, user, name, now, computer)
-                    for seat, (user, name, computer) in enumerate(seat_specs(seats))
+                    (game_id, seat, user, name, now, computer, secret)
+                    for seat, (user, name, computer, secret) in enumerate(specs)
                 ],
             )
             return game_id

@@ -108,7 +108,8 @@ from bot.store.base import (
     decode_move,
     decode_timer,
     dumps,
-    seat_specs,
+    seat_secret,
+    seats_with_secrets,
 )
 
 T = TypeVar("T")
@@ -229,6 +230,12 @@ MIGRATIONS: tuple[str, ...] = (
     CREATE INDEX timers_claimed ON timers (claimed_by) WHERE claimed_by IS NOT NULL;
     CREATE INDEX handovers_by_shard ON handovers (shard, id);
     """,
+    # 7: a computer seat's secret, which seeds its decisions (issue 28); the computer
+    # seats stored before it get one here
+    """
+    ALTER TABLE seats ADD COLUMN secret INTEGER;
+    UPDATE seats SET secret = random() & 4611686018427387903 WHERE computer IS NOT NULL;
+    """,
 )
 
 #: the most units one transaction takes (a batch this size commits in a few ms)
@@ -246,7 +253,7 @@ _GAME_COLUMNS = (
     " created_at, updated_at, waiting_since, language, checkpoint_seq, published_seq, last_seq,"
     " paused, finished_at,"
     " (SELECT json_group_array(json_array(seat, user_id, display_name, colour, status,"
-    "        timeouts, auto, place, score, computer))"
+    "        timeouts, auto, place, score, computer, secret))"
     "  FROM (SELECT * FROM seats WHERE seats.game_id = games.id ORDER BY seat)) AS seats_json"
 )
 
@@ -453,12 +460,14 @@ class SqliteStore(Store):
     async def add_seat(
         self, game: GameRow, user_id: int, display_name: str, *, computer: str | None = None
     ) -> None:
+        secret = seat_secret(computer)  # drawn once: a unit may run again
+
         def unit(db: sqlite3.Connection) -> None:
             _bump(db, game, "lobby")
             db.execute(
-                "INSERT INTO seats (game_id, seat, user_id, display_name, joined_at, computer)"
-                " VALUES (?, ?, ?, ?, ?, ?)",
-                (game.id, len(game.seats), user_id, display_name, time.time(), computer),
+                "INSERT INTO seats (game_id, seat, user_id, display_name, joined_at, computer,"
+                " secret) VALUES (?, ?, ?, ?, ?, ?, ?)",
+                (game.id, len(game.seats), user_id, display_name, time.time(), computer, secret),
             )
 
         await self.write(unit)
@@ -619,13 +628,16 @@ class SqliteStore(Store):
         *,
         computer: str | None = None,
     ) -> int:
+        secret = seat_secret(computer)  # drawn once: a unit may run again
+
         def unit(db: sqlite3.Connection) -> int:
             _bump(db, game, "running")
             try:
                 db.execute(
                     "UPDATE seats SET user_id = ?, display_name = ?, status = 'playing',"
-                    " timeouts = 0, auto = 0, computer = ? WHERE game_id = ? AND seat = ?",
-                    (user_id, display_name, computer, game.id, seat),
+                    " timeouts = 0, auto = 0, computer = ?, secret = ?"
+                    " WHERE game_id = ? AND seat = ?",
+                    (user_id, display_name, computer, secret, game.id, seat),
                 )
             except sqlite3.IntegrityError as exc:
                 raise StoreError("already seated") from exc
@@ -859,6 +871,8 @@ class SqliteStore(Store):
         seed: int,
         language: str = "en",
     ) -> GameRow:
+        specs = seats_with_secrets(seats)  # drawn once: a unit may run again
+
         def unit(db: sqlite3.Connection) -> int:
             now = time.time()
             try:
@@ -882,11 +896,11 @@ class SqliteStore(Store):
                 raise ChannelBusy(channel_id) from exc
             game_id = int(cursor.lastrowid or 0)
             db.executemany(
-                "INSERT INTO seats (game_id, seat, user_id, display_name, joined_at, computer)"
-                " VALUES (?, ?, ?, ?, ?, ?)",
+                "INSERT INTO seats (game_id, seat, user_id, display_name, joined_at, computer,"
+                " secret) VALUES (?, ?, ?, ?, ?, ?, ?)",
                 [
-                    (game_id, seat, user, name, now, computer)
-                    for seat, (user, name, computer) in enumerate(seat_specs(seats))
+                    (game_id, seat, user, name, now, computer, secret)
+                    for seat, (user, name, computer, secret) in enumerate(specs)
                 ],
             )
             return game_id

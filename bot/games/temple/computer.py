@@ -481,6 +481,12 @@ class TempleBrain(Brain[GameState, Action]):
     def copy(self, state: GameState) -> GameState:
         return copy_state(state)
 
+    def baseline(self) -> Brain[GameState, Action]:
+        """The frozen strong player of commit 41143bd (:mod:`bot.games.temple.baseline`)."""
+        from bot.games.temple.baseline import TempleBaseline
+
+        return TempleBaseline(self.engine)
+
     def budget(self, level: str) -> Budget:
         return STRONG if level == "strong" else EASY
 

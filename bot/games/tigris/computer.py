@@ -149,6 +149,12 @@ class TigrisBrain(Brain[GameState, Action]):
 
     # --- the contract ---------------------------------------------------------------
 
+    def baseline(self) -> Brain[GameState, Action]:
+        """The frozen strong player of commit 41143bd (:mod:`bot.games.tigris.baseline`)."""
+        from bot.games.tigris.baseline import TigrisBaseline
+
+        return TigrisBaseline(self.engine)
+
     def budget(self, level: str) -> Budget:
         if level == "easy":
             return Budget(worlds=1, candidates=0, depth=0, temperature=EASY_TEMPERATURE)

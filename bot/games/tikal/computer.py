@@ -186,6 +186,12 @@ class TikalBrain(Brain[GameState, Action]):
         #: each look-ahead once at its end, so this counts the look-ahead under way
         self.ahead = 0
 
+    def baseline(self) -> Brain[GameState, Action]:
+        """The frozen strong player of commit 41143bd (:mod:`bot.games.tikal.baseline`)."""
+        from bot.games.tikal.baseline import TikalBaseline
+
+        return TikalBaseline(self.engine)
+
     def budget(self, level: str) -> Budget:
         if level == "easy":
             return Budget(worlds=1, candidates=0, depth=0, temperature=EASY_TEMPERATURE)
