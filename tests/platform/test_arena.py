@@ -11,7 +11,7 @@ from __future__ import annotations
 import argparse
 import random
 import re
-from typing import Any
+from typing import Any, ClassVar
 
 import pytest
 
@@ -147,7 +147,7 @@ def test_a_bad_argument_gets_one_line(
 class FrozenOracleBrain(OracleBrain):
     """A baseline that plays like OracleBrain and counts the levels it is searched at."""
 
-    searched: list[str] = []
+    searched: ClassVar[list[str]] = []
 
     def budget(self, level: str) -> Budget:
         FrozenOracleBrain.searched.append(level)
@@ -162,7 +162,7 @@ class OracleWithBaseline(OracleBrain):
 def test_the_baseline_level_is_the_games_frozen_player_searched_at_strong() -> None:
     engine = type("OracleWithBaseline", (OracleEngine,), {})()
     brain = OracleWithBaseline(engine)
-    engine.computer = lambda: brain  # type: ignore[method-assign]
+    engine.computer = lambda: brain
     game = GameType(engine, ORACLE.render_public, ORACLE.render_private)
     FrozenOracleBrain.searched.clear()
     request = _request(("strong", "baseline"), 4)
