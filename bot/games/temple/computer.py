@@ -96,7 +96,7 @@ from bot.games.temple.components import LENGTHS, MORTAR, STAR
 from bot.games.temple.engine import ENGINE, deadline_seconds
 from bot.games.temple.geometry import Brick, Cell, sort_bricks
 from bot.games.temple.reveal import half_up
-from bot.games.temple.solver import counts_of, find_layout
+from bot.games.temple.solver import buildable, counts_of, find_layout
 from bot.games.temple.state import (
     PHASE_BONUS,
     PHASE_RACE,
@@ -111,8 +111,16 @@ Plan = tuple[Action, ...]
 DECAY: Final = 0.8
 #: a build another player is closer to finishing is worth this share
 CONTESTED: Final = 0.5
+#: the share of the likely bonus brick's length a build in progress counts (in full
+#: once it completes at the reveal)
+BONUS_SHARE: Final = 1.0
+#: bricks' worth of waiting counted when a build needs bricks now in another of the
+#: seat's builds (freed when that temple completes, or moved)
+FREED_WAIT: Final = 2
 #: points per stud left in supply (bricks to build with)
 SUPPLY_WEIGHT: Final = 0.02
+#: the share of a deck card's value (split among the players) its builders count
+CAPACITY_WEIGHT: Final = 1.0
 #: brick plans kept after the static guess (strong and easy)
 BRICK_PLANS: Final = 8
 #: swaps and hammer bricks kept
@@ -120,7 +128,7 @@ SWAP_PLANS: Final = 3
 HAMMER_PLANS: Final = 3
 #: easy's softmax temperature, in points
 EASY_TEMPERATURE: Final = 0.4
-STRONG: Final = Budget(worlds=6, candidates=6, depth=2, temperature=0.0)
+STRONG: Final = Budget(worlds=10, candidates=8, depth=2, temperature=0.0, tolerance=0.25)
 EASY: Final = Budget(worlds=1, candidates=0, depth=0, temperature=EASY_TEMPERATURE)
 #: seconds a computer waits before entering a lightning layout, by level
 RACE_DELAY: Final[dict[str, tuple[float, float]]] = {
@@ -195,16 +203,48 @@ def bricks_needed(
 
 
 def _need(
-    silhouette: frozenset[Cell], bricks: list[Brick], supply: dict[int, int], mortar: bool
-) -> int | None:
+    silhouette: frozenset[Cell],
+    bricks: list[Brick],
+    supply: dict[int, int],
+    mortar: bool,
+    elsewhere: dict[int, int] | None = None,
+) -> float | None:
+    """The bricks still to lay on a build (its worth decays with them): from the supply
+    alone, else from the supply and the bricks of the seat's other builds
+    (``elsewhere``: they come back when those temples complete, or may be moved) plus
+    :data:`FREED_WAIT` for the wait; None when even those cannot finish it."""
     if not silhouette:
         return None
-    return bricks_needed(silhouette, tuple(sorted(bricks)), counts_of(supply), mortar)
+    fixed = tuple(sorted(bricks))
+    need = bricks_needed(silhouette, fixed, counts_of(supply), mortar)
+    if need is not None or not elsewhere or not any(elsewhere.values()):
+        return need
+    pooled = {length: supply.get(length, 0) + elsewhere.get(length, 0) for length in LENGTHS}
+    freed = bricks_needed(silhouette, fixed, counts_of(pooled), mortar)
+    return None if freed is None else freed + FREED_WAIT
 
 
-def progress(value: int, need: int | None) -> float:
+def elsewhere(builds: list[list[Brick]], area: int) -> dict[int, int]:
+    """The lengths of the bricks in every build but ``area``'s."""
+    counts = dict.fromkeys(LENGTHS, 0)
+    for other, bricks in enumerate(builds):
+        if other != area:
+            for brick in bricks:
+                counts[brick.length] += 1
+    return counts
+
+
+def progress(value: float, need: float | None) -> float:
     """What a build ``need`` bricks from finishing a card worth ``value`` is worth."""
     return 0.0 if need is None else value * DECAY**need
+
+
+def bonus_guess(bricks: list[Brick], supply: dict[int, int]) -> int:
+    """The bonus brick a build will likely give: its longest brick, or the longest the
+    supply still holds (a completion scores the card and a brick's length)."""
+    laid = max((b.length for b in bricks), default=0)
+    free = max((length for length, count in supply.items() if count > 0), default=0)
+    return max(laid, free)
 
 
 class Board:
@@ -234,18 +274,24 @@ def _points(player: Player, board: Board) -> float:
     return float(cards + sum(player.score_tokens) + sum(player.bonus) + pending + board.tokens)
 
 
-def _needs(state: GameState, boards: list[Board]) -> dict[int, list[int | None]]:
+def _needs(state: GameState, boards: list[Board]) -> dict[int, list[float | None]]:
     """Per active area, each player's bricks still needed there."""
-    found: dict[int, list[int | None]] = {}
+    found: dict[int, list[float | None]] = {}
     for area in state.active_areas():
         silhouette = state.silhouette(area)
-        row: list[int | None] = []
+        row: list[float | None] = []
         for board in boards:
             if board.bagged == area:
                 row.append(0)
                 continue
             row.append(
-                _need(silhouette, board.builds[area], board.supply, board.mortar_area == area)
+                _need(
+                    silhouette,
+                    board.builds[area],
+                    board.supply,
+                    board.mortar_area == area,
+                    elsewhere(board.builds, area),
+                )
             )
         found[area] = row
     return found
@@ -286,10 +332,14 @@ def totals(state: GameState) -> list[float]:
         total = _points(state.players[seat], board)
         for area, row in needs.items():
             mine = row[seat]
-            worth = progress(values[area], mine)
-            if mine == 0:  # completes at the reveal: the card and a bonus brick
-                worth += max((b.length for b in board.builds[area]), default=0)
-            elif mine is not None and any(
+            bricks = board.builds[area]
+            bonus = (
+                max((b.length for b in bricks), default=0)
+                if mine == 0  # completes at the reveal: its longest brick
+                else bonus_guess(bricks, board.supply)
+            )
+            worth = progress(values[area] + BONUS_SHARE * bonus, mine)
+            if mine and any(
                 n is not None and n < mine for i, n in enumerate(row) if i != seat
             ):
                 worth *= CONTESTED
@@ -297,8 +347,27 @@ def totals(state: GameState) -> list[float]:
                 worth = max(worth, joint)
             total += worth
         total += SUPPLY_WEIGHT * sum(k * n for k, n in board.supply.items())
+        total += capacity(state, seat)
         result.append(total)
     return result
+
+
+def capacity(state: GameState, seat: int) -> float:
+    """What the seat's bricks (supply, builds, and a pending bonus's bricks but the
+    longest) are worth for the cards still in the deck: each card it could still
+    build counts its value, shared among the players, times :data:`CAPACITY_WEIGHT`.
+    A brick kept as a bonus is out of play for good; this is what it costs."""
+    deck = [c for c in state.deck if c != lightning_card().id]
+    if not deck:
+        return 0.0
+    player = state.players[seat]
+    owned = player.owned()
+    for lengths in player.pending_bonus.values():
+        for length in sorted(lengths)[:-1]:
+            owned[length] += 1
+    counts = counts_of(owned)
+    worth = sum(card(c).value for c in deck if buildable(card(c).cells, counts, False))
+    return CAPACITY_WEIGHT * worth / state.seats
 
 
 def relative(values: list[float], seat: int) -> float:
@@ -339,9 +408,16 @@ class Scorer:
         found = self.state.card_at(area)
         if found is None:
             return 0.0
-        need = _need(found.cells, bricks, supply, self.board.mortar_area == area)
-        # a lost build still counts its bricks a little (they come back on a fit)
-        return progress(found.value, need) if need is not None else -0.01 * len(bricks)
+        need = _need(
+            found.cells,
+            bricks,
+            supply,
+            self.board.mortar_area == area,
+            elsewhere(self.board.builds, area),
+        )
+        if need is None:  # a lost build still counts its bricks a little (a fit returns them)
+            return -0.01 * len(bricks)
+        return progress(found.value + BONUS_SHARE * bonus_guess(bricks, supply), need)
 
     def brick(self, action: Place | Move) -> float:
         new = _laid_brick(self.board, action)
@@ -468,8 +544,22 @@ def race_layouts(state: GameState, seat: int) -> list[Lightning]:
 
 
 def bonus_plans(state: GameState, seat: int) -> list[Plan]:
+    """Every bonus brick the seat may keep, the best for what it still needs first
+    (:func:`bonus_value`)."""
     pending = state.players[seat].pending_bonus
-    return [(Bonus(a, k),) for a in sorted(pending) for k in sorted(set(pending[a]), reverse=True)]
+    plans: list[Plan] = [
+        (Bonus(a, k),) for a in sorted(pending) for k in sorted(set(pending[a]), reverse=True)
+    ]
+    scored = [(bonus_value(state, seat, plan[0]), index) for index, plan in enumerate(plans)]
+    return [plans[index] for _, index in sorted(scored, key=lambda pair: (-pair[0], pair[1]))]
+
+
+def bonus_value(state: GameState, seat: int, choice: Action) -> float:
+    """The seat's total once it keeps ``choice`` as its bonus brick: the brick's length,
+    and the worth of its builds from the supply the others return to (a long brick
+    kept is a long brick a bigger card may miss)."""
+    child = _after(state, seat, choice)
+    return -math.inf if child is None else totals(child)[seat]
 
 
 # --------------------------------------------------------------------------- the brain
@@ -512,7 +602,32 @@ class TempleBrain(Brain[GameState, Action]):
         rng.shuffle(deal)
         world.deck = top + deal
         world.seed = rng.getrandbits(62)
+        self._seal_for_others(state, world, seat, rng)
         return world
+
+    def _seal_for_others(
+        self, state: GameState, world: GameState, seat: int, rng: random.Random
+    ) -> None:
+        """Give each other seat that has sealed its move (public) a sealed move of its
+        own choosing in ``world``: what the greedy policy seals there, from the public
+        position (what it sealed is not public). An unfinished submission is private
+        and the seat still awaited: it is dropped."""
+        if world.phase != PHASE_ROUND:
+            return
+        for other in sorted(state.submissions):
+            if other == seat or not state.submissions[other].complete():
+                continue
+            scratch = copy_state(world)
+            scratch.submissions = {}
+            plan = self.rollout_plan(scratch, other, rng) or (Pass(),)
+            for step in plan:
+                try:
+                    ENGINE.apply(scratch, other, step)
+                except RuleError:
+                    scratch.submissions = {}
+                    ENGINE.apply(scratch, other, Pass())
+                    break
+            world.submissions[other] = scratch.submissions[other]
 
     def plans(self, state: GameState, seat: int) -> list[Plan]:
         if seat not in ENGINE.waiting_for(state):

@@ -74,9 +74,12 @@ Decisions:
 
 from __future__ import annotations
 
+import math
 import random
 from collections import Counter
+from functools import lru_cache
 
+from bot.games.base import GameEngine
 from bot.games.computer import Brain, Budget, result_value
 from bot.games.tigris.actions import (
     Action,
@@ -90,6 +93,7 @@ from bot.games.tigris.actions import (
     Support,
     Swap,
     TakeTreasures,
+    WithdrawLeader,
 )
 from bot.games.tigris.board import (
     NEIGHBOURS,
@@ -128,6 +132,8 @@ Plan = tuple[Action, ...]
 
 #: action plans kept after the heuristic (the one-world screen values each)
 MAX_ACTION_PLANS = 18
+#: withdrawals and swaps kept beside them
+RESERVED_PLANS = 3
 #: tile squares kept per colour in hand
 PER_COLOUR = 3
 #: squares kept per leader
@@ -139,9 +145,20 @@ BEST_OPPONENT_SHARE = 0.5
 #: easy's softmax temperature, in evaluation units
 EASY_TEMPERATURE = 0.6
 #: the strong search's budget
-STRONG = Budget(worlds=6, candidates=5, depth=3, temperature=0.0)
+#: the strong search; its look-ahead ends when the deciding seat's next turn begins (the
+#: rest of its turn, every other player's turn: the depth only bounds it), so every
+#: decision of a turn, a placement and the support that follows, is valued at the same
+#: moment of the game
+STRONG = Budget(worlds=6, candidates=5, depth=40, temperature=0.0)
 #: greedy steps that settle a pending conflict or question before evaluating
 SETTLE_STEPS = 12
+#: the share of a leader's worth (and of the points its loss gives) lost to the risk
+#: of a war another player can start with one tile
+EXPOSED = 0.5
+#: a treasure a placement takes at once, in the heuristic's units (a wild point)
+TREASURE_WORTH = 1.5
+#: what committing one more tile to a conflict must add to the chance of winning it
+SUPPORT_COST = 0.08
 
 
 class TigrisBrain(Brain[GameState, Action]):
@@ -170,6 +187,12 @@ class TigrisBrain(Brain[GameState, Action]):
             return [(action,) for _, action in _action_candidates(state, seat)]
         return [(action,) for action in legal_actions(state, seat)]
 
+    def __init__(self, engine: GameEngine[GameState, Action]) -> None:
+        super().__init__(engine)
+        #: the seat deciding and its turn, from the real state the search samples: the
+        #: look-ahead stops when that seat's next turn begins
+        self.decider: tuple[int, int] | None = None
+
     def evaluate(self, state: GameState, seat: int) -> float:
         if state.phase not in (PHASE_ACTION, PHASE_OVER):
             state = self._settled(state)
@@ -179,10 +202,9 @@ class TigrisBrain(Brain[GameState, Action]):
         return _relative_value(state, seat)
 
     def sample(self, state: GameState, seat: int, rng: random.Random) -> GameState:
+        self.decider = (seat, state.turn_number)
         world = state.copy()
-        unseen = Counter(TILE_COUNTS)
-        unseen.subtract(world.board.tiles.values())
-        unseen.subtract(world.players[seat].hand)
+        unseen = unseen_tiles(state, seat)
         pool = [colour for colour in COLOURS for _ in range(max(0, unseen[colour]))]
         rng.shuffle(pool)
         for other, player in enumerate(world.players):
@@ -191,14 +213,16 @@ class TigrisBrain(Brain[GameState, Action]):
             size = len(player.hand)
             player.hand = sorted(pool[:size], key=COLOURS.index)
             del pool[:size]
-            if world.scoring != "open":
-                player.points = dict(world.players[seat].points)
         size = len(world.bag)
         world.bag = pool[:size]
         world.seed = rng.getrandbits(32)
         return world
 
     def rollout_plan(self, state: GameState, seat: int, rng: random.Random) -> Plan | None:
+        if self.decider is not None:
+            decider, turn = self.decider
+            if state.active == decider and state.turn_number > turn:
+                return None  # the deciding seat's next turn: every decision is valued here
         action = _greedy_action(state, seat)
         return None if action is None else (action,)
 
@@ -248,21 +272,75 @@ def _greedy_action(state: GameState, seat: int) -> Action | None:
     return None
 
 
+def unseen_tiles(state: GameState, seat: int) -> Counter[Colour]:
+    """The tiles ``seat`` has not seen, by colour: neither on the board nor in its hand
+    (the other hands, the bag and the discards are dealt from them)."""
+    unseen = Counter(TILE_COUNTS)
+    unseen.subtract(state.board.tiles.values())
+    unseen.subtract(state.players[seat].hand)
+    return unseen
+
+
+def holds_at_most(state: GameState, seat: int, other: int, colour: Colour, most: int) -> float:
+    """The chance, as ``seat`` sees it, that ``other``'s hand holds at most ``most`` tiles
+    of ``colour``: its hand is as many tiles drawn from what ``seat`` has not seen
+    (hypergeometric). The same for every world sampled from ``seat``'s information."""
+    if most < 0:
+        return 0.0
+    unseen = unseen_tiles(state, seat)
+    total = sum(max(0, n) for n in unseen.values())
+    good = max(0, unseen[colour])
+    size = min(len(state.players[other].hand), total)
+    if most >= min(size, good):
+        return 1.0
+    return _hypergeometric_cdf(total, good, size, most)
+
+
+@lru_cache(maxsize=20_000)
+def _hypergeometric_cdf(total: int, good: int, draws: int, most: int) -> float:
+    whole = math.comb(total, draws)
+    if whole == 0:
+        return 1.0
+    return sum(
+        math.comb(good, k) * math.comb(total - good, draws - k) for k in range(most + 1)
+    ) / whole
+
+
+def win_chance(state: GameState, seat: int, rival: int, colour: Colour, lead: int) -> float:
+    """The chance an attacker ``lead`` ahead of the defender (temples or tiles, with its own
+    support counted) wins once the defender commits all it holds of ``colour``: the
+    defender wins ties, so it must hold at most ``lead - 1``."""
+    return holds_at_most(state, seat, rival, colour, lead - 1)
+
+
+def attack_support(state: GameState, seat: int) -> int:
+    """What an attacker commits, from its own information only (never the defender's
+    hand, even in a sampled world, where it is known): the count with the best chance
+    of winning, less :data:`SUPPORT_COST` per tile. The same rule values the placement
+    that starts a conflict and the support decided after it, so a revolt started is a
+    revolt fought."""
+    conflict = state.conflict
+    assert conflict is not None
+    colour = conflict.support_colour
+    mine = state.players[seat].hand.count(colour)
+    best, best_value = 0, -math.inf
+    for count in range(mine + 1):
+        lead = conflict.attacker_base + count - conflict.defender_base
+        value = win_chance(state, seat, conflict.defender, colour, lead) - SUPPORT_COST * count
+        if value > best_value + 1e-9:
+            best, best_value = count, value
+    return best
+
+
 def _greedy_support(state: GameState, seat: int) -> int:
-    """Commit just enough to win when it can, nothing when it cannot."""
+    """The attacker by :func:`attack_support`; the defender, who sees the attack, commits
+    just enough to win when it can, nothing when it cannot."""
     conflict = state.conflict
     assert conflict is not None
     colour = conflict.support_colour
     mine = state.players[seat].hand.count(colour)
     if seat == conflict.attacker:
-        rival = state.players[conflict.defender].hand.count(colour)
-        needed = conflict.defender_base + rival + 1 - conflict.attacker_base
-        if needed <= 0:
-            return 0
-        if needed <= mine:
-            return needed
-        # Cannot be sure to win: all in when the defender might fall short.
-        return mine if conflict.attacker_base + mine > conflict.defender_base else 0
+        return attack_support(state, seat)
     attack = conflict.attacker_base + (conflict.attacker_committed or 0)
     needed = attack - conflict.defender_base
     if needed <= 0 or needed > mine:
@@ -348,9 +426,14 @@ def _action_candidates(state: GameState, seat: int) -> list[tuple[float, Action]
     candidates.extend(_tile_candidates(view))
     candidates.extend(_leader_candidates(view))
     candidates.extend(_catastrophe_candidates(view))
-    candidates.extend(_swap_candidates(view))
     candidates.sort(key=lambda pair: -pair[0])
     kept = candidates[:MAX_ACTION_PLANS]
+    # the answers to a threat or a poor hand always reach the search: the one-world
+    # screen values them with the evaluation's war risk and hand
+    kept += sorted(
+        _withdraw_candidates(view) + _swap_candidates(view), key=lambda pair: -pair[0]
+    )[:RESERVED_PLANS]
+    kept.sort(key=lambda pair: -pair[0])
     if not kept:
         kept = [(0.0, Pass())]
     return kept
@@ -467,11 +550,9 @@ def _war_value(view: _Board, sq: Square, colour: Colour, around: list[int]) -> f
         mine = view.face_up_count(regions.squares[mine_region], war_colour)
         theirs = view.face_up_count(regions.squares[theirs_region], war_colour)
         my_hand = view.hand.count(war_colour) - (1 if colour == war_colour else 0)
-        their_hand = state.players[other].hand.count(war_colour)
-        if mine + my_hand > theirs + their_hand:
-            total += (1 + theirs) * view.need[war_colour] + 1.0
-        else:
-            total -= (1 + mine) * view.need[war_colour] + 1.0
+        chance = win_chance(state, seat, other, war_colour, mine + my_hand - theirs)
+        total += chance * ((1 + theirs) * view.need[war_colour] + 1.0)
+        total -= (1 - chance) * ((1 + mine) * view.need[war_colour] + 1.0)
     if not clashes:
         return None
     return total
@@ -505,21 +586,23 @@ def _leader_candidates(view: _Board) -> list[tuple[float, Action]]:
                 if rival_sq is not None:
                     rival = board.leaders[rival_sq].seat
                     theirs = sum(1 for nb in NEIGHBOURS[rival_sq] if board.is_temple(nb))
-                    their_red = state.players[rival].hand.count(RED)
-                    if temples_here + my_red > theirs + their_red:
-                        value += 1.5 + 0.3 * view.face_up_count(regions.squares[region], colour)
-                    else:
-                        value -= 2.0
+                    chance = win_chance(state, seat, rival, RED, temples_here + my_red - theirs)
+                    gain = 1.5 + 0.3 * view.face_up_count(regions.squares[region], colour)
+                    value += chance * gain - (1 - chance) * 2.0
                 else:
                     members = regions.squares[region]
                     value += 0.25 * min(8, view.face_up_count(members, colour))
                     value += 0.05 * min(20, len(members))
-                    if colour == GREEN:
-                        value += 0.8 * sum(1 for s in members if s in board.treasures)
+                    if colour == GREEN:  # the trader takes all treasures but one
+                        treasures = sum(1 for s in members if s in board.treasures)
+                        value += TREASURE_WORTH * max(0, treasures - 1) + 0.3 * min(1, treasures)
                     if colour == BLACK:
                         value += 0.03 * min(20, len(members))
             else:
                 value += 0.1 * _adjacent_group_tiles(view, sq, colour)
+                if colour == GREEN:  # founds a kingdom: its trader takes all treasures but one
+                    treasures = _adjacent_group_treasures(view, sq)
+                    value += TREASURE_WORTH * max(0, treasures - 1) + 0.3 * min(1, treasures)
             value *= view.need[colour]
             if origin is not None:
                 value -= current + 0.5
@@ -527,6 +610,11 @@ def _leader_candidates(view: _Board) -> list[tuple[float, Action]]:
         options.sort(key=lambda pair: -pair[0])
         result.extend(options[:PER_LEADER])
     return result
+
+
+def _adjacent_group_treasures(view: _Board, sq: Square) -> int:
+    groups = {view.group[nb] for nb in NEIGHBOURS[sq] if nb in view.group}
+    return sum(1 for group in groups for s in view.groups[group] if s in view.board.treasures)
 
 
 def _adjacent_group_tiles(view: _Board, sq: Square, colour: Colour) -> int:
@@ -578,6 +666,45 @@ def _catastrophe_candidates(view: _Board) -> list[tuple[float, Action]]:
     return result[:2]
 
 
+def _withdraw_candidates(view: _Board) -> list[tuple[float, Action]]:
+    """Leaders an opponent could attack with one tile (a war over a square next to both
+    kingdoms) and would likely beat: withdrawn, they give the winner no points."""
+    board, regions, seat, state = view.board, view.regions, view.seat, view.state
+    result: list[tuple[float, Action]] = []
+    for sq, leader in sorted(board.leaders.items()):
+        if leader.seat != seat:
+            continue
+        mine_region = regions.region_of(sq)
+        if mine_region < 0:
+            continue
+        mine = view.face_up_count(regions.squares[mine_region], leader.colour)
+        my_hand = view.hand.count(leader.colour)
+        worst = 0.0
+        for other in regions.kingdoms():
+            rival_sq = view.leader_of(other, leader.colour) if other != mine_region else None
+            if rival_sq is None or board.leaders[rival_sq].seat == seat:
+                continue
+            joins = any(
+                _empty(view, nb)
+                and mine_region in regions.kingdoms_around(nb)
+                and other in regions.kingdoms_around(nb)
+                and len(regions.kingdoms_around(nb)) == 2
+                for member in regions.squares[mine_region]
+                for nb in NEIGHBOURS[member]
+            )
+            if not joins:
+                continue
+            theirs = view.face_up_count(regions.squares[other], leader.colour)
+            # they attack and we defend (ties are ours) with all we hold
+            lose = 1.0 - holds_at_most(
+                state, seat, board.leaders[rival_sq].seat, leader.colour, mine + my_hand - theirs
+            )
+            worst = max(worst, lose * (1 + mine) * view.need[leader.colour])
+        if worst > 0.5:
+            result.append((worst - 1.0, WithdrawLeader(leader.colour)))
+    return result
+
+
 def _swap_candidates(view: _Board) -> list[tuple[float, Action]]:
     board, seat = view.board, view.seat
     hand = view.hand
@@ -599,7 +726,60 @@ def _swap_candidates(view: _Board) -> list[tuple[float, Action]]:
 # --- evaluation ---------------------------------------------------------------------
 
 
-def _seat_value(state: GameState, seat: int, regions: Regions) -> float:
+def joinable(state: GameState, regions: Regions) -> dict[int, set[int]]:
+    """For each kingdom, the kingdoms one tile could join it to (an empty square next to
+    both and to no third)."""
+    board = state.board
+    pairs: dict[int, set[int]] = {}
+    seen: set[Square] = set()
+    for members in regions.squares:
+        for sq in members:
+            for nb in NEIGHBOURS[sq]:
+                if nb in seen or not board.is_empty(nb):
+                    continue
+                seen.add(nb)
+                around = regions.kingdoms_around(nb)
+                if len(around) == 2:
+                    first, second = sorted(around)
+                    pairs.setdefault(first, set()).add(second)
+                    pairs.setdefault(second, set()).add(first)
+    return pairs
+
+
+def war_risk(
+    state: GameState, seat: int, sq: Square, regions: Regions, joins: dict[int, set[int]]
+) -> tuple[float, int]:
+    """The chance, as ``seat`` sees it, that its leader on ``sq`` loses a war another
+    player starts with one tile (the likeliest such war), and the face-up tiles of its
+    colour on its side (what the winner would score)."""
+    board = state.board
+    leader = board.leaders[sq]
+    region = regions.region_of(sq)
+    if region < 0 or region not in joins:
+        return 0.0, 0
+    colour = leader.colour
+    mine = sum(1 for s in regions.squares[region] if board.is_face_up(s, colour))
+    held = state.players[seat].hand.count(colour)
+    worst = 0.0
+    for other in joins[region]:
+        rival = next(
+            (
+                board.leaders[s].seat
+                for s in regions.leaders[other]
+                if board.leaders[s].colour == colour and board.leaders[s].seat != seat
+            ),
+            None,
+        )
+        if rival is None:
+            continue
+        theirs = sum(1 for s in regions.squares[other] if board.is_face_up(s, colour))
+        worst = max(worst, 1.0 - holds_at_most(state, seat, rival, colour, mine + held - theirs))
+    return worst, mine
+
+
+def _seat_value(
+    state: GameState, seat: int, regions: Regions, joins: dict[int, set[int]]
+) -> float:
     player = state.players[seat]
     points = final_points(player)
     ordered = sorted(points.values())
@@ -619,7 +799,11 @@ def _seat_value(state: GameState, seat: int, regions: Regions) -> float:
         worth += 0.02 * min(25, len(members))
         if leader.colour == GREEN:
             worth += 0.3 * sum(1 for s in members if s in board.treasures)
-        value += worth * need[leader.colour] * 0.8
+        worth *= need[leader.colour] * 0.8
+        risk, side = war_risk(state, seat, sq, regions, joins)
+        # a leader another player can beat in a war by one tile: it may be lost, with a
+        # point for the winner per tile of its side (withdrawing it saves those)
+        value += worth - EXPOSED * risk * (worth + 0.5 * (1 + side))
     led = {leader.colour for leader in board.leaders.values() if leader.seat == seat}
     for colour in player.hand:
         if colour == RED:
@@ -634,7 +818,8 @@ def _seat_value(state: GameState, seat: int, regions: Regions) -> float:
 
 def _relative_value(state: GameState, seat: int) -> float:
     regions = Regions(state.board)
-    values = [_seat_value(state, other, regions) for other in range(len(state.players))]
+    joins = joinable(state, regions)
+    values = [_seat_value(state, other, regions, joins) for other in range(len(state.players))]
     mine = values[seat]
     others = [value for other, value in enumerate(values) if other != seat]
     if not others:

@@ -17,12 +17,12 @@ from temple_helpers import build, game
 
 from bot.games.computer import RANDOM, Budget, decide
 from bot.games.temple import ENGINE, GameState, Joint, Lightning, Place, Skip, race
-from bot.games.temple.actions import Bag, Hammer, Pass
+from bot.games.temple.actions import Bag, Bonus, Hammer, Pass
 from bot.games.temple.cards import temple_cards
 from bot.games.temple.components import HAMMER
 from bot.games.temple.computer import RACE_DELAY, TempleBrain, copy_state
 from bot.games.temple.engine import deadline_seconds
-from bot.games.temple.state import PHASE_RACE, Submission
+from bot.games.temple.state import PHASE_BONUS, PHASE_RACE, Submission
 from bot.i18n import t
 from tests.support.temple_play import play
 
@@ -151,7 +151,9 @@ def test_a_sample_is_the_same_for_states_that_differ_only_in_hidden_things() -> 
             assert ENGINE.dump_state(BRAIN.sample(variant, seat, random.Random(3))) == expected
         world = BRAIN.sample(state, seat, random.Random(3))
         assert world.deck[:1] == state.deck[:1] and len(world.deck) == len(state.deck)
-        assert set(world.submissions) <= {seat}
+        sealed = {s for s, sub in state.submissions.items() if s == seat or sub.complete()}
+        assert set(world.submissions) == sealed  # who sealed is public, what is sampled
+        assert all(world.submissions[s].complete() for s in sealed if s != seat)
         assert ENGINE.dump_state(BRAIN.copy(state)) == ENGINE.dump_state(state)
 
 
@@ -269,3 +271,42 @@ def test_strong_accepts_a_joint_offer_when_alone_it_cannot_finish_the_last_card(
     ENGINE.apply(state, 1, Joint(0))
     plan = decide(TempleBrain(ENGINE), state, 0, "strong", 1)
     assert plan[0] == Joint(1), plan
+
+
+#: the frozen strong player of before (a control: the scenarios tell it apart)
+BASELINE = TempleBrain(ENGINE).baseline()
+
+
+def test_strong_builds_towards_a_card_bigger_than_its_supply() -> None:
+    """The palace (26 cells) is more than the supply holds (22 studs: 10 are in the
+    tower build), but the tower's bricks come back when it completes: the rolled 3 goes
+    into the palace. The frozen baseline valued the palace at nothing and passed."""
+
+    def position() -> GameState:
+        state = game(slots=("palace", "tower"), deck=("keep", "dais", "shrine"), dice=["3", "3"])
+        build(state, 0, 1, "4:A1", "2:E1", "4:B2")  # the tower still needs two 2s
+        state.players[0].tokens.remove(HAMMER)
+        return state
+
+    for seed in range(3):
+        (step,) = decide(TempleBrain(ENGINE), position(), 0, "strong", seed)
+        assert isinstance(step, Place) and step.area == 0 and step.length == 3, step
+        assert decide(BASELINE, position(), 0, "strong", seed) == (Pass(),)
+
+
+def test_strong_keeps_the_bonus_brick_it_needs_least() -> None:
+    """Its last 4 is in the temple just completed; the deck's top card (the palace) and
+    the cards still to come need long bricks: it keeps the 3 as its bonus, not the 4
+    the baseline always kept."""
+
+    def position() -> GameState:
+        state = game(slots=("hut", "tower"), deck=("palace", "citadel", "sanctum", "keep"))
+        player = state.players[0]
+        player.supply, player.bonus = {4: 0, 3: 2, 2: 3, 1: 3}, [4, 4]
+        player.pending_bonus, player.won = {0: [4, 3]}, ["gate"]
+        state.phase = PHASE_BONUS
+        return state
+
+    for seed in range(3):
+        assert decide(TempleBrain(ENGINE), position(), 0, "strong", seed) == (Bonus(0, 3),)
+        assert decide(BASELINE, position(), 0, "strong", seed) == (Bonus(0, 4),)
