@@ -80,10 +80,10 @@ Decisions:
 
 from __future__ import annotations
 
-import heapq
 import math
 import random
 from dataclasses import dataclass
+from typing import Any
 
 from bot.games.base import GameEngine, RuleError
 from bot.games.computer import Brain, Budget, result_value
@@ -103,14 +103,13 @@ from bot.games.tikal.actions import (
     Place,
     Recover,
 )
-from bot.games.tikal.board import ADJACENT, Space, opposite, rotate
+from bot.games.tikal.board import ADJACENT, Space
 from bot.games.tikal.components import (
     COST_CAMP,
     COST_DIG,
     COST_ENTER,
     COST_EXCHANGE,
     COST_GUARD,
-    COST_PASSAGE,
     COST_RECOVER,
     LEADER,
     MAX_ENTERED_PER_TURN,
@@ -124,7 +123,7 @@ from bot.games.tikal.components import (
     VOLCANO,
     WORKER,
 )
-from bot.games.tikal.paths import passage_ends
+from bot.games.tikal.paths import costs_from, crossing_cost
 from bot.games.tikal.scoring import treasure_points
 from bot.games.tikal.state import (
     PHASE_ACTIONS,
@@ -499,52 +498,29 @@ def _act(state: GameState, seat: int, action: Action, steps: list[Action] | None
 
 # -- ways ---------------------------------------------------------------------------------
 
-#: the crossings of the laid hexes: each hex's neighbours and what crossing to them costs
-Graph = dict[Space, list[tuple[Space, int]]]
+#: the most layouts' costs remembered (a decision looks at a few layouts many times)
+WAYS_CACHE = 4096
+_WAYS: dict[tuple[Any, ...], dict[Space, int]] = {}
 
 
-def build_graph(state: GameState) -> Graph:
-    """The crossings as :mod:`bot.games.tikal.paths` prices them (volcanoes left out),
-    built once per position so that the many cost searches of a plan share it."""
-    graph: Graph = {}
-    for space, hex_ in state.hexes.items():
-        if hex_.kind == VOLCANO:
-            continue
-        edges = []
-        for direction, neighbour in ADJACENT[space]:
-            other = state.hexes.get(neighbour)
-            if other is None or other.kind == VOLCANO:
-                continue
-            cost = hex_.stones[direction] + other.stones[opposite(direction)]
-            if cost:
-                edges.append((neighbour, cost))
-        graph[space] = edges
-    return graph
-
-
-def distances(
-    graph: Graph, state: GameState, seat: int, sources: dict[Space, int], limit: int
+def ways(
+    state: GameState, seat: int, origin: Space | dict[Space, int], limit: int
 ) -> dict[Space, int]:
-    """The cheapest cost for ``seat``'s figure from any of ``sources`` (each with its
-    starting cost) to every hex within ``limit``, with ``seat``'s secret passages;
-    the same costs as :func:`bot.games.tikal.paths.costs_from`, which is symmetric."""
-    ends = passage_ends(state, seat)
-    best = dict(sources)
-    heap = [(cost, space) for space, cost in sources.items()]
-    heapq.heapify(heap)
-    while heap:
-        cost, space = heapq.heappop(heap)
-        if cost > best.get(space, cost):
-            continue
-        steps = graph.get(space, [])
-        if space in ends:
-            steps = [*steps, *((end, COST_PASSAGE) for end in ends if end != space)]
-        for neighbour, step in steps:
-            total = cost + step
-            if total <= limit and total < best.get(neighbour, total + 1):
-                best[neighbour] = total
-                heapq.heappush(heap, (total, neighbour))
-    return best
+    """:func:`bot.games.tikal.paths.costs_from` (the rules' own crossing costs), within
+    ``limit``, remembered per layout: the costs depend only on the laid hexes and the
+    seat's camps, which a turn's steps rarely change, while a plan asks for them many
+    times (every goal, every step, every sampled world)."""
+    layout = tuple(
+        (space, hex_.tile, hex_.rotation, hex_.camp) for space, hex_ in state.hexes.items()
+    )
+    start = tuple(sorted(origin.items())) if isinstance(origin, dict) else origin
+    key = (layout, seat, start)
+    full = _WAYS.get(key)
+    if full is None:
+        if len(_WAYS) >= WAYS_CACHE:
+            _WAYS.clear()
+        full = _WAYS[key] = costs_from(state, seat, origin)
+    return {space: cost for space, cost in full.items() if cost <= limit}
 
 
 # -- placement ------------------------------------------------------------------------
@@ -569,29 +545,29 @@ def _worth(tile: str) -> float:
     return 0.5
 
 
-def reach_costs(graph: Graph, state: GameState, seat: int) -> dict[Space, int]:
+def reach_costs(state: GameState, seat: int) -> dict[Space, int]:
     """What bringing one of ``seat``'s figures to each hex costs: from its figures, or
     entered (1 AP) at the base camp or one of its camps."""
     sources = {entry: COST_ENTER for entry in legal.entry_spaces(state, seat)}
     for space, hex_ in state.hexes.items():
         if seat in hex_.figures:
             sources[space] = 0
-    return distances(graph, state, seat, sources, REACH_LIMIT)
+    return ways(state, seat, sources, REACH_LIMIT)
 
 
-def _cost_to(
-    state: GameState, reach: dict[Space, int], space: Space, stones: tuple[int, ...]
-) -> float:
-    """The cost to reach a hex laid on ``space`` with ``stones`` (its board edges)."""
-    best = math.inf
-    for direction, neighbour in ADJACENT[space]:
-        other = state.hexes.get(neighbour)
-        if other is None or other.kind == VOLCANO or neighbour not in reach:
-            continue
-        step = stones[direction] + other.stones[opposite(direction)]
-        if step:
-            best = min(best, reach[neighbour] + step)
-    return best
+def _entry_costs(state: GameState, space: Space) -> list[tuple[Space, int]]:
+    """What crossing from each neighbour into a hex laid on ``space`` costs (the rules'
+    own crossing costs: the hex is laid in ``state`` for the time of the look)."""
+    return [
+        (neighbour, cost)
+        for direction, neighbour in ADJACENT[space]
+        if (cost := crossing_cost(state, space, direction, neighbour)) > 0
+    ]
+
+
+def _cost_to(reach: dict[Space, int], entries: list[tuple[Space, int]]) -> float:
+    """The cost to reach a hex from the hexes ``reach`` prices, over ``entries``."""
+    return min((reach[nb] + cost for nb, cost in entries if nb in reach), default=math.inf)
 
 
 def best_placements(state: GameState, seat: int, count: int) -> list[Place]:
@@ -607,18 +583,17 @@ def best_placements(state: GameState, seat: int, count: int) -> list[Place]:
         ]
     else:
         worth = _worth(tile)
-        graph = build_graph(state)
-        reaches = [reach_costs(graph, state, other) for other in range(state.seats)]
+        reaches = [reach_costs(state, other) for other in range(state.seats)]
         scored = []
         for space, rotation in options:
-            stones = rotate(spec.stones, rotation)
-            mine = _cost_to(state, reaches[seat], space, stones)
+            state.hexes[space] = Hex(tile=tile, rotation=rotation)
+            try:
+                entries = _entry_costs(state, space)
+            finally:
+                del state.hexes[space]
+            mine = _cost_to(reaches[seat], entries)
             theirs = min(
-                (
-                    _cost_to(state, reach, space, stones)
-                    for other, reach in enumerate(reaches)
-                    if other != seat
-                ),
+                (_cost_to(reach, entries) for other, reach in enumerate(reaches) if other != seat),
                 default=math.inf,
             )
             value = worth * (_reach(mine) - 0.6 * _reach(theirs)) - 0.01 * min(mine, 30)
@@ -664,13 +639,12 @@ def turn_plan(state: GameState, seat: int, priority: str) -> tuple[Action, ...]:
     """One turn for ``seat`` (its steps and ``end``), built goal by goal on a copy."""
     world = fast_copy(state)
     weights = PRIORITIES[priority]
-    graph = build_graph(world)
     steps: list[Action] = []
     for _ in range(12):
         turn = world.turn
         if turn is None or turn.seat != seat or world.phase != PHASE_ACTIONS or turn.ap <= 0:
             break
-        goals = [g for g in goals_now(world, graph, seat) if g.cost <= turn.ap and g.gain > 0]
+        goals = [g for g in goals_now(world, seat) if g.cost <= turn.ap and g.gain > 0]
         if not goals:
             break
         best = max(goals, key=lambda g: weights.get(g.kind, 1.0) * g.gain / max(1, g.cost))
@@ -796,7 +770,7 @@ def _bring(
     return cost, steps
 
 
-def goals_now(world: GameState, graph: Graph, seat: int) -> list[Goal]:
+def goals_now(world: GameState, seat: int) -> list[Goal]:
     """Every goal worth a look for ``seat`` now (module docstring)."""
     turn = world.turn
     assert turn is not None
@@ -811,12 +785,12 @@ def goals_now(world: GameState, graph: Graph, seat: int) -> list[Goal]:
     base: dict[Space, int] = {}
     if player.camps > 0 and ap >= COST_CAMP and left >= 2:
         entries = legal.entry_spaces(world, seat)
-        base = distances(graph, world, seat, dict.fromkeys(entries, 0), 20)
+        base = ways(world, seat, dict.fromkeys(entries, 0), 20)
     for space, hex_ in sorted(world.hexes.items()):
         if hex_.kind == TEMPLE and hex_.guard is None:
-            goals.extend(_temple_goals(world, graph, seat, space, hex_, ap, left, hold))
+            goals.extend(_temple_goals(world, seat, space, hex_, ap, left, hold))
         elif hex_.kind == TREASURE and hex_.tokens:
-            goals.extend(_treasure_goals(world, graph, seat, space, hex_, ap, left))
+            goals.extend(_treasure_goals(world, seat, space, hex_, ap, left))
         elif (
             rules.camp_ground(hex_)
             and hex_.camp is None
@@ -824,7 +798,7 @@ def goals_now(world: GameState, graph: Graph, seat: int) -> list[Goal]:
             and left >= 2
             and ap >= COST_CAMP
         ):
-            gain = _camp_gain(world, graph, seat, space, base)
+            gain = _camp_gain(world, seat, space, base)
             if gain > 0:
                 goals.append(Goal("camp", gain, COST_CAMP, [Camp(space)]))
     if ap >= COST_EXCHANGE:
@@ -834,7 +808,6 @@ def goals_now(world: GameState, graph: Graph, seat: int) -> list[Goal]:
 
 def _temple_goals(
     world: GameState,
-    graph: Graph,
     seat: int,
     space: Space,
     hex_: Hex,
@@ -876,7 +849,7 @@ def _temple_goals(
                 gain = (value + extra) * left - value * hold * min(1.0, 0.55 + 0.15 * margin) - lost
                 goals.append(Goal("guard", gain, cost, [*dig_steps[:extra], Guard(space, figure)]))
         if margin <= 2:
-            dist = distances(graph, world, seat, {space: 0}, ap)
+            dist = ways(world, seat, space, ap)
             brought = _bring(_units(world, seat, space, dist), space, 1, 1, ap)
             if brought is not None:
                 cost, steps = brought
@@ -885,7 +858,7 @@ def _temple_goals(
     need = others - mine.strength + 1
     if need > 7:
         return goals
-    dist = distances(graph, world, seat, {space: 0}, ap)
+    dist = ways(world, seat, space, ap)
     units = _units(world, seat, space, dist)
     brought = _bring(units, space, need, 0, ap)
     if brought is not None:
@@ -903,7 +876,7 @@ def _temple_goals(
 
 
 def _treasure_goals(
-    world: GameState, graph: Graph, seat: int, space: Space, hex_: Hex, ap: int, left: int
+    world: GameState, seat: int, space: Space, hex_: Hex, ap: int, left: int
 ) -> list[Goal]:
     turn = world.turn
     assert turn is not None
@@ -929,7 +902,7 @@ def _treasure_goals(
                 goals.append(Goal("recover", gain, cost, recover))
             continue
         if dist is None:
-            dist = distances(graph, world, seat, {space: 0}, ap)
+            dist = ways(world, seat, space, ap)
         units = _units(world, seat, space, dist)
         brought = _bring(units, space, 0, need - have, ap - COST_RECOVER * taken)
         if brought is not None:
@@ -954,11 +927,9 @@ def _exchange_goals(world: GameState, seat: int, left: int) -> list[Goal]:
     return goals
 
 
-def _camp_gain(
-    world: GameState, graph: Graph, seat: int, space: Space, base: dict[Space, int]
-) -> float:
+def _camp_gain(world: GameState, seat: int, space: Space, base: dict[Space, int]) -> float:
     """AP saved reaching the temples and treasures from a camp on ``space``."""
-    from_camp = distances(graph, world, seat, {space: 0}, 12)
+    from_camp = ways(world, seat, space, 12)
     saved = 0.0
     for target, hex_ in world.hexes.items():
         if (hex_.kind == TEMPLE and hex_.guard is None) or (hex_.kind == TREASURE and hex_.tokens):

@@ -21,10 +21,9 @@ from bot.games.tikal.computer import (
     LOOK_AHEAD,
     STRONG,
     TikalBrain,
-    build_graph,
-    distances,
     fast_copy,
     sample_world,
+    ways,
 )
 from bot.games.tikal.paths import costs_from
 from bot.games.tikal.selfplay import random_game
@@ -168,14 +167,25 @@ def test_a_copy_is_independent_and_equal() -> None:
 
 
 @pytest.mark.parametrize(("mode", "seats"), CONFIGS)
-def test_the_shared_cost_search_prices_moves_like_the_rules(mode: str, seats: int) -> None:
+def test_the_computer_prices_ways_with_the_rules_own_costs(mode: str, seats: int) -> None:
+    """Its remembered costs are the rules' (:func:`costs_from`), also after a camp opens
+    a secret passage; from several origins, the cheapest of each origin's costs."""
     state = position(mode, seats, 2, 150)
-    graph = build_graph(state)
     for seat in range(seats):
-        for origin, hex_ in sorted(state.hexes.items()):
-            if hex_.kind == "volcano":
-                continue
-            assert distances(graph, state, seat, {origin: 0}, 99) == costs_from(state, seat, origin)
+        origins = [s for s, h in sorted(state.hexes.items()) if h.kind != "volcano"]
+        for origin in origins:
+            assert ways(state, seat, origin, 99) == costs_from(state, seat, origin)
+        several = {origin: index % 3 for index, origin in enumerate(origins[:4])}
+        cheapest: dict[object, int] = {}
+        for origin, start in several.items():
+            for space, cost in costs_from(state, seat, origin).items():
+                cheapest[space] = min(cheapest.get(space, 99), start + cost)
+        assert ways(state, seat, several, 99) == cheapest
+    ground = next(
+        s for s, h in sorted(state.hexes.items()) if rules.camp_ground(h) and h.camp is None
+    )
+    state.hexes[ground].camp = 0
+    assert ways(state, 0, ground, 99) == costs_from(state, 0, ground)
 
 
 @settings(max_examples=25, deadline=None)
