@@ -24,19 +24,29 @@ Decisions:
   ``rng``; it also replaces the state's own seed or random state, since that
   decides future draws. So two states that differ only in what the seat
   cannot see give the same decision for the same seed (the honesty tests).
-* **Deterministic.** A decision depends on the state, the seat, the level and
-  the seed only; budgets are counted in samples and plans, not in time. A
-  time cap (``think``) only stops adding samples early; it is a safety net
-  and the arena's ``--think`` for quick runs.
+* **Deterministic, and unreadable.** A decision depends on the state, the
+  seat, the level and the seed only; budgets are counted in samples and plans,
+  not in time. A time cap (``think``) only stops adding samples early; it is
+  a safety net and the arena's ``--think`` for quick runs. The service seeds a
+  decision with the seat's secret (:mod:`bot.service.seeds`), never with ids a
+  button carries nor the game's seed: nobody can run this search ahead of the
+  computer, and honesty stays checkable (the same secret, the same decision,
+  whatever the seat cannot see).
 * **Levels.** ``easy`` looks one plan ahead in one sampled world and picks by
   a softmax of the plans' values (temperature :attr:`Budget.temperature`), so
   it plays sensibly but makes human mistakes. ``strong`` screens the plans in
-  one world, keeps the best :attr:`Budget.candidates`, then plays each in
+  one world (a game may offer it more kinds of plan: :meth:`Brain.plans_at`),
+  keeps the best :attr:`Budget.candidates`, then plays each in
   :attr:`Budget.worlds` sampled worlds followed by :attr:`Budget.depth`
   decisions of every awaited seat by the greedy policy
-  (:meth:`Brain.rollout_plan`), and picks the best average value: determinized
-  search with the game's own evaluation. ``random`` (a baseline for the
-  arena, never offered to players) takes a uniformly random legal step.
+  (:meth:`Brain.rollout_plan`), and takes the best average value: determinized
+  search with the game's own evaluation. Plans within
+  :attr:`Budget.tolerance` of the best are chosen among at random (from the
+  seed), so where several are nearly as good — a simultaneous round above all
+  — the move is not a function of the public position. ``random`` (the
+  arena's floor) takes a uniformly random legal step, and ``baseline`` (the
+  arena's yardstick) is a game's frozen strong player (:meth:`Brain.baseline`);
+  neither is offered to players.
 """
 
 from __future__ import annotations
@@ -80,7 +90,9 @@ class Budget:
     evaluation units (0: always the best-looking plan);
     ``tolerance``: strong's choice is uniform, from the seed, among the plans whose
     average value is within this many evaluation units of the best (0: the best,
-    as the frozen baseline plays).
+    as the frozen baseline plays);
+    ``breadth``: how many more kinds of plan the game offers this level
+    (:meth:`Brain.plans_at`; 0: :meth:`Brain.plans` alone).
     """
 
     worlds: int = 8
@@ -88,6 +100,7 @@ class Budget:
     depth: int = 2
     temperature: float = 1.0
     tolerance: float = 0.0
+    breadth: int = 0
 
 
 Plan = tuple[Any, ...]
@@ -108,6 +121,12 @@ class Brain(ABC, Generic[S, A]):
         ``seat``. Called on sampled worlds only, so it may read anything in
         ``state``. Empty when the seat has no decision.
         """
+
+    def plans_at(self, state: S, seat: Seat, breadth: int) -> list[tuple[A, ...]]:
+        """The plans a level of this ``breadth`` (:attr:`Budget.breadth`) considers: a
+        game may offer its strong level plans the easy one does not look at. Default:
+        :meth:`plans`, whatever the breadth."""
+        return self.plans(state, seat)
 
     @abstractmethod
     def evaluate(self, state: S, seat: Seat) -> float:
@@ -225,7 +244,7 @@ def _search(
         return _random_step(brain, state, seat, rng)
     budget = brain.budget(level)
     world = brain.sample(state, seat, rng)
-    plans = brain.plans(world, seat)
+    plans = brain.plans_at(world, seat, budget.breadth)
     if not plans:
         return _random_step(brain, state, seat, rng)
     if len(plans) == 1:

@@ -10,10 +10,12 @@ Decisions:
   temple cards not face up, won, set aside or last shown (sorted by id),
   plus the lightning card while no race has run — shuffled with the
   search's ``rng``; it replaces the state's ``seed`` (which decides every
-  future die) with one drawn from ``rng``; it drops the other seats' sealed
-  submissions (whether a seat has sealed is public, what it sealed is not),
-  so in the look-ahead those seats choose again. The seat's own submission
-  stays. Everything else on the table is public.
+  future die) with one drawn from ``rng``; and every other seat that has
+  sealed its move (public) gets the move the greedy policy seals there
+  (what it sealed is not public; an unfinished submission, private, is
+  dropped). So a sample looks to the seat exactly as the real state does
+  (the conformance test: the same public view and the same own view). The
+  seat's own submission stays. Everything else on the table is public.
 * **Plans** (:meth:`TempleBrain.plans`), each one sealed submission (the
   step that completes it last), scored first by a static guess:
 
@@ -28,20 +30,29 @@ Decisions:
     pass); a re-lay of an area whose card changed (the legal greedy one,
     then the best brick); a joint offer (or acceptance) with the best brick.
     Cancelling a part is never planned (a plan is sealed once).
-  - a bonus choice: every length of the completed temple;
+  - a bonus choice: every length of the completed temple, the one that leaves
+    the best total first (:func:`bonus_value`: the brick's length against
+    what the bricks left build, :func:`capacity`);
   - a lightning race: ``skip`` and a layout the solver finds, from the
     supply alone when it can (no build loses a brick), else from all the
     seat's bricks.
 * **Evaluation** (:meth:`TempleBrain.evaluate`): for each player, the points
   already scored (cards, score tokens, bonus bricks, unused tokens, the
-  longest pending bonus brick) plus, for each face-up card, its value times
-  :data:`DECAY` to the power of the bricks the player still needs to finish
-  it (the solver, from the supply, with the build's bricks fixed; nothing
-  when the build can no longer be finished, half when another player needs
-  fewer bricks there; a build that completes at the reveal also counts its
-  longest brick, the likely bonus), plus :data:`SUPPLY_WEIGHT` per stud left
-  in supply. A sealed submission counts as laid (tried out as the reveal
-  would), and a sealed Bag as the temple it completes. Once two partners
+  longest pending bonus brick) plus, for each face-up card, its value and
+  its likely bonus brick (:func:`bonus_guess`: the longest brick of the build
+  or of the supply; the build's longest once it completes at the reveal)
+  times :data:`DECAY` to the power of the bricks the player still needs to
+  finish it (the solver with the build's bricks fixed, from the supply; when
+  the supply alone cannot finish it, from the supply and the bricks of the
+  player's other builds — they come back when those temples complete, or may
+  be moved — plus :data:`FREED_WAIT` bricks for the wait; nothing when even
+  those cannot; half when another player needs fewer bricks there), plus
+  :data:`SUPPLY_WEIGHT` per stud left in supply, plus what the player's
+  bricks can still build of the deck (:func:`capacity`: each card they could
+  build counts :data:`CAPACITY_WEIGHT` of its value, shared among the
+  players), which is what a long brick kept as a bonus costs. A sealed
+  submission counts as laid (tried out as the reveal would), and a sealed Bag
+  as the temple it completes. Once two partners
   agreed to build the last card jointly (both offered), each counts the
   better of its own build and half the card's value (rounded up) decayed by
   the bricks the joint build still needs from both supplies; an offer alone
@@ -52,13 +63,15 @@ Decisions:
 * **Budgets** (:meth:`TempleBrain.budget`), measured in CPU time on the
   arena: ``strong`` screens its plans in one world, keeps
   :data:`STRONG.candidates <STRONG>` and plays each in ``worlds`` samples
-  with ``depth`` greedy decisions of every awaited seat (the other seats'
-  sealed moves, then the next round), well inside 2 s of one core at p99;
+  with ``depth`` greedy decisions of every awaited seat (the next round),
+  well inside 2 s of one core at p99, and chooses at random among the plans
+  within ``tolerance`` points of the best: a round is simultaneous, so a
+  sealed move that the public position determined could be read in advance;
   ``easy`` looks one submission ahead in one world and picks by a softmax
   at :data:`EASY_TEMPERATURE` points, so it sometimes lays a weaker brick.
   The greedy look-ahead policy (:meth:`TempleBrain.rollout_plan`) takes the
-  best statically scored brick (or the race layout, or the longest bonus
-  brick) without trying plans out.
+  best statically scored brick (or the race layout, or the best bonus brick)
+  without trying plans out.
 * **Race delay** (:meth:`TempleBrain.answer_delay`): in a lightning race a
   computer waits before entering its layout, so a human can win: a uniform
   draw from :data:`RACE_DELAY` (strong 30–90 s, easy 2–5 min), never more than
@@ -339,9 +352,7 @@ def totals(state: GameState) -> list[float]:
                 else bonus_guess(bricks, board.supply)
             )
             worth = progress(values[area] + BONUS_SHARE * bonus, mine)
-            if mine and any(
-                n is not None and n < mine for i, n in enumerate(row) if i != seat
-            ):
+            if mine and any(n is not None and n < mine for i, n in enumerate(row) if i != seat):
                 worth *= CONTESTED
             if pair is not None and seat in pair:
                 worth = max(worth, joint)

@@ -9,23 +9,26 @@ Decisions:
 * **Plans: one action each.** A turn's two actions are two decisions (the
   search looks at the second one in its look-ahead). In the action phase the
   candidates are scored by a cheap heuristic on the board and only the best
-  :data:`MAX_ACTION_PLANS` are kept:
+  :data:`MAX_ACTION_PLANS` are kept, plus the best :data:`RESERVED_PLANS`
+  withdrawals and swaps (the answers to a threat or a poor hand, which the
+  heuristic ranks low but the evaluation values):
 
   - *tiles*: for each colour in hand, empty squares next to a kingdom where
     the tile scores for the seat (its leader of that colour, or its king),
     red tiles next to its own leaders (revolt defence), tiles that complete a
     2×2 of one colour (a monument), tiles that bring a leaderless region with
     treasures into its trader's kingdom, and joins that start a war, scored
-    by the war's likely outcome (both sides' tiles plus the supporting tiles
-    in each hand of the sampled world); at most :data:`PER_COLOUR` squares
-    per colour;
+    by the chance of winning it (:func:`win_chance`); at most
+    :data:`PER_COLOUR` squares per colour;
   - *leaders*: from supply (or moved, a little penalised) next to temples,
     into kingdoms without a leader of that colour (more tiles of its colour,
-    temples next to it, treasures for a trader count), or revolts the seat
-    should win; at most :data:`PER_LEADER` squares per leader;
+    temples next to it, the treasures a trader takes count), or revolts by
+    their chance of being won; at most :data:`PER_LEADER` squares per leader;
   - *catastrophes* on the only temple next to an opponent's leader (the
     leader goes back to supply), never on one that holds up the seat's own
     leader;
+  - *withdrawals* of a leader another player could beat in a war started
+    with one tile (:func:`war_risk`): withdrawn, it gives the winner nothing;
   - *swaps*: the tiles of colours the seat has no leader on the board for
     (red kept for support), or the whole hand when it cannot score at all;
   - ``pass`` only when nothing else is found.
@@ -33,43 +36,55 @@ Decisions:
   The other decisions are small and all their options are plans: support
   (0 to the eligible tiles), the order of wars, which treasures to take,
   which monument (or none).
+* **Conflicts from the seat's own information.** Whether a revolt or a war
+  can be won is a chance, never read off a sampled hand: the defender's hand
+  is as many tiles drawn from those the seat has not seen
+  (:func:`holds_at_most`, hypergeometric), and the defender wins ties. The
+  attacker's support rule (:func:`attack_support`: the count with the best
+  chance, less :data:`SUPPORT_COST` per tile) is the same in the look-ahead
+  that values the placement starting a conflict and in the support decided
+  after it, so a revolt started is a revolt fought (a look-ahead that read the
+  sampled hand would value a placement as if its support always won, which
+  the support decided without that hand does not bear out).
+* **One horizon for a turn.** The strong look-ahead ends when the deciding
+  seat's next turn begins (the rest of its turn, then every other player's),
+  whatever the decision (an action, a support, a treasure): the placement
+  and the support that follows it are valued at the same moment of the game.
 * **Evaluation** (from the seat's side, minus the opponents': the best of
   them in part, their mean in part, so a 2-player game is a plain
   difference). Each seat's value is its points after treasures sorted
   weakest first, weighted :data:`SORTED_WEIGHTS` (the final score is the
   weakest colour, then the next), plus its leaders on the board (each worth
   more in a bigger kingdom with more tiles of its colour and more temples
-  next to it, and more the weaker its colour), the tiles in hand (red for
-  support, colours it has leaders for), and catastrophes left. A state
-  waiting for a conflict, a war order, treasures or a monument is first
-  settled by the greedy policy, so a plan that starts a war is valued by
-  the war's result. A finished game is worth ±WIN
-  (:func:`~bot.games.computer.result_value`).
-* **Hidden information, sampled honestly.** Hidden are the other hands, the
-  bag's order and (unless ``scoring: open``) the other players' points. The
-  sampler starts from every tile that is neither on the board nor in the
-  seat's hand (the tile counts are public), sorts them, shuffles them with
-  the search's random source and deals the other hands (their sizes are
-  public) and the bag (its size is public); the rest are the discarded
-  tiles. Which tiles were discarded is not used: the state does not keep
-  it, and others' swaps hide it. The state's seed is replaced. Under hidden
-  scoring the other players' points cannot be rebuilt from the state (the
-  public log of scoring events is private to each scorer), so they are
-  replaced by an estimate from public information: the seat assumes every
-  opponent has kept pace with it (a copy of its own points). Treasures
-  taken are public events and kept as they are.
+  next to it, and more the weaker its colour; less by :data:`EXPOSED` of
+  the risk of losing it in a war one tile could start, with the points the
+  winner would take), the tiles in hand (red for support, colours it has
+  leaders for), and catastrophes left. A state waiting for a conflict, a war
+  order, treasures or a monument is first settled by the greedy policy, so
+  a plan that starts a war is valued by the war's result. A finished game is
+  worth ±WIN (:func:`~bot.games.computer.result_value`).
+* **Hidden information, sampled honestly.** Hidden are the other hands and
+  the bag's order. The sampler starts from every tile that is neither on the
+  board nor in the seat's hand (the tile counts are public), sorts them,
+  shuffles them with the search's random source and deals the other hands
+  (their sizes are public) and the bag (its size is public); the rest are
+  the discarded tiles. Which tiles were discarded is not used: the state
+  does not keep it, and others' swaps hide it. The state's seed is replaced.
+  The other players' points stay as they are, also under hidden scoring:
+  every point is scored by a public action (a tile next to a leader, a
+  conflict's outcome, a monument's points, a treasure taken), so a player
+  who follows the public log knows them all, and the computer does
+  (``tests/games/tigris/test_tigris_computer.py`` replays games with every
+  hand and the bag dealt differently and gets the same points).
 * **Budgets.** ``easy``: one sampled world, every plan valued once, picked by
   a softmax at temperature :data:`EASY_TEMPERATURE` (under a third of a
   point in the weakest colour, which weighs 2), so it usually plays a good
   move and sometimes a merely decent one; a few ms. ``strong``:
-  :data:`STRONG` — the 5 best plans of the one-world screen are each played
-  in 6 sampled worlds, followed by 3 rounds of the awaited seats' greedy
-  decisions (:meth:`TigrisBrain.rollout_plan`: the best plan of the cheap
-  heuristic, support by the greedy rule), which covers the seat's second
-  action and the next seat's answer. In the arena this costs about 60 ms of
-  one core at the median and 160 ms at the 99th percentile, far inside the
-  2 s allowed; it already beats ``easy`` in nearly every game, so the spare
-  time is left for the service's workers (bigger budgets were not measured).
+  :data:`STRONG` — the best plans of the one-world screen are each played in
+  sampled worlds up to the horizon above, by the greedy policy
+  (:meth:`TigrisBrain.rollout_plan`: the best plan of the cheap heuristic,
+  support by the rules above), inside 2 s of one core at p99 (docs/computer.md
+  has the measurements).
 """
 
 from __future__ import annotations
@@ -301,9 +316,10 @@ def _hypergeometric_cdf(total: int, good: int, draws: int, most: int) -> float:
     whole = math.comb(total, draws)
     if whole == 0:
         return 1.0
-    return sum(
-        math.comb(good, k) * math.comb(total - good, draws - k) for k in range(most + 1)
-    ) / whole
+    return (
+        sum(math.comb(good, k) * math.comb(total - good, draws - k) for k in range(most + 1))
+        / whole
+    )
 
 
 def win_chance(state: GameState, seat: int, rival: int, colour: Colour, lead: int) -> float:
@@ -430,9 +446,9 @@ def _action_candidates(state: GameState, seat: int) -> list[tuple[float, Action]
     kept = candidates[:MAX_ACTION_PLANS]
     # the answers to a threat or a poor hand always reach the search: the one-world
     # screen values them with the evaluation's war risk and hand
-    kept += sorted(
-        _withdraw_candidates(view) + _swap_candidates(view), key=lambda pair: -pair[0]
-    )[:RESERVED_PLANS]
+    kept += sorted(_withdraw_candidates(view) + _swap_candidates(view), key=lambda pair: -pair[0])[
+        :RESERVED_PLANS
+    ]
     kept.sort(key=lambda pair: -pair[0])
     if not kept:
         kept = [(0.0, Pass())]
@@ -777,9 +793,7 @@ def war_risk(
     return worst, mine
 
 
-def _seat_value(
-    state: GameState, seat: int, regions: Regions, joins: dict[int, set[int]]
-) -> float:
+def _seat_value(state: GameState, seat: int, regions: Regions, joins: dict[int, set[int]]) -> float:
     player = state.players[seat]
     points = final_points(player)
     ordered = sorted(points.values())

@@ -7,6 +7,7 @@ runs with a small budget through the same search (only ``budget`` differs).
 
 from __future__ import annotations
 
+import hashlib
 import random
 from collections.abc import Iterator
 
@@ -24,6 +25,7 @@ from bot.games.temple.computer import RACE_DELAY, TempleBrain, copy_state
 from bot.games.temple.engine import deadline_seconds
 from bot.games.temple.state import PHASE_BONUS, PHASE_RACE, Submission
 from bot.i18n import t
+from bot.service.seeds import seat_seed
 from tests.support.temple_play import play
 
 MODES: list[tuple[int, dict[str, str]]] = [
@@ -310,3 +312,63 @@ def test_strong_keeps_the_bonus_brick_it_needs_least() -> None:
     for seed in range(3):
         assert decide(TempleBrain(ENGINE), position(), 0, "strong", seed) == (Bonus(0, 3),)
         assert decide(BASELINE, position(), 0, "strong", seed) == (Bonus(0, 4),)
+
+
+def _ids_seed(game_id: int, version: int, seat: int) -> int:
+    """The seed a decision had before seats held secrets: from ids every button carries
+    (what a player reading the source would compute)."""
+    digest = hashlib.sha256(f"{game_id}:{version}:{seat}".encode()).digest()
+    return int.from_bytes(digest[:8], "big") >> 1
+
+
+def test_a_sealed_move_cannot_be_computed_before_the_reveal() -> None:
+    """Seat 1 (a member reading the source) knows the public view, its own view and the
+    ids its buttons carry. Before each round it has not sealed yet, it rebuilds the
+    position with its own sampler and runs the project's search for seat 0 (strong)
+    with the ids' seed. Had seat 0 decided with that seed (as before issue 28), every
+    sealed move would be computed in advance; deciding with its secret's seed, seat 0
+    is guessed in no more rounds than a second secret agrees with it (chance among its
+    near-equal plans)."""
+    brain = TempleBrain(ENGINE)
+    secret, other_secret = 0x5EC12E7, 0xC0FFEE
+    rng = random.Random(4)
+    state = ENGINE.new_game(2, {}, 4)
+    rounds = before = reproduced = chance = 0
+    for version in range(400):
+        if rounds >= 12 or ENGINE.result(state) is not None:
+            break
+        seat = min(ENGINE.waiting_for(state))  # seat 0 first when both are awaited
+        if seat == 0 and state.phase == "round" and 1 not in state.submissions:
+            ids = _ids_seed(7, version, 0)
+            known = brain.sample(state, 1, random.Random(version))  # what seat 1 knows
+            guess = decide(brain, known, 0, "strong", ids)
+            before += decide(brain, state, 0, "strong", ids) == guess
+            plan = decide(brain, state, 0, "strong", seat_seed(secret, "decide", str(version)))
+            second = seat_seed(other_secret, "decide", str(version))
+            reproduced += guess == plan
+            chance += decide(brain, state, 0, "strong", second) == plan
+            rounds += 1
+        else:
+            plan = decide(brain, state, seat, "easy", rng.getrandbits(32))
+        for step in plan:
+            if seat not in ENGINE.waiting_for(state):
+                break
+            ENGINE.apply(state, seat, step)
+    assert rounds == 12
+    assert before == rounds  # the ids alone gave the sealed move away
+    assert chance < rounds, "strong never chose among near-equal plans here"
+    assert reproduced <= chance + 3 and reproduced < rounds
+
+
+def test_the_race_delay_cannot_be_computed_from_the_ids() -> None:
+    """The lightning race's delay drawn with the seat's secret is never the one the ids'
+    seed gives (to the millisecond)."""
+    brain = TempleBrain(ENGINE)
+    state = game(slots=("hut", "gate"), deck=("lightning", "dais"))
+    race.start_race(state, [])
+    for version in range(40):
+        real = brain.answer_delay(
+            state, 0, "strong", random.Random(seat_seed(0x5EC12E7, "delay", str(version)))
+        )
+        guessed = brain.answer_delay(state, 0, "strong", random.Random(_ids_seed(7, version, 0)))
+        assert round(real * 1000) != round(guessed * 1000)

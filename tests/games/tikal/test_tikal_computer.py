@@ -321,3 +321,24 @@ def test_the_look_ahead_stops_after_its_count_of_decisions(mode: str, seats: int
         assert played == LOOK_AHEAD[seats]
         brain.evaluate(state, 0)
     assert (bids > 0) == (mode == "auction")
+
+
+def test_it_bids_for_a_value_6_temple_its_rival_would_take() -> None:
+    """Revealed: a temple of value 6 and a treasure hex. Holding 69 points, with the
+    rival at 2, it bids 3 at both levels: the temple is worth more to the rival than
+    the treasure, and to it beyond the turn. The frozen baseline's fixed rule (a spread
+    of the hexes' worths) passed."""
+
+    def auction() -> GameState:
+        state = random_game("auction", 2, 1, 250).state
+        assert state.phase == PHASE_BID and state.revealed == ["G-2", "G-5"]
+        assert TILES["G-2"].value == 6 and TILES["G-5"].kind == TREASURE
+        state.auction = Auction(opener=0, order=[0, 1], current=1, high=2, high_seat=0)
+        state.players[1].score, state.players[0].score = 69, 60
+        return state
+
+    baseline = TikalBrain(ENGINE).baseline()
+    for seed in range(3):
+        for level in ("easy", "strong"):
+            assert decide(TikalBrain(ENGINE), auction(), 1, level, seed) == (Bid(3),)
+        assert decide(baseline, auction(), 1, "strong", seed) == (Pass(),)
