@@ -141,7 +141,7 @@ SWAP_PLANS: Final = 3
 HAMMER_PLANS: Final = 3
 #: easy's softmax temperature, in points
 EASY_TEMPERATURE: Final = 0.4
-STRONG: Final = Budget(worlds=10, candidates=8, depth=2, temperature=0.0, tolerance=0.25)
+STRONG: Final = Budget(worlds=10, candidates=8, depth=3, temperature=0.0, tolerance=0.1)
 EASY: Final = Budget(worlds=1, candidates=0, depth=0, temperature=EASY_TEMPERATURE)
 #: seconds a computer waits before entering a lightning layout, by level
 RACE_DELAY: Final[dict[str, tuple[float, float]]] = {

@@ -1,0 +1,61 @@
+#!/usr/bin/env bash
+# Every arena cell of docs/computer.md's table (issue 28), on every core, raw output kept.
+#
+#   scripts/arena_table.sh [OUT_DIR] [SCALE]
+#
+# Runs each cell below with `python -m bot arena ... --jobs $(nproc) --seed 1000` and
+# writes its three printed lines to OUT_DIR/<cell>.txt (default: arena-out/), then all
+# of them, in order, to OUT_DIR/all.txt. SCALE multiplies every game count (default 1;
+# 0.5 halves them, for a smaller machine). Run it from the repository root with the
+# project's Python on PATH (or PYTHON=.venv/bin/python).
+#
+# The cells: the new `strong` against the frozen `baseline` in two-player games of
+# every game and mode; Tikal's `strong` against three `easy` seats, base and auction
+# (40 games each); `easy` against `random` in two-player games of every game and mode.
+#
+# Sizing. CPU seconds per game, measured with --jobs 1 on the 2-core development
+# machine (docs/computer.md, "The arena script"), are in the CPU column; the game counts
+# are multiples of 16 where the time allows, so that 16 processes finish together. At
+# SCALE 1 the whole run is about 6,300 CPU-seconds: about 7 minutes on 16 cores.
+set -euo pipefail
+
+out=${1:-arena-out}
+scale=${2:-1}
+python=${PYTHON:-python}
+jobs=$(nproc)
+mkdir -p "$out"
+: > "$out/all.txt"
+
+# cell name | game | option (or -) | seats | games at scale 1 | CPU s/game measured
+cells=(
+  "tigris-hidden-strong-baseline|tigris|scoring=hidden|strong,baseline|48|20"
+  "tigris-open-strong-baseline|tigris|scoring=open|strong,baseline|48|20"
+  "tikal-base-strong-baseline|tikal|mode=base|strong,baseline|48|16"
+  "tikal-auction-strong-baseline|tikal|mode=auction|strong,baseline|48|10"
+  "tikal-mini-strong-baseline|tikal|mode=mini|strong,baseline|48|3"
+  "temple-strong-baseline|temple|-|strong,baseline|64|9"
+  "tikal-base-4p-strong-easy|tikal|mode=base|strong,easy,easy,easy|40|14"
+  "tikal-auction-4p-strong-easy|tikal|mode=auction|strong,easy,easy,easy|40|9"
+  "tigris-easy-random|tigris|scoring=hidden|easy,random|48|1"
+  "tikal-base-easy-random|tikal|mode=base|easy,random|48|1"
+  "tikal-auction-easy-random|tikal|mode=auction|easy,random|48|1"
+  "tikal-mini-easy-random|tikal|mode=mini|easy,random|48|1"
+  "temple-easy-random|temple|-|easy,random|48|1"
+)
+
+started=$(date +%s)
+for cell in "${cells[@]}"; do
+  IFS='|' read -r name game option seats games cpu <<<"$cell"
+  count=$("$python" -c "print(max(1, round($games * $scale)))")
+  args=(--game "$game" --seats "$seats" --games "$count" --seed 1000 --jobs "$jobs")
+  if [[ "$option" != "-" ]]; then
+    args+=(--option "$option")
+  fi
+  echo "== $name: $count games (about $((count * cpu)) CPU-s at $cpu s/game)" >&2
+  {
+    echo "\$ python -m bot arena ${args[*]}"
+    "$python" -m bot arena "${args[@]}"
+    echo
+  } | tee "$out/$name.txt" >> "$out/all.txt"
+done
+echo "== all cells in $(( $(date +%s) - started )) s on $jobs processes; raw output in $out/" >&2
