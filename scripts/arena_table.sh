@@ -7,7 +7,8 @@
 # writes its three printed lines to OUT_DIR/<cell>.txt (default: arena-out/), then all
 # of them, in order, to OUT_DIR/all.txt. SCALE multiplies every game count (default 1;
 # 0.5 halves them, for a smaller machine). Run it from the repository root with the
-# project's Python on PATH (or PYTHON=.venv/bin/python).
+# project's Python on PATH (or PYTHON=.venv/bin/python). MEASURE=N instead plays N
+# games of each cell on one process and prints the CPU seconds a game takes.
 #
 # The cells: the new `strong` against the frozen `baseline` in two-player games of
 # every game and mode; Tikal's `strong` against three `easy` seats, base and auction
@@ -42,6 +43,20 @@ cells=(
   "tikal-mini-easy-random|tikal|mode=mini|easy,random|48|1"
   "temple-easy-random|temple|-|easy,random|48|1"
 )
+
+if [[ -n "${MEASURE:-}" ]]; then
+  # MEASURE=N: play N games of each cell on one process and print its CPU seconds a game
+  for cell in "${cells[@]}"; do
+    IFS='|' read -r name game option seats games cpu <<<"$cell"
+    args=(--game "$game" --seats "$seats" --games "$MEASURE" --seed 1000 --jobs 1)
+    if [[ "$option" != "-" ]]; then
+      args+=(--option "$option")
+    fi
+    used=$( { /usr/bin/time -f "%U %S" "$python" -m bot arena "${args[@]}" > /dev/null; } 2>&1 | tail -1)
+    echo "$name: $("$python" -c "u, s = map(float, '$used'.split()); print(round((u + s) / $MEASURE, 1))") CPU-s a game ($MEASURE games)"
+  done
+  exit 0
+fi
 
 started=$(date +%s)
 for cell in "${cells[@]}"; do

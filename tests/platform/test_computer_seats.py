@@ -358,6 +358,32 @@ async def test_a_member_acting_while_a_computer_decides_is_not_kept_waiting(
     assert moves[1].seq == moves[0].seq + 1  # nothing of the stale decision was written
 
 
+async def test_a_decision_is_seeded_by_the_seats_secret_not_by_the_buttons_ids(
+    table: GameService, store: Store, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    """The seed the deciding process gets is the seat's secret mixed with the version:
+    a retry at the same version is the same decision, and the game's id and version
+    (which every button carries) alone do not give it."""
+    from bot.service import computer
+    from bot.service.seeds import seat_seed
+
+    await lobby(table, "robot_oracle", "strong", seed=8)
+    await table.start(CHANNEL, ALICE)
+    row = await channel_row(store)
+    real = computer.decided
+    seeds: list[int] = []
+
+    async def deciding(*args: Any) -> list[str]:
+        seeds.append(args[-1])
+        return await real(*args)
+
+    monkeypatch.setattr(computer, "decided", deciding)
+    await table.fire_due_timers()
+    seat = next(s for s in row.seats if s.computer is not None)
+    assert seeds == [seat_seed(seat.secret, "decide", str(row.version))]
+    assert seeds[0] != legacy_seed(row.id, row.version, seat.seat)
+
+
 async def test_a_failed_decision_plays_the_timeout_action(
     table: GameService, store: Store, monkeypatch: pytest.MonkeyPatch
 ) -> None:

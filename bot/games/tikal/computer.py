@@ -42,8 +42,11 @@ Decisions:
   reach-test value (its worth beyond the turn); whoever wins takes the hex
   that leaves it most ahead, the other the best of the rest; the worth is
   the seat's lead when it wins less its lead when the rival wins, plus
-  :data:`TEMPO`. It bids one more than the high bid while that is below the
-  worth, never more than :data:`BID_SHARE` of its score. So a rich temple
+  :data:`TEMPO` (a volcano, which every seat scores this round, by the order
+  alone: :data:`VOLCANO_FIRST`). It bids one more than the high bid while
+  that is below :data:`BID_SHADE` of the worth (the worth is the best of
+  several estimates, so it runs high), never more than :data:`BID_SHARE` of
+  its score. So a rich temple
   the rival would take is worth denying. Both levels bid so; the greedy
   look-ahead bids by a cheap rule (:func:`bid_decision`: the spread of the
   revealed hexes' worths).
@@ -178,6 +181,12 @@ TOKEN_IN_REACH = 0.6
 BID_SHARE = 0.5
 #: points for playing before the others (their answer comes after ours)
 TEMPO = 1.0
+#: a bid stays under this share of what winning is worth: the worth is the best of
+#: several estimates, so it runs high (the winner's curse), and a point paid is lost
+BID_SHADE = 0.6
+#: what taking a volcano is worth beyond the order it sets: scoring first (more when
+#: leading, by a fifth of the lead)
+VOLCANO_FIRST = 2.0
 #: the share of a hex's reach-test value (its worth near our figures) an auction
 #: counts beyond the turn it is played in
 LAID_SHARE = 0.5
@@ -1017,7 +1026,7 @@ def valued_bid(brain: TikalBrain, state: GameState, seat: int) -> Action:
     amount = auction.high + 1
     if amount > score or amount > score * BID_SHARE:
         return Pass()
-    return Bid(amount) if amount < auction_worth(brain, state, seat) else Pass()
+    return Bid(amount) if amount < BID_SHADE * auction_worth(brain, state, seat) else Pass()
 
 
 def auction_worth(brain: TikalBrain, state: GameState, seat: int) -> float:
@@ -1066,6 +1075,8 @@ def hex_gains(state: GameState, seat: int) -> dict[str, float]:
         if not isinstance(pick, Pick):
             continue
         tile = world.revealed[pick.slot - 1]
+        if TILES[tile].kind == VOLCANO:
+            continue
         child = fast_copy(world)
         for step in plan:
             if seat not in rules.waiting_for(child) or not _act(child, seat, step):
@@ -1074,6 +1085,11 @@ def hex_gains(state: GameState, seat: int) -> dict[str, float]:
     for tile in gains:  # and what the hex is worth to it beyond this turn
         laid = scored_placements(world, seat, tile)
         gains[tile] += LAID_SHARE * max(0.0, laid[0][0]) if laid else 0.0
+    values = projections(world)
+    lead = values[seat] - max(v for other, v in enumerate(values) if other != seat)
+    for tile in set(world.revealed):
+        if TILES[tile].kind == VOLCANO:  # every seat scores this round: only the order counts
+            gains[tile] = VOLCANO_FIRST + 0.2 * max(0.0, lead)
     return gains
 
 

@@ -323,22 +323,22 @@ def test_the_look_ahead_stops_after_its_count_of_decisions(mode: str, seats: int
     assert (bids > 0) == (mode == "auction")
 
 
-def test_it_bids_for_a_value_6_temple_its_rival_would_take() -> None:
-    """Revealed: a temple of value 6 and a treasure hex. Holding 69 points, with the
-    rival at 2, it bids 3 at both levels: the temple is worth more to the rival than
-    the treasure, and to it beyond the turn. The frozen baseline's fixed rule (a spread
-    of the hexes' worths) passed."""
+def test_it_bids_for_a_value_6_temple_by_what_winning_is_worth() -> None:
+    """Revealed: a temple of value 6 and a jungle; the rival bid 4. Winning gives it the
+    temple and denies it to the rival, worth far more than 5 points here: it bids 5, at
+    both levels. The frozen baseline's fixed rule (a share of the spread of the hexes'
+    worths) never bid above 4, so it passed."""
 
     def auction() -> GameState:
-        state = random_game("auction", 2, 1, 250).state
-        assert state.phase == PHASE_BID and state.revealed == ["G-2", "G-5"]
-        assert TILES["G-2"].value == 6 and TILES["G-5"].kind == TREASURE
-        state.auction = Auction(opener=0, order=[0, 1], current=1, high=2, high_seat=0)
-        state.players[1].score, state.players[0].score = 69, 60
+        state = random_game("auction", 2, 12, 220).state
+        assert state.phase == PHASE_BID and state.revealed == ["F-3", "F-2"]
+        assert TILES["F-2"].value == 6 and TILES["F-3"].kind == "jungle"
+        state.auction = Auction(opener=1, order=[1, 0], current=0, high=4, high_seat=1)
+        state.players[0].score = 60
         return state
 
     baseline = TikalBrain(ENGINE).baseline()
     for seed in range(3):
         for level in ("easy", "strong"):
-            assert decide(TikalBrain(ENGINE), auction(), 1, level, seed) == (Bid(3),)
-        assert decide(baseline, auction(), 1, "strong", seed) == (Pass(),)
+            assert decide(TikalBrain(ENGINE), auction(), 0, level, seed) == (Bid(5),)
+        assert decide(baseline, auction(), 0, "strong", seed) == (Pass(),)
