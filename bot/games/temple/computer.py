@@ -141,7 +141,7 @@ SWAP_PLANS: Final = 3
 HAMMER_PLANS: Final = 3
 #: easy's softmax temperature, in points
 EASY_TEMPERATURE: Final = 0.4
-STRONG: Final = Budget(worlds=10, candidates=8, depth=3, temperature=0.0, tolerance=0.1)
+STRONG: Final = Budget(worlds=10, candidates=8, depth=2, temperature=0.0, tolerance=0.1)
 EASY: Final = Budget(worlds=1, candidates=0, depth=0, temperature=EASY_TEMPERATURE)
 #: seconds a computer waits before entering a lightning layout, by level
 RACE_DELAY: Final[dict[str, tuple[float, float]]] = {
@@ -509,9 +509,11 @@ def round_plans(state: GameState, seat: int) -> list[Plan]:
     plans: list[Plan] = [(a,) for a in bricks]
     plans.append((Pass(),))
     swaps = [(scorer.swap(a), a) for a in actions if isinstance(a, Swap)]
-    plans += [(a,) for a in _ranked([(v, a) for v, a in swaps if v > 0], SWAP_PLANS)]
     player = state.players[seat]
     sub = state.submission(seat)
+    for swap in _ranked([(v, a) for v, a in swaps if v > 0], SWAP_PLANS):
+        # under Hammer & Chisel a swap still waits for the round's brick (or a pass)
+        plans += _then_brick(state, seat, (swap,))[:1] if sub.hammer else [(swap,)]
     if Hammer() in actions and state.dice[seat] != STAR and not sub.hammer:
         hammered = _after(state, seat, Hammer())
         if hammered is not None:
@@ -540,6 +542,37 @@ def _mortar_helps(state: GameState, seat: int, scorer: Scorer, area: int) -> boo
     plain = _need(found.cells, bricks, supply, False)
     mortared = _need(found.cells, bricks, supply, True)
     return mortared is not None and (plain is None or mortared < plain)
+
+
+def joint_step(state: GameState, seat: int) -> Action | None:
+    """The look-ahead's move for a partner in an agreed joint build of the last card
+    (both offered): the brick that brings the joint build closest to completion without
+    covering a cell of the partner's bricks (which would make the joint build fail),
+    else a pass. The static guess (:class:`Scorer`) sees the seat's own build only."""
+    pair = joint_partners(state) if state.joint_rule else None
+    areas = state.active_areas()
+    if pair is None or seat not in pair or len(areas) != 1:
+        return None
+    area = areas[0]
+    boards = [Board(state, s) for s in pair]
+    taken = {cell for board in boards for brick in board.builds[area] for cell in brick.cells()}
+    fixed = [brick for board in boards for brick in board.builds[area]]
+    pooled = {k: sum(board.supply.get(k, 0) for board in boards) for k in LENGTHS}
+    silhouette = state.silhouette(area)
+    best: Action = Pass()
+    best_need = _need(silhouette, fixed, pooled, False)
+    for action in legal.round_actions(state, seat):
+        if not isinstance(action, Place) or action.area != area or action.length is None:
+            continue
+        brick = Brick(action.length, *action.cell)
+        if taken & set(brick.cells()):
+            continue
+        after = dict(pooled)
+        after[brick.length] -= 1
+        need = _need(silhouette, [*fixed, brick], after, False)
+        if need is not None and (best_need is None or need < best_need):
+            best, best_need = action, need
+    return best
 
 
 def race_layouts(state: GameState, seat: int) -> list[Lightning]:
@@ -665,6 +698,9 @@ class TempleBrain(Brain[GameState, Action]):
             layouts = race_layouts(state, seat)
             return (layouts[0],) if layouts else (Skip(),)
         if state.phase == PHASE_ROUND:
+            joint = joint_step(state, seat)
+            if joint is not None:
+                return (joint,)
             bricks = best_bricks(state, seat, 1)
             return (bricks[0],) if bricks else (Pass(),)
         return None

@@ -213,7 +213,9 @@ def test_strong_borrows_with_the_bag_to_complete_a_temple() -> None:
     state.players[0].tokens.remove(HAMMER)
     build(state, 1, 1, "4:A1", "1:A2", "1:B2")  # its top two: two 1s
     plan = decide(TempleBrain(ENGINE), state, 0, "strong", 1)
-    assert plan[0] == Bag(1, 1, 0, (1, 1), (2, 1)), plan
+    bag = plan[0]
+    assert isinstance(bag, Bag) and (bag.player, bag.from_area, bag.area) == (1, 1, 0), plan
+    assert {bag.top_cell, bag.next_cell} == {(1, 1), (2, 1)}, plan  # either order fits
     for step in plan:
         ENGINE.apply(state, 0, step)
     ENGINE.apply(state, 1, Pass())
@@ -298,11 +300,12 @@ def test_strong_builds_towards_a_card_bigger_than_its_supply() -> None:
 
 def test_strong_keeps_the_bonus_brick_it_needs_least() -> None:
     """Its last 4 is in the temple just completed; the deck's top card (the palace) and
-    the cards still to come need long bricks: it keeps the 3 as its bonus, not the 4
-    the baseline always kept."""
+    the seven cards still to come need long bricks: it keeps the 3 as its bonus, not
+    the 4 the baseline always kept."""
 
     def position() -> GameState:
-        state = game(slots=("hut", "tower"), deck=("palace", "citadel", "sanctum", "keep"))
+        deck = ("palace", "citadel", "sanctum", "keep", "cathedral", "sun_temple", "fan", "arch")
+        state = game(slots=("hut", "tower"), deck=deck)
         player = state.players[0]
         player.supply, player.bonus = {4: 0, 3: 2, 2: 3, 1: 3}, [4, 4]
         player.pending_bonus, player.won = {0: [4, 3]}, ["gate"]
