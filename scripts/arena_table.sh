@@ -14,10 +14,14 @@
 # every game and mode; Tikal's `strong` against three `easy` seats, base and auction
 # (40 games each); `easy` against `random` in two-player games of every game and mode.
 #
-# Sizing. CPU seconds per game, measured with --jobs 1 on the 2-core development
-# machine (docs/computer.md, "The arena script"), are in the CPU column; the game counts
-# are multiples of 16 where the time allows, so that 16 processes finish together. At
-# SCALE 1 the whole run is about 6,300 CPU-seconds: about 7 minutes on 16 cores.
+# Sizing. The last column is the CPU seconds a game of the cell takes, measured with
+# MEASURE=2 on the 2-core development machine (docs/computer.md, "The arena") and
+# rounded up. Games are split over the processes, so a cell takes about
+# ceil(games / processes) games' time: the counts are multiples of 16 (40 for Tikal's
+# four-player cells, as the issue asks), so 16 processes finish together. At SCALE 1
+# the run is about 5,700 CPU-seconds: about 6 minutes on 16 cores, 7 with the uneven
+# last round of each cell — inside 8 minutes. On fewer cores, SCALE = cores / 16 keeps
+# the same time (with wider intervals).
 set -euo pipefail
 
 out=${1:-arena-out}
@@ -29,17 +33,17 @@ mkdir -p "$out"
 
 # cell name | game | option (or -) | seats | games at scale 1 | CPU s/game measured
 cells=(
-  "tigris-hidden-strong-baseline|tigris|scoring=hidden|strong,baseline|48|20"
-  "tigris-open-strong-baseline|tigris|scoring=open|strong,baseline|48|20"
-  "tikal-base-strong-baseline|tikal|mode=base|strong,baseline|48|16"
-  "tikal-auction-strong-baseline|tikal|mode=auction|strong,baseline|48|10"
-  "tikal-mini-strong-baseline|tikal|mode=mini|strong,baseline|48|3"
-  "temple-strong-baseline|temple|-|strong,baseline|64|9"
-  "tikal-base-4p-strong-easy|tikal|mode=base|strong,easy,easy,easy|40|14"
-  "tikal-auction-4p-strong-easy|tikal|mode=auction|strong,easy,easy,easy|40|9"
+  "tigris-hidden-strong-baseline|tigris|scoring=hidden|strong,baseline|64|11"
+  "tigris-open-strong-baseline|tigris|scoring=open|strong,baseline|48|11"
+  "tikal-base-strong-baseline|tikal|mode=base|strong,baseline|64|17"
+  "tikal-auction-strong-baseline|tikal|mode=auction|strong,baseline|64|21"
+  "tikal-mini-strong-baseline|tikal|mode=mini|strong,baseline|64|3"
+  "temple-strong-baseline|temple|-|strong,baseline|96|8"
+  "tikal-base-4p-strong-easy|tikal|mode=base|strong,easy,easy,easy|40|10"
+  "tikal-auction-4p-strong-easy|tikal|mode=auction|strong,easy,easy,easy|40|12"
   "tigris-easy-random|tigris|scoring=hidden|easy,random|48|1"
   "tikal-base-easy-random|tikal|mode=base|easy,random|48|1"
-  "tikal-auction-easy-random|tikal|mode=auction|easy,random|48|1"
+  "tikal-auction-easy-random|tikal|mode=auction|easy,random|48|2"
   "tikal-mini-easy-random|tikal|mode=mini|easy,random|48|1"
   "temple-easy-random|temple|-|easy,random|48|1"
 )
