@@ -12,9 +12,10 @@ Decisions:
   guild (none are created today) counts as guild 0, so shard 0's process
   owns it, as Discord sends DMs to shard 0.
 * One formula, in two places that must agree: :func:`shard_of` here, for the
-  adapter, and :meth:`ShardRange.sql` for the store's queries (the same
-  integer arithmetic in SQLite and PostgreSQL; guild ids fit a signed 64-bit
-  integer, so ``>>`` never sees a negative number).
+  adapter, and :func:`_owned` for the store's queries (:meth:`ShardRange.sql`,
+  :meth:`ShardRange.condition`; the same integer arithmetic in SQLite and
+  PostgreSQL; guild ids fit a signed 64-bit integer, so ``>>`` never sees a
+  negative number).
 * :data:`ALL` (``total`` 1, shard 0) is the range of a process that runs every
   shard, sharded in one process or not sharded at all: it owns every game.
 * :attr:`ShardRange.label` (``"0-3/8"``) names the range in logs and in the
@@ -72,8 +73,18 @@ class ShardRange:
             if first_param is None
             else tuple(f"${n}" for n in range(first_param, first_param + 3))
         )
-        shard = f"((COALESCE({guild_column}, 0) >> 22) % {marks[0]})"
-        return f"{shard} BETWEEN {marks[1]} AND {marks[2]}", (self.total, self.first, self.last)
+        return _owned(guild_column, *marks), (self.total, self.first, self.last)
+
+    def condition(self, guild_column: str) -> tuple[str, dict[str, int]]:
+        """:meth:`sql`'s condition with named parameters (``:shard_total``,
+        ``:shard_first``, ``:shard_last``), as the store writes its statements."""
+        text = _owned(guild_column, ":shard_total", ":shard_first", ":shard_last")
+        return text, {"shard_total": self.total, "shard_first": self.first, "shard_last": self.last}
+
+
+def _owned(guild_column: str, total: str, first: str, last: str) -> str:
+    """Discord's shard formula in SQL: the guild's shard is within ``first``-``last``."""
+    return f"((COALESCE({guild_column}, 0) >> 22) % {total}) BETWEEN {first} AND {last}"
 
 
 #: the range of a process that runs every shard

@@ -13,14 +13,31 @@ from __future__ import annotations
 import renderer.temple
 import renderer.tigris
 import renderer.tikal
+import renderer.tikal_hex
 from bot import games
 from bot.games import temple, tigris, tikal
 from bot.games.base import GameType
 
 GAMES: tuple[GameType, ...] = (
-    GameType(tigris.ENGINE, renderer.tigris.render_public, renderer.tigris.render_private),
-    GameType(tikal.ENGINE, renderer.tikal.render_public, render_zoom=renderer.tikal.render_zoom),
-    GameType(temple.ENGINE, renderer.temple.render_public, renderer.temple.render_private),
+    GameType(
+        tigris.ENGINE,
+        renderer.tigris.render_public,
+        renderer.tigris.render_private,
+        render_rules=renderer.tigris.render_rules,
+    ),
+    GameType(
+        tikal.ENGINE,
+        renderer.tikal.render_public,
+        render_zoom=renderer.tikal.render_zoom,
+        render_picture=renderer.tikal_hex.render_picture,
+        render_rules=renderer.tikal.render_rules,
+    ),
+    GameType(
+        temple.ENGINE,
+        renderer.temple.render_public,
+        renderer.temple.render_private,
+        render_rules=renderer.temple.render_rules,
+    ),
 )
 
 

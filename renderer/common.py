@@ -8,7 +8,9 @@ Decisions recorded here:
 * Player names may be Chinese, Korean, emoji... A :class:`FontStack` is a
   primary font plus fallbacks: first the system's CJK fonts (found through
   ``fc-list`` or at their usual Debian paths), which have every character a
-  name may use, then the fonts shipped in ``renderer/fonts/``. Text is split
+  name may use, then the fonts shipped in ``renderer/fonts/``: the CJK subset,
+  then a monochrome emoji face (Noto Emoji, OFL; ``scripts/make_emoji_subset.py``),
+  so a name's emoji is drawn in the name's colour, never as a box. Text is split
   into runs, each drawn with the first font that has the glyph. In a label a
   character no font has is dropped; in a player name it is drawn as a box
   (:func:`clean_name`): a name is never cut into another name nor replaced by
@@ -308,13 +310,17 @@ def _notdef_signature(font: Font) -> bytes:
 
 #: drawn for a character of a name no font has: a box, as a font's .notdef would be
 MISSING_GLYPH = "\u25a1"  # □
+#: left out of names: variation selectors and skin-tone modifiers (emoji are drawn flat)
+_EMOJI_MODIFIERS = frozenset(["\ufe0e", "\ufe0f", *(chr(code) for code in range(0x1F3FB, 0x1F400))])
 
 
 def clean_name(name: str, stack: FontStack, fallback: str) -> str:
     """A display name the stack can draw; ``fallback`` only for a name with nothing
     visible in it.
 
-    Control and format characters are removed and runs of spaces collapsed. A
+    Control and format characters are removed (an emoji sequence's joiners
+    with them), so are variation selectors and skin-tone modifiers (an emoji is
+    drawn in one flat colour), and runs of spaces collapsed. A
     character no font has becomes a box (:data:`MISSING_GLYPH`, or ``?`` if not
     even that can be drawn): a name is never shortened into another name, nor
     replaced by "Player 1" because some of its glyphs are missing. With the
@@ -322,7 +328,9 @@ def clean_name(name: str, stack: FontStack, fallback: str) -> str:
     kana) that is rare on any machine.
     """
     visible = [
-        ch for ch in " ".join(name.split()) if unicodedata.category(ch) not in ("Cc", "Cf", "Cs")
+        ch
+        for ch in " ".join(name.split())
+        if unicodedata.category(ch) not in ("Cc", "Cf", "Cs") and ch not in _EMOJI_MODIFIERS
     ]
     if not "".join(visible).strip():
         return fallback
@@ -350,6 +358,22 @@ def fit_text(text: str, stack: FontStack, max_width: float, ellipsis: str = "…
     return text[:low].rstrip() + ellipsis if low else ""
 
 
+def baseline_start(
+    xy: tuple[float, float], width: float, stack: FontStack, anchor: str
+) -> tuple[float, float]:
+    """Where a text ``width`` wide starts on its baseline, for ``anchor`` at ``xy``
+    (see :func:`draw_text`)."""
+    x, y = xy
+    if anchor[0] == "m":
+        x -= width / 2
+    elif anchor[0] == "r":
+        x -= width
+    if anchor[1] == "m":
+        ascent, descent = stack.primary.getmetrics()
+        y += (ascent - descent) / 2
+    return x, y
+
+
 def draw_text(
     draw: ImageDraw.ImageDraw,
     xy: tuple[float, float],
@@ -370,14 +394,7 @@ def draw_text(
         stack = FontStack((stack,))
     runs = stack.runs(text)
     width = sum(stack.length(chunk, font) for chunk, font in runs)
-    x, y = xy
-    if anchor[0] == "m":
-        x -= width / 2
-    elif anchor[0] == "r":
-        x -= width
-    if anchor[1] == "m":
-        ascent, descent = stack.primary.getmetrics()
-        y += (ascent - descent) / 2
+    x, y = baseline_start(xy, width, stack, anchor)
     for chunk, font in runs:
         width_, fill_ = stroke_width, stroke_fill
         if not stroke_width and id(font) in stack.faux_bold:

@@ -43,15 +43,14 @@ from PIL import Image, ImageDraw
 
 from bot.games.base import PlayerLabel
 from bot.i18n import DEFAULT_LANG, Text, catalog, t
+from renderer.annotate import Callout, annotate, side_by_side
 from renderer.common import (
     DEFAULT_PLAYER_COLOURS,
     RGB,
     build_palette,
     clean_name,
-    draw_text,
     drawable_language,
     encode_png,
-    fit_text,
     font_stack,
     mix,
     parse_hex_colour,
@@ -60,6 +59,7 @@ from renderer.common import (
     sprite,
     star_points,
 )
+from renderer.lettering import Pen
 
 View = Mapping[str, Any]
 Draw = ImageDraw.ImageDraw
@@ -67,24 +67,27 @@ Draw = ImageDraw.ImageDraw
 # --------------------------------------------------------------------------- geometry
 
 W = 1240
+#: the image's text: 9 px on a phone's 412 px is 28 px here
+PEN = Pen(W)
+GLANCE = PEN.floor
+BIG = PEN.px(10)
 PAD = 16
 COLUMNS = "ABCDEFGH"
 GRID_COLS, GRID_ROWS = 8, 6
-CELL = 30  # a cell of a player's build area
-LABEL = 30  # the band of row numbers / column letters around an area (phone-legible)
+CELL = 44  # a cell of a player's build area
+LABEL = 36  # the band of row numbers / column letters around an area (phone-legible)
 CARD_CELL = 20  # a cell of a face-up card
 TOP_CELL = 13  # a cell of the deck's visible top card
 RACE_CELL = 22  # a cell of the raced lightning card
-HEADER_H = 64
-CAPTION_H = 40  # the last revealed round in words, under the header
-CARDS_H = 232
+HEADER_H = 104  # the title, then whom the game waits for
+CAPTION_H = 44  # the last revealed round in words, under the header
+CARDS_H = 250
 CARD_W = 232
 AREA_W = GRID_COLS * CELL + LABEL
-AREA_HEAD = 46  # an area's heading (name, then status) above its grid
-LEFT_W = 236
-RIGHT_W = 104
-LEFT_H = 232  # what the left column of a board needs
+AREA_HEAD = 80  # an area's heading (name, then status) above its grid
+TOP_ROWS_H = 116  # a board's two top rows: name, score, die, status; tokens, cards, supply
 PANEL_GAP = 10
+LEGEND_H = 110
 
 # --------------------------------------------------------------------------- palette
 
@@ -168,6 +171,16 @@ TEXT_KEYS: tuple[str, ...] = (
     "temple.render.place_score",
     "temple.render.tiebreak",
     "temple.render.breakdown",
+    "temple.render.legend.brick",
+    "temple.render.callout.card",
+    "temple.render.callout.match",
+    "temple.render.callout.miss",
+    "temple.render.callout.card_here",
+    "temple.render.callout.deck",
+    "temple.render.callout.area",
+    "temple.render.callout.tokens",
+    "temple.render.callout.supply",
+    *(f"temple.token.{token}" for token in TOKENS),
 )
 
 
@@ -290,13 +303,13 @@ def area_grid(
                 d.rectangle(box, fill=SAND, outline=SAND_LINE)
             else:
                 d.rectangle(box, fill=CELL_OFF)
-    font = font_stack(round(min(LABEL * 0.8, cell * 0.85)), bold=True)
+    size = max(GLANCE, round(min(LABEL * 0.8, cell * 0.85)))
     for x in range(width):
         centre = (LABEL + x * cell + cell / 2, height * cell + LABEL / 2)
-        draw_text(d, centre, COLUMNS[x], font, GRID_TEXT, anchor="mm")
+        PEN.text(d, centre, COLUMNS[x], size, GRID_TEXT, bold=True, anchor="mm")
     for y in range(height):
         centre = (LABEL / 2, (height - 1 - y) * cell + cell / 2)
-        draw_text(d, centre, str(y + 1), font, GRID_TEXT, anchor="mm")
+        PEN.text(d, centre, str(y + 1), size, GRID_TEXT, bold=True, anchor="mm")
     return img
 
 
@@ -427,8 +440,7 @@ def bolt_sprite(size: int) -> Image.Image:
 @cache
 def chip_sprite(value: int, lightning: bool, token: bool) -> Image.Image:
     """A won card (a small card with its value) or a score token (a coin)."""
-    size = 30
-    font = font_stack(16 * 4, bold=True)
+    size = 38
 
     def paint(d: Draw, k: float) -> None:
         full = size * k
@@ -439,7 +451,7 @@ def chip_sprite(value: int, lightning: bool, token: bool) -> Image.Image:
             fill = LIGHTNING if lightning else SAND
             d.rounded_rectangle((2 * k, 0, full - 2 * k, full - 1), radius=4 * k, fill=SAND_DARK)
             d.rounded_rectangle((4 * k, 2 * k, full - 4 * k, full - 2 * k), radius=3 * k, fill=fill)
-        draw_text(d, (full / 2, full / 2), str(value), font, OUTLINE, anchor="mm")
+        PEN.text(d, (full / 2, full / 2), str(value), GLANCE, OUTLINE, bold=True, anchor="mm", k=k)
 
     return sprite(size, size, paint)
 
@@ -451,18 +463,18 @@ def _card_cells(card: Mapping[str, Any]) -> tuple[tuple[int, int], ...]:
     return tuple((int(c[0]), int(c[1])) for c in card.get("cells") or ())
 
 
-def _value_badge(d: Draw, cx: float, cy: float, value: int, r: float = 15) -> None:
+def _value_badge(d: Draw, cx: float, cy: float, value: int, r: float = 20) -> None:
     d.ellipse((cx - r, cy - r, cx + r, cy + r), fill=GOLD_DARK)
     d.ellipse((cx - r + 2, cy - r + 2, cx + r - 2, cy + r - 2), fill=GOLD)
-    draw_text(d, (cx, cy), str(value), font_stack(18, bold=True), OUTLINE, anchor="mm")
+    PEN.text(d, (cx, cy + 1), str(value), GLANCE, OUTLINE, bold=True, anchor="mm")
 
 
 def _draw_header(
     img: Image.Image, d: Draw, view: View, seats: Sequence[Seat], lang: str, title: str
 ) -> None:
-    font = font_stack(26)
-    names = {s.seat: fit_text(s.name, font, 190) for s in seats}  # short names in the header
-    draw_text(d, (PAD, HEADER_H / 2), title, font_stack(30, bold=True), TEXT, anchor="lm")
+    """The title, then (below it) whom the game waits for, or how it ended."""
+    names = {s.seat: PEN.fit(s.name, GLANCE, 230) for s in seats}  # short names here
+    PEN.text(d, (PAD, 30), title, PEN.px(11), TEXT, bold=True)
     phase = str(view.get("phase") or "")
     if phase == "over":
         key = END_KEYS.get(str(view.get("end_reason")), "temple.render.over.complete")
@@ -475,8 +487,7 @@ def _draw_header(
             rolled = t(lang, "temple.render.roller", name=names[int(view["roller"])])
             status = f"{rolled} · {status}"
         colour = LIGHTNING if phase == "race" else TEXT_DIM
-    status = fit_text(status, font, W - PAD * 2 - font_stack(30, bold=True).width(title) - 40)
-    draw_text(d, (W - PAD, HEADER_H / 2), status, font, colour, anchor="rm")
+    PEN.text(d, (PAD, 76), PEN.fit(status, GLANCE, W - 2 * PAD), GLANCE, colour)
     d.line((PAD, HEADER_H - 2, W - PAD, HEADER_H - 2), fill=CARD_EDGE, width=2)
 
 
@@ -498,21 +509,20 @@ def _draw_card_tile(
     d.rounded_rectangle(box, radius=12, fill=CARD, outline=outline, width=width)
     hx = x0 + 12
     if race:
-        paste(img, bolt_sprite(22), (hx - 2, y0 + 9))
-        hx += 24
-    draw_text(d, (hx, y0 + 20), heading, font_stack(16, bold=True), TEXT_DIM, anchor="lm")
+        paste(img, bolt_sprite(26), (hx - 2, y0 + 8))
+        hx += 28
+    PEN.text(d, (hx, y0 + 24), PEN.fit(heading, GLANCE, x1 - hx - 50), GLANCE, TEXT_DIM)
     if card is None:
         centre = ((x0 + x1) / 2, (y0 + y1) / 2)
-        draw_text(d, centre, t(lang, "temple.render.no_card"), font_stack(20), TEXT_DIM, "mm")
+        PEN.text(d, centre, t(lang, "temple.render.no_card"), GLANCE, TEXT_DIM, anchor="mm")
         return
-    _value_badge(d, x1 - 22, y0 + 22, int(card.get("value") or 0))
-    name_font = font_stack(22, bold=True)
+    _value_badge(d, x1 - 26, y0 + 26, int(card.get("value") or 0))
     if card.get("lightning"):
         name = t(lang, "temple.render.lightning")
     else:
         name = card_name(lang, str(card.get("id")))
-    name = fit_text(name, name_font, x1 - x0 - 60)
-    draw_text(d, (x0 + 12, y0 + 48), name, name_font, TEXT, anchor="lm")
+    name = PEN.fit(name, GLANCE, x1 - x0 - 24, bold=True)
+    PEN.text(d, (x0 + 12, y0 + 60), name, GLANCE, TEXT, bold=True)
     cells = _card_cells(card)
     width, height = int(card.get("width") or 0), int(card.get("height") or 0)
     if race:
@@ -520,9 +530,10 @@ def _draw_card_tile(
         paste(img, grid, ((x0 + x1 - grid.width - LABEL) / 2, y1 - 10 - grid.height))
         return
     art = card_art(cells, width, height, CARD_CELL, bool(card.get("lightning")))
-    paste(img, art, ((x0 + x1 - art.width) / 2, y1 - 36 - art.height))
+    paste(img, art, ((x0 + x1 - art.width) / 2, y1 - 44 - art.height))
     if footer:
-        draw_text(d, ((x0 + x1) / 2, y1 - 18), footer, font_stack(17), TEXT_DIM, anchor="mm")
+        footer = PEN.fit(footer, GLANCE, x1 - x0 - 12)
+        PEN.text(d, ((x0 + x1) / 2, y1 - 22), footer, GLANCE, TEXT_DIM, anchor="mm")
 
 
 def _draw_deck(
@@ -538,8 +549,8 @@ def _draw_deck(
     label = (
         t(lang, "temple.render.deck", count=count) if count else t(lang, "temple.render.deck_empty")
     )
-    font = font_stack(22, bold=True)
-    draw_text(d, (x0 + 70, y0 + 34), fit_text(label, font, x1 - x0 - 80), font, TEXT, anchor="lm")
+    label = PEN.fit(label, BIG, x1 - x0 - 80, bold=True)
+    PEN.text(d, (x0 + 70, y0 + 34), label, BIG, TEXT, bold=True)
     top = deck.get("top")
     if not top:
         return
@@ -547,10 +558,9 @@ def _draw_deck(
     name = card_name(lang, str(top.get("id")))
     if lightning:
         name = t(lang, "temple.render.lightning")
-    small = font_stack(18)
-    text = fit_text(f"{t(lang, 'temple.render.next')}: {name}", small, x1 - x0 - 60)
-    draw_text(d, (x0 + 14, y0 + 78), text, small, TEXT_DIM, anchor="lm")
-    _value_badge(d, x1 - 22, y0 + 78, int(top.get("value") or 0), 13)
+    text = PEN.fit(f"{t(lang, 'temple.render.next')}: {name}", GLANCE, x1 - x0 - 70)
+    PEN.text(d, (x0 + 14, y0 + 86), text, GLANCE, TEXT_DIM)
+    _value_badge(d, x1 - 28, y0 + 86, int(top.get("value") or 0))
     width, height = int(top.get("width") or 0), int(top.get("height") or 0)
     art = card_art(_card_cells(top), width, height, TOP_CELL, lightning)
     paste(img, art, ((x0 + x1 - art.width) / 2, y1 - 14 - art.height))
@@ -594,44 +604,44 @@ def _draw_area(
     its top-left. The grid stands on the area's ground line. An area whose
     temple the player just completed shows the bricks to choose the bonus from."""
     number = int(area.get("area", 0)) + 1
-    head_font, status_font = font_stack(22, bold=True), font_stack(19)
     card_id = area.get("card")
     grid_top = y + AREA_HEAD
     if card_id is None:
         heading = t(lang, "temple.render.area", area=number)
-        draw_text(d, (x, y + 12), heading, head_font, TEXT_DIM, anchor="lm")
+        PEN.text(d, (x, y + 18), heading, GLANCE, TEXT_DIM, bold=True)
         box = (x + LABEL, grid_top, x + AREA_W, grid_top + rows * CELL)
         d.rounded_rectangle(box, radius=8, outline=CARD_EDGE)
         centre_x, centre_y = (box[0] + box[2]) / 2, (box[1] + box[3]) / 2
         if pending is None:
             no_card = t(lang, "temple.render.no_card")
-            draw_text(d, (centre_x, centre_y), no_card, status_font, TEXT_DIM, "mm")
+            PEN.text(d, (centre_x, centre_y), no_card, GLANCE, TEXT_DIM, anchor="mm")
             return
         done = t(lang, "temple.render.completed")
-        draw_text(d, (centre_x, centre_y - 16), done, font_stack(18, bold=True), OK_GREEN, "mm")
-        bricks = [brick_sprite(int(k), 16) for k in pending]
+        done = PEN.fit(done, GLANCE, box[2] - box[0] - 8, bold=True)
+        PEN.text(d, (centre_x, centre_y - 22), done, GLANCE, OK_GREEN, bold=True, anchor="mm")
+        bricks = [brick_sprite(int(k), 20) for k in pending]
         bx = centre_x - (sum(b.width for b in bricks) + 6 * (len(bricks) - 1)) / 2
         for brick in bricks:
             paste(img, brick, (bx, centre_y + 6))
             bx += brick.width + 6
         return
-    room = AREA_W - (30 if area.get("mortar") else 0)
-    heading = fit_text(f"{number} · {card_name(lang, str(card_id))}", head_font, room)
-    draw_text(d, (x, y + 12), heading, head_font, TEXT, anchor="lm")
+    room = AREA_W - (40 if area.get("mortar") else 0)
+    heading = PEN.fit(f"{number} · {card_name(lang, str(card_id))}", GLANCE, room, bold=True)
+    PEN.text(d, (x, y + 18), heading, GLANCE, TEXT, bold=True)
     if area.get("mortar"):
-        paste(img, token_sprite("mortar", 26, True), (x + AREA_W - 26, y))
+        paste(img, token_sprite("mortar", 36, True), (x + AREA_W - 36, y))
     if area.get("matches"):
         status, colour = t(lang, "temple.render.complete"), OK_GREEN
     else:
         status, colour = t(lang, "temple.render.to_go", count=area.get("missing", 0)), TEXT_DIM
-    end = x + draw_text(d, (x, y + 34), status, status_font, colour, anchor="lm")
+    end = x + PEN.text(d, (x, y + 54), status, GLANCE, colour)
     for flag, key, tint in (
         ("relay", "temple.render.relay", PENDING),
         ("joint", "temple.render.joint", GOLD),
     ):
         if area.get(flag):
-            label = fit_text("· " + t(lang, key), status_font, x + AREA_W - end - 6)
-            end += 6 + draw_text(d, (end + 6, y + 34), label, status_font, tint, anchor="lm")
+            label = PEN.fit("· " + t(lang, key), GLANCE, x + AREA_W - end - 6)
+            end += 6 + PEN.text(d, (end + 6, y + 54), label, GLANCE, tint)
     width, height = int(area.get("width") or 0), int(area.get("height") or 0)
     grid = area_grid(_card_cells(area), width, height)
     gx = x + (AREA_W - grid.width) // 2
@@ -655,29 +665,28 @@ def _paste_brick(
 
 
 def _draw_supply(
-    img: Image.Image, d: Draw, x: int, y: int, player: Mapping[str, Any], lang: str
-) -> None:
-    """Supply counts by length (a small brick of each length and its count),
-    then the bonus bricks."""
-    small = 12
-    font, label_font = font_stack(22, bold=True), font_stack(16)
-    draw_text(d, (x, y + 12), t(lang, "temple.render.supply"), label_font, TEXT_DIM, anchor="lm")
+    img: Image.Image, d: Draw, x: float, y: float, player: Mapping[str, Any], lang: str
+) -> float:
+    """Supply counts by length (a small brick of each length and its count), then
+    the bonus bricks, on one row centred on ``y``; returns the end x."""
+    small = 13
+    x += 12 + PEN.text(d, (x, y), t(lang, "temple.render.supply"), GLANCE, TEXT_DIM)
     supply = player.get("supply") or {}
-    for i, length in enumerate((4, 3, 2, 1)):
-        row_y = y + 28 + i * 24
+    for length in (4, 3, 2, 1):
         count = int(supply.get(str(length), 0))
-        paste(img, brick_sprite(length, small), (x, row_y + 3))
+        paste(img, brick_sprite(length, small), (x, y - small / 2))
+        x += length * small + 4
         colour = TEXT if count else TEXT_DIM
-        draw_text(d, (x + 4 * small + 8, row_y + 10), f"×{count}", font, colour, anchor="lm")
-    by = y + 28 + 4 * 24 + 10
-    draw_text(d, (x, by + 10), t(lang, "temple.render.bonus"), label_font, TEXT_DIM, anchor="lm")
-    bx, row = x, by + 24
-    for length in (int(v) for v in player.get("bonus") or ()):
-        width = length * small
-        if bx + width > x + RIGHT_W - 14:
-            bx, row = x, row + 18
-        paste(img, brick_sprite(length, small), (bx, row))
-        bx += width + 4
+        x += PEN.text(d, (x, y), f"×{count}", GLANCE, colour, bold=True) + 16
+    bonus = [int(v) for v in player.get("bonus") or ()]
+    if bonus:
+        x += 8 + PEN.text(d, (x + 8, y), t(lang, "temple.render.bonus"), GLANCE, TEXT_DIM) + 10
+        for length in bonus:
+            if x + length * small > W - PAD - 16:
+                break
+            paste(img, brick_sprite(length, small), (x, y - small / 2))
+            x += length * small + 4
+    return x
 
 
 def grid_rows(players: Sequence[Mapping[str, Any]]) -> int:
@@ -687,8 +696,8 @@ def grid_rows(players: Sequence[Mapping[str, Any]]) -> int:
 
 
 def panel_height(rows: int) -> int:
-    """A player's board: the left column, or the areas with their grids."""
-    return max(LEFT_H, 12 + AREA_HEAD + rows * CELL + LABEL + 12)
+    """A player's board: its two top rows, then the areas with their grids."""
+    return TOP_ROWS_H + AREA_HEAD + rows * CELL + LABEL + 16
 
 
 def _draw_player(
@@ -701,56 +710,64 @@ def _draw_player(
     view: View,
     lang: str,
 ) -> None:
+    """One player's board, full width: name, score, die and status; tokens, cards
+    won and supply; then the three build areas side by side (or, at the end, the
+    place and where the points came from)."""
     height = panel_height(rows)
     box = (PAD, y, W - PAD, y + height)
     waiting = {int(s) for s in view.get("waiting_for") or ()}
     d.rounded_rectangle(box, radius=12, fill=CARD, outline=CARD_EDGE)
     d.rounded_rectangle((PAD, y, PAD + 8, y + height), radius=4, fill=seat.colour)
-    x = PAD + 22
-    name_font = font_stack(28, bold=True)
-    draw_text(d, (x, y + 28), fit_text(seat.name, name_font, LEFT_W - 30), name_font, TEXT, "lm")
+    x: float = PAD + 22
+    line1, line2 = y + 32, y + 84
     total = (player.get("score") or {}).get("total", 0)
     score = t(lang, "temple.render.score", score=total)
-    draw_text(d, (x, y + 62), score, font_stack(28, bold=True), GOLD, anchor="lm")
+    score_w = PEN.width_of(score, BIG, bold=True)
+    name = PEN.fit(seat.name, BIG, 420, bold=True)
+    x += PEN.text(d, (x, line1), name, BIG, TEXT, bold=True) + 24
+    x += PEN.text(d, (x, line1), score, BIG, GOLD, bold=True) + 24
     face = player.get("die")
     if face:
-        paste(img, die_sprite(str(face), 46, seat.colour), (x, y + 82))
+        paste(img, die_sprite(str(face), 44, seat.colour), (x, line1 - 22))
+        x += 56
     status = STATUS_KEYS.get((str(view.get("phase")), seat.seat in waiting))
     if status is not None:
         key, tint = status
-        status_font = font_stack(18, bold=tint != TEXT_DIM)
-        draw_text(d, (x + (58 if face else 0), y + 105), t(lang, key), status_font, tint, "lm")
+        text = PEN.fit(t(lang, key), GLANCE, W - PAD - 16 - x, bold=tint != TEXT_DIM)
+        PEN.text(d, (x, line1), text, GLANCE, tint, bold=tint != TEXT_DIM)
+    del score_w
+    x = PAD + 22
     tokens = player.get("tokens") or {}
-    for i, token in enumerate(TOKENS):
-        paste(img, token_sprite(token, 36, bool(tokens.get(token))), (x + i * 44, y + 140))
-    cx, row = x, y + 188
+    for token in TOKENS:
+        paste(img, token_sprite(token, 40, bool(tokens.get(token))), (x, line2 - 20))
+        x += 46
+    x += 10
     chips = [
         chip_sprite(int(w.get("value") or 0), w.get("id") == "lightning", False)
         for w in player.get("won") or ()
     ] + [chip_sprite(int(v), False, True) for v in player.get("score_tokens") or ()]
-    for chip in chips:
-        if cx + chip.width > PAD + LEFT_W:
-            break
-        paste(img, chip, (cx, row))
-        cx += chip.width + 3
-    left, right = PAD + LEFT_W, W - PAD - RIGHT_W
-    _draw_supply(img, d, right + 4, y + 12, player, lang)
+    for chip in chips[:8]:
+        paste(img, chip, (x, line2 - chip.height / 2))
+        x += chip.width + 4
+    _draw_supply(img, d, max(x + 24, 560), line2, player, lang)
+    top = y + TOP_ROWS_H
     places = (view.get("result") or {}).get("places") or {}
     if str(seat.seat) in places:
         result = view.get("result") or {}
         best = (result.get("tiebreak") or {}).get(str(seat.seat))
         place = int(places[str(seat.seat)])
-        _draw_final(d, left, right, y, height, place, player, lang, best)
+        _draw_final(d, PAD + 22, W - PAD - 16, top, y + height - top, place, player, lang, best)
         return
     areas = list(player.get("areas") or ())
-    gap = (right - left - len(areas) * AREA_W) / (len(areas) + 1) if areas else 0
+    left, right = PAD + 16, W - PAD - 16
+    gap = (right - left - 3 * AREA_W) / 2  # three places; two areas take the first two
     pending = {
         int(p.get("area", 0)): p.get("lengths") or [] for p in player.get("pending_bonus") or ()
     }
     for i, area in enumerate(areas):
-        ax = round(left + gap + i * (AREA_W + gap))
+        ax = round(left + i * (AREA_W + gap))
         number = int(area.get("area", i))
-        _draw_area(img, d, ax, y + 12, rows, area, lang, pending.get(number))
+        _draw_area(img, d, ax, top, rows, area, lang, pending.get(number))
 
 
 def _draw_final(
@@ -767,17 +784,15 @@ def _draw_final(
     """At the end, a board shows the player's place, score and where the points
     came from; a score tied with another's also shows the tie-break (best card)."""
     score = player.get("score") or {}
-    cx, cy = left + 70, y + height / 2
+    cx, cy = left + 60, y + height / 2
     colour = GOLD if place == 1 else TEXT_DIM
-    d.ellipse((cx - 44, cy - 44, cx + 44, cy + 44), outline=colour, width=4)
-    draw_text(d, (cx, cy), str(place), font_stack(44, bold=True), colour, anchor="mm")
+    d.ellipse((cx - 48, cy - 48, cx + 48, cy + 48), outline=colour, width=4)
+    PEN.text(d, (cx, cy), str(place), PEN.px(15), colour, bold=True, anchor="mm")
     label = t(lang, "temple.render.place_score", place=place, score=score.get("total", 0))
-    big = font_stack(28, bold=True)
-    x = left + 140 + draw_text(d, (left + 140, cy - 22), label, big, TEXT, anchor="lm")
+    x = left + 140 + PEN.text(d, (left + 140, cy - 26), label, BIG, TEXT, bold=True)
     if tiebreak is not None:
-        text = t(lang, "temple.render.tiebreak", value=tiebreak)
-        small = font_stack(22, bold=True)
-        draw_text(d, (x + 16, cy - 22), fit_text(text, small, right - x - 30), small, GOLD)
+        text = PEN.fit(t(lang, "temple.render.tiebreak", value=tiebreak), GLANCE, right - x - 16)
+        PEN.text(d, (x + 16, cy - 26), text, GLANCE, GOLD, bold=True)
     parts = t(
         lang,
         "temple.render.breakdown",
@@ -786,9 +801,22 @@ def _draw_final(
         bonus=score.get("bonus", 0),
         unused=score.get("unused", 0),
     )
-    font = font_stack(20)
-    text = fit_text(parts, font, right - left - 160)
-    draw_text(d, (left + 140, cy + 18), text, font, TEXT_DIM, anchor="lm")
+    PEN.text(d, (left + 140, cy + 22), PEN.fit(parts, GLANCE, right - left - 150), GLANCE, TEXT_DIM)
+
+
+def _draw_legend(img: Image.Image, d: Draw, y: float, lang: str) -> None:
+    """What the symbols are: a brick of each length, the three power tokens."""
+    x: float = PAD
+    for length in (1, 2, 3, 4):
+        paste(img, brick_sprite(length, 16), (x, y - 8))
+        x += length * 16 + 8
+        word = t(lang, "temple.render.legend.brick", length=length)
+        x += PEN.text(d, (x, y), word, GLANCE, TEXT_DIM) + 26
+    x, y = PAD, y + 48
+    for token in TOKENS:
+        paste(img, token_sprite(token, 36, True), (x, y - 18))
+        x += 42 + PEN.text(d, (x + 42, y), t(lang, f"temple.token.{token}"), GLANCE, TEXT_DIM)
+        x += 26
 
 
 def _compose(view: View, seats: Sequence[Seat], lang: str) -> Image.Image:
@@ -796,7 +824,7 @@ def _compose(view: View, seats: Sequence[Seat], lang: str) -> Image.Image:
     rows = grid_rows(players)
     caption = caption_text(view, seats, lang)
     top = HEADER_H + (CAPTION_H if caption else 0)
-    height = top + CARDS_H + len(players) * (panel_height(rows) + PANEL_GAP) + PAD
+    height = top + CARDS_H + len(players) * (panel_height(rows) + PANEL_GAP) + LEGEND_H + PAD
     img = Image.new("RGB", (W, height), FRAME)
     d = ImageDraw.Draw(img)
     round_no = int(view.get("round") or 0)
@@ -805,9 +833,8 @@ def _compose(view: View, seats: Sequence[Seat], lang: str) -> Image.Image:
         title += " · " + t(lang, "temple.render.round", round=round_no)
     _draw_header(img, d, view, seats, lang, title)
     if caption:
-        font = font_stack(24)
-        text = fit_text(caption, font, W - 2 * PAD)
-        draw_text(d, (PAD, HEADER_H + CAPTION_H / 2), text, font, TEXT, anchor="lm")
+        text = PEN.fit(caption, GLANCE, W - 2 * PAD)
+        PEN.text(d, (PAD, HEADER_H + CAPTION_H / 2), text, GLANCE, TEXT)
         d.line((PAD, top - 2, W - PAD, top - 2), fill=CARD_EDGE, width=2)
     _draw_cards(img, d, view, lang, top)
     by_seat = {s.seat: s for s in seats}
@@ -818,6 +845,7 @@ def _compose(view: View, seats: Sequence[Seat], lang: str) -> Image.Image:
             continue
         _draw_player(img, d, y, rows, seat, player, view, lang)
         y += panel_height(rows) + PANEL_GAP
+    _draw_legend(img, d, y + 24, lang)
     return img
 
 
@@ -862,41 +890,69 @@ def render_public(view: View, players: Sequence[PlayerLabel], lang: str = "en") 
 PRIVATE_TOP = 70
 
 
+def _wrap(text: str, size: int, width: float, pen: Pen = PEN) -> list[str]:
+    """``text`` in lines that fit ``width`` (broken at spaces, or anywhere in a
+    language written without them)."""
+    lines: list[str] = []
+    line = ""
+    for word in text.replace("; ", "; \n").split(" "):
+        for piece in word.split("\n"):
+            candidate = f"{line} {piece}".strip() if line else piece
+            if pen.width_of(candidate, size) <= width or not line:
+                line = candidate
+            else:
+                lines.append(line)
+                line = piece
+    if line:
+        lines.append(line)
+    out: list[str] = []
+    for line in lines:  # a line still too long (no spaces): cut it by characters
+        while pen.width_of(line, size) > width and len(line) > 1:
+            cut = len(line)
+            while cut > 1 and pen.width_of(line[:cut], size) > width:
+                cut -= 1
+            out.append(line[:cut])
+            line = line[cut:]
+        out.append(line)
+    return out
+
+
 def draw_private(view: View, player: PlayerLabel, lang: str = "en") -> Image.Image:
     """One seat's preview: its board as its sealed move leaves it (the move's
-    bricks framed in cyan, bricks it takes away as red ghosts) and the move."""
+    bricks framed in cyan, bricks it takes away as red ghosts) and the move in
+    words, on as many lines as it needs."""
     lang = image_language(lang)
     seat_no = int(view.get("seat", player.seat))
     board = view.get("board") or {}
     seats = _seats({"players": [board]}, [player], lang)
     seat = seats[0] if seats else Seat(seat_no, player.name, DEFAULT_PLAYER_COLOURS[0])
     rows = grid_rows([board])
-    height = PRIVATE_TOP + panel_height(rows) + 74
+    submission = view.get("submission") or {}
+    words = submission.get("words")
+    if words:
+        text = Text.from_json(words).render(lang)
+    else:
+        text = "; ".join(submission.get("parts") or ()) or t(lang, "temple.render.no_move")
+    if submission.get("parts") and not submission.get("complete"):
+        text += " — " + t(lang, "temple.render.incomplete")
+    lines = _wrap(text, GLANCE, W - 2 * PAD)
+    height = PRIVATE_TOP + panel_height(rows) + 24 + len(lines) * 42 + 16
     img = Image.new("RGB", (W, height), FRAME)
     d = ImageDraw.Draw(img)
     title = t(lang, "temple.render.your_move")
     round_no = int(view.get("round") or 0)
     if round_no:
         title += " · " + t(lang, "temple.render.round", round=round_no)
-    draw_text(d, (PAD, PRIVATE_TOP / 2), title, font_stack(28, bold=True), TEXT, anchor="lm")
+    PEN.text(d, (PAD, PRIVATE_TOP / 2), title, PEN.px(11), TEXT, bold=True)
     fake = {
         "phase": view.get("phase"),
-        "waiting_for": [] if (view.get("submission") or {}).get("complete") else [seat.seat],
+        "waiting_for": [] if submission.get("complete") else [seat.seat],
     }
     _draw_player(img, d, PRIVATE_TOP, rows, seat, board, fake, lang)
-    parts = list((view.get("submission") or {}).get("parts") or ())
-    text = "; ".join(parts) if parts else t(lang, "temple.render.no_move")
-    if parts and not (view.get("submission") or {}).get("complete"):
-        text += "  — " + t(lang, "temple.render.incomplete")
-    font = font_stack(22, bold=True)
-    draw_text(
-        d,
-        (PAD, PRIVATE_TOP + panel_height(rows) + 38),
-        fit_text(text, font, W - 2 * PAD),
-        font,
-        PENDING,
-        anchor="lm",
-    )
+    y = PRIVATE_TOP + panel_height(rows) + 24 + 21
+    for line in lines:
+        PEN.text(d, (PAD, y), line, GLANCE, PENDING, bold=True)
+        y += 42
     return img
 
 
@@ -956,3 +1012,65 @@ def public_palette(player_colours: tuple[RGB, ...]) -> Image.Image:
     paste(sample, chip_sprite(3, True, False), (900, 110))
     paste(sample, chip_sprite(3, False, True), (940, 110))
     return build_palette(sample, [*EXACT_COLOURS, *colours, *(readable_on(c) for c in colours)])
+
+
+# --------------------------------------------------------------------------- /rules
+
+
+def render_rules(
+    examples: Mapping[str, Any], kind: str, players: Sequence[PlayerLabel], lang: str = "en"
+) -> bytes | None:
+    """A picture of ``/rules``: ``board``, the first round's board with its parts
+    numbered and named below; ``scoring``, a card beside a build that matches it
+    and one that does not. None otherwise."""
+    lang = image_language(lang)
+    example = examples.get(kind)
+    if not example:
+        return None
+    seats = _seats(examples.get("board") or {}, players, lang)
+    palette = public_palette(tuple(sorted({s.colour for s in seats})))
+    if kind == "board":
+        image = _compose(example, seats, lang)
+        return encode_png(annotate(image, _board_callouts(example, lang)), palette)
+    if kind != "scoring":
+        return None
+    card = example.get("card") or {}
+    cells = _card_cells(card)
+    width, height = int(card.get("width") or 0), int(card.get("height") or 0)
+    tile = Image.new("RGB", (CARD_W, CARDS_H - 20), FRAME)
+    name = card_name(lang, str(card.get("id")))
+    _draw_card_tile(
+        tile, ImageDraw.Draw(tile), (0, 0, CARD_W - 1, CARDS_H - 21), card, "", "", lang
+    )
+    builds = []
+    for bricks in (example.get("match") or [], example.get("miss") or []):
+        grid = area_grid(cells, width, height)
+        build = Image.new("RGB", grid.size, FRAME)
+        paste(build, grid, (0, 0))
+        for brick in bricks:
+            _paste_brick(build, brick, LABEL, height * CELL, "")
+        builds.append(build)
+    missing = len(cells) - sum(int(b.get("length") or 0) for b in example.get("miss") or [])
+    captions = [
+        t(lang, "temple.render.callout.card", name=name, value=int(card.get("value") or 0)),
+        t(lang, "temple.render.callout.match"),
+        t(lang, "temple.render.callout.miss", count=missing),
+    ]
+    return encode_png(side_by_side([tile, *builds], captions, W), palette)
+
+
+def _board_callouts(view: View, lang: str) -> list[Callout]:
+    """The parts of a board: a card, the deck, a player's area, supply and tokens."""
+    top = HEADER_H + (CAPTION_H if view.get("caption") else 0)
+    board_y = top + CARDS_H
+    return [
+        Callout(PAD + CARD_W / 2, top + 150, t(lang, "temple.render.callout.card_here")),
+        Callout(PAD + 4 * (CARD_W + 12) - 30, top + 50, t(lang, "temple.render.callout.deck")),
+        Callout(
+            PAD + 40 + AREA_W / 2,
+            board_y + TOP_ROWS_H + AREA_HEAD + 40,
+            t(lang, "temple.render.callout.area"),
+        ),
+        Callout(PAD + 40, board_y + 84, t(lang, "temple.render.callout.tokens")),
+        Callout(600, board_y + 84, t(lang, "temple.render.callout.supply")),
+    ]

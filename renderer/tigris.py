@@ -28,8 +28,11 @@ Decisions recorded here:
   is drawn in English, never with boxes.
   Only the leader tokens carry text in a cached sprite, and their cache is
   keyed by the letter itself. Names go through :func:`renderer.common.clean_name`.
-* Hand tiles are captioned with the colour name; where that is not the word
-  the ``tile`` command takes (``red``), the command word follows it in grey.
+* Hand tiles are captioned with the colour name in the image's language alone
+  (a tapping player never types the command word).
+* Text is drawn through :class:`renderer.lettering.Pen`: what a player reads at
+  a glance is at least 9 px at a phone's 412 px (28 px in the 1240 px board,
+  22 px in the 1000 px hand); the board's edge coordinates are 11 px there.
 """
 
 from __future__ import annotations
@@ -45,17 +48,15 @@ from PIL import Image, ImageDraw
 
 from bot.games.base import PlayerLabel
 from bot.i18n import DEFAULT_LANG, Text, t
+from renderer.annotate import Callout, annotate
 from renderer.common import (
     DEFAULT_PLAYER_COLOURS,
     RGB,
-    SUPERSAMPLE,
     FontStack,
     build_palette,
     clean_name,
-    draw_text,
     drawable_language,
     encode_png,
-    fit_text,
     font_stack,
     mix,
     parse_hex_colour,
@@ -67,6 +68,7 @@ from renderer.common import (
     star_points,
     turn_steps,
 )
+from renderer.lettering import Pen
 
 View = Mapping[str, Any]
 
@@ -79,6 +81,10 @@ BOARD_W = COLS * CELL + 2 * EDGE  # 1220: the image width
 BOARD_H = ROWS * CELL + 2 * EDGE
 PAD = 16  # panel padding
 COL_LETTERS = "ABCDEFGHIJKLMNOP"
+#: the public image's text (1240 px wide: 9 px on a phone is 28 px here)
+PEN = Pen(BOARD_W)
+GLANCE = PEN.floor
+BIG = PEN.px(10)
 
 # --------------------------------------------------------------------------- palette
 
@@ -168,6 +174,18 @@ TEXT_KEYS: tuple[str, ...] = (
     "render.tigris.points",
     "render.tigris.score_now",
     "render.tigris.score_hint",
+    *(f"render.tigris.legend.{c}" for c in TILE_ORDER),
+    "render.tigris.legend.catastrophe",
+    "render.tigris.legend.treasure",
+    "render.tigris.callout.red",
+    "render.tigris.callout.blue",
+    "render.tigris.callout.green",
+    "render.tigris.callout.black",
+    "render.tigris.callout.leader",
+    "render.tigris.callout.river",
+    "render.tigris.callout.turn",
+    "render.tigris.callout.points",
+    "render.tigris.callout.score",
     *COLOUR_KEYS.values(),
     *LEADERS_KEYS.values(),
     *LETTER_KEYS.values(),
@@ -450,7 +468,7 @@ def leader_sprite(
     fill = TILE_COLOURS.get(colour, (128, 128, 128))
     if letter is None:
         letter = LEADER_LETTER.get(colour, "?")
-    font = font_stack(round(size * 0.40 * SUPERSAMPLE), bold=True)
+    letter_size = max(GLANCE, round(size * 0.46))
 
     def paint(d: Draw, k: float) -> None:
         full = size * k
@@ -460,7 +478,16 @@ def leader_sprite(
                 outline=(95, 100, 110),
                 width=round(2 * k),
             )
-            draw_text(d, (full / 2, full / 2), letter, font, (95, 100, 110), anchor="mm")
+            PEN.text(
+                d,
+                (full / 2, full / 2),
+                letter,
+                letter_size,
+                (95, 100, 110),
+                bold=True,
+                anchor="mm",
+                k=k,
+            )
             return
         ring = full * 0.5 - k * 1
         c = full / 2
@@ -472,14 +499,16 @@ def leader_sprite(
             (c - r - k * 2, c - r - k * 2, c + r + k * 2, c + r + k * 2), fill=(255, 255, 255)
         )
         d.ellipse((c - r, c - r, c + r, c + r), fill=fill)
-        draw_text(
+        PEN.text(
             d,
             (c, c),
             letter,
-            font,
+            letter_size,
             (255, 255, 255),
+            bold=True,
             anchor="mm",
-            stroke_width=round(k * 1.2),
+            k=k,
+            stroke=round(k * 1.2),
             stroke_fill=OUTLINE,
         )
 
@@ -702,15 +731,15 @@ def board_background(river: frozenset[str]) -> Image.Image:
     for j in range(1, ROWS):
         y = EDGE + j * CELL
         d.line((EDGE, y, BOARD_W - EDGE - 1, y), fill=LAND_LINE, width=2)
-    font = font_stack(34, bold=True)
+    size = PEN.px(11)
     for i, letter in enumerate(COL_LETTERS[:COLS]):
         cx = EDGE + i * CELL + CELL / 2
-        draw_text(d, (cx, EDGE / 2), letter, font, EDGE_TEXT, anchor="mm")
-        draw_text(d, (cx, BOARD_H - EDGE / 2), letter, font, EDGE_TEXT, anchor="mm")
+        PEN.text(d, (cx, EDGE / 2), letter, size, EDGE_TEXT, bold=True, anchor="mm")
+        PEN.text(d, (cx, BOARD_H - EDGE / 2), letter, size, EDGE_TEXT, bold=True, anchor="mm")
     for j in range(ROWS):
         cy = EDGE + j * CELL + CELL / 2
-        draw_text(d, (EDGE / 2, cy), str(j + 1), font, EDGE_TEXT, anchor="mm")
-        draw_text(d, (BOARD_W - EDGE / 2, cy), str(j + 1), font, EDGE_TEXT, anchor="mm")
+        PEN.text(d, (EDGE / 2, cy), str(j + 1), size, EDGE_TEXT, bold=True, anchor="mm")
+        PEN.text(d, (BOARD_W - EDGE / 2, cy), str(j + 1), size, EDGE_TEXT, bold=True, anchor="mm")
     return img
 
 
@@ -762,18 +791,17 @@ def _draw_steps(img: Image.Image, view: View) -> None:
     numbered (1, 2, ...) in their order when there is more than one action."""
     marked = [step for step in turn_steps(view) if step.get("squares")]
     d = ImageDraw.Draw(img)
-    font = font_stack(20, bold=True)
     for number, step in enumerate(marked, start=1):
         for sq in step.get("squares") or ():
             _paste_on_square(img, highlight_sprite(), sq)
             origin = square_origin(sq) if isinstance(sq, str) else None
             if origin is None or len(marked) < 2:
                 continue
-            cx, cy = origin[0] + 13, origin[1] + 13
+            cx, cy = origin[0] + 16, origin[1] + 16
             d.ellipse(
-                (cx - 12, cy - 12, cx + 12, cy + 12), fill=HIGHLIGHT, outline=OUTLINE, width=2
+                (cx - 17, cy - 17, cx + 17, cy + 17), fill=HIGHLIGHT, outline=OUTLINE, width=2
             )
-            draw_text(d, (cx, cy), str(number), font, OUTLINE, anchor="mm")
+            PEN.text(d, (cx, cy + 1), str(number), GLANCE, OUTLINE, bold=True, anchor="mm")
 
 
 def _paste_tiles(img: Image.Image, view: View) -> None:
@@ -837,7 +865,7 @@ def _card_height(scoring_open: bool, over: bool = False) -> int:
 def _panel_height(view: View, n_seats: int) -> int:
     rows = math.ceil(max(1, n_seats) / 2)
     card = _card_height(_scoring_open(view), bool(view.get("result")))
-    height = STATUS_H + rows * (card + CARD_GAP) + PAD
+    height = STATUS_H + rows * (card + CARD_GAP) + PAD + LEGEND_H
     if view.get("conflict"):
         height += CONFLICT_H + CARD_GAP
     return height
@@ -848,15 +876,21 @@ def _scoring_open(view: View) -> bool:
 
 
 def _name_with_badge(
-    img: Image.Image, d: Draw, x: float, y: float, seat: Seat, size: int, max_width: float
+    img: Image.Image,
+    d: Draw,
+    x: float,
+    y: float,
+    seat: Seat,
+    size: int,
+    max_width: float,
+    pen: Pen = PEN,
 ) -> float:
     """Dynasty badge then the bold name, vertically centred on ``y``; returns the end x."""
     badge = dynasty_badge(seat.dynasty, seat.colour, size + 8)
     paste(img, badge, (x, y - badge.height / 2))
     x += badge.width + 8
-    stack = font_stack(size, bold=True)
-    name = fit_text(seat.name, stack, max_width - badge.width - 8)
-    return x + draw_text(d, (x, y), name, stack, TEXT, anchor="lm")
+    name = pen.fit(seat.name, size, max_width - badge.width - 8, bold=True)
+    return x + pen.text(d, (x, y), name, size, TEXT, bold=True)
 
 
 def _phase_text(view: View, lang: str) -> str:
@@ -883,48 +917,34 @@ def _draw_status(
     phase = turn.get("phase", "action")
     line1 = y + 32
     x: float = PAD
-    right_block = 470
+    right_block = 500
     if phase == "over":
         over = t(lang, "render.tigris.game_over")
-        x += draw_text(d, (x, line1), over, font_stack(32, bold=True), HIGHLIGHT, anchor="lm")
+        x += PEN.text(d, (x, line1), over, BIG, HIGHLIGHT, bold=True)
         _draw_ranking(d, view, by_seat, x + 24, line1, BOARD_W - right_block, lang)
     else:
         waiting = [by_seat[s] for s in turn.get("waiting_for") or () if s in by_seat]
         if not waiting and turn.get("active_seat") in by_seat:
             waiting = [by_seat[turn["active_seat"]]]
         phase_text = _phase_text(view, lang)
-        phase_font = font_stack(30)
-        budget = BOARD_W - right_block - x - phase_font.width(phase_text) - 16
+        budget = BOARD_W - right_block - x - PEN.width_of(phase_text, BIG) - 16
         for seat in waiting:
             share = budget / len(waiting)
-            x = _name_with_badge(img, d, x, line1, seat, 30, share) + 14
-        draw_text(
-            d,
-            (x, line1),
-            fit_text(phase_text, phase_font, BOARD_W - right_block - x),
-            phase_font,
-            TEXT,
-            anchor="lm",
-        )
+            x = _name_with_badge(img, d, x, line1, seat, BIG, share) + 14
+        phase_text = PEN.fit(phase_text, BIG, BOARD_W - right_block - x)
+        PEN.text(d, (x, line1), phase_text, BIG, TEXT)
     steps = turn_steps(view)
     if steps:
         last = steps[-1]
         who = seat_named(by_seat, last)
-        stack = font_stack(26)
         action = " · ".join(step_words(step, lang) for step in steps)
         if who:
-            player = fit_text(who.name, stack, 260)
+            player = PEN.fit(who.name, GLANCE, 260)
             text = t(lang, "render.tigris.last", player=player, action=action)
         else:
             text = t(lang, "render.tigris.last_anonymous", action=action)
-        draw_text(
-            d,
-            (PAD, y + 80),
-            fit_text(text, stack, BOARD_W - right_block - PAD),
-            stack,
-            TEXT_DIM,
-            anchor="lm",
-        )
+        text = PEN.fit(text, GLANCE, BOARD_W - right_block - PAD)
+        PEN.text(d, (PAD, y + 80), text, GLANCE, TEXT_DIM)
     _draw_counters(img, d, view, BOARD_W - right_block + 20, y, lang)
 
 
@@ -937,7 +957,6 @@ def _draw_ranking(
     d: Draw, view: View, by_seat: Mapping[int, Seat], x: float, y: float, right: float, lang: str
 ) -> None:
     """The ranking after "Game over" ("1. Alice: 5  2. Bob: 4"), in the space left."""
-    font = font_stack(26, bold=True)
     for entry in ranking_entries(view):
         seat = seat_named(by_seat, entry)
         if seat is None:
@@ -946,13 +965,12 @@ def _draw_ranking(
             lang,
             "render.tigris.ranked",
             place=entry.get("place"),
-            player=fit_text(seat.name, font, 150),
+            player=PEN.fit(seat.name, GLANCE, 150, bold=True),
             score=entry.get("score"),
         )
-        width = font.width(text)
-        if x + width > right:
+        if x + PEN.width_of(text, GLANCE, bold=True) > right:
             break
-        x += draw_text(d, (x, y), text, font, seat.colour, anchor="lm") + 22
+        x += PEN.text(d, (x, y), text, GLANCE, seat.colour, bold=True) + 22
 
 
 def step_words(step: Mapping[str, Any], lang: str) -> str:
@@ -965,32 +983,23 @@ def step_words(step: Mapping[str, Any], lang: str) -> str:
 
 def _draw_counters(img: Image.Image, d: Draw, view: View, x: int, y: int, lang: str) -> None:
     """Bag and treasures left on line 1, the monuments still to build on line 2."""
-    big = font_stack(30, bold=True)
-    small = font_stack(24)
     line1 = y + 32
     paste(img, bag_sprite(), (x, line1 - 17))
-    x1 = x + 40 + draw_text(d, (x + 40, line1), str(view.get("bag", "?")), big, TEXT, anchor="lm")
-    x1 += 6 + draw_text(
-        d, (x1 + 6, line1 + 3), t(lang, "render.tigris.bag"), small, TEXT_DIM, anchor="lm"
-    )
-    x1 += 28
+    x1 = x + 40 + PEN.text(d, (x + 40, line1), str(view.get("bag", "?")), BIG, TEXT, bold=True)
+    x1 += 6 + PEN.text(d, (x1 + 6, line1 + 2), t(lang, "render.tigris.bag"), GLANCE, TEXT_DIM)
+    x1 += 24
     paste(img, treasure_sprite(False, 30), (x1, line1 - 15))
-    x2 = (
-        x1
-        + 36
-        + draw_text(
-            d, (x1 + 36, line1), str(view.get("treasures_left", "?")), big, TEXT, anchor="lm"
-        )
-    )
-    draw_text(
-        d, (x2 + 6, line1 + 3), t(lang, "render.tigris.treasures"), small, TEXT_DIM, anchor="lm"
-    )
+    left_count = str(view.get("treasures_left", "?"))
+    x2 = x1 + 36 + PEN.text(d, (x1 + 36, line1), left_count, BIG, TEXT, bold=True)
+    treasures = PEN.fit(t(lang, "render.tigris.treasures"), GLANCE, BOARD_W - PAD - x2 - 6)
+    PEN.text(d, (x2 + 6, line1 + 2), treasures, GLANCE, TEXT_DIM)
     line2 = y + 80
     left = view.get("monuments_left") or []
     heading = t(lang, "render.tigris.monuments_left")
-    mx = x + draw_text(d, (x, line2), heading, small, TEXT_DIM, anchor="lm") + 10
+    room = BOARD_W - PAD - x - 46 * len(left) - 10
+    mx = x + PEN.text(d, (x, line2), PEN.fit(heading, GLANCE, room), GLANCE, TEXT_DIM) + 10
     if not left:
-        draw_text(d, (mx, line2), t(lang, "render.tigris.none"), small, TEXT_DIM, anchor="lm")
+        PEN.text(d, (mx, line2), t(lang, "render.tigris.none"), GLANCE, TEXT_DIM)
     for pair in left:
         pair = [*list(pair), "black", "black"]
         paste(img, monument_sprite(pair[0], pair[1], 44), (mx, line2 - 26))
@@ -1015,14 +1024,13 @@ def _draw_conflict(
     title = t(lang, CONFLICT_KEYS[kind]) if kind in CONFLICT_KEYS else kind.upper()
     paste(img, tile_sprite(colour, 40), (PAD + 16, y + 14))
     tx: float = PAD + 66
-    tx += draw_text(d, (tx, y + 34), title, font_stack(30, bold=True), TEXT, anchor="lm")
+    tx += PEN.text(d, (tx, y + 34), title, BIG, TEXT, bold=True)
     leaders = t(lang, LEADERS_KEYS[colour]) if colour in LEADERS_KEYS else colour
     detail = "  " + t(
         lang, "render.tigris.conflict.detail", leaders=leaders, colour=colour_name(lang, colour)
     )
-    detail_font = font_stack(24)
-    detail = fit_text(detail, detail_font, BOARD_W - PAD - 16 - tx)
-    draw_text(d, (tx, y + 35), detail, detail_font, TEXT_DIM, anchor="lm")
+    detail = PEN.fit(detail, GLANCE, BOARD_W - PAD - 16 - tx)
+    PEN.text(d, (tx, y + 35), detail, GLANCE, TEXT_DIM)
     half = (BOARD_W - 2 * PAD) // 2
     for i, side in enumerate(("attacker", "defender")):
         seat = by_seat.get(conflict.get(f"{side}_seat"))
@@ -1030,7 +1038,7 @@ def _draw_conflict(
         line = y + 88
         if seat is not None:
             token = leader_sprite(
-                colour, seat.colour, seat.dynasty, 44, letter=leader_letter(lang, colour)
+                colour, seat.colour, seat.dynasty, 50, letter=leader_letter(lang, colour)
             )
             paste_centered(img, token, (x + 22, line))
         name = seat.name if seat else "?"
@@ -1041,22 +1049,14 @@ def _draw_conflict(
             if committed is not None
             else f"{base} + ?"
         )
-        total_font = font_stack(30, bold=True)
-        total_w = total_font.width(total)
+        total_w = PEN.width_of(total, BIG, bold=True)
         name_x = x + 54
         label = _spaced(t(lang, SIDE_KEYS[side]))
-        label_font = font_stack(22)
-        room = half - 54 - total_w - label_font.width(label) - 40
-        nx = name_x + draw_text(
-            d,
-            (name_x, line),
-            fit_text(name, font_stack(26, bold=True), room),
-            font_stack(26, bold=True),
-            TEXT,
-            anchor="lm",
-        )
-        draw_text(d, (nx, line + 2), label, label_font, TEXT_DIM, anchor="lm")
-        draw_text(d, (x + half - 40, line), total, total_font, HIGHLIGHT, anchor="rm")
+        room = half - 54 - total_w - PEN.width_of(label, GLANCE) - 40
+        name = PEN.fit(name, GLANCE, room, bold=True)
+        nx = name_x + PEN.text(d, (name_x, line), name, GLANCE, TEXT, bold=True)
+        PEN.text(d, (nx, line + 1), label, GLANCE, TEXT_DIM)
+        PEN.text(d, (x + half - 40, line), total, BIG, HIGHLIGHT, bold=True, anchor="rm")
 
 
 def _spaced(label: str) -> str:
@@ -1085,7 +1085,7 @@ def _draw_card(
     d.rounded_rectangle((x0, y0, x0 + 8, y1), radius=4, fill=seat.colour)
     x: float = x0 + 22
     name_room = x1 - x - 16 - (250 if view.get("result") else 0)
-    _name_with_badge(img, d, x, y0 + 34, seat, 28, name_room)
+    _name_with_badge(img, d, x, y0 + 34, seat, GLANCE, name_room)
     info = seat.info
     supply = list(info.get("leaders_in_supply") or ())
     line2 = y0 + 92
@@ -1109,10 +1109,10 @@ def _draw_card(
         x += 40
     x += 18
     paste_centered(img, bag_sprite(34), (x + 17, line2))
-    big = font_stack(30, bold=True)
-    x += 40 + draw_text(d, (x + 40, line2), str(info.get("hand_size", "?")), big, TEXT, anchor="lm")
-    hand = t(lang, "render.tigris.hand")
-    draw_text(d, (x + 6, line2 + 3), hand, font_stack(22), TEXT_DIM, anchor="lm")
+    hand_size = str(info.get("hand_size", "?"))
+    x += 40 + PEN.text(d, (x + 40, line2), hand_size, BIG, TEXT, bold=True)
+    hand = PEN.fit(t(lang, "render.tigris.hand"), GLANCE, x1 - x - 16)
+    PEN.text(d, (x + 6, line2 + 2), hand, GLANCE, TEXT_DIM)
     if info.get("points") is not None:
         _draw_points(img, d, info.get("points") or {}, info.get("treasures"), x0 + 22, y0 + 146, 34)
     entry = next((e for e in ranking_entries(view) if e.get("seat") == seat.seat), None)
@@ -1128,12 +1128,10 @@ def _draw_final(
     x0, y0, x1, _ = box
     values = [str(v) for v in entry.get("sorted") or ()]
     rank = t(lang, "render.tigris.rank", place=entry.get("place"), score=entry.get("score"))
-    big = font_stack(28, bold=True)
-    width = big.width(rank) + 20
+    width = PEN.width_of(rank, GLANCE, bold=True) + 20
     d.rounded_rectangle((x1 - width - 14, y0 + 14, x1 - 14, y0 + 54), radius=10, fill=HIGHLIGHT)
-    draw_text(d, (x1 - 24, y0 + 34), rank, big, OUTLINE, anchor="rm")
+    PEN.text(d, (x1 - 24, y0 + 34), rank, GLANCE, OUTLINE, bold=True, anchor="rm")
     depth = entry.get("tiebreak")
-    small = font_stack(24)
     if depth:
         shown = " · ".join(values[: int(depth)])
         text = t(lang, "render.tigris.tiebreak", score=entry.get("score"), values=shown)
@@ -1141,7 +1139,7 @@ def _draw_final(
     else:
         text = t(lang, "render.tigris.sorted", values=" · ".join(values))
         colour = TEXT_DIM
-    draw_text(d, (x0 + 22, y0 + 188), fit_text(text, small, x1 - x0 - 40), small, colour)
+    PEN.text(d, (x0 + 22, y0 + 188), PEN.fit(text, GLANCE, x1 - x0 - 40), GLANCE, colour)
 
 
 def _draw_points(
@@ -1152,17 +1150,18 @@ def _draw_points(
     x: float,
     y: float,
     size: int,
+    pen: Pen = PEN,
 ) -> float:
     """Points by colour (tile icon + number) then treasures; returns the end x."""
-    font = font_stack(round(size * 0.85), bold=True)
+    text = max(pen.floor, round(size * 0.85))
     for colour in TILE_ORDER:
         paste_centered(img, tile_sprite(colour, size), (x + size / 2, y))
         x += size + 8
-        x += draw_text(d, (x, y), str(points.get(colour, 0)), font, TEXT, anchor="lm") + 22
+        x += pen.text(d, (x, y), str(points.get(colour, 0)), text, TEXT, bold=True) + 22
     if treasures is not None:
         paste_centered(img, treasure_sprite(False, size), (x + size / 2, y))
         x += size + 8
-        x += draw_text(d, (x, y), str(treasures), font, TEXT, anchor="lm")
+        x += pen.text(d, (x, y), str(treasures), text, TEXT, bold=True)
     return x
 
 
@@ -1190,6 +1189,35 @@ def _draw_panel(img: Image.Image, view: View, seats: Sequence[Seat], lang: str) 
         cx = PAD + (i % 2) * (card_w + CARD_GAP)
         cy = y + (i // 2) * (card_h + CARD_GAP)
         _draw_card(img, d, seat, (cx, cy, cx + card_w, cy + card_h), view, lang)
+    rows = math.ceil(max(1, len(seats)) / 2)
+    _draw_legend(img, d, y + rows * (card_h + CARD_GAP) + 28, lang)
+
+
+#: the legend under the cards: two rows
+LEGEND_H = 104
+
+
+def _draw_legend(img: Image.Image, d: Draw, y: int, lang: str) -> None:
+    """What the symbols are: each tile colour's kind; the leaders' letters, a
+    catastrophe and a treasure."""
+    x: float = PAD
+    for colour in TILE_ORDER:
+        paste_centered(img, tile_sprite(colour, 40), (x + 20, y))
+        word = t(lang, f"render.tigris.legend.{colour}")
+        x += 50 + PEN.text(d, (x + 50, y), word, GLANCE, TEXT_DIM) + 34
+    y += 52
+    x = PAD
+    for colour in LEADER_ORDER:
+        token = leader_sprite(colour, (150, 150, 150), "", 44, letter=leader_letter(lang, colour))
+        paste_centered(img, token, (x + 22, y))
+        word = t(lang, f"tigris.leader.{colour}")
+        x += 52 + PEN.text(d, (x + 52, y), word, GLANCE, TEXT_DIM) + 26
+    for sprite_, key in (
+        (catastrophe_sprite(40), "render.tigris.legend.catastrophe"),
+        (treasure_sprite(False, 36), "render.tigris.legend.treasure"),
+    ):
+        paste_centered(img, sprite_, (x + 20, y))
+        x += 48 + PEN.text(d, (x + 48, y), t(lang, key), GLANCE, TEXT_DIM) + 26
 
 
 # --------------------------------------------------------------------------- API
@@ -1211,14 +1239,14 @@ def _compose(view: View, seats: Sequence[Seat], lang: str) -> Image.Image:
 def draw_public(view: View, players: Sequence[PlayerLabel], lang: str = "en") -> Image.Image:
     """The public image as an RGB Pillow image (``render_public`` encodes it)."""
     lang = image_language(lang)
-    return _compose(view, _seats(view, players, font_stack(30, bold=True), lang), lang)
+    return _compose(view, _seats(view, players, font_stack(BIG, bold=True), lang), lang)
 
 
 def render_public(view: View, players: Sequence[PlayerLabel], lang: str = "en") -> bytes:
     """PNG of the public board, drawn from ``view`` alone, labels in ``lang``
     (English when the fonts cannot draw that language)."""
     lang = image_language(lang)
-    seats = _seats(view, players, font_stack(30, bold=True), lang)
+    seats = _seats(view, players, font_stack(BIG, bold=True), lang)
     palette = public_palette(tuple(sorted({s.colour for s in seats})))
     return encode_png(_compose(view, seats, lang), palette)
 
@@ -1351,6 +1379,8 @@ _RIVER_SQUARES = tuple(
 
 
 PRIVATE_W, PRIVATE_H = 1000, 480
+#: the hand's text (1000 px wide: 9 px on a phone is 22 px here)
+PRIVATE_PEN = Pen(PRIVATE_W)
 HAND_TILE = 124
 HAND_SLOTS = 6
 
@@ -1385,22 +1415,22 @@ def draw_private(view: View, player: PlayerLabel, lang: str = "en") -> Image.Ima
     img = Image.new("RGB", (PRIVATE_W, PRIVATE_H), FRAME)
     d = ImageDraw.Draw(img)
     d.rectangle((0, 0, 10, img.height), fill=seat.colour)
-    end = _name_with_badge(img, d, 30, 44, seat, 32, PRIVATE_W - 300)
+    pen = PRIVATE_PEN
+    end = _name_with_badge(img, d, 30, 44, seat, 32, PRIVATE_W - 300, pen)
     your_hand = "· " + t(lang, "render.tigris.your_hand")
-    draw_text(d, (end + 16, 46), your_hand, font_stack(26), TEXT_DIM, anchor="lm")
+    pen.text(d, (end + 16, 46), your_hand, 26, TEXT_DIM)
     _draw_hand(img, d, [str(c) for c in view.get("hand") or ()], lang)
     points = view.get("points") or {}
     treasures = int(view.get("treasures") or 0)
     heading = t(lang, "render.tigris.points")
-    draw_text(d, (30, 346), heading, font_stack(24), TEXT_DIM, anchor="lm")
-    points_end = _draw_points(img, d, points, treasures, 30, 402, 52)
+    pen.text(d, (30, 346), heading, 26, TEXT_DIM)
+    points_end = _draw_points(img, d, points, treasures, 30, 402, 52, pen)
     room = PRIVATE_W - 30 - points_end - 24
     score = t(lang, "render.tigris.score_now", score=final_score(points, treasures))
-    score_font, hint_font = font_stack(30, bold=True), font_stack(22)
-    score = fit_text(score, score_font, room)
-    hint = fit_text(t(lang, "render.tigris.score_hint"), hint_font, room)
-    draw_text(d, (PRIVATE_W - 30, 384), score, score_font, HIGHLIGHT, anchor="rm")
-    draw_text(d, (PRIVATE_W - 30, 422), hint, hint_font, TEXT_DIM, anchor="rm")
+    score = pen.fit(score, 30, room, bold=True)
+    hint = pen.fit(t(lang, "render.tigris.score_hint"), pen.floor, room)
+    pen.text(d, (PRIVATE_W - 30, 384), score, 30, HIGHLIGHT, bold=True, anchor="rm")
+    pen.text(d, (PRIVATE_W - 30, 422), hint, pen.floor, TEXT_DIM, anchor="rm")
     return img
 
 
@@ -1408,43 +1438,78 @@ def _draw_hand(img: Image.Image, d: Draw, hand: Sequence[str], lang: str) -> Non
     """Six slots on a tray: tiles with their colour name, or empty outlines."""
     d.rounded_rectangle((30, 88, PRIVATE_W - 30, 300), radius=16, fill=LAND)
     slot = (PRIVATE_W - 60) / HAND_SLOTS
-    font = font_stack(24, bold=True)
-    word_font = font_stack(22)
+    pen = PRIVATE_PEN
     for i in range(max(HAND_SLOTS, len(hand))):
         cx = 30 + slot * i + slot / 2
         if i < len(hand):
             paste_centered(img, tile_sprite(hand[i], HAND_TILE), (cx, 170))
-            _draw_caption(d, cx, 268, hand[i], lang, font, word_font, slot - 8)
+            name = pen.fit(colour_name(lang, hand[i]), 26, slot - 8, bold=True)
+            pen.text(d, (cx, 268), name, 26, OUTLINE, bold=True, anchor="mm")
         else:
             half = HAND_TILE / 2
             box = (cx - half, 170 - half, cx + half, 170 + half)
             d.rounded_rectangle(box, radius=14, outline=LAND_LINE, width=4)
 
 
-def _draw_caption(
-    d: Draw,
-    cx: float,
-    y: float,
-    colour: str,
-    lang: str,
-    font: FontStack,
-    word_font: FontStack,
-    max_width: float,
-) -> None:
-    """A hand tile's caption centred on ``cx``: the colour name, then the
-    command word in grey when it differs (``红色 red``)."""
-    name = colour_name(lang, colour)
-    word = "" if name.casefold() == colour.casefold() else " " + colour
-    if font.width(name) + word_font.width(word) > max_width:
-        word = ""
-    name = fit_text(name, font, max_width)
-    x = cx - (font.width(name) + word_font.width(word)) / 2
-    x += draw_text(d, (x, y), name, font, OUTLINE, anchor="lm")
-    if word:
-        draw_text(d, (x, y + 1), word, word_font, LAND_LINE_DARK, anchor="lm")
-
-
 def render_private(view: View, player: PlayerLabel, lang: str = "en") -> bytes:
     """PNG of one player's hand (up to 6 tiles), points by colour and treasures,
     labels in ``lang`` (English when the fonts cannot draw that language)."""
     return encode_png(draw_private(view, player, lang))
+
+
+# --------------------------------------------------------------------------- /rules
+
+
+def render_rules(
+    examples: Mapping[str, Any], kind: str, players: Sequence[PlayerLabel], lang: str = "en"
+) -> bytes | None:
+    """A picture of ``/rules``: ``board``, the example board with each kind of piece
+    numbered and named below; ``scoring``, a hand and its points, the score read
+    off them. None for another kind or a missing example."""
+    lang = image_language(lang)
+    view = examples.get(kind)
+    if not view or not players:
+        return None
+    if kind == "board":
+        view = {**view, "steps": [], "last_action": None}  # no step marks beside the callouts
+        image = draw_public(view, players, lang)
+        callouts = _board_callouts(view, lang)
+    elif kind == "scoring":
+        image = draw_private(view, players[0], lang)
+        callouts = [
+            Callout(60, 402, t(lang, "render.tigris.callout.points")),
+            Callout(PRIVATE_W - 150, 384, t(lang, "render.tigris.callout.score")),
+        ]
+    else:
+        return None
+    colours = tuple(sorted({parse_hex_colour(p.colour, (128, 128, 128)) for p in players}))
+    return encode_png(annotate(image, callouts), public_palette(colours))
+
+
+def _board_callouts(view: View, lang: str) -> list[Callout]:
+    """One callout per kind of piece the example board shows."""
+    found: list[Callout] = []
+
+    def at(sq: Any, words: str, dx: float = 0, dy: float = 0) -> None:
+        origin = square_origin(sq) if isinstance(sq, str) else None
+        if origin is not None:
+            found.append(Callout(origin[0] + CELL / 2 + dx, origin[1] + CELL / 2 + dy, words))
+
+    tiles = [tile for tile in view.get("tiles") or () if not tile.get("flipped")]
+    for colour in TILE_ORDER:
+        tile = next((tile for tile in tiles if tile.get("colour") == colour), None)
+        if tile is not None:
+            at(tile.get("sq"), t(lang, f"render.tigris.callout.{colour}"))
+    leader = next(iter(view.get("leaders") or ()), None)
+    if leader is not None:
+        words = t(lang, f"tigris.leader.{leader.get('colour')}")
+        at(leader.get("sq"), t(lang, "render.tigris.callout.leader", leader=words))
+    taken = {tile.get("sq") for tile in view.get("tiles") or ()}
+    river = next((sq for sq in view.get("river") or () if sq not in taken), None)
+    at(river, t(lang, "render.tigris.callout.river"))
+    for sq in (view.get("catastrophes") or ())[:1]:
+        at(sq, t(lang, "render.tigris.legend.catastrophe"))
+    for treasure in (view.get("treasures") or ())[:1]:
+        at(treasure.get("sq"), t(lang, "render.tigris.legend.treasure"), CELL / 3, -CELL / 3)
+    found.append(Callout(PAD + 40, BOARD_H + 32, t(lang, "render.tigris.callout.turn")))
+    return found

@@ -20,16 +20,20 @@ Decisions recorded here:
   gets about 82 px hexes, Mini-Tikal's smaller area 120 px ones. The image is
   never narrower than 1248 px.
 * Phone first: a phone shows the image about 412 px wide, a third of its
-  size, so what a move needs is drawn at least ~24 px (8 px on the phone):
-  column letters and row numbers 38 px, empty spaces' names 30 px, crossing
-  costs on 34 px badges, the turn line 40/32 px; figure chips have a thick
-  dark rim (a yellow chip on a yellow treasure hex).
+  size. Every text is drawn through :class:`renderer.lettering.Pen` at 9 px or
+  more there (28 px in the 1248 px image): hex names, figure chips, crossing
+  costs, temple values, the panel, the legend; column letters and row numbers
+  are 12 px. Only the stones are smaller, and they are read in the close-up
+  (:func:`render_zoom`), where the map is about twice as large.
 * Each hex: its name at the top, its content in the middle (a temple's value
   on a plate ringed in the colour of whoever scores it now, grey when
   nobody does, and a shield in the guard's colour; face-down tokens left on
   a treasure hex; a camp's tent in its owner's colour), and the figures at
   the bottom as one chip per player in their colour with the number of
-  workers and a crown when the leader is there.
+  workers and a crown when the leader is there. Chips and tags (a step's
+  number, the close-up's AP) share two rows below the centre, the second on
+  either side of the south crossing's badge, so no mark covers a chip or a
+  cost.
 * Stones are grey pips just inside each edge, off to one side of the edge's
   middle; the middle of every open crossing carries a dark square badge with
   its AP cost (both sides added), so a player plans moves without adding
@@ -38,8 +42,8 @@ Decisions recorded here:
 * The hex to lay is drawn in its six rotations, numbered as the ``place``
   command takes them.
 * Treasure kinds are told apart by colour *and* shape (mask, jade gem, idol,
-  vase, crown, dagger, bowl, shell); the panel's legend names each with the
-  word the ``exchange`` command takes.
+  vase, crown, dagger, bowl, shell); the panel's legend names each in the
+  image's language only.
 * Text comes from the catalog (``tikal.render.*`` and the game's names) in
   the ``lang`` given; when the fonts cannot draw every label of that
   language, the whole image is drawn in English (as ``renderer/tigris.py``).
@@ -48,10 +52,8 @@ Decisions recorded here:
   strip; a render pastes them, then maps the image onto a cached 256-colour
   palette.
 
-New generic helpers defined here (``renderer/common.py`` is shared and left
-as is): :func:`hex_points` (a flat-topped hexagon's corners) and
-:func:`put_text` (``draw_text`` through a cache of drawn text strips), which
-other renderers could share.
+New generic helper defined here: :func:`hex_points` (a flat-topped hexagon's
+corners).
 """
 
 from __future__ import annotations
@@ -59,22 +61,20 @@ from __future__ import annotations
 import math
 from collections.abc import Mapping, Sequence
 from dataclasses import dataclass
-from functools import cache, lru_cache
+from functools import cache, cached_property, lru_cache
 from typing import Any
 
 from PIL import Image, ImageDraw
 
 from bot.games.base import PlayerLabel
 from bot.i18n import DEFAULT_LANG, Text, t
+from renderer.annotate import Callout, annotate
 from renderer.common import (
     RGB,
-    FontStack,
     build_palette,
     clean_name,
-    draw_text,
     drawable_language,
     encode_png,
-    fit_text,
     font_stack,
     mix,
     parse_hex_colour,
@@ -85,6 +85,7 @@ from renderer.common import (
     sprite,
     turn_steps,
 )
+from renderer.lettering import Pen
 
 View = Mapping[str, Any]
 Draw = ImageDraw.ImageDraw
@@ -97,6 +98,12 @@ GAP = 2.5  # dark gap between neighbouring hexes
 MARGIN_X = 52  # left band: row numbers
 MARGIN_TOP = 54  # top band: column letters
 PAD = 18
+#: the image's width (:func:`geometry` never draws it narrower)
+TARGET_WIDTH = 1248
+#: its text: 9 px on a phone's 412 px is 28 px here
+PEN = Pen(TARGET_WIDTH)
+GLANCE = PEN.floor
+BIG = PEN.px(10)
 
 # --------------------------------------------------------------------------- palette
 
@@ -111,6 +118,7 @@ CARD_ACTIVE = (58, 66, 50)
 TEXT = (240, 240, 236)
 TEXT_DIM = (170, 178, 172)
 HIGHLIGHT = (255, 212, 0)
+REACH = (64, 210, 230)  # the close-up's marks of where the turn may act
 OUTLINE = (22, 22, 22)
 WHITE = (255, 255, 255)
 STONE = (118, 120, 124)
@@ -221,48 +229,27 @@ TEXT_KEYS: tuple[str, ...] = (
     "tikal.figure.worker",
     "tikal.figure.leader",
     *(f"tikal.colour.{c}" for c in ("red", "blue", "yellow", "white")),
+    "tikal.render.zoom.lay",
+    "tikal.render.zoom.reach",
+    "tikal.render.zoom.steps",
+    "tikal.render.zoom.yours",
+    "tikal.render.callout.base_camp",
+    "tikal.render.callout.temple",
+    "tikal.render.callout.figures",
+    "tikal.render.callout.treasure",
+    "tikal.render.callout.jungle",
+    "tikal.render.callout.volcano",
+    "tikal.render.callout.cost",
+    "tikal.render.callout.turn",
+    "tikal.render.callout.in_hand",
+    "tikal.render.callout.scores",
+    "tikal.render.callout.strength",
 )
 
 
 def image_language(lang: str | None) -> str:
     """``lang`` when the fonts draw every label of it, else English."""
     return drawable_language(lang, TEXT_KEYS)
-
-
-@lru_cache(maxsize=4096)
-def _text_sprite(text: str, font: FontStack, fill: RGB) -> tuple[Image.Image, float, int]:
-    """``text`` drawn once on a transparent strip: (image, text width, baseline y)."""
-    width = font.width(text)
-    size = font.primary.size
-    baseline = round(size * 1.25)
-    img = Image.new("RGBA", (math.ceil(width) + 8, round(size * 1.8)), (0, 0, 0, 0))
-    draw_text(ImageDraw.Draw(img), (4, baseline), text, font, fill, anchor="ls")
-    return img, width, baseline
-
-
-def put_text(
-    img: Image.Image,
-    xy: Point,
-    text: str,
-    font: FontStack,
-    fill: RGB,
-    anchor: str = "lm",
-) -> float:
-    """:func:`renderer.common.draw_text` through a cache of drawn strips (a board
-    repeats most of its words from one render to the next); returns the width."""
-    if not text:
-        return 0.0
-    strip, width, baseline = _text_sprite(text, font, fill)
-    x, y = xy
-    if anchor[0] == "m":
-        x -= width / 2
-    elif anchor[0] == "r":
-        x -= width
-    if anchor[1] == "m":
-        ascent, descent = font.primary.getmetrics()
-        y += (ascent - descent) / 2
-    paste(img, strip, (x - 4, y - baseline))
-    return width
 
 
 # --------------------------------------------------------------------------- shapes
@@ -410,10 +397,10 @@ def stone_sprite(size: int = 12) -> Image.Image:
 
 
 @cache
-def badge_sprite(cost: int, size: int = 26) -> Image.Image:
+def badge_sprite(cost: int, size: int = 34) -> Image.Image:
     """A crossing's AP cost: a dark rounded square with a light rim and a bold
     number (unlike the round figure chips)."""
-    font = font_stack(round(size * 0.72 * 4), bold=True)
+    text = max(GLANCE, round(size * 0.8))
 
     def paint(d: Draw, k: float) -> None:
         full = size * k - 1
@@ -421,7 +408,9 @@ def badge_sprite(cost: int, size: int = 26) -> Image.Image:
         d.rounded_rectangle(
             (1.8 * k, 1.8 * k, full - 1.8 * k, full - 1.8 * k), radius=5 * k, fill=BADGE
         )
-        draw_text(d, (full / 2, full / 2 + 0.5 * k), str(cost), font, WHITE, anchor="mm")
+        PEN.text(
+            d, (full / 2, full / 2 + 0.5 * k), str(cost), text, WHITE, bold=True, anchor="mm", k=k
+        )
 
     return sprite(size, size, paint)
 
@@ -477,23 +466,28 @@ def shield_sprite(colour: RGB, size: int = 34, ghost: bool = False) -> Image.Ima
 
 @cache
 def value_plate(value: int, holder: RGB | None, size: int = 46) -> Image.Image:
-    """A temple's value on a white plate ringed in the holder's colour."""
-    font = font_stack(round(size * 0.62 * 4), bold=True)
+    """A temple's value on a white plate ringed in the holder's colour (wider for
+    two digits)."""
+    text = max(GLANCE, round(size * 0.66))
     ring = holder or NO_HOLDER
+    width = round(size * 1.3) if value >= 10 else size
 
     def paint(d: Draw, k: float) -> None:
-        full = size * k - 1
-        d.rounded_rectangle((0, 0, full, full), radius=10 * k, fill=OUTLINE)
+        full_w, full_h = width * k - 1, size * k - 1
+        d.rounded_rectangle((0, 0, full_w, full_h), radius=10 * k, fill=OUTLINE)
         d.rounded_rectangle(
-            (1.5 * k, 1.5 * k, full - 1.5 * k, full - 1.5 * k), radius=9 * k, fill=ring
+            (1.5 * k, 1.5 * k, full_w - 1.5 * k, full_h - 1.5 * k), radius=9 * k, fill=ring
         )
-        inset = 6.5 * k
-        d.rounded_rectangle((inset, inset, full - inset, full - inset), radius=6 * k, fill=OUTLINE)
+        inset = 5 * k
+        box = (inset, inset, full_w - inset, full_h - inset)
+        d.rounded_rectangle(box, radius=6 * k, fill=OUTLINE)
         inset += 1.5 * k
-        d.rounded_rectangle((inset, inset, full - inset, full - inset), radius=5 * k, fill=PLATE)
-        draw_text(d, (full / 2, full / 2 + k), str(value), font, OUTLINE, anchor="mm")
+        box = (inset, inset, full_w - inset, full_h - inset)
+        d.rounded_rectangle(box, radius=5 * k, fill=PLATE)
+        centre = (full_w / 2, full_h / 2 + k)
+        PEN.text(d, centre, str(value), text, OUTLINE, bold=True, anchor="mm", k=k)
 
-    return sprite(size, size, paint)
+    return sprite(width, size, paint)
 
 
 @cache
@@ -526,13 +520,13 @@ def _crown(d: Draw, cx: float, cy: float, w: float, fill: RGB) -> None:
 
 
 @cache
-def chip_sprite(colour: RGB, workers: int, leader: bool, height: int = 34) -> Image.Image:
+def chip_sprite(colour: RGB, workers: int, leader: bool, height: int = 36) -> Image.Image:
     """One player's figures on a hex: a pill in their colour, a crown for the
     leader and the number of workers."""
-    font = font_stack(round(height * 0.78 * 4), bold=True)
+    size = max(GLANCE, round(height * 0.78))
     text = str(workers) if workers else ""
     fg = readable_on(colour)
-    text_w = font.width(text) / 4 if text else 0
+    text_w = PEN.width_of(text, size, bold=True) if text else 0
     crown_w = height * 0.78 if leader else 0
     width = round(max(height, 12 + crown_w + (4 if leader and text else 0) + text_w))
 
@@ -549,7 +543,7 @@ def chip_sprite(colour: RGB, workers: int, leader: bool, height: int = 34) -> Im
             _crown(d, x + crown_w * k / 2, full_h / 2, crown_w * k * 0.9, fg)
             x += crown_w * k + (4 * k if text else 0)
         if text:
-            draw_text(d, (x, full_h / 2 + 0.5 * k), text, font, fg, anchor="lm")
+            PEN.text(d, (x, full_h / 2 + 0.5 * k), text, size, fg, bold=True, k=k)
 
     return sprite(width, height, paint)
 
@@ -702,7 +696,7 @@ def mini_hex(kind: str, stones: tuple[int, ...], radius: int, value: str | None)
     size = 2 * radius
     height = math.ceil(2 * radius * math.sqrt(3) / 2)
     fill = TERRAIN.get(kind, (128, 128, 128))
-    font = font_stack(round(radius * 0.62 * 4), bold=True)
+    text = max(GLANCE, round(radius * 0.62))
 
     def paint(d: Draw, k: float) -> None:
         cx, cy = size * k / 2, height * k / 2
@@ -727,8 +721,8 @@ def mini_hex(kind: str, stones: tuple[int, ...], radius: int, value: str | None)
                 r2 = r - 1.2 * k
                 d.ellipse((x - r2, y - r2, x + r2, y + r2), fill=(200, 200, 204))
         if value is not None:
-            stack = font if len(value) < 2 else font_stack(round(radius * 0.5 * 4), bold=True)
-            draw_text(d, (cx, cy), value, stack, OUTLINE, anchor="mm")
+            value_size = text if len(value) < 2 else max(GLANCE, round(radius * 0.5))
+            PEN.text(d, (cx, cy), value, value_size, OUTLINE, bold=True, anchor="mm", k=k)
         elif kind == "volcano":
             r = radius * 0.3 * k
             d.ellipse((cx - r, cy - r, cx + r, cy + r), fill=LAVA)
@@ -765,8 +759,30 @@ class Geometry:
     def px(self, x: float, y: float) -> Point:
         return self.left + (x - self.x0) * self.radius, MARGIN_TOP + (y - self.y0) * self.radius
 
+    @cached_property
+    def centres(self) -> dict[str, Point]:
+        """Each space's centre in pixels, by name."""
+        return {name: self.px(x, y) for name, x, y, _ in self.spaces}
 
-TARGET_WIDTH = 1248
+
+@dataclass(frozen=True)
+class Marks:
+    """The close-up's marks (the view's ``turn_options``): where the seat on its
+    turn may lay the hex in hand, and the AP that brings a figure to each hex."""
+
+    seat: int
+    lay: tuple[str, ...]
+    reach: Mapping[str, int]
+
+    @classmethod
+    def of(cls, view: View) -> Marks | None:
+        options = view.get("turn_options")
+        if not options:
+            return None
+        reach = {str(r.get("space")): int(r.get("ap", 0)) for r in options.get("reach") or ()}
+        return cls(int(options.get("seat", 0)), tuple(options.get("lay") or ()), reach)
+
+
 MAX_R = 120
 
 
@@ -801,8 +817,8 @@ def board_size(view: View) -> tuple[int, int]:
 def map_background(geo: Geometry) -> Image.Image:
     """The frame, every empty space with its name, column letters and row numbers."""
     img = Image.new("RGB", (geo.width, geo.height), FRAME)
-    font = font_stack(round(30 * geo.radius / R), bold=True)
-    band = font_stack(38, bold=True)
+    size = max(GLANCE, round(30 * geo.radius / R))
+    band = PEN.px(12)
     columns: dict[str, float] = {}
     rows: dict[str, float] = {}
     for name, x, y, usable in geo.spaces:
@@ -810,20 +826,21 @@ def map_background(geo: Geometry) -> Image.Image:
         paste_centered(img, empty_sprite(not usable, geo.radius), (px, py))
         d = ImageDraw.Draw(img)
         if usable:
-            draw_text(d, (px, py), name, font, EMPTY_TEXT, anchor="mm")
+            PEN.text(d, (px, py), name, size, EMPTY_TEXT, bold=True, anchor="mm")
             columns.setdefault(name[0], px)
             rows.setdefault(name[1:], py)
     d = ImageDraw.Draw(img)
     for letter, px in columns.items():
-        draw_text(d, (px, MARGIN_TOP / 2), letter, band, BAND_TEXT, anchor="mm")
+        PEN.text(d, (px, MARGIN_TOP / 2), letter, band, BAND_TEXT, bold=True, anchor="mm")
     left = min(geo.px(s[1], s[2])[0] for s in geo.spaces) - geo.radius
     for number, py in rows.items():
-        draw_text(
+        PEN.text(
             d,
             (max(MARGIN_X / 2, left - 4), py),
             number,
             band,
             BAND_TEXT,
+            bold=True,
             anchor="rm" if left - 4 > MARGIN_X else "mm",
         )
     return img
@@ -836,39 +853,133 @@ def _space_key(view: View) -> tuple[tuple[str, float, float, bool], ...]:
     )
 
 
-def _draw_map(img: Image.Image, view: View, geo: Geometry, colours: Mapping[int, RGB]) -> None:
-    """Laid hexes with stones and content, the last action's frame, the crossing badges."""
+def _draw_map(
+    img: Image.Image,
+    view: View,
+    geo: Geometry,
+    colours: Mapping[int, RGB],
+    marks: Marks | None = None,
+) -> None:
+    """Laid hexes with stones and content, the steps' frames, the crossing badges,
+    and (the close-up's) ``marks``: where the seat on its turn may act."""
     r = geo.radius
-    name_font = font_stack(round(24 * r / R), bold=True)
+    k = r / R
+    name_size = max(GLANCE, round(24 * k))
     hexes = list(view.get("hexes") or ())
+    by_space = {str(h.get("space")): h for h in hexes}
+    marked = [step for step in turn_steps(view) if step.get("spaces")]
+    tags: dict[str, list[Image.Image]] = {}
+    for number, step in enumerate(marked, start=1):
+        for name in step.get("spaces") or ():
+            if len(marked) > 1 and name in by_space:  # numbered in their order
+                tags.setdefault(name, []).append(step_tag(number, _tag_height(r)))
+    if marks is not None:
+        for name, ap in marks.reach.items():
+            if name in by_space:
+                tags.setdefault(name, []).append(reach_tag(ap, _tag_height(r)))
+        for name in marks.lay:
+            space = geo.centres.get(name)
+            if space is not None:
+                paste_centered(img, lay_sprite(r), space)
+    crossings = {
+        (round(float(c.get("x", 0)), 2), round(float(c.get("y", 0)), 2))
+        for c in view.get("crossings") or ()
+    }
     for hex_ in hexes:
-        cx, cy = geo.px(float(hex_.get("x", 0)), float(hex_.get("y", 0)))
+        hx, hy = float(hex_.get("x", 0)), float(hex_.get("y", 0))
+        south = (round(hx, 2), round(hy + math.sqrt(3) / 2, 2)) in crossings
+        cx, cy = geo.px(hx, hy)
         kind = str(hex_.get("kind"))
         stones = tuple(int(n) for n in hex_.get("stones") or ())
         paste_centered(img, hex_face(kind, stones, r), (cx, cy))
         if kind != "volcano":
             name = str(hex_.get("space", ""))
-            put_text(img, (cx, cy - 0.56 * r), name, name_font, NAME_ON_HEX, anchor="mm")
-        _draw_content(img, hex_, (cx, cy - 0.19 * r), r / R, colours)
-        _draw_figures(img, hex_, (cx, cy), r, colours)
-    by_space = {str(h.get("space")): h for h in hexes}
-    marked = [step for step in turn_steps(view) if step.get("spaces")]
-    number_font = font_stack(round(20 * r / R), bold=True)
-    d = ImageDraw.Draw(img)
-    for number, step in enumerate(marked, start=1):
+            PEN.put(img, (cx, cy - 0.5 * r), name, name_size, NAME_ON_HEX, bold=True, anchor="mm")
+        _draw_content(img, hex_, (cx, cy - 0.15 * r), k, colours)
+        items = _chips(hex_, r, colours) + tags.get(str(hex_.get("space")), [])
+        _draw_slots(img, items, (cx, cy), r, south)
+    others = marks is not None and any(step.get("seat") != marks.seat for step in marked)
+    frame = previous_sprite(r) if others else highlight_sprite(r)
+    for step in marked:
         for name in step.get("spaces") or ():
             hex_ = by_space.get(name)
-            if hex_ is None:
-                continue
-            cx, cy = geo.px(float(hex_["x"]), float(hex_["y"]))
-            paste_centered(img, highlight_sprite(r), (cx, cy))
-            if len(marked) > 1:  # numbered in their order; a later step's number on top
-                bx, by, br = cx - 0.62 * r, cy - 0.42 * r, 0.2 * r
-                d.ellipse((bx - br, by - br, bx + br, by + br), fill=HIGHLIGHT, outline=OUTLINE)
-                draw_text(d, (bx, by), str(number), number_font, OUTLINE, anchor="mm")
+            if hex_ is not None:
+                paste_centered(img, frame, geo.px(float(hex_["x"]), float(hex_["y"])))
     for crossing in view.get("crossings") or ():
         x, y = geo.px(float(crossing.get("x", 0)), float(crossing.get("y", 0)))
-        paste_centered(img, badge_sprite(int(crossing.get("cost", 0)), round(34 * r / R)), (x, y))
+        paste_centered(
+            img, badge_sprite(int(crossing.get("cost", 0)), max(34, round(34 * k))), (x, y)
+        )
+
+
+def _tag_height(radius: int) -> int:
+    return max(34, round(34 * radius / R))
+
+
+@cache
+def step_tag(number: int, height: int = 36) -> Image.Image:
+    """A step's number (its order in the turn): a yellow disc with a dark rim."""
+    return _disc_tag(str(number), HIGHLIGHT, height)
+
+
+@cache
+def reach_tag(ap: int, height: int = 36) -> Image.Image:
+    """The AP that brings a figure to a hex (the close-up): a cyan disc, unlike the
+    dark square crossing costs and the player-coloured chips."""
+    return _disc_tag(str(ap), REACH, height)
+
+
+def _disc_tag(text: str, fill: RGB, height: int) -> Image.Image:
+    size = max(GLANCE, round(height * 0.74))
+
+    def paint(d: Draw, k: float) -> None:
+        full = height * k - 1
+        d.ellipse((0, 0, full, full), fill=OUTLINE)
+        d.ellipse((2.5 * k, 2.5 * k, full - 2.5 * k, full - 2.5 * k), fill=fill)
+        PEN.text(d, (full / 2, full / 2 + k), text, size, OUTLINE, bold=True, anchor="mm", k=k)
+
+    return sprite(height, height, paint)
+
+
+@cache
+def lay_sprite(radius: int = R) -> Image.Image:
+    """A space where the hex in hand may go (the close-up): a cyan ring inside it."""
+    size = 2 * radius
+    height = math.ceil(2 * radius * math.sqrt(3) / 2)
+
+    def paint(d: Draw, k: float) -> None:
+        cx, cy = size * k / 2, height * k / 2
+        d.polygon(hex_points(cx, cy, (radius - 6) * k), outline=REACH, width=round(6 * k))
+
+    return sprite(size, height, paint)
+
+
+@cache
+def previous_sprite(radius: int = R) -> Image.Image:
+    """The steps since the last hand-over in the close-up: a thin dashed yellow
+    frame, so the marks of the turn to play stand out."""
+    size = 2 * radius
+    height = math.ceil(2 * radius * math.sqrt(3) / 2)
+
+    def paint(d: Draw, k: float) -> None:
+        cx, cy = size * k / 2, height * k / 2
+        corners = hex_points(cx, cy, (radius - 3) * k)
+        for i in range(6):
+            (x0, y0), (x1, y1) = corners[i], corners[(i + 1) % 6]
+            for j in range(0, 10, 2):
+                a, b = j / 10, (j + 1) / 10
+                d.line(
+                    (
+                        x0 + (x1 - x0) * a,
+                        y0 + (y1 - y0) * a,
+                        x0 + (x1 - x0) * b,
+                        y0 + (y1 - y0) * b,
+                    ),
+                    fill=HIGHLIGHT,
+                    width=round(4 * k),
+                )
+
+    return sprite(size, height, paint)
 
 
 def _draw_content(
@@ -885,7 +996,7 @@ def _draw_content(
     if kind == "temple":
         holder = hex_.get("holder_seat")
         ring = colours.get(holder) if holder is not None else None
-        plate = value_plate(int(hex_.get("value") or 0), ring, round(46 * k))
+        plate = value_plate(int(hex_.get("value") or 0), ring, round(40 * k))
         guard = hex_.get("guard_seat")
         if guard is not None:
             shield = shield_sprite(colours.get(guard, NO_HOLDER), round(34 * k))
@@ -895,37 +1006,33 @@ def _draw_content(
             paste_centered(img, plate, (cx, mid))
     elif kind == "treasure":
         tokens = int(hex_.get("tokens") or 0)
-        font = font_stack(round(20 * k), bold=True)
+        size = max(GLANCE, round(20 * k))
         if tokens:
             shown = min(tokens, 4)
-            step = 16 * k
+            step = 14 * k
             width = step * (shown - 1)
             for i in range(shown):
                 paste_centered(
-                    img, token_sprite(round(22 * k)), (cx - width / 2 + step * i - step / 2, mid)
+                    img, token_sprite(round(22 * k)), (cx - width / 2 + step * i - 16 * k, mid)
                 )
-            put_text(img, (cx + width / 2 + 10 * k, mid), f"×{tokens}", font, OUTLINE)
+            PEN.put(img, (cx + width / 2 - 2 * k, mid), f"×{tokens}", size, OUTLINE, bold=True)
         elif hex_.get("camp_seat") is None:
-            put_text(img, (cx, mid), "×0", font, TERRAIN_MARK["treasure"], anchor="mm")
+            PEN.put(img, (cx, mid), "×0", size, TERRAIN_MARK["treasure"], bold=True, anchor="mm")
     camp = hex_.get("camp_seat")
     if camp is not None:
         paste_centered(img, tent_sprite(colours.get(camp, NO_HOLDER), round(40 * k)), (cx, mid))
 
 
-CHIP_ROWS = (0.31, 0.66)  # chip rows below the centre, in radii
+#: the rows of chips and tags below a hex's centre, in radii
+SLOT_ROWS = (0.3, 0.78)
+#: the second row leaves this much of the middle free for a south crossing's badge
+SOUTH_GAP = 0.46
 
 
-def _draw_figures(
-    img: Image.Image,
-    hex_: Mapping[str, Any],
-    centre: Point,
-    radius: int,
-    colours: Mapping[int, RGB],
-) -> None:
-    """One chip per player with figures here, two per row."""
-    cx, cy = centre
-    height = round(34 * radius / R)
-    chips = [
+def _chips(hex_: Mapping[str, Any], radius: int, colours: Mapping[int, RGB]) -> list[Image.Image]:
+    """One chip per player with figures on the hex."""
+    height = _tag_height(radius)
+    return [
         chip_sprite(
             colours.get(f.get("seat"), NO_HOLDER),
             int(f.get("workers") or 0),
@@ -935,14 +1042,55 @@ def _draw_figures(
         for f in hex_.get("figures") or ()
         if int(f.get("workers") or 0) or f.get("leader")
     ]
-    for row, start in enumerate(range(0, len(chips), 2)):
-        pair = chips[start : start + 2]
-        y = cy + CHIP_ROWS[min(row, len(CHIP_ROWS) - 1)] * radius
-        total = sum(c.width for c in pair) + 6 * (len(pair) - 1)
+
+
+def _row_width(radius: int, row: float) -> float:
+    """The hex's width at ``row`` radii below its centre, less a margin."""
+    return 2 * radius * (1 - row / math.sqrt(3)) - 0.12 * radius
+
+
+def _draw_slots(
+    img: Image.Image, items: Sequence[Image.Image], centre: Point, radius: int, south: bool
+) -> None:
+    """Chips, then tags (a step's number, the close-up's AP), in two rows below the
+    centre: as many as fit in the first row, centred; the rest in the second, on
+    either side of the south crossing's badge when there is one. Nothing covers a
+    chip or a cost."""
+    cx, cy = centre
+    room = _row_width(radius, SLOT_ROWS[0])
+    count = 0
+    used = -6.0
+    for item in items:
+        if count >= 2 and used + 6 + item.width > room:
+            break
+        used += 6 + item.width
+        count += 1
+    first, rest = items[:count], items[count:]
+    y = cy + SLOT_ROWS[0] * radius
+    x = cx - used / 2
+    for item in first:
+        paste(img, item, (x, y - item.height / 2))
+        x += item.width + 6
+    if not rest:
+        return
+    y = cy + SLOT_ROWS[1] * radius
+    if not south:
+        total = sum(i.width for i in rest) + 4 * (len(rest) - 1)
         x = cx - total / 2
-        for chip in pair:
-            paste(img, chip, (x, y - chip.height / 2))
-            x += chip.width + 6
+        for item in rest:
+            paste(img, item, (x, y - item.height / 2))
+            x += item.width + 4
+        return
+    gap = SOUTH_GAP * radius / 2
+    x = cx - gap
+    for item in rest[0::2]:
+        x -= item.width
+        paste(img, item, (x, y - item.height / 2))
+        x -= 4
+    x = cx + gap
+    for item in rest[1::2]:
+        paste(img, item, (x, y - item.height / 2))
+        x += item.width + 4
 
 
 # --------------------------------------------------------------------------- players
@@ -960,7 +1108,7 @@ class Seat:
 
 def _seats(view: View, players: Sequence[PlayerLabel], lang: str) -> list[Seat]:
     labels = {p.seat: p for p in players}
-    stack = font_stack(28, bold=True)
+    stack = font_stack(BIG, bold=True)
     seats = []
     for info in view.get("players") or [{"seat": p.seat} for p in players]:
         seat = int(info.get("seat", 0))
@@ -976,8 +1124,8 @@ def _seats(view: View, players: Sequence[PlayerLabel], lang: str) -> list[Seat]:
 # --------------------------------------------------------------------------- panel
 
 STATUS_H = 108
-STRIP_H = 210
-CARD_H = 168
+STRIP_H = 236
+CARD_H = 176
 CARD_GAP = 14
 
 
@@ -997,37 +1145,38 @@ def _draw_status(
     """Line 1: who plays, what, AP left; line 2: the scoring round or the last action."""
     by_seat = {s.seat: s for s in seats}
     turn = view.get("turn") or {}
-    big = font_stack(40, bold=True)
-    mid = font_stack(32)
+    big, mid = PEN.px(13), PEN.px(10.5)
     line1, line2 = y + 32, y + 80
     x: float = PAD
     if view.get("over"):
         best = max((int(s.info.get("score", 0)) for s in seats), default=0)
         winners = [s for s in seats if int(s.info.get("score", 0)) == best]
-        x += put_text(img, (x, line1), t(lang, "tikal.render.game_over"), big, HIGHLIGHT) + 20
+        over = t(lang, "tikal.render.game_over")
+        x += PEN.put(img, (x, line1), over, big, HIGHLIGHT, bold=True) + 20
         for seat in winners:
             _dot(d, x + 11, line1, seat.colour)
             x += 30
             text = t(lang, "tikal.render.winner", player=seat.name, score=best)
-            x += put_text(img, (x, line1), fit_text(text, mid, width - x - PAD), mid, TEXT) + 20
+            x += PEN.put(img, (x, line1), PEN.fit(text, mid, width - x - PAD), mid, TEXT) + 20
         return
     waiting = [by_seat[s] for s in view.get("waiting_for") or () if s in by_seat]
     if waiting:
         seat = waiting[0]
         _dot(d, x + 12, line1, seat.colour, 13)
         x += 34
-        x += put_text(img, (x, line1), fit_text(seat.name, big, 360), big, TEXT) + 16
+        name = PEN.fit(seat.name, big, 360, bold=True)
+        x += PEN.put(img, (x, line1), name, big, TEXT, bold=True) + 16
     phase = str(view.get("phase", ""))
     kind = str(turn.get("kind", "normal"))
     what = t(lang, TURN_KEYS[kind]) if kind in TURN_KEYS and phase == "actions" else ""
     what = what or (t(lang, PHASE_KEYS[phase]) if phase in PHASE_KEYS else "")
-    x += put_text(img, (x, line1), fit_text(what, mid, width - x - 420), mid, TEXT_DIM) + 24
+    x += PEN.put(img, (x, line1), PEN.fit(what, mid, width - x - 420), mid, TEXT_DIM) + 24
     if phase == "actions":
         ap = t(lang, "tikal.render.ap", ap=int(turn.get("ap", 0)))
-        x += put_text(img, (x, line1), ap, big, HIGHLIGHT) + 16
+        x += PEN.put(img, (x, line1), ap, big, HIGHLIGHT, bold=True) + 16
         limit = (view.get("limits") or {}).get("entered_per_turn", "?")
         entered = t(lang, "tikal.render.entered", entered=int(turn.get("entered", 0)), limit=limit)
-        put_text(img, (x, line1 + 2), fit_text(entered, mid, width - x - PAD), mid, TEXT_DIM)
+        PEN.put(img, (x, line1 + 2), PEN.fit(entered, mid, width - x - PAD), mid, TEXT_DIM)
     scoring = view.get("scoring")
     x = PAD
     if scoring:
@@ -1037,7 +1186,7 @@ def _draw_status(
             else "tikal.render.scoring_round"
         )
         text = t(lang, key, number=int(scoring.get("number", 0)))
-        x += put_text(img, (x, line2), text, mid, HIGHLIGHT) + 16
+        x += PEN.put(img, (x, line2), text, mid, HIGHLIGHT) + 16
         done = set(scoring.get("done") or ())
         for seat_no in scoring.get("order") or ():
             scorer = by_seat.get(seat_no)
@@ -1051,11 +1200,10 @@ def _draw_status(
     steps = turn_steps(view)
     if steps:
         who = seat_named(by_seat, steps[-1])
-        small = font_stack(28)
-        player = fit_text(who.name, small, 220) if who else "?"
+        player = PEN.fit(who.name, GLANCE, 220) if who else "?"
         action = " · ".join(step_words(step, lang) for step in steps)
         text = t(lang, "tikal.render.last", player=player, action=action)
-        put_text(img, (x, line2), fit_text(text, small, width - x - PAD), small, TEXT_DIM)
+        PEN.put(img, (x, line2), PEN.fit(text, GLANCE, width - x - PAD), GLANCE, TEXT_DIM)
 
 
 def step_words(step: Mapping[str, Any], lang: str) -> str:
@@ -1066,7 +1214,7 @@ def step_words(step: Mapping[str, Any], lang: str) -> str:
     return str(step.get("notation", ""))
 
 
-RIGHT_BLOCK = 600  # x where the hex to lay / the auction row starts
+RIGHT_BLOCK = 640  # x where the hex to lay / the auction row starts
 
 
 def _draw_strip(
@@ -1079,7 +1227,7 @@ def _draw_strip(
     if view.get("in_hand"):
         _draw_in_hand(img, d, view["in_hand"], RIGHT_BLOCK, top, width, lang)
     elif view.get("revealed") or view.get("aside"):
-        _draw_offer(img, d, view, seats, RIGHT_BLOCK, top, lang)
+        _draw_offer(img, d, view, seats, RIGHT_BLOCK, top, width, lang)
     elif view.get("phase") == "actions":
         _draw_this_turn(img, view, RIGHT_BLOCK, top, width, lang)
 
@@ -1102,18 +1250,16 @@ def _draw_this_turn(img: Image.Image, view: View, x: int, top: int, width: int, 
     ]
     if not rows:
         return
-    head = font_stack(24, bold=True)
-    small = font_stack(22)
-    bold = font_stack(22, bold=True)
-    put_text(img, (x, top), t(lang, "tikal.render.this_turn"), head, TEXT)
-    y = top + 44
+    PEN.put(img, (x, top), t(lang, "tikal.render.this_turn"), GLANCE, TEXT, bold=True)
+    y = top + 46
     for key, counts, limit in rows:
-        tx = x + put_text(img, (x, y), t(lang, key), small, TEXT_DIM) + 14
+        tx = x + PEN.put(img, (x, y), t(lang, key), GLANCE, TEXT_DIM) + 14
         for space, count in counts.items():
-            if tx > width - 120:
+            if tx > width - 130:
                 break
-            tx += put_text(img, (tx, y), f"{space} {int(count)}/{limit}", bold, TEXT) + 18
-        y += 40
+            tx += PEN.put(img, (tx, y), f"{space} {int(count)}/{limit}", GLANCE, TEXT, bold=True)
+            tx += 18
+        y += 44
 
 
 def _mini_value(hex_: Mapping[str, Any]) -> str | None:
@@ -1134,113 +1280,93 @@ def _turned(stones: Sequence[int], rotation: int) -> tuple[int, ...]:
 def _draw_in_hand(
     img: Image.Image, d: Draw, hex_: Mapping[str, Any], x: int, top: int, width: int, lang: str
 ) -> None:
-    head = font_stack(24, bold=True)
     title = t(lang, "tikal.render.in_hand")
     kind = str(hex_.get("kind"))
-    tx = x + put_text(img, (x, top), title, head, TEXT) + 12
+    tx = x + PEN.put(img, (x, top), title, GLANCE, TEXT, bold=True) + 12
     kind_text = t(lang, KIND_KEYS[kind]) if kind in KIND_KEYS else kind
-    put_text(
-        img,
-        (tx, top),
-        fit_text(kind_text, font_stack(24), width - tx - PAD),
-        font_stack(24),
-        TEXT_DIM,
-    )
+    PEN.put(img, (tx, top), PEN.fit(kind_text, GLANCE, width - tx - PAD), GLANCE, TEXT_DIM)
     value = _mini_value(hex_)
     if kind == "volcano":
-        paste_centered(img, mini_hex(kind, (0,) * 6, 46, None), (x + 48, top + 74))
-        hint = t(lang, "tikal.render.any_rotation")
-        put_text(
-            img,
-            (x + 110, top + 74),
-            fit_text(hint, font_stack(22), width - x - 130 - PAD),
-            font_stack(22),
-            TEXT_DIM,
-        )
+        paste_centered(img, mini_hex(kind, (0,) * 6, 46, None), (x + 48, top + 80))
+        hint = PEN.fit(t(lang, "tikal.render.any_rotation"), GLANCE, width - x - 110 - PAD)
+        PEN.put(img, (x + 110, top + 80), hint, GLANCE, TEXT_DIM)
         return
     for rotation in range(6):
-        cx = x + 48 + rotation * 102
+        cx = x + 48 + rotation * 98
         stones = _turned(hex_.get("stones") or (), rotation)
-        paste_centered(img, mini_hex(kind, stones, 46, value), (cx, top + 74))
-        put_text(
-            img, (cx, top + 136), str(rotation), font_stack(28, bold=True), HIGHLIGHT, anchor="mm"
-        )
-    hint = t(lang, "tikal.render.rotation_help")
-    put_text(
-        img,
-        (x, top + 166),
-        fit_text(hint, font_stack(20), width - x - PAD),
-        font_stack(20),
-        TEXT_DIM,
-    )
+        paste_centered(img, mini_hex(kind, stones, 46, value), (cx, top + 80))
+        PEN.put(img, (cx, top + 144), str(rotation), GLANCE, HIGHLIGHT, bold=True, anchor="mm")
+    hint = PEN.fit(t(lang, "tikal.render.rotation_help"), GLANCE, width - x - PAD)
+    PEN.put(img, (x, top + 186), hint, GLANCE, TEXT_DIM)
 
 
 def _draw_offer(
-    img: Image.Image, d: Draw, view: View, seats: Sequence[Seat], x: int, top: int, lang: str
+    img: Image.Image,
+    d: Draw,
+    view: View,
+    seats: Sequence[Seat],
+    x: int,
+    top: int,
+    width: int,
+    lang: str,
 ) -> None:
     """The auction row (slot numbers as ``pick`` takes them) and the bidding; the
     volcano set aside during its scoring round."""
     by_seat = {s.seat: s for s in seats}
-    head = font_stack(24, bold=True)
-    small = font_stack(22)
     revealed = list(view.get("revealed") or [])
     if revealed:
         title = t(lang, "tikal.render.revealed", number=int(view.get("round", 0)))
-        put_text(img, (x, top), title, head, TEXT)
+        PEN.put(img, (x, top), PEN.fit(title, GLANCE, width - x - PAD), GLANCE, TEXT, bold=True)
     cx = x + 46
     for item in revealed:
         stones = tuple(int(n) for n in item.get("stones") or ())
         paste_centered(
-            img, mini_hex(str(item.get("kind")), stones, 42, _mini_value(item)), (cx, top + 74)
+            img, mini_hex(str(item.get("kind")), stones, 42, _mini_value(item)), (cx, top + 80)
         )
-        put_text(
-            img,
-            (cx, top + 134),
-            str(item.get("slot")),
-            font_stack(28, bold=True),
-            HIGHLIGHT,
-            anchor="mm",
-        )
+        slot = str(item.get("slot"))
+        PEN.put(img, (cx, top + 140), slot, GLANCE, HIGHLIGHT, bold=True, anchor="mm")
         cx += 96
     if view.get("aside"):
+        aside = t(lang, "tikal.render.aside")
         if not revealed:
-            put_text(img, (x, top), t(lang, "tikal.render.aside"), head, TEXT)
-        paste_centered(img, mini_hex("volcano", (0,) * 6, 42, None), (cx, top + 74))
+            PEN.put(img, (x, top), aside, GLANCE, TEXT, bold=True)
+        paste_centered(img, mini_hex("volcano", (0,) * 6, 42, None), (cx, top + 80))
         if revealed:
-            caption = fit_text(t(lang, "tikal.render.aside"), font_stack(18), 170)
-            put_text(img, (cx - 42, top + 134), caption, font_stack(18), TEXT_DIM)
+            PEN.put(img, (cx - 42, top + 140), PEN.fit(aside, GLANCE, 190), GLANCE, TEXT_DIM)
         cx += 96
     auction = view.get("auction")
     if not auction:
         return
     bx = cx - 20
     high_seat = by_seat.get(auction.get("high_seat"))
+    room = width - bx - 30 - PAD
     if high_seat is not None:
-        _dot(d, bx + 10, top + 52, high_seat.colour, 11)
+        _dot(d, bx + 10, top + 60, high_seat.colour, 11)
         text = t(lang, "tikal.render.bid", amount=int(auction.get("high", 0)))
-        put_text(img, (bx + 30, top + 52), text, font_stack(28, bold=True), HIGHLIGHT)
+        PEN.put(
+            img, (bx + 30, top + 60), PEN.fit(text, BIG, room, bold=True), BIG, HIGHLIGHT, bold=True
+        )
     else:
-        put_text(img, (bx, top + 52), t(lang, "tikal.render.no_bid"), small, TEXT_DIM)
+        no_bid = PEN.fit(t(lang, "tikal.render.no_bid"), GLANCE, room)
+        PEN.put(img, (bx, top + 60), no_bid, GLANCE, TEXT_DIM)
     passed = [by_seat[s] for s in auction.get("passed") or () if s in by_seat]
     if passed:
-        px = bx + put_text(img, (bx, top + 96), t(lang, "tikal.render.passed"), small, TEXT_DIM)
+        px = bx + PEN.put(img, (bx, top + 108), t(lang, "tikal.render.passed"), GLANCE, TEXT_DIM)
         for seat in passed:
-            _dot(d, px + 20, top + 96, seat.colour, 9)
-            px += 26
+            _dot(d, px + 20, top + 108, seat.colour, 10)
+            px += 28
 
 
 def _draw_stacks(img: Image.Image, d: Draw, view: View, x: int, top: int, lang: str) -> None:
-    """Hexes left per letter (the next one framed), and temple tiles left per value."""
-    head = font_stack(24, bold=True)
-    letter_font = font_stack(24, bold=True)
-    count_font = font_stack(22)
-    put_text(img, (x, top), t(lang, "tikal.render.stack"), head, TEXT)
+    """Hexes left per letter (the next one framed), and temple tiles left per value
+    (the value over how many are left)."""
+    PEN.put(img, (x, top), t(lang, "tikal.render.stack"), GLANCE, TEXT, bold=True)
     stacks = list(view.get("stacks") or ())
     sx = x
     if not stacks:
-        put_text(img, (sx, top + 42), t(lang, "tikal.render.stack_empty"), count_font, TEXT_DIM)
+        PEN.put(img, (sx, top + 46), t(lang, "tikal.render.stack_empty"), GLANCE, TEXT_DIM)
     for i, item in enumerate(stacks):
-        box = (sx, top + 24, sx + 64, top + 62)
+        box = (sx, top + 26, sx + 76, top + 68)
         d.rounded_rectangle(
             box,
             radius=8,
@@ -1248,19 +1374,18 @@ def _draw_stacks(img: Image.Image, d: Draw, view: View, x: int, top: int, lang: 
             outline=HIGHLIGHT if i == 0 else None,
             width=2,
         )
-        put_text(
-            img, (sx + 18, top + 43), str(item.get("letter", "?")), letter_font, TEXT, anchor="mm"
-        )
-        put_text(img, (sx + 46, top + 44), str(item.get("count", 0)), count_font, TEXT, anchor="mm")
-        sx += 72
-    put_text(img, (x, top + 96), t(lang, "tikal.render.temple_tiles"), head, TEXT)
+        letter = str(item.get("letter", "?"))
+        PEN.put(img, (sx + 20, top + 47), letter, GLANCE, TEXT, bold=True, anchor="mm")
+        PEN.put(img, (sx + 54, top + 47), str(item.get("count", 0)), GLANCE, TEXT, anchor="mm")
+        sx += 82
+    PEN.put(img, (x, top + 100), t(lang, "tikal.render.temple_tiles"), GLANCE, TEXT, bold=True)
     tx = x
     for value, count in (view.get("temple_tiles_left") or {}).items():
         colour = TEXT if count else (110, 110, 110)
-        d.rounded_rectangle((tx, top + 118, tx + 56, top + 156), radius=6, fill=(88, 84, 76))
-        put_text(img, (tx + 17, top + 137), str(value), letter_font, colour, anchor="mm")
-        put_text(img, (tx + 44, top + 138), str(count), count_font, colour, anchor="mm")
-        tx += 62
+        d.rounded_rectangle((tx, top + 124, tx + 62, top + 204), radius=6, fill=(88, 84, 76))
+        PEN.put(img, (tx + 31, top + 146), str(value), GLANCE, colour, bold=True, anchor="mm")
+        PEN.put(img, (tx + 31, top + 182), f"×{count}", GLANCE, colour, anchor="mm")
+        tx += 68
 
 
 def _draw_card(
@@ -1283,89 +1408,83 @@ def _draw_card(
         width=3,
     )
     d.rounded_rectangle((x0, y0, x0 + 10, y1), radius=4, fill=seat.colour)
-    name_font = font_stack(30, bold=True)
-    score_font = font_stack(36, bold=True)
-    small = font_stack(22)
-    bold = font_stack(26, bold=True)
+    name_size, score_size = BIG, PEN.px(12)
     score = t(lang, "tikal.render.score", score=int(info.get("score", 0)))
     x: float = x0 + 24
     extra = ("  · " + t(lang, "tikal.render.played")) if info.get("played") else ""
-    room = x1 - x - score_font.width(score) - 40 - small.width(extra)
-    nx = x + put_text(img, (x, y0 + 32), fit_text(seat.name, name_font, room), name_font, TEXT)
+    room = x1 - x - PEN.width_of(score, score_size, bold=True) - 40 - PEN.width_of(extra, GLANCE)
+    name = PEN.fit(seat.name, name_size, room, bold=True)
+    nx = x + PEN.put(img, (x, y0 + 34), name, name_size, TEXT, bold=True)
     if extra:
-        put_text(img, (nx, y0 + 34), extra, small, TEXT_DIM)
-    put_text(img, (x1 - 18, y0 + 32), score, score_font, HIGHLIGHT, anchor="rm")
-    line = y0 + 84
-    paste_centered(img, figure_icon(seat.colour, False), (x + 14, line))
-    x += 32 + put_text(img, (x + 32, line), f"×{int(info.get('workers', 0))}", bold, TEXT)
+        PEN.put(img, (nx, y0 + 36), extra, GLANCE, TEXT_DIM)
+    PEN.put(img, (x1 - 18, y0 + 34), score, score_size, HIGHLIGHT, bold=True, anchor="rm")
+    line = y0 + 90
+    paste_centered(img, figure_icon(seat.colour, False, 34), (x + 16, line))
+    workers = f"×{int(info.get('workers', 0))}"
+    x += 36 + PEN.put(img, (x + 36, line), workers, GLANCE, TEXT, bold=True)
     if info.get("leader"):
-        paste_centered(img, figure_icon(seat.colour, True), (x + 22, line - 2))
-        x += 40
-    x += 10 + put_text(img, (x + 10, line + 2), t(lang, "tikal.render.supply"), small, TEXT_DIM)
-    x += 24
+        paste_centered(img, figure_icon(seat.colour, True, 34), (x + 24, line - 2))
+        x += 44
+    supply = t(lang, "tikal.render.supply")
+    x += 10 + PEN.put(img, (x + 10, line + 1), supply, GLANCE, TEXT_DIM)
+    x += 20
     limits = view.get("limits") or {}
     camps_left = int(info.get("camps_left", 0))
     for i in range(int(limits.get("camps", camps_left))):
         colour = seat.colour if i < camps_left else (90, 96, 92)
-        paste_centered(img, tent_sprite(colour, 36), (x + 18, line))
-        x += 38
-    x += 14
+        paste_centered(img, tent_sprite(colour, 38), (x + 19, line))
+        x += 40
+    x += 10
     guards_left = int(info.get("guards_left", 0))
     for i in range(int(limits.get("guards", guards_left))):
-        paste_centered(img, shield_sprite(seat.colour, 34, ghost=i >= guards_left), (x + 17, line))
-        x += 38
+        paste_centered(img, shield_sprite(seat.colour, 36, ghost=i >= guards_left), (x + 18, line))
+        x += 40
     removed = int(info.get("removed", 0))
     if removed:
-        text = t(lang, "tikal.render.removed", count=removed)
-        put_text(img, (x + 12, line + 2), fit_text(text, small, x1 - x - 30), small, TEXT_DIM)
-    line = y0 + 136
+        text = PEN.fit(t(lang, "tikal.render.removed", count=removed), GLANCE, x1 - x - 30)
+        PEN.put(img, (x + 12, line + 1), text, GLANCE, TEXT_DIM)
+    line = y0 + 142
     x = x0 + 24
     treasures = info.get("treasures") or {}
     if not treasures:
         text = t(lang, "tikal.render.treasures") + ": " + t(lang, "tikal.render.none")
-        put_text(img, (x, line), text, small, TEXT_DIM)
+        PEN.put(img, (x, line), PEN.fit(text, GLANCE, x1 - x - 20), GLANCE, TEXT_DIM)
         return
     for kind in TREASURE_ORDER:
         count = int(treasures.get(kind, 0))
         if count:
-            paste_centered(img, treasure_icon(kind, 34), (x + 17, line))
-            x += 38 + put_text(img, (x + 38, line), f"×{count}", bold, TEXT) + 16
+            paste_centered(img, treasure_icon(kind, 36), (x + 18, line))
+            x += 40 + PEN.put(img, (x + 40, line), f"×{count}", GLANCE, TEXT, bold=True) + 14
     points = info.get("treasure_points")
     if points is not None:
-        put_text(img, (x1 - 18, line), f"= {int(points)}", bold, TEXT_DIM, anchor="rm")
+        PEN.put(img, (x1 - 18, line), f"= {int(points)}", GLANCE, TEXT_DIM, bold=True, anchor="rm")
 
 
-LEGEND_H = 84
+LEGEND_H = 150
 
 
 def _draw_legend(img: Image.Image, d: Draw, view: View, y: int, width: int, lang: str) -> None:
-    """Line 1: what a badge, a chip and a plate mean. Line 2: the treasure kinds,
-    each with the word the ``exchange`` command takes."""
-    small = font_stack(21)
+    """What a badge, a chip and a plate mean; then the treasure kinds, by name."""
     x: float = PAD
-    paste_centered(img, badge_sprite(3), (x + 13, y))
-    x += 32 + put_text(img, (x + 32, y), t(lang, "tikal.render.legend_cost"), small, TEXT_DIM) + 26
+    paste_centered(img, badge_sprite(3), (x + 17, y))
+    x += 42 + PEN.put(img, (x + 42, y), t(lang, "tikal.render.legend_cost"), GLANCE, TEXT_DIM) + 36
     chip = chip_sprite((150, 150, 150), 2, True)
     paste(img, chip, (x, y - chip.height / 2))
-    x += chip.width + 8
-    x += put_text(img, (x, y), t(lang, "tikal.render.legend_chip"), small, TEXT_DIM) + 26
-    paste_centered(img, value_plate(4, None, 34), (x + 17, y))
-    x += 42
-    put_text(
-        img,
-        (x, y),
-        fit_text(t(lang, "tikal.render.legend_plate"), small, width - x - PAD),
-        small,
-        TEXT_DIM,
-    )
-    y += 42
+    x += chip.width + 10
+    chip_text = PEN.fit(t(lang, "tikal.render.legend_chip"), GLANCE, width - x - PAD)
+    PEN.put(img, (x, y), chip_text, GLANCE, TEXT_DIM)
+    y += 46
+    x = PAD
+    paste_centered(img, value_plate(4, None, 40), (x + 20, y))
+    plate_text = PEN.fit(t(lang, "tikal.render.legend_plate"), GLANCE, width - x - 48 - PAD)
+    PEN.put(img, (x + 48, y), plate_text, GLANCE, TEXT_DIM)
+    y += 46
     x = PAD
     kinds = list((view.get("limits") or {}).get("treasure_kinds") or TREASURE_ORDER)
     for kind in kinds:
-        paste_centered(img, treasure_icon(kind, 28), (x + 14, y))
+        paste_centered(img, treasure_icon(kind, 32), (x + 16, y))
         name = t(lang, TREASURE_KEYS[kind]) if kind in TREASURE_KEYS else kind
-        text = name if name.casefold() == kind else f"{name} {kind}"
-        x += 32 + put_text(img, (x + 32, y), text, small, TEXT_DIM) + 20
+        x += 38 + PEN.put(img, (x + 38, y), name, GLANCE, TEXT_DIM) + 22
 
 
 def _draw_panel(img: Image.Image, view: View, seats: Sequence[Seat], top: int, lang: str) -> None:
@@ -1381,7 +1500,7 @@ def _draw_panel(img: Image.Image, view: View, seats: Sequence[Seat], top: int, l
         cy = y + (i // 2) * (CARD_H + CARD_GAP)
         _draw_card(img, d, seat, (cx, cy, cx + card_w, cy + CARD_H), view, lang)
     rows = math.ceil(max(1, len(seats)) / 2)
-    _draw_legend(img, d, view, y + rows * (CARD_H + CARD_GAP) + 20, width, lang)
+    _draw_legend(img, d, view, y + rows * (CARD_H + CARD_GAP) + 24, width, lang)
 
 
 # --------------------------------------------------------------------------- API
@@ -1406,29 +1525,26 @@ def draw_public(view: View, players: Sequence[PlayerLabel], lang: str = "en") ->
 #: a zoom shows this many hex radii around its focus, and at least this wide and high
 ZOOM_MARGIN = 1.6
 ZOOM_MIN_SIDE = 7.0
-#: a zoom that would show more than this share of the map is not drawn (the board is it)
-ZOOM_MAX_SHARE = 0.6
 
 
 def zoom_box(view: View, focus: Sequence[str]) -> tuple[int, int, int, int] | None:
     """The map's region around the spaces ``focus`` names (left, top, right, bottom in
-    the public image's pixels), or None when they name none or spread over most of it.
+    the public image's pixels), or None when they name none.
 
     Decisions: the region keeps a margin of :data:`ZOOM_MARGIN` hex radii around the
     focus and is at least :data:`ZOOM_MIN_SIDE` radii on each side, so a lone hex is
-    shown with its neighbours; it is cut at the map's edges.
+    shown with its neighbours; it is cut at the map's edges, and may be the whole
+    map (a hex to lay with spaces all around the laid ones): the close-up still
+    carries the marks the board has not.
     """
     geo = view_geometry(view)
-    centres = {name: geo.px(x, y) for name, x, y, _ in geo.spaces}
-    points = [centres[name] for name in focus if name in centres]
+    points = [geo.centres[name] for name in focus if name in geo.centres]
     if not points:
         return None
     margin, least = ZOOM_MARGIN * geo.radius, ZOOM_MIN_SIDE * geo.radius
     xs, ys = [x for x, _ in points], [y for _, y in points]
     width = min(geo.width, max(max(xs) - min(xs) + 2 * margin, least))
     height = min(geo.height, max(max(ys) - min(ys) + 2 * margin, least))
-    if width * height > ZOOM_MAX_SHARE * geo.width * geo.height:
-        return None
     left = min(max(0.0, (min(xs) + max(xs) - width) / 2), geo.width - width)
     top = min(max(0.0, (min(ys) + max(ys) - height) / 2), geo.height - height)
     return round(left), round(top), round(left + width), round(top + height)
@@ -1437,20 +1553,90 @@ def zoom_box(view: View, focus: Sequence[str]) -> tuple[int, int, int, int] | No
 def render_zoom(
     view: View, players: Sequence[PlayerLabel], lang: str, focus: Sequence[str]
 ) -> bytes | None:
-    """PNG of the map around ``focus`` at the board's own scale (:func:`zoom_box`), for
-    a phone: the hexes where a player can act, legible at 412 px wide; None when there
-    is no such region."""
+    """PNG of the close-up: the map around ``focus`` (:func:`zoom_box`) at the
+    board's own scale, with the marks of where the seat on its turn may act (the
+    view's ``turn_options``) and a legend below; None when the focus names no space.
+
+    Decisions: the spaces the hex in hand may go on get a cyan ring; a hex a figure
+    can reach gets a cyan disc with the least AP it takes, among the chips (never on
+    a chip, a cost badge or the name); the steps since the last hand-over keep their
+    numbers, in a dashed frame when another player took them, and the legend names
+    whose they are."""
     box = zoom_box(view, focus)
     if box is None:
         return None
     lang = image_language(lang)
     seats = _seats(view, players, lang)
     geo = view_geometry(view)
+    marks = Marks.of(view)
     img = Image.new("RGB", (geo.width, geo.height), FRAME)
     img.paste(map_background(geo), (0, 0))
-    _draw_map(img, view, geo, {s.seat: s.colour for s in seats})
+    _draw_map(img, view, geo, {s.seat: s.colour for s in seats}, marks)
+    crop = img.crop(box)
+    shown = {name for name, (x, y) in geo.centres.items() if _inside(box, x, y)}
+    legend = _zoom_legend(view, seats, marks, shown, crop.width, lang)
+    out = Image.new("RGB", (crop.width, crop.height + (legend.height if legend else 0)), FRAME)
+    out.paste(crop, (0, 0))
+    if legend is not None:
+        out.paste(legend, (0, crop.height))
     palette = public_palette(tuple(s.colour for s in seats))
-    return encode_png(img.crop(box), palette)
+    return encode_png(out, palette)
+
+
+def _inside(box: tuple[int, int, int, int], x: float, y: float) -> bool:
+    return box[0] <= x <= box[2] and box[1] <= y <= box[3]
+
+
+def _zoom_legend(
+    view: View,
+    seats: Sequence[Seat],
+    marks: Marks | None,
+    shown: set[str],
+    width: int,
+    lang: str,
+) -> Image.Image | None:
+    """The close-up's legend, for its own width (its text at least the phone floor
+    of that width): one entry per kind of mark shown, wrapped into lines."""
+    pen = Pen(width)
+    size = pen.floor
+    icon = round(size * 1.3)
+    entries: list[tuple[Image.Image, str]] = []
+    if marks is not None and shown & set(marks.lay):
+        entries.append((lay_sprite(round(icon * 0.62)), t(lang, "tikal.render.zoom.lay")))
+    if marks is not None and shown & set(marks.reach):
+        entries.append((reach_tag(3, icon), t(lang, "tikal.render.zoom.reach")))
+    marked = [step for step in turn_steps(view) if step.get("spaces")]
+    if any(shown & set(step.get("spaces") or ()) for step in marked):
+        by_seat = {s.seat: s for s in seats}
+        owner = seat_named(by_seat, marked[-1])
+        if marks is not None and owner is not None and owner.seat != marks.seat:
+            text = t(lang, "tikal.render.zoom.steps", player=owner.name)
+        else:
+            text = t(lang, "tikal.render.zoom.yours")
+        sample = step_tag(1, icon) if len(marked) > 1 else highlight_sprite(round(icon * 0.62))
+        entries.append((sample, text))
+    if not entries:
+        return None
+    pad, line_h = round(size * 0.6), round(size * 1.9)
+    lines: list[list[tuple[Image.Image, str]]] = [[]]
+    x: float = pad
+    for sample, text in entries:
+        need = sample.width + pad / 2 + pen.width_of(text, size) + pad * 2
+        if lines[-1] and x + need > width:
+            lines.append([])
+            x = pad
+        lines[-1].append((sample, text))
+        x += need
+    legend = Image.new("RGB", (width, pad + len(lines) * line_h), FRAME)
+    for row, line in enumerate(lines):
+        y = pad + row * line_h + line_h / 2
+        x = pad
+        for sample, text in line:
+            paste(legend, sample, (x, y - sample.height / 2))
+            x += sample.width + pad / 2
+            text = pen.fit(text, size, width - x - pad)
+            x += pen.put(legend, (x, y), text, size, TEXT) + pad * 2
+    return legend
 
 
 def render_public(view: View, players: Sequence[PlayerLabel], lang: str = "en") -> bytes:
@@ -1475,6 +1661,7 @@ EXACT_COLOURS: tuple[RGB, ...] = (
     TEXT,
     TEXT_DIM,
     HIGHLIGHT,
+    REACH,
     OUTLINE,
     WHITE,
     STONE,
@@ -1562,3 +1749,110 @@ def _palette_view(n_seats: int) -> dict[str, Any]:
         "players": [_palette_player(s) for s in range(n_seats)],
         "last_action": {"seat": 0, "spaces": ["A1"], "notation": "move A1 B2"},
     }
+
+
+# --------------------------------------------------------------------------- /rules
+
+
+def render_rules(
+    examples: Mapping[str, Any], kind: str, players: Sequence[PlayerLabel], lang: str = "en"
+) -> bytes | None:
+    """A picture of ``/rules``: ``board``, the example board with each kind of hex and
+    piece numbered and named below; ``scoring``, the close-up of a temple that
+    scores for its strongest player, with who and how much. None otherwise."""
+    lang = image_language(lang)
+    view = examples.get(kind)
+    if not view:
+        return None
+    seats = _seats(view, players, lang)
+    palette = public_palette(tuple(s.colour for s in seats))
+    if kind == "board":
+        view = {**view, "steps": [], "last_action": None}  # no step marks beside the callouts
+        image = _compose(view, seats, lang)
+        return encode_png(annotate(image, _board_callouts(view, lang)), palette)
+    if kind != "scoring":
+        return None
+    temple = _scored_temple(view)
+    if temple is None:
+        return None
+    geo = view_geometry(view)
+    img = Image.new("RGB", (geo.width, geo.height), FRAME)
+    img.paste(map_background(geo), (0, 0))
+    _draw_map(img, view, geo, {s.seat: s.colour for s in seats})
+    box = zoom_box(view, [str(temple["space"])])
+    if box is None:
+        return None
+    cx, cy = geo.centres[str(temple["space"])]
+    r = geo.radius
+    by_seat = {s.seat: s for s in seats}
+    holder = by_seat.get(int(temple["holder_seat"]))
+    strengths = ", ".join(
+        f"{by_seat[f['seat']].name} {int(f.get('strength', 0))}"
+        for f in temple.get("figures") or ()
+        if f.get("seat") in by_seat
+    )
+    words = t(
+        lang,
+        "tikal.render.callout.scores",
+        player=holder.name if holder else "?",
+        value=int(temple.get("value") or 0),
+    )
+    callouts = [
+        Callout(cx - 0.3 * r - box[0], cy - 0.15 * r - box[1], words),
+        Callout(
+            cx - 0.5 * r - box[0],
+            cy + 0.3 * r - box[1],
+            t(lang, "tikal.render.callout.strength", list=strengths),
+        ),
+    ]
+    return encode_png(annotate(img.crop(box), callouts), palette)
+
+
+def _scored_temple(view: View) -> Mapping[str, Any] | None:
+    """A temple with a holder and figures of two players or more (else of one)."""
+    temples = [
+        h
+        for h in view.get("hexes") or ()
+        if h.get("kind") == "temple" and h.get("holder_seat") is not None and h.get("figures")
+    ]
+    temples.sort(key=lambda h: (-len(h.get("figures") or ()), str(h.get("space"))))
+    return temples[0] if temples else None
+
+
+def _board_callouts(view: View, lang: str) -> list[Callout]:
+    """One callout per kind of hex and piece the example board shows."""
+    geo = view_geometry(view)
+    r = geo.radius
+    found: list[Callout] = []
+    hexes = list(view.get("hexes") or ())
+
+    def first(test: Any) -> Mapping[str, Any] | None:
+        return next((h for h in hexes if test(h)), None)
+
+    base = geo.centres.get(str(view.get("base_camp")))
+    if base is not None:
+        found.append(Callout(base[0], base[1] - 0.1 * r, t(lang, "tikal.render.callout.base_camp")))
+    for test, key, dy in (
+        (lambda h: h.get("kind") == "temple", "tikal.render.callout.temple", -0.15),
+        (lambda h: h.get("figures"), "tikal.render.callout.figures", 0.3),
+        (
+            lambda h: h.get("kind") == "treasure" and h.get("tokens"),
+            "tikal.render.callout.treasure",
+            -0.15,
+        ),
+        (lambda h: h.get("kind") == "jungle", "tikal.render.callout.jungle", -0.15),
+        (lambda h: h.get("kind") == "volcano", "tikal.render.callout.volcano", 0.0),
+    ):
+        hex_ = first(test)
+        if hex_ is not None:
+            x, y = geo.centres[str(hex_["space"])]
+            found.append(Callout(x, y + dy * r, t(lang, key)))
+    crossing = next(iter(view.get("crossings") or ()), None)
+    if crossing is not None:
+        x, y = geo.px(float(crossing["x"]), float(crossing["y"]))
+        found.append(Callout(x, y, t(lang, "tikal.render.callout.cost")))
+    found.append(Callout(PAD + 12, geo.height + 32, t(lang, "tikal.render.callout.turn")))
+    if view.get("in_hand"):
+        y = geo.height + STATUS_H + 18 + 80
+        found.append(Callout(RIGHT_BLOCK + 48, y, t(lang, "tikal.render.callout.in_hand")))
+    return found

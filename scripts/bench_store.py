@@ -12,9 +12,10 @@ move), on a SQLite file and on PostgreSQL, one after the other in one run:
 * 100 simultaneous moves in 100 channels, render off: p50/p99 from the
   common start, and how many writes shared how many commits.
 
-PostgreSQL is a throwaway server started by the script (Debian's package, as
-the tests use it, but with ``fsync`` on), or the database at ``--postgres
-URL`` (it must be empty: the script fills it with games).
+PostgreSQL is a throwaway server started by the script (the tests' server:
+Debian's package, else the one the dev extra installs; here with ``fsync``
+on), or the database at ``--postgres URL`` (it must be empty: the script
+fills it with games).
 
 Usage: ``python scripts/bench_store.py [--waves 5] [--backends sqlite,postgres]
 [--postgres URL]``
@@ -95,7 +96,9 @@ def main(backends: list[str], waves: int, postgres: str | None) -> None:
             return
         bin_dir = find_bin()
         if bin_dir is None:
-            raise SystemExit("PostgreSQL is not installed (apt-get install postgresql)")
+            raise SystemExit(
+                'PostgreSQL is not installed: pip install -e ".[dev]" or apt-get install postgresql'
+            )
         server = PostgresServer(bin_dir, durable=True)  # started outside any event loop
         server.start()
         try:

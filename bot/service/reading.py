@@ -9,19 +9,22 @@ Decisions:
 * Suggestions (``/play`` and the generated commands' autocomplete) are the
   invoker's own legal moves, so they may name their hand; they are empty
   when the user may not act.
-* ``/help`` lists every command grouped by what it is for (start a game,
-  play, your seat, the host, after the game), in the reader's language.
-* ``/rules <game>`` is a short summary in :data:`RULES_PAGES` pages: the
-  game's rules with an example board, then the digital edition's decisions.
-  The example is the game's own engine playing :data:`RULES_STEPS` steps of a
-  fixed seed with the first legal action of a seeded choice, drawn by its
-  public renderer in the reader's language (each drawn once per process).
+* ``/help`` opens with how to play by tapping (the Play button every message
+  that waits for you carries), then lists every command grouped by what it is
+  for (start a game, play, your seat, the host, after the game), in the
+  reader's language. ``/help <game>`` says what the game's declared shape
+  allows: ``/game hand`` only for a game with private views.
+* ``/rules <game>`` teaches the game in :data:`RULES_PAGES` pages written for
+  tapping: what a turn looks like here and the board with each kind of piece
+  numbered and named; how scoring works, with a worked example; the digital
+  edition's decisions. The pictures are drawn by the game's renderer
+  (``render_rules``) from the engine's fixed example positions
+  (``rules_examples``), in the reader's language, each once per process.
 """
 
 from __future__ import annotations
 
 import logging
-import random
 from collections.abc import Mapping
 from typing import Any
 
@@ -34,18 +37,15 @@ from bot.service.loaded import LoadedGame, seat_text
 from bot.service.lobby import options_text, seat_colours
 from bot.service.outcome import Choice, ChoiceKind, Outcome, Player, PrivateMessage, Refusal
 from bot.service.replay import standing
-from bot.service.table import all_options
 
 log = logging.getLogger(__name__)
 
 MAX_LOG = 50
-#: the pages of ``/rules``: the rules with an example board, then the edition's decisions
-RULES_PAGES = 2
-#: the example position of ``/rules``: this many steps of a fixed seed
-RULES_STEPS = 14
-RULES_SEED = 2024
-#: the example boards drawn so far, by game and language (at most games × languages)
-_EXAMPLES: dict[tuple[str, str], bytes | None] = {}
+#: the pages of ``/rules``, by the picture each shows (None: none)
+RULES_PICTURES: tuple[str | None, ...] = ("board", "scoring", None)
+RULES_PAGES = len(RULES_PICTURES)
+#: the pictures drawn so far, by game, picture and language (bounded by them)
+_PICTURES: dict[tuple[str, str, str], bytes | None] = {}
 
 
 class Reading:
@@ -197,7 +197,8 @@ class Reading:
     async def rules(self, game: str, page: int = 0, *, language: str = "en") -> Outcome:
         """One page of ``/rules <game>`` in ``language``, with page buttons."""
         lines = rules_page(self.ctx.registry, game, page)
-        image = await self._example(game, language_of(language)) if page == 0 else None
+        kind = RULES_PICTURES[page]
+        image = await self._picture(game, kind, language_of(language)) if kind else None
         choices = [
             Choice(Text(f"rules.page_{label}"), action=f"{game}:{to}", kind=ChoiceKind.PAGE)
             for label, to in (("previous", page - 1), ("next", page + 1))
@@ -205,45 +206,24 @@ class Reading:
         ]
         return Outcome(reply=lines, reply_image=image, reply_choices=choices)
 
-    async def _example(self, game: str, lang: str) -> bytes | None:
-        """The example board of ``/rules``, drawn once per game and language."""
+    async def _picture(self, game: str, kind: str, lang: str) -> bytes | None:
+        """A picture of ``/rules``, drawn once per game, picture and language."""
         if not self.ctx.render:
             return None
-        if (game, lang) in _EXAMPLES:
-            return _EXAMPLES[game, lang]
+        if (game, kind, lang) in _PICTURES:
+            return _PICTURES[game, kind, lang]
         game_type = self.ctx.registry[game]
-        engine = game_type.engine
-        seats = min(max(3, engine.min_players), engine.max_players)
         image: bytes | None = None
-        try:
-            view = engine.public_view(example_position(game_type, seats))
-            labels = [
-                PlayerLabel(i, t(lang, "demo.player", number=i + 1), colour)
-                for i, (colour, _) in enumerate(seat_colours(game_type, seats))
-            ]
-            image = await drawn(game_type.render_public, view, labels, lang)
-        except Exception:
-            log.exception("could not draw the rules example of %s", game)
-        _EXAMPLES[game, lang] = image
+        if game_type.render_rules is not None:
+            try:
+                examples = game_type.engine.rules_examples()
+                image = await drawn(
+                    game_type.render_rules, examples, kind, rules_players(game_type, lang), lang
+                )
+            except Exception:
+                log.exception("could not draw the rules picture %s of %s", kind, game)
+        _PICTURES[game, kind, lang] = image
         return image
-
-    async def my_options(self, channel_id: int, user: Player, game_id: int) -> Outcome:
-        """The clicker's own decisions now, as buttons only they see."""
-        game = await self.ctx.running(channel_id, expected_game=game_id)
-        seat = game.players_seat(user.id)
-        if not game.engine.may_act(game.state, seat.seat):
-            raise Refusal("error.not_your_turn", players=game.names_of(game.waiting()))
-        buttons = announce.own_buttons(game, seat.seat, can_undo=False)
-        if not buttons:
-            raise Refusal("error.no_options")
-        lines = [Text("choice.mine_header"), *game.waiting_line()]
-        return Outcome(
-            game_id=game.id,
-            channel_id=channel_id,
-            reply=lines,
-            reply_choices=buttons,
-            version=game.row.version,
-        )
 
 
 #: the groups of ``/help``, in the order a player meets them
@@ -251,21 +231,24 @@ HELP_GROUPS = ("start", "play", "seat", "host", "computer", "after")
 
 
 def help_lines(registry: Mapping[str, GameType], game: str | None) -> list[Text]:
-    """The /help answer: every command grouped by what it is for, or a game's rules
-    summary if named."""
+    """The /help answer: how to play by tapping, then every command grouped by what it
+    is for; or a game's summary if named, with what its declared shape allows."""
     if game is None:
         names = ", ".join(sorted(registry))
         commands = " · ".join(f"/{name} …" for name in sorted(registry))
-        return [Text("help.intro", {"games": names})] + [
+        return [Text("help.intro", {"games": names, "play": Text("picker.play_button")})] + [
             Text(f"help.group.{group}", {"game_commands": commands}) for group in HELP_GROUPS
         ]
     if game not in registry:
         raise Refusal("error.unknown_game", game=game)
     engine = registry[game].engine
+    hand = Text("help.hand") if engine.has_private_view else Text("help.no_hand")
     return [
         Text("help.game_header", {"game": Text(engine.title_key)}),
         Text(engine.help_key),
-        Text("help.commands", {"game": engine.name}),
+        Text(
+            "help.commands", {"game": engine.name, "play": Text("picker.play_button"), "hand": hand}
+        ),
     ]
 
 
@@ -280,21 +263,22 @@ def rules_page(registry: Mapping[str, GameType], game: str, page: int) -> list[T
         "rules.header", {"game": Text(engine.title_key), "page": page + 1, "pages": RULES_PAGES}
     )
     if page == 0:
-        return [header, Text(engine.help_key), Text("rules.example")]
+        return [
+            header,
+            Text("rules.first_turn", {"play": Text("picker.play_button")}),
+            Text(f"{engine.name}.rules.turn"),
+            Text("rules.board_picture"),
+        ]
+    if page == 1:
+        return [header, Text(f"{engine.name}.rules.scoring")]
     return [header, Text(f"{engine.name}.rules.decisions"), Text("rules.how_to_play")]
 
 
-def example_position(game_type: GameType, seats: int) -> Any:
-    """A state a few steps into a game of a fixed seed, with the default options."""
+def rules_players(game_type: GameType, lang: str) -> list[PlayerLabel]:
+    """The example players of the ``/rules`` pictures: "Player 1", ... in the seat colours."""
     engine = game_type.engine
-    options = {spec.name: spec.default for spec in all_options(game_type)}
-    state = engine.new_game(seats, options, RULES_SEED)
-    rng = random.Random(RULES_SEED)
-    for _ in range(RULES_STEPS):
-        if engine.result(state) is not None:
-            break
-        for seat in sorted(engine.waiting_for(state)):
-            actions = engine.legal_actions(state, seat)
-            if actions:
-                engine.apply(state, seat, rng.choice(actions))
-    return state
+    seats = min(max(3, engine.min_players), engine.max_players)
+    return [
+        PlayerLabel(i, t(lang, "demo.player", number=i + 1), colour)
+        for i, (colour, _) in enumerate(seat_colours(game_type, seats))
+    ]

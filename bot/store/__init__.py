@@ -2,8 +2,16 @@
 
 ``from bot.store import Store, StepWrite, ...`` is all the rest of the bot
 needs: :class:`~bot.store.base.Store` is the interface (and ``Store.open``
-opens the configured database), :mod:`bot.store.sqlite` the embedded
-default, :mod:`bot.store.postgres` the server database for several processes.
+opens the configured database). Inside:
+
+* :mod:`bot.store.base` — the interface, its rows and its errors;
+* :mod:`bot.store.sql` — every statement and unit of work, written once;
+* :mod:`bot.store.plan` — a unit of work as a plan of statements;
+* :mod:`bot.store.dialect` — how SQLite and PostgreSQL each spell a statement;
+* :mod:`bot.store.schema` — the one numbered list of migrations;
+* :mod:`bot.store.sqlite` — the embedded default's executor (one writer, group commit);
+* :mod:`bot.store.postgres` — the server database's executor (a pool), for several
+  processes.
 
 Decisions:
 
@@ -42,7 +50,8 @@ from bot.store.base import (
     dumps,
     redact_url,
 )
-from bot.store.sqlite import MIGRATIONS, PRAGMAS, SqliteStore
+from bot.store.schema import MIGRATIONS
+from bot.store.sqlite import PRAGMAS, SqliteStore
 
 __all__ = [
     "KEEP",

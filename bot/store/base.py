@@ -1,7 +1,8 @@
 """The store's interface: what the service reads and writes, whatever the database.
 
-A backend (:mod:`bot.store.sqlite`, :mod:`bot.store.postgres`) implements
-:class:`Store`; :func:`bot.store.open_store` picks one from ``ZIGGURAT_DB``.
+:class:`bot.store.sql.SqlStore` implements :class:`Store` once, in SQL, over a
+backend's executor (:mod:`bot.store.sqlite`, :mod:`bot.store.postgres`);
+:func:`bot.store.open_store` picks one from ``ZIGGURAT_DB``.
 
 Decisions (every backend keeps them; ``tests/platform/test_store.py`` runs on each):
 
@@ -23,8 +24,9 @@ Decisions (every backend keeps them; ``tests/platform/test_store.py`` runs on ea
   ``checkpoint_seq`` is the last move that may not be undone;
   ``checkpoint_state`` is the state right after it, or NULL while the
   current state *is* that state.
-* Migrations are numbered and cumulative per backend, applied in order at
-  open; :meth:`Store.schema_version` is the last one applied.
+* Migrations are one numbered, cumulative list for both databases
+  (:mod:`bot.store.schema`), applied in order at open;
+  :meth:`Store.schema_version` is the last one applied.
 * Stored JSON (state, options, events, payloads) is one canonical text
   (:func:`dumps`), so both backends keep byte-identical values.
 """
@@ -60,8 +62,6 @@ def redact_url(location: str) -> str:
 
 #: a seat to open a lobby with: (user id, name) or (user id, name, computer level or None)
 SeatSpec = tuple[int, str] | tuple[int, str, str | None]
-#: whether finished game ``g`` had a computer seat (SQL both backends run, for the statistics)
-HAS_COMPUTER = "EXISTS (SELECT 1 FROM seats AS k WHERE k.game_id = g.id AND k.computer IS NOT NULL)"
 
 
 def seat_specs(seats: Sequence[SeatSpec]) -> list[tuple[int, str, str | None]]:

@@ -1,227 +1,73 @@
-"""The PostgreSQL backend of the store (asyncpg), for several bot processes on one database.
+"""The PostgreSQL executor of the store (asyncpg), for several bot processes on one database.
 
 Chosen when ``ZIGGURAT_DB`` is a ``postgresql://`` URL (:func:`bot.store.open_store`).
-The interface, its row types and its guarantees are :mod:`bot.store.base`'s; the
-tables, columns and indexes are the SQLite backend's, in PostgreSQL's types.
+The statements and units of work are :mod:`bot.store.sql`'s, spelled by
+:data:`~bot.store.dialect.POSTGRES`; this module opens and migrates the
+database, runs reads from its pool, and runs each write in a transaction of
+its own.
 
 Decisions:
 
 * **A pool, one transaction per unit.** Every write is a *unit* (a coroutine
-  of an asyncpg connection) run in its own transaction on a pooled
-  connection; concurrent commands commit in parallel and the server groups
-  their WAL flushes itself (its group commit). Unlike SQLite there is no
-  single writer to queue behind, so no batching of our own: a failing unit
-  rolls back alone and no other unit ever runs again. Measured with
-  ``scripts/bench_store.py`` (2 shared cores, the server's ``fsync`` on):
-  a bare commit p50 3.95 ms; one move 7.5 ms; 100 simultaneous moves p50
-  159 ms, p99 261 ms in 500 commits — SQLite's group commit on the same
-  machine: 113–192 ms, p99 191–330 ms in 10–13 commits.
-* ``READ COMMITTED``: the version check is ``UPDATE … WHERE version = $n``;
+  of an asyncpg connection; the store's own units are plans stepped by
+  :func:`_run_plan`) run in its own transaction on a pooled connection;
+  concurrent commands commit in parallel and the server groups their WAL
+  flushes itself (its group commit). Unlike SQLite there is no single writer
+  to queue behind, so no batching of our own: a failing unit rolls back
+  alone and no other unit ever runs again (``scripts/bench_store.py``
+  measures both backends side by side).
+* ``READ COMMITTED``: the version check is ``UPDATE … WHERE version = :version``;
   a concurrent update of the same game waits for the first to commit, then
-  finds the version moved and matches no row (:class:`VersionConflict`).
-  Read-then-write units lock the row first (``FOR UPDATE``).
-* Reads are one statement each (a game and its seats come in one query), so
-  each is one consistent snapshot, straight from the pool.
+  finds the version moved and matches no row
+  (:class:`~bot.store.base.VersionConflict`). Read-then-write units lock the
+  row first (``FOR UPDATE``).
 * ``synchronous_commit`` stays the server's (``on`` by default): a move
   acknowledged to a player was flushed by the server.
-* Migrations are numbered SQL scripts (:data:`MIGRATIONS`) with SQLite's
-  numbering: the first is number 4 (:data:`FIRST_MIGRATION`), SQLite's schema
-  as of its migration 4, and every later change has the same number on both
-  backends (5: computer seats). ``schema_version`` holds the last applied.
-  Each runs in one transaction under an advisory lock, so processes starting
-  together migrate once.
-* Identifiers of Discord (snowflakes) are ``BIGINT``; times are seconds as
-  ``DOUBLE PRECISION`` (the SQLite ``REAL``); stored JSON stays ``TEXT`` in
+* The migrations (:data:`~bot.store.schema.MIGRATIONS`, numbered as on
+  SQLite) are recorded in the ``schema_version`` table. Each runs in one
+  transaction under an advisory lock, so processes starting together migrate
+  once.
+* Discord's ids are ``BIGINT``; times are seconds as ``DOUBLE PRECISION``
+  (the SQLite ``REAL``); stored JSON stays ``TEXT`` in
   :func:`~bot.store.base.dumps`'s canonical form, so a value copied from
   SQLite (``python -m bot migrate-db``) is byte for byte the same.
 * Opening fails with an ``OSError`` (what the start-up reports as one line):
   the server's own (``ConnectionRefusedError``), or ``ConnectionError`` for a
   login or database the server refused; the URL is shown without its password.
-* Errors map as SQLite's: the one-open-game index → :class:`ChannelBusy`;
-  a seat's user unique → :class:`StoreError`; a closed store →
-  :class:`StoreClosed`. Every query a command makes uses an index
-  (``tests/platform/test_store_plans.py`` checks ``EXPLAIN``).
+* Errors map as SQLite's: a unique violation reaches a plan as
+  :class:`~bot.store.plan.Duplicate`; a closed store is
+  :class:`~bot.store.base.StoreClosed`.
+  Every query a command makes uses an index (``tests/platform/
+  test_store_plans.py`` checks ``EXPLAIN``).
 """
 
 from __future__ import annotations
 
-import json
 import re
-import time
-from collections.abc import Awaitable, Callable, Mapping, Sequence
+from collections.abc import Awaitable, Callable, Mapping
 from typing import Any, TypeVar
 
 import asyncpg
 
-from bot.cluster import ShardRange
-from bot.store.base import (
-    HAS_COMPUTER,
-    KEEP,
-    OPEN_STATUSES,
-    SEAT_FIELDS,
-    ChannelBusy,
-    Committed,
-    GameRow,
-    GuildResults,
-    HandOver,
-    Keep,
-    MoveRow,
-    PlayerResults,
-    SeatSpec,
-    StepWrite,
-    Store,
-    StoreClosed,
-    StoreError,
-    TimerGone,
-    TimerRow,
-    UndoBase,
-    VersionConflict,
-    decode_game,
-    decode_move,
-    decode_timer,
-    dumps,
-    redact_url,
-    seat_secret,
-    seats_with_secrets,
-)
+from bot.store.base import StoreClosed, redact_url
+from bot.store.dialect import POSTGRES, Compiled
+from bot.store.plan import Op, PlanFactory, duplicate
+from bot.store.schema import MIGRATIONS, TABLES, statements
+from bot.store.sql import GAME_COLUMNS as GAME_COLUMNS_WRITTEN
+from bot.store.sql import SqlStore
 
 T = TypeVar("T")
 Connection = Any  # asyncpg.Connection (or a pool's proxy of one); asyncpg ships no stubs
 Unit = Callable[[Connection], Awaitable[T]]
 
+__all__ = ["GAME_COLUMNS", "MIGRATIONS", "POOL_SIZE", "TABLES", "PostgresStore"]
+
 #: connections one process keeps open (several processes share the server's max_connections)
 POOL_SIZE = 10
 #: the advisory lock key that serialises migrations across processes ("zigg")
 MIGRATION_LOCK = 0x7A696767
-
-#: the number of the first script of :data:`MIGRATIONS`: PostgreSQL starts from the
-#: schema SQLite had after its migration 4, so both number every later one alike
-FIRST_MIGRATION = 4
-MIGRATIONS: tuple[str, ...] = (
-    # 4: the schema of SQLite's migrations 1-4
-    """
-    CREATE TABLE games (
-        id BIGINT GENERATED BY DEFAULT AS IDENTITY PRIMARY KEY,
-        guild_id BIGINT,
-        channel_id BIGINT NOT NULL,
-        game_type TEXT NOT NULL,
-        status TEXT NOT NULL CHECK (status IN ('lobby', 'running', 'finished', 'abandoned')),
-        creator_id BIGINT NOT NULL,
-        options TEXT NOT NULL DEFAULT '{}',
-        seed BIGINT NOT NULL,
-        state TEXT,
-        version INTEGER NOT NULL DEFAULT 0,
-        created_at DOUBLE PRECISION NOT NULL,
-        updated_at DOUBLE PRECISION NOT NULL,
-        waiting_since DOUBLE PRECISION,
-        language TEXT NOT NULL DEFAULT 'en',
-        checkpoint_seq INTEGER NOT NULL DEFAULT 0,
-        checkpoint_state TEXT,
-        published_seq INTEGER NOT NULL DEFAULT 0,
-        last_seq INTEGER NOT NULL DEFAULT 0,
-        paused TEXT,
-        finished_at DOUBLE PRECISION
-    );
-    CREATE UNIQUE INDEX games_one_open_per_channel
-        ON games (channel_id) WHERE status IN ('lobby', 'running');
-    CREATE INDEX games_by_channel ON games (channel_id, id);
-    CREATE INDEX games_by_guild ON games (guild_id, status, game_type);
-    CREATE TABLE seats (
-        game_id BIGINT NOT NULL REFERENCES games (id) ON DELETE CASCADE,
-        seat INTEGER NOT NULL,
-        user_id BIGINT NOT NULL,
-        display_name TEXT NOT NULL,
-        colour TEXT NOT NULL DEFAULT '',
-        joined_at DOUBLE PRECISION NOT NULL,
-        status TEXT NOT NULL DEFAULT 'playing',
-        timeouts INTEGER NOT NULL DEFAULT 0,
-        auto INTEGER NOT NULL DEFAULT 0,
-        place INTEGER,
-        score INTEGER,
-        PRIMARY KEY (game_id, seat),
-        UNIQUE (game_id, user_id)
-    );
-    CREATE INDEX seats_by_user ON seats (user_id);
-    CREATE TABLE moves (
-        game_id BIGINT NOT NULL REFERENCES games (id) ON DELETE CASCADE,
-        seq INTEGER NOT NULL,
-        seat INTEGER NOT NULL,
-        action TEXT NOT NULL,
-        created_at DOUBLE PRECISION NOT NULL,
-        kind TEXT NOT NULL DEFAULT 'move',
-        events TEXT NOT NULL DEFAULT '[]',
-        checkpoint INTEGER NOT NULL DEFAULT 1,
-        PRIMARY KEY (game_id, seq)
-    );
-    CREATE FUNCTION moves_append_only() RETURNS trigger LANGUAGE plpgsql AS $$
-        BEGIN RAISE EXCEPTION 'moves are append-only'; END; $$;
-    CREATE TRIGGER moves_append_only_update BEFORE UPDATE ON moves
-        FOR EACH ROW EXECUTE FUNCTION moves_append_only();
-    CREATE TABLE timers (
-        id BIGINT GENERATED BY DEFAULT AS IDENTITY PRIMARY KEY,
-        due_at DOUBLE PRECISION NOT NULL,
-        kind TEXT NOT NULL,
-        game_id BIGINT REFERENCES games (id) ON DELETE CASCADE,
-        payload TEXT NOT NULL DEFAULT '{}',
-        name TEXT NOT NULL DEFAULT ''
-    );
-    CREATE INDEX timers_by_due ON timers (due_at);
-    CREATE UNIQUE INDEX timers_by_game ON timers (game_id, kind, name);
-    CREATE TABLE closed_dms (
-        user_id BIGINT PRIMARY KEY,
-        since DOUBLE PRECISION NOT NULL,
-        announced_in TEXT NOT NULL DEFAULT '[]'
-    );
-    CREATE TABLE game_messages (
-        game_id BIGINT NOT NULL REFERENCES games (id) ON DELETE CASCADE,
-        kind TEXT NOT NULL,
-        channel_id BIGINT NOT NULL,
-        message_id BIGINT NOT NULL,
-        PRIMARY KEY (game_id, kind)
-    );
-    CREATE TABLE user_prefs (
-        user_id BIGINT PRIMARY KEY,
-        notify TEXT NOT NULL DEFAULT 'channel'
-    );
-    """,
-    # 5: computer seats: the level a computer plays at, NULL for a member's seat
-    """
-    ALTER TABLE seats ADD COLUMN computer TEXT;
-    """,
-    # 6: shard clusters: a timer's claim by the process firing it; interactions handed
-    # over from the process that received them to the one owning the game's guild
-    """
-    ALTER TABLE timers ADD COLUMN claimed_by TEXT, ADD COLUMN claimed_at DOUBLE PRECISION;
-    CREATE TABLE handovers (
-        id BIGINT GENERATED BY DEFAULT AS IDENTITY PRIMARY KEY,
-        shard INTEGER NOT NULL,
-        game_id BIGINT NOT NULL,
-        payload TEXT NOT NULL,
-        created_at DOUBLE PRECISION NOT NULL
-    );
-    CREATE INDEX timers_claimed ON timers (claimed_by) WHERE claimed_by IS NOT NULL;
-    CREATE INDEX handovers_by_shard ON handovers (shard, id);
-    """,
-    # 7: a computer seat's secret, which seeds its decisions (issue 28); the computer
-    # seats stored before it get one here
-    """
-    ALTER TABLE seats ADD COLUMN secret BIGINT;
-    UPDATE seats SET secret = floor(random() * 4611686018427387904)::bigint
-        WHERE computer IS NOT NULL;
-    """,
-)
-
-#: the tables, parents first (the order to copy into, or to empty in reverse)
-TABLES = ("games", "seats", "moves", "timers", "game_messages", "closed_dms", "user_prefs")
-
-GAME_COLUMNS = (
-    "id, guild_id, channel_id, game_type, status, creator_id, options, seed, state, version,"
-    " created_at, updated_at, waiting_since, language, checkpoint_seq, published_seq, last_seq,"
-    " paused, finished_at,"
-    " COALESCE((SELECT json_agg(json_build_array(seat, user_id, display_name, colour, status,"
-    "        timeouts, auto, place, score, computer, secret) ORDER BY seat)"
-    "  FROM seats WHERE seats.game_id = games.id)::text, '[]') AS seats_json"
-)
+#: a game's columns in PostgreSQL's words (for ``python -m bot migrate-db``'s checks)
+GAME_COLUMNS = POSTGRES.expand(GAME_COLUMNS_WRITTEN)
 
 
 class _Tracer:
@@ -243,17 +89,16 @@ def _count(status: str) -> int:
     return int(status.rsplit(" ", 1)[-1])
 
 
-class PostgresStore(Store):
+class PostgresStore(SqlStore):
     """One PostgreSQL database. Open with :meth:`open`; all methods are coroutines."""
 
+    dialect = POSTGRES
+
     def __init__(self, pool: asyncpg.Pool, url: str, tracer: _Tracer) -> None:
+        super().__init__(redact_url(url))
         self._pool = pool
         self._tracer = tracer
         self.url = url
-        self.path = redact_url(url)
-        self._closed = False
-        self.batches = 0
-        self.units = 0
 
     @classmethod
     async def open(cls, location: str | Any) -> PostgresStore:
@@ -308,7 +153,15 @@ class PostgresStore(Store):
                 await db.execute("DEALLOCATE ziggurat_plan")
         return [str(r[0]) for r in rows]
 
-    # -- writing --------------------------------------------------------------------
+    # -- what the statements need -------------------------------------------------------
+
+    async def _fetch(self, statement: Compiled, params: Mapping[str, Any]) -> list[Any]:
+        if self._closed:
+            raise StoreClosed(self.path)
+        return list(await self._pool.fetch(statement.text, *POSTGRES.bind(statement, params)))
+
+    async def _perform(self, plan: PlanFactory[T]) -> T:
+        return await self.write(lambda db: _run_plan(plan, db))
 
     async def write(self, unit: Unit[T]) -> T:
         """Run ``unit`` in a transaction of its own; its result once committed."""
@@ -325,695 +178,34 @@ class PostgresStore(Store):
         self.units += 1
         return result
 
-    # -- reading --------------------------------------------------------------------
 
-    async def _one(self, sql: str, *params: Any) -> Any:
-        if self._closed:
-            raise StoreClosed(self.path)
-        return await self._pool.fetchrow(sql, *params)
-
-    async def _all(self, sql: str, *params: Any) -> list[Any]:
-        if self._closed:
-            raise StoreClosed(self.path)
-        return list(await self._pool.fetch(sql, *params))
-
-    async def get_game(self, game_id: int) -> GameRow | None:
-        row = await self._one(f"SELECT {GAME_COLUMNS} FROM games WHERE id = $1", game_id)
-        return decode_game(row) if row else None
-
-    async def open_game_in(self, channel_id: int) -> GameRow | None:
-        row = await self._one(
-            f"SELECT {GAME_COLUMNS} FROM games"
-            " WHERE channel_id = $1 AND status IN ('lobby', 'running')",
-            channel_id,
-        )
-        return decode_game(row) if row else None
-
-    async def last_game_in(self, channel_id: int) -> GameRow | None:
-        row = await self._one(
-            f"SELECT {GAME_COLUMNS} FROM games WHERE channel_id = $1 ORDER BY id DESC LIMIT 1",
-            channel_id,
-        )
-        return decode_game(row) if row else None
-
-    async def game_ids(self, statuses: Sequence[str] = OPEN_STATUSES) -> list[int]:
-        rows = await self._all(
-            "SELECT id FROM games WHERE status = ANY($1::text[]) ORDER BY id", list(statuses)
-        )
-        return [int(r[0]) for r in rows]
-
-    async def raw_game(self, game_id: int) -> tuple[Any, ...]:
-        game = tuple(await self._one("SELECT * FROM games WHERE id = $1", game_id) or ())
-        seats = await self._all("SELECT * FROM seats WHERE game_id = $1 ORDER BY seat", game_id)
-        moves = await self._all("SELECT * FROM moves WHERE game_id = $1 ORDER BY seq", game_id)
-        timers = await self._all(
-            "SELECT * FROM timers WHERE game_id = $1 ORDER BY kind, name, id", game_id
-        )
-        return game, tuple(map(tuple, seats)), tuple(map(tuple, moves)), tuple(map(tuple, timers))
-
-    async def moves(
-        self, game_id: int, last: int | None = None, *, after: int | None = None
-    ) -> list[MoveRow]:
-        columns = "seq, seat, action, created_at, kind, events, checkpoint"
-        if last is not None:
-            rows = await self._all(
-                f"SELECT * FROM (SELECT {columns} FROM moves WHERE game_id = $1"
-                " ORDER BY seq DESC LIMIT $2) AS tail ORDER BY seq",
-                game_id,
-                last,
-            )
-        else:
-            rows = await self._all(
-                f"SELECT {columns} FROM moves WHERE game_id = $1 AND seq > $2 ORDER BY seq",
-                game_id,
-                after or 0,
-            )
-        return [decode_move(r) for r in rows]
-
-    async def undo_base(self, game: GameRow) -> UndoBase:
-
-        row = await self._one(
-            "SELECT COALESCE(checkpoint_state, state) FROM games WHERE id = $1", game.id
-        )
-        moves = await self.moves(game.id, after=game.checkpoint_seq)
-        return UndoBase(json.loads(row[0]), tuple(moves))
-
-    # -- lobby ----------------------------------------------------------------------
-
-    async def add_seat(
-        self, game: GameRow, user_id: int, display_name: str, *, computer: str | None = None
-    ) -> None:
-        secret = seat_secret(computer)  # drawn once: a unit may run again
-
-        async def unit(db: Connection) -> None:
-            await _bump(db, game, "lobby")
-            await db.execute(
-                "INSERT INTO seats (game_id, seat, user_id, display_name, joined_at, computer,"
-                " secret) VALUES ($1, $2, $3, $4, $5, $6, $7)",
-                game.id,
-                len(game.seats),
-                user_id,
-                display_name,
-                time.time(),
-                computer,
-                secret,
-            )
-
-        await self.write(unit)
-
-    async def remove_seat(self, game: GameRow, user_id: int) -> None:
-        seat = game.seat_of(user_id)
-        if seat is None:
-            return
-
-        async def unit(db: Connection) -> None:
-            await _bump(db, game, "lobby")
-            await db.execute(
-                "DELETE FROM seats WHERE game_id = $1 AND user_id = $2", game.id, user_id
-            )
-            # two passes through negative numbers so the primary key never collides
-            await db.execute(
-                "UPDATE seats SET seat = -seat WHERE game_id = $1 AND seat > $2",
-                game.id,
-                seat.seat,
-            )
-            await db.execute(
-                "UPDATE seats SET seat = -seat - 1 WHERE game_id = $1 AND seat < 0", game.id
-            )
-
-        await self.write(unit)
-
-    async def set_options(self, game: GameRow, options: Mapping[str, str]) -> None:
-        async def unit(db: Connection) -> None:
-            await _bump(db, game, "lobby", options=dumps(dict(options)))
-
-        await self.write(unit)
-
-    async def start_game(
-        self,
-        game: GameRow,
-        state: Any,
-        order: Sequence[int],
-        colours: Sequence[str],
-        *,
-        reminder: float | Keep | None = KEEP,
-        deadlines: Mapping[str, float] | Keep = KEEP,
-        clock: Mapping[str, float] | Keep = KEEP,
-    ) -> None:
-        async def unit(db: Connection) -> None:
-            await _bump(
-                db,
-                game,
-                "lobby",
-                status="running",
-                state=dumps(state),
-                waiting_since=time.time(),
-            )
-            await db.execute("UPDATE seats SET seat = -seat - 1 WHERE game_id = $1", game.id)
-            await db.executemany(
-                "UPDATE seats SET seat = $1, colour = $2 WHERE game_id = $3 AND user_id = $4",
-                [
-                    (number, colour, game.id, user_id)
-                    for number, (user_id, colour) in enumerate(zip(order, colours, strict=True))
-                ],
-            )
-            await _write_timers(db, game.id, reminder, deadlines)
-            await _write_clock(db, game.id, clock)
-
-        await self.write(unit)
-
-    async def set_status(self, game: GameRow, status: str) -> None:
-        async def unit(db: Connection) -> None:
-            await _bump(db, game, game.status, status=status)
-            await db.execute("DELETE FROM timers WHERE game_id = $1", game.id)
-
-        await self.write(unit)
-
-    # -- steps ----------------------------------------------------------------------
-
-    async def commit_step(self, game: GameRow, step: StepWrite) -> Committed:
-        async def unit(db: Connection) -> Committed:
-            now = time.time()
-            last_seq = game.last_seq + len(step.moves)
-            done = await db.execute(
-                "UPDATE games SET version = version + 1, updated_at = $1, state = $2,"
-                " status = $3, last_seq = $4,"
-                " waiting_since = CASE WHEN $5::boolean THEN $1 ELSE waiting_since END,"
-                " checkpoint_state = CASE WHEN $6::boolean THEN NULL"
-                "   ELSE COALESCE(checkpoint_state, state) END,"
-                " checkpoint_seq = CASE WHEN $6::boolean THEN $4 ELSE checkpoint_seq END,"
-                " published_seq = CASE WHEN $7::boolean THEN $4 ELSE published_seq END"
-                " WHERE id = $8 AND version = $9 AND status = 'running'",
-                now,
-                dumps(step.state),
-                step.status,
-                last_seq,
-                step.waiting_changed,
-                step.checkpoint,
-                step.published,
-                game.id,
-                game.version,
-            )
-            if _count(done) != 1:
-                raise VersionConflict(game.id)
-            await db.executemany(
-                "INSERT INTO moves (game_id, seq, seat, action, created_at, kind, events,"
-                " checkpoint) VALUES ($1, $2, $3, $4, $5, $6, $7, $8)",
-                [
-                    (
-                        game.id,
-                        game.last_seq + index,
-                        move.seat,
-                        move.action,
-                        now,
-                        move.kind,
-                        dumps(list(move.events)),
-                        int(move.checkpoint),
-                    )
-                    for index, move in enumerate(step.moves, start=1)
-                ],
-            )
-            if step.fired is not None:
-                gone = await db.execute("DELETE FROM timers WHERE id = $1", step.fired)
-                if _count(gone) != 1:
-                    raise TimerGone(game.id)
-            await _write_seats(db, game.id, step.seats)
-            if step.results:
-                await db.executemany(
-                    "UPDATE seats SET place = $1, score = $2 WHERE game_id = $3 AND seat = $4",
-                    [(p, s, game.id, seat) for seat, (p, s) in step.results.items()],
-                )
-            if step.status != "running":
-                await db.execute("DELETE FROM timers WHERE game_id = $1", game.id)
-                await db.execute(
-                    "UPDATE games SET finished_at = $1, paused = NULL WHERE id = $2", now, game.id
-                )
+async def _run_plan(plan: PlanFactory[T], db: Connection) -> T:
+    """Step a plan on one connection, inside the unit's transaction."""
+    steps = plan()
+    try:
+        op = next(steps)
+        while True:
+            try:
+                result = await _execute(db, op)
+            except asyncpg.UniqueViolationError as exc:
+                op = steps.throw(duplicate(exc))
             else:
-                await _write_timers(db, game.id, step.reminder, step.deadlines)
-                await _write_clock(db, game.id, step.clock)
-                await _write_computer(db, game.id, step.computer)
-            return Committed(game.version + 1, last_seq)
+                op = steps.send(result)
+    except StopIteration as done:
+        value: T = done.value
+        return value
 
-        return await self.write(unit)
 
-    # -- seats and clocks of a running game -------------------------------------------
-
-    async def set_seat(self, game: GameRow, seat: int, fields: Mapping[str, Any]) -> int:
-        async def unit(db: Connection) -> int:
-            await _bump(db, game, "running")
-            await _write_seats(db, game.id, {seat: fields})
-            return game.version + 1
-
-        return await self.write(unit)
-
-    async def replace_player(
-        self,
-        game: GameRow,
-        seat: int,
-        user_id: int,
-        display_name: str,
-        *,
-        computer: str | None = None,
-    ) -> int:
-        secret = seat_secret(computer)  # drawn once: a unit may run again
-
-        async def unit(db: Connection) -> int:
-            await _bump(db, game, "running")
-            try:
-                await db.execute(
-                    "UPDATE seats SET user_id = $1, display_name = $2, status = 'playing',"
-                    " timeouts = 0, auto = 0, computer = $3, secret = $4"
-                    " WHERE game_id = $5 AND seat = $6",
-                    user_id,
-                    display_name,
-                    computer,
-                    secret,
-                    game.id,
-                    seat,
-                )
-            except asyncpg.UniqueViolationError as exc:
-                raise StoreError("already seated") from exc
-            return game.version + 1
-
-        return await self.write(unit)
-
-    async def pause(self, game: GameRow, paused: Sequence[Any]) -> int:
-        async def unit(db: Connection) -> int:
-            await _bump(db, game, "running", paused=dumps(list(paused)))
-            await db.execute("DELETE FROM timers WHERE game_id = $1", game.id)
-            return game.version + 1
-
-        return await self.write(unit)
-
-    async def resume(
-        self,
-        game: GameRow,
-        *,
-        reminder: float | None,
-        deadlines: Mapping[str, float],
-        clock: Mapping[str, float],
-    ) -> int:
-        async def unit(db: Connection) -> int:
-            await _bump(db, game, "running", paused=None)
-            await _write_timers(db, game.id, reminder, deadlines)
-            await _write_clock(db, game.id, clock)
-            return game.version + 1
-
-        return await self.write(unit)
-
-    async def extend(self, game: GameRow, seconds: float) -> int:
-        async def unit(db: Connection) -> int:
-            await _bump(db, game, "running")
-            await db.execute(
-                "UPDATE timers SET due_at = due_at + $1"
-                " WHERE game_id = $2 AND kind IN ('clock', 'deadline')",
-                seconds,
-                game.id,
-            )
-            return game.version + 1
-
-        return await self.write(unit)
-
-    # -- what users chose -----------------------------------------------------------
-
-    async def set_notify(self, user_id: int, how: str) -> None:
-        async def unit(db: Connection) -> None:
-            await db.execute(
-                "INSERT INTO user_prefs (user_id, notify) VALUES ($1, $2)"
-                " ON CONFLICT (user_id) DO UPDATE SET notify = excluded.notify",
-                user_id,
-                how,
-            )
-
-        await self.write(unit)
-
-    async def notify_choices(self, user_ids: Sequence[int]) -> dict[int, str]:
-        if not user_ids:
-            return {}
-        rows = await self._all(
-            "SELECT user_id, notify FROM user_prefs WHERE user_id = ANY($1::bigint[])",
-            list(user_ids),
-        )
-        return {int(r[0]): str(r[1]) for r in rows}
-
-    # -- timers ---------------------------------------------------------------------
-
-    async def add_timer(
-        self,
-        due_at: float,
-        kind: str,
-        game_id: int | None,
-        payload: Mapping[str, Any] | None = None,
-        name: str = "",
-    ) -> int:
-        async def unit(db: Connection) -> int:
-            return int(
-                await db.fetchval(
-                    "INSERT INTO timers (due_at, kind, game_id, payload, name)"
-                    " VALUES ($1, $2, $3, $4, $5) RETURNING id",
-                    due_at,
-                    kind,
-                    game_id,
-                    dumps(dict(payload or {})),
-                    name,
-                )
-            )
-
-        return await self.write(unit)
-
-    async def replace_timers(
-        self,
-        game_id: int,
-        kind: str,
-        due_at: float | None,
-        payload: Mapping[str, Any] | None = None,
-    ) -> None:
-        async def unit(db: Connection) -> None:
-            await db.execute("DELETE FROM timers WHERE game_id = $1 AND kind = $2", game_id, kind)
-            if due_at is not None:
-                await db.execute(
-                    "INSERT INTO timers (due_at, kind, game_id, payload) VALUES ($1, $2, $3, $4)",
-                    due_at,
-                    kind,
-                    game_id,
-                    dumps(dict(payload or {})),
-                )
-
-        await self.write(unit)
-
-    async def add_missing_timers(
-        self, game_id: int, timers: Sequence[tuple[str, str, float]]
-    ) -> None:
-        async def unit(db: Connection) -> None:
-            await db.executemany(
-                "INSERT INTO timers (due_at, kind, game_id, name) VALUES ($1, $2, $3, $4)"
-                " ON CONFLICT DO NOTHING",
-                [(due, kind, game_id, name) for kind, name, due in timers],
-            )
-
-        await self.write(unit)
-
-    async def timer(self, timer_id: int) -> TimerRow | None:
-        row = await self._one("SELECT * FROM timers WHERE id = $1", timer_id)
-        return decode_timer(row) if row else None
-
-    async def due_timers(self, now: float, limit: int = 500) -> list[TimerRow]:
-        rows = await self._all(
-            "SELECT * FROM timers WHERE due_at <= $1 ORDER BY due_at, id LIMIT $2", now, limit
-        )
-        return [decode_timer(r) for r in rows]
-
-    async def running_games(self) -> list[GameRow]:
-        rows = await self._all(
-            f"SELECT {GAME_COLUMNS} FROM games"
-            " WHERE status = 'running' AND paused IS NULL ORDER BY id"
-        )
-        return [decode_game(r) for r in rows]
-
-    async def next_timer(self) -> TimerRow | None:
-        row = await self._one("SELECT * FROM timers ORDER BY due_at, id LIMIT 1")
-        return decode_timer(row) if row else None
-
-    async def timers(self, game_id: int | None = None) -> list[TimerRow]:
-        if game_id is None:
-            rows = await self._all("SELECT * FROM timers ORDER BY due_at, id")
-        else:
-            rows = await self._all(
-                "SELECT * FROM timers WHERE game_id = $1 ORDER BY due_at, id", game_id
-            )
-        return [decode_timer(r) for r in rows]
-
-    async def delete_timer(self, timer_id: int) -> bool:
-        async def unit(db: Connection) -> bool:
-            return _count(await db.execute("DELETE FROM timers WHERE id = $1", timer_id)) == 1
-
-        return await self.write(unit)
-
-    # -- messages the adapter keeps up to date ----------------------------------------
-
-    async def set_message(self, game_id: int, kind: str, channel_id: int, message_id: int) -> None:
-        async def unit(db: Connection) -> None:
-            await db.execute(
-                "INSERT INTO game_messages (game_id, kind, channel_id, message_id)"
-                " VALUES ($1, $2, $3, $4) ON CONFLICT (game_id, kind) DO UPDATE SET"
-                " channel_id = excluded.channel_id, message_id = excluded.message_id",
-                game_id,
-                kind,
-                channel_id,
-                message_id,
-            )
-
-        await self.write(unit)
-
-    async def message(self, game_id: int, kind: str) -> tuple[int, int] | None:
-        row = await self._one(
-            "SELECT channel_id, message_id FROM game_messages WHERE game_id = $1 AND kind = $2",
-            game_id,
-            kind,
-        )
-        return (int(row[0]), int(row[1])) if row else None
-
-    # -- DM reachability --------------------------------------------------------------
-
-    async def mark_dms_closed(self, user_id: int) -> None:
-        async def unit(db: Connection) -> None:
-            await db.execute(
-                "INSERT INTO closed_dms (user_id, since) VALUES ($1, $2)"
-                " ON CONFLICT (user_id) DO UPDATE SET since = excluded.since",
-                user_id,
-                time.time(),
-            )
-
-        await self.write(unit)
-
-    async def mark_dms_open(self, user_id: int) -> None:
-        async def unit(db: Connection) -> None:
-            await db.execute("DELETE FROM closed_dms WHERE user_id = $1", user_id)
-
-        await self.write(unit)
-
-    async def dms_closed(self, user_id: int, retry_after: float | None = None) -> bool:
-        row = await self._one("SELECT since FROM closed_dms WHERE user_id = $1", user_id)
-        if row is None:
-            return False
-        return retry_after is None or time.time() - float(row[0]) < retry_after
-
-    async def note_dm_announcement(self, user_id: int, game_id: int) -> bool:
-
-        async def unit(db: Connection) -> bool:
-            row = await db.fetchrow(
-                "SELECT announced_in FROM closed_dms WHERE user_id = $1 FOR UPDATE", user_id
-            )
-            if row is None:
-                return False
-            announced = set(json.loads(row[0]))
-            if game_id in announced:
-                return False
-            announced.add(game_id)
-            await db.execute(
-                "UPDATE closed_dms SET announced_in = $1 WHERE user_id = $2",
-                dumps(sorted(announced)),
-                user_id,
-            )
-            return True
-
-        return await self.write(unit)
-
-    # -- after the game: rematch, export, statistics ------------------------------------
-
-    async def open_seated_lobby(
-        self,
-        *,
-        guild_id: int | None,
-        channel_id: int,
-        game_type: str,
-        creator_id: int,
-        seats: Sequence[SeatSpec],
-        options: Mapping[str, str],
-        seed: int,
-        language: str = "en",
-    ) -> GameRow:
-        specs = seats_with_secrets(seats)  # drawn once: a unit may run again
-
-        async def unit(db: Connection) -> int:
-            now = time.time()
-            try:
-                game_id = int(
-                    await db.fetchval(
-                        "INSERT INTO games (guild_id, channel_id, game_type, status, creator_id,"
-                        " options, seed, language, created_at, updated_at)"
-                        " VALUES ($1, $2, $3, 'lobby', $4, $5, $6, $7, $8, $8) RETURNING id",
-                        guild_id,
-                        channel_id,
-                        game_type,
-                        creator_id,
-                        dumps(dict(options)),
-                        seed,
-                        language,
-                        now,
-                    )
-                )
-            except asyncpg.UniqueViolationError as exc:
-                raise ChannelBusy(channel_id) from exc
-            await db.executemany(
-                "INSERT INTO seats (game_id, seat, user_id, display_name, joined_at, computer,"
-                " secret) VALUES ($1, $2, $3, $4, $5, $6, $7)",
-                [
-                    (game_id, seat, user, name, now, computer, secret)
-                    for seat, (user, name, computer, secret) in enumerate(specs)
-                ],
-            )
-            return game_id
-
-        game = await self.get_game(await self.write(unit))
-        assert game is not None
-        return game
-
-    async def last_game_over_in(self, channel_id: int) -> GameRow | None:
-        row = await self._one(
-            f"SELECT {GAME_COLUMNS} FROM games WHERE channel_id = $1"
-            " AND status IN ('finished', 'abandoned') AND state IS NOT NULL"
-            " ORDER BY id DESC LIMIT 1",
-            channel_id,
-        )
-        return decode_game(row) if row else None
-
-    async def guild_results(self, guild_id: int) -> GuildResults:
-        games = await self._all(
-            f"SELECT game_type, {HAS_COMPUTER} AS c, COUNT(*) FROM games AS g"
-            " WHERE guild_id = $1 AND status = 'finished' GROUP BY game_type, c",
-            guild_id,
-        )
-        players = await self._all(
-            "SELECT g.game_type, s.user_id, COUNT(*), COUNT(*) FILTER (WHERE s.place = 1),"
-            " AVG(s.place), (array_agg(s.display_name ORDER BY g.id DESC))[1],"
-            f" {HAS_COMPUTER} AS c"
-            " FROM games AS g JOIN seats AS s ON s.game_id = g.id"
-            " WHERE g.guild_id = $1 AND g.status = 'finished' AND s.place IS NOT NULL"
-            " AND s.computer IS NULL GROUP BY g.game_type, s.user_id, c",
-            guild_id,
-        )
-        return GuildResults(
-            games={str(r[0]): int(r[2]) for r in games if not r[1]},
-            players=[
-                PlayerResults(
-                    str(r[0]), int(r[1]), str(r[5]), int(r[2]), int(r[3]), float(r[4]), bool(r[6])
-                )
-                for r in players
-            ],
-            computer_games={str(r[0]): int(r[2]) for r in games if r[1]},
-        )
-
-    async def member_results(self, guild_id: int, user_id: int) -> list[PlayerResults]:
-        rows = await self._all(
-            "SELECT g.game_type, COUNT(*), COUNT(*) FILTER (WHERE s.place = 1), AVG(s.place),"
-            f" (array_agg(s.display_name ORDER BY g.id DESC))[1], {HAS_COMPUTER} AS c"
-            " FROM seats AS s JOIN games AS g ON g.id = s.game_id"
-            " WHERE s.user_id = $1 AND g.guild_id = $2 AND g.status = 'finished'"
-            " AND s.place IS NOT NULL GROUP BY g.game_type, c",
-            user_id,
-            guild_id,
-        )
-        return [
-            PlayerResults(
-                str(r[0]), user_id, str(r[4]), int(r[1]), int(r[2]), float(r[3]), bool(r[5])
-            )
-            for r in rows
-        ]
-
-    # -- shard clusters: owned timers, claimed; interactions handed over -------------
-
-    async def claim_due_timers(
-        self,
-        now: float,
-        shards: ShardRange,
-        claimant: str,
-        lease: float,
-        limit: int = 500,
-    ) -> list[TimerRow]:
-        # FOR UPDATE SKIP LOCKED: a timer another process is claiming right now is
-        # skipped, not waited for; its claim is then visible to the next pass
-        owned, params = shards.sql("games.guild_id", first_param=3)
-
-        async def unit(db: Connection) -> list[TimerRow]:
-            rows = await db.fetch(
-                "UPDATE timers SET claimed_by = $1, claimed_at = $2 WHERE id IN ("
-                " SELECT timers.id FROM timers LEFT JOIN games ON games.id = timers.game_id"
-                f" WHERE due_at <= $2 AND {owned}"
-                " AND (claimed_by IS NULL OR claimed_by = $1 OR claimed_at <= $6)"
-                " ORDER BY due_at, timers.id LIMIT $7 FOR UPDATE OF timers SKIP LOCKED)"
-                " RETURNING *",
-                claimant,
-                now,
-                *params,
-                now - lease,
-                limit,
-            )
-            return sorted((decode_timer(r) for r in rows), key=lambda t: (t.due_at, t.id))
-
-        return await self.write(unit)
-
-    async def next_owned_timer(
-        self, shards: ShardRange, claimant: str, lease: float
-    ) -> TimerRow | None:
-        # two indexed picks: the earliest timer free to claim (timers_by_due, in
-        # order) and the earliest lapse of another claimant's claim (timers_claimed)
-        owned, params = shards.sql("games.guild_id", first_param=3)
-        joined = "FROM timers LEFT JOIN games ON games.id = timers.game_id"
-        columns = "timers.id AS id, kind, game_id, payload, name"
-        row = await self._one(
-            f"(SELECT {columns}, due_at {joined}"
-            f" WHERE (claimed_by IS NULL OR claimed_by = $1) AND {owned}"
-            " ORDER BY due_at, timers.id LIMIT 1)"
-            f" UNION ALL (SELECT {columns},"
-            f" GREATEST(due_at, claimed_at + $2) AS due_at {joined}"
-            f" WHERE claimed_by IS NOT NULL AND claimed_by <> $1 AND {owned}"
-            " ORDER BY 6, 1 LIMIT 1) ORDER BY 6, 1 LIMIT 1",
-            claimant,
-            lease,
-            *params,
-        )
-        return decode_timer(row) if row else None
-
-    async def hand_over(self, shard: int, game_id: int, payload: Mapping[str, Any]) -> int:
-        async def unit(db: Connection) -> int:
-            return int(
-                await db.fetchval(
-                    "INSERT INTO handovers (shard, game_id, payload, created_at)"
-                    " VALUES ($1, $2, $3, $4) RETURNING id",
-                    shard,
-                    game_id,
-                    dumps(dict(payload)),
-                    time.time(),
-                )
-            )
-
-        return await self.write(unit)
-
-    async def take_handovers(self, shards: ShardRange, limit: int = 100) -> list[HandOver]:
-        # SKIP LOCKED: two processes taking at once split the rows instead of waiting
-        async def unit(db: Connection) -> list[HandOver]:
-            rows = await db.fetch(
-                "DELETE FROM handovers WHERE id IN (SELECT id FROM handovers"
-                " WHERE shard BETWEEN $1 AND $2 ORDER BY id LIMIT $3 FOR UPDATE SKIP LOCKED)"
-                " RETURNING id, game_id, payload, created_at",
-                shards.first,
-                shards.last,
-                limit,
-            )
-            return sorted(
-                HandOver(int(r[0]), int(r[1]), json.loads(r[2]), float(r[3])) for r in rows
-            )
-
-        return await self.write(unit)
-
-    async def has_handovers(self, shards: ShardRange) -> bool:
-        row = await self._one(
-            "SELECT 1 FROM handovers WHERE shard BETWEEN $1 AND $2 LIMIT 1",
-            shards.first,
-            shards.last,
-        )
-        return row is not None
+async def _execute(db: Connection, op: Op) -> Any:
+    statement = POSTGRES.compile(op.sql)
+    if op.kind == "many":
+        if op.params:
+            await db.executemany(statement.text, POSTGRES.bind_many(statement, op.params))
+        return None
+    args = POSTGRES.bind(statement, op.params)
+    if op.kind == "count":
+        return _count(await db.execute(statement.text, *args))
+    return await db.fetch(statement.text, *args)
 
 
 async def _migrate(db: Connection) -> None:
@@ -1025,107 +217,10 @@ async def _migrate(db: Connection) -> None:
         if current is None:
             await db.execute("INSERT INTO schema_version (version) VALUES (0)")
             current = 0
-        for number, script in enumerate(MIGRATIONS, start=FIRST_MIGRATION):
+        for number, migration in enumerate(MIGRATIONS, start=1):
             if number <= current:
                 continue
             async with db.transaction():
-                await db.execute(script)
+                for statement in statements(migration, POSTGRES.name):
+                    await db.execute(POSTGRES.expand(statement))
                 await db.execute("UPDATE schema_version SET version = $1", number)
-
-
-async def _bump(db: Connection, game: GameRow, expected: str, /, **sets: Any) -> None:
-    """Raise the game's version if it is still ``game.version`` in ``expected``; set ``sets``.
-
-    Raises :class:`VersionConflict` when another writer got there first.
-    """
-    names = list(sets)
-    assignments = "".join(f", {name} = ${n}" for n, name in enumerate(names, start=5))
-    done = await db.execute(
-        f"UPDATE games SET version = version + 1, updated_at = $1{assignments}"
-        " WHERE id = $2 AND version = $3 AND status = $4",
-        time.time(),
-        game.id,
-        game.version,
-        expected,
-        *(sets[name] for name in names),
-    )
-    if _count(done) != 1:
-        raise VersionConflict(game.id)
-
-
-async def _write_timers(
-    db: Connection,
-    game_id: int,
-    reminder: float | Keep | None,
-    deadlines: Mapping[str, float] | Keep,
-) -> None:
-    """Set a game's reminder and its named deadlines (see :class:`StepWrite`)."""
-    if reminder is None:
-        await db.execute("DELETE FROM timers WHERE game_id = $1 AND kind = 'reminder'", game_id)
-    elif not isinstance(reminder, Keep):
-        await db.execute(
-            "INSERT INTO timers (due_at, kind, game_id, name) VALUES ($1, 'reminder', $2, '')"
-            " ON CONFLICT (game_id, kind, name) DO UPDATE SET due_at = excluded.due_at,"
-            " claimed_by = NULL, claimed_at = NULL",  # a re-armed reminder is a new timer
-            reminder,
-            game_id,
-        )
-    if isinstance(deadlines, Keep):
-        return
-    names = list(deadlines)
-    await db.execute(
-        "DELETE FROM timers WHERE game_id = $1 AND kind = 'deadline'"
-        " AND NOT (name = ANY($2::text[]))",
-        game_id,
-        names,
-    )
-    if names:
-        await db.executemany(
-            "INSERT INTO timers (due_at, kind, game_id, name) VALUES ($1, 'deadline', $2, $3)"
-            " ON CONFLICT DO NOTHING",
-            [(due, game_id, name) for name, due in deadlines.items()],
-        )
-
-
-async def _write_seats(
-    db: Connection, game_id: int, changes: Mapping[int, Mapping[str, Any]]
-) -> None:
-    for seat, fields in changes.items():
-        names = [name for name in fields if name in SEAT_FIELDS]
-        if not names:
-            continue
-        sets = ", ".join(f"{name} = ${n}" for n, name in enumerate(names, start=3))
-        await db.execute(
-            f"UPDATE seats SET {sets} WHERE game_id = $1 AND seat = $2",
-            game_id,
-            seat,
-            *(int(fields[name]) if name == "auto" else fields[name] for name in names),
-        )
-
-
-async def _write_computer(db: Connection, game_id: int, due: float | Keep | None) -> None:
-    """Set a game's computer move timer (see :class:`StepWrite`)."""
-    if isinstance(due, Keep):
-        return
-    if due is None:
-        await db.execute("DELETE FROM timers WHERE game_id = $1 AND kind = 'computer'", game_id)
-        return
-    await db.execute(
-        "INSERT INTO timers (due_at, kind, game_id, name) VALUES ($1, 'computer', $2, '')"
-        " ON CONFLICT (game_id, kind, name) DO UPDATE"
-        " SET due_at = LEAST(timers.due_at, EXCLUDED.due_at)",
-        due,
-        game_id,
-    )
-
-
-async def _write_clock(db: Connection, game_id: int, clock: Mapping[str, float] | Keep) -> None:
-    """Replace the turn clock's timers of a game (none: the clock stops)."""
-    if isinstance(clock, Keep):
-        return
-    await db.execute("DELETE FROM timers WHERE game_id = $1 AND kind = 'clock'", game_id)
-    if clock:
-        await db.executemany(
-            "INSERT INTO timers (due_at, kind, game_id, name) VALUES ($1, 'clock', $2, $3)",
-            [(due, game_id, name) for name, due in clock.items()],
-        )

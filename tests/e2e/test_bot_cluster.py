@@ -288,6 +288,7 @@ def check_told(
         assert plays == [action], (channel.name, user.name, plays)
 
 
+@pytest.mark.slow
 @BOTH_BACKENDS
 async def test_two_processes_carry_100_channels_and_hand_dm_clicks_to_the_owner(
     cluster: Cluster,
@@ -347,6 +348,7 @@ async def test_two_processes_carry_100_channels_and_hand_dm_clicks_to_the_owner(
     assert sum(1 for line in logs[1].splitlines() if "took over interaction" in line) == PER_GUILD
 
 
+@pytest.mark.slow
 @pytest.mark.parametrize("backend", ["postgres"])
 async def test_one_process_killed_mid_load_loses_nothing_and_timers_fire_once(
     cluster: Cluster,

@@ -117,6 +117,7 @@ async def alice_plays(
     return True
 
 
+@pytest.mark.slow
 @pytest.mark.parametrize(("game", "options", "levels"), PRODUCT_GAMES)
 async def test_a_member_plays_each_game_against_computer_players(
     fake_discord: FakeDiscord,

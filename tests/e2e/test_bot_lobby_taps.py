@@ -202,7 +202,12 @@ async def test_rules_answer_ephemerally_with_an_example_and_pages(
     [next_page] = page.custom_ids()
     second = await h.click(reader, page, next_page)
     assert second.ephemeral and h.public_of(second) == []
-    assert t(lang, f"{game}.rules.decisions").split("\n")[1] in h.ephemeral_text(second)
+    assert t(lang, f"{game}.rules.scoring").split("**")[1] in h.ephemeral_text(second)
+    [page] = [m for m in second.messages if m.custom_ids()]
+    [image] = page.attachments  # the worked scoring example, drawn
+    decode_png(image.data)
+    third = await h.click(reader, page, page.custom_ids()[-1])
+    assert t(lang, f"{game}.rules.decisions").split("\n")[1] in h.ephemeral_text(third)
 
 
 class Untrimmed(app_commands.Translator):

@@ -134,6 +134,7 @@ def check_activity(stream: io.StringIO, fake: FakeDiscord) -> list[re.Match[str]
     return lines
 
 
+@pytest.mark.slow_except("DEBUG")
 async def test_a_tigris_game_at_debug_logs_no_secret_and_no_hidden_data(
     fake_discord: FakeDiscord,
     tmp_path: Path,

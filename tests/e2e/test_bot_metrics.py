@@ -15,6 +15,7 @@ import socket
 import urllib.request
 from pathlib import Path
 
+import pytest
 from prometheus_client.parser import text_string_to_metric_families
 
 from bot import plugins
@@ -56,6 +57,7 @@ def value(samples: Samples, name: str, **labels: str) -> float:
     return samples.get((name, tuple(sorted(labels.items()))), 0.0)
 
 
+@pytest.mark.slow
 async def test_a_bot_process_serves_its_metrics(fake_discord: FakeDiscord, tmp_path: Path) -> None:
     plugins.load_builtin_games()  # waiting_and_legal reads the stored game with its engine
     fake = fake_discord

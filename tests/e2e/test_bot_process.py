@@ -16,6 +16,8 @@ from collections.abc import AsyncIterator, Mapping
 from contextlib import asynccontextmanager
 from pathlib import Path
 
+import pytest
+
 from bot import games
 from bot.i18n import t
 from bot.store import Store
@@ -92,6 +94,7 @@ async def waiting_and_legal(db: Path, channel_id: int) -> tuple[int | None, list
         await store.close()
 
 
+@pytest.mark.slow
 async def test_sigkill_mid_game_then_a_new_process_finishes_it(
     fake_discord: FakeDiscord, tmp_path: Path
 ) -> None:

@@ -743,6 +743,7 @@ def quick_tigris_move(rng: random.Random, legal: list[str]) -> str:
     return rng.choice(others)
 
 
+@pytest.mark.slow
 async def test_a_four_player_game_ends_although_one_player_disappears(
     harness: BotHarness, monkeypatch: pytest.MonkeyPatch
 ) -> None:

@@ -30,6 +30,7 @@ async def start_tigris(h: BotHarness, players: list[FakeUser], scoring: str = "o
     assert "The game of Tigris & Euphrates has started." in h.public_of(itx)[0].text
 
 
+@pytest.mark.slow
 async def test_one_complete_game_with_random_legal_moves(harness: BotHarness) -> None:
     h = harness
     players = [h.alice, h.bob, h.carol]

@@ -233,6 +233,7 @@ def run_cli(tmp_path: Path, *args: str, **env: str) -> subprocess.CompletedProce
     )
 
 
+@pytest.mark.slow
 async def test_the_admin_commands_from_the_command_line(tmp_path: Path) -> None:
     database = tmp_path / "data" / "ziggurat.db"
     store = await Store.open(database)

@@ -66,6 +66,7 @@ async def _finished(
 # -- the final message -------------------------------------------------------------
 
 
+@pytest.mark.slow_except("postgres-tikal-options1")
 @pytest.mark.parametrize(
     ("game", "options"),
     [("tigris", {}), ("tikal", {"mode": "mini"}), ("temple", {"deadline": "1h"})],

@@ -508,7 +508,7 @@ async def test_computer_seats_stored_before_secrets_get_one_when_migrated(
 
     module: Any = lite if backend == "sqlite" else pg
     before = module.MIGRATIONS[:-1]
-    assert "secret" in module.MIGRATIONS[-1] and "secret" not in "".join(before)
+    assert "secret" in str(module.MIGRATIONS[-1]) and "secret" not in str(before)
     monkeypatch.setattr(module, "MIGRATIONS", before)
     old = await Store.open(empty_url)
     ((game_id,),) = await raw_sql.execute(

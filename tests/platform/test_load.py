@@ -44,6 +44,7 @@ async def _mover(store: Store, channel: int) -> Player:
     return next(p for p in PLAYERS if p.id == row.seats[seat].user_id)
 
 
+@pytest.mark.slow_except("sqlite")
 @BOTH_BACKENDS
 async def test_moves_in_many_channels_at_once_are_each_committed_once(
     service: GameService, store: Store, backend: str
@@ -80,6 +81,7 @@ async def test_moves_in_many_channels_at_once_are_each_committed_once(
         assert store.batches == store.units  # one transaction each, the server groups flushes
 
 
+@pytest.mark.slow_except("sqlite")
 @BOTH_BACKENDS
 async def test_lobby_commands_in_many_channels_at_once(service: GameService, store: Store) -> None:
     channels = range(8000, 8000 + 40)

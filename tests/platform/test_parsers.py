@@ -50,6 +50,9 @@ def test_arbitrary_slash_options_are_an_action_or_a_refusal(name, game_type, dat
         _parse(engine, notation(verb, values))
 
 
+@pytest.mark.slow_except(
+    "oracle-game_type0", "relay-game_type1", "tikal-game_type4", "tigris-game_type3"
+)
 @pytest.mark.parametrize("name,game_type", ENGINES)
 @settings(max_examples=40, deadline=None, suppress_health_check=[HealthCheck.too_slow])
 @given(data=st.data())

@@ -192,6 +192,7 @@ async def test_a_resigned_seat_cannot_undo_what_the_table_played_for_it(store: S
     assert (await check_log_replays(store)).version == row.version
 
 
+@pytest.mark.slow_except("sqlite")
 @BOTH_BACKENDS
 async def test_an_automatic_answer_is_a_checkpoint_for_everyone(store: Store) -> None:
     """Ann's step makes the table answer a revolt for Bo (automatic answers on) and the
@@ -223,6 +224,7 @@ async def test_an_automatic_answer_is_a_checkpoint_for_everyone(store: Store) ->
 # -- the property ------------------------------------------------------------------
 
 
+@pytest.mark.slow_except("tikal-2p-mini-1d-2")
 @pytest.mark.parametrize(
     "game,count,options", CASES, ids=[f"{g}-{n}p-{'-'.join(o.values())}" for g, n, o in CASES]
 )
@@ -235,6 +237,7 @@ def test_every_stored_log_replays_to_its_stored_state(
         asyncio.run(play_randomly(Path(folder) / "z.db", game, count, options, seed))
 
 
+@pytest.mark.slow_except("tikal-2p-mini-1d-2")
 @pytest.mark.parametrize(
     "game,count,options", CASES, ids=[f"{g}-{n}p-{'-'.join(o.values())}" for g, n, o in CASES]
 )

@@ -4,6 +4,8 @@ from __future__ import annotations
 
 import random
 
+import pytest
+
 from bot import games, plugins
 from bot.i18n import t
 from bot.service import ChoiceKind, GameService, Player, StepKind
@@ -16,6 +18,7 @@ def _text(lines) -> str:
     return "\n".join(t("en", line.key, **line.params) for line in lines)
 
 
+@pytest.mark.slow
 async def test_decisions_offer_buttons_and_hands_never_go_public(service: GameService) -> None:
     plugins.load_builtin_games()
     engine = games.REGISTRY["tigris"].engine

@@ -4,6 +4,7 @@ version checks, restarts. Tests named for SQLite run on SQLite only."""
 from __future__ import annotations
 
 import asyncio
+import contextlib
 import sqlite3
 from pathlib import Path
 
@@ -22,7 +23,7 @@ from bot.store import (
 )
 from bot.store import postgres as pg
 from tests.conftest import BOTH_BACKENDS
-from tests.support import raw_sql
+from tests.support import frozen_schema, raw_sql
 
 
 async def _move(store: Store, game, seat: int, action: str, state) -> None:
@@ -370,39 +371,121 @@ async def test_a_fresh_postgres_database_is_migrated(postgres_server) -> None:
         postgres_server.drop_database(name)
 
 
-async def test_a_postgres_database_at_its_first_migration_is_migrated_forward(
-    postgres_server, monkeypatch: pytest.MonkeyPatch
+def _sqlite_schema(path: Path) -> list[tuple[str, str, str]]:
+    """Every table, index and trigger of a SQLite file: (type, name, its SQL, spaces folded)."""
+    with contextlib.closing(sqlite3.connect(path)) as raw:
+        found = raw.execute(
+            "SELECT type, name, sql FROM sqlite_master WHERE sql IS NOT NULL ORDER BY type, name"
+        ).fetchall()
+    return [(kind, name, " ".join(sql.split())) for kind, name, sql in found]
+
+
+async def _postgres_schema(store: Store) -> dict[str, list[tuple[object, ...]]]:
+    """Every column, index, constraint, trigger and function (spaces folded) of a
+    PostgreSQL database."""
+    queries = {
+        "columns": "SELECT table_name, column_name, ordinal_position, data_type, is_nullable,"
+        " column_default, is_identity FROM information_schema.columns"
+        " WHERE table_schema = 'public' ORDER BY 1, 3",
+        "indexes": "SELECT indexname, indexdef FROM pg_indexes WHERE schemaname = 'public'"
+        " ORDER BY 1",
+        "constraints": "SELECT conrelid::regclass::text, conname, pg_get_constraintdef(oid)"
+        " FROM pg_constraint WHERE connamespace = 'public'::regnamespace ORDER BY 1, 2",
+        "triggers": "SELECT tgname, pg_get_triggerdef(oid) FROM pg_trigger"
+        " WHERE NOT tgisinternal ORDER BY 1",
+        "functions": "SELECT proname, prosrc FROM pg_proc"
+        " WHERE pronamespace = 'public'::regnamespace ORDER BY 1",
+    }
+    found = {part: await raw_sql.execute(store, sql) for part, sql in queries.items()}
+    found["functions"] = [(name, " ".join(body.split())) for name, body in found["functions"]]
+    return found
+
+
+#: a running game with a seat and a move, in the columns every shipped schema has
+OLD_GAME = (
+    "INSERT INTO games (channel_id, game_type, status, creator_id, seed, state, created_at,"
+    " updated_at) VALUES (1, 'oracle', 'running', 5, 1, '{}', 0, 0)",
+    "INSERT INTO seats (game_id, seat, user_id, display_name, joined_at)"
+    " VALUES (1, 0, 5, 'Ann', 0)",
+    "INSERT INTO moves (game_id, seq, seat, action, created_at) VALUES (1, 1, 0, 'a', 0)",
+)
+
+
+async def _the_old_game_reads_back_and_a_new_one_starts(store: Store) -> None:
+    game = await store.open_game_in(1)
+    assert game is not None and game.id == 1 and game.creator_id == 5
+    assert game.language == "en" and game.state == {}
+    assert [(s.display_name, s.computer, s.status) for s in game.seats] == [
+        ("Ann", None, "playing")
+    ]
+    assert [m.action for m in await store.moves(game.id)] == ["a"]
+    await _running_game(store, channel=2)  # the new columns and ids work for new rows
+    assert [m.seq for m in await store.moves(game.id)] == [1]
+
+
+@pytest.mark.parametrize("version", range(1, len(frozen_schema.SQLITE_MIGRATIONS) + 1))
+async def test_a_sqlite_database_made_by_a_shipped_schema_migrates_to_the_fresh_one(
+    tmp_path: Path, version: int
 ) -> None:
-    """Made by PostgreSQL's first script alone (number 4, as SQLite's): it gains the
-    computer seats' column (5), data kept; a member's seat plays no computer."""
-    name = postgres_server.create_database(migrated=False)
+    """A file made by the scripts SQLite shipped, up to any of their numbers, is brought to
+    exactly the schema a fresh file gets from the one list, its rows kept."""
+    old, fresh = tmp_path / "old.db", tmp_path / "fresh.db"
+    with contextlib.closing(sqlite3.connect(old, isolation_level=None)) as raw:
+        for script in frozen_schema.SQLITE_MIGRATIONS[:version]:
+            raw.executescript(script)
+        raw.execute(f"PRAGMA user_version = {version}")
+        for statement in OLD_GAME:
+            raw.execute(statement)
+    store = await Store.open(old)
     try:
-        monkeypatch.setattr(pg, "MIGRATIONS", pg.MIGRATIONS[:1])
-        old = await Store.open(postgres_server.url(name))
-        assert await old.schema_version() == pg.FIRST_MIGRATION == 4
-        (game_id,) = await raw_sql.execute(
-            old,
-            "INSERT INTO games (channel_id, game_type, status, creator_id, seed, created_at,"
-            " updated_at) VALUES (1, 'oracle', 'lobby', 5, 1, 0, 0) RETURNING id",
-        )
-        await raw_sql.execute(
-            old,
-            "INSERT INTO seats (game_id, seat, user_id, display_name, joined_at)"
-            " VALUES (?, 0, 5, 'Ann', 0)",
-            game_id[0],
-        )
-        await old.close()
-        monkeypatch.undo()
-        new = await Store.open(postgres_server.url(name))
-        try:
-            assert await new.schema_version() == len(MIGRATIONS)
-            game = await new.open_game_in(1)
-            assert game is not None and game.creator_id == 5
-            assert [(s.display_name, s.computer) for s in game.seats] == [("Ann", None)]
-        finally:
-            await new.close()
+        assert await store.schema_version() == len(MIGRATIONS)
+        await _the_old_game_reads_back_and_a_new_one_starts(store)
     finally:
-        postgres_server.drop_database(name)
+        await store.close()
+    await (await Store.open(fresh)).close()
+    assert _sqlite_schema(old) == _sqlite_schema(fresh)
+
+
+@pytest.mark.parametrize(
+    "version",
+    range(
+        frozen_schema.POSTGRES_FIRST,
+        frozen_schema.POSTGRES_FIRST + len(frozen_schema.POSTGRES_MIGRATIONS),
+    ),
+)
+async def test_a_postgres_database_made_by_a_shipped_schema_migrates_to_the_fresh_one(
+    postgres_server, version: int
+) -> None:
+    """A database made by the scripts PostgreSQL shipped (numbered from 4: SQLite's schema
+    as of its migration 4), up to any of their numbers, is brought to exactly the schema a
+    fresh database gets from the one list, its rows kept; a member's seat plays no computer."""
+    import asyncpg
+
+    old, fresh = (postgres_server.create_database(migrated=False) for _ in range(2))
+    try:
+        raw = await asyncpg.connect(postgres_server.url(old))
+        try:
+            shipped = version - frozen_schema.POSTGRES_FIRST + 1
+            for script in frozen_schema.POSTGRES_MIGRATIONS[:shipped]:
+                await raw.execute(script)
+            await raw.execute("CREATE TABLE schema_version (version INTEGER NOT NULL)")
+            await raw.execute("INSERT INTO schema_version (version) VALUES ($1)", version)
+            for statement in OLD_GAME:
+                await raw.execute(statement)
+        finally:
+            await raw.close()
+        store = await Store.open(postgres_server.url(old))
+        fresh_store = await Store.open(postgres_server.url(fresh))
+        try:
+            assert await store.schema_version() == len(MIGRATIONS)
+            await _the_old_game_reads_back_and_a_new_one_starts(store)
+            assert await _postgres_schema(store) == await _postgres_schema(fresh_store)
+        finally:
+            await store.close()
+            await fresh_store.close()
+    finally:
+        postgres_server.drop_database(old)
+        postgres_server.drop_database(fresh)
 
 
 async def test_an_unknown_postgres_database_fails_to_open_as_an_oserror(postgres_server) -> None:

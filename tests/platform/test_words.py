@@ -175,6 +175,13 @@ GAMES = [
 ]
 
 
+@pytest.mark.slow_except(
+    "tikal-2-options5",
+    "tigris-3-options2",
+    "tikal-3-options3",
+    "tikal-2-options4",
+    "temple-2-options1",
+)
 @pytest.mark.parametrize(("game", "players", "options"), GAMES)
 async def test_no_public_line_has_notation_seat_numbers_or_plural_hacks(
     tmp_path: Path, game: str, players: int, options: dict[str, str]

@@ -15,7 +15,11 @@ Decisions:
   The same seeds give the same views, so the images only change when a
   renderer or an engine does.
 * Per game and mode: an early board, a crowded one, the end board, a private
-  view where the game has one (Tikal has none), and one board in a CJK language.
+  view where the game has one (Tikal has none), and one board in a CJK language;
+  Tikal's close-up at the start of a turn (the hex to lay, then the action
+  points). Every game's boards carry a name with an emoji (Tikal's fourth
+  player, the samples' 김민준 🦁). The ``/rules`` pictures: each game's annotated
+  board and worked scoring example (the engines' ``rules_examples``).
 * Fonts: the references must come out the same on CI (which installs a system
   CJK font) and on a bare developer machine (which may have neither DejaVu nor
   a CJK font). :func:`bundled_fonts` therefore draws with Pillow's own font and
@@ -40,19 +44,23 @@ import temple_sample_views as temple_samples
 import tigris_sample_views as tigris_samples
 from PIL import Image
 
+from bot import plugins
 from bot.games.base import PlayerLabel
 from bot.games.tigris import ENGINE as TIGRIS
 from bot.games.tikal import ENGINE as TIKAL
 from bot.games.tikal import flow as tikal_flow
 from bot.games.tikal import rules as tikal_rules
 from bot.games.tikal.selfplay import MAX_STEPS, choose
-from bot.games.tikal.state import PHASE_BID, PHASE_OVER
-from renderer import common, temple, tigris, tikal
+from bot.games.tikal.state import PHASE_ACTIONS, PHASE_BID, PHASE_OVER, PHASE_PLACE
+from bot.service.reading import rules_players
+from renderer import annotate, common, lettering, temple, tigris, tikal, tikal_hex
 
 REFERENCES_DIR = Path(__file__).resolve().parent / "references"
-RENDERERS = (common, tigris, tikal, temple)
+RULES_GAMES = plugins.load_builtin_games()
+RENDERERS = (common, lettering, annotate, tigris, tikal, temple, tikal_hex)
 
-TIKAL_NAMES = ("Alice", "Bartholomew the Magnificent", "王小明", "김민준")
+#: the fourth name carries emoji (drawn by the shipped emoji face, never as a box)
+TIKAL_NAMES = ("Alice", "Bartholomew the Magnificent", "王小明", "김민준 🐉🔥")
 
 
 # --------------------------------------------------------------------------- fonts
@@ -130,6 +138,26 @@ def _tikal(mode: str, seats: int, seed: int, stop: Callable[[Any, int], bool], l
     return draw
 
 
+def _tikal_close_up(phase: str) -> Callable[[], bytes]:
+    """The close-up of the first turn after step 60 of the crowded base game that is
+    in ``phase`` (the hex to lay; or the action points, right after laying it)."""
+
+    def stop(state: Any, done: int) -> bool:
+        if done < 60 or state.phase != phase:
+            return False
+        return phase == PHASE_PLACE or (state.turn.ap == 10 and len(state.steps) == 1)
+
+    def draw() -> bytes:
+        state = _tikal_state("base", 4, 1, stop)
+        (seat,) = TIKAL.waiting_for(state)
+        view = TIKAL.public_view(state)
+        png = tikal.render_zoom(view, _tikal_players(4), "en", TIKAL.focus(state, seat))
+        assert png is not None
+        return png
+
+    return draw
+
+
 def _after(steps: int) -> Callable[[Any, int], bool]:
     return lambda state, done: done >= steps
 
@@ -172,6 +200,41 @@ def _temple_private() -> bytes:
     return temple.render_private(private, temple_samples.PLAYERS[seat])
 
 
+def _tikal_rotations(seed: int, steps: int, most: bool = True) -> Callable[[], bytes]:
+    """The move picker's picture of the hex in hand (``renderer/tikal_hex.py``) in the
+    first hex-laying phase after ``steps`` steps, on the space where it has the most
+    (or the fewest, but two: one rotation is chosen without asking) distinct rotations."""
+
+    def draw() -> bytes:
+        state = _tikal_state("base", 4, seed, lambda s, done: done >= steps and s.phase == "place")
+        (seat,) = tikal_rules.waiting_for(state)
+        spaces = sorted({str(a).split()[1] for a in TIKAL.legal_actions(state, seat)})
+        views = [TIKAL.picture(state, seat, "place", {"space": space}) for space in spaces]
+        counted = [(len(v["rotations"]), n) for n, v in enumerate(views) if v is not None]
+        several = [pair for pair in counted if pair[0] > 1] or counted
+        _, index = max(counted) if most else min(several)
+        view = views[index]
+        assert view is not None
+        return tikal_hex.render_picture(view)
+
+    return draw
+
+
+def _rules(game: str, kind: str, lang: str = "en") -> Callable[[], bytes]:
+    """A picture of ``/rules``: the engine's example positions, drawn by the game's
+    ``render_rules`` for the example players the service gives it."""
+
+    def draw() -> bytes:
+        game_type = RULES_GAMES[game]
+        render = game_type.render_rules
+        assert render is not None
+        png = render(game_type.engine.rules_examples(), kind, rules_players(game_type, lang), lang)
+        assert png is not None
+        return png
+
+    return draw
+
+
 #: name -> the PNG bytes of that position, drawn by the renderer under test
 CASES: dict[str, Callable[[], bytes]] = {
     "tigris-early": _tigris_public(0.05),
@@ -187,11 +250,22 @@ CASES: dict[str, Callable[[], bytes]] = {
     "tikal-auction-end": _tikal("auction", 3, 2, _never),
     "tikal-mini-mid": _tikal("mini", 2, 1, _after(50)),
     "tikal-mini-end": _tikal("mini", 2, 1, _never),
+    "tikal-close-up-place": _tikal_close_up(PHASE_PLACE),
+    "tikal-close-up-actions": _tikal_close_up(PHASE_ACTIONS),
     "temple-early": _temple_public("three"),
     "temple-crowded": _temple_public("late4"),
     "temple-end": _temple_public("over"),
     "temple-private": _temple_private,
     "temple-crowded-ko": _temple_public("mid4", "ko"),
+    "rules-tigris-board": _rules("tigris", "board"),
+    "rules-tigris-scoring": _rules("tigris", "scoring"),
+    "rules-tikal-board": _rules("tikal", "board"),
+    "rules-tikal-scoring": _rules("tikal", "scoring"),
+    "rules-temple-board": _rules("temple", "board"),
+    "rules-temple-scoring": _rules("temple", "scoring"),
+    "rules-temple-scoring-zh-TW": _rules("temple", "scoring", "zh-TW"),
+    "tikal-hex-rotations": _tikal_rotations(1, 12),
+    "tikal-hex-crowded": _tikal_rotations(1, 180, most=False),
 }
 
 

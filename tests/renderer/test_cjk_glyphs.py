@@ -37,11 +37,12 @@ from bot.games.base import PlayerLabel
 from bot.games.tikal import ENGINE as TIKAL
 from bot.games.tikal.selfplay import random_game
 from bot.i18n import LANGUAGES, LOCALES_DIR, catalog, t
-from renderer import common, temple, tigris, tikal
+from renderer import common, lettering, temple, tigris, tikal
 from renderer.common import FontStack, font_stack
 
 ROOT = Path(__file__).resolve().parents[2]
 SUBSET = common.FONTS_DIR / "ZigguratCJK-Regular.otf"
+EMOJI_FONT = common.FONTS_DIR / "ZigguratEmoji-Regular.ttf"
 PLACEHOLDER = re.compile(r"\{\w*\}")
 EMOJI = {"⚡"}
 STACKS = ((24, False), (24, True), (40, True))
@@ -99,7 +100,9 @@ def test_the_subset_ships_with_its_license_and_is_small() -> None:
     license_text = (common.FONTS_DIR / "OFL.txt").read_text("utf-8")
     assert "SIL OPEN FONT LICENSE Version 1.1" in license_text
     assert "Noto Sans CJK" in license_text and "Copyright" in license_text
-    assert common.shipped_font_files() == (str(SUBSET),)
+    assert "Noto Emoji" in license_text
+    assert common.shipped_font_files() == (str(SUBSET), str(EMOJI_FONT))
+    assert 300_000 < EMOJI_FONT.stat().st_size < 1_200_000  # outlines, no colour bitmaps
     pyproject = tomllib.loads((ROOT / "pyproject.toml").read_text("utf-8"))
     assert "fonts/*" in pyproject["tool"]["setuptools"]["package-data"]["renderer"]
     runtime = " ".join(pyproject["project"]["dependencies"]).lower()
@@ -125,6 +128,9 @@ def test_emoji_are_never_image_labels() -> None:
 # --------------------------------------------------------------------------- every string
 
 
+@pytest.mark.slow_except(
+    "en-bare_machine", "en-this_machine", "ko-bare_machine", "zh-TW-bare_machine"
+)
 @pytest.mark.parametrize("machine", MACHINES)
 @pytest.mark.parametrize("lang", LANGUAGES)
 def test_every_catalog_string_is_drawn_without_boxes(
@@ -172,10 +178,11 @@ def test_names_prefer_a_system_cjk_font_over_the_subset(
     system.write_bytes(SUBSET.read_bytes())
     monkeypatch.setattr(common, "_fc_list", lambda lang: [str(system)])
     clear_font_caches()
-    assert common.fallback_font_files() == (str(system), str(SUBSET))
+    assert common.fallback_font_files() == (str(system), str(SUBSET), str(EMOJI_FONT))
+    shipped = [str(system), str(SUBSET), str(EMOJI_FONT)]
     for bold in (False, True):
         stack = font_stack(24, bold)
-        assert [getattr(f, "path", None) for f in stack.fonts[1:]] == [str(system), str(SUBSET)]
+        assert [getattr(f, "path", None) for f in stack.fonts[1:]] == shipped
         assert getattr(stack.font_for("寶"), "path", None) == str(system)
         assert all(id(f) in stack.faux_bold for f in stack.fonts[1:]) is bold
     assert common.has_system_cjk_font()
@@ -238,15 +245,16 @@ def test_this_machine_draws_names_with_its_cjk_font(this_machine: None) -> None:
 
 
 def record_texts(monkeypatch: pytest.MonkeyPatch, module: Any) -> list[tuple[str, FontStack]]:
-    """Every (text, stack) the renderer module draws from now on."""
+    """Every (text, stack) the renderers draw from now on (through the one helper,
+    :class:`renderer.lettering.Pen`), until ``monkeypatch.undo()``."""
     drawn: list[tuple[str, FontStack]] = []
-    original = module.draw_text
+    original = lettering._note
 
-    def spy(draw: Any, xy: Any, text: str, stack: Any, *args: Any, **kwargs: Any) -> float:
-        drawn.append((text, stack if isinstance(stack, FontStack) else FontStack((stack,))))
-        return float(original(draw, xy, text, stack, *args, **kwargs))
+    def spy(text: str, size: float, detail: bool, bold: bool) -> None:
+        drawn.append((text, font_stack(max(1, round(size)), bold)))
+        original(text, size, detail, bold)
 
-    monkeypatch.setattr(module, "draw_text", spy)
+    monkeypatch.setattr(lettering, "_note", spy)
     return drawn
 
 

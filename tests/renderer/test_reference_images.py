@@ -74,7 +74,7 @@ def test_every_case_has_a_reference_and_every_reference_a_case() -> None:
     files = {p.stem for p in refs.REFERENCES_DIR.glob("*.png")}
     assert files == set(refs.CASES)
     total = sum(p.stat().st_size for p in refs.REFERENCES_DIR.glob("*.png"))
-    assert total < 2_500_000, total  # small enough to live in the repository
+    assert total < 3_500_000, total  # small enough to live in the repository
 
 
 @pytest.mark.parametrize("name", list(refs.CASES))

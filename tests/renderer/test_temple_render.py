@@ -50,7 +50,7 @@ def test_every_sample_renders_a_phone_friendly_png(name: str) -> None:
     png = public(samples.view(name))
     image = decode(png)
     assert image.width >= 1200
-    assert 600 <= image.height <= 1700
+    assert 600 <= image.height <= 2 * image.width  # a phone scrolls it; no endless strip
     assert len(png) <= 250_000
 
 

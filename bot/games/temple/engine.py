@@ -46,7 +46,19 @@ from bot.games.base import (
     Suggestion,
     TurnShape,
 )
-from bot.games.temple import actions, flow, joint, legal, race, scoring, state, views, words
+from bot.games.temple import (
+    actions,
+    flow,
+    joint,
+    legal,
+    picking,
+    race,
+    scoring,
+    solver,
+    state,
+    views,
+    words,
+)
 from bot.games.temple.actions import (
     SEALED,
     Action,
@@ -57,7 +69,7 @@ from bot.games.temple.actions import (
     Pass,
     Skip,
 )
-from bot.games.temple.components import MAX_PLAYERS, MIN_PLAYERS
+from bot.games.temple.components import BRICKS, MAX_PLAYERS, MIN_PLAYERS
 from bot.games.temple.state import (
     PHASE_BONUS,
     PHASE_OVER,
@@ -66,6 +78,9 @@ from bot.games.temple.state import (
     GameState,
 )
 from bot.games.temple.submit import all_submitted, submit
+
+#: the seed of the ``/rules`` pictures' game
+EXAMPLE_SEED = 2024
 
 if TYPE_CHECKING:
     from bot.games.computer import Brain
@@ -186,6 +201,22 @@ class TempleEngine(GameEngine[GameState, Action]):
     def public_view(self, game: GameState) -> dict[str, Any]:
         return views.public_view(game)
 
+    def rules_examples(self) -> dict[str, Any]:
+        """The first round of a seeded three-player game (the annotated board), and
+        its first card with a layout of one player's bricks that builds it (found
+        by the solver) and the same layout less its top brick, which does not."""
+        game = self.new_game(3, {}, EXAMPLE_SEED)
+        view = self.public_view(game)
+        card_view = next(s["card"] for s in view["slots"] if s.get("card"))
+        silhouette = frozenset((int(x), int(y)) for x, y in card_view["cells"])
+        layout = solver.cached_layout(silhouette, solver.counts_of(dict(BRICKS)))
+        bricks = sorted(layout or (), key=lambda b: (b.y, b.x))
+        match = [{"length": b.length, "x": b.x, "y": b.y} for b in bricks]
+        return {
+            "board": view,
+            "scoring": {"card": card_view, "match": match, "miss": match[:-1]},
+        }
+
     def private_view(self, game: GameState, seat: int) -> dict[str, Any]:
         return views.private_view(game, seat)
 
@@ -272,7 +303,8 @@ class TempleEngine(GameEngine[GameState, Action]):
         is the race)."""
         if verb == "lightning":
             return []
-        return super().legal_values(game, seat, verb, param, chosen)
+        found = super().legal_values(game, seat, verb, param, chosen)
+        return picking.shortened(param, found)
 
     # -- clocks ----------------------------------------------------------------
 

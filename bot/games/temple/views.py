@@ -41,7 +41,7 @@ from bot.games.temple.state import (
     Laid,
     Player,
 )
-from bot.games.temple.words import dice_text
+from bot.games.temple.words import dice_text, parts_text
 from bot.i18n import Text, join_texts
 
 
@@ -238,6 +238,7 @@ def private_view(state: GameState, seat: int) -> dict[str, Any]:
         "die": state.dice[seat] if state.phase == PHASE_ROUND else None,
         "submission": {
             "parts": [str(part) for part in sub.parts()],
+            "words": parts_text(sub.parts()).to_json() if sub.parts() else None,
             "complete": sub.complete(),
         },
         "relay_pools": {str(a): list(v) for a, v in sorted(player.relay_pools.items())},

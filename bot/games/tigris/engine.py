@@ -2,11 +2,12 @@
 
 from __future__ import annotations
 
+import random
 from collections.abc import Mapping, Sequence
 from typing import TYPE_CHECKING, Any
 
-from bot.games.base import Event, GameEngine, OptionSpec, Result, RuleError
-from bot.games.tigris import actions, flow, rules, scoring, state, views, words
+from bot.games.base import Event, GameEngine, OptionSpec, Result, RuleError, Suggestion
+from bot.games.tigris import actions, flow, picking, rules, scoring, state, views, words
 from bot.games.tigris.components import COLOURS
 from bot.games.tigris.state import (
     PHASE_ACTION,
@@ -20,6 +21,11 @@ from bot.games.tigris.state import (
 
 if TYPE_CHECKING:
     from bot.games.computer import Brain
+
+
+#: the position of the ``/rules`` pictures: this seed, this many random legal steps
+EXAMPLE_SEED = 2024
+EXAMPLE_STEPS = 40
 
 
 class TigrisEngine(GameEngine[GameState, actions.Action]):
@@ -59,6 +65,18 @@ class TigrisEngine(GameEngine[GameState, actions.Action]):
 
     def public_view(self, game: GameState) -> dict[str, Any]:
         return views.public_view(game)
+
+    def rules_examples(self) -> dict[str, Any]:
+        """The board after :data:`EXAMPLE_STEPS` seeded random legal steps of a
+        three-player game, and the first seat's hand and points there."""
+        game = self.new_game(3, {}, EXAMPLE_SEED)
+        chooser = random.Random(EXAMPLE_SEED)
+        for _ in range(EXAMPLE_STEPS):
+            if self.result(game) is not None:
+                break
+            seat = min(self.waiting_for(game))
+            self.apply(game, seat, chooser.choice(self.legal_actions(game, seat)))
+        return {"board": self.public_view(game), "scoring": self.private_view(game, 0)}
 
     def private_view(self, game: GameState, seat: int) -> dict[str, Any]:
         return views.private_view(game, seat)
@@ -140,6 +158,17 @@ class TigrisEngine(GameEngine[GameState, actions.Action]):
             attack = conflict.attacker_base + (conflict.attacker_committed or 0)
             decided = conflict.defender_base + hand < attack or conflict.defender_base >= attack
         return actions.Support(0) if decided else None
+
+    def legal_values(
+        self, game: GameState, seat: int, verb: str, param: str, chosen: Mapping[str, str]
+    ) -> list[Suggestion]:
+        """As the default, with the picker's short labels (``picking``)."""
+        found = super().legal_values(game, seat, verb, param, chosen)
+        return picking.shortened(game, seat, verb, param, found)
+
+    def turn_number(self, game: GameState) -> int:
+        """Counts the turns: conflicts inside a turn keep its number."""
+        return game.turn_number
 
     def up_next(self, game: GameState) -> int | None:
         """After a turn, the next seat in order (conflicts may interrupt, never reorder)."""

@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import random
 from collections.abc import Mapping, Sequence
 from typing import Any
 
@@ -19,6 +20,7 @@ from bot.games.tikal import (
     actions,
     flow,
     legal,
+    rotations,
     rules,
     scoring,
     state,
@@ -41,6 +43,9 @@ from bot.games.tikal.state import (
     GameState,
 )
 
+#: the position of the ``/rules`` pictures: this seed, this many self-play steps
+EXAMPLE_SEED = 2024
+EXAMPLE_STEPS = 90
 #: how many bid amounts the bidder's buttons offer after "pass"
 BID_BUTTONS = 4
 MINI = "mini"
@@ -71,6 +76,10 @@ class TikalEngine(GameEngine[GameState, actions.Action]):
     )
     options = (OptionSpec("mode", MODE_NAMES, "tikal.option.mode"),)
     verbs = actions.VERBS
+    #: a hex's rotation is chosen beside a picture of it (rotations)
+    pictured = frozenset({("place", "rotation")})
+    #: a move's destinations are listed cheapest first
+    ranked = frozenset({("move", "target")})
 
     def player_range(self, options: Mapping[str, str]) -> tuple[int, int]:
         """Mini-Tikal is for exactly 2 players."""
@@ -136,6 +145,22 @@ class TikalEngine(GameEngine[GameState, actions.Action]):
     def public_view(self, game: GameState) -> dict[str, Any]:
         return views.public_view(game)
 
+    def rules_examples(self) -> dict[str, Any]:
+        """The board of a three-player base game after :data:`EXAMPLE_STEPS` steps
+        of the seeded self-play player (it builds, digs and scores as a player
+        would): the annotated board and the temple-scoring example."""
+        from bot.games.tikal.selfplay import choose  # it plays through this engine
+
+        game = self.new_game(3, {}, EXAMPLE_SEED)
+        chooser = random.Random(EXAMPLE_SEED)
+        for _ in range(EXAMPLE_STEPS):
+            if game.phase == PHASE_OVER:
+                break
+            (seat,) = rules.waiting_for(game)
+            flow.apply(game, seat, choose(game, seat, chooser))
+        view = self.public_view(game)
+        return {"board": view, "scoring": view}
+
     def result(self, game: GameState) -> Result | None:
         if game.phase != PHASE_OVER:
             return None
@@ -167,6 +192,22 @@ class TikalEngine(GameEngine[GameState, actions.Action]):
 
     def step_summary(self, game: GameState, seat: int) -> tuple[str, Mapping[str, Any]] | None:
         return views.step_summary(game, seat)
+
+    def representative(self, game: GameState, action: actions.Action) -> actions.Action:
+        """A hex turned to the same stones is one placement (``rotations``)."""
+        return rotations.representative(game, action)
+
+    def picture(
+        self, game: GameState, seat: int, verb: str, chosen: Mapping[str, str]
+    ) -> dict[str, Any] | None:
+        """The hex in hand on the chosen space, in each distinct rotation."""
+        if verb != "place" or seat not in rules.waiting_for(game):
+            return None
+        try:
+            space = actions.SPACE.parse(chosen.get("space", ""))
+        except (ValueError, KeyError, IndexError):
+            return None
+        return rotations.picture(game, space)
 
     def end_turn_action(self, game: GameState, seat: int) -> actions.Action | None:
         """``end`` while ``seat`` spends action points."""

@@ -145,6 +145,41 @@ def destinations(state: GameState, seat: int, origin: Space) -> dict[Space, int]
     }
 
 
+def reach(state: GameState, seat: int) -> dict[Space, int]:
+    """The hexes where ``seat`` can bring a figure with the AP it has left, and the
+    least AP that takes: a move from a hex where it has figures, or an entry at the
+    base camp or one of its camps (1 AP, while the turn's entries allow and it has
+    a figure in supply) and then moves. Hexes where it already has a figure and
+    volcanoes are left out; empty outside its action points."""
+    turn = state.turn
+    if state.phase != PHASE_ACTIONS or turn is None or turn.seat != seat:
+        return {}
+    best: dict[Space, int] = {}
+    starts = [(origin, 0) for origin in figure_spaces(state, seat)]
+    player = state.players[seat]
+    can_enter = player.workers > 0 or player.leader
+    if can_enter and turn.ap >= COST_ENTER and turn.entered < MAX_ENTERED_PER_TURN:
+        starts += [(space, COST_ENTER) for space in entry_spaces(state, seat)]
+    for origin, spent in starts:
+        for space, cost in costs_from(state, seat, origin, limit=turn.ap - spent).items():
+            total = spent + cost
+            if total and total < best.get(space, total + 1):
+                best[space] = total
+    have = set(figure_spaces(state, seat))
+    return {
+        space: cost
+        for space, cost in sorted(best.items())
+        if space not in have and state.hexes[space].kind != VOLCANO
+    }
+
+
+def lay_spaces(state: GameState) -> list[Space]:
+    """The spaces where the hex in hand may be laid (in some rotation)."""
+    if state.phase != PHASE_PLACE or state.in_hand is None:
+        return []
+    return sorted({space for space, _ in placement.placements(state, state.in_hand)})
+
+
 def _moves(state: GameState, seat: int) -> Iterator[Action]:
     for origin in figure_spaces(state, seat):
         kinds = kinds_at(state, seat, origin)

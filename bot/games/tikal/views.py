@@ -66,6 +66,7 @@ from bot.games.tikal.components import (
     TREASURE,
     WORKER,
 )
+from bot.games.tikal.legal import lay_spaces, reach
 from bot.games.tikal.paths import crossing_cost
 from bot.games.tikal.placement import usable
 from bot.games.tikal.rules import next_level, strongest, waiting_for
@@ -331,7 +332,22 @@ def public_view(state: GameState) -> dict[str, Any]:
             "notation": last.notation,
         },
         "steps": [_step(step) for step in state.steps],
+        "turn_options": _turn_options(state),
         "over": state.phase == PHASE_OVER,
+    }
+
+
+def _turn_options(state: GameState) -> dict[str, Any] | None:
+    """Where the seat on its turn may act now, for the close-up: the spaces the hex
+    in hand may be laid on, and the hexes it can bring a figure to with the least
+    AP each (public: both follow from the board, the hex in hand and the AP left)."""
+    turn = state.turn
+    if turn is None or state.phase not in (PHASE_PLACE, PHASE_ACTIONS):
+        return None
+    return {
+        "seat": turn.seat,
+        "lay": [space_name(s) for s in lay_spaces(state)],
+        "reach": [{"space": space_name(s), "ap": ap} for s, ap in reach(state, turn.seat).items()],
     }
 
 

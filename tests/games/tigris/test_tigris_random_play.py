@@ -140,12 +140,14 @@ def play_game(seed: int, seats: int) -> None:
     assert ENGINE.load_state(ENGINE.dump_state(state)) == state
 
 
+@pytest.mark.slow_except("0")
 @pytest.mark.parametrize("chunk", range(CHUNKS))
 def test_random_games(chunk):
     for game in range(chunk, GAMES, CHUNKS):
         play_game(seed=1000 + game, seats=2 + game % 3)
 
 
+@pytest.mark.slow
 def test_random_games_reach_every_phase():
     """Plays its own games so it does not depend on test order."""
     SEEN.clear()

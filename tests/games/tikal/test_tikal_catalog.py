@@ -42,13 +42,21 @@ def built_keys() -> set[str]:
     keys |= {f"tikal.treasure.{kind}" for kind in TREASURE_KINDS}
     keys |= {colour.name_key for colour in ENGINE.seat_colours}
     keys |= {f"tikal.option.mode.{mode}" for mode in ENGINE.options[0].choices}
-    keys |= {"tikal.option.mode.name", "tikal.rules.decisions"}  # lobby and /rules build them
+    keys |= {"tikal.option.mode.name"}  # the lobby builds it
+    keys |= {f"tikal.rules.{page}" for page in ("turn", "scoring", "decisions")}  # /rules
     keys |= {f"tikal.render.phase.{p}" for p in ("place", "actions", "bid", "pick")}
     keys |= {f"tikal.render.turn.{k}" for k in ("scoring", "final", "volcano")}
     keys |= {f"tikal.render.kind.{k}" for k in KINDS}
     keys.add("cmd.tikal.description")
+    # the move picker's words: a verb's name and a value with its verb, how merged
+    # values join (bot/service/picker.py), a figure's short label (suggest.py)
+    keys.add("tikal.join")
+    keys |= {f"tikal.short.{figure}" for figure in FIGURES}
     for verb in ENGINE.verbs:
         keys.add(f"cmd.tikal.{verb.name}.description")
+        keys.add(f"tikal.verb.{verb.name}")
+        if verb.params:
+            keys.add(f"tikal.tag.{verb.name}")
         keys |= {f"cmd.tikal.param.{param.name}" for param in verb.params}
     return keys
 

@@ -117,11 +117,13 @@ def differing(brain: TikalBrain, level: str) -> int:
     return count
 
 
+@pytest.mark.slow_except("easy")
 @pytest.mark.parametrize("level", ["easy", "strong"])
 def test_a_decision_does_not_depend_on_what_the_seat_cannot_see(level: str) -> None:
     assert differing(BRAIN, level) == 0
 
 
+@pytest.mark.slow
 def test_the_honesty_check_catches_a_brain_that_peeks() -> None:
     peeking = PeekingBrain(ENGINE)
     assert differing(peeking, "easy") + differing(peeking, "strong") > 0

@@ -1,0 +1,924 @@
+"""The store's statements and units of work, written once for SQLite and PostgreSQL.
+
+:class:`SqlStore` implements every method of :class:`~bot.store.base.Store`
+in SQL both databases run, spelled by a :class:`~bot.store.dialect.Dialect`.
+A backend is a thin executor beneath it (:mod:`bot.store.sqlite`,
+:mod:`bot.store.postgres`): it opens and migrates the database, runs one
+read (:meth:`SqlStore._fetch`) and runs a write's plan in a transaction
+(:meth:`SqlStore._perform`, :mod:`bot.store.plan`), mapping its driver's
+errors to the store's.
+
+Decisions (the interface's are :mod:`bot.store.base`'s):
+
+* Each read is one statement (a game and its seats come in one query), so it
+  is one consistent snapshot whatever writes are under way.
+* A write is one plan, one transaction: a lobby's, a step's or a clock's
+  whole change, its version check (:func:`_bump`) first.
+* Two seats trade numbers through negative ones, so the primary key
+  ``(game_id, seat)`` never sees two seats on one number mid-statement.
+* A game has at most one timer of each kind and name (a unique index): the
+  reminder is one upsert (re-armed, it is a new timer: unclaimed), an
+  existing deadline keeps its due time (``ON CONFLICT DO NOTHING``), and the
+  computer seats' timer keeps the earlier of its due times.
+"""
+
+from __future__ import annotations
+
+import json
+import time
+from abc import abstractmethod
+from collections.abc import Mapping, Sequence
+from typing import Any, TypeVar
+
+from bot.cluster import ShardRange
+from bot.store.base import (
+    KEEP,
+    OPEN_STATUSES,
+    SEAT_FIELDS,
+    ChannelBusy,
+    Committed,
+    GameRow,
+    GuildResults,
+    HandOver,
+    Keep,
+    MoveRow,
+    PlayerResults,
+    SeatSpec,
+    StepWrite,
+    Store,
+    StoreError,
+    TimerGone,
+    TimerRow,
+    UndoBase,
+    VersionConflict,
+    decode_game,
+    decode_move,
+    decode_timer,
+    dumps,
+    seat_secret,
+    seats_with_secrets,
+)
+from bot.store.dialect import Compiled, Dialect
+from bot.store.plan import Duplicate, Plan, PlanFactory, count, many, rows
+
+T = TypeVar("T")
+
+#: a game's columns, its seats as one JSON array (:func:`~bot.store.base.decode_game`)
+GAME_COLUMNS = (
+    "id, guild_id, channel_id, game_type, status, creator_id, options, seed, state, version,"
+    " created_at, updated_at, waiting_since, language, checkpoint_seq, published_seq, last_seq,"
+    " paused, finished_at, {seats_json} AS seats_json"
+)
+SELECT_GAME = f"SELECT {GAME_COLUMNS} FROM games"
+MOVE_COLUMNS = "seq, seat, action, created_at, kind, events, checkpoint"
+#: whether finished game ``g`` had a computer seat (the statistics count those apart)
+HAS_COMPUTER = "EXISTS (SELECT 1 FROM seats AS k WHERE k.game_id = g.id AND k.computer IS NOT NULL)"
+#: the games of the shards a cluster process owns (:meth:`ShardRange.condition`)
+OWNED, _ = ShardRange().condition("games.guild_id")
+TIMERS_AND_GAMES = " FROM timers LEFT JOIN games ON games.id = timers.game_id"
+CLAIMABLE_COLUMNS = "timers.id AS id, kind, game_id, payload, name"
+
+
+class SqlStore(Store):
+    """Every store method, once; a backend supplies :meth:`_fetch` and :meth:`_perform`."""
+
+    #: how this backend spells the statements
+    dialect: Dialect
+
+    def __init__(self, path: str) -> None:
+        #: where the data lives (a file path, or a URL without its password)
+        self.path = path
+        self._closed = False
+        #: commits made and units of work in them, for the benchmark and tests
+        self.batches = 0
+        self.units = 0
+
+    # -- what a backend supplies ------------------------------------------------------
+
+    @abstractmethod
+    async def _fetch(self, statement: Compiled, params: Mapping[str, Any]) -> list[Any]:
+        """The rows of one read (each readable by column name and by index)."""
+
+    @abstractmethod
+    async def _perform(self, plan: PlanFactory[T]) -> T:
+        """Run a plan in a transaction; its result once committed (see :mod:`bot.store.plan`)."""
+
+    # -- reading ------------------------------------------------------------------------
+
+    async def _all(self, sql: str, **params: Any) -> list[Any]:
+        return await self._fetch(self.dialect.compile(sql), params)
+
+    async def _one(self, sql: str, **params: Any) -> Any:
+        found = await self._all(sql, **params)
+        return found[0] if found else None
+
+    async def _game(self, sql: str, **params: Any) -> GameRow | None:
+        row = await self._one(sql, **params)
+        return decode_game(row) if row else None
+
+    async def _timer(self, sql: str, **params: Any) -> TimerRow | None:
+        row = await self._one(sql, **params)
+        return decode_timer(row) if row else None
+
+    async def get_game(self, game_id: int) -> GameRow | None:
+        return await self._game(f"{SELECT_GAME} WHERE id = :id", id=game_id)
+
+    async def open_game_in(self, channel_id: int) -> GameRow | None:
+        return await self._game(
+            f"{SELECT_GAME} WHERE channel_id = :channel_id AND status IN ('lobby', 'running')",
+            channel_id=channel_id,
+        )
+
+    async def last_game_in(self, channel_id: int) -> GameRow | None:
+        return await self._game(
+            f"{SELECT_GAME} WHERE channel_id = :channel_id ORDER BY id DESC LIMIT 1",
+            channel_id=channel_id,
+        )
+
+    async def last_game_over_in(self, channel_id: int) -> GameRow | None:
+        return await self._game(
+            f"{SELECT_GAME} WHERE channel_id = :channel_id"
+            " AND status IN ('finished', 'abandoned') AND state IS NOT NULL"
+            " ORDER BY id DESC LIMIT 1",
+            channel_id=channel_id,
+        )
+
+    async def running_games(self) -> list[GameRow]:
+        found = await self._all(
+            f"{SELECT_GAME} WHERE status = 'running' AND paused IS NULL ORDER BY id"
+        )
+        return [decode_game(r) for r in found]
+
+    async def game_ids(self, statuses: Sequence[str] = OPEN_STATUSES) -> list[int]:
+        found = await self._all(
+            "SELECT id FROM games WHERE status {in:statuses} ORDER BY id", statuses=list(statuses)
+        )
+        return [int(r[0]) for r in found]
+
+    async def raw_game(self, game_id: int) -> tuple[Any, ...]:
+        game = tuple(await self._one("SELECT * FROM games WHERE id = :id", id=game_id) or ())
+        parts = [
+            await self._all(f"SELECT * FROM {table} WHERE game_id = :id ORDER BY {by}", id=game_id)
+            for table, by in (("seats", "seat"), ("moves", "seq"), ("timers", "kind, name, id"))
+        ]
+        return (game, *(tuple(map(tuple, part)) for part in parts))
+
+    async def moves(
+        self, game_id: int, last: int | None = None, *, after: int | None = None
+    ) -> list[MoveRow]:
+        if last is not None:
+            found = await self._all(
+                f"SELECT * FROM (SELECT {MOVE_COLUMNS} FROM moves WHERE game_id = :game_id"
+                " ORDER BY seq DESC LIMIT :last) AS tail ORDER BY seq",
+                game_id=game_id,
+                last=last,
+            )
+        else:
+            found = await self._all(
+                f"SELECT {MOVE_COLUMNS} FROM moves WHERE game_id = :game_id AND seq > :after"
+                " ORDER BY seq",
+                game_id=game_id,
+                after=after or 0,
+            )
+        return [decode_move(r) for r in found]
+
+    async def undo_base(self, game: GameRow) -> UndoBase:
+        row = await self._one(
+            "SELECT COALESCE(checkpoint_state, state) FROM games WHERE id = :id", id=game.id
+        )
+        moves = await self.moves(game.id, after=game.checkpoint_seq)
+        return UndoBase(json.loads(row[0]), tuple(moves))
+
+    # -- lobby --------------------------------------------------------------------------
+
+    async def open_seated_lobby(
+        self,
+        *,
+        guild_id: int | None,
+        channel_id: int,
+        game_type: str,
+        creator_id: int,
+        seats: Sequence[SeatSpec],
+        options: Mapping[str, str],
+        seed: int,
+        language: str = "en",
+    ) -> GameRow:
+        specs = seats_with_secrets(seats)  # drawn once: a plan may run again
+
+        def plan() -> Plan[int]:
+            now = time.time()
+            try:
+                created = yield rows(
+                    "INSERT INTO games (guild_id, channel_id, game_type, status, creator_id,"
+                    " options, seed, language, created_at, updated_at)"
+                    " VALUES (:guild_id, :channel_id, :game_type, 'lobby', :creator_id,"
+                    " :options, :seed, :language, :now, :now) RETURNING id",
+                    guild_id=guild_id,
+                    channel_id=channel_id,
+                    game_type=game_type,
+                    creator_id=creator_id,
+                    options=dumps(dict(options)),
+                    seed=seed,
+                    language=language,
+                    now=now,
+                )
+            except Duplicate as exc:
+                raise ChannelBusy(channel_id) from exc
+            game_id = int(created[0][0])
+            yield many(
+                INSERT_SEAT,
+                (
+                    _seat(game_id, number, user, name, now, computer, secret)
+                    for number, (user, name, computer, secret) in enumerate(specs)
+                ),
+            )
+            return game_id
+
+        game = await self.get_game(await self._perform(plan))
+        assert game is not None
+        return game
+
+    async def add_seat(
+        self, game: GameRow, user_id: int, display_name: str, *, computer: str | None = None
+    ) -> None:
+        secret = seat_secret(computer)  # drawn once: a plan may run again
+
+        def plan() -> Plan[None]:
+            now = time.time()
+            yield from _bump(game, "lobby", now)
+            yield count(
+                INSERT_SEAT,
+                **_seat(game.id, len(game.seats), user_id, display_name, now, computer, secret),
+            )
+
+        await self._perform(plan)
+
+    async def remove_seat(self, game: GameRow, user_id: int) -> None:
+        seat = game.seat_of(user_id)
+        if seat is None:
+            return
+
+        def plan() -> Plan[None]:
+            yield from _bump(game, "lobby", time.time())
+            yield count(
+                "DELETE FROM seats WHERE game_id = :game_id AND user_id = :user_id",
+                game_id=game.id,
+                user_id=user_id,
+            )
+            yield count(
+                "UPDATE seats SET seat = -seat WHERE game_id = :game_id AND seat > :seat",
+                game_id=game.id,
+                seat=seat.seat,
+            )
+            yield count(RENUMBER_NEGATIVE_SEATS, game_id=game.id)
+
+        await self._perform(plan)
+
+    async def set_options(self, game: GameRow, options: Mapping[str, str]) -> None:
+        def plan() -> Plan[None]:
+            yield from _bump(
+                game, "lobby", time.time(), ", options = :options", options=dumps(dict(options))
+            )
+
+        await self._perform(plan)
+
+    async def start_game(
+        self,
+        game: GameRow,
+        state: Any,
+        order: Sequence[int],
+        colours: Sequence[str],
+        *,
+        reminder: float | Keep | None = KEEP,
+        deadlines: Mapping[str, float] | Keep = KEEP,
+        clock: Mapping[str, float] | Keep = KEEP,
+    ) -> None:
+        def plan() -> Plan[None]:
+            now = time.time()
+            yield from _bump(
+                game,
+                "lobby",
+                now,
+                ", status = 'running', state = :state, waiting_since = :now",
+                state=dumps(state),
+            )
+            yield count(
+                "UPDATE seats SET seat = -seat - 1 WHERE game_id = :game_id", game_id=game.id
+            )
+            yield many(
+                "UPDATE seats SET seat = :seat, colour = :colour"
+                " WHERE game_id = :game_id AND user_id = :user_id",
+                (
+                    {"seat": number, "colour": colour, "game_id": game.id, "user_id": user_id}
+                    for number, (user_id, colour) in enumerate(zip(order, colours, strict=True))
+                ),
+            )
+            yield from _write_timers(game.id, reminder, deadlines)
+            yield from _write_clock(game.id, clock)
+
+        await self._perform(plan)
+
+    async def set_status(self, game: GameRow, status: str) -> None:
+        def plan() -> Plan[None]:
+            yield from _bump(game, game.status, time.time(), ", status = :status", status=status)
+            yield count(DELETE_GAME_TIMERS, game_id=game.id)
+
+        await self._perform(plan)
+
+    # -- steps --------------------------------------------------------------------------
+
+    async def commit_step(self, game: GameRow, step: StepWrite) -> Committed:
+        def plan() -> Plan[Committed]:
+            now = time.time()
+            last_seq = game.last_seq + len(step.moves)
+            yield from _bump(
+                game,
+                "running",
+                now,
+                ", state = :state, status = :status, last_seq = :last_seq,"
+                " waiting_since = CASE WHEN :waiting_changed = 1 THEN :now ELSE waiting_since END,"
+                " checkpoint_state = CASE WHEN :checkpoint = 1 THEN NULL"
+                "   ELSE COALESCE(checkpoint_state, state) END,"
+                " checkpoint_seq = CASE WHEN :checkpoint = 1 THEN :last_seq"
+                "   ELSE checkpoint_seq END,"
+                " published_seq = CASE WHEN :published = 1 THEN :last_seq ELSE published_seq END",
+                state=dumps(step.state),
+                status=step.status,
+                last_seq=last_seq,
+                waiting_changed=step.waiting_changed,
+                checkpoint=step.checkpoint,
+                published=step.published,
+            )
+            yield many(
+                "INSERT INTO moves (game_id, seq, seat, action, created_at, kind, events,"
+                " checkpoint) VALUES (:game_id, :seq, :seat, :action, :now, :kind, :events,"
+                " :checkpoint)",
+                (
+                    {
+                        "game_id": game.id,
+                        "seq": game.last_seq + index,
+                        "seat": move.seat,
+                        "action": move.action,
+                        "now": now,
+                        "kind": move.kind,
+                        "events": dumps(list(move.events)),
+                        "checkpoint": move.checkpoint,
+                    }
+                    for index, move in enumerate(step.moves, start=1)
+                ),
+            )
+            if step.fired is not None:
+                gone = yield count(DELETE_TIMER, id=step.fired)
+                if gone != 1:
+                    raise TimerGone(game.id)
+            yield from _write_seats(game.id, step.seats)
+            yield many(
+                "UPDATE seats SET place = :place, score = :score"
+                " WHERE game_id = :game_id AND seat = :seat",
+                (
+                    {"place": place, "score": score, "game_id": game.id, "seat": seat}
+                    for seat, (place, score) in step.results.items()
+                ),
+            )
+            if step.status != "running":
+                yield count(DELETE_GAME_TIMERS, game_id=game.id)
+                yield count(
+                    "UPDATE games SET finished_at = :now, paused = NULL WHERE id = :id",
+                    now=now,
+                    id=game.id,
+                )
+            else:
+                yield from _write_timers(game.id, step.reminder, step.deadlines)
+                yield from _write_clock(game.id, step.clock)
+                yield from _write_computer(game.id, step.computer)
+            return Committed(game.version + 1, last_seq)
+
+        return await self._perform(plan)
+
+    # -- seats and clocks of a running game ------------------------------------------------
+
+    async def set_seat(self, game: GameRow, seat: int, fields: Mapping[str, Any]) -> int:
+        def plan() -> Plan[int]:
+            yield from _bump(game, "running", time.time())
+            yield from _write_seats(game.id, {seat: fields})
+            return game.version + 1
+
+        return await self._perform(plan)
+
+    async def replace_player(
+        self,
+        game: GameRow,
+        seat: int,
+        user_id: int,
+        display_name: str,
+        *,
+        computer: str | None = None,
+    ) -> int:
+        secret = seat_secret(computer)  # drawn once: a plan may run again
+
+        def plan() -> Plan[int]:
+            yield from _bump(game, "running", time.time())
+            try:
+                yield count(
+                    "UPDATE seats SET user_id = :user_id, display_name = :name,"
+                    " status = 'playing', timeouts = 0, auto = 0, computer = :computer,"
+                    " secret = :secret WHERE game_id = :game_id AND seat = :seat",
+                    user_id=user_id,
+                    name=display_name,
+                    computer=computer,
+                    secret=secret,
+                    game_id=game.id,
+                    seat=seat,
+                )
+            except Duplicate as exc:
+                raise StoreError("already seated") from exc
+            return game.version + 1
+
+        return await self._perform(plan)
+
+    async def pause(self, game: GameRow, paused: Sequence[Any]) -> int:
+        def plan() -> Plan[int]:
+            yield from _bump(
+                game, "running", time.time(), ", paused = :paused", paused=dumps(list(paused))
+            )
+            yield count(DELETE_GAME_TIMERS, game_id=game.id)
+            return game.version + 1
+
+        return await self._perform(plan)
+
+    async def resume(
+        self,
+        game: GameRow,
+        *,
+        reminder: float | None,
+        deadlines: Mapping[str, float],
+        clock: Mapping[str, float],
+    ) -> int:
+        def plan() -> Plan[int]:
+            yield from _bump(game, "running", time.time(), ", paused = NULL")
+            yield from _write_timers(game.id, reminder, deadlines)
+            yield from _write_clock(game.id, clock)
+            return game.version + 1
+
+        return await self._perform(plan)
+
+    async def extend(self, game: GameRow, seconds: float) -> int:
+        def plan() -> Plan[int]:
+            yield from _bump(game, "running", time.time())
+            yield count(
+                "UPDATE timers SET due_at = due_at + :seconds"
+                " WHERE game_id = :game_id AND kind IN ('clock', 'deadline')",
+                seconds=seconds,
+                game_id=game.id,
+            )
+            return game.version + 1
+
+        return await self._perform(plan)
+
+    # -- what users chose -----------------------------------------------------------------
+
+    async def _write(self, sql: str, **params: Any) -> int:
+        """Run one statement in a transaction of its own; the rows it changed."""
+
+        def plan() -> Plan[int]:
+            changed: int = yield count(sql, **params)
+            return changed
+
+        return await self._perform(plan)
+
+    async def _insert(self, sql: str, **params: Any) -> int:
+        """Run one ``INSERT … RETURNING id`` in a transaction of its own; the new row's id."""
+
+        def plan() -> Plan[int]:
+            added = yield rows(sql, **params)
+            return int(added[0][0])
+
+        return await self._perform(plan)
+
+    async def set_notify(self, user_id: int, how: str) -> None:
+        await self._write(
+            "INSERT INTO user_prefs (user_id, notify) VALUES (:user_id, :how)"
+            " ON CONFLICT (user_id) DO UPDATE SET notify = excluded.notify",
+            user_id=user_id,
+            how=how,
+        )
+
+    async def notify_choices(self, user_ids: Sequence[int]) -> dict[int, str]:
+        if not user_ids:
+            return {}
+        found = await self._all(
+            "SELECT user_id, notify FROM user_prefs WHERE user_id {in:user_ids}",
+            user_ids=list(user_ids),
+        )
+        return {int(r[0]): str(r[1]) for r in found}
+
+    # -- timers ---------------------------------------------------------------------------
+
+    async def add_timer(
+        self,
+        due_at: float,
+        kind: str,
+        game_id: int | None,
+        payload: Mapping[str, Any] | None = None,
+        name: str = "",
+    ) -> int:
+        return await self._insert(
+            "INSERT INTO timers (due_at, kind, game_id, payload, name)"
+            " VALUES (:due_at, :kind, :game_id, :payload, :name) RETURNING id",
+            due_at=due_at,
+            kind=kind,
+            game_id=game_id,
+            payload=dumps(dict(payload or {})),
+            name=name,
+        )
+
+    async def replace_timers(
+        self,
+        game_id: int,
+        kind: str,
+        due_at: float | None,
+        payload: Mapping[str, Any] | None = None,
+    ) -> None:
+        def plan() -> Plan[None]:
+            yield count(
+                "DELETE FROM timers WHERE game_id = :game_id AND kind = :kind",
+                game_id=game_id,
+                kind=kind,
+            )
+            if due_at is not None:
+                yield count(
+                    "INSERT INTO timers (due_at, kind, game_id, payload)"
+                    " VALUES (:due_at, :kind, :game_id, :payload)",
+                    due_at=due_at,
+                    kind=kind,
+                    game_id=game_id,
+                    payload=dumps(dict(payload or {})),
+                )
+
+        await self._perform(plan)
+
+    async def add_missing_timers(
+        self, game_id: int, timers: Sequence[tuple[str, str, float]]
+    ) -> None:
+        def plan() -> Plan[None]:
+            yield many(
+                "INSERT INTO timers (due_at, kind, game_id, name)"
+                " VALUES (:due_at, :kind, :game_id, :name) ON CONFLICT DO NOTHING",
+                (
+                    {"due_at": due, "kind": kind, "game_id": game_id, "name": name}
+                    for kind, name, due in timers
+                ),
+            )
+
+        await self._perform(plan)
+
+    async def timer(self, timer_id: int) -> TimerRow | None:
+        return await self._timer("SELECT * FROM timers WHERE id = :id", id=timer_id)
+
+    async def due_timers(self, now: float, limit: int = 500) -> list[TimerRow]:
+        found = await self._all(
+            "SELECT * FROM timers WHERE due_at <= :now ORDER BY due_at, id LIMIT :limit",
+            now=now,
+            limit=limit,
+        )
+        return [decode_timer(r) for r in found]
+
+    async def next_timer(self) -> TimerRow | None:
+        return await self._timer("SELECT * FROM timers ORDER BY due_at, id LIMIT 1")
+
+    async def timers(self, game_id: int | None = None) -> list[TimerRow]:
+        if game_id is None:
+            found = await self._all("SELECT * FROM timers ORDER BY due_at, id")
+        else:
+            found = await self._all(
+                "SELECT * FROM timers WHERE game_id = :game_id ORDER BY due_at, id",
+                game_id=game_id,
+            )
+        return [decode_timer(r) for r in found]
+
+    async def delete_timer(self, timer_id: int) -> bool:
+        return await self._write(DELETE_TIMER, id=timer_id) == 1
+
+    # -- messages the adapter keeps up to date ----------------------------------------------
+
+    async def set_message(self, game_id: int, kind: str, channel_id: int, message_id: int) -> None:
+        await self._write(
+            "INSERT INTO game_messages (game_id, kind, channel_id, message_id)"
+            " VALUES (:game_id, :kind, :channel_id, :message_id)"
+            " ON CONFLICT (game_id, kind) DO UPDATE SET"
+            " channel_id = excluded.channel_id, message_id = excluded.message_id",
+            game_id=game_id,
+            kind=kind,
+            channel_id=channel_id,
+            message_id=message_id,
+        )
+
+    async def message(self, game_id: int, kind: str) -> tuple[int, int] | None:
+        row = await self._one(
+            "SELECT channel_id, message_id FROM game_messages"
+            " WHERE game_id = :game_id AND kind = :kind",
+            game_id=game_id,
+            kind=kind,
+        )
+        return (int(row[0]), int(row[1])) if row else None
+
+    # -- DM reachability --------------------------------------------------------------------
+
+    async def mark_dms_closed(self, user_id: int) -> None:
+        await self._write(
+            "INSERT INTO closed_dms (user_id, since) VALUES (:user_id, :now)"
+            " ON CONFLICT (user_id) DO UPDATE SET since = excluded.since",
+            user_id=user_id,
+            now=time.time(),
+        )
+
+    async def mark_dms_open(self, user_id: int) -> None:
+        await self._write("DELETE FROM closed_dms WHERE user_id = :user_id", user_id=user_id)
+
+    async def dms_closed(self, user_id: int, retry_after: float | None = None) -> bool:
+        row = await self._one(
+            "SELECT since FROM closed_dms WHERE user_id = :user_id", user_id=user_id
+        )
+        if row is None:
+            return False
+        return retry_after is None or time.time() - float(row[0]) < retry_after
+
+    async def note_dm_announcement(self, user_id: int, game_id: int) -> bool:
+        def plan() -> Plan[bool]:
+            found = yield rows(
+                "SELECT announced_in FROM closed_dms WHERE user_id = :user_id{for_update}",
+                user_id=user_id,
+            )
+            if not found:
+                return False
+            announced = set(json.loads(found[0][0]))
+            if game_id in announced:
+                return False
+            announced.add(game_id)
+            yield count(
+                "UPDATE closed_dms SET announced_in = :announced WHERE user_id = :user_id",
+                announced=dumps(sorted(announced)),
+                user_id=user_id,
+            )
+            return True
+
+        return await self._perform(plan)
+
+    # -- after the game: statistics ------------------------------------------------------
+
+    async def guild_results(self, guild_id: int) -> GuildResults:
+        games = await self._all(
+            f"SELECT game_type, {HAS_COMPUTER} AS c, COUNT(*) FROM games AS g"
+            " WHERE guild_id = :guild_id AND status = 'finished' GROUP BY game_type, c",
+            guild_id=guild_id,
+        )
+        players = await self._all(
+            "SELECT g.game_type, s.user_id, COUNT(*), COUNT(*) FILTER (WHERE s.place = 1),"
+            f" AVG(s.place), {{newest_name}}, MAX(g.id), {HAS_COMPUTER} AS c"
+            " FROM games AS g JOIN seats AS s ON s.game_id = g.id"
+            " WHERE g.guild_id = :guild_id AND g.status = 'finished' AND s.place IS NOT NULL"
+            " AND s.computer IS NULL GROUP BY g.game_type, s.user_id, c",
+            guild_id=guild_id,
+        )
+        return GuildResults(
+            games={str(r[0]): int(r[2]) for r in games if not r[1]},
+            players=[
+                PlayerResults(
+                    str(r[0]), int(r[1]), str(r[5]), int(r[2]), int(r[3]), float(r[4]), bool(r[7])
+                )
+                for r in players
+            ],
+            computer_games={str(r[0]): int(r[2]) for r in games if r[1]},
+        )
+
+    async def member_results(self, guild_id: int, user_id: int) -> list[PlayerResults]:
+        found = await self._all(
+            "SELECT g.game_type, COUNT(*), COUNT(*) FILTER (WHERE s.place = 1), AVG(s.place),"
+            f" {{newest_name}}, MAX(g.id), {HAS_COMPUTER} AS c"
+            " FROM seats AS s JOIN games AS g ON g.id = s.game_id"
+            " WHERE s.user_id = :user_id AND g.guild_id = :guild_id AND g.status = 'finished'"
+            " AND s.place IS NOT NULL GROUP BY g.game_type, c",
+            user_id=user_id,
+            guild_id=guild_id,
+        )
+        return [
+            PlayerResults(
+                str(r[0]), user_id, str(r[4]), int(r[1]), int(r[2]), float(r[3]), bool(r[6])
+            )
+            for r in found
+        ]
+
+    # -- shard clusters: owned timers, claimed; interactions handed over -------------------
+
+    async def claim_due_timers(
+        self,
+        now: float,
+        shards: ShardRange,
+        claimant: str,
+        lease: float,
+        limit: int = 500,
+    ) -> list[TimerRow]:
+        # one UPDATE … RETURNING: atomic under SQLite's one writer; on PostgreSQL a timer
+        # another process is claiming right now is skipped (SKIP LOCKED), not waited for
+        _, shard_params = shards.condition("games.guild_id")
+
+        def plan() -> Plan[list[TimerRow]]:
+            claimed = yield rows(
+                "UPDATE timers SET claimed_by = :claimant, claimed_at = :now WHERE id IN ("
+                " SELECT timers.id"
+                + TIMERS_AND_GAMES
+                + " WHERE due_at <= :now AND "
+                + OWNED
+                + " AND (claimed_by IS NULL OR claimed_by = :claimant OR claimed_at <= :lapsed)"
+                " ORDER BY due_at, timers.id LIMIT :limit{skip_locked:timers}) RETURNING *",
+                claimant=claimant,
+                now=now,
+                lapsed=now - lease,
+                limit=limit,
+                **shard_params,
+            )
+            return sorted((decode_timer(r) for r in claimed), key=lambda t: (t.due_at, t.id))
+
+        return await self._perform(plan)
+
+    async def next_owned_timer(
+        self, shards: ShardRange, claimant: str, lease: float
+    ) -> TimerRow | None:
+        # two indexed picks: the earliest timer free to claim (timers_by_due, in
+        # order) and the earliest lapse of another claimant's claim (timers_claimed)
+        _, shard_params = shards.condition("games.guild_id")
+        return await self._timer(
+            f"SELECT * FROM (SELECT {CLAIMABLE_COLUMNS}, due_at{TIMERS_AND_GAMES}"
+            f" WHERE (claimed_by IS NULL OR claimed_by = :claimant) AND {OWNED}"
+            " ORDER BY due_at, timers.id LIMIT 1) AS free"
+            f" UNION ALL SELECT * FROM (SELECT {CLAIMABLE_COLUMNS},"
+            f" {{greatest}}(due_at, claimed_at + :lease) AS due_at{TIMERS_AND_GAMES}"
+            f" WHERE claimed_by IS NOT NULL AND claimed_by <> :claimant AND {OWNED}"
+            " ORDER BY 6, 1 LIMIT 1) AS lapsing ORDER BY 6, 1 LIMIT 1",
+            claimant=claimant,
+            lease=lease,
+            **shard_params,
+        )
+
+    async def hand_over(self, shard: int, game_id: int, payload: Mapping[str, Any]) -> int:
+        return await self._insert(
+            "INSERT INTO handovers (shard, game_id, payload, created_at)"
+            " VALUES (:shard, :game_id, :payload, :now) RETURNING id",
+            shard=shard,
+            game_id=game_id,
+            payload=dumps(dict(payload)),
+            now=time.time(),
+        )
+
+    async def take_handovers(self, shards: ShardRange, limit: int = 100) -> list[HandOver]:
+        # SKIP LOCKED: two processes taking at once split the rows instead of waiting
+        def plan() -> Plan[list[HandOver]]:
+            taken = yield rows(
+                "DELETE FROM handovers WHERE id IN (SELECT id FROM handovers"
+                " WHERE shard BETWEEN :first AND :last ORDER BY id LIMIT :limit"
+                "{skip_locked:handovers}) RETURNING id, game_id, payload, created_at",
+                first=shards.first,
+                last=shards.last,
+                limit=limit,
+            )
+            return sorted(
+                HandOver(int(r[0]), int(r[1]), json.loads(r[2]), float(r[3])) for r in taken
+            )
+
+        return await self._perform(plan)
+
+    async def has_handovers(self, shards: ShardRange) -> bool:
+        row = await self._one(
+            "SELECT 1 FROM handovers WHERE shard BETWEEN :first AND :last LIMIT 1",
+            first=shards.first,
+            last=shards.last,
+        )
+        return row is not None
+
+
+# -- statements and steps more than one unit shares ---------------------------------------
+
+INSERT_SEAT = (
+    "INSERT INTO seats (game_id, seat, user_id, display_name, joined_at, computer, secret)"
+    " VALUES (:game_id, :seat, :user_id, :name, :now, :computer, :secret)"
+)
+RENUMBER_NEGATIVE_SEATS = "UPDATE seats SET seat = -seat - 1 WHERE game_id = :game_id AND seat < 0"
+DELETE_GAME_TIMERS = "DELETE FROM timers WHERE game_id = :game_id"
+DELETE_TIMER = "DELETE FROM timers WHERE id = :id"
+
+
+def _seat(
+    game_id: int,
+    seat: int,
+    user_id: int,
+    name: str,
+    now: float,
+    computer: str | None,
+    secret: int | None,
+) -> dict[str, Any]:
+    """The parameters of :data:`INSERT_SEAT` (a computer's secret: :func:`seat_secret`)."""
+    return {
+        "game_id": game_id,
+        "seat": seat,
+        "user_id": user_id,
+        "name": name,
+        "now": now,
+        "computer": computer,
+        "secret": secret,
+    }
+
+
+def _bump(game: GameRow, expected: str, now: float, sets: str = "", /, **params: Any) -> Plan[None]:
+    """Raise the game's version if it is still ``game.version`` in status ``expected``.
+
+    ``sets`` adds assignments (``", state = :state"``) with their ``params``.
+    Raises :class:`VersionConflict` when another writer got there first.
+    """
+    changed = yield count(
+        f"UPDATE games SET version = version + 1, updated_at = :now{sets}"
+        " WHERE id = :game_id AND version = :version AND status = :expected",
+        now=now,
+        game_id=game.id,
+        version=game.version,
+        expected=expected,
+        **params,
+    )
+    if changed != 1:
+        raise VersionConflict(game.id)
+
+
+def _write_timers(
+    game_id: int, reminder: float | Keep | None, deadlines: Mapping[str, float] | Keep
+) -> Plan[None]:
+    """Set a game's reminder and its named deadlines (see :class:`StepWrite`)."""
+    if reminder is None:
+        yield count(
+            "DELETE FROM timers WHERE game_id = :game_id AND kind = 'reminder'", game_id=game_id
+        )
+    elif not isinstance(reminder, Keep):
+        yield count(
+            "INSERT INTO timers (due_at, kind, game_id, name)"
+            " VALUES (:due_at, 'reminder', :game_id, '')"
+            " ON CONFLICT (game_id, kind, name) DO UPDATE SET due_at = excluded.due_at,"
+            " claimed_by = NULL, claimed_at = NULL",
+            due_at=reminder,
+            game_id=game_id,
+        )
+    if isinstance(deadlines, Keep):
+        return
+    yield count(
+        "DELETE FROM timers WHERE game_id = :game_id AND kind = 'deadline'"
+        " AND NOT (name {in:names})",
+        game_id=game_id,
+        names=list(deadlines),
+    )
+    yield many(
+        "INSERT INTO timers (due_at, kind, game_id, name)"
+        " VALUES (:due_at, 'deadline', :game_id, :name) ON CONFLICT DO NOTHING",
+        ({"due_at": due, "game_id": game_id, "name": name} for name, due in deadlines.items()),
+    )
+
+
+def _write_clock(game_id: int, clock: Mapping[str, float] | Keep) -> Plan[None]:
+    """Replace the turn clock's timers of a game (none: the clock stops)."""
+    if isinstance(clock, Keep):
+        return
+    yield count("DELETE FROM timers WHERE game_id = :game_id AND kind = 'clock'", game_id=game_id)
+    yield many(
+        "INSERT INTO timers (due_at, kind, game_id, name)"
+        " VALUES (:due_at, 'clock', :game_id, :name)",
+        ({"due_at": due, "game_id": game_id, "name": name} for name, due in clock.items()),
+    )
+
+
+def _write_computer(game_id: int, due: float | Keep | None) -> Plan[None]:
+    """Set a game's computer move timer (see :class:`StepWrite`)."""
+    if isinstance(due, Keep):
+        return
+    if due is None:
+        yield count(
+            "DELETE FROM timers WHERE game_id = :game_id AND kind = 'computer'", game_id=game_id
+        )
+        return
+    yield count(
+        "INSERT INTO timers (due_at, kind, game_id, name)"
+        " VALUES (:due_at, 'computer', :game_id, '')"
+        " ON CONFLICT (game_id, kind, name) DO UPDATE"
+        " SET due_at = {least}(timers.due_at, excluded.due_at)",
+        due_at=due,
+        game_id=game_id,
+    )
+
+
+def _write_seats(game_id: int, changes: Mapping[int, Mapping[str, Any]]) -> Plan[None]:
+    """Change seats' ``status``, ``timeouts`` and ``auto`` (other fields are ignored)."""
+    for seat, fields in changes.items():
+        names = [name for name in fields if name in SEAT_FIELDS]
+        if names:
+            yield count(
+                f"UPDATE seats SET {', '.join(f'{n} = :{n}' for n in names)}"
+                " WHERE game_id = :game_id AND seat = :seat",
+                game_id=game_id,
+                seat=seat,
+                **{name: fields[name] for name in names},
+            )
