@@ -7,8 +7,10 @@
 # writes its three printed lines to OUT_DIR/<cell>.txt (default: arena-out/), then all
 # of them, in order, to OUT_DIR/all.txt. SCALE multiplies every game count (default 1;
 # 0.5 halves them, for a smaller machine). Run it from the repository root with the
-# project's Python on PATH (or PYTHON=.venv/bin/python). MEASURE=N instead plays N
-# games of each cell on one process and prints the CPU seconds a game takes.
+# project's Python on PATH (or PYTHON=.venv/bin/python); JOBS=N sets the processes
+# (default: nproc). MEASURE=N instead plays N games of each cell on one process and
+# prints the CPU seconds a game takes. Each cell's file is written when the cell ends,
+# so a run stopped early (`timeout 480 scripts/arena_table.sh ...`) keeps the cells done.
 #
 # The cells: the new `strong` against the frozen `baseline` in two-player games of
 # every game and mode; Tikal's `strong` against three `easy` seats, base and auction
@@ -27,7 +29,7 @@ set -euo pipefail
 out=${1:-arena-out}
 scale=${2:-1}
 python=${PYTHON:-python}
-jobs=$(nproc)
+jobs=${JOBS:-$(nproc)}
 mkdir -p "$out"
 : > "$out/all.txt"
 
