@@ -59,7 +59,7 @@ from collections.abc import Sequence
 from dataclasses import dataclass
 from typing import TYPE_CHECKING, Any, Generic, TypeVar
 
-from bot.games.base import RuleError, Seat
+from bot.games.errors import RuleError, Seat
 
 if TYPE_CHECKING:
     from bot.games.base import GameEngine
