@@ -15,7 +15,7 @@ import random
 from functools import lru_cache
 from typing import Final
 
-from bot.games.base import RuleError
+from bot.games.base import GameEngine, RuleError
 from bot.games.computer import Brain, Budget, result_value
 from bot.games.temple import legal
 from bot.games.temple.actions import (
@@ -35,8 +35,7 @@ from bot.games.temple.actions import (
 )
 from bot.games.temple.building import try_submission
 from bot.games.temple.cards import card, lightning_card, temple_cards
-from bot.games.temple.components import LENGTHS, MORTAR, STAR
-from bot.games.temple.engine import ENGINE, deadline_seconds
+from bot.games.temple.components import LENGTHS, MORTAR, STAR, deadline_seconds
 from bot.games.temple.geometry import Brick, Cell, sort_bricks
 from bot.games.temple.reveal import half_up
 from bot.games.temple.solver import counts_of, find_layout
@@ -47,6 +46,9 @@ from bot.games.temple.state import (
     GameState,
     Player,
 )
+
+#: the rules a plan is tried against (the engine that asked for this brain)
+Rules = GameEngine[GameState, Action]
 
 Plan = tuple[Action, ...]
 
@@ -334,21 +336,23 @@ def best_bricks(state: GameState, seat: int, keep: int) -> list[Action]:
     return _ranked([(v, a) for v, a in scored if v > 0], keep)
 
 
-def _after(state: GameState, seat: int, step: Action) -> GameState | None:
+def _after(engine: Rules, state: GameState, seat: int, step: Action) -> GameState | None:
     """A copy with ``step`` sealed (None if refused)."""
     child = copy_state(state)
     try:
-        ENGINE.apply(child, seat, step)
+        engine.apply(child, seat, step)
     except RuleError:
         return None
     return child
 
 
-def _then_brick(state: GameState, seat: int, prefix: tuple[Action, ...]) -> list[Plan]:
+def _then_brick(
+    engine: Rules, state: GameState, seat: int, prefix: tuple[Action, ...]
+) -> list[Plan]:
     """``prefix`` followed by the best brick it allows, and by a pass."""
     child: GameState | None = state
     for step in prefix:
-        child = _after(child, seat, step) if child is not None else None
+        child = _after(engine, child, seat, step) if child is not None else None
     if child is None:
         return []
     plans: list[Plan] = [(*prefix, brick) for brick in best_bricks(child, seat, 1)]
@@ -356,7 +360,7 @@ def _then_brick(state: GameState, seat: int, prefix: tuple[Action, ...]) -> list
     return plans
 
 
-def round_plans(state: GameState, seat: int) -> list[Plan]:
+def round_plans(engine: Rules, state: GameState, seat: int) -> list[Plan]:
     actions = legal.round_actions(state, seat)
     scorer = Scorer(state, seat)
     bricks = _ranked(
@@ -369,21 +373,21 @@ def round_plans(state: GameState, seat: int) -> list[Plan]:
     player = state.players[seat]
     sub = state.submission(seat)
     if Hammer() in actions and state.dice[seat] != STAR and not sub.hammer:
-        hammered = _after(state, seat, Hammer())
+        hammered = _after(engine, state, seat, Hammer())
         if hammered is not None:
             extra = [b for b in best_bricks(hammered, seat, HAMMER_PLANS) if b not in bricks]
             plans += [(Hammer(), b) for b in extra]
     if MORTAR in player.tokens:
         for action in actions:
             if isinstance(action, Mortar) and _mortar_helps(state, seat, scorer, action.area):
-                plans += _then_brick(state, seat, (action,))[:1]
+                plans += _then_brick(engine, state, seat, (action,))[:1]
     for action in actions:
         if (
             isinstance(action, Bag)
             or (isinstance(action, Relay) and action.bricks is not None)
             or isinstance(action, Joint)
         ):
-            plans += _then_brick(state, seat, (action,))[:1]
+            plans += _then_brick(engine, state, seat, (action,))[:1]
     return plans
 
 
@@ -410,7 +414,7 @@ def race_layouts(state: GameState, seat: int) -> list[Lightning]:
     return [] if found is None else [Lightning(tuple(sort_bricks(found)))]
 
 
-def bonus_plans(state: GameState, seat: int) -> list[Plan]:
+def bonus_plans(engine: Rules, state: GameState, seat: int) -> list[Plan]:
     pending = state.players[seat].pending_bonus
     return [(Bonus(a, k),) for a in sorted(pending) for k in sorted(set(pending[a]), reverse=True)]
 
@@ -452,25 +456,25 @@ class TempleBaseline(Brain[GameState, Action]):
         return world
 
     def plans(self, state: GameState, seat: int) -> list[Plan]:
-        if seat not in ENGINE.waiting_for(state):
+        if seat not in self.engine.waiting_for(state):
             return []
         if state.phase == PHASE_BONUS:
-            return bonus_plans(state, seat)
+            return bonus_plans(self.engine, state, seat)
         if state.phase == PHASE_RACE:
             return [*((layout,) for layout in race_layouts(state, seat)), (Skip(),)]
         if state.phase == PHASE_ROUND:
-            return round_plans(state, seat)
+            return round_plans(self.engine, state, seat)
         return []
 
     def evaluate(self, state: GameState, seat: int) -> float:
-        finished = result_value(ENGINE, state, seat)
+        finished = result_value(self.engine, state, seat)
         if finished is not None:
             return finished
         return relative(totals(state), seat)
 
     def rollout_plan(self, state: GameState, seat: int, rng: random.Random) -> Plan | None:
         if state.phase == PHASE_BONUS:
-            plans = bonus_plans(state, seat)
+            plans = bonus_plans(self.engine, state, seat)
             return plans[0] if plans else None
         if state.phase == PHASE_RACE:
             layouts = race_layouts(state, seat)

@@ -69,7 +69,8 @@ from bot.games.temple.actions import (
     Pass,
     Skip,
 )
-from bot.games.temple.components import BRICKS, MAX_PLAYERS, MIN_PLAYERS
+from bot.games.temple.components import BRICKS, MAX_PLAYERS, MIN_PLAYERS, deadline_seconds
+from bot.games.temple.computer import TempleBrain
 from bot.games.temple.state import (
     PHASE_BONUS,
     PHASE_OVER,
@@ -90,11 +91,6 @@ DEADLINES = ("1h", "4h", "12h", "24h", "48h")
 DEFAULT_DEADLINE = "24h"
 #: seconds a seat waits after a refused lightning layout
 LAYOUT_COOLDOWN = 5.0
-
-
-def deadline_seconds(value: str) -> float:
-    """``"24h"`` -> 86400.0."""
-    return float(int(value.removesuffix("h")) * 3600)
 
 
 class TempleEngine(GameEngine[GameState, Action]):
@@ -340,8 +336,6 @@ class TempleEngine(GameEngine[GameState, Action]):
 
     def computer(self) -> Brain[GameState, Action]:
         """The computer player (:mod:`~bot.games.temple.computer`)."""
-        from bot.games.temple.computer import TempleBrain  # it builds on this module
-
         return TempleBrain(self)
 
     def retry_cooldown(self, game: GameState, seat: int, action: Action, error: RuleError) -> float:
