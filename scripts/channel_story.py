@@ -14,8 +14,8 @@ is played twice: by people only, and by one person against computer seats. Colum
 * boards — public messages posted with the board image;
 * hand-offs — hand-offs between people (the game awaits a member it did not, or
   members again in a new turn or round): the goal is boards <= hand-offs + 1;
-* Play→CPU — Play buttons on messages that mention nobody (they await only
-  computer seats);
+* Play→CPU — Play buttons on messages posted while the game awaited only
+  computer seats;
 * DMs per player, and DMs that say only "your private view has changed";
 * taps — clicks and selects of the people.
 """

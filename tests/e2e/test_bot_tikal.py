@@ -24,6 +24,7 @@ from bot.i18n import t
 from .bot_harness import (
     BotHarness,
     action_buttons,
+    click_as_posted,
     decode_png,
     open_harness,
     open_picker,
@@ -261,10 +262,13 @@ async def test_auction_bids_come_as_the_bidders_own_buttons_and_commands(
     assert t("en", "tikal.event.bid", seat=first.name, amount=amount) in public.text
     assert [u.id for u in public.mentions] == [second.id]
     assert ids(public, "zg:play:")  # the next bidder opens their own picker
+    assert not ids(start_message, "zg:play:")  # only the newest message has Play
+    assert public.attachments == []  # a bid: the board comes when the turn is won
     assert not picker_buttons(picker)  # not theirs any more: no menu
-    # an older picker of theirs is answered in place, changing nothing
+    # an older Play of theirs (a client that still shows it) is answered, changing nothing
     before = await h.raw_game()
-    stale = await h.click(first, start_message, ids(start_message, "zg:play:")[0])
+    play = f"zg:play:{await h.game_id()}"
+    stale = await click_as_posted(h, first, start_message, play)
     assert "It is not your turn" in h.ephemeral_text(stale)
     assert await h.raw_game() == before
 

@@ -11,15 +11,19 @@ between people, Play buttons on messages that wait only for computers, DMs per
 player. ``scripts/channel_story.py`` prints the counts of every game and mode; the
 tests of ``tests/e2e/test_bot_channel.py`` use the same table.
 
-A *hand-off between people* is counted each time the game, seen after an
-interaction, awaits a member it did not await at the previous look, or awaits
-members again in a new turn or round (a computer run that ends with the same
-member is one hand-off to that member).
+A *hand-off between people* is counted at each commit after which the game
+awaits a member it did not await before that commit, or awaits members in a new
+turn or round (seen by wrapping the store's ``commit_step``): a member's turn
+handed to the next member is one; a run of computer turns (or a computer
+defending a conflict) that ends with a member awaited again is one; a sealed
+submission, a bid to a computer, a step in a turn that goes on are none.
 """
 
 from __future__ import annotations
 
+import json
 import random
+import re
 import sqlite3
 from collections.abc import Awaitable, Callable
 from dataclasses import dataclass, field
@@ -55,7 +59,7 @@ class StoryCounts:
     boards: int = 0
     #: hand-offs between people (see the module docstring)
     handoffs: int = 0
-    #: Play buttons on public messages that mention nobody (they await only computers)
+    #: Play buttons on public messages posted while the game awaited only computer seats
     play_for_computers: int = 0
     #: DMs per player (by name)
     dms: dict[str, int] = field(default_factory=dict)
@@ -134,12 +138,6 @@ def first_attachments(message: RecordedMessage) -> list[str]:
     return [a.filename for a in message.attachments]
 
 
-def first_content(message: RecordedMessage) -> str:
-    if message.history:
-        return str(message.history[0]["content"])
-    return message.content
-
-
 class StoryTable:
     """People who only tap, and computer seats, playing one game to its end."""
 
@@ -157,8 +155,70 @@ class StoryTable:
         self.check = check
         self.taps = 0
         self.handoffs = 0
-        self._seen: tuple[frozenset[int], Any] | None = None
         self.game_id: int | None = None
+        #: each public message of the channel: whether the game awaited a member when
+        #: it was posted (read from the database file as the fake records it)
+        self.for_members: dict[int, bool] = {}
+        record = h.fake._record
+
+        def recorded(message: RecordedMessage) -> RecordedMessage:
+            if message.channel is h.channel and not message.ephemeral:
+                self.for_members[message.id] = self._members_now()
+            return record(message)
+
+        h.fake._record = recorded  # type: ignore[method-assign]
+        assert h.store is not None
+        commit = h.store.commit_step
+
+        async def committed(game: Any, step: Any) -> Any:
+            done = await commit(game, step)
+            if game.id == self.game_id:
+                self._count_handoff(game, step.state)
+            return done
+
+        h.store.commit_step = committed  # type: ignore[method-assign]
+        start = h.store.start_game
+
+        async def started(game: Any, state: Any, order: Any, *args: Any, **kwargs: Any) -> Any:
+            done = await start(game, state, order, *args, **kwargs)
+            engine = self.h.running.service.registry[game.game_type].engine
+            awaited = engine.waiting_for(engine.load_state(state))
+            if any(order[seat] > 0 for seat in awaited):  # a member's first decision
+                self.handoffs += 1
+            return done
+
+        h.store.start_game = started  # type: ignore[method-assign]
+
+    def _count_handoff(self, game: Any, state: Any) -> None:
+        """Count a hand-off between people when the commit of ``state`` makes the game
+        await a member it did not await before, or members in a new turn."""
+        engine = self.h.running.service.registry[game.game_type].engine
+        before = engine.load_state(game.state)
+        after = engine.load_state(state)
+        members = {s.seat for s in game.seats if s.computer is None and s.status == "playing"}
+        now = engine.waiting_for(after) & members if engine.result(after) is None else set()
+        if now and (
+            now - engine.waiting_for(before)
+            or engine.turn_number(after) != engine.turn_number(before)
+        ):
+            self.handoffs += 1
+
+    def _members_now(self) -> bool:
+        """Whether the game awaits a member now, read straight from the database file."""
+        if self.h.store is None or self.game_id is None:
+            return True
+        with sqlite3.connect(self.h.store.path) as raw:
+            found = raw.execute(
+                "SELECT game_type, state, status FROM games WHERE id = ?", (self.game_id,)
+            ).fetchone()
+            seats = raw.execute(
+                "SELECT seat, computer FROM seats WHERE game_id = ?", (self.game_id,)
+            ).fetchall()
+        if found is None or found[2] != "running" or found[1] is None:
+            return True
+        engine = self.h.running.service.registry[found[0]].engine
+        computers = {seat for seat, level in seats if level is not None}
+        return bool(engine.waiting_for(engine.load_state(json.loads(found[1]))) - computers)
 
     # -- setting up -----------------------------------------------------------------
 
@@ -184,7 +244,6 @@ class StoryTable:
         started = await h.slash(creator, "game start")
         assert not started.rejected, h.ephemeral_text(started)
         await self.settle()
-        await self._look()
 
     # -- reading the game -------------------------------------------------------------
 
@@ -209,25 +268,17 @@ class StoryTable:
         return awaited, engine.turn_number(state)
 
     async def settle(self) -> None:
-        """Let the computer seats play until the game awaits a member or is over."""
+        """Let the computer seats play until the game awaits a member or is over, and
+        the timer task has delivered what they did (a pass that started after the one
+        that committed their last move has completed)."""
         for _ in range(MAX_SETTLE):
             row = await self.row()
-            if row.status != "running":
-                return
             members, _ = await self.members_awaited()
-            if members:
+            if row.status != "running" or members:
+                await self.h.running.timers.sync()
                 return
             await self.h.running.timers.sync()
         raise AssertionError("the computer seats do not hand back")
-
-    async def _look(self) -> None:
-        """Count a hand-off between people (see the module docstring)."""
-        members, turn = await self.members_awaited()
-        if not members:
-            return
-        if self._seen is None or members - self._seen[0] or turn != self._seen[1]:
-            self.handoffs += 1
-        self._seen = (frozenset(members), turn)
 
     # -- playing ----------------------------------------------------------------------
 
@@ -247,7 +298,6 @@ class StoryTable:
         for message in itx.messages:
             assert t("en", "error.internal") not in message.text, message.text
         await self.settle()
-        await self._look()
         if self.check is not None:
             await self.check(self, itx)
         return itx
@@ -322,21 +372,37 @@ class StoryTable:
             for m in h.fake.messages
             if m.channel is h.channel and not m.ephemeral and m.author is h.fake.bot_user
         ]
-        generic = t("en", "hand.update", game="\0").split("\0")[0]
         found = StoryCounts(game, mode, seats, taps=self.taps, handoffs=self.handoffs)
         found.posted = len(public)
         found.kept = sum(not m.deleted for m in public)
         found.boards = sum(BOARD in first_attachments(m) for m in public)
         found.play_for_computers = sum(
-            1 for m in public if play_ids_at_first(m) and "<@" not in first_content(m)
+            1 for m in public if play_ids_at_first(m) and not self.for_members.get(m.id, True)
         )
         for user in self.people:
             dms = [m for m in h.fake.messages if m.dm_recipient is user]
             found.dms[user.name] = len(dms)
-            found.dms_without_news += sum(
-                1 for m in dms if m.content.startswith(generic) and len(m.content.splitlines()) == 1
-            )
+            found.dms_without_news += sum(1 for m in dms if not news_in(m.content))
         return found
+
+
+#: a DM's lines that say nothing in particular: its header, the generic words, and the
+#: one line the bot sent before private news had words
+GENERIC_DM = re.compile(
+    "|".join(
+        [
+            re.escape(t("en", "hand.news", game="GAME")).replace("GAME", ".*"),
+            re.escape(t("en", "hand.changed")),
+            re.escape(t("en", "hand.view")),
+            r"Your private view in .* has changed\.",
+        ]
+    )
+)
+
+
+def news_in(content: str) -> bool:
+    """Whether a DM says anything in particular (see :data:`GENERIC_DM`)."""
+    return any(line and not GENERIC_DM.fullmatch(line) for line in content.split("\n"))
 
 
 def play_ids_at_first(message: RecordedMessage) -> list[str]:
