@@ -64,6 +64,7 @@ from __future__ import annotations
 
 import asyncio
 import io
+import json
 import logging
 from collections import OrderedDict
 from collections.abc import AsyncIterator, Awaitable, Callable, Sequence
@@ -106,8 +107,24 @@ LIVE = "live"
 INTERIM = "interim"
 #: what an interim message too long for one message starts with (its latest lines follow)
 ELLIPSIS = "…"
-#: where a hand-off message's tally goes in the text kept to edit it (never in a message)
+#: where a hand-off message's tally goes in its text as it is built (never sent, never kept:
+#: the text kept to edit it is the two sides of it, :func:`around_tally`)
 TALLY_SLOT = "\x00"
+
+
+def around_tally(text: str) -> str:
+    """The text kept with a hand-off message to edit its tally: the two sides of
+    :data:`TALLY_SLOT`, as JSON (a database keeps no NUL character)."""
+    head, _, tail = text.partition(TALLY_SLOT)
+    return json.dumps([head, tail], ensure_ascii=False)
+
+
+def with_tally(kept: str, tally: str) -> str:
+    """A hand-off message's text kept by :func:`around_tally`, with ``tally`` in its place."""
+    head, tail = json.loads(kept)
+    return f"{head}{tally}{tail}"
+
+
 HAND_FILE = "hand.png"
 #: the file name of the zoomed region where a player can act (beside the board)
 ZOOM_FILE = "zoom.png"
@@ -465,7 +482,7 @@ class Delivery:
             parts[-1] = f"{parts[-1]}\n{around}" if parts[-1] else around
         else:
             parts = split_content("\n".join([*lines, *([ping] if ping else [])]))
-        base = parts[-1] if tally else None
+        base = around_tally(parts[-1]) if tally else None
         parts = [part.replace(TALLY_SLOT, tally) for part in parts]
         view = None if late else self.reply_view(outcome, outcome.choices, lang)
         posting_lobby = outcome.lobby is not None and outcome.lobby.post
@@ -547,7 +564,7 @@ class Delivery:
             return None
         base = await self.service.message_content(game_id, TALLY)
         closed = render([Text(why)], lang)
-        content = closed if base is None else base.replace(TALLY_SLOT, closed)
+        content = closed if base is None else with_tally(base, closed)
         await self._edit(kept, content, discord.AllowedMentions.none(), view=None)
         try:
             await self.service.forget_message(game_id, TALLY)
@@ -620,7 +637,7 @@ class Delivery:
         kept = await self.service.message(game_id, TALLY)
         base = await self.service.message_content(game_id, TALLY)
         counted = render(outcome.tally[1:] if base is not None else outcome.tally, lang)
-        content = split_content(counted if base is None else base.replace(TALLY_SLOT, counted))[0]
+        content = split_content(counted if base is None else with_tally(base, counted))[0]
         if kept is not None and await self._edit(kept, content, none):
             return
         if kept is not None:
