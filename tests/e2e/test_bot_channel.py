@@ -327,3 +327,54 @@ async def test_game_mine_lists_the_games_of_every_server(
         assert (await h.raw_game(), await h.raw_game(lounge)) == before  # it reads only
     finally:
         await h.stop()
+
+
+# -- the picker: the player's own view, and when their part is played ---------------------------
+
+
+async def test_the_picker_opens_with_the_players_private_view(harness: BotHarness) -> None:
+    h = harness
+    table = StoryTable(h, [h.alice, h.bob], random.Random(1))
+    await table.start("tigris", 3)
+    [user] = [u for u in (h.alice, h.bob) if u.id in (await table.members_awaited())[0]]
+    picker = await table.open(user)
+    files = [a.filename for a in picker.attachments]
+    assert "hand.png" in files, files
+    assert "Your hand (6): " in picker.text and "Your points: " in picker.text
+    assert "Catastrophe tiles left: 2." in picker.text
+    # only its owner sees it
+    assert picker.ephemeral and picker.ephemeral_for is user
+
+
+async def tap_pass(table: StoryTable, user: FakeUser, picker: RecordedMessage) -> None:
+    """Tap Temple Rush's "Pass this round" in the picker: a button, or a select's option."""
+    label = t("en", "temple.choice.pass")
+    for component in picker.walk_components():
+        if component.get("type") == 2 and component.get("label") == label:
+            await table.click(user, picker, component["custom_id"])
+            return
+        for option in component.get("options") or []:
+            if option.get("label") == label:
+                await table.select(user, picker, component["custom_id"], [option["value"]])
+                return
+    raise AssertionError(picker.text)
+
+
+async def test_a_sealed_move_closes_the_picker_and_the_reveal_says_the_game_moved_on(
+    harness: BotHarness,
+) -> None:
+    h = harness
+    table = StoryTable(h, [h.alice, h.bob], random.Random(2))
+    await table.start("temple", 9)
+    first, second = (h.alice, h.bob)
+    round_message = table.newest_play()[0]
+    for user, said in ((first, "picker.sealed"), (second, "picker.moved_on")):
+        picker = await table.open(user)
+        await tap_pass(table, user, picker)  # one tap seals a whole move
+        assert t("en", said) in picker.text, picker.text
+        assert t("en", "picker.title.verb") not in picker.text  # no whole menu again
+        assert not [c for c in picker.custom_ids() if c.startswith("zg:pick:")]
+    # the round's message: its tally closed, its buttons gone; the reveal is below it
+    closed = h.fake.message(round_message.id)
+    assert t("en", "tally.closed") in closed.text and not live_buttons(closed)
+    assert story_messages(h)[-1].id != round_message.id
