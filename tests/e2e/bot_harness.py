@@ -39,6 +39,7 @@ from .fake_discord import (
     FakeGuild,
     FakeUser,
     InteractionResult,
+    MessageFlag,
     RecordedMessage,
     running_client,
 )
@@ -292,8 +293,12 @@ async def tap_in_picker(harness: BotHarness, user: FakeUser, label: str) -> Inte
 
 def as_posted(message: RecordedMessage) -> list[Any]:
     """A message's components as it was posted (the bot drops the buttons of a game's
-    older messages once a newer one is posted)."""
-    return list(message.history[0]["components"]) if message.history else message.components
+    older messages once a newer one is posted): its first version that is not the
+    "thinking" placeholder of a deferred interaction."""
+    for version in message.history:
+        if not int(version["flags"]) & MessageFlag.LOADING:
+            return list(version["components"])
+    return message.components
 
 
 async def click_as_posted(

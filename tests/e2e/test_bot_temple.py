@@ -129,13 +129,23 @@ async def private_png(h: BotHarness, user: FakeUser) -> bytes:
 
 
 def public_text_since(h: BotHarness, first: RecordedMessage) -> str:
-    """Every public text from ``first`` on, as it is and as it was before each edit."""
+    """Every public text from ``first`` on, as it is and as it was before each edit;
+    of ``first`` (a round's message, which also tells the round before), its tally."""
     messages = h.public_messages()
     parts = []
     for message in messages[messages.index(first) :]:
-        parts.append(message.text)
-        parts += [str(old.get("content", "")) for old in message.history]
+        texts = [message.text, *(str(old.get("content", "")) for old in message.history)]
+        if message is first:
+            texts = [from_tally(text) for text in texts]
+        parts += texts
     return "\n".join(parts)
+
+
+def from_tally(text: str) -> str:
+    """A round's message from its tally on (what its edits change)."""
+    lines = text.split("\n")
+    starts = [i for i, x in enumerate(lines) if x.startswith(SUBMITTED)]
+    return "\n".join(lines[starts[0] :]) if starts else text
 
 
 async def send(
@@ -252,7 +262,9 @@ class Round:
         waiting = [self.name(s) for s in self.awaited if s not in self.done]
         submitted = [self.name(s) for s in self.awaited if s in self.done]
         assert tally_part(edited.text)[1] == tally_lines(submitted, waiting, self.timer.due_at)
-        assert edited.mentions == []
+        # the tally is in the round's message, whose ping named the round's awaited seats;
+        # an edit notifies nobody, and names nobody else
+        assert {u.id for u in edited.mentions} <= {self.users[s].id for s in self.awaited}
         assert await deadline_timer(h) == self.timer
         # the sealed move is nowhere in public since the round opened
         if not isinstance(action, Pass):
