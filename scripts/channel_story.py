@@ -1,7 +1,7 @@
 """What whole games put in the channel and the DMs: one table, one row per game and mode.
 
-Usage: ``python scripts/channel_story.py [--only tigris] [--seed 1] [--without-computers]
-[--with-computers-only]``
+Usage: ``python scripts/channel_story.py [--only tigris] [--mode auction] [--seed 1]
+[--people-only | --computers-only]``
 
 Each row is one whole game played by taps through the real bot, a real SQLite file
 and the fake Discord on loopback (:class:`tests.support.channel_story.StoryTable`):
