@@ -269,6 +269,28 @@ class GameEngine(ABC, Generic[S, A]):
         what everyone is told each round (its number, the dice) compares the rest."""
         return before != after
 
+    def private_news(
+        self, before: Mapping[str, JSON] | None, after: Mapping[str, JSON]
+    ) -> list[tuple[str, Mapping[str, Any]]]:
+        """What changed in a seat's private view from ``before`` to ``after``, in words
+        (catalog keys and params): the lines of its DM, which comes with the image.
+        ``before`` None asks for the view itself in words (the move picker shows it
+        as the seat's picker opens). Empty when nothing the seat can see changed: no
+        DM then. Default: one generic line (``hand.view``; ``hand.changed`` when
+        :meth:`private_view_changed`)."""
+        if before is None:
+            return [("hand.view", {})]
+        if self.private_view_changed(before, after):
+            return [("hand.changed", {})]
+        return []
+
+    def told_in_place(self, state: S) -> bool:
+        """Whether the game is amid a run of small public steps told by one message
+        that each step replaces, with the board posted when the run ends (an
+        auction's bids: ``state`` is after a bid that did not end the auction).
+        Default: never."""
+        return False
+
     def may_act(self, state: S, seat: Seat) -> bool:
         """Whether ``seat`` may submit now. Default: the game waits for it.
 

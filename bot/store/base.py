@@ -234,6 +234,9 @@ class StepWrite:
     #: the computer seats' move timer: its due time (one already set keeps its own,
     #: unless this one is earlier), None to drop it
     computer: float | Keep | None = KEEP
+    #: each seat's private view as its player is now told of it (a hand-off's DMs), by
+    #: seat; :data:`KEEP` leaves the last told views
+    told: Mapping[int, Any] | Keep = KEEP
 
     def __post_init__(self) -> None:
         if len({move.checkpoint for move in self.moves}) > 1:
@@ -251,6 +254,17 @@ class Committed:
 
     version: int
     last_seq: int
+
+
+@dataclass(frozen=True)
+class PlayerGame:
+    """A running game a user has a seat in (``/game mine``): the game, its newest
+    public message (channel id, message id) when one is kept, and when its turn
+    clock runs out, if it has one."""
+
+    row: GameRow
+    message: tuple[int, int] | None = None
+    clock_ends: float | None = None
 
 
 @dataclass(frozen=True)
@@ -490,11 +504,13 @@ class Store(ABC):
         reminder: float | Keep | None = KEEP,
         deadlines: Mapping[str, float] | Keep = KEEP,
         clock: Mapping[str, float] | Keep = KEEP,
+        told: Mapping[int, Any] | None = None,
     ) -> None:
         """Move a lobby to running with its first state, seat order and timers.
 
         ``order`` holds the user ids in their new seat order, ``colours`` each
-        seat's colour.
+        seat's colour, ``told`` each seat's first private view, as its player is
+        told of it (:attr:`StepWrite.told`).
         """
 
     @abstractmethod
@@ -607,12 +623,32 @@ class Store(ABC):
 
     @abstractmethod
     async def set_message(
-        self, game_id: int, kind: str, channel_id: int, message_id: int
-    ) -> None: ...
+        self, game_id: int, kind: str, channel_id: int, message_id: int, content: str | None = None
+    ) -> None:
+        """Keep a game's message of this kind (one per kind), with the text the adapter
+        edits it from (``content``), if any."""
 
     @abstractmethod
     async def message(self, game_id: int, kind: str) -> tuple[int, int] | None:
         """The (channel id, message id) of a game's kept message, if one was posted."""
+
+    @abstractmethod
+    async def message_content(self, game_id: int, kind: str) -> str | None:
+        """The text kept with a game's kept message of this kind, if any."""
+
+    @abstractmethod
+    async def forget_message(self, game_id: int, kind: str) -> None:
+        """Forget a game's kept message of this kind (it was deleted)."""
+
+    @abstractmethod
+    async def told(self, game_id: int) -> dict[int, Any] | None:
+        """Each seat's private view as last told (:attr:`StepWrite.told`), None when
+        none was written yet."""
+
+    @abstractmethod
+    async def player_games(self, user_id: int, limit: int, kind: str) -> list[PlayerGame]:
+        """The running games the user has a seat in, the longest waiting first (at most
+        ``limit``), each with its kept message of ``kind`` and its turn clock's end."""
 
     @abstractmethod
     async def mark_dms_closed(self, user_id: int) -> None:

@@ -182,6 +182,14 @@ MIGRATIONS: tuple[Migration, ...] = (
             " WHERE computer IS NOT NULL;",
         ),
     ),
+    # 8: the private view each seat was last told of (by DM), to say what changed since;
+    # a kept message's own text, to edit the part the adapter keeps up to date (a tally)
+    (
+        """
+        ALTER TABLE games ADD COLUMN told TEXT;
+        ALTER TABLE game_messages ADD COLUMN content TEXT;
+        """,
+    ),
 )
 
 #: where a migration's statement ends: ``;`` at the end of a line

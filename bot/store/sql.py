@@ -42,6 +42,7 @@ from bot.store.base import (
     HandOver,
     Keep,
     MoveRow,
+    PlayerGame,
     PlayerResults,
     SeatSpec,
     StepWrite,
@@ -292,6 +293,7 @@ class SqlStore(Store):
         reminder: float | Keep | None = KEEP,
         deadlines: Mapping[str, float] | Keep = KEEP,
         clock: Mapping[str, float] | Keep = KEEP,
+        told: Mapping[int, Any] | None = None,
     ) -> None:
         def plan() -> Plan[None]:
             now = time.time()
@@ -299,8 +301,11 @@ class SqlStore(Store):
                 game,
                 "lobby",
                 now,
-                ", status = 'running', state = :state, waiting_since = :now",
+                ", status = 'running', state = :state, waiting_since = :now, told = :told",
                 state=dumps(state),
+                told=None
+                if told is None
+                else dumps({str(seat): view for seat, view in told.items()}),
             )
             yield count(
                 "UPDATE seats SET seat = -seat - 1 WHERE game_id = :game_id", game_id=game.id
@@ -341,13 +346,18 @@ class SqlStore(Store):
                 "   ELSE COALESCE(checkpoint_state, state) END,"
                 " checkpoint_seq = CASE WHEN :checkpoint = 1 THEN :last_seq"
                 "   ELSE checkpoint_seq END,"
-                " published_seq = CASE WHEN :published = 1 THEN :last_seq ELSE published_seq END",
+                " published_seq = CASE WHEN :published = 1 THEN :last_seq ELSE published_seq END,"
+                " told = CASE WHEN :tell = 1 THEN :told ELSE told END",
                 state=dumps(step.state),
                 status=step.status,
                 last_seq=last_seq,
                 waiting_changed=step.waiting_changed,
                 checkpoint=step.checkpoint,
                 published=step.published,
+                tell=not isinstance(step.told, Keep),
+                told=None
+                if isinstance(step.told, Keep)
+                else dumps({str(seat): view for seat, view in step.told.items()}),
             )
             yield many(
                 "INSERT INTO moves (game_id, seq, seat, action, created_at, kind, events,"
@@ -601,17 +611,28 @@ class SqlStore(Store):
 
     # -- messages the adapter keeps up to date ----------------------------------------------
 
-    async def set_message(self, game_id: int, kind: str, channel_id: int, message_id: int) -> None:
+    async def set_message(
+        self, game_id: int, kind: str, channel_id: int, message_id: int, content: str | None = None
+    ) -> None:
         await self._write(
-            "INSERT INTO game_messages (game_id, kind, channel_id, message_id)"
-            " VALUES (:game_id, :kind, :channel_id, :message_id)"
-            " ON CONFLICT (game_id, kind) DO UPDATE SET"
-            " channel_id = excluded.channel_id, message_id = excluded.message_id",
+            "INSERT INTO game_messages (game_id, kind, channel_id, message_id, content)"
+            " VALUES (:game_id, :kind, :channel_id, :message_id, :content)"
+            " ON CONFLICT (game_id, kind) DO UPDATE SET channel_id = excluded.channel_id,"
+            " message_id = excluded.message_id, content = excluded.content",
             game_id=game_id,
             kind=kind,
             channel_id=channel_id,
             message_id=message_id,
+            content=content,
         )
+
+    async def message_content(self, game_id: int, kind: str) -> str | None:
+        row = await self._one(
+            "SELECT content FROM game_messages WHERE game_id = :game_id AND kind = :kind",
+            game_id=game_id,
+            kind=kind,
+        )
+        return None if row is None or row[0] is None else str(row[0])
 
     async def message(self, game_id: int, kind: str) -> tuple[int, int] | None:
         row = await self._one(
@@ -621,6 +642,54 @@ class SqlStore(Store):
             kind=kind,
         )
         return (int(row[0]), int(row[1])) if row else None
+
+    async def forget_message(self, game_id: int, kind: str) -> None:
+        await self._write(
+            "DELETE FROM game_messages WHERE game_id = :game_id AND kind = :kind",
+            game_id=game_id,
+            kind=kind,
+        )
+
+    async def told(self, game_id: int) -> dict[int, Any] | None:
+        row = await self._one("SELECT told FROM games WHERE id = :id", id=game_id)
+        if row is None or row[0] is None:
+            return None
+        return {int(seat): view for seat, view in json.loads(row[0]).items()}
+
+    # -- a player's games ---------------------------------------------------------------
+
+    async def player_games(self, user_id: int, limit: int, kind: str) -> list[PlayerGame]:
+        rows = [
+            decode_game(r)
+            for r in await self._all(
+                f"{SELECT_GAME} WHERE status = 'running' AND id IN"
+                " (SELECT game_id FROM seats WHERE user_id = :user_id)"
+                " ORDER BY waiting_since, id LIMIT :limit",
+                user_id=user_id,
+                limit=limit,
+            )
+        ]
+        if not rows:
+            return []
+        ids = [row.id for row in rows]
+        kept = {
+            int(r[0]): (int(r[1]), int(r[2]))
+            for r in await self._all(
+                "SELECT game_id, channel_id, message_id FROM game_messages"
+                " WHERE game_id {in:ids} AND kind = :kind",
+                ids=ids,
+                kind=kind,
+            )
+        }
+        ends = {
+            int(r[0]): float(r[1])
+            for r in await self._all(
+                "SELECT game_id, MIN(due_at) FROM timers WHERE game_id {in:ids}"
+                " AND kind = 'clock' AND name = 'turn' GROUP BY game_id",
+                ids=ids,
+            )
+        }
+        return [PlayerGame(row, kept.get(row.id), ends.get(row.id)) for row in rows]
 
     # -- DM reachability --------------------------------------------------------------------
 

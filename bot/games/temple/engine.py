@@ -51,6 +51,7 @@ from bot.games.temple import (
     flow,
     joint,
     legal,
+    news,
     picking,
     race,
     scoring,
@@ -215,6 +216,12 @@ class TempleEngine(GameEngine[GameState, Action]):
 
     def private_view(self, game: GameState, seat: int) -> dict[str, Any]:
         return views.private_view(game, seat)
+
+    def private_news(
+        self, before: Mapping[str, Any] | None, after: Mapping[str, Any]
+    ) -> list[tuple[str, Mapping[str, Any]]]:
+        """The sealed move and the areas to re-lay, when they changed (:mod:`.news`)."""
+        return news.private_news(before, after)
 
     def turn_number(self, game: GameState) -> int:
         """Changes with every round, lightning race and bonus choice: each is a new

@@ -222,6 +222,11 @@ class TikalEngine(GameEngine[GameState, actions.Action]):
             return True
         return any(event.key in REVEALING for event in events)
 
+    def told_in_place(self, game: GameState) -> bool:
+        """An auction still open after a bid or a pass: its bids are told by one message
+        that each bid replaces; the board comes when a seat wins the turn."""
+        return game.phase == PHASE_BID
+
     def public_choices(self, game: GameState, seat: int) -> list[actions.Action]:
         """The auction winner's pick among the revealed hexes (public anyway)."""
         if game.phase == PHASE_PICK and seat in rules.waiting_for(game):
