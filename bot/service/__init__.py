@@ -124,6 +124,7 @@ class GameService:
         self.fire_due_timers = self.clock_part.fire_due_timers
         self.repair_timers = self.clock_part.repair_timers
         self.status = self.reading.status
+        self.mine = self.reading.mine
         self.board = self.reading.board
         self.hand = self.reading.hand
         self.log_lines = self.reading.log_lines
@@ -138,6 +139,8 @@ class GameService:
         self.note_dm_announcement = self.reach.note_dm_announcement
         self.remember_message = self.reach.remember_message
         self.message = self.reach.message
+        self.forget_message = self.reach.forget_message
+        self.message_content = self.reach.message_content
         self.pause = self.seats.pause
         self.resume = self.seats.resume
         self.extend = self.seats.extend

@@ -328,6 +328,9 @@ class Lobby:
                     reminder=None if clocked else now + self.ctx.reminder_seconds,
                     deadlines={d.name: now + d.seconds for d in engine.deadlines(state)},
                     clock=clock_timers(now, seconds) if clocked and seconds else KEEP,
+                    told={s: engine.private_view(state, s) for s in range(len(order))}
+                    if engine.has_private_view
+                    else None,
                 )
             )
             self.ctx.timers_changed()

@@ -42,6 +42,7 @@ from bot.store.base import (
     HandOver,
     Keep,
     MoveRow,
+    PlayerGame,
     PlayerResults,
     SeatSpec,
     StepWrite,
@@ -55,7 +56,8 @@ from bot.store.base import (
     decode_move,
     decode_timer,
     dumps,
-    seat_specs,
+    seat_secret,
+    seats_with_secrets,
 )
 from bot.store.dialect import Compiled, Dialect
 from bot.store.plan import Duplicate, Plan, PlanFactory, count, many, rows, run
@@ -202,6 +204,8 @@ class SqlStore(Store):
         seed: int,
         language: str = "en",
     ) -> GameRow:
+        specs = seats_with_secrets(seats)  # drawn once: a plan may run again
+
         def plan() -> Plan[int]:
             now = time.time()
             try:
@@ -225,8 +229,8 @@ class SqlStore(Store):
             yield many(
                 INSERT_SEAT,
                 (
-                    _seat(game_id, number, user, name, now, computer)
-                    for number, (user, name, computer) in enumerate(seat_specs(seats))
+                    _seat(game_id, number, user, name, now, computer, secret)
+                    for number, (user, name, computer, secret) in enumerate(specs)
                 ),
             )
             return game_id
@@ -238,11 +242,14 @@ class SqlStore(Store):
     async def add_seat(
         self, game: GameRow, user_id: int, display_name: str, *, computer: str | None = None
     ) -> None:
+        secret = seat_secret(computer)  # drawn once: a plan may run again
+
         def plan() -> Plan[None]:
             now = time.time()
             yield from _bump(game, "lobby", now)
             yield run(
-                INSERT_SEAT, **_seat(game.id, len(game.seats), user_id, display_name, now, computer)
+                INSERT_SEAT,
+                **_seat(game.id, len(game.seats), user_id, display_name, now, computer, secret),
             )
 
         await self._perform(plan)
@@ -286,6 +293,7 @@ class SqlStore(Store):
         reminder: float | Keep | None = KEEP,
         deadlines: Mapping[str, float] | Keep = KEEP,
         clock: Mapping[str, float] | Keep = KEEP,
+        told: Mapping[int, Any] | None = None,
     ) -> None:
         def plan() -> Plan[None]:
             now = time.time()
@@ -293,8 +301,11 @@ class SqlStore(Store):
                 game,
                 "lobby",
                 now,
-                ", status = 'running', state = :state, waiting_since = :now",
+                ", status = 'running', state = :state, waiting_since = :now, told = :told",
                 state=dumps(state),
+                told=None
+                if told is None
+                else dumps({str(seat): view for seat, view in told.items()}),
             )
             yield run("UPDATE seats SET seat = -seat - 1 WHERE game_id = :game_id", game_id=game.id)
             yield many(
@@ -333,13 +344,18 @@ class SqlStore(Store):
                 "   ELSE COALESCE(checkpoint_state, state) END,"
                 " checkpoint_seq = CASE WHEN :checkpoint = 1 THEN :last_seq"
                 "   ELSE checkpoint_seq END,"
-                " published_seq = CASE WHEN :published = 1 THEN :last_seq ELSE published_seq END",
+                " published_seq = CASE WHEN :published = 1 THEN :last_seq ELSE published_seq END,"
+                " told = CASE WHEN :tell = 1 THEN :told ELSE told END",
                 state=dumps(step.state),
                 status=step.status,
                 last_seq=last_seq,
                 waiting_changed=step.waiting_changed,
                 checkpoint=step.checkpoint,
                 published=step.published,
+                tell=not isinstance(step.told, Keep),
+                told=None
+                if isinstance(step.told, Keep)
+                else dumps({str(seat): view for seat, view in step.told.items()}),
             )
             yield many(
                 "INSERT INTO moves (game_id, seq, seat, action, created_at, kind, events,"
@@ -406,16 +422,19 @@ class SqlStore(Store):
         *,
         computer: str | None = None,
     ) -> int:
+        secret = seat_secret(computer)  # drawn once: a plan may run again
+
         def plan() -> Plan[int]:
             yield from _bump(game, "running", time.time())
             try:
                 yield run(
                     "UPDATE seats SET user_id = :user_id, display_name = :name,"
-                    " status = 'playing', timeouts = 0, auto = 0, computer = :computer"
-                    " WHERE game_id = :game_id AND seat = :seat",
+                    " status = 'playing', timeouts = 0, auto = 0, computer = :computer,"
+                    " secret = :secret WHERE game_id = :game_id AND seat = :seat",
                     user_id=user_id,
                     name=display_name,
                     computer=computer,
+                    secret=secret,
                     game_id=game.id,
                     seat=seat,
                 )
@@ -590,17 +609,28 @@ class SqlStore(Store):
 
     # -- messages the adapter keeps up to date ----------------------------------------------
 
-    async def set_message(self, game_id: int, kind: str, channel_id: int, message_id: int) -> None:
+    async def set_message(
+        self, game_id: int, kind: str, channel_id: int, message_id: int, content: str | None = None
+    ) -> None:
         await self._write(
-            "INSERT INTO game_messages (game_id, kind, channel_id, message_id)"
-            " VALUES (:game_id, :kind, :channel_id, :message_id)"
-            " ON CONFLICT (game_id, kind) DO UPDATE SET"
-            " channel_id = excluded.channel_id, message_id = excluded.message_id",
+            "INSERT INTO game_messages (game_id, kind, channel_id, message_id, content)"
+            " VALUES (:game_id, :kind, :channel_id, :message_id, :content)"
+            " ON CONFLICT (game_id, kind) DO UPDATE SET channel_id = excluded.channel_id,"
+            " message_id = excluded.message_id, content = excluded.content",
             game_id=game_id,
             kind=kind,
             channel_id=channel_id,
             message_id=message_id,
+            content=content,
         )
+
+    async def message_content(self, game_id: int, kind: str) -> str | None:
+        row = await self._one(
+            "SELECT content FROM game_messages WHERE game_id = :game_id AND kind = :kind",
+            game_id=game_id,
+            kind=kind,
+        )
+        return None if row is None or row[0] is None else str(row[0])
 
     async def message(self, game_id: int, kind: str) -> tuple[int, int] | None:
         row = await self._one(
@@ -610,6 +640,54 @@ class SqlStore(Store):
             kind=kind,
         )
         return (int(row[0]), int(row[1])) if row else None
+
+    async def forget_message(self, game_id: int, kind: str) -> None:
+        await self._write(
+            "DELETE FROM game_messages WHERE game_id = :game_id AND kind = :kind",
+            game_id=game_id,
+            kind=kind,
+        )
+
+    async def told(self, game_id: int) -> dict[int, Any] | None:
+        row = await self._one("SELECT told FROM games WHERE id = :id", id=game_id)
+        if row is None or row[0] is None:
+            return None
+        return {int(seat): view for seat, view in json.loads(row[0]).items()}
+
+    # -- a player's games ---------------------------------------------------------------
+
+    async def player_games(self, user_id: int, limit: int, kind: str) -> list[PlayerGame]:
+        rows = [
+            decode_game(r)
+            for r in await self._all(
+                f"{SELECT_GAME} WHERE status = 'running' AND id IN"
+                " (SELECT game_id FROM seats WHERE user_id = :user_id)"
+                " ORDER BY waiting_since, id LIMIT :limit",
+                user_id=user_id,
+                limit=limit,
+            )
+        ]
+        if not rows:
+            return []
+        ids = [row.id for row in rows]
+        kept = {
+            int(r[0]): (int(r[1]), int(r[2]))
+            for r in await self._all(
+                "SELECT game_id, channel_id, message_id FROM game_messages"
+                " WHERE game_id {in:ids} AND kind = :kind",
+                ids=ids,
+                kind=kind,
+            )
+        }
+        ends = {
+            int(r[0]): float(r[1])
+            for r in await self._all(
+                "SELECT game_id, MIN(due_at) FROM timers WHERE game_id {in:ids}"
+                " AND kind = 'clock' AND name = 'turn' GROUP BY game_id",
+                ids=ids,
+            )
+        }
+        return [PlayerGame(row, kept.get(row.id), ends.get(row.id)) for row in rows]
 
     # -- DM reachability --------------------------------------------------------------------
 
@@ -788,8 +866,8 @@ class SqlStore(Store):
 # -- statements and steps more than one unit shares ---------------------------------------
 
 INSERT_SEAT = (
-    "INSERT INTO seats (game_id, seat, user_id, display_name, joined_at, computer)"
-    " VALUES (:game_id, :seat, :user_id, :name, :now, :computer)"
+    "INSERT INTO seats (game_id, seat, user_id, display_name, joined_at, computer, secret)"
+    " VALUES (:game_id, :seat, :user_id, :name, :now, :computer, :secret)"
 )
 RENUMBER_NEGATIVE_SEATS = "UPDATE seats SET seat = -seat - 1 WHERE game_id = :game_id AND seat < 0"
 DELETE_GAME_TIMERS = "DELETE FROM timers WHERE game_id = :game_id"
@@ -797,9 +875,15 @@ DELETE_TIMER = "DELETE FROM timers WHERE id = :id"
 
 
 def _seat(
-    game_id: int, seat: int, user_id: int, name: str, now: float, computer: str | None
+    game_id: int,
+    seat: int,
+    user_id: int,
+    name: str,
+    now: float,
+    computer: str | None,
+    secret: int | None,
 ) -> dict[str, Any]:
-    """The parameters of :data:`INSERT_SEAT`."""
+    """The parameters of :data:`INSERT_SEAT` (a computer's secret: :func:`seat_secret`)."""
     return {
         "game_id": game_id,
         "seat": seat,
@@ -807,6 +891,7 @@ def _seat(
         "name": name,
         "now": now,
         "computer": computer,
+        "secret": secret,
     }
 
 
