@@ -44,6 +44,7 @@ from bot.discord.cogs.after import AfterCog
 from bot.discord.cogs.games import GamesCog
 from bot.discord.cogs.help import HelpCog
 from bot.discord.cogs.lobby import LobbyCog
+from bot.discord.cogs.mine import MineCog
 from bot.discord.cogs.play import PlayCog
 from bot.discord.cogs.table import TableCog
 from bot.discord.delivery import Delivery
@@ -101,6 +102,7 @@ class ZigguratBot(commands.Bot):
         lobby = LobbyCog(self)
         await self.add_cog(lobby)
         await self.add_cog(TableCog(self, lobby.group))
+        await self.add_cog(MineCog(self, lobby.group))
         await self.add_cog(PlayCog(self))
         await self.add_cog(HelpCog(self))
         await self.add_cog(GamesCog(self))
@@ -274,7 +276,7 @@ class Backoff:
 
     def next_delay(self) -> float:
         self.attempts += 1
-        step = min(self.cap, self.base * 2 ** min(self.attempts - 1, 32))
+        step: float = min(self.cap, self.base * 2.0 ** min(self.attempts - 1, 32))
         return step / 2 + self.rng.uniform(0, step / 2)
 
     def reset(self) -> None:

@@ -12,9 +12,25 @@ Decisions:
   follow-up needs no channel permission, so a move is announced even where
   the bot may not post on its own; timer messages (no interaction) use
   ``channel.send``.
-* A simultaneous round's tally is one message kept up to date: posted with
-  ``channel.send`` when a round opens (its id remembered through the
-  service), edited on each submission, posted anew if it is gone.
+* **The game's story.** A hand-off message (``Outcome.story``) is the game's
+  newest message, and only the newest carries live buttons: the one before
+  is edited to drop its buttons (Play, decisions already taken) once the new
+  one is posted. An interim message (``Outcome.interim``) is edited in place
+  by the next interim one when that pings nobody new, else posted anew; the
+  next message of the game (interim or hand-off) that is posted deletes it,
+  since it tells its lines again. The newest message (:data:`LIVE`) and the
+  interim one (:data:`INTERIM`) are remembered through the service (the
+  store), so a restart or another process of a cluster finds them. An interim
+  message is one message: when its lines do not fit, it shows the latest
+  that do, after "…" (the hand-off message tells them all). Side notes (a
+  reminder, a pause) carry no buttons and leave the story's messages alone.
+* A simultaneous round's tally (who has submitted, who is awaited, the
+  deadline) ends the round's hand-off message, which is edited on each
+  submission from its own text kept in the store with it (:data:`TALLY`), so
+  one message per round tells it all; when the round is revealed (the next
+  hand-off message) or the game ends, the tally becomes a line saying so,
+  and the buttons go. A tally whose message is gone, or that has no hand-off
+  message, is posted on its own with ``channel.send``.
 * After a step that hands nothing over, the invoker's changed private view
   comes with their answer (ephemeral), not by DM.
 * One public message per outcome: the public lines, then a last line
@@ -48,9 +64,11 @@ from __future__ import annotations
 
 import asyncio
 import io
+import json
 import logging
 from collections import OrderedDict
-from collections.abc import Awaitable, Callable, Sequence
+from collections.abc import AsyncIterator, Awaitable, Callable, Sequence
+from contextlib import asynccontextmanager
 from typing import TYPE_CHECKING, Any
 
 import discord
@@ -76,10 +94,37 @@ DM_RETRY_SECONDS = 6 * 3600.0
 BOARD_FILE = "board.png"
 #: how many answered interactions are remembered (one lives 15 minutes at most)
 ANSWERED_MEMORY = 4096
+#: how many games' story order is remembered (a forgotten one starts afresh)
+STORIES_MEMORY = 4096
 #: the kind under which a round's tally message is remembered
 TALLY = "tally"
 #: the kind under which a lobby's message is remembered (bot.discord.lobby_buttons)
 LOBBY = "lobby"
+#: the kind under which a game's newest hand-off message, the one with live buttons, is
+#: remembered (also the link of ``/game mine``)
+LIVE = "live"
+#: the kind under which a game's interim message (replaced by the next) is remembered
+INTERIM = "interim"
+#: what an interim message too long for one message starts with (its latest lines follow)
+ELLIPSIS = "…"
+#: where a hand-off message's tally goes in its text as it is built (never sent, never kept:
+#: the text kept to edit it is the two sides of it, :func:`around_tally`)
+TALLY_SLOT = "\x00"
+
+
+def around_tally(text: str) -> str:
+    """The text kept with a hand-off message to edit its tally: the two sides of
+    :data:`TALLY_SLOT`, as JSON (a database keeps no NUL character)."""
+    head, _, tail = text.partition(TALLY_SLOT)
+    return json.dumps([head, tail], ensure_ascii=False)
+
+
+def with_tally(kept: str, tally: str) -> str:
+    """A hand-off message's text kept by :func:`around_tally`, with ``tally`` in its place."""
+    head, tail = json.loads(kept)
+    return f"{head}{tally}{tail}"
+
+
 HAND_FILE = "hand.png"
 #: the file name of the zoomed region where a player can act (beside the board)
 ZOOM_FILE = "zoom.png"
@@ -118,6 +163,23 @@ def split_content(text: str, limit: int = MAX_CONTENT) -> list[str]:
     return parts
 
 
+def tail_fitted(text: str, limit: int = MAX_CONTENT) -> str:
+    """``text`` when it fits one message, else its latest lines that fit after
+    :data:`ELLIPSIS` (an interim message; the hand-off message tells them all)."""
+    if len(text) <= limit:
+        return text
+    kept: list[str] = []
+    size = len(ELLIPSIS)
+    for line in reversed(text.split("\n")):
+        if size + 1 + len(line) > limit:
+            break
+        kept.insert(0, line)
+        size += 1 + len(line)
+    if not kept:  # one overlong last line: its end
+        return ELLIPSIS + text[-(limit - len(ELLIPSIS)) :]
+    return "\n".join([ELLIPSIS, *kept])
+
+
 def png(data: bytes, filename: str) -> discord.File:
     """A fresh file object (discord.File streams are consumed by one send)."""
     return discord.File(io.BytesIO(data), filename=filename)
@@ -132,6 +194,42 @@ def mention_only(user_ids: Sequence[int]) -> discord.AllowedMentions:
     )
 
 
+class Stories:
+    """Per game, a lock that tells its story one message at a time, and the newest
+    version of the game told; bounded (:data:`STORIES_MEMORY`, the games least
+    recently told and not being told are forgotten)."""
+
+    def __init__(self, limit: int = STORIES_MEMORY) -> None:
+        self.limit = limit
+        self._games: OrderedDict[int, tuple[asyncio.Lock, int | None]] = OrderedDict()
+
+    @asynccontextmanager
+    async def telling(self, game_id: int, version: int | None) -> AsyncIterator[bool]:
+        """Hold the game's lock; yields whether ``version`` is older than the newest told
+        (late), and records it as told when it is not."""
+        entry = self._games.get(game_id)
+        lock = asyncio.Lock() if entry is None else entry[0]
+        self._games[game_id] = (lock, None if entry is None else entry[1])
+        self._games.move_to_end(game_id)
+        self._forget()
+        async with lock:
+            newest = self._games.get(game_id, (lock, None))[1]
+            late = version is not None and newest is not None and version < newest
+            if not late and version is not None:
+                self._games[game_id] = (lock, version)
+            yield late
+
+    def _forget(self) -> None:
+        while len(self._games) > self.limit:
+            game_id, (lock, _) = next(iter(self._games.items()))
+            if lock.locked():
+                break
+            del self._games[game_id]
+
+    def __len__(self) -> int:
+        return len(self._games)
+
+
 class Delivery:
     """Sends outcomes: to an interaction (commands, buttons) or to a channel (timers)."""
 
@@ -140,6 +238,8 @@ class Delivery:
         self.service = service
         #: interactions whose original response was already edited (bounded)
         self._edited: OrderedDict[int, None] = OrderedDict()
+        #: each game's story, told one message at a time in the game's order
+        self.stories = Stories()
 
     # -- answering an interaction -----------------------------------------------
 
@@ -347,25 +447,65 @@ class Delivery:
         """The one public message of an outcome; False (logged) if Discord refused it.
 
         Each awaited player is named, but only those who chose to be told in the
-        channel (the default) are pinged there; those who chose DMs get one.
+        channel (the default) are pinged there; those who chose DMs get one. A
+        hand-off message keeps the game's story as the module docstring says: one
+        at a time per game, and one made at an older version of the game than the
+        newest told (a member's step and the computers' answer to it delivered at
+        once) stands aside — an interim one is not posted (the newer message tells
+        its lines), a hand-off one is posted without buttons and changes nothing.
         """
+        if not outcome.story or outcome.game_id is None:
+            return await self._post(send, outcome, lang)
+        async with self.stories.telling(outcome.game_id, outcome.version) as late:
+            if late and outcome.interim:
+                return True
+            return await self._post(send, outcome, lang, late=late)
+
+    async def _post(self, send: Send, outcome: Outcome, lang: str, *, late: bool = False) -> bool:
+        """:meth:`post_public`'s work (``late``: a hand-off message that stands aside)."""
         lines = [line.render(lang) for line in outcome.public]
         choices = await self._notify_choices(outcome)
         pinged = [uid for uid in outcome.ping if choices.get(uid) in ("channel", "both")]
+        ping = ""
         if outcome.ping:
             mentions = " ".join(f"<@{uid}>" for uid in outcome.ping)
-            lines.append(t(lang, "game.your_turn", mentions=mentions))
-        parts = split_content("\n".join(lines))
-        view = self.reply_view(outcome, outcome.choices, lang)
+            ping = t(lang, "game.your_turn", mentions=mentions)
+        story = outcome.story and outcome.game_id is not None and not late
+        tally = render(outcome.tally[1:], lang) if story and outcome.tally else ""
+        # the last part's text around its tally (kept, to edit the tally in place)
+        around = "\n".join([TALLY_SLOT, *([ping] if ping else [])])
+        if story and outcome.interim:
+            parts = [tail_fitted("\n".join([*lines, *([ping] if ping else [])]))]
+        elif tally:  # the tally and the ping end the last part: leave them room
+            room = len(around) - len(TALLY_SLOT) + len(tally) + 1
+            parts = split_content("\n".join(lines), MAX_CONTENT - room)
+            parts[-1] = f"{parts[-1]}\n{around}" if parts[-1] else around
+        else:
+            parts = split_content("\n".join([*lines, *([ping] if ping else [])]))
+        base = around_tally(parts[-1]) if tally else None
+        parts = [part.replace(TALLY_SLOT, tally) for part in parts]
+        view = None if late else self.reply_view(outcome, outcome.choices, lang)
         posting_lobby = outcome.lobby is not None and outcome.lobby.post
         if posting_lobby and outcome.lobby is not None and outcome.game_id is not None:
             view = lobby_view(outcome.lobby, outcome.game_id, lang)
+        kept: tuple[int, int] | None = None
+        live: tuple[int, int] | None = None
+        if story and outcome.game_id is not None:
+            kept = await self.service.message(outcome.game_id, INTERIM)
+            live = await self.service.message(outcome.game_id, LIVE)
+            if (  # an interim message pinging nobody new: the one before, edited
+                outcome.interim
+                and kept is not None
+                and not outcome.ping
+                and await self._edit(kept, parts[0], mention_only([]), view=view)
+            ):
+                return True
         sent: Any = None
         try:
             for index, part in enumerate(parts):
                 extra: dict[str, Any] = {}
                 if index == len(parts) - 1:
-                    if outcome.board is not None:
+                    if outcome.board is not None and not outcome.interim:
                         extra["file"] = png(outcome.board, BOARD_FILE)
                     if view is not None:
                         extra["view"] = view
@@ -375,8 +515,74 @@ class Delivery:
             return False
         if posting_lobby and sent is not None:
             await self.remember_lobby(outcome, sent)
+        if story and sent is not None:
+            await self._retell(outcome, sent, kept, live, lang, base=base)
         await self._turn_dms(outcome, choices, lang)
         return True
+
+    async def _retell(
+        self,
+        outcome: Outcome,
+        sent: Any,
+        kept: tuple[int, int] | None,
+        live: tuple[int, int] | None,
+        lang: str,
+        *,
+        base: str | None,
+    ) -> None:
+        """After a hand-off message ``sent``: close the round's tally before it, remember
+        it (with ``base``, its text without its tally, when it ends with one), then
+        delete the interim message it replaces (``kept``) or drop the buttons of the
+        game's newest message before (``live``)."""
+        game_id = outcome.game_id
+        if game_id is None:
+            return
+        where = (_channel_id(sent, outcome.channel_id), int(sent.id))
+        closed = await self._close_tally(game_id, lang)
+        try:
+            await self.service.remember_message(game_id, LIVE, *where)
+            if base is not None:
+                await self.service.remember_message(game_id, TALLY, *where, base)
+            if outcome.interim:
+                await self.service.remember_message(game_id, INTERIM, *where)
+            elif kept is not None:
+                await self.service.forget_message(game_id, INTERIM)
+        except Exception:
+            log.exception("could not remember the messages of game %s", game_id)
+        if kept is not None and kept != where:
+            await self._delete(kept)
+        elif live is not None and live not in (where, closed):
+            await self._edit(live, None, None, view=None)
+
+    async def _close_tally(
+        self, game_id: int, lang: str, *, why: str = "tally.closed"
+    ) -> tuple[int, int] | None:
+        """Say the kept tally's round is over (``why``: revealed below, or the game
+        ended), without its buttons, and forget it; the message it was in, if any."""
+        kept = await self.service.message(game_id, TALLY)
+        if kept is None:
+            return None
+        base = await self.service.message_content(game_id, TALLY)
+        closed = render([Text(why)], lang)
+        content = closed if base is None else with_tally(base, closed)
+        await self._edit(kept, content, discord.AllowedMentions.none(), view=None)
+        try:
+            await self.service.forget_message(game_id, TALLY)
+        except Exception:
+            log.exception("could not forget the tally of game %s", game_id)
+        return kept
+
+    async def _delete(self, kept: tuple[int, int]) -> None:
+        """Delete a message the bot posted (logged if it is gone already)."""
+        channel_id, message_id = kept
+        try:
+            await (
+                self.client.get_partial_messageable(channel_id)
+                .get_partial_message(message_id)
+                .delete()
+            )
+        except discord.HTTPException:
+            log.info("message %s in channel %s could not be deleted", message_id, channel_id)
 
     async def _notify_choices(self, outcome: Outcome) -> dict[int, str]:
         wanted = list(outcome.ping) + ([outcome.heads_up] if outcome.heads_up else [])
@@ -400,39 +606,54 @@ class Delivery:
             notes.append((outcome.heads_up, Text("notify.next_dm", {"channel": where})))
         dm_choices = [c for c in outcome.choices if c.kind in DM_KINDS]
         view = self.reply_view(outcome, dm_choices, lang) if dm_choices else None
-        for uid, text in notes:
-            await self.dm(PrivateMessage(uid, (text,)), lang, view=view)
+        for uid, text in notes:  # with where to see every game that waits for them
+            await self.dm(PrivateMessage(uid, (text, Text("notify.mine"))), lang, view=view)
 
     async def tally(self, outcome: Outcome, lang: str, fallback: Send) -> None:
-        """Keep the round's tally message: edit it on a submission; when a round is
-        resolved (or the game ends), mark the old one closed and post the new one."""
+        """Keep the round's tally: edit it on a submission; when the game ends (abandoned),
+        say its round is over and drop the buttons of its newest message. A hand-off
+        message carries its own (:meth:`post_public`)."""
         if outcome.game_id is None or outcome.channel_id is None:
             return
-        none = discord.AllowedMentions.none()
-        kept = await self.service.message(outcome.game_id, TALLY)
+        if outcome.story:
+            return
         if outcome.tally is None or outcome.step is not StepKind.SUBMISSION:
-            if kept is not None:  # the round it counted is over
-                await self._edit(kept, render([Text("tally.closed")], lang), none)
-            if outcome.tally is None:
-                return
+            why = "tally.ended" if outcome.finished else "tally.closed"
+            closed = await self._close_tally(outcome.game_id, lang, why=why)
+            live = await self.service.message(outcome.game_id, LIVE)
+            if outcome.finished and live is not None and live != closed:  # abandoned
+                await self._edit(live, None, None, view=None)
+            return
+        async with self.stories.telling(outcome.game_id, outcome.version) as late:
+            if not late:  # a seal told after the round's reveal counts nothing any more
+                await self._count(outcome, outcome.game_id, outcome.channel_id, lang, fallback)
+
+    async def _count(
+        self, outcome: Outcome, game_id: int, channel_id: int, lang: str, fallback: Send
+    ) -> None:
+        """Edit the tally of a sealed submission's round (see :meth:`tally`)."""
+        assert outcome.tally is not None
+        none = discord.AllowedMentions.none()
+        kept = await self.service.message(game_id, TALLY)
+        base = await self.service.message_content(game_id, TALLY)
+        counted = render(outcome.tally[1:] if base is not None else outcome.tally, lang)
+        content = split_content(counted if base is None else with_tally(base, counted))[0]
+        if kept is not None and await self._edit(kept, content, none):
+            return
+        if kept is not None:
+            log.info("tally of game %s is gone; posting it again", game_id)
         content = split_content(render(outcome.tally, lang))[0]
-        if outcome.step is StepKind.SUBMISSION and kept is not None:
-            if await self._edit(kept, content, none):
-                return
-            log.info("tally of game %s is gone; posting it again", outcome.game_id)
         try:
-            channel = self.client.get_partial_messageable(outcome.channel_id)
+            channel = self.client.get_partial_messageable(channel_id)
             message = await channel.send(content=content, allowed_mentions=none)
         except discord.HTTPException:
             try:
                 message = await fallback(content=content, allowed_mentions=none)
             except discord.HTTPException:
-                log.exception("could not post the tally of game %s", outcome.game_id)
+                log.exception("could not post the tally of game %s", game_id)
                 return
         if message is not None:
-            await self.service.remember_message(
-                outcome.game_id, TALLY, outcome.channel_id, message.id
-            )
+            await self.service.remember_message(game_id, TALLY, channel_id, message.id)
 
     async def remember_lobby(self, outcome: Outcome, message: Any) -> None:
         """Remember the lobby message just posted, to edit it as the lobby changes."""
@@ -467,15 +688,24 @@ class Delivery:
             log.info("the lobby message of game %s could not be edited", outcome.game_id)
 
     async def _edit(
-        self, kept: tuple[int, int], content: str, mentions: discord.AllowedMentions
+        self,
+        kept: tuple[int, int],
+        content: str | None,
+        mentions: discord.AllowedMentions | None,
+        **view: discord.ui.View | None,
     ) -> bool:
-        """Edit a message the bot posted; False (logged) if it is gone or not editable."""
+        """Edit a message the bot posted: its content (None: kept), and its buttons when
+        ``view`` is given (``view=None``: none); False (logged) if it is gone or not
+        editable."""
         channel_id, message_id = kept
         channel = self.client.get_partial_messageable(channel_id)
+        changes: dict[str, Any] = dict(view)
+        if content is not None:
+            changes["content"] = content
+        if mentions is not None:
+            changes["allowed_mentions"] = mentions
         try:
-            await channel.get_partial_message(message_id).edit(
-                content=content, allowed_mentions=mentions
-            )
+            await channel.get_partial_message(message_id).edit(**changes)
         except discord.HTTPException:
             log.info("message %s in channel %s could not be edited", message_id, channel_id)
             return False
@@ -541,6 +771,13 @@ class Delivery:
         if await self.service.dms_closed(user_id):
             await self.service.mark_dms_open(user_id)  # they reopened their DMs
         return True
+
+
+def _channel_id(message: Any, default: int | None) -> int:
+    """The channel a sent message is in (a follow-up's may be partial)."""
+    channel = getattr(message, "channel", None)
+    found = getattr(channel, "id", None) or getattr(message, "channel_id", None) or default
+    return int(found or 0)
 
 
 async def answer_ephemeral(interaction: discord.Interaction, content: str) -> None:

@@ -34,8 +34,9 @@ Decisions:
   opens a new ephemeral message, "thinking"), then the service's answer
   edits it: the lines (a stale picker's note, the step's result), the menu's
   title and components, and its image — the step's preview, the map around
-  where the player can act on a fresh picker, or the menu's picture (a Tikal
-  hex in each rotation). The public hand-off, the tally and private
+  where the player can act on a fresh picker (with the player's private
+  view, image and words, in a game that has one), or the menu's picture (a
+  Tikal hex in each rotation). The public hand-off, the tally and private
   messages go exactly as for a typed move.
 * A menu is drawn by :mod:`bot.discord.menu_view`.
 * Nothing in a custom_id is trusted: the service recomputes the menu from
@@ -57,7 +58,7 @@ from typing import TYPE_CHECKING, Any
 import discord
 
 from bot.discord.buttons import ButtonView
-from bot.discord.delivery import ZOOM_FILE, locale_language, png, render, split_content
+from bot.discord.delivery import HAND_FILE, ZOOM_FILE, locale_language, png, render, split_content
 from bot.discord.game_button import ID, GameButton, game_template
 from bot.discord.interactions import Handled, player_of
 from bot.discord.menu_view import PICTURE_FILE, TOKEN, menu_view
@@ -88,22 +89,25 @@ class Tapper:
         *,
         image: bytes | None = None,
         name: str = ZOOM_FILE,
+        hand: bytes | None = None,
     ) -> None:
         """Show ``lines`` and ``view`` on the picker message (the acknowledged
-        interaction's response), with ``image`` or without any."""
+        interaction's response), with ``image`` (and the seat's private view,
+        ``hand``) or without any."""
         lang = locale_language(interaction.locale)
         content = split_content(render(lines, lang))[0]
+        files = [png(data, file) for data, file in ((hand, HAND_FILE), (image, name)) if data]
         await interaction.edit_original_response(
             content=content,
             view=view,
-            attachments=[png(image, name)] if image is not None else [],
+            attachments=files,
             allowed_mentions=discord.AllowedMentions.none(),
         )
 
     async def answer(self, interaction: discord.Interaction, answer: TapAnswer) -> None:
         """The service's answer on the picker message (see the module docstring)."""
         lang = locale_language(interaction.locale)
-        lines: list[Text] = list(answer.lines)
+        lines: list[Text] = [*answer.lines, *answer.hand_lines]
         view: discord.ui.View | None = None
         if answer.menu is not None:
             lines.append(answer.menu.title)
@@ -116,7 +120,7 @@ class Tapper:
         if answer.picture is not None:
             await self.show(interaction, lines, view, image=answer.picture, name=PICTURE_FILE)
         else:
-            await self.show(interaction, lines, view, image=answer.zoom)
+            await self.show(interaction, lines, view, image=answer.zoom, hand=answer.hand)
 
     async def guarded(
         self,
@@ -185,7 +189,9 @@ def _tapper(interaction: discord.Interaction) -> Tapper:
 
 
 class PlayButton(
-    GameButton, discord.ui.DynamicItem[discord.ui.Button], template=game_template("play")
+    GameButton,
+    discord.ui.DynamicItem[discord.ui.Button[discord.ui.View]],
+    template=game_template("play"),
 ):
     """On a public message that waits for someone: opens the clicker's picker."""
 
@@ -196,7 +202,7 @@ class PlayButton(
 
 
 class PickButton(
-    discord.ui.DynamicItem[discord.ui.Button],
+    discord.ui.DynamicItem[discord.ui.Button[discord.ui.View]],
     template=rf"zg:pick:(?P<game_id>{ID}):{TOKEN}:(?P<what>[0-9]{{1,2}}|[rue])",
 ):
     """A picker button: an option or a control (see the module docstring)."""
@@ -218,7 +224,7 @@ class PickButton(
 
 
 class PickSelect(
-    discord.ui.DynamicItem[discord.ui.Select],
+    discord.ui.DynamicItem[discord.ui.Select[discord.ui.View]],
     template=rf"zg:pick:(?P<game_id>{ID}):{TOKEN}:s[0-9]?",
 ):
     """A picker select: its values are the chosen options' tokens."""

@@ -44,31 +44,16 @@ from collections.abc import Mapping, Sequence
 from dataclasses import dataclass, field
 from typing import TYPE_CHECKING, Any, ClassVar, Generic, Protocol, TypeVar
 
+from bot.games.errors import RuleError as RuleError
+from bot.games.errors import Seat as Seat
 from bot.games.notation import Label, VerbTable
 
 if TYPE_CHECKING:
     from bot.games.computer import Brain
 
-Seat = int
 JSON = Any
 S = TypeVar("S")  # an engine's state
 A = TypeVar("A")  # an engine's action
-
-
-class RuleError(Exception):
-    """An action the rules forbid. ``key`` is an i18n catalog key.
-
-    ``params`` fill the catalog string. A param named ``seat`` or ending in
-    ``_seat`` holding an int is shown as that seat's player name.
-    """
-
-    def __init__(self, key: str, **params: Any) -> None:
-        super().__init__(key, params)
-        self.key = key
-        self.params = params
-
-    def __repr__(self) -> str:
-        return f"RuleError({self.key!r}, {self.params!r})"
 
 
 @dataclass(frozen=True)
@@ -283,6 +268,28 @@ class GameEngine(ABC, Generic[S, A]):
         its image). Default: any difference. A game whose private view repeats
         what everyone is told each round (its number, the dice) compares the rest."""
         return before != after
+
+    def private_news(
+        self, before: Mapping[str, JSON] | None, after: Mapping[str, JSON]
+    ) -> list[tuple[str, Mapping[str, Any]]]:
+        """What changed in a seat's private view from ``before`` to ``after``, in words
+        (catalog keys and params): the lines of its DM, which comes with the image.
+        ``before`` None asks for the view itself in words (the move picker shows it
+        as the seat's picker opens). Empty when nothing the seat can see changed: no
+        DM then. Default: one generic line (``hand.view``; ``hand.changed`` when
+        :meth:`private_view_changed`)."""
+        if before is None:
+            return [("hand.view", {})]
+        if self.private_view_changed(before, after):
+            return [("hand.changed", {})]
+        return []
+
+    def told_in_place(self, state: S) -> bool:
+        """Whether the game is amid a run of small public steps told by one message
+        that each step replaces, with the board posted when the run ends (an
+        auction's bids: ``state`` is after a bid that did not end the auction).
+        Default: never."""
+        return False
 
     def may_act(self, state: S, seat: Seat) -> bool:
         """Whether ``seat`` may submit now. Default: the game waits for it.

@@ -128,6 +128,7 @@ class GameService:
         self.repair_timers = self.clock_part.repair_timers
         self.audit = self.clock_part.audit
         self.status = self.reading.status
+        self.mine = self.reading.mine
         self.board = self.reading.board
         self.hand = self.reading.hand
         self.log_lines = self.reading.log_lines
@@ -142,6 +143,8 @@ class GameService:
         self.note_dm_announcement = self.reach.note_dm_announcement
         self.remember_message = self.reach.remember_message
         self.message = self.reach.message
+        self.forget_message = self.reach.forget_message
+        self.message_content = self.reach.message_content
         self.pause = self.seats.pause
         self.resume = self.seats.resume
         self.extend = self.seats.extend
@@ -194,9 +197,9 @@ class GameService:
         self.ctx.render = value
 
     @property
-    def on_timer_change(self) -> Callable[[], None] | None:
+    def on_timer_change(self) -> Callable[[float | None], None] | None:
         return self.ctx.on_timer_change
 
     @on_timer_change.setter
-    def on_timer_change(self, callback: Callable[[], None] | None) -> None:
+    def on_timer_change(self, callback: Callable[[float | None], None] | None) -> None:
         self.ctx.on_timer_change = callback

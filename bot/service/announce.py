@@ -2,11 +2,24 @@
 
 Decisions:
 
-* **A board per hand-off.** The channel gets one public message each time
-  the game hands over — it starts waiting for someone else, a round
-  resolves, or the game ends. It lists, in words, every step since the last
-  public message (kept with each move row until then), then the board, then
-  the question the game now asks, and pings exactly the seats newly awaited.
+* **One message per hand-off between people.** The channel gets one public
+  message each time the game hands over to a member — it starts waiting for
+  someone else, a round resolves, or the game ends. It lists, in words, every
+  step since the last such message (kept with each move row until then), then
+  the board, then the question the game now asks, and pings exactly the seats
+  newly awaited.
+* **An interim message for what cannot wait.** Some public steps are told at
+  once without closing the story (:func:`interim`): a step that cannot be
+  taken back in a turn that goes on (a conflict decided by its defender, who
+  then chooses treasures; a dug treasure), a hand-off to computer seats only
+  (their run of turns), and a bid that leaves the auction open
+  (``engine.told_in_place``). Such an outcome (``Outcome.interim``) tells the
+  steps since the last hand-off message, the question and Play when a member
+  is awaited — no board, no DM — and the game's next public message replaces
+  it and tells them again; the steps stay unpublished (``published_seq``)
+  until that hand-off message. So a run of computer turns is one message, with
+  one board, when the game next waits for a member, and an auction's bids one
+  message, the board coming with the won hex.
 * **Previews for steps.** When the same seat goes on (a Tikal turn, the
   second action of a Tigris & Euphrates turn), only that player is
   answered: what the step did, the engine's summary (``AP left``), a
@@ -19,20 +32,25 @@ Decisions:
   the deadline) is updated instead of pinging anyone.
 * Buttons on a public message are public, so they come only from
   ``public_choices`` (public information), and only when exactly one seat
-  is awaited and it has 2 to :data:`MAX_PUBLIC_CHOICES` of them.
-* A public message that waits for someone ends with a "Play" button: it
+  is awaited, a member holds it, and it has 2 to :data:`MAX_PUBLIC_CHOICES`
+  of them.
+* A public message that waits for a member ends with a "Play" button: it
   opens the move picker (:mod:`bot.service.tapping`) of each awaited
   clicker, ephemerally — everything they may do now, their private
-  decisions (bids, a bonus brick) included; anyone else is refused.
+  decisions (bids, a bonus brick) included; anyone else is refused. A message
+  that waits only for computer seats has none.
 * **Images at once.** The images of one answer — a hand-off's board and every
   private view that changed, a preview's image and zoom — are drawn
   concurrently, each on its own drawing process (:mod:`bot.service.drawing`):
   a hand-off waits for its slowest image, not for their sum.
-* Private updates go to each seat whose private view changed
-  (``engine.private_view_changed``: not merely the round number or the
-  dice everyone was told) or who got a private event — never to anyone
-  else, never to a computer seat, and never with a receipt of a step the game played for the seat
-  (its public line says it).
+* **DMs carry news, once per hand-off.** Private updates go with hand-off
+  messages only: to each seat whose private view changed since its player was
+  last told of it (the views are stored with the hand-off, ``told``), in words
+  (``engine.private_news``: "you drew 2 red…; your hand: …") with the image;
+  never to anyone else, never to a computer seat, never when nothing the seat
+  can see changed. The seat's private events of the step are added when the
+  engine's news has only generic words (or the game has no private view).
+  The acting seat sees its own changes in its answer meanwhile.
 """
 
 from __future__ import annotations
@@ -65,6 +83,8 @@ MAX_PRIVATE_CHOICES = 20
 
 #: private messages, or their drawing still under way (:func:`private_updates` not awaited)
 Private = list[PrivateMessage] | Awaitable[list[PrivateMessage]]
+#: the engine contract's generic private news (``GameEngine.private_news``'s default)
+GENERIC_NEWS = frozenset({"hand.changed", "hand.view"})
 
 
 def event_texts(game: LoadedGame, events: Sequence[Event], seat: int | None = None) -> list[Text]:
@@ -131,6 +151,25 @@ def private_views(game: LoadedGame) -> dict[int, Any]:
     return {s.seat: game.engine.private_view(game.state, s.seat) for s in game.row.seats}
 
 
+def news(game: LoadedGame, before: Any, view: Any) -> list[Text]:
+    """A seat's private news from ``before`` to ``view`` (``engine.private_news``), its
+    seat params as names; ``before`` None: the view itself in words."""
+    return [game.text(key, params) for key, params in game.engine.private_news(before, view)]
+
+
+def generic(lines: Sequence[Text]) -> bool:
+    """Whether private news has only the engine contract's generic words."""
+    return all(line.key in GENERIC_NEWS for line in lines)
+
+
+async def told_views(ctx: Context, game: LoadedGame, before: Mapping[int, Any]) -> dict[int, Any]:
+    """Each seat's private view as its player was last told of it, else as ``before``."""
+    if not game.engine.has_private_view:
+        return dict(before)
+    told = await ctx.store.told(game.id) or {}
+    return {seat: told.get(seat, view) for seat, view in before.items()}
+
+
 async def private_updates(
     ctx: Context,
     game: LoadedGame,
@@ -139,22 +178,21 @@ async def private_updates(
     *,
     skip: int | None = None,
 ) -> list[PrivateMessage]:
-    """A message for each seat whose private view changed or that got a private event;
-    their images are drawn at once, each on its own drawing process."""
+    """A message for each seat whose private view changed since ``before`` (a seat
+    given as None: its whole view) or that got a private event, in words with the
+    image; the images are drawn at once, each on its own drawing process."""
     wanted: list[tuple[SeatRow, list[Text], Any]] = []
     has_view = game.engine.has_private_view
     for seat_row in game.row.seats:
         seat = seat_row.seat
         if seat == skip or seat_row.computer is not None:  # nobody to tell
             continue
-        lines = event_texts(game, events, seat)
+        happened = event_texts(game, events, seat)
         view = game.engine.private_view(game.state, seat) if has_view else {}
-        changed = (
-            has_view
-            and seat in before
-            and game.engine.private_view_changed(before[seat] or {}, view)
-        )
-        if changed or lines:
+        lines = news(game, before[seat], view) if has_view and seat in before else []
+        if (lines and generic(lines)) or not has_view:  # the step's own words say more
+            lines += happened
+        if lines:
             wanted.append((seat_row, lines, view))
     images = await asyncio.gather(
         *(
@@ -162,7 +200,7 @@ async def private_updates(
             for seat_row, _, view in wanted
         )
     )
-    header = Text("hand.update", {"game": Text(game.engine.title_key)})
+    header = Text("hand.news", {"game": Text(game.engine.title_key)})
     return [
         PrivateMessage(seat_row.user_id, (header, *lines), image)
         for (seat_row, lines, _), image in zip(wanted, images, strict=True)
@@ -174,17 +212,31 @@ def choice_buttons(game: LoadedGame, actions: Sequence[Any]) -> list[Choice]:
 
 
 def public_buttons(game: LoadedGame, awaited: set[int]) -> list[Choice]:
-    """The public message's buttons (see the module docstring)."""
+    """The public message's buttons (see the module docstring): none when no member
+    holds an awaited seat."""
     engine, state = game.engine, game.state
+    people = {s for s in awaited if game.row.seats[s].computer is None}
     buttons: list[Choice] = []
-    if len(awaited) == 1:
+    if len(awaited) == 1 and people:
         (seat,) = awaited
         actions = engine.public_choices(state, seat)
         if 1 < len(actions) <= MAX_PUBLIC_CHOICES:
             buttons = choice_buttons(game, actions)
-    if awaited:
+    if people:
         buttons.append(PLAY)
     return buttons
+
+
+def interim(game: LoadedGame, kind: StepKind, *, checkpoint: bool, new_turn: bool) -> bool:
+    """Whether a committed step of ``kind`` (``game.state`` after it) is told by an
+    interim message (see the module docstring): a hand-off that leaves no member
+    awaited, or an auction's bid that leaves it open, or a step that cannot be taken
+    back (``checkpoint``) after which the same seat goes on."""
+    if kind is StepKind.HANDOFF:
+        if not game.members_awaited():
+            return True
+        return not new_turn and game.engine.told_in_place(game.state)
+    return kind is StepKind.CONTINUE and checkpoint
 
 
 def own_buttons(game: LoadedGame, seat: int, *, can_undo: bool) -> list[Choice]:
@@ -234,8 +286,11 @@ async def handoff(
     version: int,
     reply: list[Text],
     private: Private,
+    interim: bool = False,
 ) -> Outcome:
-    """The one public message of a hand-off (or of the end), with its pings and buttons.
+    """The one public message of a hand-off (or of the end), with its pings and buttons;
+    with ``interim``, the interim message that stands for it until then (no board,
+    no tally, no private messages: ``private`` must be empty).
 
     ``private`` may still be drawing (:func:`private_updates` not awaited): the
     board is drawn at the same time as the private images."""
@@ -243,6 +298,18 @@ async def handoff(
     public = list(lines)
     public += result_lines(game, result) if result is not None else game.waiting_line()
     awaited = game.waiting() if result is None else set()
+    if interim:
+        return Outcome(
+            game_id=game.id,
+            channel_id=game.row.channel_id,
+            reply=reply,
+            public=public,
+            ping=game.users_of(newly & awaited),
+            choices=public_buttons(game, awaited),
+            version=version,
+            step=StepKind.HANDOFF,
+            interim=True,
+        )
     following = game.engine.up_next(game.state) if result is None else None
     heads_up = None
     if (
@@ -253,8 +320,11 @@ async def handoff(
     ):
         public.append(game.text("game.up_next", {"seat": following}))
         heads_up = game.user_of(following)
+    # a start that awaits only computer seats has no board: their run's message will
     board, messages, counted = await asyncio.gather(
-        ctx.board(game), _private(private), tally(ctx, game)
+        ctx.board(game) if result is not None or game.members_awaited() else _none(),
+        _private(private),
+        tally(ctx, game),
     )
     return Outcome(
         game_id=game.id,

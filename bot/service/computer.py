@@ -16,9 +16,10 @@ Decisions:
   step that handed over (so the table can follow), plus the brain's
   ``answer_delay`` (Temple Rush's lightning race, so a human can win it;
   computer seats awaited together answer together, after the shortest of
-  their delays, the one a member has to beat). A
-  step writes it in its own commit (``StepWrite.computer``); a start, a seat
-  handed over or a resume adds it just after theirs, and
+  their delays, the one a member has to beat), drawn from the seats' secrets
+  (:func:`bot.service.seeds.answer_delay`). A step writes it in its own
+  commit (``StepWrite.computer``); a start, a seat handed over or a resume
+  adds it just after theirs, and
   :meth:`~bot.service.clock.Clock.repair_timers` recreates one lost between
   the two. A restart or a SIGKILL loses nothing.
 * **Off the event loop, outside the lock.** When the timer fires, each
@@ -46,10 +47,12 @@ Decisions:
   decision that fails (logged) or a plan whose first step is refused (it
   should not be) falls back to the engine's timeout action, so the game
   goes on. A computer's steps are checkpoints, as the table's moves.
-* **Announced like a player's.** A hand-off gets its one public message
-  (lines, board, question, pings); a sealed submission updates the round's
-  tally; a plan that leaves the seat still to act is published with the
-  hand-off that follows. Nothing is ever sent to a computer seat: no DM, no
+* **Announced like a player's.** A hand-off to a member gets its one public
+  message (lines, board, question, pings); a hand-off to computer seats only
+  is told by the game's interim message, which the next one replaces, so a
+  run of computer turns is one message with one board when a member is
+  awaited again (:func:`bot.service.announce.interim`); a sealed submission
+  updates the round's tally. Nothing is ever sent to a computer seat: no DM, no
   ping, no private image (:meth:`~bot.service.loaded.LoadedGame.users_of`,
   :func:`~bot.service.announce.private_updates`).
 * A computer seat never plays on while no member of the game is playing
@@ -72,12 +75,13 @@ from bot.games.computer import LEVELS, decide
 from bot.i18n import Text, t
 from bot.service import announce
 from bot.service.autoplay import play_for_seats
-from bot.service.context import Context, decision_seed
+from bot.service.context import Context
 from bot.service.drawing import watch_bot
 from bot.service.loaded import LoadedGame
 from bot.service.outcome import Outcome, Refusal, StepKind, classify
 from bot.service.play import Play, final_results, off_loop
-from bot.store import GameRow, NewMove, StepWrite, TimerGone, TimerRow, VersionConflict
+from bot.service.seeds import decision_seed
+from bot.store import KEEP, GameRow, NewMove, StepWrite, TimerGone, TimerRow, VersionConflict
 
 log = logging.getLogger(__name__)
 
@@ -266,7 +270,7 @@ class Computers:
                         dumped,
                         seat,
                         row.seats[seat].computer or LEVELS[0],
-                        decision_seed(row.id, row.version, seat),
+                        decision_seed(game, seat),
                     )
                     for seat in seats
                 ),
@@ -348,8 +352,11 @@ class Computers:
             finished = engine.result(state) is not None
             kind = StepKind.FINAL if finished else kind
         result = engine.result(state)
-        published = kind in (StepKind.HANDOFF, StepKind.FINAL)
-        pending = await self.play._pending_lines(game) if published else []
+        # a run of computer turns is told by one interim message until a member is awaited
+        interim = announce.interim(game, kind, checkpoint=True, new_turn=new_turn)
+        published = kind in (StepKind.HANDOFF, StepKind.FINAL) and not interim
+        pending = await self.play._pending_lines(game) if published or interim else []
+        told = await self.play._told(game, before_private) if published else None
         write = StepWrite(
             state=engine.dump_state(state),
             status="finished" if result is not None else "running",
@@ -358,13 +365,11 @@ class Computers:
             waiting_changed=after != before,
             published=published,
             fired=timer.id,
+            told=self.play._told_now(game) if published else KEEP,
             **self.play._timers(game, kind, had_deadlines),
         )
         version = await self.play._commit(game, write)
-        private = await announce.private_updates(
-            self.ctx, game, before_private, [*events, *played_events]
-        )
-        if published:
+        if published or interim:
             newly = after if finished or new_turn else after - (before - acted)
             return await announce.handoff(
                 self.ctx,
@@ -373,15 +378,19 @@ class Computers:
                 newly=newly,
                 version=version,
                 reply=[],
-                private=private,
+                private=[]
+                if told is None
+                else await announce.private_updates(
+                    self.ctx, game, told, [*events, *played_events]
+                ),
+                interim=interim,
             )
         tally = await announce.tally(self.ctx, game) if kind is StepKind.SUBMISSION else None
-        if tally is None and not private:
+        if tally is None:
             return None
         return Outcome(
             game_id=game.id,
             channel_id=game.row.channel_id,
-            private=private,
             tally=tally,
             version=version,
             step=kind,

@@ -39,9 +39,7 @@ from __future__ import annotations
 
 import asyncio
 import functools
-import hashlib
 import logging
-import random
 from collections import OrderedDict
 from collections.abc import AsyncIterator, Awaitable, Callable, Mapping
 from contextlib import asynccontextmanager
@@ -53,6 +51,7 @@ from bot.service.drawing import drawn
 from bot.service.loaded import LoadedGame, seated
 from bot.service.names import clean_name
 from bot.service.outcome import Player, Refusal
+from bot.service.seeds import answer_delay
 from bot.service.table import PLAYING
 from bot.store import GameRow, Store, VersionConflict, storable
 
@@ -99,13 +98,6 @@ def admitted(command: Callable[P, Awaitable[R]]) -> Callable[P, Awaitable[R]]:
         return await command(*checked, **named)
 
     return gated
-
-
-def decision_seed(game_id: int, version: int, seat: int) -> int:
-    """The seed of a computer seat's decision at a version of a game (a retried
-    decision is the same)."""
-    digest = hashlib.sha256(f"{game_id}:{version}:{seat}".encode()).digest()
-    return int.from_bytes(digest[:8], "big") >> 1
 
 
 class ChannelLocks:
@@ -174,7 +166,8 @@ class Context:
     computer_pause: float = DEFAULT_COMPUTER_PAUSE
     locks: ChannelLocks = field(default_factory=ChannelLocks)
     cooldowns: Cooldowns = field(default_factory=Cooldowns)
-    on_timer_change: Callable[[], None] | None = None
+    #: told the earliest due time a change armed (None: any timer may have moved)
+    on_timer_change: Callable[[float | None], None] | None = None
 
     def game_type(self, name: str) -> GameType:
         try:
@@ -182,31 +175,24 @@ class Context:
         except KeyError:
             raise Refusal("error.unknown_game", game=name) from None
 
-    def timers_changed(self) -> None:
+    def timers_changed(self, due: float | None = None) -> None:
+        """Tell the timer task that timers changed: ``due`` is the earliest due time
+        the change armed, None when it may have moved any timer earlier."""
         if self.on_timer_change is not None:
-            self.on_timer_change()
+            self.on_timer_change(due)
 
-    def computer_due(self, game: LoadedGame) -> float | None:
-        """When the computer seats ``game`` awaits now should move: after the pause, plus
-        the brain's answer delay (bot.service.computer); None when it awaits none.
+    def computer_due(self, game: LoadedGame, since: float | None = None) -> float | None:
+        """When the computer seats ``game`` awaits now should move: the pause, plus their
+        answer delay (:func:`bot.service.seeds.answer_delay`), after ``since`` (now
+        when None); None when it awaits none.
 
-        The seats awaited together answer together, after the shortest of their
-        delays: a race is won by the first valid answer, so the quickest computer's
-        delay is the one a member has to beat. Once no member is awaited with them
-        (each has answered: entered a layout or skipped the race), there is nothing
-        to beat and they answer after the pause alone."""
-        seats = game.computers_awaited()
-        if not seats:
+        The delay comes from the seats' secrets and the position, so the start-up
+        repair of a lost computer timer gets the same due time back by passing when
+        the game began waiting (``since``: ``GameRow.waiting_since``)."""
+        delay = answer_delay(game)
+        if delay is None:
             return None
-        brain = game.engine.computer()
-        delay = 0.0
-        if brain is not None and game.members_awaited():
-            rng = random.Random(decision_seed(game.id, game.row.version, seats[0]))
-            delay = min(
-                brain.answer_delay(game.state, s, game.row.seats[s].computer or "", rng)
-                for s in seats
-            )
-        return self.clock() + self.computer_pause + delay
+        return (self.clock() if since is None else since) + self.computer_pause + delay
 
     async def change_seat(self, game: LoadedGame, seat: int, fields: Mapping[str, Any]) -> int:
         """Change a seat's ``status``, ``timeouts`` or ``auto`` and, in the same commit,

@@ -339,6 +339,9 @@ class Lobby:
                     deadlines={d.name: now + d.seconds for d in engine.deadlines(state)},
                     clock=clock_timers(now, seconds) if clocked and seconds else KEEP,
                     computer_timer=self.ctx.computer_due(starting),
+                    told={s: engine.private_view(state, s) for s in range(len(order))}
+                    if engine.has_private_view
+                    else None,
                 )
             )
             self.ctx.timers_changed()

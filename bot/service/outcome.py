@@ -11,6 +11,10 @@ Decisions:
   buttons), and private messages per owner (DM, else ephemeral). A
   simultaneous game's round adds a ``tally``: the content of the one
   message kept up to date while seats submit.
+* A hand-off's public message is part of the game's story: the adapter keeps
+  the game's newest such message as the only one with live buttons. An
+  ``interim`` one stands in until the next, which replaces it and tells its
+  lines again (:mod:`bot.service.announce`).
 * A button is a :class:`Choice`: its label, what it does (``kind``) and its
   argument; buttons carry the game and version they were made for, so a
   click on an outdated one is refused.
@@ -177,6 +181,8 @@ class Outcome:
     private: list[PrivateMessage] = field(default_factory=list)
     ping: list[int] = field(default_factory=list)
     choices: list[Choice] = field(default_factory=list)
+    #: a simultaneous round's tally: its question, then who has submitted, who is
+    #: awaited, the deadline (a hand-off message that carries it asks the question)
     tally: list[Text] | None = None
     finished: bool = False
     #: who is awaited after those pinged, for a heads-up (their user id)
@@ -192,7 +198,16 @@ class Outcome:
     #: the invoker's next menu of the move picker, after a decision taken with a
     #: public button when they still act (bot.service.tapping)
     menu: Menu | None = None
+    #: the public message stands in until the game's next, which tells its lines
+    #: again and replaces it (bot.service.announce): no board, no private messages
+    interim: bool = False
 
     @property
     def has_public(self) -> bool:
         return bool(self.public or self.board)
+
+    @property
+    def story(self) -> bool:
+        """The public message is one of the game's hand-off messages (not a side note
+        such as a reminder or a pause): the newest of them carries the buttons."""
+        return self.has_public and (self.interim or self.step in (StepKind.HANDOFF, StepKind.FINAL))

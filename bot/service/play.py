@@ -170,6 +170,18 @@ def judged(engine: Any, state: Any, seat: int, action: Any) -> Text | None:
     return irreversible(now, checkpoint, ended=end is not None)
 
 
+def armed(write: StepWrite) -> float | None:
+    """The earliest due time ``write`` gives a timer, or None when it arms none (it
+    keeps or drops them: the timer task then wakes no sooner than it planned)."""
+    if write.status != "running":
+        return None
+    dues = [due for due in (write.reminder, write.computer) if isinstance(due, float | int)]
+    for named in (write.deadlines, write.clock):
+        if not isinstance(named, Keep):
+            dues += named.values()
+    return min(dues, default=None)
+
+
 def final_results(result: Result | None) -> dict[int, tuple[int, int]]:
     """Each seat's (place, score) at the end, stored with the seat for statistics."""
     if result is None:
@@ -253,11 +265,8 @@ class Play:
             deadlines=self._deadlines(game),
         )
         committed = await self._commit(game, write)
-        private = announce.with_own(
-            announce.private_updates(self.ctx, game, before, [], skip=seat),
-            announce.private_updates(self.ctx, game, {seat: before.get(seat)}, [], skip=None),
-            game.user_of(seat),
-        )
+        # only the seat's own view can change: the others hear of theirs at the hand-off
+        private = announce.private_updates(self.ctx, game, {seat: before.get(seat)}, [])
         taken = announce.described(game, engine.parse_action(last.action), public=False)
         reply = [game.text("undo.done", {"action": taken})]
         return await announce.preview(
@@ -333,9 +342,12 @@ class Play:
             kind = self._kind(game, seat, before, turn)
         result = engine.result(state)
         after = engine.waiting_for(state)
+        new_turn = engine.turn_number(state) != turn
         checkpoint = kind is not StepKind.CONTINUE or bool(played.moves) or checked
-        published = kind in (StepKind.HANDOFF, StepKind.FINAL)
-        pending = await self._pending_lines(game) if published else []
+        interim = announce.interim(game, kind, checkpoint=checkpoint, new_turn=new_turn)
+        published = kind in (StepKind.HANDOFF, StepKind.FINAL) and not interim
+        pending = await self._pending_lines(game) if published or interim else []
+        told = await self._told(game, before_private) if published else None
         write = StepWrite(
             state=engine.dump_state(state),
             status="finished" if result is not None else "running",
@@ -361,6 +373,7 @@ class Play:
             waiting_changed=after != before,
             published=published,
             seats=seats,
+            told=self._told_now(game) if published else KEEP,
             **self._timers(game, kind, had_deadlines),
         )
         version = await self._commit(game, write)
@@ -370,26 +383,27 @@ class Play:
             reply.append(Text("picker.ended"))
             events = [*events, *ended[1]]
         all_events = [*events, *played.events]
-        if published:
+        told_lines = announce.shown(game, pending + lines + end_lines + played.lines)
+        if kind is not StepKind.CONTINUE and (published or interim):
             reply += announce.event_texts(game, events, seat)
-            new_turn = engine.turn_number(state) != turn
             return await announce.handoff(
                 self.ctx,
                 game,
-                lines=announce.shown(game, pending + lines + end_lines + played.lines),
+                lines=told_lines,
                 newly=after if kind is StepKind.FINAL or new_turn else after - (before - {seat}),
                 version=version,
                 reply=reply,
-                private=announce.private_updates(self.ctx, game, before_private, all_events),
+                private=[]
+                if interim
+                else announce.private_updates(self.ctx, game, told or {}, all_events),
+                interim=interim,
             )
         reply += announce.shown(game, lines) + announce.event_texts(game, events, seat)
-        private: announce.Private = announce.private_updates(
-            self.ctx, game, before_private, events, skip=seat
-        )
+        # the others hear of their own changes with the next hand-off message
+        private: announce.Private = []
         if kind is StepKind.CONTINUE:
-            mine = announce.private_updates(self.ctx, game, {seat: before_private.get(seat)}, [])
-            private = announce.with_own(private, mine, game.user_of(seat))
-        return await announce.preview(
+            private = announce.private_updates(self.ctx, game, {seat: before_private.get(seat)}, [])
+        outcome = await announce.preview(
             self.ctx,
             game,
             seat,
@@ -399,6 +413,11 @@ class Play:
             can_undo=not checkpoint,
             private=private,
         )
+        if interim and told_lines:  # cannot be taken back: the channel hears of it now
+            outcome.public = told_lines + game.waiting_line()
+            outcome.choices = announce.public_buttons(game, after)
+            outcome.interim = True
+        return outcome
 
     @staticmethod
     def _kind(game: LoadedGame, seat: int, before: set[int], turn: int | None) -> StepKind:
@@ -423,6 +442,7 @@ class Play:
         if not planned:
             return None
         before = engine.waiting_for(state)
+        turn = engine.turn_number(state)
         had_deadlines = bool(engine.deadlines(state))
         before_private = announce.private_views(game)
         moves: list[NewMove] = []
@@ -477,22 +497,22 @@ class Play:
         played = await off_loop(play_for_seats, game, statuses)
         result = engine.result(state)
         after = engine.waiting_for(state)
+        interim = self._interim(game, turn)
         pending = await self._pending_lines(game)
+        told = None if interim else await self._told(game, before_private)
         write = StepWrite(
             state=engine.dump_state(state),
             status="finished" if result is not None else "running",
             results=final_results(result),
             moves=[*moves, *played.moves],
             waiting_changed=after != before,
-            published=True,
+            published=not interim,
             seats=seats,
             fired=fired,
+            told=KEEP if interim else self._told_now(game),
             **self._timers(game, StepKind.HANDOFF, had_deadlines),
         )
         version = await self._commit(game, write)
-        private = announce.private_updates(
-            self.ctx, game, before_private, [*events, *played.events]
-        )
         return await announce.handoff(
             self.ctx,
             game,
@@ -500,7 +520,10 @@ class Play:
             newly=after - (before - acted),
             version=version,
             reply=[],
-            private=private,
+            private=[]
+            if told is None
+            else announce.private_updates(self.ctx, game, told, [*events, *played.events]),
+            interim=interim,
         )
 
     async def play_out(self, game: LoadedGame, lines: list[Text]) -> Outcome | None:
@@ -508,6 +531,7 @@ class Play:
         commit and one public message headed by ``lines``, or None if there were none."""
         engine, state = game.engine, game.state
         before = engine.waiting_for(state)
+        turn = engine.turn_number(state)
         had_deadlines = bool(engine.deadlines(state))
         before_private = announce.private_views(game)
         played = await off_loop(play_for_seats, game, {s.seat: s.status for s in game.row.seats})
@@ -515,18 +539,20 @@ class Play:
             return None
         result = engine.result(state)
         after = engine.waiting_for(state)
+        interim = self._interim(game, turn)
         pending = await self._pending_lines(game)
+        told = None if interim else await self._told(game, before_private)
         write = StepWrite(
             state=engine.dump_state(state),
             status="finished" if result is not None else "running",
             results=final_results(result),
             moves=played.moves,
             waiting_changed=after != before,
-            published=True,
+            published=not interim,
+            told=KEEP if interim else self._told_now(game),
             **self._timers(game, StepKind.HANDOFF, had_deadlines),
         )
         version = await self._commit(game, write)
-        private = announce.private_updates(self.ctx, game, before_private, played.events)
         return await announce.handoff(
             self.ctx,
             game,
@@ -534,7 +560,10 @@ class Play:
             newly=after - (before - played.seats),
             version=version,
             reply=[],
-            private=private,
+            private=[]
+            if told is None
+            else announce.private_updates(self.ctx, game, told, played.events),
+            interim=interim,
         )
 
     # -- helpers ------------------------------------------------------------------
@@ -562,6 +591,26 @@ class Play:
         wanted = {d.name: now + d.seconds for d in game.engine.deadlines(game.state)}
         return wanted if wanted or had else KEEP
 
+    async def _told(self, game: LoadedGame, before: dict[int, Any]) -> dict[int, Any]:
+        """Each seat's private view as its player was last told of it (the DMs of a
+        hand-off say what changed since), else as ``before`` the step."""
+        return await announce.told_views(self.ctx, game, before)
+
+    @staticmethod
+    def _interim(game: LoadedGame, turn: int | None) -> bool:
+        """Whether a batch the table played (timeouts, a resigned seat's decisions) is
+        told by an interim message (:func:`bot.service.announce.interim`)."""
+        engine = game.engine
+        kind = StepKind.FINAL if engine.result(game.state) is not None else StepKind.HANDOFF
+        new_turn = engine.turn_number(game.state) != turn
+        return announce.interim(game, kind, checkpoint=True, new_turn=new_turn)
+
+    @staticmethod
+    def _told_now(game: LoadedGame) -> dict[int, Any] | Keep:
+        """The private views a hand-off's DMs tell (stored with it), for a game with any."""
+        views = announce.private_views(game)
+        return views if views else KEEP
+
     async def _pending_lines(self, game: LoadedGame) -> list[Text]:
         """The public lines of the steps since the last public message that still stand."""
         if game.row.published_seq >= game.row.last_seq:
@@ -584,5 +633,7 @@ class Play:
             committed = await self.ctx.store.commit_step(game.row, write)
         except VersionConflict:
             raise Refusal("error.conflict") from None
-        self.ctx.timers_changed()
+        due = armed(write)
+        if due is not None:
+            self.ctx.timers_changed(due)
         return committed.version

@@ -6,8 +6,10 @@ Decisions:
   their private view ephemerally); the refusal ages, so a DM is tried again
   later — people do reopen their DMs — and a delivered DM forgets it.
 * Each game's channel is told once that a player's DMs are closed.
-* A message the adapter keeps up to date (a round's tally) is remembered by
-  game and kind, so an edit finds it after a restart.
+* A message the adapter keeps up to date (a round's tally, the game's newest
+  hand-off message with its buttons, an interim message to replace) is
+  remembered by game and kind in the store, so an edit finds it after a
+  restart and in every process of a cluster.
 """
 
 from __future__ import annotations
@@ -37,10 +39,19 @@ class Reach:
         return await self.ctx.store.note_dm_announcement(user_id, game_id)
 
     async def remember_message(
-        self, game_id: int, kind: str, channel_id: int, message_id: int
+        self, game_id: int, kind: str, channel_id: int, message_id: int, content: str | None = None
     ) -> None:
-        await self.ctx.store.set_message(game_id, kind, channel_id, message_id)
+        """Keep a game's message of this kind, with the text it is edited from."""
+        await self.ctx.store.set_message(game_id, kind, channel_id, message_id, content)
+
+    async def message_content(self, game_id: int, kind: str) -> str | None:
+        """The text kept with a game's kept message of this kind (see above)."""
+        return await self.ctx.store.message_content(game_id, kind)
 
     async def message(self, game_id: int, kind: str) -> tuple[int, int] | None:
         """The (channel id, message id) of a game's kept message of this kind."""
         return await self.ctx.store.message(game_id, kind)
+
+    async def forget_message(self, game_id: int, kind: str) -> None:
+        """Forget a game's kept message of this kind (the adapter deleted it)."""
+        await self.ctx.store.forget_message(game_id, kind)

@@ -6,6 +6,13 @@ Decisions:
   progress and sealed submissions stay out until their hand-off, and steps
   taken back are not shown. Each move is shown by its public notation.
 * ``/game hand`` is refused for a game without private views.
+* ``/game mine`` lists every running game the user has a seat in, in every
+  server and thread, read from the store (so any process of a cluster answers
+  it): first those that wait for them, then those that wait for others, each
+  oldest first (by when the game started waiting), at most :data:`MAX_MINE`.
+  A line names the game, links its newest message (else its channel), says
+  what it waits for in the game's public words, since when, and when its turn
+  clock runs out; nothing the user could not see in the channel.
 * Suggestions (``/play`` and the generated commands' autocomplete) are the
   invoker's own legal moves, so they may name their hand; they are empty
   when the user may not act.
@@ -37,10 +44,13 @@ from bot.service.loaded import LoadedGame, seat_text
 from bot.service.lobby import options_text, seat_colours
 from bot.service.outcome import Choice, ChoiceKind, Outcome, Player, PrivateMessage, Refusal
 from bot.service.replay import standing
+from bot.service.table import RESIGNED
 
 log = logging.getLogger(__name__)
 
 MAX_LOG = 50
+#: the most games ``/game mine`` lists
+MAX_MINE = 25
 #: the pages of ``/rules``, by the picture each shows (None: none)
 RULES_PICTURES: tuple[str | None, ...] = ("board", "scoring", None)
 RULES_PAGES = len(RULES_PICTURES)
@@ -144,6 +154,53 @@ class Reading:
             for m in shown
         ]
         return Outcome(game_id=row.id, channel_id=channel_id, reply=lines)
+
+    # -- a player's games ---------------------------------------------------------
+
+    async def mine(self, user: Player, *, message_kind: str) -> Outcome:
+        """``/game mine``: every running game the user has a seat in (not resigned),
+        those that wait for them first, each list oldest first (see the module
+        docstring); ``message_kind`` names the kept message its link goes to."""
+        yours: list[Text] = []
+        others: list[Text] = []
+        for found in await self.ctx.store.player_games(user.id, MAX_MINE, message_kind):
+            row = found.row
+            seat = row.seat_of(user.id)
+            if seat is None or seat.status == RESIGNED:
+                continue
+            try:
+                game = self.ctx.loaded(row)
+            except Refusal:  # a game type this process does not know
+                continue
+            awaited = game.waiting()
+            where = Text("mine.where", {"channel": f"<#{row.channel_id}>"})
+            if found.message is not None:
+                channel_id, message_id = found.message
+                guild = "@me" if row.guild_id is None else str(row.guild_id)
+                url = f"https://discord.com/channels/{guild}/{channel_id}/{message_id}"
+                where = Text("mine.jump", {"channel": f"<#{channel_id}>", "url": url})
+            params: dict[str, Any] = {
+                "game": Text(game.engine.title_key),
+                "where": where,
+                "since": int(row.waiting_since or row.updated_at),
+            }
+            if seat.seat in awaited:
+                what = game.waiting_line()
+                params["what"] = what[0] if what else Text("mine.your_move")
+                if found.clock_ends is not None:
+                    params["when"] = int(found.clock_ends)
+                    yours.append(Text("mine.line_clock", params))
+                else:
+                    yours.append(Text("mine.line", params))
+            else:
+                params["players"] = game.names_of(awaited) or "—"
+                others.append(Text("mine.other_line", params))
+        if not yours and not others:
+            return Outcome(reply=[Text("mine.none")])
+        lines = [Text("mine.yours" if yours else "mine.none_yours"), *yours]
+        if others:
+            lines += [Text("mine.others"), *others]
+        return Outcome(reply=lines)
 
     # -- suggestions ------------------------------------------------------------
 

@@ -29,24 +29,34 @@ Decisions:
   engine threads, not on the event loop.
 * A fresh picker of a dense board comes with the map around where the seat
   can act (``Context.zoom``), and a menu with a picture (a Tikal hex's
-  rotations) with that picture drawn (``render_picture``).
+  rotations) with that picture drawn (``render_picture``). In a game with
+  private views it opens with the seat's own view too, its image and its
+  words (``engine.private_news`` of the whole view): a player never has to
+  look for their hand in their DMs.
+* After a step the same message shows the player's next menu only while
+  their part goes on: a sealed move that completes their part says it can be
+  changed from Play until the reveal, and a step that handed the game on
+  (the round revealed, the turn ended) says the game has moved on — the next
+  decision is on the channel's new message, even when it is theirs again.
 """
 
 from __future__ import annotations
 
+import asyncio
 import logging
 import time
 from collections.abc import Sequence
-from dataclasses import dataclass
+from dataclasses import dataclass, replace
 
 from bot import metrics
 from bot.games.base import RuleError, TurnShape
 from bot.i18n import Text
+from bot.service import announce
 from bot.service.context import Context
 from bot.service.drawing import drawn
 from bot.service.loaded import LoadedGame
 from bot.service.menus import Menu
-from bot.service.outcome import ChoiceKind, Outcome, Player, Refusal
+from bot.service.outcome import ChoiceKind, Outcome, Player, Refusal, StepKind
 from bot.service.pick_token import BadToken, Pending
 from bot.service.picker import Control, Picked, Picker, StalePick
 from bot.service.play import Play, Unconfirmed, judged, off_loop
@@ -76,6 +86,9 @@ class TapAnswer:
     picture: bytes | None = None
     #: the map around where the seat can act (a fresh picker of a dense board)
     zoom: bytes | None = None
+    #: the seat's private view as the picker opens: its image and words
+    hand: bytes | None = None
+    hand_lines: tuple[Text, ...] = ()
 
 
 class Tapping:
@@ -111,8 +124,11 @@ class Tapping:
             picker = await self._picker(game, seat, undo=hint)
             if token is None:
                 menu = await off_loop(picker.menu)
-                zoom = await self.ctx.zoom(game, seat)
-                return await self._answer(game, menu, zoom=zoom)
+                zoom, (hand, words) = await asyncio.gather(
+                    self.ctx.zoom(game, seat), self._hand(game, seat)
+                )
+                answer = await self._answer(game, menu, zoom=zoom)
+                return replace(answer, hand=hand, hand_lines=words)
             try:
                 pending = picker.read(token)
                 after = await off_loop(picker.choose, pending, picked)
@@ -201,12 +217,24 @@ class Tapping:
             return TapAnswer(game.id, lines=(lead, Text(stale.key)))
         return await self._answer(game, menu, lines=(lead,))
 
+    async def _hand(self, game: LoadedGame, seat: int) -> tuple[bytes | None, tuple[Text, ...]]:
+        """The seat's private view as its picker opens: image and words (none without)."""
+        if not game.engine.has_private_view:
+            return None, ()
+        view = game.engine.private_view(game.state, seat)
+        image = await self.ctx.private_image(game, view, seat)
+        return image, tuple(announce.news(game, None, view))
+
     async def _after(self, game: LoadedGame, seat: int, outcome: Outcome) -> TapAnswer:
         """A played step (or undo): its outcome, and the seat's next menu from the state
-        the step left, when it still acts."""
+        the step left while its part goes on (see the module docstring)."""
         engine, state = game.engine, game.state
         if engine.result(state) is not None or not engine.may_act(state, seat):
             return TapAnswer(game.id, outcome=outcome)
+        if outcome.step is StepKind.SUBMISSION and seat not in engine.waiting_for(state):
+            return TapAnswer(game.id, outcome=outcome, lines=(Text("picker.sealed"),))
+        if outcome.step in (StepKind.HANDOFF, StepKind.FINAL) and not outcome.interim:
+            return TapAnswer(game.id, outcome=outcome, lines=(Text("picker.moved_on"),))
         version = outcome.version if outcome.version is not None else game.row.version
         undo = any(choice.kind is ChoiceKind.UNDO for choice in outcome.reply_choices)
         dumped = engine.dump_state(state)

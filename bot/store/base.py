@@ -34,6 +34,7 @@ Decisions (every backend keeps them; ``tests/platform/test_store.py`` runs on ea
 from __future__ import annotations
 
 import json
+import secrets
 from abc import ABC, abstractmethod
 from collections.abc import Mapping, Sequence
 from dataclasses import dataclass, field
@@ -78,6 +79,26 @@ def seat_specs(seats: Sequence[SeatSpec]) -> list[tuple[int, str, str | None]]:
     return [(row[0], row[1], row[2] if len(row) > 2 else None) for row in seats]
 
 
+# -- computer seats' secrets (issue 28) ---------------------------------------------------
+
+
+def new_seat_secret() -> int:
+    """A computer seat's secret: 62 random bits from the operating system."""
+    return secrets.randbits(62)
+
+
+def seat_secret(computer: str | None) -> int | None:
+    """The secret a seat is created with: a fresh one for a computer, None for a member."""
+    return None if computer is None else new_seat_secret()
+
+
+def seats_with_secrets(
+    seats: Sequence[SeatSpec],
+) -> list[tuple[int, str, str | None, int | None]]:
+    """Each seat as (user id, name, computer level or None, its secret or None)."""
+    return [(user, name, level, seat_secret(level)) for user, name, level in seat_specs(seats)]
+
+
 def dumps(value: Any) -> str:
     """The canonical JSON text of a stored value."""
     return json.dumps(value, separators=(",", ":"), sort_keys=True, ensure_ascii=False)
@@ -111,7 +132,10 @@ class SeatRow:
 
     A computer seat has its level in ``computer`` (None for a member) and a
     synthetic negative ``user_id`` (chosen by the service), so a seat is still
-    found by its user and a game never holds one user twice."""
+    found by its user and a game never holds one user twice. Its ``secret``
+    (drawn by the store when the computer takes the seat, None for a member)
+    seeds its decisions and its answer delay; it is never shown, logged or
+    exported, and is left out of the row's ``repr``."""
 
     seat: int
     user_id: int
@@ -123,6 +147,7 @@ class SeatRow:
     place: int | None = None
     score: int | None = None
     computer: str | None = None
+    secret: int | None = field(default=None, repr=False, compare=False)
 
 
 @dataclass(frozen=True)
@@ -219,6 +244,9 @@ class StepWrite:
     #: the computer seats' move timer: its due time (one already set keeps its own,
     #: unless this one is earlier), None to drop it
     computer: float | Keep | None = KEEP
+    #: each seat's private view as its player is now told of it (a hand-off's DMs), by
+    #: seat; :data:`KEEP` leaves the last told views
+    told: Mapping[int, Any] | Keep = KEEP
 
     def __post_init__(self) -> None:
         if len({move.checkpoint for move in self.moves}) > 1:
@@ -236,6 +264,17 @@ class Committed:
 
     version: int
     last_seq: int
+
+
+@dataclass(frozen=True)
+class PlayerGame:
+    """A running game a user has a seat in (``/game mine``): the game, its newest
+    public message (channel id, message id) when one is kept, and when its turn
+    clock runs out, if it has one."""
+
+    row: GameRow
+    message: tuple[int, int] | None = None
+    clock_ends: float | None = None
 
 
 @dataclass(frozen=True)
@@ -306,10 +345,21 @@ def decode_game(row: Any) -> GameRow:
             place,
             score,
             computer,
+            secret,
         )
-        for seat, user, name, colour, status, timeouts, auto, place, score, computer in json.loads(
-            row["seats_json"]
-        )
+        for (
+            seat,
+            user,
+            name,
+            colour,
+            status,
+            timeouts,
+            auto,
+            place,
+            score,
+            computer,
+            secret,
+        ) in json.loads(row["seats_json"])
     )
     return GameRow(
         id=int(row["id"]),
@@ -442,8 +492,8 @@ class Store(ABC):
     async def add_seat(
         self, game: GameRow, user_id: int, display_name: str, *, computer: str | None = None
     ) -> None:
-        """Seat a user (or a computer at level ``computer``) in the next free seat of a
-        lobby (version-checked)."""
+        """Seat a user (or a computer at level ``computer``, with a fresh secret) in the
+        next free seat of a lobby (version-checked)."""
 
     @abstractmethod
     async def remove_seat(self, game: GameRow, user_id: int) -> None:
@@ -465,13 +515,15 @@ class Store(ABC):
         deadlines: Mapping[str, float] | Keep = KEEP,
         clock: Mapping[str, float] | Keep = KEEP,
         computer_timer: float | Keep | None = KEEP,
+        told: Mapping[int, Any] | None = None,
     ) -> None:
         """Move a lobby to running with its first state, seat order and timers.
 
         ``order`` holds the user ids in their new seat order, ``colours`` each
-        seat's colour. ``computer_timer`` sets the computer seats' move timer as
-        :attr:`StepWrite.computer` does (here and in the other writes that change
-        how a seat plays: :meth:`set_seat`, :meth:`replace_player`, :meth:`resume`).
+        seat's colour, ``told`` each seat's first private view, as its player is
+        told of it (:attr:`StepWrite.told`). ``computer_timer`` sets the computer seats'
+        move timer as :attr:`StepWrite.computer` does (here and in the other writes that
+        change how a seat plays: :meth:`set_seat`, :meth:`replace_player`, :meth:`resume`).
         """
 
     @abstractmethod
@@ -509,9 +561,9 @@ class Store(ABC):
         computer: str | None = None,
         computer_timer: float | Keep | None = KEEP,
     ) -> int:
-        """Hand a seat to another user, or to a computer at level ``computer``
-        (version-checked), and set the computer timer with it; the new version. The
-        seat plays on afresh: ``playing``, no timeouts, no automatic answers.
+        """Hand a seat to another user, or to a computer at level ``computer`` with a
+        fresh secret (version-checked), and set the computer timer with it; the new
+        version. The seat plays on afresh: ``playing``, no timeouts, no automatic answers.
 
         Raises :class:`StoreError` when that user already holds a seat.
         """
@@ -594,12 +646,32 @@ class Store(ABC):
 
     @abstractmethod
     async def set_message(
-        self, game_id: int, kind: str, channel_id: int, message_id: int
-    ) -> None: ...
+        self, game_id: int, kind: str, channel_id: int, message_id: int, content: str | None = None
+    ) -> None:
+        """Keep a game's message of this kind (one per kind), with the text the adapter
+        edits it from (``content``), if any."""
 
     @abstractmethod
     async def message(self, game_id: int, kind: str) -> tuple[int, int] | None:
         """The (channel id, message id) of a game's kept message, if one was posted."""
+
+    @abstractmethod
+    async def message_content(self, game_id: int, kind: str) -> str | None:
+        """The text kept with a game's kept message of this kind, if any."""
+
+    @abstractmethod
+    async def forget_message(self, game_id: int, kind: str) -> None:
+        """Forget a game's kept message of this kind (it was deleted)."""
+
+    @abstractmethod
+    async def told(self, game_id: int) -> dict[int, Any] | None:
+        """Each seat's private view as last told (:attr:`StepWrite.told`), None when
+        none was written yet."""
+
+    @abstractmethod
+    async def player_games(self, user_id: int, limit: int, kind: str) -> list[PlayerGame]:
+        """The running games the user has a seat in, the longest waiting first (at most
+        ``limit``), each with its kept message of ``kind`` and its turn clock's end."""
 
     @abstractmethod
     async def mark_dms_closed(self, user_id: int) -> None:
@@ -637,8 +709,8 @@ class Store(ABC):
         language: str = "en",
     ) -> GameRow:
         """Create a lobby with ``seats`` (user id, name, and optionally the computer
-        level) seated in this order, in one transaction; :class:`ChannelBusy` if the
-        channel has an unfinished game."""
+        level; each computer with a fresh secret) seated in this order, in one
+        transaction; :class:`ChannelBusy` if the channel has an unfinished game."""
 
     @abstractmethod
     async def last_game_over_in(self, channel_id: int) -> GameRow | None:

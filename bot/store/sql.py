@@ -42,6 +42,7 @@ from bot.store.base import (
     HandOver,
     Keep,
     MoveRow,
+    PlayerGame,
     PlayerResults,
     SeatSpec,
     StepWrite,
@@ -55,10 +56,11 @@ from bot.store.base import (
     decode_move,
     decode_timer,
     dumps,
-    seat_specs,
+    seat_secret,
+    seats_with_secrets,
 )
 from bot.store.dialect import Compiled, Dialect
-from bot.store.plan import Duplicate, Plan, PlanFactory, count, many, rows
+from bot.store.plan import Duplicate, Plan, PlanFactory, count, many, rows, run
 
 T = TypeVar("T")
 
@@ -202,6 +204,8 @@ class SqlStore(Store):
         seed: int,
         language: str = "en",
     ) -> GameRow:
+        specs = seats_with_secrets(seats)  # drawn once: a plan may run again
+
         def plan() -> Plan[int]:
             now = time.time()
             try:
@@ -225,8 +229,8 @@ class SqlStore(Store):
             yield many(
                 INSERT_SEAT,
                 (
-                    _seat(game_id, number, user, name, now, computer)
-                    for number, (user, name, computer) in enumerate(seat_specs(seats))
+                    _seat(game_id, number, user, name, now, computer, secret)
+                    for number, (user, name, computer, secret) in enumerate(specs)
                 ),
             )
             return game_id
@@ -238,11 +242,14 @@ class SqlStore(Store):
     async def add_seat(
         self, game: GameRow, user_id: int, display_name: str, *, computer: str | None = None
     ) -> None:
+        secret = seat_secret(computer)  # drawn once: a plan may run again
+
         def plan() -> Plan[None]:
             now = time.time()
             yield from _bump(game, "lobby", now)
-            yield count(
-                INSERT_SEAT, **_seat(game.id, len(game.seats), user_id, display_name, now, computer)
+            yield run(
+                INSERT_SEAT,
+                **_seat(game.id, len(game.seats), user_id, display_name, now, computer, secret),
             )
 
         await self._perform(plan)
@@ -254,17 +261,17 @@ class SqlStore(Store):
 
         def plan() -> Plan[None]:
             yield from _bump(game, "lobby", time.time())
-            yield count(
+            yield run(
                 "DELETE FROM seats WHERE game_id = :game_id AND user_id = :user_id",
                 game_id=game.id,
                 user_id=user_id,
             )
-            yield count(
+            yield run(
                 "UPDATE seats SET seat = -seat WHERE game_id = :game_id AND seat > :seat",
                 game_id=game.id,
                 seat=seat.seat,
             )
-            yield count(RENUMBER_NEGATIVE_SEATS, game_id=game.id)
+            yield run(RENUMBER_NEGATIVE_SEATS, game_id=game.id)
 
         await self._perform(plan)
 
@@ -287,6 +294,7 @@ class SqlStore(Store):
         deadlines: Mapping[str, float] | Keep = KEEP,
         clock: Mapping[str, float] | Keep = KEEP,
         computer_timer: float | Keep | None = KEEP,
+        told: Mapping[int, Any] | None = None,
     ) -> None:
         def plan() -> Plan[None]:
             now = time.time()
@@ -294,12 +302,13 @@ class SqlStore(Store):
                 game,
                 "lobby",
                 now,
-                ", status = 'running', state = :state, waiting_since = :now",
+                ", status = 'running', state = :state, waiting_since = :now, told = :told",
                 state=dumps(state),
+                told=None
+                if told is None
+                else dumps({str(seat): view for seat, view in told.items()}),
             )
-            yield count(
-                "UPDATE seats SET seat = -seat - 1 WHERE game_id = :game_id", game_id=game.id
-            )
+            yield run("UPDATE seats SET seat = -seat - 1 WHERE game_id = :game_id", game_id=game.id)
             yield many(
                 "UPDATE seats SET seat = :seat, colour = :colour"
                 " WHERE game_id = :game_id AND user_id = :user_id",
@@ -317,7 +326,7 @@ class SqlStore(Store):
     async def set_status(self, game: GameRow, status: str) -> None:
         def plan() -> Plan[None]:
             yield from _bump(game, game.status, time.time(), ", status = :status", status=status)
-            yield count(DELETE_GAME_TIMERS, game_id=game.id)
+            yield run(DELETE_GAME_TIMERS, game_id=game.id)
 
         await self._perform(plan)
 
@@ -337,13 +346,18 @@ class SqlStore(Store):
                 "   ELSE COALESCE(checkpoint_state, state) END,"
                 " checkpoint_seq = CASE WHEN :checkpoint = 1 THEN :last_seq"
                 "   ELSE checkpoint_seq END,"
-                " published_seq = CASE WHEN :published = 1 THEN :last_seq ELSE published_seq END",
+                " published_seq = CASE WHEN :published = 1 THEN :last_seq ELSE published_seq END,"
+                " told = CASE WHEN :tell = 1 THEN :told ELSE told END",
                 state=dumps(step.state),
                 status=step.status,
                 last_seq=last_seq,
                 waiting_changed=step.waiting_changed,
                 checkpoint=step.checkpoint,
                 published=step.published,
+                tell=not isinstance(step.told, Keep),
+                told=None
+                if isinstance(step.told, Keep)
+                else dumps({str(seat): view for seat, view in step.told.items()}),
             )
             yield many(
                 "INSERT INTO moves (game_id, seq, seat, action, created_at, kind, events,"
@@ -364,7 +378,7 @@ class SqlStore(Store):
                 ),
             )
             if step.fired is not None:
-                gone = yield count(DELETE_TIMER, id=step.fired)
+                gone = yield count(DELETE_TIMER, id=step.fired).expecting(1)
                 if gone != 1:
                     raise TimerGone(game.id)
             yield from _write_seats(game.id, step.seats)
@@ -377,8 +391,8 @@ class SqlStore(Store):
                 ),
             )
             if step.status != "running":
-                yield count(DELETE_GAME_TIMERS, game_id=game.id)
-                yield count(
+                yield run(DELETE_GAME_TIMERS, game_id=game.id)
+                yield run(
                     "UPDATE games SET finished_at = :now, paused = NULL WHERE id = :id",
                     now=now,
                     id=game.id,
@@ -419,16 +433,19 @@ class SqlStore(Store):
         computer: str | None = None,
         computer_timer: float | Keep | None = KEEP,
     ) -> int:
+        secret = seat_secret(computer)  # drawn once: a plan may run again
+
         def plan() -> Plan[int]:
             yield from _bump(game, "running", time.time())
             try:
-                yield count(
+                yield run(
                     "UPDATE seats SET user_id = :user_id, display_name = :name,"
-                    " status = 'playing', timeouts = 0, auto = 0, computer = :computer"
-                    " WHERE game_id = :game_id AND seat = :seat",
+                    " status = 'playing', timeouts = 0, auto = 0, computer = :computer,"
+                    " secret = :secret WHERE game_id = :game_id AND seat = :seat",
                     user_id=user_id,
                     name=display_name,
                     computer=computer,
+                    secret=secret,
                     game_id=game.id,
                     seat=seat,
                 )
@@ -444,7 +461,7 @@ class SqlStore(Store):
             yield from _bump(
                 game, "running", time.time(), ", paused = :paused", paused=dumps(list(paused))
             )
-            yield count(DELETE_GAME_TIMERS, game_id=game.id)
+            yield run(DELETE_GAME_TIMERS, game_id=game.id)
             return game.version + 1
 
         return await self._perform(plan)
@@ -470,7 +487,7 @@ class SqlStore(Store):
     async def extend(self, game: GameRow, seconds: float) -> int:
         def plan() -> Plan[int]:
             yield from _bump(game, "running", time.time())
-            yield count(
+            yield run(
                 "UPDATE timers SET due_at = due_at + :seconds"
                 " WHERE game_id = :game_id AND kind IN ('clock', 'deadline')",
                 seconds=seconds,
@@ -545,13 +562,13 @@ class SqlStore(Store):
         payload: Mapping[str, Any] | None = None,
     ) -> None:
         def plan() -> Plan[None]:
-            yield count(
+            yield run(
                 "DELETE FROM timers WHERE game_id = :game_id AND kind = :kind",
                 game_id=game_id,
                 kind=kind,
             )
             if due_at is not None:
-                yield count(
+                yield run(
                     "INSERT INTO timers (due_at, kind, game_id, payload)"
                     " VALUES (:due_at, :kind, :game_id, :payload)",
                     due_at=due_at,
@@ -606,17 +623,28 @@ class SqlStore(Store):
 
     # -- messages the adapter keeps up to date ----------------------------------------------
 
-    async def set_message(self, game_id: int, kind: str, channel_id: int, message_id: int) -> None:
+    async def set_message(
+        self, game_id: int, kind: str, channel_id: int, message_id: int, content: str | None = None
+    ) -> None:
         await self._write(
-            "INSERT INTO game_messages (game_id, kind, channel_id, message_id)"
-            " VALUES (:game_id, :kind, :channel_id, :message_id)"
-            " ON CONFLICT (game_id, kind) DO UPDATE SET"
-            " channel_id = excluded.channel_id, message_id = excluded.message_id",
+            "INSERT INTO game_messages (game_id, kind, channel_id, message_id, content)"
+            " VALUES (:game_id, :kind, :channel_id, :message_id, :content)"
+            " ON CONFLICT (game_id, kind) DO UPDATE SET channel_id = excluded.channel_id,"
+            " message_id = excluded.message_id, content = excluded.content",
             game_id=game_id,
             kind=kind,
             channel_id=channel_id,
             message_id=message_id,
+            content=content,
         )
+
+    async def message_content(self, game_id: int, kind: str) -> str | None:
+        row = await self._one(
+            "SELECT content FROM game_messages WHERE game_id = :game_id AND kind = :kind",
+            game_id=game_id,
+            kind=kind,
+        )
+        return None if row is None or row[0] is None else str(row[0])
 
     async def message(self, game_id: int, kind: str) -> tuple[int, int] | None:
         row = await self._one(
@@ -626,6 +654,54 @@ class SqlStore(Store):
             kind=kind,
         )
         return (int(row[0]), int(row[1])) if row else None
+
+    async def forget_message(self, game_id: int, kind: str) -> None:
+        await self._write(
+            "DELETE FROM game_messages WHERE game_id = :game_id AND kind = :kind",
+            game_id=game_id,
+            kind=kind,
+        )
+
+    async def told(self, game_id: int) -> dict[int, Any] | None:
+        row = await self._one("SELECT told FROM games WHERE id = :id", id=game_id)
+        if row is None or row[0] is None:
+            return None
+        return {int(seat): view for seat, view in json.loads(row[0]).items()}
+
+    # -- a player's games ---------------------------------------------------------------
+
+    async def player_games(self, user_id: int, limit: int, kind: str) -> list[PlayerGame]:
+        rows = [
+            decode_game(r)
+            for r in await self._all(
+                f"{SELECT_GAME} WHERE status = 'running' AND id IN"
+                " (SELECT game_id FROM seats WHERE user_id = :user_id)"
+                " ORDER BY waiting_since, id LIMIT :limit",
+                user_id=user_id,
+                limit=limit,
+            )
+        ]
+        if not rows:
+            return []
+        ids = [row.id for row in rows]
+        kept = {
+            int(r[0]): (int(r[1]), int(r[2]))
+            for r in await self._all(
+                "SELECT game_id, channel_id, message_id FROM game_messages"
+                " WHERE game_id {in:ids} AND kind = :kind",
+                ids=ids,
+                kind=kind,
+            )
+        }
+        ends = {
+            int(r[0]): float(r[1])
+            for r in await self._all(
+                "SELECT game_id, MIN(due_at) FROM timers WHERE game_id {in:ids}"
+                " AND kind = 'clock' AND name = 'turn' GROUP BY game_id",
+                ids=ids,
+            )
+        }
+        return [PlayerGame(row, kept.get(row.id), ends.get(row.id)) for row in rows]
 
     # -- DM reachability --------------------------------------------------------------------
 
@@ -660,7 +736,7 @@ class SqlStore(Store):
             if game_id in announced:
                 return False
             announced.add(game_id)
-            yield count(
+            yield run(
                 "UPDATE closed_dms SET announced_in = :announced WHERE user_id = :user_id",
                 announced=dumps(sorted(announced)),
                 user_id=user_id,
@@ -804,8 +880,8 @@ class SqlStore(Store):
 # -- statements and steps more than one unit shares ---------------------------------------
 
 INSERT_SEAT = (
-    "INSERT INTO seats (game_id, seat, user_id, display_name, joined_at, computer)"
-    " VALUES (:game_id, :seat, :user_id, :name, :now, :computer)"
+    "INSERT INTO seats (game_id, seat, user_id, display_name, joined_at, computer, secret)"
+    " VALUES (:game_id, :seat, :user_id, :name, :now, :computer, :secret)"
 )
 RENUMBER_NEGATIVE_SEATS = "UPDATE seats SET seat = -seat - 1 WHERE game_id = :game_id AND seat < 0"
 DELETE_GAME_TIMERS = "DELETE FROM timers WHERE game_id = :game_id"
@@ -813,9 +889,15 @@ DELETE_TIMER = "DELETE FROM timers WHERE id = :id"
 
 
 def _seat(
-    game_id: int, seat: int, user_id: int, name: str, now: float, computer: str | None
+    game_id: int,
+    seat: int,
+    user_id: int,
+    name: str,
+    now: float,
+    computer: str | None,
+    secret: int | None,
 ) -> dict[str, Any]:
-    """The parameters of :data:`INSERT_SEAT`."""
+    """The parameters of :data:`INSERT_SEAT` (a computer's secret: :func:`seat_secret`)."""
     return {
         "game_id": game_id,
         "seat": seat,
@@ -823,6 +905,7 @@ def _seat(
         "name": name,
         "now": now,
         "computer": computer,
+        "secret": secret,
     }
 
 
@@ -840,7 +923,7 @@ def _bump(game: GameRow, expected: str, now: float, sets: str = "", /, **params:
         version=game.version,
         expected=expected,
         **params,
-    )
+    ).expecting(1)
     if changed != 1:
         raise VersionConflict(game.id)
 
@@ -850,11 +933,11 @@ def _write_timers(
 ) -> Plan[None]:
     """Set a game's reminder and its named deadlines (see :class:`StepWrite`)."""
     if reminder is None:
-        yield count(
+        yield run(
             "DELETE FROM timers WHERE game_id = :game_id AND kind = 'reminder'", game_id=game_id
         )
     elif not isinstance(reminder, Keep):
-        yield count(
+        yield run(
             "INSERT INTO timers (due_at, kind, game_id, name)"
             " VALUES (:due_at, 'reminder', :game_id, '')"
             " ON CONFLICT (game_id, kind, name) DO UPDATE SET due_at = excluded.due_at,"
@@ -864,7 +947,7 @@ def _write_timers(
         )
     if isinstance(deadlines, Keep):
         return
-    yield count(
+    yield run(
         "DELETE FROM timers WHERE game_id = :game_id AND kind = 'deadline'"
         " AND NOT (name {in:names})",
         game_id=game_id,
@@ -881,7 +964,7 @@ def _write_clock(game_id: int, clock: Mapping[str, float] | Keep) -> Plan[None]:
     """Replace the turn clock's timers of a game (none: the clock stops)."""
     if isinstance(clock, Keep):
         return
-    yield count("DELETE FROM timers WHERE game_id = :game_id AND kind = 'clock'", game_id=game_id)
+    yield run("DELETE FROM timers WHERE game_id = :game_id AND kind = 'clock'", game_id=game_id)
     yield many(
         "INSERT INTO timers (due_at, kind, game_id, name)"
         " VALUES (:due_at, 'clock', :game_id, :name)",
@@ -894,11 +977,11 @@ def _write_computer(game_id: int, due: float | Keep | None) -> Plan[None]:
     if isinstance(due, Keep):
         return
     if due is None:
-        yield count(
+        yield run(
             "DELETE FROM timers WHERE game_id = :game_id AND kind = 'computer'", game_id=game_id
         )
         return
-    yield count(
+    yield run(
         "INSERT INTO timers (due_at, kind, game_id, name)"
         " VALUES (:due_at, 'computer', :game_id, '')"
         " ON CONFLICT (game_id, kind, name) DO UPDATE"
@@ -913,7 +996,7 @@ def _write_seats(game_id: int, changes: Mapping[int, Mapping[str, Any]]) -> Plan
     for seat, fields in changes.items():
         names = [name for name in fields if name in SEAT_FIELDS]
         if names:
-            yield count(
+            yield run(
                 f"UPDATE seats SET {', '.join(f'{n} = :{n}' for n in names)}"
                 " WHERE game_id = :game_id AND seat = :seat",
                 game_id=game_id,

@@ -39,6 +39,7 @@ from .fake_discord import (
     FakeGuild,
     FakeUser,
     InteractionResult,
+    MessageFlag,
     RecordedMessage,
     running_client,
 )
@@ -290,6 +291,30 @@ async def tap_in_picker(harness: BotHarness, user: FakeUser, label: str) -> Inte
     return await harness.click(user, picker, found[0])
 
 
+def as_posted(message: RecordedMessage) -> list[Any]:
+    """A message's components as it was posted (the bot drops the buttons of a game's
+    older messages once a newer one is posted): its first version that is not the
+    "thinking" placeholder of a deferred interaction."""
+    for version in message.history:
+        if not int(version["flags"]) & MessageFlag.LOADING:
+            return list(version["components"])
+    return message.components
+
+
+async def click_as_posted(
+    harness: BotHarness, user: FakeUser, message: RecordedMessage, custom_id: str
+) -> InteractionResult:
+    """Click ``custom_id`` of ``message`` as it was posted: a client that has not seen the
+    edit that took the button away."""
+    now, edits = message.components, len(message.history)
+    message.components = as_posted(message)
+    try:
+        return await harness.click(user, message, custom_id)
+    finally:
+        if len(message.history) == edits:  # the click did not edit it: as it was
+            message.components = now
+
+
 def action_buttons(message: RecordedMessage) -> dict[str, str]:
     """A message's move buttons: action -> custom_id."""
     return {cid.split(":", 4)[4]: cid for cid in message.custom_ids() if cid.startswith("zg:act:")}
@@ -308,7 +333,7 @@ async def move(
     harness: BotHarness, user: FakeUser, action: str, *, prefer_buttons: bool = True
 ) -> InteractionResult:
     """Play ``action`` for ``user``: by its button when the newest buttons they see are
-    for the game's current version and offer it, else by ``/play``.
+    for the game at its current version and offer it, else by ``/play``.
 
     Asserts the move was stored (a step of a turn answers only its player).
     """
@@ -318,7 +343,8 @@ async def move(
     message = last_buttons(harness, user) if prefer_buttons else None
     buttons = action_buttons(message) if message is not None else {}
     custom_id = buttons.get(action)
-    if custom_id is not None and custom_id.split(":")[3] == str(row.version):
+    current = custom_id is not None and custom_id.split(":")[2:4] == [str(row.id), str(row.version)]
+    if custom_id is not None and current:
         assert message is not None
         itx = await harness.click(user, message, custom_id)
     else:

@@ -30,13 +30,22 @@ from .bot_harness import (
     WAIT,
     BotHarness,
     action_buttons,
+    as_posted,
+    click_as_posted,
     last_buttons,
     move,
     open_harness,
     picker_buttons,
     start_oracle,
 )
-from .fake_discord import FakeDiscord, FakeUser, InteractionResult, InteractionType, RecordedMessage
+from .fake_discord import (
+    FakeDiscord,
+    FakeUser,
+    InteractionResult,
+    InteractionType,
+    RecordedMessage,
+    walk_components,
+)
 
 SUPPORT_PHASES = ("revolt_support", "war_support")
 
@@ -64,17 +73,21 @@ def answered_privately(h: BotHarness, itx: InteractionResult, expected: str | No
 
 
 def labels(message: RecordedMessage) -> list[str]:
-    """The labels of a message's move buttons (not Undo or "Your options")."""
+    """The labels of a message's move buttons as posted (not Undo or "Your options")."""
     return [
         c["label"]
-        for c in message.walk_components()
+        for c in walk_components(as_posted(message))
         if c.get("type") == 2 and str(c.get("custom_id", "")).startswith("zg:act:")
     ]
 
 
 def button_actions(message: RecordedMessage) -> list[str]:
-    """The actions a message's move buttons play (the end of their custom ids)."""
-    return [cid.split(":", 4)[4] for cid in message.custom_ids() if cid.startswith("zg:act:")]
+    """The actions a message's move buttons played as posted (the end of their custom ids)."""
+    return [
+        str(c["custom_id"]).split(":", 4)[4]
+        for c in walk_components(as_posted(message))
+        if str(c.get("custom_id", "")).startswith("zg:act:")
+    ]
 
 
 async def forged_click(
@@ -307,16 +320,17 @@ async def test_buttons_of_an_ended_game_are_stale(harness: BotHarness) -> None:
     asked = await h.slash(h.alice, "game abandon")
     [confirm] = [m for m in asked.messages if m.custom_ids()]
     await h.click(h.alice, confirm, confirm.custom_ids()[0])
-    answered_privately(h, await h.click(chooser, message, claim), stale)
+    assert not action_buttons(message)  # an ended game's message keeps no live button
+    answered_privately(h, await click_as_posted(h, chooser, message, claim), stale)
 
     await h.slash(h.bob, "game new oracle")  # a new lobby in the channel
-    answered_privately(h, await h.click(chooser, message, claim), stale)
+    answered_privately(h, await click_as_posted(h, chooser, message, claim), stale)
     lobby = await h.raw_game()
     await h.slash(h.alice, "game join")
     await h.slash(h.bob, "game start")  # a new running game
     assert lobby != await h.raw_game()
     running = await h.raw_game()
-    answered_privately(h, await h.click(chooser, message, claim), stale)
+    answered_privately(h, await click_as_posted(h, chooser, message, claim), stale)
     assert await h.raw_game() == running
 
     # the new game played to its end: its last buttons are stale too
@@ -330,6 +344,14 @@ async def test_buttons_of_an_ended_game_are_stale(harness: BotHarness) -> None:
     finished = await h.raw_game()
     for custom_id in action_buttons(last).values():
         answered_privately(h, await h.click(chooser, last, custom_id), stale)
+    posted = [c for c in button_actions(last) if c not in action_buttons(last)]
+    for action in posted:  # taken away by a newer message: clicked on an old client
+        custom_id = next(
+            str(c["custom_id"])
+            for c in walk_components(as_posted(last))
+            if str(c.get("custom_id", "")).endswith(f":{action}")
+        )
+        answered_privately(h, await click_as_posted(h, chooser, last, custom_id), stale)
     assert await h.raw_game() == finished
 
 
@@ -401,7 +423,7 @@ async def test_tigris_with_hidden_scoring_keeps_hands_and_scores_private(
 
     public = h.public_messages()
     title = t("en", "tigris.title")
-    headers = {t("en", key, game=title) for key in ("hand.update", "hand.header")}
+    headers = {t("en", key, game=title) for key in ("hand.news", "hand.header")}
     headers.add(t("en", "dm.fallback"))
     private_lines = {
         line

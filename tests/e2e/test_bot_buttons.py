@@ -13,6 +13,7 @@ from bot.i18n import t
 from .bot_harness import (
     BotHarness,
     action_buttons,
+    click_as_posted,
     last_buttons,
     move,
     open_harness,
@@ -64,9 +65,11 @@ async def test_claim_and_gift_are_buttons_that_play(harness: BotHarness) -> None
     [public] = h.public_of(clicked)
     assert f"{chooser.name} scores a point." in public.text
 
-    # the decision is over: the same button is now stale, and changes nothing
+    # the decision is over: its buttons are gone from the message, and a client that
+    # still shows them is answered that they no longer apply, changing nothing
     after = await h.raw_game()
-    stale = await h.click(chooser, message, buttons["gift"])
+    assert not action_buttons(h.fake.message(message.id))
+    stale = await click_as_posted(h, chooser, message, buttons["gift"])
     assert t("en", "error.stale_button") in h.ephemeral_text(stale)
     assert await h.raw_game() == after
 

@@ -414,3 +414,31 @@ async def test_one_process_killed_mid_load_loses_nothing_and_timers_fire_once(
         line = f"timer of game {game_id} fired by shards {shard}-{shard}/{TOTAL}"
         assert len(re.findall(re.escape(line) + r"\b", logs[shard])) == 1, line
         assert line not in logs[1 - shard]
+
+
+@pytest.mark.slow
+@pytest.mark.parametrize("backend", ["postgres"])
+async def test_game_mine_answers_the_same_from_either_process(cluster: Cluster) -> None:
+    """``/game mine`` is answered from the shared store: a player's games in both guilds,
+    whichever process (shard) received the command, those waiting for them first."""
+    world, fake = cluster, cluster.fake
+    alice, bob = world.users[0], world.users[1]
+    tables = [c for c in world.channels if c.name == "games-0"]  # one per guild
+    assert [c.guild for c in tables] == world.guilds
+    for channel in tables:
+        for user, command in ((alice, "game new oracle"), (bob, "game join")):
+            await answered(await fake.slash(user, channel, command))
+        await answered(await fake.slash(alice, channel, "game start"))
+    rows = await read_games(world.db, tables)
+    answers = []
+    for channel in tables:  # one command received by each process
+        itx = await answered(await fake.slash(alice, channel, "game mine"))
+        assert itx.shard == shard_of(channel.guild.id, TOTAL)
+        answers.append("\n".join(m.text for m in itx.messages))
+    assert answers[0] == answers[1], answers
+    for channel in tables:  # both games, each linked in its own guild
+        row = rows[channel.id]
+        assert alice.id in awaited(row)  # an Oracle round awaits every seat
+        link = f"https://discord.com/channels/{channel.guild.id}/{channel.id}/"
+        assert link in answers[0], answers[0]
+    assert t("en", "mine.yours") in answers[0]

@@ -21,7 +21,9 @@ from tests.support import oracle, oracle_render
 from .bot_harness import BotHarness, decode_png, open_harness, play_to_end, start_oracle
 from .fake_discord import FakeDiscord, FakeUser, RecordedMessage
 
-HAND_UPDATE = t("en", "hand.update", game=t("en", "oracle.title"))
+#: a private view's DM: its header, then the news (the Oracle has only generic words)
+NEWS = t("en", "hand.news", game=t("en", "oracle.title"))
+HAND_FIRST = f"{NEWS}\n{t('en', 'hand.view')}"
 
 
 @pytest.fixture
@@ -52,7 +54,7 @@ async def test_hands_go_by_dm_to_their_owners_only(harness: BotHarness) -> None:
     await start_oracle(h, h.alice, h.bob, h.carol)
     for user in (h.alice, h.bob):
         [dm] = h.fake.dms_to(user)
-        assert dm.text == HAND_UPDATE
+        assert dm.text == HAND_FIRST
         [attachment] = dm.attachments
         assert attachment.filename == "hand.png"
         decode_png(attachment.data)
@@ -112,7 +114,7 @@ async def test_no_public_message_or_image_carries_hidden_information(harness: Bo
         assert all(a.filename == "board.png" for a in message.attachments)
         assert not private_images & set(images([message]))
         assert "You played your" not in message.text
-        assert HAND_UPDATE not in message.text
+        assert NEWS not in message.text
         assert t("en", "dm.fallback") not in message.text
         for line in ("play 1", "play 2", "play 3", "play 4", "play 5"):
             assert line not in message.text

@@ -152,6 +152,7 @@ async def test_a_sealed_round_keeps_one_tally_message(harness: BotHarness) -> No
     [line] = [x for x in updated.text.splitlines() if x.startswith(submitted)]
     assert sorted(line[len(submitted) :].split(", ")) == ["alice", "bob"]
     assert t("en", "tally.awaited", players="carol") in updated.text
-    # still one tally message for the round: edited, never reposted
-    header = t("en", "tally.header", game=t("en", "oracle.title"))
-    assert [m.id for m in h.fake.messages_in(h.channel) if header in m.text] == [tally.id]
+    # still one tally for the round, in the round's message: edited, never reposted
+    counted = t("en", "tally.awaited", players="")
+    assert [m.id for m in h.fake.messages_in(h.channel) if counted in m.text] == [tally.id]
+    assert tally.id == start_message.id  # the round's message carries its tally

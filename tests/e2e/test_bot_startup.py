@@ -90,6 +90,7 @@ async def test_registered_commands_match_the_code(harness: BotHarness) -> None:
         "back",
         "auto",
         "notify",
+        "mine",
         "export",
     }
     new = {

@@ -576,7 +576,8 @@ async def test_a_resigned_seat_is_played_by_the_table_to_the_end(
 
 
 def turn_dm(channel: FakeChannel) -> str:
-    return line("notify.your_turn_dm", channel=channel.mention)
+    """A "your turn" DM: where, and where to see every game that waits for you."""
+    return line("notify.your_turn_dm", channel=channel.mention) + "\n" + line("notify.mine")
 
 
 async def test_how_a_player_is_told_it_is_their_turn(
@@ -634,7 +635,7 @@ async def test_a_heads_up_goes_to_the_next_player_who_asked_for_dms(
     await start_tigris(h, players)
     u0, u1, u2 = await seat_users(h, players)
     assert await awaited(h, players) == [u0]
-    next_dm = line("notify.next_dm", channel=h.channel.mention)
+    next_dm = line("notify.next_dm", channel=h.channel.mention) + "\n" + line("notify.mine")
 
     def notes(user: FakeUser) -> list[str]:
         """The turn notes a user got by DM (not their private views)."""

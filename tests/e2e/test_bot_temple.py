@@ -93,11 +93,17 @@ async def deadline_timer(h: BotHarness) -> TimerRow:
 
 
 def tallies(h: BotHarness) -> list[RecordedMessage]:
+    """The public messages that carry a round's tally (a round's hand-off message)."""
     return [
-        m
-        for m in h.public_messages()
-        if m.text.split("\n")[1:2] and m.text.split("\n")[1].startswith(SUBMITTED)
+        m for m in h.public_messages() if any(x.startswith(SUBMITTED) for x in m.text.split("\n"))
     ]
+
+
+def tally_part(text: str) -> tuple[str, str]:
+    """A round's message's question (the line before its tally) and its tally's lines."""
+    lines = text.split("\n")
+    start = next(i for i, x in enumerate(lines) if x.startswith(SUBMITTED))
+    return lines[start - 1], "\n".join(lines[start : start + 3])
 
 
 def tally_lines(submitted: list[str], awaited: list[str], due: float) -> str:
@@ -123,13 +129,23 @@ async def private_png(h: BotHarness, user: FakeUser) -> bytes:
 
 
 def public_text_since(h: BotHarness, first: RecordedMessage) -> str:
-    """Every public text from ``first`` on, as it is and as it was before each edit."""
+    """Every public text from ``first`` on, as it is and as it was before each edit;
+    of ``first`` (a round's message, which also tells the round before), its tally."""
     messages = h.public_messages()
     parts = []
     for message in messages[messages.index(first) :]:
-        parts.append(message.text)
-        parts += [str(old.get("content", "")) for old in message.history]
+        texts = [message.text, *(str(old.get("content", "")) for old in message.history)]
+        if message is first:
+            texts = [from_tally(text) for text in texts]
+        parts += texts
     return "\n".join(parts)
+
+
+def from_tally(text: str) -> str:
+    """A round's message from its tally on (what its edits change)."""
+    lines = text.split("\n")
+    starts = [i for i, x in enumerate(lines) if x.startswith(SUBMITTED)]
+    return "\n".join(lines[starts[0] :]) if starts else text
 
 
 async def send(
@@ -245,8 +261,10 @@ class Round:
         edited = h.fake.message(self.tally.id)
         waiting = [self.name(s) for s in self.awaited if s not in self.done]
         submitted = [self.name(s) for s in self.awaited if s in self.done]
-        assert edited.text.split("\n", 1)[1] == tally_lines(submitted, waiting, self.timer.due_at)
-        assert edited.mentions == []
+        assert tally_part(edited.text)[1] == tally_lines(submitted, waiting, self.timer.due_at)
+        # the tally is in the round's message, whose ping named the round's awaited seats;
+        # an edit notifies nobody, and names nobody else
+        assert {u.id for u in edited.mentions} <= {self.users[s].id for s in self.awaited}
         assert await deadline_timer(h) == self.timer
         # the sealed move is nowhere in public since the round opened
         if not isinstance(action, Pass):
@@ -281,8 +299,8 @@ async def play_round(table: Table, state: GameState, users: dict[int, FakeUser])
     assert timer.name == f"round:{number}"
     [tally] = tallies(h)[-1:]
     names = [users[s].name for s in awaited]
-    question, rest = tally.text.split("\n", 1)
-    assert question.startswith(f"Round {number}")  # the game's question heads the tally
+    question, rest = tally_part(tally.text)
+    assert question.startswith(f"Round {number}")  # the game's question, then the tally
     assert rest == tally_lines([], names, timer.due_at)
     current = Round(table, users, awaited, tally, timer)
     late = awaited[-1] if number == LATE_ROUND else None
@@ -316,16 +334,19 @@ async def play_round(table: Table, state: GameState, users: dict[int, FakeUser])
         sealed = t("en", "temple.do.sealed")  # a pass is a sealed move: the reveal tells it
         assert t("en", "move.timeout", seat=users[late].name, action=sealed) in resolution.text
         current.confirmed[late] = said("temple", "pass")
-    # one public message with the board and what each seat did, then the next tally
+    # one public message with the board, what each seat did and the next round's tally
     posted = h.public_messages()[public_before:]
-    assert posted[0] is resolution
+    assert posted == [resolution]
     assert [a.filename for a in resolution.attachments] == ["board.png"]
     assert t("en", "temple.event.reveal", round=number) in resolution.text
     for seat, parts in current.confirmed.items():
         assert f"\n{users[seat].name}: {parts}.\n" in resolution.text, (parts, resolution.text)
     row, state = await loaded(h)
+    closed = h.fake.message(tally.id).text
+    assert t("en", "tally.closed") in closed and SUBMITTED not in closed  # the round is over
+    assert not tally.custom_ids()  # its buttons went with it
     if row.status == "running":
-        assert len(posted) == 2 and posted[1] in tallies(h)
+        assert tallies(h) == [resolution]
         now_awaited = {users[s].id for s in ENGINE.waiting_for(state)}
         assert {u.id for u in resolution.mentions} == now_awaited
     else:
@@ -425,7 +446,8 @@ async def test_a_rounds_deadline_does_not_move_when_players_submit(harness: BotH
     assert (second.name, second.due_at) == ("round:2", clock.now + DEADLINE)
     [new_tally] = tallies(h)
     assert t("en", "tally.deadline", when=int(second.due_at)) in new_tally.text
-    assert h.fake.message(tally.id).text == t("en", "tally.closed")  # the old one is closed
+    closed = h.fake.message(tally.id).text  # the old one is closed
+    assert t("en", "tally.closed") in closed and SUBMITTED not in closed
 
 
 # -- the lightning race ---------------------------------------------------------------------

@@ -24,6 +24,7 @@ from bot.i18n import t
 from .bot_harness import (
     BotHarness,
     action_buttons,
+    click_as_posted,
     decode_png,
     open_harness,
     open_picker,
@@ -147,6 +148,7 @@ async def test_one_complete_base_game_posts_one_message_per_hand_off(
         public_at_start = len(h.public_messages())
         taken = 0
         steps: list[str] = []
+        told_now = False  # an interim message tells the turn's steps so far
         last_preview: RecordedMessage | None = None
         while True:
             action = choose_step(await h.legal(mover), taken, rng)
@@ -164,9 +166,16 @@ async def test_one_complete_base_game_posts_one_message_per_hand_off(
             if action == "end":
                 break
             taken += action.split()[0] != "place"
-            # a step of the turn: a private preview of the board, nothing public
-            assert h.public_of(itx) == []
-            assert len(h.public_messages()) == public_at_start
+            # a step of the turn: a private preview of the board; a recovered token cannot
+            # be taken back, so the channel hears of it now, in one interim message (no
+            # board) that the hand-off message replaces
+            if action.startswith("recover "):
+                told_now = True
+            interim = h.public_messages()[public_at_start:]
+            assert len(interim) == told_now, [m.text for m in interim]
+            if told_now:
+                assert interim[0].attachments == [], interim[0].attachments
+                assert step_words(names[mover.id], "recover") in interim[0].text
             [preview] = previews(itx)
             assert preview.ephemeral and preview.ephemeral_for is mover
             files = [a.filename for a in preview.attachments]
@@ -261,10 +270,13 @@ async def test_auction_bids_come_as_the_bidders_own_buttons_and_commands(
     assert t("en", "tikal.event.bid", seat=first.name, amount=amount) in public.text
     assert [u.id for u in public.mentions] == [second.id]
     assert ids(public, "zg:play:")  # the next bidder opens their own picker
+    assert not ids(start_message, "zg:play:")  # only the newest message has Play
+    assert public.attachments == []  # a bid: the board comes when the turn is won
     assert not picker_buttons(picker)  # not theirs any more: no menu
-    # an older picker of theirs is answered in place, changing nothing
+    # an older Play of theirs (a client that still shows it) is answered, changing nothing
     before = await h.raw_game()
-    stale = await h.click(first, start_message, ids(start_message, "zg:play:")[0])
+    play = f"zg:play:{await h.game_id()}"
+    stale = await click_as_posted(h, first, start_message, play)
     assert "It is not your turn" in h.ephemeral_text(stale)
     assert await h.raw_game() == before
 
@@ -468,7 +480,9 @@ async def test_undo_within_a_turn_and_not_past_a_recovered_token(harness: BotHar
         raise AssertionError("nobody could recover a token")
 
     recovered = await h.slash(mover, "play", action=recovers[0])
-    assert h.public_of(recovered) == []
+    # it cannot be taken back: the channel hears of it now, without a board
+    [told] = h.public_of(recovered)
+    assert f"{mover.name} recovers a " in told.text and told.attachments == []
     [preview] = previews(recovered)
     assert not ids(preview, "zg:undo:")  # a revealed token cannot be taken back
     assert "end" in action_buttons(preview)

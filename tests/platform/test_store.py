@@ -494,3 +494,42 @@ async def test_an_unknown_postgres_database_fails_to_open_as_an_oserror(postgres
     with pytest.raises(OSError) as caught:
         await Store.open(url)
     assert "no_such_database" in str(caught.value) and "s3cret" not in str(caught.value)
+
+
+@BOTH_BACKENDS
+async def test_kept_messages_told_views_and_a_players_running_games(store: Store) -> None:
+    first = await _running_game(store, channel=7)  # seats: 11 (Ben), 10 (Ann)
+    second = await _running_game(store, channel=8)
+    # the private views told: written with a hand-off, kept by a step that says nothing
+    assert await store.told(first.id) is None
+    await store.commit_step(
+        first,
+        StepWrite(state={"n": 1}, status="running", moves=[NewMove(0, "a")], told={0: {"h": [1]}}),
+    )
+    first = await store.get_game(first.id)
+    assert first is not None
+    await _move(store, first, 1, "b", {"n": 2})
+    assert await store.told(first.id) == {0: {"h": [1]}}
+    # a kept message and the text it is edited from; forgotten when deleted
+    await store.set_message(first.id, "live", 7, 71, '["head", "tail"]')
+    assert await store.message(first.id, "live") == (7, 71)
+    assert await store.message_content(first.id, "live") == '["head", "tail"]'
+    await store.set_message(first.id, "live", 7, 72)
+    assert await store.message_content(first.id, "live") is None
+    await store.set_message(second.id, "interim", 8, 81)
+    await store.forget_message(second.id, "interim")
+    assert await store.message(second.id, "interim") is None
+    # a player's running games: the longest waiting first, with the newest message and
+    # the turn clock's end; a finished game is not among them
+    await store.add_timer(500.0, "clock", second.id, name="turn")
+    await store.add_timer(300.0, "clock", second.id, name="half")
+    mine = await store.player_games(10, 10, "live")
+    assert [g.row.id for g in mine] == [first.id, second.id]
+    assert [g.message for g in mine] == [(7, 72), None]
+    assert [g.clock_ends for g in mine] == [None, 500.0]
+    assert await store.player_games(99, 10, "live") == []
+    assert [g.row.id for g in await store.player_games(10, 1, "live")] == [first.id]
+    first = await store.get_game(first.id)
+    assert first is not None
+    await store.set_status(first, "abandoned")
+    assert [g.row.id for g in await store.player_games(11, 10, "live")] == [second.id]

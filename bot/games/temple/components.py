@@ -61,3 +61,8 @@ def full_supply() -> dict[int, int]:
 def cell_name(x: int, y: int) -> str:
     """``(2, 0)`` -> ``"C1"``."""
     return f"{COLUMN_LETTERS[x]}{y + 1}"
+
+
+def deadline_seconds(value: str) -> float:
+    """``"24h"`` -> 86400.0."""
+    return float(int(value.removesuffix("h")) * 3600)

@@ -51,6 +51,7 @@ from bot.games.temple import (
     flow,
     joint,
     legal,
+    news,
     picking,
     race,
     scoring,
@@ -69,7 +70,8 @@ from bot.games.temple.actions import (
     Pass,
     Skip,
 )
-from bot.games.temple.components import BRICKS, MAX_PLAYERS, MIN_PLAYERS
+from bot.games.temple.components import BRICKS, MAX_PLAYERS, MIN_PLAYERS, deadline_seconds
+from bot.games.temple.computer import TempleBrain
 from bot.games.temple.state import (
     PHASE_BONUS,
     PHASE_OVER,
@@ -90,11 +92,6 @@ DEADLINES = ("1h", "4h", "12h", "24h", "48h")
 DEFAULT_DEADLINE = "24h"
 #: seconds a seat waits after a refused lightning layout
 LAYOUT_COOLDOWN = 5.0
-
-
-def deadline_seconds(value: str) -> float:
-    """``"24h"`` -> 86400.0."""
-    return float(int(value.removesuffix("h")) * 3600)
 
 
 class TempleEngine(GameEngine[GameState, Action]):
@@ -220,6 +217,12 @@ class TempleEngine(GameEngine[GameState, Action]):
     def private_view(self, game: GameState, seat: int) -> dict[str, Any]:
         return views.private_view(game, seat)
 
+    def private_news(
+        self, before: Mapping[str, Any] | None, after: Mapping[str, Any]
+    ) -> list[tuple[str, Mapping[str, Any]]]:
+        """The sealed move and the areas to re-lay, when they changed (:mod:`.news`)."""
+        return news.private_news(before, after)
+
     def turn_number(self, game: GameState) -> int:
         """Changes with every round, lightning race and bonus choice: each is a new
         decision for the seats it awaits, even those awaited just before."""
@@ -338,8 +341,6 @@ class TempleEngine(GameEngine[GameState, Action]):
 
     def computer(self) -> Brain[GameState, Action]:
         """The computer player (:mod:`~bot.games.temple.computer`)."""
-        from bot.games.temple.computer import TempleBrain  # it builds on this module
-
         return TempleBrain(self)
 
     def retry_cooldown(self, game: GameState, seat: int, action: Action, error: RuleError) -> float:

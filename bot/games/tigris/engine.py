@@ -7,7 +7,7 @@ from collections.abc import Mapping, Sequence
 from typing import TYPE_CHECKING, Any
 
 from bot.games.base import Event, GameEngine, OptionSpec, Result, RuleError, Suggestion
-from bot.games.tigris import actions, flow, picking, rules, scoring, state, views, words
+from bot.games.tigris import actions, flow, news, picking, rules, scoring, state, views, words
 from bot.games.tigris.components import COLOURS
 from bot.games.tigris.state import (
     PHASE_ACTION,
@@ -32,9 +32,10 @@ class TigrisEngine(GameEngine[GameState, actions.Action]):
     """Tigris & Euphrates for 2 to 4 players; see the package docstring.
 
     Undo: a step may be taken back while the same player goes on acting in
-    the same turn; a swap (it draws) and any step that shows the player new
-    tiles are checkpoints, and so is every hand-over (a conflict's defender,
-    the next turn).
+    the same turn; a swap (it draws), any step that shows the player new
+    tiles and a conflict's support (it shows the tiles committed; the
+    defender's decides the conflict) are checkpoints, and so is every
+    hand-over (a conflict's defender, the next turn).
     """
 
     name = "tigris"
@@ -81,6 +82,12 @@ class TigrisEngine(GameEngine[GameState, actions.Action]):
     def private_view(self, game: GameState, seat: int) -> dict[str, Any]:
         return views.private_view(game, seat)
 
+    def private_news(
+        self, before: Mapping[str, Any] | None, after: Mapping[str, Any]
+    ) -> list[tuple[str, Mapping[str, Any]]]:
+        """The hand, points, treasures and catastrophe tiles that changed (:mod:`.news`)."""
+        return news.private_news(before, after)
+
     def public_choices(self, game: GameState, seat: int) -> list[actions.Action]:
         """The buttons everyone sees for ``seat``'s decision.
 
@@ -117,8 +124,12 @@ class TigrisEngine(GameEngine[GameState, actions.Action]):
     def is_checkpoint(
         self, game: GameState, seat: int, action: actions.Action, events: Sequence[Event]
     ) -> bool:
-        """A swap draws tiles; a step with a private event showed the player new tiles."""
-        return isinstance(action, actions.Swap) or any(e.private_to is not None for e in events)
+        """A swap draws tiles; a step with a private event showed the player new tiles;
+        a conflict's support shows the tiles committed from the hand (the defender's
+        ends the conflict before everyone)."""
+        if isinstance(action, actions.Swap | actions.Support):
+            return True
+        return any(e.private_to is not None for e in events)
 
     def timeout_action(self, game: GameState, seat: int) -> actions.Action | None:
         """What a late seat plays; it leaks nothing: pass in its turn, support 0 in a

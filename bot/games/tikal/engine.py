@@ -94,9 +94,7 @@ class TikalEngine(GameEngine[GameState, actions.Action]):
         low, high = self.player_range({"mode": mode})
         if not low <= seats <= high:
             raise RuleError("tikal.error.player_count", min=low, max=high)
-        game = state.new_state(seats, mode, seed)
-        turns.begin(game)
-        return game
+        return turns.new_game(seats, mode, seed)
 
     def waiting_for(self, game: GameState) -> set[int]:
         return rules.waiting_for(game)
@@ -149,7 +147,7 @@ class TikalEngine(GameEngine[GameState, actions.Action]):
         """The board of a three-player base game after :data:`EXAMPLE_STEPS` steps
         of the seeded self-play player (it builds, digs and scores as a player
         would): the annotated board and the temple-scoring example."""
-        from bot.games.tikal.selfplay import choose  # it plays through this engine
+        from bot.games.tikal.selfplay import choose
 
         game = self.new_game(3, {}, EXAMPLE_SEED)
         chooser = random.Random(EXAMPLE_SEED)
@@ -223,6 +221,11 @@ class TikalEngine(GameEngine[GameState, actions.Action]):
         if isinstance(action, actions.End | actions.Recover | actions.Bid | actions.Pass):
             return True
         return any(event.key in REVEALING for event in events)
+
+    def told_in_place(self, game: GameState) -> bool:
+        """An auction still open after a bid or a pass: its bids are told by one message
+        that each bid replaces; the board comes when a seat wins the turn."""
+        return game.phase == PHASE_BID
 
     def public_choices(self, game: GameState, seat: int) -> list[actions.Action]:
         """The auction winner's pick among the revealed hexes (public anyway)."""

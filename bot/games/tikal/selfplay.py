@@ -11,9 +11,8 @@ from __future__ import annotations
 import random
 from dataclasses import dataclass, field
 
-from bot.games.tikal import flow, legal, rules
+from bot.games.tikal import flow, legal, rules, turns
 from bot.games.tikal.actions import Action, Bid, End
-from bot.games.tikal.engine import ENGINE
 from bot.games.tikal.state import PHASE_ACTIONS, PHASE_BID, PHASE_OVER, GameState
 
 #: verbs chosen more often (the others weigh 1)
@@ -53,7 +52,7 @@ class Played:
 
 def random_game(mode: str, seats: int, seed: int, stop_after: int | None = None) -> Played:
     """Play a whole game (or ``stop_after`` steps) with random legal actions."""
-    state = ENGINE.new_game(seats, {"mode": mode}, seed)
+    state = turns.new_game(seats, mode, seed)
     rng = random.Random(seed * 7919 + seats)
     played = Played(state)
     while state.phase != PHASE_OVER and len(played.log) < (stop_after or MAX_STEPS):

@@ -51,8 +51,16 @@ from bot.games.tikal.state import (
     GameState,
     Scoring,
     Turn,
+    new_state,
 )
 from bot.games.tikal.texts import hex_text
+
+
+def new_game(seats: int, mode: str, seed: int) -> GameState:
+    """A game of ``seats`` players in ``mode`` at its first turn (the engine checks both)."""
+    game = new_state(seats, mode, seed)
+    begin(game)
+    return game
 
 
 def begin(state: GameState) -> list[Event]:

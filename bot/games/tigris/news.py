@@ -1,0 +1,74 @@
+"""A seat's private news in words: what changed in its hand, points, treasures and
+catastrophes between two of its private views (:func:`~bot.games.tigris.views.private_view`).
+
+Decisions:
+
+* The words come from the views alone, so a DM can say what changed since its
+  seat was last told, over any number of steps (a run of computer turns).
+* A changed hand says which tiles came and went, then the whole hand; changed
+  points say the points gained and every colour's count; a treasure or a
+  catastrophe tile used or won says how many are held now. Nothing changed:
+  no words.
+* Without a view before, the view itself in words: the hand, the points, the
+  treasures and the catastrophe tiles (the move picker's opening).
+"""
+
+from __future__ import annotations
+
+from collections import Counter
+from collections.abc import Mapping
+from typing import Any
+
+from bot.games.tigris.components import COLOURS
+from bot.i18n import Text, join_texts
+
+News = list[tuple[str, Mapping[str, Any]]]
+
+
+def tiles(counts: Counter[str]) -> Text:
+    """``2 red, 1 blue``: the colours held, in the game's colour order."""
+    return join_texts(
+        [
+            Text("tigris.news.tiles_of", {"count": counts[c], "colour": Text(f"tigris.colour.{c}")})
+            for c in COLOURS
+            if counts[c]
+        ]
+    )
+
+
+def points(values: Mapping[str, int], *, signed: bool = False) -> Text:
+    """``red 3, blue 0, …`` (every colour), or ``+1 red`` for the colours gained."""
+    key = "tigris.news.points_gained" if signed else "tigris.news.points_of"
+    return join_texts(
+        [
+            Text(key, {"count": values[c], "colour": Text(f"tigris.colour.{c}")})
+            for c in COLOURS
+            if values.get(c) or not signed
+        ]
+    )
+
+
+def private_news(before: Mapping[str, Any] | None, after: Mapping[str, Any]) -> News:
+    """What changed from ``before`` to ``after`` (see the module docstring)."""
+    news: News = []
+    held = Counter(str(c) for c in after.get("hand", []))
+    had = None if before is None else Counter(str(c) for c in before.get("hand", []))
+    if had is None or had != held:
+        if had is not None and held - had:
+            news.append(("tigris.news.gained", {"tiles": tiles(held - had)}))
+        if had is not None and had - held:
+            news.append(("tigris.news.lost", {"tiles": tiles(had - held)}))
+        news.append(("tigris.news.hand", {"count": sum(held.values()), "tiles": tiles(held)}))
+    now = {c: int(after.get("points", {}).get(c, 0)) for c in COLOURS}
+    then = None if before is None else {c: int(before.get("points", {}).get(c, 0)) for c in COLOURS}
+    if then is None or then != now:
+        if then is not None:
+            gained = {c: now[c] - then[c] for c in COLOURS}
+            if any(gained.values()):
+                news.append(("tigris.news.scored", {"points": points(gained, signed=True)}))
+        news.append(("tigris.news.points", {"points": points(now)}))
+    for part in ("treasures", "catastrophes"):
+        count = int(after.get(part, 0))
+        if before is None or int(before.get(part, 0)) != count:
+            news.append((f"tigris.news.{part}", {"count": count}))
+    return news
