@@ -54,6 +54,7 @@ from bot.service.outcome import Player, Refusal
 from bot.service.seeds import answer_delay
 from bot.service.table import PLAYING
 from bot.store import GameRow, Store, VersionConflict, storable
+from bot.store.base import seat_secret
 
 log = logging.getLogger(__name__)
 
@@ -214,8 +215,10 @@ class Context:
         """Hand a seat to a member or a computer at ``level`` and, in the same commit,
         set the computer timer the game then needs; the new version (see
         :meth:`~bot.store.Store.replace_player` for what it raises)."""
+        secret = seat_secret(level)  # the timer's answer delay reads it
         handed = replace(
             game.row.seats[seat],
+            secret=secret,
             user_id=user_id,
             display_name=name,
             status=PLAYING,
@@ -232,6 +235,7 @@ class Context:
             name,
             computer=level,
             computer_timer=self.computer_due(game),
+            secret=secret,
         )
         self.timers_changed()
         return version

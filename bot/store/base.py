@@ -560,10 +560,12 @@ class Store(ABC):
         *,
         computer: str | None = None,
         computer_timer: float | Keep | None = KEEP,
+        secret: int | None = None,
     ) -> int:
         """Hand a seat to another user, or to a computer at level ``computer`` with a
-        fresh secret (version-checked), and set the computer timer with it; the new
-        version. The seat plays on afresh: ``playing``, no timeouts, no automatic answers.
+        fresh secret (``secret`` when the caller drew it), version-checked, and set the
+        computer timer with it; the new version. The seat plays on afresh: ``playing``,
+        no timeouts, no automatic answers.
 
         Raises :class:`StoreError` when that user already holds a seat.
         """

@@ -432,8 +432,10 @@ class SqlStore(Store):
         *,
         computer: str | None = None,
         computer_timer: float | Keep | None = KEEP,
+        secret: int | None = None,
     ) -> int:
-        secret = seat_secret(computer)  # drawn once: a plan may run again
+        if secret is None:  # drawn once: a plan may run again
+            secret = seat_secret(computer)
 
         def plan() -> Plan[int]:
             yield from _bump(game, "running", time.time())
