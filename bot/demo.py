@@ -35,7 +35,6 @@ from __future__ import annotations
 import argparse
 import asyncio
 import random
-import statistics
 import sys
 from collections.abc import Sequence
 from dataclasses import dataclass, field
@@ -44,7 +43,8 @@ from typing import Any
 
 from bot import games, plugins
 from bot.config import demo_dir
-from bot.games.base import GameType
+from bot.demo_taps import PLAYERS, RefusedPick, TapCount, TapPlayers
+from bot.games.base import GameType, TurnShape
 from bot.i18n import Text, t
 from bot.service import GameService, Outcome, Player, Refusal, parse_options
 from bot.store import Store
@@ -78,7 +78,13 @@ def add_arguments(demo: argparse.ArgumentParser) -> None:
     demo.add_argument(
         "--by-taps",
         action="store_true",
-        help="play through the move picker, tapping random options, and report the taps",
+        help="play through the move picker, tapping options, and report the taps",
+    )
+    demo.add_argument(
+        "--player",
+        default="random",
+        choices=PLAYERS,
+        help="with --by-taps: tap random options, or towards the easy computer's move",
     )
     demo.add_argument(
         "--out",
@@ -97,6 +103,8 @@ class DemoRequest:
     options: dict[str, str]
     out: Path
     by_taps: bool = False
+    #: how the seats tap (bot.demo_taps.PLAYERS)
+    player: str = "random"
     #: draw the images (the tests play without them, to be quick)
     images: bool = True
 
@@ -232,76 +240,6 @@ async def _awaited(service: GameService, game_type: GameType) -> tuple[set[int],
     return game_type.engine.waiting_for(state), row
 
 
-@dataclass
-class TapCount:
-    """Taps per step played, and per turn (a seat's steps until a hand-over)."""
-
-    steps: list[int] = field(default_factory=list)
-    turns: list[int] = field(default_factory=list)
-    _turn: int = 0
-    _seat: int | None = None
-
-    def step(self, seat: int, taps: int, handed_over: bool) -> None:
-        if self._seat is not None and seat != self._seat and self._turn:
-            self.turns.append(self._turn)
-            self._turn = 0
-        self.steps.append(taps)
-        self._turn += taps
-        self._seat = seat
-        if handed_over:
-            self.turns.append(self._turn)
-            self._turn, self._seat = 0, None
-
-    def line(self) -> str:
-        turns = self.turns + ([self._turn] if self._turn else [])
-        return t(
-            "en",
-            "demo.taps",
-            median=_median(self.steps),
-            max=max(self.steps, default=0),
-            turn=_median(turns),
-        )
-
-
-def _median(values: Sequence[int]) -> int | float:
-    if not values:
-        return 0
-    middle = statistics.median(values)
-    return int(middle) if float(middle).is_integer() else middle
-
-
-class RefusedPick(Exception):
-    """A pick the rules refused, after ``taps`` taps."""
-
-    def __init__(self, refusal: Refusal, taps: int) -> None:
-        super().__init__(refusal.text.key)
-        self.refusal = refusal
-        self.taps = taps
-
-
-async def tap_a_step(
-    service: GameService, player: Player, chooser: random.Random
-) -> tuple[Outcome, int]:
-    """Play one step through the picker, tapping random options; the outcome and the
-    taps it took; :class:`RefusedPick` when the rules refuse the pick."""
-    taps = 0
-    try:
-        answer = await service.pick(DEMO_CHANNEL, player)
-        while answer.menu is not None:
-            menu = answer.menu
-            # a random player does not start a race layout: a random walk through
-            # one is long (the race tests tap a layout brick by brick)
-            options = [o for o in menu.options if not o.layout] or list(menu.options)
-            count = chooser.randint(menu.min_values, min(menu.max_values, len(options)))
-            picked = [o.token for o in chooser.sample(options, count)]
-            taps += 1
-            answer = await service.pick(DEMO_CHANNEL, player, menu.token, picked)
-    except Refusal as refusal:
-        raise RefusedPick(refusal, taps) from None
-    assert answer.outcome is not None
-    return answer.outcome, taps
-
-
 async def play(request: DemoRequest, out: Path) -> int:
     registry = games.REGISTRY
     game_type = registry[request.game]
@@ -341,7 +279,8 @@ async def play(request: DemoRequest, out: Path) -> int:
         outcome = await service.start(DEMO_CHANNEL, seated[0])
         recorder.show(outcome)
         finished = outcome.finished
-        taps = TapCount()
+        taps = TapCount(simultaneous=engine.turns is TurnShape.SIMULTANEOUS)
+        tappers = TapPlayers(service, DEMO_CHANNEL, request.player, chooser)
         for _ in range(MAX_STEPS):
             if finished:
                 break
@@ -352,12 +291,14 @@ async def play(request: DemoRequest, out: Path) -> int:
                 for fired in await service.fire_due_timers():
                     recorder.show(fired)
                     finished = finished or fired.finished
+                tappers.forget()
                 continue
             seat = chooser.choice(sorted(awaited))
             player = next(p for p in seated if p.id == row.seats[seat].user_id)
             if request.by_taps:
+                turn = engine.turn_number(engine.load_state(row.state))
                 try:
-                    outcome, tapped = await tap_a_step(service, player, chooser)
+                    tapped = await tappers.step(player, seat, row, engine)
                 except RefusedPick as refused:
                     line = t(
                         "en",
@@ -369,9 +310,12 @@ async def play(request: DemoRequest, out: Path) -> int:
                     print(line)
                     clock.offset += REFUSAL_WAIT  # past any retry cooldown
                     continue
-                recorder.show(outcome, player)
-                taps.step(seat, tapped, outcome.has_public)
-                finished = outcome.finished
+                recorder.show(tapped.outcome, player)
+                _, after = await _awaited(service, game_type)
+                now = engine.turn_number(engine.load_state(after.state))
+                ended = tapped.outcome.has_public if turn is None else now != turn
+                taps.step(seat, turn, tapped.taps, tapped.touches, ended=ended)
+                finished = tapped.outcome.finished
                 continue
             actions = await service.legal_actions(DEMO_CHANNEL, player)
             try:
@@ -393,6 +337,7 @@ async def play(request: DemoRequest, out: Path) -> int:
         status = await service.status(DEMO_CHANNEL)
         print(status.reply[-1].render("en"))
         if request.by_taps:
+            print(t("en", "demo.plays", plays=tappers.plays, turns=len(taps.own)))
             print(taps.line())
         return 0
     finally:
@@ -407,6 +352,7 @@ async def run_demo(
     options: Sequence[str] = (),
     *,
     by_taps: bool = False,
+    player: str = "random",
     images: bool = True,
 ) -> int:
     """Check the arguments, then play one game; return a process exit code."""
@@ -414,6 +360,7 @@ async def run_demo(
     try:
         request = check_request(registry, game, players, seed, options, out)
         request.by_taps = by_taps
+        request.player = player
         request.images = images
         folder = fresh_folder(request.out)
     except DemoError as error:
@@ -431,5 +378,6 @@ def main(args: argparse.Namespace) -> int:
             args.out,
             args.option,
             by_taps=getattr(args, "by_taps", False),
+            player=getattr(args, "player", "random"),
         )
     )

@@ -13,6 +13,7 @@ from __future__ import annotations
 import renderer.temple
 import renderer.tigris
 import renderer.tikal
+import renderer.tikal_hex
 from bot import games
 from bot.games import temple, tigris, tikal
 from bot.games.base import GameType
@@ -28,6 +29,7 @@ GAMES: tuple[GameType, ...] = (
         tikal.ENGINE,
         renderer.tikal.render_public,
         render_zoom=renderer.tikal.render_zoom,
+        render_picture=renderer.tikal_hex.render_picture,
         render_rules=renderer.tikal.render_rules,
     ),
     GameType(

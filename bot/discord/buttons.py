@@ -1,10 +1,10 @@
-"""Persistent buttons: quick decisions, Undo, "Your options" and the abandon confirmation.
+"""Persistent buttons: quick decisions, Undo and the abandon and resign confirmations.
 
 Decisions:
 
 * Buttons are :class:`discord.ui.DynamicItem` s: everything a click needs is in
   its ``custom_id`` (``zg:act:<game>:<version>:<action>``, ``zg:undo:<game>:<version>``,
-  ``zg:mine:<game>``, ``zg:abandon:<game>``),
+  ``zg:abandon:<game>``),
   and the classes are registered once in ``setup_hook``, so a button works
   after any number of restarts without remembering the message.
 * ``<version>`` is the game's stored version when the button was posted; a
@@ -16,7 +16,10 @@ Decisions:
   registered) and harmful, because a tracked view that times out — discord.py
   gives views on ephemeral messages a 15 minute timeout — *unregisters* the
   dynamic item classes it contains, which would silently kill every button.
-* Any other ``zg:`` custom_id (an older layout, a mangled one) gets a
+* A quick decision's answer carries the clicker's next menu of the move
+  picker when they still act (:meth:`bot.service.tapping.Tapping.press`).
+* Any other ``zg:`` custom_id (an older layout, a mangled one, the "Your
+  options" button of older messages, ``zg:mine``) gets a
   :class:`StaleButton` answer, so no click goes unanswered.
 """
 
@@ -93,12 +96,8 @@ class ActionButton(
         bot = _bot(interaction)
 
         async def work(channel_id: int, player: Player) -> Outcome:
-            return await bot.service.act(
-                channel_id,
-                player,
-                self.action,
-                expected_game=self.game_id,
-                expected_version=self.version,
+            return await bot.service.press(
+                channel_id, player, self.action, game_id=self.game_id, version=self.version
             )
 
         await bot.handovers.run(interaction, self.game_id, work)
@@ -141,28 +140,6 @@ class UndoButton(
         await bot.responder.run(interaction, work)
 
 
-class MineButton(
-    GameButton, discord.ui.DynamicItem[discord.ui.Button], template=game_template("mine")
-):
-    """On a public message: shows each awaited clicker their own choices, ephemerally."""
-
-    verb, style, default_label = "mine", discord.ButtonStyle.success, "Your options"
-
-    async def callback(self, interaction: discord.Interaction) -> Any:
-        """Also works in a DM (the "your turn" DM carries it): :mod:`bot.discord.handover`."""
-        bot = _bot(interaction)
-
-        async def work(channel_id: int, player: Player) -> Outcome:
-            return await bot.service.my_options(channel_id, player, self.game_id)
-
-        await bot.handovers.run(interaction, self.game_id, work)
-
-    async def act(
-        self, bot: ZigguratBot, interaction: discord.Interaction, player: Player
-    ) -> Outcome:
-        return await bot.service.my_options(interaction.channel_id or 0, player, self.game_id)
-
-
 class AbandonButton(
     GameButton, discord.ui.DynamicItem[discord.ui.Button], template=game_template("abandon")
 ):
@@ -200,7 +177,7 @@ class ResignButton(
 class StaleButton(
     discord.ui.DynamicItem[discord.ui.Button],
     template=(
-        rf"zg:(?!act:{ID}:{ID}:.|undo:{ID}:{ID}$|(?:mine|abandon|resign|rematch):{ID}$"
+        rf"zg:(?!act:{ID}:{ID}:.|undo:{ID}:{ID}$|(?:abandon|resign|rematch):{ID}$"
         rf"|lobby:{ID}:(?:{LOBBY_VERB})$|lopt:{ID}:{OPTION}$|{RULES_PATTERN}|{PICK_IDS}).*"
     ),
 ):
@@ -225,7 +202,6 @@ class StaleButton(
 DYNAMIC_ITEMS: tuple[type[discord.ui.DynamicItem[Any]], ...] = (
     ActionButton,
     UndoButton,
-    MineButton,
     AbandonButton,
     ResignButton,
     StaleButton,
@@ -244,8 +220,6 @@ def button_for(choice: Choice, game_id: int, version: int | None, lang: str) -> 
         return AbandonButton(game_id, label)
     if choice.kind is ChoiceKind.RESIGN:
         return ResignButton(game_id, label)
-    if choice.kind is ChoiceKind.MINE:
-        return MineButton(game_id, label)
     if choice.kind is ChoiceKind.REMATCH:
         return RematchButton(game_id, label)
     if choice.kind is ChoiceKind.PAGE:

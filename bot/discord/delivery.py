@@ -34,7 +34,7 @@ Decisions:
   Discord's invalid-request limit); after that one DM is tried, and a
   delivered DM forgets the refusal.
 * The "your turn" DM (for players who chose DM notifications) carries the
-  public message's move and "Your options" buttons
+  public message's move buttons
   (:data:`bot.discord.handover.DM_KINDS`); a click there runs in the game's
   channel, by the process owning its guild (:mod:`bot.discord.handover`), and
   the step's public message goes to the game's channel.
@@ -58,6 +58,7 @@ import discord
 from bot.discord.buttons import ButtonView, button_for
 from bot.discord.handover import DM_KINDS
 from bot.discord.lobby_buttons import lobby_view
+from bot.discord.menu_view import menu_view
 from bot.i18n import Text, language_of, t
 from bot.service import Choice, Outcome, PrivateMessage, StepKind
 
@@ -241,6 +242,10 @@ class Delivery:
         inline = [pm for pm in private if inline_all and pm.user_id == me]
         private = [pm for pm in private if pm not in inline]
         view = self.reply_view(outcome, outcome.reply_choices, own_lang)
+        if picker_lines is None and outcome.menu is not None and interaction.guild_id is not None:
+            # a public decision's answer: the clicker's next menu, as the picker shows it
+            picker_lines = [outcome.menu.title]
+            picker_view = menu_view(outcome.game_id or 0, outcome.menu, own_lang)
         picked = picker_lines is not None
         if picked:
             view = picker_view

@@ -33,7 +33,9 @@ MAX_LABEL = 80
 ID = r"(?:0|[1-9][0-9]{0,17})"
 #: every custom_id of the move picker (:mod:`bot.discord.picking`), which the
 #: stale-button catch-all leaves alone
-PICK_IDS = rf"play:{ID}$|pick:{ID}:{ID}(?:[.~].*)?:(?:[0-9]{{1,2}}|s[0-9]?|[rue])$"
+PICK_IDS = (
+    rf"play:{ID}$|pick:{ID}:(?:{ID}|s[0-9a-f]{{8}})u?(?:[.~].*)?:(?:[0-9]{{1,2}}|s[0-9]?|[rue])$"
+)
 
 
 def game_template(verb: str) -> str:

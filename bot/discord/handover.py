@@ -3,16 +3,16 @@
 In a server, Discord sends an interaction to the gateway shard of its guild,
 so it reaches the process owning the guild's games by itself. A DM has no
 guild: Discord sends every DM interaction to shard 0. A click in a DM on a
-game's button (the "your turn" DM carries the game's move buttons and "Your
-options") must still be handled by the process owning the game's guild.
+game's button (the "your turn" DM carries the game's move buttons) must still
+be handled by the process owning the game's guild.
 
 Decisions:
 
-* Only the buttons a DM can carry work there: a move (``zg:act``) and "Your
-  options" (``zg:mine``), the kinds :data:`DM_KINDS` lets into the "your
-  turn" DM (:meth:`bot.discord.delivery.Delivery._turn_dms`). Their
-  ``custom_id`` names the game, so the game's channel comes from the store and
-  the click runs exactly as the same click in the channel: same service call,
+* Only the buttons a DM can carry work there: a move (``zg:act``), the kind
+  :data:`DM_KINDS` lets into the "your turn" DM
+  (:meth:`bot.discord.delivery.Delivery._turn_dms`). Their ``custom_id`` names
+  the game, so the game's channel comes from the store and the click runs
+  exactly as the same click in the channel: same service call,
   same version check, its public message posted in the game's channel. Every
   other game button clicked in a DM gets ``error.dm_only``, as before.
 * The receiving process looks the game up. If it owns the game's guild
@@ -66,7 +66,7 @@ if TYPE_CHECKING:
 log = logging.getLogger(__name__)
 
 #: the button kinds a DM carries, which therefore work in a DM
-DM_KINDS = frozenset({ChoiceKind.ACT, ChoiceKind.MINE})
+DM_KINDS = frozenset({ChoiceKind.ACT})
 #: seconds between two looks for hand-overs
 POLL_INTERVAL = 0.1
 #: an interaction token lives 15 minutes; an older hand-over cannot be answered

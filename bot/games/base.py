@@ -147,10 +147,16 @@ class Result:
 
 @dataclass(frozen=True)
 class Suggestion:
-    """One autocomplete value: the word sent and, optionally, a label in words."""
+    """One autocomplete value: the word sent and, optionally, a label in words.
+
+    ``short`` is the value's label in the move picker: the value first and only
+    what tells it apart from the other values (``C5 · 2 AP``), at most 40 wide
+    (20 where the values are buttons); ``label`` then goes on its second line.
+    """
 
     value: str
     label: Label | None = None
+    short: Label | None = None
 
 
 @dataclass(frozen=True)
@@ -214,6 +220,12 @@ class GameEngine(ABC, Generic[S, A]):
     seat_colours: ClassVar[tuple[SeatColour, ...]] = ()
     options: ClassVar[tuple[OptionSpec, ...]] = ()
     verbs: ClassVar[VerbTable]
+    #: (verb, parameter) pairs the move picker shows with a picture of the choices
+    #: (:meth:`picture`), each in a menu of its own (a Tikal hex's rotation)
+    pictured: ClassVar[frozenset[tuple[str, str]]] = frozenset()
+    #: (verb, parameter) pairs of board squares the picker lists in ``legal_values``'
+    #: order (a Tikal move's destinations, cheapest first) rather than board order
+    ranked: ClassVar[frozenset[tuple[str, str]]] = frozenset()
 
     # -- the rules (required) --------------------------------------------------
 
@@ -397,6 +409,28 @@ class GameEngine(ABC, Generic[S, A]):
             found[word] = Suggestion(word, label)
         return list(found.values())
 
+    def verb_label(self, verb: str) -> tuple[str, Mapping[str, Any]]:
+        """A verb's short name on a button (``Move``): at most 20 wide in every
+        language. Default: the catalog string ``<game>.verb.<verb>``."""
+        return f"{self.name}.verb.{verb}", {}
+
+    def verb_title(self, verb: str) -> tuple[str, Mapping[str, Any]]:
+        """What a verb does, in a sentence (a menu's title). Default: its slash
+        command's description, ``cmd.<game>.<verb>.description``."""
+        return f"cmd.{self.name}.{verb}.description", {}
+
+    def representative(self, state: S, action: A) -> A:
+        """The one action the move picker offers for every action with the same effect
+        as ``action`` (a Tikal hex turned to the same stones). Default: itself."""
+        return action
+
+    def picture(
+        self, state: S, seat: Seat, verb: str, chosen: Mapping[str, str]
+    ) -> dict[str, JSON] | None:
+        """The view a picture of the next choice is drawn from (``pictured``), given
+        the values ``chosen``; the game's ``render_picture`` draws it. Default: none."""
+        return None
+
     def deadlines(self, state: S) -> list[Deadline]:
         """The named deadlines the game wants now (a sealed round, a race)."""
         return []
@@ -507,12 +541,20 @@ class RulesRenderer(Protocol):
     ) -> bytes | None: ...
 
 
+class PictureRenderer(Protocol):
+    """``renderer.<game>....render_picture``: the engine's :meth:`GameEngine.picture`
+    view -> PNG bytes in language ``lang``."""
+
+    def __call__(self, view: Mapping[str, JSON], lang: str = "en") -> bytes: ...
+
+
 @dataclass(frozen=True)
 class GameType:
     """A registry entry: the engine and its renderers.
 
     ``render_private`` is None for a game without hidden information;
     ``render_zoom`` None for a board legible at a phone's width as it is;
+    ``render_picture`` None for a game whose picker shows no pictures;
     ``render_rules`` None for a game whose ``/rules`` has no pictures.
     """
 
@@ -521,3 +563,5 @@ class GameType:
     render_private: PrivateRenderer | None = None
     render_zoom: ZoomRenderer | None = None
     render_rules: RulesRenderer | None = None
+
+    render_picture: PictureRenderer | None = None

@@ -8,8 +8,9 @@ call :class:`GameService`, which composes one part per seam:
 * :mod:`~bot.service.announce` — what a committed step tells whom;
 * :mod:`~bot.service.clock` — reminders and deadlines;
 * :mod:`~bot.service.reading` — status, board, hand, log, suggestions;
-* :mod:`~bot.service.tapping` — the move picker (:mod:`~bot.service.picker`):
-  a seat's next choice as a small menu, played through ``act``;
+* :mod:`~bot.service.tapping` — the move picker (:mod:`~bot.service.picker`,
+  :mod:`~bot.service.menus`): one call per tap, answering the seat's next
+  menu or the step it played;
 * :mod:`~bot.service.reach` — closed DMs and kept messages, for the adapter;
 * :mod:`~bot.service.seats` — the host's clock controls, resigning, handing a
   seat over, automatic answers, notification choices;
@@ -52,7 +53,7 @@ from bot.service.play import Play
 from bot.service.reach import Reach
 from bot.service.reading import Reading, help_lines, rules_page
 from bot.service.seats import Seats
-from bot.service.tapping import PickAnswer, Tapping
+from bot.service.tapping import TapAnswer, Tapping
 from bot.store import Store
 
 __all__ = [
@@ -64,11 +65,11 @@ __all__ = [
     "LobbyPanel",
     "OptionMenu",
     "Outcome",
-    "PickAnswer",
     "Player",
     "PrivateMessage",
     "Refusal",
     "StepKind",
+    "TapAnswer",
     "help_lines",
     "parse_options",
     "rules_page",
@@ -129,9 +130,8 @@ class GameService:
         self.suggestions = self.reading.suggestions
         self.legal_actions = self.reading.legal_actions
         self.legal_values = self.reading.legal_values
-        self.my_options = self.reading.my_options
-        self.pick = self.tapping.pick
-        self.pick_zoom = self.tapping.zoom
+        self.tap = self.tapping.tap
+        self.press = self.tapping.press
         self.dms_closed = self.reach.dms_closed
         self.mark_dms_closed = self.reach.mark_dms_closed
         self.mark_dms_open = self.reach.mark_dms_open

@@ -19,12 +19,11 @@ Decisions:
   the deadline) is updated instead of pinging anyone.
 * Buttons on a public message are public, so they come only from
   ``public_choices`` (public information), and only when exactly one seat
-  is awaited and it has 2 to :data:`MAX_PUBLIC_CHOICES` of them. When an
-  awaited seat has private choices, the public message gets one "Your
-  options" button that answers each awaited clicker with their own, ephemerally.
+  is awaited and it has 2 to :data:`MAX_PUBLIC_CHOICES` of them.
 * A public message that waits for someone ends with a "Play" button: it
   opens the move picker (:mod:`bot.service.tapping`) of each awaited
-  clicker, ephemerally; anyone else is refused.
+  clicker, ephemerally — everything they may do now, their private
+  decisions (bids, a bonus brick) included; anyone else is refused.
 * **Images at once.** The images of one answer — a hand-off's board and every
   private view that changed, a preview's image and zoom — are drawn
   concurrently, each on its own drawing process (:mod:`bot.service.drawing`):
@@ -183,8 +182,6 @@ def public_buttons(game: LoadedGame, awaited: set[int]) -> list[Choice]:
         actions = engine.public_choices(state, seat)
         if 1 < len(actions) <= MAX_PUBLIC_CHOICES:
             buttons = choice_buttons(game, actions)
-    if any(engine.private_choices(state, seat) for seat in awaited):
-        buttons.append(Choice(Text("choice.mine"), kind=ChoiceKind.MINE))
     if awaited:
         buttons.append(PLAY)
     return buttons

@@ -24,6 +24,7 @@ from dataclasses import dataclass, field
 from typing import Any
 
 from bot.i18n import Text
+from bot.service.menus import Menu
 
 
 @dataclass(frozen=True)
@@ -64,8 +65,6 @@ class ChoiceKind(enum.Enum):
     ACT = "act"
     #: take back the clicker's last step
     UNDO = "undo"
-    #: show the clicker their own private choices, ephemerally
-    MINE = "mine"
     #: confirm abandoning the game
     ABANDON = "abandon"
     #: confirm resigning one's seat
@@ -190,6 +189,9 @@ class Outcome:
     step: StepKind | None = None
     #: the lobby message: posted by the outcome opening the lobby, edited by later ones
     lobby: LobbyPanel | None = None
+    #: the invoker's next menu of the move picker, after a decision taken with a
+    #: public button when they still act (bot.service.tapping)
+    menu: Menu | None = None
 
     @property
     def has_public(self) -> bool:

@@ -1,54 +1,55 @@
-"""The move picker: a seat's next choice as a small menu, for tapping instead of typing.
+"""The move picker: a seat's next choice as a small menu, built from the engine.
 
-Transport-agnostic: a :class:`Menu` is data (a title, options with a stable
-token and a label, its kind), the Discord adapter renders it as components
-and sends back the chosen option's token; the offline demo and the tests
-drive the same picker. The engine's verb table gives the grammar (verbs,
-then each parameter in order) and the engine judges what is legal.
+The engine's verb table gives the grammar (verbs, then each parameter in
+order), its legal actions what may be offered, its ``legal_values`` the
+labels (costs, consequences) and its hooks the words (``verb_label``, the
+``<game>.tag.<verb>`` catalog strings) and pictures. The picker answers a
+:class:`~bot.service.menus.Menu` for a pick in progress and reads a choice
+back as the next pick, a step (an action object) or a control. It never
+plays anything: :mod:`bot.service.tapping` does.
 
 Decisions:
 
-* The options are the seat's own legal actions, narrowed by the words
-  already chosen (``suggested_actions``: a move the player must find
-  themselves, a lightning layout, is never offered whole: it is entered
-  item by item, below); their labels come
-  from the engine's ``legal_values`` (costs, consequences), else from the
-  value kind's label, else the word. So the picker never offers an illegal
-  value, offers only what that seat may see, and reaches every action it
-  may take.
-* First the verb, then each parameter, then a confirmation showing the step
-  in words. A choice with one option left is taken without asking, except
-  the confirmation. When few enough, the next parameters are offered
-  together in one menu (``dig A6`` in the verb menu, a destination with
-  its figure), so a step takes as few taps as the limits allow.
-* A quick decision (the engine's one-tap buttons: ``end_turn_action``,
-  ``public_choices``, ``private_choices``, e.g. end the turn, a bid, a
-  conflict's support, a bonus brick) is played by the tap that chooses it:
-  its label already says the step in words, as its button does.
-* Discord's limits: a select holds at most :data:`MAX_SELECT_OPTIONS`
-  options and a message five rows, so a one-choice menu may hold
-  :data:`MAX_OPTIONS` options, shown as up to :data:`MAX_SELECTS` selects
-  (the fifth row keeps Start over, Undo and End turn): a board square among
-  up to a hundred is one tap. The verb menu and a multiple-choice menu stay
-  within one select. More values are grouped, by their leading letters
-  when they are board squares (column, then row) and otherwise in ranges of
-  the ordered values; a menu of at most :data:`MAX_BUTTONS` options is a
-  row of buttons, else a select.
-  A ``rest`` parameter whose legal values are every selection from a pool
-  (the tiles of a swap) is one multiple-choice select.
-* A layout entered item by item (a lightning race layout, brick by brick:
-  the engine's ``layout_step``) is offered in the verb menu after the other
-  verbs, labelled by the engine ("Lay out the lightning temple"). Then each
-  menu's title is the layout so far in words; its options are the engine's
-  groups (a brick's length), then "Remove the last brick", then "Submit"
-  when the engine calls the layout complete; a group opens the menu of its
-  items (the cells where such a brick may go). Everything offered comes from
-  the engine, never re-derived here. The pick so far is the verb with one
-  word, the items joined by ``,``; the group chosen is the token's group.
-  Submitting plays the layout like a typed move: the engine judges it.
-* An option's token is its index in the menu: the menu is recomputed from
-  the pick's token when the choice comes back, so nothing chosen is
-  trusted, and a pick whose words are no longer legal is refused
+* The options are the seat's own legal actions (``suggested_actions``; a
+  move the player must find, a lightning layout, is entered item by item,
+  below), one per step: actions the engine calls the same step
+  (``representative``: a Tikal hex turned to the same stones) are one
+  option. So the picker never offers an illegal action, offers only what
+  the seat may see, and reaches every step it may take.
+* Fewest taps first. The first menu offers the quick decisions (the
+  engine's ``public_choices`` and ``private_choices``: bids, a conflict's
+  support, a bonus brick) as buttons that play, and every verb opened as
+  deep as the menu can hold (:func:`_deepen`): a verb merged with its
+  values (``Dig A6 · 2 AP``), a Tikal move's destinations when its origin
+  is forced. A choice with one way on is taken without asking. A ``rest``
+  parameter (a swap's tiles) is one multiple-choice select of its own, and a
+  parameter the engine pictures (a Tikal hex's rotation) its own menu of
+  buttons beside the picture.
+* Buttons when the choices fit (one touch), else selects (two), at most
+  five rows with the controls: Start over, Undo (the token's hint) and End
+  turn (the engine's ``end_turn_action``, a button that plays it).
+* Labels: the value first and only what tells the options apart (a value
+  shared by every option of its block is left out); the verb in the
+  section's header, or in the label (``<game>.tag.<verb>``) when a section
+  mixes verbs; the engine's long label in the option's detail.
+* Many values are grouped: board squares by column band (a header says
+  which columns), other values in ranges, each section a select.
+* A step that cannot be taken back is never played unawares: an option
+  whose step the service's ``judge`` finds irreversible (played on a copy)
+  is marked ``final``, the title saying why, and plays at once; any other
+  option leads to the step, which the service plays when it can be undone
+  and otherwise confirms with one button saying the step
+  (:meth:`Picker.confirmation`). A block of more than :data:`MAX_JUDGED`
+  steps is judged on its first (a Temple Rush round's last seal resolves
+  the round): when that one cannot be taken back, all are marked.
+* A layout entered item by item (a lightning race, brick by brick: the
+  engine's ``layout_step``) is one tap per item: each group (a brick's
+  length) is a select of its items (the cells where it may go), with
+  "Remove the last brick" and "Submit" (once the engine calls it
+  complete) among the controls. Everything offered comes from the engine.
+* An option's token is its index in the menu: the menu is rebuilt from the
+  pick's token when the choice comes back, so nothing chosen is trusted; a
+  token of another stamp, unreadable, or naming no option is refused
   (:class:`StalePick`).
 """
 
@@ -62,73 +63,40 @@ from collections.abc import Callable, Iterable, Mapping, Sequence
 from dataclasses import dataclass, field, replace
 from typing import Any
 
-from bot.games.base import GameEngine, LayoutStep, RuleError, Seat, Suggestion
-from bot.games.notation import Param, Verb
-from bot.i18n import Text
-from bot.service.pick_token import ITEM_SEP, NONE_WORD, BadToken, Pending
+from bot.games.base import GameEngine, LayoutStep, RuleError, Seat, Suggestion, TurnShape
+from bot.games.notation import Param, Verb, ascii_int
+from bot.i18n import Text, catalog
+from bot.service.menus import (
+    BUTTONS_PER_ROW,
+    END,
+    FINAL_MARK,
+    MAX_BUTTON_LABEL,
+    MAX_OPTION_LABEL,
+    MAX_ROWS,
+    MAX_SELECT_OPTIONS,
+    RESTART,
+    UNDO,
+    Menu,
+    Option,
+    Section,
+    Style,
+    Widget,
+    distinct,
+    fits,
+    label_limit,
+)
+from bot.service.pick_token import ITEM_SEP, NONE_WORD, BadToken, Pending, seat_stamp
 
-#: Discord's most options in one select
-MAX_SELECT_OPTIONS = 25
-#: the most selects one menu is shown as (a message has five rows; one is the controls')
-MAX_SELECTS = 4
-#: the most options of a one-choice menu
-MAX_OPTIONS = MAX_SELECT_OPTIONS * MAX_SELECTS
-MAX_BUTTONS = 5
-#: Discord's longest option label / button label
-MAX_LABEL = 100
-#: a group of board squares: the leading letters (the column)
-_COLUMN = re.compile(r"^([A-Za-z]+)[0-9]+$")
+#: a group of board squares: the leading letters (the column) and the row
+_SQUARE = re.compile(r"^([A-Za-z]+)([0-9]+)$")
+#: a block of at most this many steps is judged step by step (else by its first)
+MAX_JUDGED = 30
+#: the most options a menu offers at once (every row a select of the most options)
+MAX_OPTIONS = (MAX_ROWS - 1) * MAX_SELECT_OPTIONS
 
 TextOf = Callable[[str, Mapping[str, Any]], Text]
-
-
-class MenuKind(enum.Enum):
-    """How a menu is shown."""
-
-    #: a row of buttons (at most :data:`MAX_BUTTONS`)
-    BUTTONS = "buttons"
-    #: a select menu: one-choice menus of more than :data:`MAX_SELECT_OPTIONS` options
-    #: are shown as several selects of at most that many each
-    SELECT = "select"
-
-
-@dataclass(frozen=True)
-class Option:
-    """One choice of a menu: the token sent back, and its label in words."""
-
-    token: str
-    label: Text
-    #: it starts a layout entered item by item (a lightning layout: a long pick)
-    layout: bool = False
-
-
-@dataclass(frozen=True)
-class Menu:
-    """A seat's next choice.
-
-    ``token`` is the pick so far (send it back with the chosen option
-    tokens); ``restart`` the token of a fresh pick at the same version, or
-    None on the first menu. A select lets ``min_values`` to ``max_values``
-    options be chosen at once (a swap's tiles); otherwise exactly one.
-    ``confirm`` marks the last menu, whose one option plays the step.
-    """
-
-    token: str
-    title: Text
-    kind: MenuKind
-    options: tuple[Option, ...]
-    min_values: int = 1
-    max_values: int = 1
-    confirm: bool = False
-    restart: str | None = None
-
-
-@dataclass(frozen=True)
-class Picked:
-    """A finished pick: the notation to play, for the game at ``version``."""
-
-    notation: str
-    version: int
+#: the service's judgement of a step: None when it can be taken back, else why not
+Judge = Callable[[Any], Text | None]
 
 
 class StalePick(Exception):
@@ -137,6 +105,21 @@ class StalePick(Exception):
     def __init__(self, key: str = "picker.stale") -> None:
         super().__init__(key)
         self.key = key
+
+
+class Control(enum.Enum):
+    """A control chosen: take the last step back."""
+
+    UNDO = "undo"
+
+
+@dataclass(frozen=True)
+class Picked:
+    """A finished pick: the step to play; ``confirmed`` when the player chose it
+    knowing it cannot be taken back (or it plays on the tap anyway)."""
+
+    action: Any
+    confirmed: bool = False
 
 
 @dataclass(frozen=True)
@@ -148,18 +131,58 @@ class _Row:
 
 
 @dataclass
-class _Choice:
+class _Entry:
+    """An option being built: its label and where it leads."""
+
     label: Text
     then: Pending | Picked
+    detail: Text | None = None
+    path: tuple[str, ...] = ()
+    within: frozenset[str] = frozenset()
+    style: Style = Style.PRIMARY
     layout: bool = False
+    #: the label with its verb, for a section that mixes verbs
+    tagged: Text | None = None
+    #: why its step, played on the tap, cannot be taken back (the menu says so)
+    why: Text | None = None
+
+    @property
+    def plays(self) -> bool:
+        return isinstance(self.then, Picked) and self.then.confirmed
+
+
+@dataclass
+class _Block:
+    """Options that belong together (one verb's, one group's), under a header."""
+
+    header: Text
+    entries: list[_Entry]
+    #: a multiple-choice select: how many may be chosen
+    min_values: int = 1
+    max_values: int = 1
+    #: keep it a select even when its options would fit buttons
+    select: bool = False
+    #: it holds several verbs' options: their labels carry their verb
+    mixed: bool = False
+    #: a short name of what it holds (a verb's), for a header shared with others
+    name: Text | None = None
+
+    def labelled(self, widget: Widget, *, alone: bool = True) -> list[tuple[_Entry, Text]]:
+        """The entries' labels: with their verb when the block mixes verbs, or when it
+        is one row of buttons among others (a button row shows no header)."""
+        tagged = self.mixed or (widget is Widget.BUTTONS and not alone)
+        if tagged:
+            return [(e, _mixed_label(e, widget)) for e in self.entries]
+        return [(e, e.label) for e in self.entries]
 
 
 @dataclass
 class _Built:
     menu: Menu
-    choices: list[_Choice] = field(default_factory=list)
-    #: a multiple-choice select: each option's item word, and the pick it completes
-    items: list[str] = field(default_factory=list)
+    #: where each option token leads
+    leads: dict[str, Pending | Picked] = field(default_factory=dict)
+    #: a multiple-choice select's item words by option token, and the pick it completes
+    items: dict[str, str] = field(default_factory=dict)
     prefix: Pending | None = None
 
 
@@ -186,6 +209,10 @@ def notation(verb: Verb, words: Sequence[str]) -> str:
     return " ".join(spelled)
 
 
+def _path(verb: str, words: Sequence[str]) -> tuple[str, ...]:
+    return (verb, *words)
+
+
 class Picker:
     """One seat's picker at one moment of one game; see the module docstring."""
 
@@ -194,17 +221,25 @@ class Picker:
         engine: GameEngine[Any, Any],
         state: Any,
         seat: Seat,
+        *,
         version: int,
         text: TextOf = Text,
+        undo: bool = False,
+        judge: Judge | None = None,
     ) -> None:
         self.engine = engine
         self.state = state
         self.seat = seat
-        self.version = version
         self.text = text
         self.table = engine.verbs
+        self.judge = judge
+        suggested = engine.suggested_actions(state, seat)
+        same: dict[str, Any] = {}
+        for action in suggested:
+            chosen = engine.representative(state, action)
+            same.setdefault(str(chosen), chosen)
         self.rows: dict[str, list[_Row]] = {}
-        for action in engine.suggested_actions(state, seat):
+        for action in same.values():
             verb = self.table.of(action)
             self.rows.setdefault(verb.name, []).append(_Row(action, param_words(verb, action)))
         self.rows = {v.name: self.rows[v.name] for v in self.table if v.name in self.rows}
@@ -220,49 +255,82 @@ class Picker:
             if step is not None and step.groups:
                 self.layouts[verb.name] = step
                 self.rows.pop(verb.name, None)
-        quick = [
-            *engine.public_choices(state, seat),
-            *engine.private_choices(state, seat),
-            engine.end_turn_action(state, seat),
-        ]
-        self.quick = {str(a) for a in quick if a is not None}
+        legal = set(same)
+        end = engine.end_turn_action(state, seat)
+        self.end = end if end is not None and str(end) in legal else None
+        quick = [*engine.public_choices(state, seat), *engine.private_choices(state, seat)]
+        self.quick = {
+            str(a): a for a in quick if str(a) in legal and (end is None or str(a) != str(end))
+        }
+        if engine.turns is TurnShape.SIMULTANEOUS:
+            self.stamp = seat_stamp(engine.turn_number(state), [*same, *self.layouts])
+        else:
+            self.stamp = str(version)
+        self.undo = undo
         self._labels: dict[tuple[str, str, tuple[str, ...]], dict[str, Suggestion]] = {}
+        self._judged: dict[str, Text | None] = {}
+        self._orders: dict[tuple[str | None, tuple[str, ...]], dict[str, int]] = {}
+        self._built: dict[Pending, _Built] = {}
+        self._named: dict[tuple[str, tuple[str, ...], str], tuple[Text, Text | None]] = {}
+        #: how many of a list of rows begin with each prefix of words (by the list's id)
+        self._prefix_counts: dict[int, tuple[list[_Row], Counter[tuple[str, ...]]]] = {}
+        #: how a label joins the values it merges (``<game>.join``, else ``picker.join``)
+        own = f"{engine.name}.join"
+        self._join = own if own in catalog("en") else "picker.join"
 
     # -- the public API -------------------------------------------------------------
 
+    @property
+    def has_choices(self) -> bool:
+        return bool(self.rows or self.layouts or self.end is not None)
+
     def start(self) -> Pending:
-        return Pending(self.version)
+        return Pending(self.stamp, undo=self.undo)
 
     def menu(self, pending: Pending | None = None) -> Menu:
-        """The menu for ``pending`` (a fresh pick when None)."""
+        """The menu for ``pending`` (the first menu when None)."""
         return self._build(pending or self.start()).menu
 
-    def decode(self, token: str) -> Pending:
-        """The pick a token names; :class:`StalePick` if unreadable or of another version."""
+    def read(self, token: str) -> Pending:
+        """The pick a token names; :class:`StalePick` if unreadable or of another stamp."""
         try:
             pending = Pending.decode(token, self.table)
         except BadToken:
             raise StalePick("picker.bad_token") from None
-        if pending.version != self.version:
+        if pending.stamp != self.stamp:
             raise StalePick()
         return pending
 
-    def choose(self, pending: Pending, picked: Sequence[str]) -> Pending | Picked:
-        """The pick after choosing the options ``picked`` (tokens) of ``pending``'s menu."""
+    def choose(self, pending: Pending, picked: Sequence[str]) -> Pending | Picked | Control:
+        """What choosing the options ``picked`` (tokens) of ``pending``'s menu leads to."""
+        tokens = [str(t) for t in picked]
+        if tokens == [RESTART]:
+            return self.start()
+        if tokens == [UNDO] and pending.undo:
+            return Control.UNDO
+        if tokens == [END] and self.end is not None:
+            return Picked(self.end, confirmed=True)
         built = self._build(pending)
-        menu = built.menu
-        tokens = list(picked)
-        if not menu.min_values <= len(tokens) <= menu.max_values or len(set(tokens)) != len(tokens):
+        if len(set(tokens)) != len(tokens) or not tokens:
             raise StalePick("picker.bad_choice")
-        indexes = []
-        for token in tokens:
-            if not token.isdigit() or int(token) >= len(menu.options):
+        if built.items and all(t in built.items for t in tokens):
+            section = next(s for s in built.menu.sections if s.max_values > 1)
+            if not section.min_values <= len(tokens) <= section.max_values:
                 raise StalePick("picker.bad_choice")
-            indexes.append(int(token))
-        if built.items:
-            assert built.prefix is not None and built.prefix.verb is not None
-            return self._multi(built.prefix, [built.items[i] for i in indexes])
-        return built.choices[indexes[0]].then
+            assert built.prefix is not None
+            return self._multi(built.prefix, [built.items[t] for t in tokens])
+        if len(tokens) != 1 or tokens[0] not in built.leads:
+            raise StalePick("picker.bad_choice")
+        return built.leads[tokens[0]]
+
+    def confirmation(self, action: Any, why: Text) -> Menu:
+        """The menu confirming a step that cannot be taken back: ``why`` and the step in
+        words, and one button, saying the step, that plays it."""
+        verb = self.table.of(action)
+        pending = replace(self.start(), verb=verb.name, values=param_words(verb, action))
+        built = self._confirmation(pending, self._row(pending))
+        menu = built.menu
+        return replace(menu, title=Text("picker.title.confirm", {"why": why, "step": menu.title}))
 
     # -- building a menu ----------------------------------------------------------------
 
@@ -271,11 +339,22 @@ class Picker:
         n = len(pending.values)
         return [row for row in self.rows.get(pending.verb, []) if row.words[:n] == pending.values]
 
+    def _row(self, pending: Pending) -> _Row:
+        rows = self._matching(pending)
+        if not rows or len(pending.values) != len(rows[0].words):
+            raise StalePick()
+        return rows[0]
+
     def _build(self, pending: Pending) -> _Built:
-        if pending.version != self.version:
+        if pending not in self._built:
+            self._built[pending] = self._make(pending)
+        return self._built[pending]
+
+    def _make(self, pending: Pending) -> _Built:
+        if pending.stamp != self.stamp:
             raise StalePick()
         if pending.verb is None:
-            return self._verb_menu(pending)
+            return self._first(pending)
         if pending.verb in self.layouts:
             return self._layout_menu(pending)
         rows = self._matching(pending)
@@ -292,127 +371,618 @@ class Picker:
             return self._confirmation(pending, rows[0])
         return self._param_menu(pending, rows)
 
-    def _restart(self) -> str:
-        return self.start().encode(self.table)
+    def _controls(self, pending: Pending, *, first: bool) -> list[Option]:
+        controls: list[Option] = []
+        if not first:
+            controls.append(
+                Option(RESTART, Text("picker.start_over"), style=Style.SECONDARY, path=())
+            )
+        if pending.undo:
+            controls.append(Option(UNDO, Text("choice.undo"), style=Style.SECONDARY))
+        if self.end is not None:
+            end_verb = self.table.of(self.end)
+            controls.append(
+                Option(
+                    END,
+                    Text("choice.end_turn"),
+                    path=_path(end_verb.name, param_words(end_verb, self.end)),
+                    plays=True,
+                    style=Style.DANGER,
+                )
+            )
+        return controls
 
-    def _verb_menu(self, pending: Pending) -> _Built:
-        """The verbs, each opened as deep as the limit allows (``dig A6``, ``support 2``)."""
-        if not self.rows and not self.layouts:
+    def _finish(
+        self,
+        pending: Pending,
+        title: Text,
+        blocks: list[_Block],
+        *,
+        first: bool = False,
+        extra: Sequence[_Entry] = (),
+    ) -> _Built:
+        """The menu of ``blocks`` (arranged by :func:`_arrange`), with the controls and
+        ``extra`` entries shown among them (a layout's Remove and Submit)."""
+        controls = self._controls(pending, first=first)
+        rows = MAX_ROWS - (1 if controls or extra else 0)
+        laid = _arrange(blocks, rows)
+        warned: dict[str, Text] = {}
+        for block in blocks:
+            for entry in block.entries:
+                if entry.why is not None:
+                    warned.setdefault(entry.why.key, entry.why)
+        if warned:
+            notes = [
+                Text("picker.warn", {"mark": FINAL_MARK, "why": why}) for why in warned.values()
+            ]
+            title = Text("picker.lines", {"first": title, "rest": _joined(notes, "picker.lines")})
+        if laid is None:
+            raise AssertionError("a menu that does not fit")  # _deepen and _group keep it
+        leads: dict[str, Pending | Picked] = {}
+        sections: list[Section] = []
+        tokens = iter(range(MAX_OPTIONS + MAX_ROWS * BUTTONS_PER_ROW))
+        for part in laid:
+            options = []
+            for entry, label in part.entries:
+                token = str(next(tokens))
+                leads[token] = entry.then
+                options.append(_option(token, entry, label))
+            sections.append(Section(part.widget, tuple(options), part.header))
+        added = []
+        for entry in extra:
+            token = str(next(tokens))
+            leads[token] = entry.then
+            added.append(_option(token, entry, entry.label))
+        menu = Menu(
+            token=pending.encode(self.table),
+            title=title,
+            sections=tuple(sections),
+            controls=(*added, *controls),
+        )
+        return _Built(menu, leads)
+
+    # -- the first menu -------------------------------------------------------------------
+
+    def _first(self, pending: Pending) -> _Built:
+        """The quick decisions, then every verb opened as deep as fits (see the module
+        docstring)."""
+        if not self.has_choices:
             raise StalePick("picker.nothing")
-        depth = dict.fromkeys(self.rows, 0)
+        quick = self._quick_entries()
+        starts = [
+            _Entry(
+                self.text(*step.start),
+                replace(pending, verb=verb),
+                path=(verb,),
+                layout=True,
+            )
+            for verb, step in self.layouts.items()
+        ]
+        verbs = {
+            verb: [row for row in rows if str(row.action) not in self.quick]
+            for verb, rows in self.rows.items()
+        }
+        verbs = {verb: rows for verb, rows in verbs.items() if rows}
+        if self.end is not None:  # End turn is a control
+            end_verb = self.table.of(self.end).name
+            verbs[end_verb] = [r for r in verbs.get(end_verb, []) if r.action != self.end]
+            verbs = {verb: rows for verb, rows in verbs.items() if rows}
+        lone = [*quick, *starts]
+        if len(self.layouts) == 1 and not verbs:  # a layout is all there is: it opens at once
+            (verb,) = self.layouts
+            return self._layout_menu(replace(pending, verb=verb))
+        rows_left = MAX_ROWS - (1 if self._controls(pending, first=True) else 0)
 
-        def options_at(verb: str, k: int) -> int:
-            return len(self._prefixes(self.rows[verb], 0, k))
+        made: dict[tuple[str, int], _Block] = {}
 
-        total = len(self.rows) + len(self.layouts)
-        while True:
-            best: tuple[int, str] | None = None
-            for verb, k in depth.items():
-                if k >= len(self.table[verb].params):
-                    continue
-                grow = options_at(verb, k + 1) - options_at(verb, k)
-                if total + grow <= MAX_SELECT_OPTIONS and (best is None or grow < best[0]):
-                    best = (grow, verb)
-            if best is None:
+        def block_of(verb: str, depth: int) -> _Block:
+            if (verb, depth) not in made:
+                made[(verb, depth)] = self._verb_block(pending, verb, verbs[verb], depth)
+            return made[(verb, depth)]
+
+        def blocks_at(depths: Mapping[str, int]) -> list[_Block]:
+            found: list[_Block] = []
+            singles: list[_Entry] = []
+            for verb in verbs:
+                block = block_of(verb, depths[verb])
+                if len(block.entries) == 1 and not block.select:
+                    singles.append(block.entries[0])
+                else:
+                    found.append(block)
+            if singles:
+                found.insert(0, _Block(Text("picker.title.verb"), singles, mixed=True))
+            if lone:  # the quick decisions first, as buttons
+                found.insert(0, _Block(Text("picker.title.verb"), list(lone), mixed=True))
+            return found
+
+        def size_at(verb: str, depth: int) -> int:
+            return len({row.words[:depth] for row in verbs[verb]})
+
+        depths = _deepen(
+            {verb: self._depth_limit(verb) for verb in verbs},
+            blocks_at,
+            rows_left,
+            size_at,
+        )
+        blocks = blocks_at(depths)
+        entries = [e for b in blocks for e in b.entries]
+        if len(entries) == 1 and isinstance(entries[0].then, Pending):
+            return self._build(entries[0].then)  # one way on: taken without asking
+        if not entries:
+            return self._finish(pending, Text("picker.title.only_end"), [], first=True)
+        return self._finish(pending, Text("picker.title.verb"), blocks, first=True)
+
+    def _quick_entries(self) -> list[_Entry]:
+        """The quick decisions, each a button that plays it."""
+        quick: list[_Entry] = []
+        for action in self.quick.values():
+            verb = self.table.of(action)
+            quick.append(
+                _Entry(
+                    self.text(*self.engine.choice_label(action)),
+                    Picked(action, confirmed=True),
+                    path=_path(verb.name, param_words(verb, action)),
+                    why=self._judge(action) if self.judge is not None else None,
+                )
+            )
+        return quick
+
+    def _depth_limit(self, verb: str) -> int:
+        """How many of a verb's parameters may be merged into one option: none past a
+        ``rest`` parameter (its own select) or a pictured one (its own menu)."""
+        for index, param in enumerate(self.table[verb].params):
+            if param.rest or (verb, param.name) in self.engine.pictured:
+                return index
+        return len(self.table[verb].params)
+
+    def _verb_block(self, pending: Pending, verb: str, rows: list[_Row], depth: int) -> _Block:
+        """A verb's options with its first ``depth`` parameters chosen."""
+        start = replace(pending, verb=verb, values=(), group=None)
+        header = self._verb_header(verb)
+        if depth == 0:
+            entry = self._entry(start, (), rows, tag=True)
+            if isinstance(entry.then, Pending):
+                entry.detail = header
+            return self._judged_block(header, [entry])
+        prefixes = self._prefixes(start, rows, 0, depth)
+        entries = [self._entry(start, words, rows, tag=True, shown=prefixes) for words in prefixes]
+        block = self._judged_block(self._shared_header(start, prefixes, rows, header), entries)
+        block.name = self.text(*self.engine.verb_label(verb))
+        return block
+
+    def _shared_header(
+        self, pending: Pending, prefixes: list[tuple[str, ...]], rows: list[_Row], header: Text
+    ) -> Text:
+        """A block's header, with the values every one of its options shares (left out
+        of their labels): ``Swap Area 1 · C2 — …``."""
+        assert pending.verb is not None
+        if len(prefixes) < 2:
+            return header
+        shared: list[Text] = []
+        chosen = pending
+        for position, word in enumerate(prefixes[0]):
+            if any(other[position] != word for other in prefixes):
                 break
-            total += best[0]
-            depth[best[1]] += 1
-        choices: list[_Choice] = []
-        for verb, rows in self.rows.items():
-            for words in self._prefixes(rows, 0, depth[verb]):
-                start = Pending(self.version, verb)
-                choices.append(self._choice(start, words, rows, with_verb=True))
-        for verb, step in self.layouts.items():
-            choices.append(_Choice(self.text(*step.start), Pending(self.version, verb), True))
-        if len(choices) == 1 and isinstance(choices[0].then, Pending):
-            return self._build(choices[0].then)  # one way on: taken without asking
-        return self._finish(pending, Text("picker.title.verb"), choices)
+            label, _ = self._label(chosen, word, rows)
+            if label.key != "picker.none":
+                shared.append(label)
+            chosen = chosen.then(word)
+        if not shared:
+            return header
+        tagged = self._tagged(pending.verb, _joined(shared, self._join))
+        return Text("picker.header.shared", {"shared": tagged, "what": header})
 
-    def _prefixes(self, rows: list[_Row], start: int, k: int) -> list[tuple[str, ...]]:
-        """The distinct words of parameters ``start`` to ``start + k``, in legal order."""
-        return list(dict.fromkeys(row.words[start : start + k] for row in rows))
+    def _verb_header(self, verb: str) -> Text:
+        return self.text(*self.engine.verb_title(verb))
+
+    def _prefixes(
+        self, pending: Pending, rows: list[_Row], start: int, k: int
+    ) -> list[tuple[str, ...]]:
+        """The distinct words of parameters ``start`` to ``start + k``, each in its
+        parameter's order (:meth:`_ordered_values`: board order, or cheapest first)."""
+        found = list(dict.fromkeys(row.words[start : start + k] for row in rows))
+        base = replace(pending, values=pending.values[:start], group=None)
+
+        def rank(words: tuple[str, ...]) -> list[int]:
+            ranks = []
+            chosen = base
+            for word in words:
+                order = self._order(chosen, rows)
+                ranks.append(order.get(word, len(order)))
+                chosen = chosen.then(word)
+            return ranks
+
+        return sorted(found, key=rank)
+
+    def _order(self, pending: Pending, rows: list[_Row]) -> dict[str, int]:
+        """Each value's place among the next parameter's values (remembered)."""
+        key = (pending.verb, pending.values)
+        if key not in self._orders:
+            index = len(pending.values)
+            matching = [r for r in rows if r.words[:index] == pending.values]
+            ordered = self._ordered_values(pending, matching, index)
+            self._orders[key] = {word: n for n, word in enumerate(ordered)}
+        return self._orders[key]
+
+    def _entry(
+        self,
+        pending: Pending,
+        words: tuple[str, ...],
+        rows: list[_Row],
+        *,
+        tag: bool = False,
+        shown: Sequence[tuple[str, ...]] = (),
+    ) -> _Entry:
+        """The option choosing ``words`` next: its label (the words that differ
+        between ``shown`` options), its detail and where it leads."""
+        assert pending.verb is not None
+        verb = self.table[pending.verb]
+        then = pending.then(*words)
+        parts: list[Text] = []
+        every: list[Text] = []  # the shared values too: a label standing alone says them
+        detail: Text | None = None
+        chosen = pending
+        for position, word in enumerate(words):
+            label, long = self._label(chosen, word, rows)
+            same = len(shown) > 1 and all(other[position] == word for other in shown)
+            if not (word == NONE_WORD and label.key == "picker.none"):
+                every.append(label)
+                if not same:
+                    parts.append(label)
+                    detail = long if long is not None else detail
+            chosen = chosen.then(word)
+        if parts:
+            label = _joined(parts, self._join)
+        else:
+            label = self.text(*self.engine.verb_label(verb.name))
+        tagged = self._tagged(verb.name, _joined(every, self._join)) if tag and every else None
+        if self._count(rows, then.values) == 1:  # one way on: the step itself
+            then = replace(then, values=self._only(rows, then.values).words)
+        path = _path(verb.name, then.values)
+        if len(then.values) == len(verb.params):
+            action = self._action(verb.name, then.values, rows)
+            if str(action) in self.quick:
+                return _Entry(
+                    self.text(*self.engine.choice_label(action)),
+                    Picked(action, confirmed=True),
+                    path=path,
+                    why=self._judge(action) if self.judge is not None else None,
+                )
+            return _Entry(label, Picked(action), detail, path, tagged=tagged)
+        return _Entry(label, then, detail, path, tagged=tagged)
+
+    def _count(self, rows: list[_Row], words: tuple[str, ...]) -> int:
+        """How many of ``rows`` begin with ``words`` (counted once per list of rows)."""
+        held = self._prefix_counts.get(id(rows))
+        if held is None or held[0] is not rows:
+            counts: Counter[tuple[str, ...]] = Counter()
+            for row in rows:
+                for n in range(len(row.words) + 1):
+                    counts[row.words[:n]] += 1
+            held = self._prefix_counts[id(rows)] = (rows, counts)
+        return held[1][words]
+
+    @staticmethod
+    def _only(rows: list[_Row], words: tuple[str, ...]) -> _Row:
+        return next(r for r in rows if r.words[: len(words)] == words)
+
+    def _tagged(self, verb: str, value: Text) -> Text:
+        key = f"{self.engine.name}.tag.{verb}"
+        if key in catalog("en"):
+            return Text(key, {"value": value})
+        return Text(
+            "picker.tagged", {"verb": self.text(*self.engine.verb_label(verb)), "value": value}
+        )
+
+    def _action(self, verb: str, words: Sequence[str], rows: list[_Row]) -> Any:
+        found = next((r.action for r in rows if r.words == tuple(words)), None)
+        if found is None:
+            raise StalePick()
+        return found
+
+    def _judged_block(self, header: Text, entries: list[_Entry]) -> _Block:
+        """Each step its options lead to, judged by the service: one that cannot be
+        taken back is marked (why) and plays at once. A block of many options is judged
+        on its first step alone."""
+        steps = [e for e in entries if isinstance(e.then, Picked) and not e.then.confirmed]
+        if not steps or self.judge is None:
+            return _Block(header, entries)
+        if len(steps) > MAX_JUDGED:
+            first = steps[0].then
+            assert isinstance(first, Picked)
+            whys = [self._judge(first.action)] * len(steps)
+        else:
+            whys = [self._judge(e.then.action) for e in steps]  # type: ignore[union-attr]
+        for entry, why in zip(steps, whys, strict=True):
+            if why is None:
+                continue
+            assert isinstance(entry.then, Picked)
+            entry.then = Picked(entry.then.action, confirmed=True)
+            entry.style = Style.SUCCESS
+            entry.why = why
+        return _Block(header, entries)
+
+    def _judge(self, action: Any) -> Text | None:
+        key = str(action)
+        if key not in self._judged:
+            assert self.judge is not None
+            self._judged[key] = self.judge(action)
+        return self._judged[key]
+
+    # -- a parameter's menu ---------------------------------------------------------------
 
     def _param_menu(self, pending: Pending, rows: list[_Row]) -> _Built:
         assert pending.verb is not None
         verb = self.table[pending.verb]
         index = len(pending.values)
         param = verb.params[index]
-        title = Text(f"cmd.{self.engine.name}.param.{param.name}")
+        title = self._param_title(pending, param)
         values = self._ordered_values(pending, rows, index)
         if pending.group is not None:
             values = self._in_group(values, pending.group)
             if not values:
                 raise StalePick()
             rows = [row for row in rows if row.words[index] in set(values)]
-        if len(values) > MAX_SELECT_OPTIONS and param.rest and pending.group is None:
+        if param.rest and pending.group is None:
             multi = self._multi_menu(pending, param, rows, title)
             if multi is not None:
                 return multi
-        if len(values) > MAX_OPTIONS:
-            return self._group_menu(pending, values, title)
+        pictured = (verb.name, param.name) in self.engine.pictured
+        rows_left = MAX_ROWS - (1 if self._controls(pending, first=False) else 0)
+        depth_limit = self._depth_limit(verb.name) if not pictured else index + 1
         depth = 1
-        while index + depth < len(verb.params):
-            if len(self._prefixes(rows, index, depth + 1)) > MAX_SELECT_OPTIONS:
+        while index + depth < min(len(verb.params), depth_limit):
+            if len(self._prefixes(pending, rows, index, depth + 1)) > MAX_SELECT_OPTIONS:
                 break
             depth += 1
-        ordered = sorted(
-            self._prefixes(rows, index, depth), key=lambda words: values.index(words[0])
-        )
-        choices = [self._choice(pending, words, rows) for words in ordered]
-        return self._finish(pending, title, choices)
+        prefixes = self._prefixes(pending, rows, index, depth)
+        blocks = self._value_blocks(pending, rows, prefixes, title, rows_left)
+        while depth > 1 and blocks is not None and _arrange(blocks, rows_left) is None:
+            depth -= 1  # merged labels alike at their start: one parameter at a time
+            prefixes = self._prefixes(pending, rows, index, depth)
+            blocks = self._value_blocks(pending, rows, prefixes, title, rows_left)
+        if blocks is None:
+            return self._group_menu(pending, values, title, rows)
+        built = self._finish(pending, title, blocks)
+        if pictured:
+            chosen = {
+                p.name: w.replace(ITEM_SEP, " ")
+                for p, w in zip(verb.params, pending.values, strict=False)
+                if w != NONE_WORD
+            }
+            picture = self.engine.picture(self.state, self.seat, verb.name, chosen)
+            built.menu = replace(built.menu, picture=picture)
+        return built
 
-    def _choice(
-        self, pending: Pending, words: tuple[str, ...], rows: list[_Row], *, with_verb: bool = False
-    ) -> _Choice:
-        """The option choosing ``words`` next: its label and where it leads."""
+    def _param_title(self, pending: Pending, param: Param) -> Text:
         assert pending.verb is not None
-        verb = self.table[pending.verb]
-        then = pending.then(*words)
-        parts: list[Text] = []
-        chosen = pending
-        for word in words:
-            parts.append(self._label(chosen, word, rows))
-            chosen = chosen.then(word)
-        label = self._step_text(verb, parts) if with_verb else _joined(parts)
-        if len(then.values) == len(verb.params):
-            spelled = notation(verb, then.values)
-            if spelled in self.quick:
-                row = next(r for r in rows if r.words == then.values)
-                return _Choice(self._action_text(verb, row, parts), Picked(spelled, self.version))
-        return _Choice(label, then)
+        what = self._verb_header(pending.verb)
+        if pending.values:
+            what = self._tagged(pending.verb, self._chosen_text(pending))
+        return Text("picker.title.param", {"verb": what, "param": Text(self._param_key(param))})
 
-    def _finish(self, pending: Pending, title: Text, choices: list[_Choice]) -> _Built:
-        kind = MenuKind.BUTTONS if len(choices) <= MAX_BUTTONS else MenuKind.SELECT
-        menu = Menu(
-            token=pending.encode(self.table),
-            title=title,
-            kind=kind,
-            options=tuple(Option(str(i), c.label, c.layout) for i, c in enumerate(choices)),
-            restart=None if pending.verb is None else self._restart(),
-        )
-        return _Built(menu, choices)
+    def _param_key(self, param: Param) -> str:
+        return f"cmd.{self.engine.name}.param.{param.name}"
 
-    def _confirmation(self, pending: Pending, row: _Row) -> _Built:
+    def _chosen_text(self, pending: Pending) -> Text:
         assert pending.verb is not None
-        verb = self.table[pending.verb]
         parts = []
-        chosen = Pending(self.version, pending.verb)
+        chosen = replace(pending, values=(), group=None)
+        rows = self._matching(chosen)
         for word in pending.values:
-            label = self._label(chosen, word, [row])
+            label, _ = self._label(chosen, word, rows)
             if label.key != "picker.none":
                 parts.append(label)
             chosen = chosen.then(word)
-        step = self._action_text(verb, row, parts)
-        picked = Picked(notation(verb, pending.values), self.version)
+        return _joined(parts, self._join)
+
+    def _value_blocks(
+        self,
+        pending: Pending,
+        rows: list[_Row],
+        prefixes: list[tuple[str, ...]],
+        title: Text,
+        rows_left: int,
+    ) -> list[_Block] | None:
+        """The values as blocks: one when they fit a select, else board squares by band
+        of columns, else ranges, each a select; None when they do not fit one menu
+        (then they are grouped first)."""
+        entries = [self._entry(pending, words, rows, shown=prefixes) for words in prefixes]
+        if len(entries) <= MAX_SELECT_OPTIONS:
+            return [self._judged_block(title, entries)]
+        if len(entries) > rows_left * MAX_SELECT_OPTIONS:
+            return None
+        bands = _bands([words[0] for words in prefixes])
+        parts: list[tuple[Text, list[_Entry]]] = []
+        if bands is not None and len(bands) <= rows_left:
+            for first, last, members in bands:
+                part = [
+                    e for words, e in zip(prefixes, entries, strict=True) if words[0] in members
+                ]
+                header = Text(
+                    "picker.group.columns",
+                    {"what": title, "first": first, "last": last, "count": len(part)},
+                )
+                parts.append((header, part))
+        else:
+            for start in range(0, len(entries), MAX_SELECT_OPTIONS):
+                part = entries[start : start + MAX_SELECT_OPTIONS]
+                header = Text(
+                    "picker.group.range",
+                    {"first": part[0].label, "last": part[-1].label, "count": len(part)},
+                )
+                parts.append((header, part))
+        blocks = [self._judged_block(header, part) for header, part in parts]
+        for block in blocks:
+            block.select = True
+        return blocks
+
+    # -- groups --------------------------------------------------------------------
+
+    def _ordered_values(self, pending: Pending, rows: list[_Row], index: int) -> list[str]:
+        """The parameter's distinct words: board squares by column then row, others in
+        ``legal_values``' order (cheapest first), then in legal-action order."""
+        base = replace(pending, values=pending.values[:index], group=None)
+        words = list(dict.fromkeys(row.words[index] for row in rows))
+        if all(_SQUARE.match(w) for w in words) and self._sorted_squares(base):
+            return sorted(words, key=_square_key)
+        known = list(self._suggestions(base, rows))
+        rank = {word: n for n, word in enumerate(known)}
+        return sorted(words, key=lambda w: rank.get(w.lower(), len(rank)))
+
+    def _sorted_squares(self, pending: Pending) -> bool:
+        """Board squares are listed in board order unless the engine ranks them (a
+        Tikal move's destinations, cheapest first)."""
+        assert pending.verb is not None
+        param = self.table[pending.verb].params[len(pending.values)]
+        return (pending.verb, param.name) not in self.engine.ranked
+
+    def _in_group(self, values: list[str], group: str) -> list[str]:
+        first, sep, last = group.partition("-")
+        if not sep:
+            return []
+        if _SQUARE.match(first + "1") and _SQUARE.match(last + "1"):
+            return [v for v in values if first <= _column(v) <= last]
+        try:
+            low, high = ascii_int(first), ascii_int(last)
+        except ValueError:
+            return []
+        return values[low:high]
+
+    def _group_menu(
+        self, pending: Pending, values: list[str], title: Text, rows: list[_Row]
+    ) -> _Built:
+        """Too many values for one menu: groups first, each a button (column bands of
+        board squares, else ranges of the ordered values)."""
+        entries: list[_Entry] = []
+        columns = _bands(values, size=MAX_OPTIONS)
+        assert pending.verb is not None
+        if columns is not None and len(columns) <= MAX_SELECT_OPTIONS:
+            for first, last, members in columns:
+                entries.append(
+                    _Entry(
+                        Text(
+                            "picker.group.band",
+                            {"first": first, "last": last, "count": len(members)},
+                        ),
+                        replace(pending, group=f"{first}-{last}"),
+                        path=_path(pending.verb, pending.values),
+                        within=frozenset(members),
+                    )
+                )
+        else:
+            size = max(MAX_OPTIONS, math.ceil(len(values) / MAX_SELECT_OPTIONS))
+            offset = 0
+            if pending.group is not None and "-" in pending.group:
+                offset = ascii_int(pending.group.partition("-")[0])
+            for start in range(0, len(values), size):
+                part = values[start : start + size]
+                key = f"{offset + start}-{offset + start + len(part)}"
+                label = Text(
+                    "picker.group.range",
+                    {
+                        "first": self._label(pending, part[0], rows)[0],
+                        "last": self._label(pending, part[-1], rows)[0],
+                        "count": len(part),
+                    },
+                )
+                entries.append(
+                    _Entry(
+                        label,
+                        replace(pending, group=key),
+                        path=_path(pending.verb, pending.values),
+                        within=frozenset(part),
+                    )
+                )
+        return self._finish(pending, title, [_Block(title, entries)])
+
+    # -- a multiple choice (a swap's tiles) ------------------------------------------------
+
+    def _multi_menu(
+        self, pending: Pending, param: Param, rows: list[_Row], title: Text
+    ) -> _Built | None:
+        """One multiple-choice select when the legal values are every selection of
+        ``min_items`` to ``max_items`` items from a pool (a swap's tiles); else None."""
+        index = len(pending.values)
+        chosen = {row.words[index] for row in rows}
+        pool: Counter[str] = Counter()
+        for word in chosen:
+            pool |= Counter(word.split(ITEM_SEP)) if word != NONE_WORD else Counter()
+        sizes = range(param.min_items, param.max_items + 1)
+        if len(chosen) < 2 or sum(pool.values()) > MAX_SELECT_OPTIONS:
+            return None
+        if len(chosen) != _selections(pool, sizes) or NONE_WORD in chosen:
+            return None
+        items: list[str] = [word for word, count in sorted(pool.items()) for _ in range(count)]
+        options = []
+        seen: Counter[str] = Counter()
+        kind_label = _kind_labeller(param, self.text)
+        words: dict[str, str] = {}
+        assert pending.verb is not None
+        for n, word in enumerate(items):
+            seen[word] += 1
+            token = str(n)
+            words[token] = word
+            options.append(
+                Option(
+                    token,
+                    Text("picker.item", {"item": kind_label(word), "n": seen[word]}),
+                    path=_path(pending.verb, pending.values),
+                    within=frozenset({word}),
+                )
+            )
+        section = Section(
+            Widget.SELECT,
+            tuple(options),
+            title,
+            max(1, param.min_items),
+            min(param.max_items, len(items)),
+        )
         menu = Menu(
             token=pending.encode(self.table),
-            title=Text("picker.title.confirm", {"step": step}),
-            kind=MenuKind.BUTTONS,
-            options=(Option("0", Text("picker.confirm")),),
-            confirm=True,
-            restart=self._restart(),
+            title=title,
+            sections=(section,),
+            controls=tuple(self._controls(pending, first=False)),
         )
-        return _Built(menu, [_Choice(Text("picker.confirm"), picked)])
+        return _Built(menu, {}, words, pending)
+
+    def _multi(self, pending: Pending, items: list[str]) -> Pending | Picked:
+        assert pending.verb is not None
+        verb = self.table[pending.verb]
+        # the action's own canonical order (a swap sorts its tiles)
+        words = [w for w in pending.values if w != NONE_WORD]
+        try:
+            action = verb.build([*(x for w in words for x in w.split(ITEM_SEP)), *items])
+        except (ValueError, KeyError, TypeError, RuleError):
+            raise StalePick("picker.bad_choice") from None
+        word = param_words(verb, action)[len(pending.values)]
+        then = pending.then(word)
+        rows = self._matching(then)
+        if not rows:
+            raise StalePick("picker.bad_choice")
+        if len(then.values) == len(verb.params):
+            return Picked(rows[0].action)
+        return then
+
+    # -- the confirmation -----------------------------------------------------------------
+
+    def _confirmation(self, pending: Pending, row: _Row) -> _Built:
+        """The step in words, and one button that plays it (see :meth:`confirmation`)."""
+        assert pending.verb is not None
+        key, params = self.engine.describe(row.action, public=False)
+        step = self.text(key, params)
+        verb = self.table[pending.verb]
+        label = self._tagged(verb.name, self._chosen_text(pending)) if verb.params else None
+        if label is None or not fits(label, label_limit(Widget.BUTTONS)):
+            label = Text("picker.confirm")
+        entry = _Entry(
+            label,
+            Picked(row.action, confirmed=True),
+            path=_path(verb.name, pending.values),
+            style=Style.SUCCESS,
+        )
+        entry.why = self._judge(row.action) if self.judge is not None else None
+        return self._finish(pending, step, [_Block(step, [entry])])
 
     # -- a layout, item by item -----------------------------------------------------------
 
@@ -431,140 +1001,72 @@ class Picker:
             raise StalePick()
 
         def at(chosen: list[str]) -> Pending:
-            return Pending(self.version, verb, (ITEM_SEP.join(chosen),) if chosen else ())
+            return replace(pending, values=(ITEM_SEP.join(chosen),) if chosen else (), group=None)
 
-        choices: list[_Choice] = []
+        def item_entry(word: str, label: Any) -> _Entry:
+            then = at([*items, word])
+            return _Entry(self.text(*label), then, path=_path(verb, then.values), layout=True)
+
         if pending.group is not None:
             group = next((g for g in step.groups if g.word == pending.group), None)
             if group is None:
                 raise StalePick()
-            for word, label in group.items:
-                choices.append(_Choice(self.text(*label), at([*items, word])))
-            return self._finish(pending, self.text(*group.title), choices)
-        for group in step.groups:
-            choices.append(_Choice(self.text(*group.label), replace(pending, group=group.word)))
+            entries = [item_entry(word, label) for word, label in group.items]
+            return self._finish(
+                pending, self.text(*group.title), [_Block(self.text(*group.title), entries)]
+            )
+        extra = self._quick_entries()
         if items:
-            choices.append(_Choice(self.text(*step.remove), at(items[:-1])))
-        if step.complete:
-            spelled = notation(self.table[verb], pending.values)
-            choices.append(_Choice(Text("picker.layout.submit"), Picked(spelled, self.version)))
-        if not choices:
-            raise StalePick("picker.nothing")
-        return self._finish(pending, self.text(*step.title), choices)
-
-    # -- groups ------------------------------------------------------------------------
-
-    def _ordered_values(self, pending: Pending, rows: list[_Row], index: int) -> list[str]:
-        """The next parameter's distinct words: in ``legal_values``' order (cheapest
-        first, say), then in legal-action order."""
-        words = list(dict.fromkeys(row.words[index] for row in rows))
-        known = list(self._suggestions(pending, rows))
-        rank = {word: n for n, word in enumerate(known)}
-        return sorted(words, key=lambda w: rank.get(w.lower(), len(rank)))
-
-    def _groups(self, values: list[str]) -> list[tuple[str, list[str]]]:
-        """``values`` in at most :data:`MAX_SELECT_OPTIONS` groups of at most
-        :data:`MAX_OPTIONS`: by column when they are board squares, else in ranges
-        (``i-j`` of the ordered values)."""
-        columns: dict[str, list[str]] = {}
-        for word in values:
-            match = _COLUMN.match(word)
-            if match is None:
-                break
-            columns.setdefault(match.group(1).upper(), []).append(word)
-        else:
-            fits = all(len(v) <= MAX_OPTIONS for v in columns.values())
-            if len(columns) <= MAX_SELECT_OPTIONS and fits:
-                return sorted(columns.items())
-        size = max(MAX_OPTIONS, math.ceil(len(values) / MAX_SELECT_OPTIONS))
-        return [
-            (f"{start}-{min(start + size, len(values))}", values[start : start + size])
-            for start in range(0, len(values), size)
-        ]
-
-    def _in_group(self, values: list[str], group: str) -> list[str]:
-        for key, members in self._groups(values):
-            if key == group:
-                return members
-        # a range inside a range: keys are offsets into the values they split
-        first, sep, last = group.partition("-")
-        if sep and first.isdigit() and last.isdigit():
-            return values[int(first) : int(last)]
-        return []
-
-    def _group_menu(self, pending: Pending, values: list[str], title: Text) -> _Built:
-        choices: list[_Choice] = []
-        rows = self._matching(pending)
-        offset = 0
-        if pending.group is not None and "-" in pending.group:
-            offset = int(pending.group.partition("-")[0])
-        for key, members in self._groups(values):
-            if len(members) == 1:
-                choices.append(self._choice(pending, (members[0],), rows))
-                continue
-            if "-" in key:
-                first, _, last = key.partition("-")
-                key = f"{int(first) + offset}-{int(last) + offset}"
-                label = Text(
-                    "picker.group.range",
-                    {"first": members[0], "last": members[-1], "count": len(members)},
+            back = at(items[:-1])
+            extra.append(
+                _Entry(
+                    self.text(*step.remove),
+                    back,
+                    path=_path(verb, back.values),
+                    style=Style.SECONDARY,
+                    layout=True,
                 )
+            )
+        if step.complete:
+            action = self.table.parse(notation(self.table[verb], pending.values))
+            extra.append(
+                _Entry(
+                    Text("picker.layout.submit"),
+                    Picked(action, confirmed=True),
+                    path=_path(verb, pending.values),
+                    style=Style.SUCCESS,
+                )
+            )
+        rows_left = MAX_ROWS - 1
+        blocks: list[_Block] = []
+        pooled: list[_Entry] = []
+        fitting = [g for g in step.groups if len(g.items) <= MAX_SELECT_OPTIONS]
+        for group in step.groups:
+            if group in fitting and len(blocks) < rows_left - (
+                1 if len(fitting) < len(step.groups) else 0
+            ):
+                entries = [item_entry(word, label) for word, label in group.items]
+                blocks.append(_Block(self.text(*group.label), entries, select=True))
             else:
-                label = Text("picker.group.column", {"column": key, "count": len(members)})
-            choices.append(
-                _Choice(label, Pending(pending.version, pending.verb, pending.values, key))
-            )
-        return self._finish(pending, title, choices)
-
-    def _multi_menu(
-        self, pending: Pending, param: Param, rows: list[_Row], title: Text
-    ) -> _Built | None:
-        """One multiple-choice select when the legal values are every selection of
-        ``min_items`` to ``max_items`` items from a pool (a swap's tiles); else None."""
-        index = len(pending.values)
-        chosen = {row.words[index] for row in rows}
-        pool: Counter[str] = Counter()
-        for word in chosen:
-            pool |= Counter(word.split(ITEM_SEP)) if word != NONE_WORD else Counter()
-        sizes = range(param.min_items, param.max_items + 1)
-        if len(pool) > MAX_SELECT_OPTIONS or sum(pool.values()) > MAX_SELECT_OPTIONS:
-            return None
-        if len(chosen) != _selections(pool, sizes) or NONE_WORD in chosen:
-            return None
-        items: list[str] = [word for word, count in sorted(pool.items()) for _ in range(count)]
-        options = []
-        seen: Counter[str] = Counter()
-        kind_label = _kind_labeller(param, self.text)
-        for n, word in enumerate(items):
-            seen[word] += 1
-            options.append(
-                Option(str(n), Text("picker.item", {"item": kind_label(word), "n": seen[word]}))
-            )
-        menu = Menu(
-            token=pending.encode(self.table),
-            title=title,
-            kind=MenuKind.SELECT,
-            options=tuple(options),
-            min_values=max(1, param.min_items),
-            max_values=min(param.max_items, len(items)),
-            restart=self._restart(),
+                pooled.append(
+                    _Entry(
+                        self.text(*group.label),
+                        replace(pending, group=group.word),
+                        path=_path(verb, pending.values),
+                        within=frozenset(ITEM_SEP.join([*items, word]) for word, _ in group.items),
+                        layout=True,
+                    )
+                )
+        if pooled:
+            blocks.append(_Block(self.text(*step.title), pooled))
+        if not blocks and not extra:
+            raise StalePick("picker.nothing")
+        alone = len(self.layouts) == 1 and not any(
+            str(r.action) not in self.quick for rows in self.rows.values() for r in rows
         )
-        return _Built(menu, [], items, pending)
-
-    def _multi(self, pending: Pending, items: list[str]) -> Pending:
-        assert pending.verb is not None
-        verb = self.table[pending.verb]
-        # the action's own canonical order (a swap sorts its tiles)
-        words = [w for w in pending.values if w != NONE_WORD]
-        try:
-            action = verb.build([*(x for w in words for x in w.split(ITEM_SEP)), *items])
-        except (ValueError, KeyError, TypeError):
-            raise StalePick("picker.bad_choice") from None
-        word = param_words(verb, action)[len(pending.values)]
-        then = pending.then(word)
-        if not self._matching(then):
-            raise StalePick("picker.bad_choice")
-        return then
+        return self._finish(
+            pending, self.text(*step.title), blocks, extra=extra, first=alone and not items
+        )
 
     # -- labels ------------------------------------------------------------------------
 
@@ -586,21 +1088,35 @@ class Picker:
             self._labels[key] = {s.value.lower().replace(" ", ITEM_SEP): s for s in found}
         return self._labels[key]
 
-    def _label(self, pending: Pending, word: str, rows: list[_Row]) -> Text:
-        """A value's label in words: the engine's, else its kind's, else the word."""
+    def _label(self, pending: Pending, word: str, rows: list[_Row]) -> tuple[Text, Text | None]:
+        """A value's short label and its detail: the engine's, else its kind's, else the
+        word (each worked out once)."""
+        assert pending.verb is not None
+        key = (pending.verb, pending.values, word)
+        if key not in self._named:
+            self._named[key] = self._name(pending, word, rows)
+        return self._named[key]
+
+    def _name(self, pending: Pending, word: str, rows: list[_Row]) -> tuple[Text, Text | None]:
         assert pending.verb is not None
         verb = self.table[pending.verb]
-        index = len(pending.values)
-        param = verb.params[index]
+        param = verb.params[len(pending.values)]
         known = self._suggestions(pending, rows)
         found = known.get(word.lower())
         if found is None and word == NONE_WORD:
             found = self._default_suggestion(pending, known, rows)
-        if found is not None and found.label is not None:
-            return self.text(*found.label)
+        if found is not None:
+            long = self.text(*found.label) if found.label is not None else None
+            if found.short is not None:
+                short = self.text(*found.short)
+                if long is not None and _same_words(long, short):
+                    long = None
+                return short, long
+            if long is not None and fits(long, label_limit(Widget.SELECT)):
+                return long, None
         if word == NONE_WORD:
-            return Text("picker.none")
-        return _kind_labeller(param, self.text)(word)
+            return Text("picker.none"), None
+        return _kind_labeller(param, self.text)(word), None
 
     def _default_suggestion(
         self, pending: Pending, known: Mapping[str, Suggestion], rows: list[_Row]
@@ -625,34 +1141,259 @@ class Picker:
                 return suggestion
         return None
 
-    def _step_text(self, verb: Verb, parts: Sequence[Text]) -> Text:
-        what = Text(f"cmd.{self.engine.name}.{verb.name}.description")
-        if not parts:
-            return what
-        return Text("picker.step", {"verb": what, "values": _joined(parts)})
 
-    def _action_text(self, verb: Verb, row: _Row, parts: Sequence[Text]) -> Text:
-        """The step in words: the engine's button label when it has one, else the
-        verb's description and the values' labels."""
-        key, params = self.engine.choice_label(row.action)
-        if key != "choice.notation":
-            return self.text(key, params)
-        return self._step_text(verb, parts)
+# -- arranging blocks into sections ---------------------------------------------------
 
 
-def shown(text: Text, lang: str | None) -> str:
-    """A label or title in the reader's language, cut to Discord's :data:`MAX_LABEL`."""
-    words = text.render(lang)
-    return words if len(words) <= MAX_LABEL else words[: MAX_LABEL - 1] + "…"
+@dataclass
+class _Laid:
+    """A section being laid out: its widget, header and entries with their labels."""
+
+    widget: Widget
+    header: Text | None
+    entries: list[tuple[_Entry, Text]]
+
+    @property
+    def rows(self) -> int:
+        if self.widget is Widget.SELECT:
+            return 1
+        return -(-len(self.entries) // BUTTONS_PER_ROW)
 
 
-def _joined(parts: Sequence[Text]) -> Text:
-    """``a, b, c`` as one text (each part translated in the reader's language)."""
+def _arrange(blocks: list[_Block], rows: int) -> list[_Laid] | None:
+    """``blocks`` as sections within ``rows`` rows, or None.
+
+    All buttons when every label fits a button and the rows allow (each block on
+    rows of its own, else all together with their verbs); otherwise blocks of
+    options that play or start a layout stay buttons and every other block is a
+    select (split in parts of 25; neighbouring small parts share one when there
+    are more parts than rows, their labels then carrying their verb)."""
+    if not blocks:
+        return []
+    everything = [e for b in blocks for e in b.entries]
+    alone = len(blocks) == 1
+    apart = [
+        _Laid(Widget.BUTTONS, b.header, b.labelled(Widget.BUTTONS, alone=alone)) for b in blocks
+    ]
+    if not any(b.select for b in blocks) and all(
+        fits(label, MAX_BUTTON_LABEL) for part in apart for _, label in part.entries
+    ):
+        if sum(s.rows for s in apart) <= rows and _distinct(apart):
+            return apart
+        mixed = [(e, _mixed_label(e, Widget.BUTTONS)) for e in everything]
+        together = _Laid(Widget.BUTTONS, None, mixed)
+        fitting = all(fits(label, MAX_BUTTON_LABEL) for _, label in mixed)
+        if together.rows <= rows and fitting and _distinct([together]):
+            return [together]
+    buttons = [
+        block
+        for block in blocks
+        if not block.select
+        and len(block.entries) <= 2 * BUTTONS_PER_ROW
+        and all(
+            fits(label, MAX_BUTTON_LABEL)
+            for _, label in block.labelled(Widget.BUTTONS, alone=alone)
+        )
+    ]
+    while True:
+        laid = _laid(blocks, buttons, rows, alone=alone)
+        if laid is not None and not _distinct(laid):
+            return None
+        if laid is not None or not buttons:
+            return laid
+        # the block of most options (quick decisions last) becomes a select
+        buttons.remove(max(buttons, key=lambda b: (not _quick(b), len(b.entries))))
+
+
+def _quick(block: _Block) -> bool:
+    return all(e.plays or e.layout for e in block.entries)
+
+
+def _laid(
+    blocks: list[_Block], buttons: list[_Block], rows: int, *, alone: bool
+) -> list[_Laid] | None:
+    """``buttons`` as rows of buttons and the other blocks as selects, within ``rows``."""
+    laid: list[_Laid] = []
+    parts: list[_Part] = []
+    for block in blocks:
+        if block in buttons:
+            labelled = block.labelled(Widget.BUTTONS, alone=alone)
+            laid.append(_Laid(Widget.BUTTONS, block.header, labelled))
+            continue
+        chunks = [
+            block.entries[i : i + MAX_SELECT_OPTIONS]
+            for i in range(0, len(block.entries), MAX_SELECT_OPTIONS)
+        ]
+        for n, chunk in enumerate(chunks):
+            header, name = block.header, block.name or block.header
+            if len(chunks) > 1:
+                counted = {"n": n + 1, "of": len(chunks)}
+                header = Text("picker.group.part", {"what": header, **counted})
+                name = Text("picker.group.part", {"what": name, **counted})
+            parts.append(_Part(header, name, chunk, block.mixed))
+    left = rows - sum(s.rows for s in laid)
+    if left < 0:
+        return None
+    while len(parts) > left:
+        merged = _merge_smallest(parts)
+        if merged is None:
+            return None
+        parts = merged
+    for part in parts:
+        labelled = [
+            (e, _mixed_label(e, Widget.SELECT) if part.mixed else e.label) for e in part.entries
+        ]
+        if not all(fits(label, MAX_OPTION_LABEL) for _, label in labelled):
+            return None
+        laid.append(_Laid(Widget.SELECT, part.header, labelled))
+    return laid
+
+
+def _distinct(laid: Sequence[_Laid]) -> bool:
+    """Whether no two labels of a menu read alike in their first characters (in any
+    language)."""
+    labels = [label for part in laid for _, label in part.entries]
+    return distinct(labels)
+
+
+def _mixed_label(entry: _Entry, widget: Widget) -> Text:
+    """An entry's label where no header says its verb (a section of several verbs, a
+    row of buttons among others): with its verb and every value, even the shared
+    ones. Whether it fits is the caller's to check (a block whose labels do not fit
+    buttons is a select, whose header says them)."""
+    return entry.tagged if entry.tagged is not None else entry.label
+
+
+@dataclass
+class _Part:
+    """A select being laid out: its header, a short name, its entries, whether they mix
+    verbs."""
+
+    header: Text | None
+    name: Text | None
+    entries: list[_Entry]
+    mixed: bool
+
+
+def _merge_smallest(parts: list[_Part]) -> list[_Part] | None:
+    """Two neighbouring parts that fit one select, merged (the pair of fewest
+    options; the header names both shortly); None when no two fit."""
+    best: tuple[int, int] | None = None
+    for i in range(len(parts) - 1):
+        size = len(parts[i].entries) + len(parts[i + 1].entries)
+        if size <= MAX_SELECT_OPTIONS and (best is None or size < best[0]):
+            best = (size, i)
+    if best is None:
+        return None
+    i = best[1]
+    first, second = parts[i], parts[i + 1]
+    if first.name is None or second.name is None:
+        name = first.name or second.name
+    else:
+        name = Text("picker.headers", {"first": first.name, "rest": second.name})
+    merged = _Part(name, name, [*first.entries, *second.entries], True)
+    return [*parts[:i], merged, *parts[i + 2 :]]
+
+
+def _deepen(
+    limits: Mapping[str, int],
+    blocks_at: Callable[[Mapping[str, int]], list[_Block]],
+    rows: int,
+    size_at: Callable[[str, int], int],
+) -> dict[str, int]:
+    """Each verb's depth: deepened one at a time, the verb adding fewest options
+    first, while the menu still fits (``size_at``: a verb's options at a depth,
+    counted before any is built)."""
+    depths = dict.fromkeys(limits, 0)
+    current = sum(len(b.entries) for b in blocks_at(depths))
+    while True:
+        best: tuple[int, str] | None = None
+        for verb, depth in depths.items():
+            if depth >= limits[verb]:
+                continue
+            if current - size_at(verb, depth) + size_at(verb, depth + 1) > MAX_OPTIONS:
+                continue
+            blocks = blocks_at({**depths, verb: depth + 1})
+            if _arrange(blocks, rows) is None:
+                continue
+            grow = sum(len(b.entries) for b in blocks) - current
+            if best is None or grow < best[0]:
+                best = (grow, verb)
+        if best is None:
+            return depths
+        depths[best[1]] += 1
+        current += best[0]
+
+
+# -- helpers -------------------------------------------------------------------------
+
+
+def _option(token: str, entry: _Entry, label: Text) -> Option:
+    return Option(
+        token,
+        label,
+        entry.detail if entry.why is None else entry.why,
+        entry.path,
+        entry.within,
+        entry.plays,
+        entry.style,
+        entry.layout,
+        final=entry.why is not None,
+    )
+
+
+def _column(word: str) -> str:
+    match = _SQUARE.match(word)
+    return match.group(1).upper() if match else ""
+
+
+def _square_key(word: str) -> tuple[int, str, int]:
+    match = _SQUARE.match(word)
+    assert match is not None
+    return (len(match.group(1)), match.group(1).upper(), int(match.group(2)))
+
+
+def _bands(
+    values: Sequence[str], size: int = MAX_SELECT_OPTIONS
+) -> list[tuple[str, str, list[str]]] | None:
+    """Board squares in bands of whole columns of at most ``size`` each (first column,
+    last column, squares), or None when they are not board squares or a column alone
+    is too long."""
+    columns: dict[str, list[str]] = {}
+    for word in values:
+        if not _SQUARE.match(word):
+            return None
+        columns.setdefault(_column(word), []).append(word)
+    bands: list[tuple[str, str, list[str]]] = []
+    for column in sorted(columns, key=lambda c: (len(c), c)):
+        members = columns[column]
+        if len(members) > size:
+            return None
+        if bands and len(bands[-1][2]) + len(members) <= size:
+            first, _, held = bands[-1]
+            bands[-1] = (first, column, [*held, *members])
+        else:
+            bands.append((column, column, list(members)))
+    return bands
+
+
+def _same_words(first: Text, second: Text) -> bool:
+    """Whether two labels read the same (but for case and punctuation): a detail would
+    repeat it."""
+
+    def letters(text: Text) -> str:
+        return "".join(ch for ch in text.render("en").casefold() if ch.isalnum())
+
+    return letters(first) == letters(second)
+
+
+def _joined(parts: Sequence[Text], key: str = "picker.join") -> Text:
+    """``a · b · c`` as one text (each part translated in the reader's language)."""
     if not parts:
         return Text("picker.none")
     if len(parts) == 1:
         return parts[0]
-    return Text("picker.list", {"first": parts[0], "rest": _joined(parts[1:])})
+    return Text(key, {"first": parts[0], "rest": _joined(parts[1:], key)})
 
 
 def _kind_labeller(param: Param, text: TextOf = Text) -> Callable[[str], Text]:
@@ -669,7 +1410,7 @@ def _kind_labeller(param: Param, text: TextOf = Text) -> Callable[[str], Text]:
 
     def label(word: str) -> Text:
         if param.rest:
-            return _joined([one(item) for item in word.split(ITEM_SEP)])
+            return _joined([one(item) for item in word.split(ITEM_SEP)], "picker.list")
         return one(word)
 
     return label

@@ -103,6 +103,69 @@ async def off_loop(work: Callable[..., T], *args: Any) -> T:
     return await asyncio.get_running_loop().run_in_executor(_ENGINES, work, *args)
 
 
+class Unconfirmed(Exception):
+    """A step that cannot be taken back, not played: it needs a confirmation (``why``)."""
+
+    def __init__(self, why: Text) -> None:
+        super().__init__(why.key)
+        self.why = why
+
+
+def irreversible(kind: StepKind, checkpoint: bool, *, ended: bool = False) -> Text | None:
+    """Why a step of ``kind`` cannot be taken back, or None when it can: a step in the
+    same turn that is no checkpoint can be undone, and a sealed submission replaced
+    until its round is revealed. ``ended``: the turn ended after it (nothing else
+    was left to do)."""
+    if kind is StepKind.SUBMISSION or (kind is StepKind.CONTINUE and not checkpoint):
+        return None
+    if kind is StepKind.CONTINUE:
+        return Text("picker.why.reveal")
+    if kind is StepKind.FINAL:
+        return Text("picker.why.final")
+    return Text("picker.why.ends" if ended else "picker.why.handoff")
+
+
+def step_kind(engine: Any, state: Any, seat: int, before: set[int], turn: int | None) -> StepKind:
+    """The kind of the step ``seat`` just took (``state`` is after it), from the seats
+    awaited and the turn number before it."""
+    return classify(
+        seat,
+        before,
+        engine.waiting_for(state),
+        finished=engine.result(state) is not None,
+        simultaneous=engine.turns is TurnShape.SIMULTANEOUS,
+        new_turn=engine.turn_number(state) != turn,
+    )
+
+
+def forced_end(engine: Any, state: Any, seat: int) -> Any:
+    """The action ending ``seat``'s turn when it is all the seat may still do, else None."""
+    end = engine.end_turn_action(state, seat)
+    if end is None:
+        return None
+    legal = engine.legal_actions(state, seat)
+    return end if legal and all(str(a) == str(end) for a in legal) else None
+
+
+def judged(engine: Any, state: Any, seat: int, action: Any) -> Text | None:
+    """Why ``action`` by ``seat`` could not be taken back, found by playing it on
+    ``state`` (a copy, spoilt by it) as the move picker plays it (ending a turn that
+    can only end); None when it could, or the rules refuse it."""
+    before = engine.waiting_for(state)
+    turn = engine.turn_number(state)
+    try:
+        events = engine.apply(state, seat, action)
+        checkpoint = engine.is_checkpoint(state, seat, action, events)
+        now = step_kind(engine, state, seat, before, turn)
+        end = forced_end(engine, state, seat) if now is StepKind.CONTINUE else None
+        if end is not None:
+            engine.apply(state, seat, end)
+            now = step_kind(engine, state, seat, before, turn)
+    except RuleError:
+        return None
+    return irreversible(now, checkpoint, ended=end is not None)
+
+
 def final_results(result: Result | None) -> dict[int, tuple[int, int]]:
     """Each seat's (place, score) at the end, stored with the seat for statistics."""
     if result is None:
@@ -139,7 +202,15 @@ class Play:
                 channel_id, expected_game=expected_game, expected_version=expected_version
             )
             seat = game.acting_seat(user.id)
-            outcome = await self._step(game, seat.seat, action_text)
+            try:
+                action = game.engine.parse_action(action_text)
+            except RuleError as error:
+                if not game.engine.may_act(game.state, seat.seat):
+                    raise Refusal(
+                        "error.not_your_turn", players=game.names_of(game.waiting())
+                    ) from None
+                raise game.refusal(error) from None
+            outcome = await self.step(game, seat.seat, action)
         metrics.step(time.perf_counter() - started)
         return outcome
 
@@ -156,53 +227,66 @@ class Play:
             game = await self.ctx.running(
                 channel_id, expected_game=expected_game, expected_version=expected_version
             )
-            seat = game.acting_seat(user.id).seat
-            base = await self.ctx.store.undo_base(game.row)
-            steps = standing(base.moves)
-            if not steps:
-                raise Refusal("error.nothing_to_undo")
-            last = steps[-1]
-            if last.seat != seat:
-                raise Refusal("error.undo_not_yours", seat=game.row.seats[last.seat].display_name)
-            engine = game.engine
-            before = announce.private_views(game)
-            game.state = await off_loop(rebuild, engine, base.state, steps[:-1])
-            write = StepWrite(
-                state=engine.dump_state(game.state),
-                status="running",
-                moves=[NewMove(seat, UNDO, kind=UNDO, checkpoint=False)],
-                deadlines=self._deadlines(game),
-            )
-            committed = await self._commit(game, write)
-            private = announce.with_own(
-                announce.private_updates(self.ctx, game, before, [], skip=seat),
-                announce.private_updates(self.ctx, game, {seat: before.get(seat)}, [], skip=None),
-                user.id,
-            )
-            taken = announce.described(game, engine.parse_action(last.action), public=False)
-            reply = [game.text("undo.done", {"action": taken})]
-            return await announce.preview(
-                self.ctx,
-                game,
-                seat,
-                kind=StepKind.CONTINUE,
-                reply=reply,
-                version=committed,
-                can_undo=len(steps) > 1,
-                private=private,
-            )
+            return await self.undo_step(game, game.acting_seat(user.id).seat)
+
+    async def undo_step(self, game: LoadedGame, seat: int) -> Outcome:
+        """Take back ``seat``'s own last step of ``game`` (loaded under its channel's
+        lock); ``game.state`` is then the state after the undo."""
+        base = await self.ctx.store.undo_base(game.row)
+        steps = standing(base.moves)
+        if not steps:
+            raise Refusal("error.nothing_to_undo")
+        last = steps[-1]
+        if last.seat != seat:
+            raise Refusal("error.undo_not_yours", seat=game.row.seats[last.seat].display_name)
+        engine = game.engine
+        before = announce.private_views(game)
+        game.state = await off_loop(rebuild, engine, base.state, steps[:-1])
+        write = StepWrite(
+            state=engine.dump_state(game.state),
+            status="running",
+            moves=[NewMove(seat, UNDO, kind=UNDO, checkpoint=False)],
+            deadlines=self._deadlines(game),
+        )
+        committed = await self._commit(game, write)
+        private = announce.with_own(
+            announce.private_updates(self.ctx, game, before, [], skip=seat),
+            announce.private_updates(self.ctx, game, {seat: before.get(seat)}, [], skip=None),
+            game.user_of(seat),
+        )
+        taken = announce.described(game, engine.parse_action(last.action), public=False)
+        reply = [game.text("undo.done", {"action": taken})]
+        return await announce.preview(
+            self.ctx,
+            game,
+            seat,
+            kind=StepKind.CONTINUE,
+            reply=reply,
+            version=committed,
+            can_undo=len(steps) > 1,
+            private=private,
+        )
 
     # -- one step ---------------------------------------------------------------
 
-    async def _step(self, game: LoadedGame, seat: int, action_text: str) -> Outcome:
+    async def step(
+        self,
+        game: LoadedGame,
+        seat: int,
+        action: Any,
+        *,
+        confirmed: bool = True,
+        end_forced: bool = False,
+    ) -> Outcome:
+        """Play ``action`` for ``seat`` in ``game`` (loaded under its channel's lock) and
+        commit it. Unless ``confirmed``, a step that could not be taken back is not
+        committed: :class:`Unconfirmed` says why (``game.state`` is then spoilt: read it
+        again from ``game.row``). With ``end_forced`` (the move picker), a step after
+        which the seat could only end its turn ends it too, in the same commit."""
         engine, state = game.engine, game.state
         if not engine.may_act(state, seat):
             raise Refusal("error.not_your_turn", players=game.names_of(game.waiting()))
         now = self.ctx.clock()
-        try:
-            action = engine.parse_action(action_text)
-        except RuleError as error:
-            raise game.refusal(error) from None
         verb = engine.verbs.of(action).name
         wait = self.ctx.cooldowns.remaining(game.id, seat, verb, now)
         if wait > 0:
@@ -228,17 +312,24 @@ class Play:
                 statuses[seat] = PLAYING
                 lines.append(Text("table.back", {"seat": seat}))
         kind = self._kind(game, seat, before, turn)
+        checked = engine.is_checkpoint(state, seat, action, events)
+        ended: tuple[Any, list[Event]] | None = None
+        end = forced_end(engine, state, seat) if end_forced and kind is StepKind.CONTINUE else None
+        if end is not None:
+            ended = (end, await off_loop(engine.apply, state, seat, end))
+            kind = self._kind(game, seat, before, turn)
+        if not confirmed:
+            why = irreversible(kind, checked, ended=ended is not None)
+            if why is not None:
+                raise Unconfirmed(why)
+        end_lines = [] if ended is None else announce.step_lines(game, seat, *ended)
         played = Played()
         if kind is StepKind.HANDOFF:  # the table may play the next decisions itself
             played = await off_loop(play_for_seats, game, statuses)
             kind = self._kind(game, seat, before, turn)
         result = engine.result(state)
         after = engine.waiting_for(state)
-        checkpoint = (
-            kind is not StepKind.CONTINUE
-            or bool(played.moves)
-            or engine.is_checkpoint(state, seat, action, events)
-        )
+        checkpoint = kind is not StepKind.CONTINUE or bool(played.moves) or checked
         published = kind in (StepKind.HANDOFF, StepKind.FINAL)
         pending = await self._pending_lines(game) if published else []
         write = StepWrite(
@@ -248,6 +339,18 @@ class Play:
             moves=[
                 NewMove(
                     seat, str(action), events=[t.to_json() for t in lines], checkpoint=checkpoint
+                ),
+                *(
+                    []
+                    if ended is None
+                    else [
+                        NewMove(
+                            seat,
+                            str(ended[0]),
+                            events=[t.to_json() for t in end_lines],
+                            checkpoint=checkpoint,
+                        )
+                    ]
                 ),
                 *played.moves,
             ],
@@ -259,6 +362,9 @@ class Play:
         version = await self._commit(game, write)
         shown_action = announce.described(game, action, public=False)
         reply = [game.text("move.accepted", {"action": shown_action})]
+        if ended is not None:
+            reply.append(Text("picker.ended"))
+            events = [*events, *ended[1]]
         all_events = [*events, *played.events]
         if published:
             reply += announce.event_texts(game, events, seat)
@@ -266,7 +372,7 @@ class Play:
             return await announce.handoff(
                 self.ctx,
                 game,
-                lines=announce.shown(game, pending + lines + played.lines),
+                lines=announce.shown(game, pending + lines + end_lines + played.lines),
                 newly=after if kind is StepKind.FINAL or new_turn else after - (before - {seat}),
                 version=version,
                 reply=reply,
@@ -292,15 +398,7 @@ class Play:
 
     @staticmethod
     def _kind(game: LoadedGame, seat: int, before: set[int], turn: int | None) -> StepKind:
-        engine, state = game.engine, game.state
-        return classify(
-            seat,
-            before,
-            engine.waiting_for(state),
-            finished=engine.result(state) is not None,
-            simultaneous=engine.turns is TurnShape.SIMULTANEOUS,
-            new_turn=engine.turn_number(state) != turn,
-        )
+        return step_kind(game.engine, game.state, seat, before, turn)
 
     # -- timeouts -----------------------------------------------------------------
 

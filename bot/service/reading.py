@@ -225,24 +225,6 @@ class Reading:
         _PICTURES[game, kind, lang] = image
         return image
 
-    async def my_options(self, channel_id: int, user: Player, game_id: int) -> Outcome:
-        """The clicker's own decisions now, as buttons only they see."""
-        game = await self.ctx.running(channel_id, expected_game=game_id)
-        seat = game.players_seat(user.id)
-        if not game.engine.may_act(game.state, seat.seat):
-            raise Refusal("error.not_your_turn", players=game.names_of(game.waiting()))
-        buttons = announce.own_buttons(game, seat.seat, can_undo=False)
-        if not buttons:
-            raise Refusal("error.no_options")
-        lines = [Text("choice.mine_header"), *game.waiting_line()]
-        return Outcome(
-            game_id=game.id,
-            channel_id=channel_id,
-            reply=lines,
-            reply_choices=buttons,
-            version=game.row.version,
-        )
-
 
 #: the groups of ``/help``, in the order a player meets them
 HELP_GROUPS = ("start", "play", "seat", "host", "computer", "after")

@@ -1,89 +1,248 @@
-"""Tap to play: the service side of the move picker (:mod:`bot.service.picker`).
+"""Tap to play: one service call per tap of the move picker (:mod:`bot.service.picker`).
 
-The adapter opens a picker for a user (``pick(channel, user)``), shows the
-:class:`~bot.service.picker.Menu` it answers, and sends back the menu's
-token with the chosen option tokens (``pick(channel, user, token, [option])``).
-The answer is the next menu, or — when the pick is finished — the
-:class:`~bot.service.outcome.Outcome` of playing it.
+``tap(channel, user)`` opens a seat's picker (the Play button);
+``tap(channel, user, token, picked)`` answers a choice in the menu of
+``token``. The answer (:class:`TapAnswer`) is the next menu, or the outcome
+of the step the tap played together with the player's next menu.
 
 Decisions:
 
-* A finished pick is played by the same call as a typed move
-  (:meth:`bot.service.play.Play.act`), with the game and version the picker
-  was opened at: a value that became illegal meanwhile is refused by the
-  engine like any move, and a picker of a game that moved on is refused
-  as stale (``picker.stale``); the adapter then offers a fresh one.
+* One tap, one load: under the channel's lock the game is loaded once, the
+  token checked against it (its stamp: the game's version, or in a game of
+  sealed rounds the seat's own choices, see :mod:`bot.service.pick_token`),
+  the menu built and — when the pick is finished — the step applied and
+  committed through :meth:`bot.service.play.Play.step` (the store's version
+  check guards the commit), and the next menu built from the state it left.
+  Moves stay action objects throughout.
+* A stale, unreadable or mistaken choice changes nothing: the answer says
+  so and carries a fresh menu at the position now (when the seat may act).
+* A step that can be taken back (or a sealed move that can still be
+  replaced) is played on the tap. One that cannot — a draw, a reveal, a
+  hand-off — is played on the tap only when its menu said so (the
+  picker's judged blocks, :func:`~bot.service.play.judged`); otherwise the
+  answer is a confirmation whose one button says the step and plays it.
 * Only a seat the game lets act now gets a picker (``engine.may_act``), and
   it is built from that seat's own legal actions: nothing another seat
-  hides is offered or labelled.
-* Labels whose params name a seat show the player's name, as in events.
+  hides is offered or labelled. Labels whose params name a seat show the
+  player's name, as in events.
+* The engine's work (legal actions, labels, judging a step) runs on the
+  engine threads, not on the event loop.
+* A fresh picker of a dense board comes with the map around where the seat
+  can act (``Context.zoom``), and a menu with a picture (a Tikal hex's
+  rotations) with that picture drawn (``render_picture``).
 """
 
 from __future__ import annotations
 
+import logging
+import time
 from collections.abc import Sequence
 from dataclasses import dataclass
 
+from bot import metrics
+from bot.games.base import RuleError, TurnShape
+from bot.i18n import Text
 from bot.service.context import Context
+from bot.service.drawing import drawn
 from bot.service.loaded import LoadedGame
-from bot.service.outcome import Outcome, Player, Refusal
-from bot.service.picker import Menu, Picked, Picker, StalePick
-from bot.service.play import Play
+from bot.service.menus import Menu
+from bot.service.outcome import ChoiceKind, Outcome, Player, Refusal
+from bot.service.pick_token import BadToken, Pending
+from bot.service.picker import Control, Picked, Picker, StalePick
+from bot.service.play import Play, Unconfirmed, judged, off_loop
+
+log = logging.getLogger(__name__)
+
+#: a commit lost to another process's (the store's version check)
+CONFLICT = "error.conflict"
+#: what a stale, unreadable or mistaken choice is answered with, before a fresh menu
+STALE_LINES = {
+    "picker.stale": "picker.stale_fresh",
+    "picker.bad_token": "picker.bad_token",
+    "picker.bad_choice": "picker.bad_choice",
+}
 
 
 @dataclass(frozen=True)
-class PickAnswer:
-    """What a tap gives: the next menu, or the outcome of the step it played."""
+class TapAnswer:
+    """What a tap gives: lines to say first, the step's outcome when it played one,
+    and the player's next menu (None when they have nothing to choose now)."""
 
     game_id: int
     menu: Menu | None = None
     outcome: Outcome | None = None
+    lines: tuple[Text, ...] = ()
+    #: the menu's picture, drawn (a Tikal hex in each distinct rotation)
+    picture: bytes | None = None
+    #: the map around where the seat can act (a fresh picker of a dense board)
+    zoom: bytes | None = None
 
 
 class Tapping:
-    """Opens pickers and follows their choices; see the module docstring."""
+    """The move picker's taps; see the module docstring."""
 
     def __init__(self, ctx: Context, play: Play) -> None:
         self.ctx = ctx
         self.play = play
 
-    async def picker(self, channel_id: int, user: Player) -> tuple[LoadedGame, Picker]:
-        """The user's picker in the channel's running game, now."""
-        game = await self.ctx.running(channel_id)
-        seat = game.acting_seat(user.id)
-        if not game.engine.may_act(game.state, seat.seat):
-            raise Refusal("error.not_your_turn", players=game.names_of(game.waiting()))
-        picker = Picker(game.engine, game.state, seat.seat, game.row.version, game.text)
-        return game, picker
-
-    async def zoom(self, channel_id: int, user: Player) -> bytes | None:
-        """The map around where the user can act now, to show beside a fresh picker (None
-        when the game has no zoom); refused like :meth:`picker`."""
-        game, picker = await self.picker(channel_id, user)
-        return await self.ctx.zoom(game, picker.seat)
-
-    async def pick(
+    async def tap(
         self,
         channel_id: int,
         user: Player,
         token: str | None = None,
         picked: Sequence[str] = (),
-    ) -> PickAnswer:
-        """Open a picker (no token), or choose ``picked`` in the menu of ``token``."""
-        game, picker = await self.picker(channel_id, user)
-        try:
+        *,
+        game_id: int | None = None,
+    ) -> TapAnswer:
+        """Open the user's picker (no token), or choose ``picked`` in the menu of
+        ``token``; ``game_id`` (a component's) must be the channel's running game."""
+        started = time.perf_counter()
+        async with self.ctx.locks.hold(channel_id):
+            game = await self.ctx.running(channel_id, expected_game=game_id)
+            seat = game.acting_seat(user.id).seat
+            if not game.engine.may_act(game.state, seat):
+                raise Refusal("error.not_your_turn", players=game.names_of(game.waiting()))
+            try:
+                hint = Pending.decode(token, game.engine.verbs).undo if token else None
+            except BadToken:
+                hint = None
+            if hint is None:  # a fresh picker: Undo when a step since the last checkpoint stands
+                hint = token is None and game.row.last_seq > game.row.checkpoint_seq
+            picker = await self._picker(game, seat, undo=hint)
             if token is None:
-                return PickAnswer(game.id, menu=picker.menu())
-            after = picker.choose(picker.decode(token), picked)
-            if isinstance(after, Picked):
-                outcome = await self.play.act(
-                    channel_id,
-                    user,
-                    after.notation,
-                    expected_game=game.id,
-                    expected_version=after.version,
+                menu = await off_loop(picker.menu)
+                zoom = await self.ctx.zoom(game, seat)
+                return await self._answer(game, menu, zoom=zoom)
+            try:
+                pending = picker.read(token)
+                after = await off_loop(picker.choose, pending, picked)
+            except StalePick as stale:
+                undo = game.row.last_seq > game.row.checkpoint_seq
+                if undo != picker.undo:
+                    picker = await self._picker(game, seat, undo=undo)
+                return await self._fresh(game, picker, Text(STALE_LINES[stale.key]))
+            if isinstance(after, Pending):
+                return await self._answer(game, await off_loop(picker.menu, after))
+            if after is Control.UNDO:
+                try:
+                    outcome = await self.play.undo_step(game, seat)
+                except Refusal as refusal:  # nothing of theirs to take back: nothing changed
+                    if refusal.text.key == CONFLICT:
+                        raise
+                    return await self._fresh(game, picker, refusal.text)
+                return await self._after(game, seat, outcome)
+            assert isinstance(after, Picked)
+            try:
+                outcome = await self.play.step(
+                    game, seat, after.action, confirmed=after.confirmed, end_forced=True
                 )
-                return PickAnswer(game.id, outcome=outcome)
-            return PickAnswer(game.id, menu=picker.menu(after))
+            except Unconfirmed as unconfirmed:
+                game.state = game.engine.load_state(game.row.state)  # as before the trial
+                picker = await self._picker(game, seat, undo=pending.undo)
+                menu = await off_loop(picker.confirmation, after.action, unconfirmed.why)
+                return await self._answer(game, menu)
+            except Refusal as refusal:  # the rules refused it after all: nothing was written
+                if refusal.text.key in (CONFLICT, "error.not_your_turn"):
+                    raise
+                game.state = game.engine.load_state(game.row.state)
+                return await self._fresh(game, picker, refusal.text)
+            metrics.step(time.perf_counter() - started)
+            return await self._after(game, seat, outcome)
+
+    async def press(
+        self, channel_id: int, user: Player, action_text: str, *, game_id: int, version: int
+    ) -> Outcome:
+        """A public decision button (``action_text``, the notation in its custom_id) of
+        ``game_id`` at ``version``: its outcome, carrying the clicker's next menu when
+        they still act (:attr:`Outcome.menu`)."""
+        started = time.perf_counter()
+        async with self.ctx.locks.hold(channel_id):
+            game = await self.ctx.running(
+                channel_id, expected_game=game_id, expected_version=version
+            )
+            seat = game.acting_seat(user.id).seat
+            try:
+                action = game.engine.parse_action(action_text)
+            except RuleError as error:
+                raise game.refusal(error) from None
+            outcome = await self.play.step(game, seat, action, end_forced=True)
+            metrics.step(time.perf_counter() - started)
+            answer = await self._after(game, seat, outcome)
+            outcome.menu = answer.menu
+            return outcome
+
+    # -- helpers ------------------------------------------------------------------
+
+    async def _picker(self, game: LoadedGame, seat: int, *, undo: bool) -> Picker:
+        engine = game.engine
+        row_state = game.row.state
+
+        def judge(action: object) -> Text | None:
+            return judged(engine, engine.load_state(row_state), seat, action)
+
+        def build() -> Picker:
+            return Picker(
+                engine,
+                game.state,
+                seat,
+                version=game.row.version,
+                text=game.text,
+                undo=undo and engine.turns is TurnShape.SEQUENTIAL,
+                judge=judge,
+            )
+
+        return await off_loop(build)
+
+    async def _fresh(self, game: LoadedGame, picker: Picker, lead: Text) -> TapAnswer:
+        """``lead``, then the seat's first menu now."""
+        try:
+            menu = await off_loop(picker.menu)
         except StalePick as stale:
-            raise Refusal(stale.key) from None
+            return TapAnswer(game.id, lines=(lead, Text(stale.key)))
+        return await self._answer(game, menu, lines=(lead,))
+
+    async def _after(self, game: LoadedGame, seat: int, outcome: Outcome) -> TapAnswer:
+        """A played step (or undo): its outcome, and the seat's next menu from the state
+        the step left, when it still acts."""
+        engine, state = game.engine, game.state
+        if engine.result(state) is not None or not engine.may_act(state, seat):
+            return TapAnswer(game.id, outcome=outcome)
+        version = outcome.version if outcome.version is not None else game.row.version
+        undo = any(choice.kind is ChoiceKind.UNDO for choice in outcome.reply_choices)
+        dumped = engine.dump_state(state)
+
+        def build() -> Picker:
+            return Picker(
+                engine,
+                state,
+                seat,
+                version=version,
+                text=game.text,
+                undo=undo,
+                judge=lambda action: judged(engine, engine.load_state(dumped), seat, action),
+            )
+
+        picker = await off_loop(build)
+        try:
+            menu = await off_loop(picker.menu)
+        except StalePick:
+            return TapAnswer(game.id, outcome=outcome)
+        return await self._answer(game, menu, outcome=outcome)
+
+    async def _answer(
+        self,
+        game: LoadedGame,
+        menu: Menu,
+        *,
+        outcome: Outcome | None = None,
+        lines: tuple[Text, ...] = (),
+        zoom: bytes | None = None,
+    ) -> TapAnswer:
+        picture = None
+        render = game.game_type.render_picture
+        if menu.picture is not None and render is not None and self.ctx.render:
+            try:
+                picture = await drawn(render, menu.picture, game.row.language)
+            except Exception:
+                log.exception("could not draw a picker picture of game %s", game.id)
+        return TapAnswer(game.id, menu, outcome, lines, picture, zoom)

@@ -243,6 +243,53 @@ async def start_oracle(harness: BotHarness, *players: FakeUser) -> InteractionRe
     return await harness.slash(creator, "game start")
 
 
+def picker_buttons(message: RecordedMessage) -> dict[str, str]:
+    """A picker message's buttons (options and controls), by label."""
+    return {
+        str(c["label"]): str(c["custom_id"])
+        for c in message.walk_components()
+        if c.get("type") == 2 and str(c.get("custom_id", "")).startswith("zg:pick:")
+    }
+
+
+def play_id(message: RecordedMessage) -> str:
+    """The custom_id of a public message's Play button."""
+    [found] = [c for c in message.custom_ids() if c.startswith("zg:play:")]
+    return found
+
+
+async def open_picker(
+    harness: BotHarness, user: FakeUser, message: RecordedMessage
+) -> tuple[InteractionResult, RecordedMessage]:
+    """Click ``message``'s Play button as ``user``: the click and the picker message."""
+    opened = await harness.click(user, message, play_id(message))
+    [picker] = [m for m in opened.messages if m.ephemeral]
+    assert picker.ephemeral_for is user, picker
+    return opened, picker
+
+
+async def tap_in_picker(harness: BotHarness, user: FakeUser, label: str) -> InteractionResult:
+    """Open ``user``'s move picker with the Play button of the newest public message
+    that has one, and tap its button labelled ``label`` (a bid, a pass, a bonus
+    brick...): the tap's answer (the picker message, updated)."""
+    for message in reversed(harness.public_messages()):
+        plays = [c for c in message.custom_ids() if c.startswith("zg:play:")]
+        if plays:
+            break
+    else:
+        raise AssertionError("no public message with a Play button")
+    opened = await harness.click(user, message, plays[0])
+    [picker] = [m for m in opened.messages if m.ephemeral]
+    assert picker.ephemeral_for is user, picker
+    found = [
+        c["custom_id"]
+        for c in picker.walk_components()
+        if c.get("type") == 2 and c.get("label") == label
+    ]
+    assert found, (label, [c.get("label") for c in picker.walk_components()])
+    return await harness.click(user, picker, found[0])
+
+
 def action_buttons(message: RecordedMessage) -> dict[str, str]:
     """A message's move buttons: action -> custom_id."""
     return {cid.split(":", 4)[4]: cid for cid in message.custom_ids() if cid.startswith("zg:act:")}

@@ -33,6 +33,7 @@ from .bot_harness import (
     last_buttons,
     move,
     open_harness,
+    picker_buttons,
     start_oracle,
 )
 from .fake_discord import FakeDiscord, FakeUser, InteractionResult, InteractionType, RecordedMessage
@@ -370,15 +371,29 @@ async def test_tigris_with_hidden_scoring_keeps_hands_and_scores_private(
         view = engine.public_view(state)
         if view["turn"]["phase"] in SUPPORT_PHASES:
             # the support buttons follow from public information (the hand size) only;
-            # they are on the public message, or on the player's own answer when the
-            # player goes on (an attacker commits first)
-            latest = [m for m in h.fake.visible_to(user) if button_actions(m)][-1]
+            # they are on the public message, or, when the player goes on (an attacker
+            # commits first), in the move picker their own answer carries (their own
+            # legal counts, from 0)
+            latest = [m for m in h.fake.visible_to(user) if button_actions(m) or picker_buttons(m)][
+                -1
+            ]
             seat = row.seat_of(user.id).seat
             size = view["players"][seat]["hand_size"]
-            assert button_actions(latest) == [f"support {n}" for n in range(size + 1)]
-            assert labels(latest) == [
-                t("en", "tigris.choice.support", count=n) for n in range(size + 1)
-            ]
+            if button_actions(latest):
+                assert button_actions(latest) == [f"support {n}" for n in range(size + 1)]
+                assert labels(latest) == [
+                    t("en", "tigris.choice.support", count=n) for n in range(size + 1)
+                ]
+            else:
+                offered = [
+                    label
+                    for label in picker_buttons(latest)
+                    if label.startswith(t("en", "tigris.choice.support", count=0)[:-1])
+                ]
+                assert 1 <= len(offered) <= size + 1, picker_buttons(latest)
+                assert offered == [
+                    t("en", "tigris.choice.support", count=n) for n in range(len(offered))
+                ]
             supports += 1
         await move(h, user, rng.choice(await h.legal(user)))
     assert await h.waiting(players) == []
@@ -506,7 +521,8 @@ async def test_conflicting_answers_to_one_decision_exactly_one_wins(harness: Bot
     moves = (await h.raw_game())[2]
     assert len(moves) == moves_before + 1
     won = h.ephemeral_text(winners[0])
-    assert won == t("en", "move.accepted", action=moves[-1][3]), (won, moves[-1])
+    # a public decision's answer: what it did, and the clicker's next menu when they act on
+    assert won.split("\n")[0] == t("en", "move.accepted", action=moves[-1][3]), (won, moves[-1])
 
 
 async def test_a_board_that_cannot_be_drawn_does_not_hide_a_committed_move(

@@ -3,14 +3,18 @@
 After ``/game new`` no slash command is sent: the players tap Join on the lobby
 message, the host picks the options in its menus and taps Start; then each
 awaited player clicks the "Play" button of the newest public message, and then
-only the components of the ephemeral picker message it opens (a select or a button of the menu, the
-confirmation), which updates in place until their part is played; at the end
-a player taps Rematch. The test reads the store only to know whom the game
-awaits and when it is over.
+only the components of the ephemeral picker message it opens (a select or a
+button of the menu, End turn, a confirmation), which updates in place until
+their part is played and then shows their next menu while they still act; at
+the end a player taps Rematch. The test reads the store only to know whom the
+game awaits and when it is over, and counts the game loads each tap costs
+(one).
 
 Also: Discord's component limits on every message, a picker refused to
-whoever is not awaited, a stale picker answered with a fresh one, and forged
-``zg:pick:`` ids answered as stale or unreadable, changing nothing.
+whoever is not awaited, a stale picker answered with a fresh one, forged
+``zg:pick:`` ids answered as stale or unreadable, changing nothing, and two
+Temple Rush pickers open at once: one seat's sealed move leaves the other's
+picker valid.
 """
 
 from __future__ import annotations
@@ -31,7 +35,7 @@ from .bot_harness import WAIT, BotHarness, decode_png, open_harness
 from .fake_discord import FakeDiscord, FakeUser, InteractionResult, RecordedMessage
 
 #: generous caps that turn a game that never ends into a failure
-MAX_TAPS = 6000
+MAX_TAPS = int(__import__("os").environ.get("MAX_TAPS", "6000"))
 #: the lobby message's component kinds (Join/Leave/Start, option menus)
 LOBBY = ("lobby", "lopt")
 
@@ -96,17 +100,36 @@ def selects_of(message: RecordedMessage) -> list[JSONish]:
 
 
 def menu_of(message: RecordedMessage) -> tuple[JSONish, list[JSONish]]:
-    """The picker message's first select (or None) and its option buttons."""
+    """The picker message's first select (or None) and its option buttons (End turn
+    among them: it plays a step too)."""
     buttons = []
     for comp in message.walk_components():
         cid = str(comp.get("custom_id", ""))
-        if cid.startswith("zg:pick:") and comp.get("type") == 2 and cid.rsplit(":", 1)[1].isdigit():
+        what = cid.rsplit(":", 1)[-1]
+        if cid.startswith("zg:pick:") and comp.get("type") == 2 and (what.isdigit() or what == "e"):
             buttons.append(comp)
     selects = selects_of(message)
     return (selects[0] if selects else None), buttons
 
 
 JSONish = Any
+
+
+class LoadCounter:
+    """Counts the bot's loads of a game from the store (``open_game_in``, ``get_game``)."""
+
+    def __init__(self, h: BotHarness) -> None:
+        assert h.store is not None
+        self.count = 0
+        store = h.store
+        for name in ("open_game_in", "get_game"):
+            original = getattr(store, name)
+
+            async def counted(*args: Any, _original: Any = original, **kwargs: Any) -> Any:
+                self.count += 1
+                return await _original(*args, **kwargs)
+
+            setattr(store, name, counted)
 
 
 def check_limits(message: RecordedMessage) -> None:
@@ -140,11 +163,16 @@ class Tapper:
         self.multi = 0
         self.split = 0  # menus shown as several selects
         self.opened = 0
+        self.loads = LoadCounter(h)
 
-    async def tap(self, itx_of: Any) -> InteractionResult:
+    async def tap(self, itx_of: Any, *, picker: bool = True) -> InteractionResult:
+        """One click; a picker's (Play, an option, a control) loads the game once."""
         self.taps += 1
         assert self.taps < MAX_TAPS, "the game does not end"
+        before = self.loads.count
         itx: InteractionResult = await itx_of
+        if picker:
+            assert self.loads.count - before == 1, "a tap loads the game once"
         assert not itx.rejected, [str(r) for r in itx.rejected]
         for message in itx.messages:
             check_limits(message)
@@ -166,34 +194,53 @@ class Tapper:
         _, buttons = menu_of(picker)
         selects = selects_of(picker)
         self.split += len(selects) > 1
-        select_menu = self.rng.choice(selects) if selects else None
-        if select_menu is not None:
-            options = [o["value"] for o in select_menu["options"]]
-            low, high = select_menu.get("min_values", 1), select_menu.get("max_values", 1)
+        if not selects and not buttons:
+            return False
+        # each option of every select and each button equally likely; now and then
+        # Start over (a lightning layout may need it to give the race up)
+        restart = ids_ending(picker, ":r")
+        if restart and self.rng.random() < 0.05:
+            await self.tap(h.click(user, picker, restart[0]))
+            return True
+        choices = [(menu, o["value"]) for menu in selects for o in menu["options"]]
+        choices += [(button, None) for button in buttons]
+        component, _ = self.rng.choice(choices)
+        if component.get("type") == 3:
+            options = [o["value"] for o in component["options"]]
+            low, high = component.get("min_values", 1), component.get("max_values", 1)
             count = self.rng.randint(low, high)
             self.selects += 1
             self.multi += high > 1
             await self.tap(
-                select(h, user, picker, select_menu["custom_id"], self.rng.sample(options, count))
+                select(h, user, picker, component["custom_id"], self.rng.sample(options, count))
             )
-        elif buttons:
-            await self.tap(h.click(user, picker, self.rng.choice(buttons)["custom_id"]))
         else:
-            return False
+            await self.tap(h.click(user, picker, component["custom_id"]))
         return True
 
     async def play(self) -> None:
-        """Tap until the game is over."""
+        """Tap until the game is over: Play when the player has no menu open (a new
+        turn), else their open picker's menu."""
         h = self.h
+        open_for: dict[int, RecordedMessage] = {}
         while waiting := await h.waiting(self.players):
             user = self.rng.choice(waiting)
-            picker = await self.open(user)
+            picker = open_for.pop(user.id, None)
+            if picker is None or not any(menu_of(picker)):
+                picker = await self.open(user)
             assert picker is not None, picker
             version = await self.version()
+            public = len(h.public_messages())
             while await self.version() == version:
                 assert await self.choose(user, picker), picker.text
-            # the step was played: the same message shows what it did
+                if __import__("os").environ.get("TAPLOG"):
+                    print("TAP", user.name, picker.text.replace("\n", " | ")[:200])
+            # the step was played: the same message shows what it did, and the next menu
             assert t("en", "error.internal") not in picker.text
+            if len(h.public_messages()) > public:
+                open_for.clear()  # handed over: everyone opens a fresh picker
+            elif any(menu_of(picker)):
+                open_for[user.id] = picker
 
     async def version(self) -> int:
         assert self.h.store is not None
@@ -213,7 +260,7 @@ async def finish(h: BotHarness, tapper: Tapper, names: list[str], started: float
     ranked = [line.split(" — ")[0] for line in final.text.splitlines() if line[:1].isdigit()]
     assert sorted(r.split(". ", 1)[1] for r in ranked) == sorted(names)
     [rematch] = [c for c in final.custom_ids() if c.startswith("zg:rematch:")]
-    again = await tapper.tap(h.click(tapper.players[-1], final, rematch))
+    again = await tapper.tap(h.click(tapper.players[-1], final, rematch), picker=False)
     assert any("has started" in m.text for m in h.public_of(again)), h.ephemeral_text(again)
     new = await h.store.latest_game_in(h.channel.id)
     assert new is not None and new.id != row.id and new.status == "running"
@@ -392,10 +439,13 @@ async def test_forged_pick_ids_are_stale_or_unreadable_and_change_nothing(
         f"zg:pick:{game}:{version}.99:0": t("en", "picker.bad_token"),
         f"zg:pick:{game}:{version}:99": t("en", "picker.bad_choice"),
         f"zg:pick:{game}:{version + 5}:0": t("en", "picker.stale_fresh"),
+        f"zg:pick:{game}:s0123abcd:0": t("en", "picker.stale_fresh"),
         f"zg:pick:{game + 1}:{version}:0": stale,
         f"zg:pick:{game}:{version}:x": stale,
-        f"zg:pick:{game}:{version}.1:u": t("en", "picker.bad_token"),
-        f"zg:pick:{game}:{version}:s": t("en", "picker.title.verb"),  # a button named as a select
+        f"zg:pick:{game}:{version}:u": t("en", "picker.bad_choice"),  # no Undo on this menu
+        f"zg:pick:{game}:{version}.1:u": t("en", "picker.stale_fresh"),  # no such pick now
+        f"zg:pick:{game}:{version}:s": t("en", "picker.bad_choice"),  # a button named as a select
+        f"zg:mine:{game}": stale,  # "Your options" of older messages
     }
     for custom_id, expected in forged.items():
         button = {"type": 2, "style": 1, "label": "x", "custom_id": custom_id}
@@ -405,6 +455,53 @@ async def test_forged_pick_ids_are_stale_or_unreadable_and_change_nothing(
         assert not itx.rejected, custom_id
         text = "\n".join(m.text for m in itx.messages)
         assert expected in text, (custom_id, text)
+        if expected.startswith(("This picker", "That choice")):  # answered with a fresh menu
+            assert t("en", "picker.title.verb") in text, (custom_id, text)
         assert t("en", "error.internal") not in text, custom_id
         assert not [r for r in caplog.records if r.levelno >= logging.WARNING], custom_id
     assert await h.raw_game() == before
+
+
+# -- sealed rounds ------------------------------------------------------------------------
+
+
+async def test_two_temple_pickers_at_once_one_seal_leaves_the_other_valid(
+    harness: BotHarness,
+) -> None:
+    """Two players open their pickers in the same round; one seals a move; the other's
+    open picker still plays (its stamp is the seat's own choices, not the game's
+    version), and a change to its own choices makes it stale."""
+    h = harness
+    players = [h.alice, h.bob, h.carol]
+    await start(h, "temple", players, 9)
+    tapper = Tapper(h, players, random.Random(2))
+    first, second = (await h.waiting(players))[:2]
+    pickers = {}
+    for user in (first, second):
+        picker = await tapper.open(user)
+        assert picker is not None
+        pickers[user.id] = picker
+    version = await tapper.version()
+    # the first seals a move with one tap: the first option that plays (a placed brick)
+    await _seal(tapper, first, pickers[first.id])
+    assert await tapper.version() > version
+    # the second's picker, opened before, still plays its move
+    before = await tapper.version()
+    await _seal(tapper, second, pickers[second.id])
+    assert await tapper.version() > before
+    assert t("en", "picker.stale_fresh") not in pickers[second.id].text
+
+
+async def _seal(tapper: Tapper, user: FakeUser, picker: RecordedMessage) -> None:
+    """Tap the first option of the picker's first section until a step is played."""
+    h = tapper.h
+    version = await tapper.version()
+    while await tapper.version() == version:
+        select_menu, buttons = menu_of(picker)
+        options = [b for b in buttons if not b["custom_id"].endswith(":e")]
+        assert t("en", "picker.stale_fresh") not in picker.text, picker.text
+        if select_menu is not None:
+            value = select_menu["options"][-1]["value"]
+            await tapper.tap(select(h, user, picker, select_menu["custom_id"], [value]))
+        else:
+            await tapper.tap(h.click(user, picker, options[-1]["custom_id"]))

@@ -12,7 +12,15 @@ import pytest
 
 from bot.i18n import t
 
-from .bot_harness import BotHarness, action_buttons, decode_png, open_harness, start_oracle
+from .bot_harness import (
+    BotHarness,
+    action_buttons,
+    decode_png,
+    open_harness,
+    open_picker,
+    picker_buttons,
+    start_oracle,
+)
 from .fake_discord import FakeDiscord, FakeUser, RecordedMessage
 
 
@@ -128,14 +136,14 @@ async def test_a_sealed_round_keeps_one_tally_message(harness: BotHarness) -> No
     channel_messages = h.fake.messages_in(h.channel)
     [tally] = [m for m in channel_messages if t("en", "tally.submitted", players="—") in m.text]
     assert not tally.ephemeral
-    # "Your options" on the start message shows a player their own cards, privately
+    # Play on the start message opens a player's own picker: their cards, privately
     [start_message] = h.public_of(started)[:1]
-    [mine] = ids(start_message, "zg:mine:")
-    options = await h.click(h.alice, start_message, mine)
-    [buttons] = [m for m in options.messages if action_buttons(m)]
-    assert buttons.ephemeral and buttons.ephemeral_for is h.alice
-    assert sorted(action_buttons(buttons)) == sorted(await h.legal(h.alice))
-    played = await h.click(h.alice, buttons, action_buttons(buttons)[(await h.legal(h.alice))[0]])
+    assert not ids(start_message, "zg:mine:")  # no "Your options": Play holds them
+    _, picker = await open_picker(h, h.alice, start_message)
+    legal = await h.legal(h.alice)
+    cards = picker_buttons(picker)
+    assert sorted(cards) == sorted(legal)  # the cards as buttons that play (labels: notation)
+    played = await h.click(h.alice, picker, cards[legal[0]])
     assert h.public_of(played) == []
     assert t("en", "tally.submitted", players="alice") in h.fake.message(tally.id).text
     await h.slash(h.bob, "play", action=(await h.legal(h.bob))[0])

@@ -29,7 +29,7 @@ from bot.i18n import t
 from bot.store import TimerRow
 from tests.support.temple_play import Player
 
-from .bot_harness import BotHarness, action_buttons, decode_png, open_harness, said
+from .bot_harness import BotHarness, decode_png, open_harness, said, tap_in_picker
 from .fake_discord import FakeDiscord, FakeUser, InteractionResult, RecordedMessage
 
 #: the full game's seed: its round 3 is closed by the deadline, and it has a lightning race
@@ -136,24 +136,17 @@ async def send(
     h: BotHarness, user: FakeUser, action: Action, how: int
 ) -> tuple[str, InteractionResult]:
     """Play ``action`` by ``/play``, by its ``/temple`` subcommand, or (pass/skip) by the
-    player's own button behind "Your options"; returns which way, and the answer."""
+    player's own button in their move picker (Play); returns which way, and the answer."""
     notation = str(action)
     verb = notation.split()[0]
     if how % 3 == 2 and isinstance(action, Pass | Skip):
-        message = next(m for m in reversed(h.public_messages()) if _mine(m))
-        options = await h.click(user, message, _mine(message))
-        [buttons] = [m for m in options.messages if action_buttons(m)]
-        assert buttons.ephemeral_for is user
-        return "button", await h.click(user, buttons, action_buttons(buttons)[notation])
+        key, params = ENGINE.choice_label(action)
+        label = t("en", key, **params)
+        return "button", await tap_in_picker(h, user, label)
     if how % 3 == 1:
         words = ENGINE.verbs.verbs[verb].words(action)
         return "command", await h.slash(user, f"temple {verb}", **words)
     return "play", await h.slash(user, "play", action=notation)
-
-
-def _mine(message: RecordedMessage) -> str:
-    found = [cid for cid in message.custom_ids() if cid.startswith("zg:mine:")]
-    return found[0] if found else ""
 
 
 def complete_submission(player: Player, state: GameState, seat: int) -> Action:

@@ -21,7 +21,15 @@ from bot.games.tikal import ENGINE
 from bot.games.tikal.components import COST_RECOVER
 from bot.i18n import t
 
-from .bot_harness import BotHarness, action_buttons, decode_png, open_harness, said
+from .bot_harness import (
+    BotHarness,
+    action_buttons,
+    decode_png,
+    open_harness,
+    open_picker,
+    picker_buttons,
+    said,
+)
 from .fake_discord import FakeDiscord, FakeUser, InteractionResult, RecordedMessage
 
 #: the game's seed (seat order, hex stack and token pool); fixed so the game replays
@@ -221,32 +229,29 @@ async def test_auction_bids_come_as_the_bidders_own_buttons_and_commands(
     started = await start_tikal(h, players, mode="auction")
     [first] = await h.waiting(players)
     second = next(u for u in players if u is not first)
-    [start_message] = [m for m in h.public_of(started) if ids(m, "zg:mine:")]
+    [start_message] = [m for m in h.public_of(started) if ids(m, "zg:play:")]
     assert [u.id for u in start_message.mentions] == [first.id]
     assert action_buttons(start_message) == {}  # a bid is nobody else's business to click
-    [mine] = ids(start_message, "zg:mine:")
+    assert not ids(start_message, "zg:mine:")  # no "Your options": Play holds the bids
 
-    # "Your options": the bidder's own buttons, pass and the lowest legal amounts
+    # Play: the bidder's own picker, pass and the lowest legal amounts as buttons
     legal = await h.legal(first)
     bids = [a for a in legal if a.startswith("bid ")]
-    options = await h.click(first, start_message, mine)
-    assert h.public_of(options) == []
-    [buttons] = [m for m in options.messages if action_buttons(m)]
-    assert buttons.ephemeral and buttons.ephemeral_for is first
-    offered = list(action_buttons(buttons))
-    assert offered[0] == "pass"
-    assert offered[1:] == bids[: len(offered) - 1] and len(offered) > 2
-    assert not ids(buttons, "zg:undo:")  # a bid is final
-    labels = [c["label"] for c in buttons.walk_components() if c.get("type") == 2]
-    assert labels == ["Pass"] + [f"Bid {a.split()[1]}" for a in offered[1:]]
+    opened, picker = await open_picker(h, first, start_message)
+    assert h.public_of(opened) == []
+    labels = list(picker_buttons(picker))
+    quick = [label for label in labels if label == "Pass" or label.startswith("Bid ")]
+    assert quick[0] == "Pass" and len(quick) > 2
+    assert quick[1:] == [f"Bid {a.split()[1]}" for a in bids[: len(quick) - 1]]
+    assert "Undo" not in labels  # a bid is final
     # the other player is not offered anything
-    refused = await h.click(second, start_message, mine)
+    refused = await h.click(second, start_message, ids(start_message, "zg:play:")[0])
     assert "It is not your turn" in h.ephemeral_text(refused)
-    assert all(not action_buttons(m) for m in refused.messages)
+    assert all(not m.components for m in refused.messages)
 
-    # clicking a bid button bids
-    chosen = offered[2]
-    clicked = await h.click(first, buttons, action_buttons(buttons)[chosen])
+    # tapping a bid button bids, at once
+    chosen = bids[1]
+    clicked = await h.click(first, picker, picker_buttons(picker)[f"Bid {chosen.split()[1]}"])
     assert t("en", "move.accepted", action=said("tikal", chosen)) in h.ephemeral_text(clicked)
     assert h.store is not None
     [*_, last] = await h.store.moves(await h.game_id())
@@ -255,11 +260,12 @@ async def test_auction_bids_come_as_the_bidders_own_buttons_and_commands(
     amount = int(chosen.split()[1])
     assert t("en", "tikal.event.bid", seat=first.name, amount=amount) in public.text
     assert [u.id for u in public.mentions] == [second.id]
-    assert ids(public, "zg:mine:")  # the next bidder gets their own "Your options"
-    # the button, once used, is stale
+    assert ids(public, "zg:play:")  # the next bidder opens their own picker
+    assert not picker_buttons(picker)  # not theirs any more: no menu
+    # an older picker of theirs is answered in place, changing nothing
     before = await h.raw_game()
-    stale = await h.click(first, buttons, action_buttons(buttons)[offered[3]])
-    assert t("en", "error.stale_button") in h.ephemeral_text(stale)
+    stale = await h.click(first, start_message, ids(start_message, "zg:play:")[0])
+    assert "It is not your turn" in h.ephemeral_text(stale)
     assert await h.raw_game() == before
 
     # /tikal bid: the autocomplete offers exactly the legal amounts...
@@ -284,21 +290,19 @@ async def test_auction_bids_come_as_the_bidders_own_buttons_and_commands(
     assert "It is not your turn" in h.ephemeral_text(wrong_seat)
     assert await h.raw_game() == before
     assert len(h.public_messages()) == public_before
-    # ... and any legal amount is taken, also one no button offers
+    # ... and any legal amount is taken
     high = amounts[len(amounts) // 2]
-    assert f"bid {high}" not in offered
     played = await h.slash(second, "tikal bid", amount=high)
     assert t("en", "move.accepted", action=said("tikal", f"bid {high}")) in h.ephemeral_text(played)
     [public] = h.public_of(played)
     assert t("en", "tikal.event.bid", seat=second.name, amount=int(high)) in public.text
     assert [u.id for u in public.mentions] == [first.id]
 
-    # the first bidder passes with their button: the second wins and picks a hex
-    options = await h.click(first, public, ids(public, "zg:mine:")[0])
-    [buttons] = [m for m in options.messages if action_buttons(m)]
-    offered = list(action_buttons(buttons))
-    assert offered[0] == "pass" and offered[1] == f"bid {int(high) + 1}"
-    passed = await h.click(first, buttons, action_buttons(buttons)["pass"])
+    # the first bidder passes with their picker's button: the second wins and picks a hex
+    _, picker = await open_picker(h, first, public)
+    offered = list(picker_buttons(picker))
+    assert offered[0] == "Pass" and offered[1] == f"Bid {int(high) + 1}"
+    passed = await h.click(first, picker, picker_buttons(picker)["Pass"])
     [public] = h.public_of(passed)
     assert t("en", "tikal.event.passed", seat=first.name) in public.text
     assert t("en", "tikal.event.won", seat=second.name, amount=int(high)) in public.text

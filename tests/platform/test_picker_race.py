@@ -1,10 +1,11 @@
 """A lightning race layout entered by tapping, brick by brick, through the service.
 
-The race is reached by seeded play; then the picker offers "Lay out the
-lightning temple" besides "Give up the race", and each menu of the layout is
-the engine's (:meth:`TempleEngine.layout_step`, from :func:`race.layout_next`):
-a brick's length, then its cell, "Remove the last brick", and "Submit" once
-the layout is complete and valid.
+The race is reached by seeded play; then the picker opens on the layout at
+once, "Give up the race" beside it, and each menu of the layout is the
+engine's (:meth:`TempleEngine.layout_step`, from :func:`race.layout_next`):
+one select per brick length holding the cells where such a brick may go (one
+tap a brick), "Remove last brick", and "Submit" once the layout is
+complete and valid.
 """
 
 from __future__ import annotations
@@ -23,11 +24,11 @@ from bot.games.temple.geometry import Brick
 from bot.games.temple.race import check_layout, layout_next, suggested_layout
 from bot.games.temple.state import PHASE_RACE, GameState
 from bot.service import GameService, Player, Refusal
+from bot.service.menus import Menu, Option, Widget
 from bot.service.pick_token import MAX_TOKEN, Pending
-from bot.service.picker import Menu, Picked, Picker
 from bot.store import Store
 from tests.conftest import ALICE, BOB, CAROL, CHANNEL
-from tests.support.picking import check_limits, choices, tap_layout, walk_layout
+from tests.support.picking import check_menu, spelled
 from tests.support.seated import channel_row, open_game
 
 plugins.load_builtin_games()
@@ -66,13 +67,28 @@ async def _player(store: Store, seat: int) -> Player:
     return next(p for p in PLAYERS if p.id == row.seats[seat].user_id)
 
 
-def _token(picker: Picker, menu: Menu, leads: object) -> str:
-    """The token of the option of ``menu`` that leads to ``leads`` (a pick, or
-    ``Picked`` for Submit)."""
-    for option, then in choices(picker, picker.decode(menu.token)):
-        if then == leads or (leads is Picked and isinstance(then, Picked)):
-            return option.token
-    raise AssertionError((menu, leads))
+def _items(option: Option) -> list[str]:
+    """The layout an option of a layout menu leads to (its path's items)."""
+    return option.path[1].split(",") if len(option.path) > 1 else []
+
+
+def _adding(menu: Menu, laid: list[str]) -> dict[str, Option]:
+    """The options of ``menu`` that add one item to ``laid``, by the item."""
+    found = {}
+    for option in menu.options:
+        items = _items(option)
+        if items[:-1] == laid and len(items) == len(laid) + 1:
+            found[items[-1]] = option
+    return found
+
+
+def _bricks(submit: Option) -> tuple[Brick, ...]:
+    """The bricks of the layout a Submit option plays."""
+    return tuple(TEMPLE.parse_action(spelled(TEMPLE.verbs, submit.path)).bricks)
+
+
+def _control(menu: Menu, label: str) -> Option | None:
+    return next((o for o in menu.controls if o.label.render("en") == label), None)
 
 
 async def test_a_layout_tapped_brick_by_brick_wins_the_race(store: Store) -> None:
@@ -81,82 +97,84 @@ async def test_a_layout_tapped_brick_by_brick_wins_the_race(store: Store) -> Non
     player = await _player(store, seat)
     layout = suggested_layout(state, seat)
     assert layout is not None
-    _, picker = await service.tapping.picker(CHANNEL, player)
-    answer = await service.pick(CHANNEL, player)
+    answer = await service.tap(CHANNEL, player)
     menu = answer.menu
     assert menu is not None
-    labels = [o.label.render("en") for o in menu.options]
-    assert labels == ["Give up the race", "Lay out the lightning temple"], labels
-    answer = await service.pick(CHANNEL, player, menu.token, [menu.options[1].token])
-    taps = 1
+    # the layout opens at once, one select per brick length, "Give up the race" beside it
+    assert [o.label.render("en") for o in menu.controls] == ["Give up the race"]
+    assert all(s.widget is Widget.SELECT for s in menu.sections)
+    assert [s.header.render("en")[:9] for s in menu.sections if s.header] == ["Brick of "] * len(
+        menu.sections
+    )
+    taps = 0
     laid: list[str] = []
     for brick in layout:
-        menu = answer.menu
-        assert menu is not None and not menu.confirm
-        check_limits(menu)
+        assert menu is not None
+        check_menu(menu)
         title = menu.title.render("en")
         assert title.startswith("Lightning temple so far: " + (" ".join(laid) or "—")), title
-        pending = picker.decode(menu.token)
-        by_length = Pending(pending.version, "lightning", pending.values, str(brick.length))
-        assert menu.options[0].label.render("en").startswith("Brick of ")
-        answer = await service.pick(CHANNEL, player, menu.token, [_token(picker, menu, by_length)])
+        option = _adding(menu, laid)[brick.notation()]
+        answer = await service.tap(CHANNEL, player, menu.token, [option.token])
+        taps += 1
+        assert answer.outcome is None
         menu = answer.menu
-        assert menu is not None
-        check_limits(menu)
-        assert menu.title.render("en").startswith(f"Where does the brick of {brick.length} go")
         laid.append(brick.notation())
-        then = Pending(pending.version, "lightning", (",".join(laid),))
-        answer = await service.pick(CHANNEL, player, menu.token, [_token(picker, menu, then)])
-        taps += 2
-    menu = answer.menu
     assert menu is not None
     assert "holds together" in menu.title.render("en")
-    assert [o.label.render("en") for o in menu.options] == ["Remove the last brick", "Submit"]
+    labels = [o.label.render("en") for o in menu.controls]
+    assert labels[:3] == ["Give up the race", "Remove last brick", "Submit"], labels
+    submit = _control(menu, "Submit")
+    assert submit is not None and submit.plays
     for lang in ("zh", "zh-TW", "ko"):
-        assert menu.options[1].label.render(lang) != "Submit"
-    answer = await service.pick(CHANNEL, player, menu.token, [_token(picker, menu, Picked)])
+        assert submit.label.render(lang) != "Submit"
+    answer = await service.tap(CHANNEL, player, menu.token, [submit.token])
     taps += 1
-    assert answer.outcome is not None and answer.menu is None
+    assert answer.outcome is not None
     after = TEMPLE.load_state((await channel_row(store)).state)
     assert after.players[seat].won[-1] == "lightning" and after.race_card is None
-    assert taps == 2 + 2 * len(layout)
+    assert taps == len(layout) + 1  # one tap per brick, and Submit
 
 
 async def test_a_race_won_meanwhile_refuses_the_tapped_layout(store: Store) -> None:
     service, state = await _racing(store, 1)
     first, second = sorted(TEMPLE.waiting_for(state))
     late = await _player(store, second)
-    opened = await service.pick(CHANNEL, late)
+    opened = await service.tap(CHANNEL, late)
     assert opened.menu is not None
     winning = suggested_layout(state, first)
     assert winning is not None
     await service.act(
         CHANNEL, await _player(store, first), "lightning " + " ".join(b.notation() for b in winning)
     )
-    with pytest.raises(Refusal) as refused:
-        await service.pick(CHANNEL, late, opened.menu.token, [opened.menu.options[1].token])
-    assert refused.value.text.key in ("picker.stale", "error.not_your_turn")
+    before = await channel_row(store)
+    option = opened.menu.options[0]
+    try:
+        answer = await service.tap(CHANNEL, late, opened.menu.token, [option.token])
+    except Refusal as refused:
+        assert refused.text.key == "error.not_your_turn"
+    else:
+        assert [t.key for t in answer.lines] == ["picker.stale_fresh"] and answer.outcome is None
+    assert (await channel_row(store)).version == before.version
 
 
 async def test_remove_the_last_brick_and_a_skipped_seat(store: Store) -> None:
     service, state = await _racing(store, 1)
     seat, other = sorted(TEMPLE.waiting_for(state))
-    _, picker = await service.tapping.picker(CHANNEL, await _player(store, seat))
-    [start] = [then for o, then in choices(picker, picker.start()) if o.layout]
-    assert isinstance(start, Pending)
-    group = next(t for _, t in choices(picker, start) if isinstance(t, Pending) and t.group)
-    assert isinstance(group, Pending)
-    _, one = choices(picker, group)[0]
-    assert isinstance(one, Pending) and len(one.values) == 1
-    labels = {o.label.render("en"): t for o, t in choices(picker, one)}
-    assert labels["Remove the last brick"] == start
-    assert "Submit" not in labels
+    player = await _player(store, seat)
+    first = (await service.tap(CHANNEL, player)).menu
+    assert first is not None
+    option = first.options[0]
+    one = (await service.tap(CHANNEL, player, first.token, [option.token])).menu
+    assert one is not None and len(_items(option)) == 1
+    remove = _control(one, "Remove last brick")
+    assert remove is not None and _items(remove) == []
+    assert _control(one, "Submit") is None
+    back = (await service.tap(CHANNEL, player, one.token, [remove.token])).menu
+    assert back is not None and back.title == first.title
     await service.act(CHANNEL, await _player(store, other), "skip")
-    _, after = await service.tapping.picker(CHANNEL, await _player(store, seat))
-    assert [o.label.render("en") for o in after.menu().options] == [
-        "Give up the race",
-        "Lay out the lightning temple",
-    ]
+    # another seat giving up leaves this seat's choices as they were
+    again = (await service.tap(CHANNEL, player, back.token, [option.token])).menu
+    assert again is not None and _control(again, "Remove last brick") is not None
 
 
 def _legal_so_far(state: GameState, seat: int) -> Callable[[list[str]], None]:
@@ -195,27 +213,66 @@ def _legal_so_far(state: GameState, seat: int) -> Callable[[list[str]], None]:
 async def test_every_offered_brick_keeps_the_layout_legal(
     store: Store, seed: int, count: int
 ) -> None:
-    """Random walks through the layout menus of every racing seat: every brick offered
-    is legal so far (inside, on free cells, available) and the cells offered for a
-    length are exactly those; Submit is offered exactly when the layout wins."""
+    """Random walks by taps through the layout menus of every racing seat (never
+    submitting): every brick offered is legal so far (inside, on free cells,
+    available) and the cells offered for a length are exactly those; Submit is
+    offered exactly when the layout wins; the suggested layout is one tap a brick."""
     service, state = await _racing(store, seed, count)
     rng = random.Random(seed)
     for seat in sorted(TEMPLE.waiting_for(state)):
-        _, picker = await service.tapping.picker(CHANNEL, await _player(store, seat))
-
+        player = await _player(store, seat)
         legal_so_far = _legal_so_far(state, seat)
-        submitted = 0
-        for _ in range(6):
-            played = walk_layout(picker, "lightning", rng, legal_so_far)
-            if played is not None:
-                submitted += 1
-                bricks = TEMPLE.parse_action(played).bricks
-                check_layout(state, seat, bricks)
+        menu = (await service.tap(CHANNEL, player)).menu
+        laid: list[str] = []
+        for _ in range(30):
+            assert menu is not None
+            check_menu(menu)
+            adding = _adding(menu, laid)
+            for item in adding:
+                legal_so_far([*laid, item])
+            submit = _control(menu, "Submit")
+            if submit is not None:
+                check_layout(
+                    state, seat, TEMPLE.parse_action(spelled(TEMPLE.verbs, submit.path)).bricks
+                )
+            remove = _control(menu, "Remove last brick")
+            groups = [o for o in menu.options if o.within]
+            if adding and (remove is None or rng.random() < 0.8):
+                option = rng.choice(list(adding.values()))
+            elif groups and (remove is None or rng.random() < 0.8):
+                option = rng.choice(groups)
+            elif remove is not None:
+                option = remove
+            else:
+                break
+            answer = await service.tap(CHANNEL, player, menu.token, [option.token])
+            assert answer.outcome is None
+            menu = answer.menu
+            laid = _items(option) if not option.within else laid
         layout = suggested_layout(state, seat)
         if layout is not None:
-            played, taps = tap_layout(picker, "lightning", [b.notation() for b in layout])
-            check_layout(state, seat, TEMPLE.parse_action(played).bricks)
-            assert taps == 2 + 2 * len(layout)
+            final, taps = await tap_layout(service, player, [b.notation() for b in layout])
+            assert taps == len(layout)
+            submit = _control(final, "Submit")
+            assert submit is not None
+            check_layout(
+                state, seat, TEMPLE.parse_action(spelled(TEMPLE.verbs, submit.path)).bricks
+            )
+
+
+async def tap_layout(service: GameService, player: Player, items: list[str]) -> tuple[Menu, int]:
+    """Tap ``items`` into the seat's layout from its first menu: the last menu, and taps."""
+    menu = (await service.tap(CHANNEL, player)).menu
+    taps = 0
+    laid: list[str] = []
+    for item in items:
+        assert menu is not None
+        option = _adding(menu, laid)[item]
+        menu = (await service.tap(CHANNEL, player, menu.token, [option.token])).menu
+        taps += 1
+        laid.append(item)
+    assert menu is not None
+    return menu, taps
 
 
 def test_a_full_layout_fits_in_the_token() -> None:
@@ -224,6 +281,6 @@ def test_a_full_layout_fits_in_the_token() -> None:
     ``length:cell`` words need no more compact encoding."""
     cells = sorted(card("lightning").cells)
     words = ",".join(Brick(1, x, y).notation() for x, y in cells)
-    token = Pending(999_999, "lightning", (words,), "4").encode(TEMPLE.verbs)
+    token = Pending("999999", "lightning", (words,), "4").encode(TEMPLE.verbs)
     assert len(token) + 3 <= MAX_TOKEN, (len(token), token)
     assert Pending.decode(token, TEMPLE.verbs).values == (words,)

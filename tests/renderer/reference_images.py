@@ -53,11 +53,11 @@ from bot.games.tikal import rules as tikal_rules
 from bot.games.tikal.selfplay import MAX_STEPS, choose
 from bot.games.tikal.state import PHASE_ACTIONS, PHASE_BID, PHASE_OVER, PHASE_PLACE
 from bot.service.reading import rules_players
-from renderer import annotate, common, lettering, temple, tigris, tikal
+from renderer import annotate, common, lettering, temple, tigris, tikal, tikal_hex
 
 REFERENCES_DIR = Path(__file__).resolve().parent / "references"
 RULES_GAMES = plugins.load_builtin_games()
-RENDERERS = (common, lettering, annotate, tigris, tikal, temple)
+RENDERERS = (common, lettering, annotate, tigris, tikal, temple, tikal_hex)
 
 #: the fourth name carries emoji (drawn by the shipped emoji face, never as a box)
 TIKAL_NAMES = ("Alice", "Bartholomew the Magnificent", "王小明", "김민준 🐉🔥")
@@ -200,6 +200,26 @@ def _temple_private() -> bytes:
     return temple.render_private(private, temple_samples.PLAYERS[seat])
 
 
+def _tikal_rotations(seed: int, steps: int, most: bool = True) -> Callable[[], bytes]:
+    """The move picker's picture of the hex in hand (``renderer/tikal_hex.py``) in the
+    first hex-laying phase after ``steps`` steps, on the space where it has the most
+    (or the fewest, but two: one rotation is chosen without asking) distinct rotations."""
+
+    def draw() -> bytes:
+        state = _tikal_state("base", 4, seed, lambda s, done: done >= steps and s.phase == "place")
+        (seat,) = tikal_rules.waiting_for(state)
+        spaces = sorted({str(a).split()[1] for a in TIKAL.legal_actions(state, seat)})
+        views = [TIKAL.picture(state, seat, "place", {"space": space}) for space in spaces]
+        counted = [(len(v["rotations"]), n) for n, v in enumerate(views) if v is not None]
+        several = [pair for pair in counted if pair[0] > 1] or counted
+        _, index = max(counted) if most else min(several)
+        view = views[index]
+        assert view is not None
+        return tikal_hex.render_picture(view)
+
+    return draw
+
+
 def _rules(game: str, kind: str, lang: str = "en") -> Callable[[], bytes]:
     """A picture of ``/rules``: the engine's example positions, drawn by the game's
     ``render_rules`` for the example players the service gives it."""
@@ -244,6 +264,8 @@ CASES: dict[str, Callable[[], bytes]] = {
     "rules-temple-board": _rules("temple", "board"),
     "rules-temple-scoring": _rules("temple", "scoring"),
     "rules-temple-scoring-zh-TW": _rules("temple", "scoring", "zh-TW"),
+    "tikal-hex-rotations": _tikal_rotations(1, 12),
+    "tikal-hex-crowded": _tikal_rotations(1, 180, most=False),
 }
 
 

@@ -46,7 +46,19 @@ from bot.games.base import (
     Suggestion,
     TurnShape,
 )
-from bot.games.temple import actions, flow, joint, legal, race, scoring, solver, state, views, words
+from bot.games.temple import (
+    actions,
+    flow,
+    joint,
+    legal,
+    picking,
+    race,
+    scoring,
+    solver,
+    state,
+    views,
+    words,
+)
 from bot.games.temple.actions import (
     SEALED,
     Action,
@@ -291,7 +303,8 @@ class TempleEngine(GameEngine[GameState, Action]):
         is the race)."""
         if verb == "lightning":
             return []
-        return super().legal_values(game, seat, verb, param, chosen)
+        found = super().legal_values(game, seat, verb, param, chosen)
+        return picking.shortened(param, found)
 
     # -- clocks ----------------------------------------------------------------
 

@@ -6,8 +6,8 @@ import random
 from collections.abc import Mapping, Sequence
 from typing import TYPE_CHECKING, Any
 
-from bot.games.base import Event, GameEngine, OptionSpec, Result, RuleError
-from bot.games.tigris import actions, flow, rules, scoring, state, views, words
+from bot.games.base import Event, GameEngine, OptionSpec, Result, RuleError, Suggestion
+from bot.games.tigris import actions, flow, picking, rules, scoring, state, views, words
 from bot.games.tigris.components import COLOURS
 from bot.games.tigris.state import (
     PHASE_ACTION,
@@ -158,6 +158,17 @@ class TigrisEngine(GameEngine[GameState, actions.Action]):
             attack = conflict.attacker_base + (conflict.attacker_committed or 0)
             decided = conflict.defender_base + hand < attack or conflict.defender_base >= attack
         return actions.Support(0) if decided else None
+
+    def legal_values(
+        self, game: GameState, seat: int, verb: str, param: str, chosen: Mapping[str, str]
+    ) -> list[Suggestion]:
+        """As the default, with the picker's short labels (``picking``)."""
+        found = super().legal_values(game, seat, verb, param, chosen)
+        return picking.shortened(game, seat, verb, param, found)
+
+    def turn_number(self, game: GameState) -> int:
+        """Counts the turns: conflicts inside a turn keep its number."""
+        return game.turn_number
 
     def up_next(self, game: GameState) -> int | None:
         """After a turn, the next seat in order (conflicts may interrupt, never reorder)."""

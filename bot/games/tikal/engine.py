@@ -20,6 +20,7 @@ from bot.games.tikal import (
     actions,
     flow,
     legal,
+    rotations,
     rules,
     scoring,
     state,
@@ -75,6 +76,10 @@ class TikalEngine(GameEngine[GameState, actions.Action]):
     )
     options = (OptionSpec("mode", MODE_NAMES, "tikal.option.mode"),)
     verbs = actions.VERBS
+    #: a hex's rotation is chosen beside a picture of it (rotations)
+    pictured = frozenset({("place", "rotation")})
+    #: a move's destinations are listed cheapest first
+    ranked = frozenset({("move", "target")})
 
     def player_range(self, options: Mapping[str, str]) -> tuple[int, int]:
         """Mini-Tikal is for exactly 2 players."""
@@ -187,6 +192,22 @@ class TikalEngine(GameEngine[GameState, actions.Action]):
 
     def step_summary(self, game: GameState, seat: int) -> tuple[str, Mapping[str, Any]] | None:
         return views.step_summary(game, seat)
+
+    def representative(self, game: GameState, action: actions.Action) -> actions.Action:
+        """A hex turned to the same stones is one placement (``rotations``)."""
+        return rotations.representative(game, action)
+
+    def picture(
+        self, game: GameState, seat: int, verb: str, chosen: Mapping[str, str]
+    ) -> dict[str, Any] | None:
+        """The hex in hand on the chosen space, in each distinct rotation."""
+        if verb != "place" or seat not in rules.waiting_for(game):
+            return None
+        try:
+            space = actions.SPACE.parse(chosen.get("space", ""))
+        except (ValueError, KeyError, IndexError):
+            return None
+        return rotations.picture(game, space)
 
     def end_turn_action(self, game: GameState, seat: int) -> actions.Action | None:
         """``end`` while ``seat`` spends action points."""

@@ -21,7 +21,7 @@ from collections.abc import Mapping
 from typing import Any
 
 from bot.games.base import Suggestion
-from bot.games.tikal import legal, placement
+from bot.games.tikal import legal, placement, rotations
 from bot.games.tikal.actions import (
     FIGURE,
     PLAYER,
@@ -38,14 +38,19 @@ from bot.games.tikal.actions import (
     Recover,
 )
 from bot.games.tikal.board import (
-    ADJACENT,
     DIRECTIONS,
     Space,
-    opposite,
     rotate,
     space_name,
 )
-from bot.games.tikal.components import COST_DIG, COST_RECOVER, TILES, VOLCANO
+from bot.games.tikal.components import (
+    COST_CAMP,
+    COST_DIG,
+    COST_GUARD,
+    COST_RECOVER,
+    TILES,
+    VOLCANO,
+)
 from bot.games.tikal.state import GameState
 from bot.games.tikal.texts import figure_text, hex_text, treasure_text
 
@@ -73,8 +78,17 @@ def legal_values(
     return answer(state, seat, {k: v for k, v in chosen.items() if k != param})
 
 
-def _space(space: Space, key: str, **params: Any) -> Suggestion:
-    return Suggestion(space_name(space), (key, {"space": space_name(space), **params}))
+def _space(space: Space, key: str, short: Label | None = None, **params: Any) -> Suggestion:
+    """A space's suggestion: its long label, and its short one for the move picker
+    (the space alone by default)."""
+    name = space_name(space)
+    shown = short if short is not None else ("tikal.short.space", {"space": name})
+    return Suggestion(name, (key, {"space": name, **params}), shown)
+
+
+def _costed(space: Space, cost: int) -> Label:
+    """``C5 · 2 AP``: a space and what acting there costs."""
+    return "tikal.short.costed", {"space": space_name(space), "cost": cost}
 
 
 # -- place -------------------------------------------------------------------------
@@ -108,21 +122,16 @@ def _place_rotations(state: GameState, seat: int, chosen: Mapping[str, str]) -> 
     spec = TILES[state.in_hand]
     found: list[Suggestion] = []
     options = placement.placements(state, state.in_hand)
-    rotations = sorted({r for s, r in options if space is None or s == space})
-    for rotation in rotations:
+    legal_rotations = sorted({r for s, r in options if space is None or s == space})
+    for rotation in legal_rotations:
         stones = rotate(spec.stones, rotation)
+        linked: list[str] = []
         if spec.kind == VOLCANO:
             label: Label = ("tikal.label.rotation_volcano", {"rotation": rotation})
         elif space is None:
             label = ("tikal.label.rotation", {"rotation": rotation, "stones": stones_words(stones)})
         else:
-            linked = [
-                space_name(nb)
-                for d, nb in ADJACENT[space]
-                if (other := state.hexes.get(nb)) is not None
-                and other.kind != VOLCANO
-                and stones[d] + other.stones[opposite(d)]
-            ]
+            linked = rotations.links(state, space, stones)
             label = (
                 "tikal.label.rotation_links",
                 {
@@ -131,7 +140,12 @@ def _place_rotations(state: GameState, seat: int, chosen: Mapping[str, str]) -> 
                     "links": ", ".join(linked) or "-",
                 },
             )
-        found.append(Suggestion(str(rotation), label))
+        short: Label = (
+            ("tikal.short.rotation", {"rotation": rotation, "links": " ".join(linked)})
+            if space is not None and spec.kind != VOLCANO and linked
+            else ("tikal.short.rotation_alone", {"rotation": rotation})
+        )
+        found.append(Suggestion(str(rotation), label, short))
     return found
 
 
@@ -140,14 +154,22 @@ def _place_rotations(state: GameState, seat: int, chosen: Mapping[str, str]) -> 
 
 def _pick_slots(state: GameState, seat: int, chosen: Mapping[str, str]) -> list[Suggestion]:
     return [
-        Suggestion(str(slot), ("tikal.label.slot", {"slot": slot, "hex": hex_text(tile_id)}))
+        Suggestion(
+            str(slot),
+            ("tikal.label.slot", {"slot": slot, "hex": hex_text(tile_id)}),
+            ("tikal.choice.pick", {"slot": slot}),
+        )
         for slot, tile_id in enumerate(state.revealed, start=1)
     ]
 
 
 def _bid_amounts(state: GameState, seat: int, chosen: Mapping[str, str]) -> list[Suggestion]:
     return [
-        Suggestion(str(a.amount), ("tikal.choice.bid", {"amount": a.amount}))
+        Suggestion(
+            str(a.amount),
+            ("tikal.choice.bid", {"amount": a.amount}),
+            ("tikal.short.amount", {"amount": a.amount}),
+        )
         for a in legal.actions_for(state, seat, "bid")
         if isinstance(a, Bid)
     ]
@@ -177,7 +199,13 @@ def _enter_figures(state: GameState, seat: int, chosen: Mapping[str, str]) -> li
     kinds = sorted(
         {a.kind for a in legal.actions_for(state, seat, "enter") if isinstance(a, Enter)}
     )
-    return [Suggestion(k, ("tikal.label.figure", {"figure": figure_text(k)})) for k in kinds]
+    return [_figure(k) for k in kinds]
+
+
+def _figure(kind: str) -> Suggestion:
+    return Suggestion(
+        kind, ("tikal.label.figure", {"figure": figure_text(kind)}), (f"tikal.short.{kind}", {})
+    )
 
 
 def _move_origins(state: GameState, seat: int, chosen: Mapping[str, str]) -> list[Suggestion]:
@@ -191,7 +219,14 @@ def _move_origins(state: GameState, seat: int, chosen: Mapping[str, str]) -> lis
         reach = legal.destinations(state, seat, space)
         if not reach or (target is not None and target not in reach):
             continue
-        found.append(_space(space, "tikal.label.origin", **_figure_label(state, seat, space)))
+        found.append(
+            _space(
+                space,
+                "tikal.label.origin",
+                ("tikal.short.origin", {"space": space_name(space)}),
+                **_figure_label(state, seat, space),
+            )
+        )
     return found
 
 
@@ -214,6 +249,7 @@ def _move_targets(state: GameState, seat: int, chosen: Mapping[str, str]) -> lis
         _space(
             target,
             "tikal.label.target",
+            ("tikal.short.target", {"space": space_name(target), "cost": cost}),
             hex=_hex_words(state, target),
             cost=cost,
             left=turn.ap - cost,
@@ -226,7 +262,7 @@ def _move_figures(state: GameState, seat: int, chosen: Mapping[str, str]) -> lis
     origin = _read(SPACE, chosen.get("origin"))
     spaces = [origin] if origin is not None else legal.figure_spaces(state, seat)
     kinds = sorted({k for s in spaces for k in legal.kinds_at(state, seat, s)})
-    return [Suggestion(k, ("tikal.label.figure", {"figure": figure_text(k)})) for k in kinds]
+    return [_figure(k) for k in kinds]
 
 
 # -- digging, treasures, camps, guards ---------------------------------------------------
@@ -243,7 +279,14 @@ def _dig_spaces(state: GameState, seat: int, chosen: Mapping[str, str]) -> list[
         assert isinstance(action, Dig)
         value = state.hexes[action.space].value
         found.append(
-            _space(action.space, "tikal.label.dig", value=value, next=value + 1, cost=COST_DIG)
+            _space(
+                action.space,
+                "tikal.label.dig",
+                _costed(action.space, COST_DIG),
+                value=value,
+                next=value + 1,
+                cost=COST_DIG,
+            )
         )
     return found
 
@@ -253,7 +296,15 @@ def _recover_spaces(state: GameState, seat: int, chosen: Mapping[str, str]) -> l
     for action in legal.actions_for(state, seat, "recover"):
         assert isinstance(action, Recover)
         tokens = len(state.hexes[action.space].tokens)
-        found.append(_space(action.space, "tikal.label.recover", tokens=tokens, cost=COST_RECOVER))
+        found.append(
+            _space(
+                action.space,
+                "tikal.label.recover",
+                _costed(action.space, COST_RECOVER),
+                tokens=tokens,
+                cost=COST_RECOVER,
+            )
+        )
     return found
 
 
@@ -273,12 +324,20 @@ def _exchanges(state: GameState, seat: int, chosen: Mapping[str, str]) -> list[E
 
 def _exchange_gives(state: GameState, seat: int, chosen: Mapping[str, str]) -> list[Suggestion]:
     kinds = sorted({a.give for a in _exchanges(state, seat, chosen)})
-    return [Suggestion(k, ("tikal.label.treasure", {"treasure": treasure_text(k)})) for k in kinds]
+    return [
+        Suggestion(
+            k, ("tikal.label.treasure", {"treasure": treasure_text(k)}), (f"tikal.treasure.{k}", {})
+        )
+        for k in kinds
+    ]
 
 
 def _exchange_players(state: GameState, seat: int, chosen: Mapping[str, str]) -> list[Suggestion]:
     seats = sorted({a.player for a in _exchanges(state, seat, chosen)})
-    return [Suggestion(SEAT_COLOURS[s], PLAYER.label(s)) for s in seats]
+    return [
+        Suggestion(SEAT_COLOURS[s], PLAYER.label(s), (f"tikal.colour.{SEAT_COLOURS[s]}", {}))
+        for s in seats
+    ]
 
 
 def _exchange_takes(state: GameState, seat: int, chosen: Mapping[str, str]) -> list[Suggestion]:
@@ -292,6 +351,7 @@ def _exchange_takes(state: GameState, seat: int, chosen: Mapping[str, str]) -> l
                 "tikal.label.take",
                 {"treasure": treasure_text(kind), "holder_seat": sorted(set(s))[0]},
             ),
+            (f"tikal.treasure.{kind}", {}),
         )
         for kind, s in sorted(found.items())
     ]
@@ -299,7 +359,9 @@ def _exchange_takes(state: GameState, seat: int, chosen: Mapping[str, str]) -> l
 
 def _camp_spaces(state: GameState, seat: int, chosen: Mapping[str, str]) -> list[Suggestion]:
     return [
-        _space(a.space, "tikal.label.camp", hex=_hex_words(state, a.space))
+        _space(
+            a.space, "tikal.label.camp", _costed(a.space, COST_CAMP), hex=_hex_words(state, a.space)
+        )
         for a in legal.actions_for(state, seat, "camp")
         if isinstance(a, Camp)
     ]
@@ -320,14 +382,20 @@ def _guards(state: GameState, seat: int, chosen: Mapping[str, str]) -> list[Guar
 def _guard_spaces(state: GameState, seat: int, chosen: Mapping[str, str]) -> list[Suggestion]:
     spaces = sorted({a.space for a in _guards(state, seat, chosen)})
     return [
-        _space(s, "tikal.label.guard", value=state.hexes[s].value, **_figure_label(state, seat, s))
+        _space(
+            s,
+            "tikal.label.guard",
+            _costed(s, COST_GUARD),
+            value=state.hexes[s].value,
+            **_figure_label(state, seat, s),
+        )
         for s in spaces
     ]
 
 
 def _guard_figures(state: GameState, seat: int, chosen: Mapping[str, str]) -> list[Suggestion]:
     kinds = sorted({a.kind for a in _guards(state, seat, chosen)})
-    return [Suggestion(k, ("tikal.label.figure", {"figure": figure_text(k)})) for k in kinds]
+    return [_figure(k) for k in kinds]
 
 
 _ANSWERS = {

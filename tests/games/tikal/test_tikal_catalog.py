@@ -48,8 +48,15 @@ def built_keys() -> set[str]:
     keys |= {f"tikal.render.turn.{k}" for k in ("scoring", "final", "volcano")}
     keys |= {f"tikal.render.kind.{k}" for k in KINDS}
     keys.add("cmd.tikal.description")
+    # the move picker's words: a verb's name and a value with its verb, how merged
+    # values join (bot/service/picker.py), a figure's short label (suggest.py)
+    keys.add("tikal.join")
+    keys |= {f"tikal.short.{figure}" for figure in FIGURES}
     for verb in ENGINE.verbs:
         keys.add(f"cmd.tikal.{verb.name}.description")
+        keys.add(f"tikal.verb.{verb.name}")
+        if verb.params:
+            keys.add(f"tikal.tag.{verb.name}")
         keys |= {f"cmd.tikal.param.{param.name}" for param in verb.params}
     return keys
 

@@ -1,0 +1,202 @@
+"""What the move picker shows: a menu as data, and the limits it keeps.
+
+A :class:`Menu` is transport-agnostic: a title, sections of options (a row
+of buttons, or a select with a header), the controls (Start over, Undo, End
+turn) and optionally a picture of the options. The Discord adapter draws
+it as components; the offline demo and the tests read it as it is.
+
+Decisions:
+
+* Phone first. A label carries the value first and only what tells the
+  options of its menu apart; the explanation goes in the menu's title, the
+  section's header or the option's ``detail`` (Discord's second line).
+  Labels are never cut: a button label is at most :data:`MAX_BUTTON_LABEL`
+  wide, a select option's at most :data:`MAX_OPTION_LABEL`, and no two
+  options of one menu share their first :data:`DISTINCT_PREFIX` characters —
+  in every catalog language, a wide (CJK) character counting as two
+  (:func:`width`). The picker's tests check it over random positions.
+* A menu fits one Discord message: at most :data:`MAX_ROWS` rows, the
+  controls' row included; a select holds at most :data:`MAX_SELECT_OPTIONS`
+  options, a row at most :data:`BUTTONS_PER_ROW` buttons.
+* An option that ``plays`` is the button that plays its step (a quick
+  decision, a confirmation): its label says the step.
+* ``path`` is the notation an option fixes (the verb and the words chosen
+  by it) and ``within`` the next words a group narrows to: what a player
+  reading the menu knows of where an option leads (the demo's sensible
+  tapper follows them; nothing sent back is trusted).
+"""
+
+from __future__ import annotations
+
+import enum
+import unicodedata
+from collections.abc import Mapping, Sequence
+from dataclasses import dataclass
+from typing import Any
+
+from bot.i18n import LANGUAGES, Text
+
+#: Discord's most options in one select
+MAX_SELECT_OPTIONS = 25
+#: a message's most rows (Discord's action rows)
+MAX_ROWS = 5
+#: a row's most buttons
+BUTTONS_PER_ROW = 5
+#: the widest button label (a wide character counts two)
+MAX_BUTTON_LABEL = 20
+#: the widest select option label
+MAX_OPTION_LABEL = 40
+#: no two options of a menu share this many first characters
+DISTINCT_PREFIX = 20
+#: the widest option description (Discord's limit)
+MAX_DETAIL = 100
+
+#: the mark of an option whose step cannot be taken back (it plays at once), and of
+#: the menu title's line saying why
+FINAL_MARK = "🔒"
+#: the controls' tokens: start over, undo, end the turn
+RESTART, UNDO, END = "r", "u", "e"
+
+
+class Widget(enum.Enum):
+    """How a section is shown."""
+
+    BUTTONS = "buttons"
+    SELECT = "select"
+
+
+class Style(enum.Enum):
+    """A button's colour."""
+
+    PRIMARY = "primary"
+    SECONDARY = "secondary"
+    SUCCESS = "success"
+    DANGER = "danger"
+
+
+@dataclass(frozen=True)
+class Option:
+    """One choice: the token sent back, its label, and where it leads."""
+
+    token: str
+    label: Text
+    detail: Text | None = None
+    path: tuple[str, ...] = ()
+    within: frozenset[str] = frozenset()
+    plays: bool = False
+    style: Style = Style.PRIMARY
+    #: it starts, adds to or takes from a layout entered item by item (a lightning
+    #: layout): it leads to the layout's next menu, whatever its path spells
+    layout: bool = False
+    #: it plays a step that cannot be taken back (the title says why; drawn marked)
+    final: bool = False
+
+
+@dataclass(frozen=True)
+class Section:
+    """A row of buttons, or one select (with a header saying what is inside)."""
+
+    widget: Widget
+    options: tuple[Option, ...]
+    header: Text | None = None
+    min_values: int = 1
+    max_values: int = 1
+
+    @property
+    def rows(self) -> int:
+        if self.widget is Widget.SELECT:
+            return 1
+        return -(-len(self.options) // BUTTONS_PER_ROW)
+
+
+@dataclass(frozen=True)
+class Menu:
+    """A seat's next choice (see the module docstring).
+
+    ``token`` is the pick so far (sent back with the chosen option tokens);
+    ``picture`` the engine's view of the options when it has one (the
+    service draws it), e.g. a Tikal hex in each distinct rotation.
+    """
+
+    token: str
+    title: Text
+    sections: tuple[Section, ...]
+    controls: tuple[Option, ...] = ()
+    picture: Mapping[str, Any] | None = None
+
+    @property
+    def options(self) -> tuple[Option, ...]:
+        return tuple(o for section in self.sections for o in section.options)
+
+    @property
+    def rows(self) -> int:
+        return sum(s.rows for s in self.sections) + (1 if self.controls else 0)
+
+    def option(self, token: str) -> Option | None:
+        return next((o for o in (*self.options, *self.controls) if o.token == token), None)
+
+
+def width(text: str) -> int:
+    """How wide ``text`` shows: a wide or full-width character (CJK) counts two."""
+    return sum(2 if unicodedata.east_asian_width(ch) in "WF" else 1 for ch in text)
+
+
+def prefix(text: str, wide: int = DISTINCT_PREFIX) -> str:
+    """The first ``wide`` columns of ``text`` (a wide character counting two)."""
+    shown = 0
+    for index, ch in enumerate(text):
+        shown += width(ch)
+        if shown > wide:
+            return text[:index]
+    return text
+
+
+def widest(text: Text) -> int:
+    """How wide ``text`` shows in its widest catalog language (remembered by the
+    object, which the memory holds, so its id is not reused meanwhile; bounded)."""
+    held = _WIDEST.get(id(text))
+    if held is not None and held[0] is text:
+        return held[1]
+    if len(_WIDEST) >= MAX_REMEMBERED:
+        _WIDEST.clear()
+    found = max(width(text.render(lang)) for lang in LANGUAGES)
+    _WIDEST[id(text)] = (text, found)
+    return found
+
+
+def fits(text: Text, limit: int) -> bool:
+    """Whether ``text`` is at most ``limit`` wide in every catalog language."""
+    return widest(text) <= limit
+
+
+#: labels measured so far, by object (the same ones recur while a menu is laid out)
+_WIDEST: dict[int, tuple[Text, int]] = {}
+MAX_REMEMBERED = 20_000
+
+
+def distinct(labels: Sequence[Text], wide: int = DISTINCT_PREFIX) -> bool:
+    """Whether no two ``labels`` share their first ``wide`` columns, in any language."""
+    for lang in LANGUAGES:
+        heads = [_head(label, lang, wide) for label in labels]
+        if len(set(heads)) != len(heads):
+            return False
+    return True
+
+
+def _head(text: Text, lang: str, wide: int) -> str:
+    held = _HEADS.get((id(text), lang, wide))
+    if held is not None and held[0] is text:
+        return held[1]
+    if len(_HEADS) >= MAX_REMEMBERED:
+        _HEADS.clear()
+    found = prefix(text.render(lang), wide)
+    _HEADS[(id(text), lang, wide)] = (text, found)
+    return found
+
+
+#: label starts measured so far, by object (as :data:`_WIDEST`)
+_HEADS: dict[tuple[int, str, int], tuple[Text, str]] = {}
+
+
+def label_limit(widget: Widget) -> int:
+    return MAX_BUTTON_LABEL if widget is Widget.BUTTONS else MAX_OPTION_LABEL
