@@ -354,8 +354,3 @@ def _explain(text: object) -> RuleError:
     if len(bricks) > BRICKS_PER_PLAYER:
         return RuleError("temple.error.too_many_bricks", most=BRICKS_PER_PLAYER)
     return general
-
-
-def layout_text(bricks: tuple[Brick, ...] | list[Brick]) -> str:
-    """``4:A1 3:B2`` (or an empty string)."""
-    return " ".join(b.notation() for b in bricks)

@@ -164,7 +164,7 @@ class TempleEngine(GameEngine[GameState, Action]):
 
     def _apply_round(self, game: GameState, seat: int, action: Action) -> list[Event]:
         if not isinstance(action, SEALED):
-            raise RuleError("temple.error.phase.round")
+            raise RuleError("temple.error.phase.round", verbs=words.round_verbs())
         events = submit(game, seat, action)
         if all_submitted(game):
             # the round is revealed at once: "you can change it" would be stale
