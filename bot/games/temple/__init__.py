@@ -1,7 +1,7 @@
 """Temple Rush (Jacob Berg, 2020), a pure rules engine for 2 to 4 players.
 
 The digital edition plays the real-time building game in sealed,
-simultaneous rounds (``shared/rules/temple_rush.md``).
+simultaneous rounds (``docs/rules/temple_rush.md#round``).
 
 Notation (``/temple <verb> …`` or ``/play …``); areas ``1``..``3``, cells
 ``A1``..``H6`` (column letter, row from the ground up), lengths ``1``..``4``,
@@ -51,8 +51,8 @@ Modules, one job each:
 * :mod:`~bot.games.temple.views` — views, prompts, labels;
 * :mod:`~bot.games.temple.engine` — the :data:`ENGINE` object.
 
-Each module's docstring lists the decisions it takes where the notes are
-silent. The main ones:
+Each module's docstring lists the decisions it takes where
+``docs/rules/temple_rush.md`` is silent. The main ones:
 
 * Our own card set (31 temples and the lightning card) is data, with values
   of half the fewest bricks a card needs, rounded up.

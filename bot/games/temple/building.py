@@ -13,8 +13,9 @@ Rules:
 * ``swap``: a build's brick goes back to supply and a supply brick of
   another length goes into the same build; the build must stay valid.
   Without Hammer & Chisel it replaces the round's brick.
-* Hammer & Chisel is one power or the other (``shared/rules/temple_rush.md``):
-  a brick of any length, or a swap and still a brick — of the rolled length.
+* Hammer & Chisel is one power or the other
+  (``docs/rules/temple_rush.md#hammer-and-chisel``): a brick of any length,
+  or a swap and still a brick — of the rolled length.
   A swap and a brick of another length are refused together
   (``temple.error.hammer_one_power``), whichever was sealed first.
 * ``relay``: right after the card above an area changed, that area may be

@@ -1,6 +1,6 @@
 """The components of Temple Rush and the numbers that size a game.
 
-Facts (``shared/rules/temple_rush.md``): per player 13 bricks (three of
+Facts (``docs/rules/temple_rush.md#components``): per player 13 bricks (three of
 length 4, three of 3, four of 2, three of 1), one die (1, 2, 3, 4 and two
 stars), three power tokens; a deck of 9/11/13 temple cards for 2/3/4
 players, of which 2 (2–3 players) or 3 (4 players) lie face up as the

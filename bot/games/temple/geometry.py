@@ -1,6 +1,6 @@
 """Bricks on a card's grid: covering, connection, matching and fitting.
 
-Rules (``shared/rules/temple_rush.md``, "Geometry"):
+Rules (``docs/rules/temple_rush.md#geometry``):
 
 * A brick of length ``k`` placed at ``(x, y)`` covers ``(x..x+k-1, y)``.
   ``x`` is the column (0 = ``A``), ``y`` the row (0 = row ``1``, the ground).

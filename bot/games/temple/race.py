@@ -21,7 +21,7 @@ Decisions:
   leftmost brick. The remainder is judged against the card above the area,
   or, when the area has none at the moment (two cards won in one round and
   the first refill turned up the lightning card), against the area's last
-  card — never against an empty silhouette (``shared/rules/temple_rush.md``).
+  card — never against an empty silhouette (``docs/rules/temple_rush.md#lightning-race``).
 * The race's public message names, per area, the bricks pulled out of the
   winner's build there and any bricks of it that no longer held together
   and went back to supply.

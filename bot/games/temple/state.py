@@ -254,7 +254,8 @@ class GameState:
 
     def judged_silhouette(self, area: int) -> frozenset[Cell]:
         """What a build in ``area`` is judged against: the card above it, or, while
-        the area has none, the last card it showed (``shared/rules/temple_rush.md``:
+        the area has none, the last card it showed
+        (``docs/rules/temple_rush.md#lightning-race``:
         what is left after a race pull keeps its bricks when still connected and
         inside its area's silhouette, judged against the area's last card)."""
         if self.card_at(area) is not None:

@@ -15,8 +15,8 @@ Modules, one job each:
 * :mod:`~bot.games.tigris.views` — the public and private views;
 * :mod:`~bot.games.tigris.engine` — the :data:`ENGINE` object.
 
-The rules followed are ``shared/rules/tigris.md`` (the digital edition's
-decisions) and the rulebooks. Where they are silent, this engine decides
+The rules followed are ``docs/rules/tigris.md`` (the rulebooks restated,
+with the digital edition's decisions). Where it is silent, this engine decides
 (each decision is also stated in the module that makes it):
 
 * Setup: seat 0 starts; the bag is shuffled once with ``random.Random(seed)``

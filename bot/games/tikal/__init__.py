@@ -20,9 +20,9 @@ Modules, one job each:
 * :mod:`~bot.games.tikal.texts` — names in words for messages;
 * :mod:`~bot.games.tikal.engine` — the :data:`ENGINE` object.
 
-The rules followed are ``shared/rules/tikal.md`` (the digital edition's
-decisions) and the rulebooks. Each module's docstring lists the decisions
-it takes where both are silent; the main ones:
+The rules followed are ``docs/rules/tikal.md`` (the rulebooks restated,
+with the digital edition's decisions). Each module's docstring lists the
+decisions it takes where that page is silent; the main ones:
 
 * The tile set and board are the "digital edition layout" (data file).
 * A move is charged its cheapest path, secret passages included.

@@ -52,7 +52,7 @@ FIGURES = (WORKER, LEADER)
 #: a figure's strength when a majority is counted
 STRENGTH = {WORKER: 1, LEADER: 3}
 
-# -- action costs and per-turn limits (shared/rules/tikal.md) -------------------
+# -- action costs and per-turn limits (docs/rules/tikal.md#action-points) -------
 
 AP_PER_TURN = 10
 COST_ENTER = 1

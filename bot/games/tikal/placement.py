@@ -9,7 +9,7 @@ Decisions:
 * When no empty space and rotation meets that condition, the hex goes on any
   empty usable space next to a laid hex, in any rotation (it may then be
   unreachable); it is never skipped or redrawn, so volcanoes come when the
-  stack says (``shared/rules/tikal.md``).
+  stack says (``docs/rules/tikal.md#placement``).
 * A volcano's rotation is accepted and recorded like any other (it has no
   stones, so it changes nothing).
 """

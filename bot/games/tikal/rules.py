@@ -1,7 +1,7 @@
 """Legality: one ``check_*`` per action, raising :class:`RuleError` or returning
 what the action needs; none of them changes the state.
 
-The rules checked (``shared/rules/tikal.md``):
+The rules checked (``docs/rules/tikal.md#action-points``):
 
 * Laying a hex: see :mod:`bot.games.tikal.placement`.
 * Entering (1 AP): a figure from supply onto the base camp or one of your

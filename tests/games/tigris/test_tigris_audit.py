@@ -2,8 +2,8 @@
 
 Each test builds a small position, plays the moves that reach the rule, and
 checks what only a correct implementation does. Sources: ``notes`` is
-``shared/rules/tigris.md`` (it wins), ``001``/``004`` the two Chinese
-rulebooks in ``shared/seeds`` (004 is the more precise on conflicts).
+``docs/rules/tigris.md`` (it wins), ``001``/``004`` the two Chinese
+rulebooks it cites (004 is the more precise on conflicts).
 """
 
 from __future__ import annotations

@@ -1,5 +1,5 @@
 """The tile set and board data: every published count and every invariant of
-``shared/rules/tikal.md`` (digital edition layout)."""
+``docs/rules/tikal.md#tile-set`` and ``#board`` (digital edition layout)."""
 
 from __future__ import annotations
 
