@@ -464,6 +464,13 @@ class GameEngine(ABC, Generic[S, A]):
         language. Default: the catalog string ``<game>.verb.<verb>``."""
         return verb_key(self.name, verb), {}
 
+    def param_title(self, verb: str, param: str) -> tuple[str, Mapping[str, Any]]:
+        """What a parameter asks, in words, in the move picker's titles (``Which
+        square``). Default: its slash option's description,
+        ``cmd.<game>.param.<param>``; a game whose description spells what to type
+        (``4:A1 3:B2``) says it in words here."""
+        return f"cmd.{self.name}.param.{param}", {}
+
     def verb_title(self, verb: str) -> tuple[str, Mapping[str, Any]]:
         """What a verb does, in a sentence (a menu's title). Default: its slash
         command's description, ``cmd.<game>.<verb>.description``."""

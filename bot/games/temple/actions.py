@@ -32,6 +32,7 @@ from bot.games.temple.components import (
     cell_name,
 )
 from bot.games.temple.geometry import Brick, Cell
+from bot.games.temple.naming import brick_name
 
 PARTS = ("brick", "swap", "hammer", "bag", "mortar", "relay", "joint")
 
@@ -120,6 +121,11 @@ class BrickKind(ValueKind[Brick]):
 
     def format(self, value: Brick) -> str:
         return value.notation()
+
+    def label(self, value: Brick) -> Label:
+        """The brick by the cells it covers (``A1–D1``), as the board prints them."""
+        named = brick_name(value)
+        return named.key, dict(named.params)
 
 
 class PartKind(ValueKind[str]):
