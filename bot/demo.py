@@ -168,7 +168,15 @@ def check_request(
     low, high = game_type.engine.player_range(chosen)
     count = _whole(str(players), "--players", 1, 99, lang)
     if not low <= count <= high:
-        raise DemoError(t(lang, "app.demo_bad_players", game=wanted, min=low, max=high))
+        raise DemoError(
+            t(
+                lang,
+                "app.demo_bad_players",
+                game=Text(game_type.engine.title_key),
+                min=low,
+                max=high,
+            )
+        )
     number = _whole(str(seed), "--seed", 0, MAX_SEED, lang)
     folder = out if out not in (None, "") else demo_dir()
     return DemoRequest(wanted, count, number, chosen, Path(str(folder)), lang=lang)
