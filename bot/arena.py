@@ -20,6 +20,10 @@ Decisions:
   (``time.process_time``), so a loaded machine does not inflate it: the
   issue's budget is "2 s of one core". ``--think`` caps a strong decision's
   wall time for quick runs.
+* **Levels.** ``easy`` and ``strong`` are the players' levels; ``random``
+  takes a uniformly random legal step; ``baseline`` is the game's frozen
+  strong player (:meth:`~bot.games.computer.Brain.baseline`), searched at
+  ``strong``, the yardstick a new player is measured against.
 * **Moves.** A seat's plan is applied step by step while the game waits for
   it; a plan the rules refuse at its first step is decided again on the
   current state, and a seat whose brain has nothing plays a random legal
@@ -44,13 +48,14 @@ from typing import Any
 
 from bot.demo import DemoError, check_request
 from bot.games.base import GameType
-from bot.games.computer import LEVELS, RANDOM, Brain, apply_plan, decide
+from bot.games.computer import BASELINE, LEVELS, RANDOM, Brain, apply_plan, decide
 from bot.i18n import t
 
 #: the most steps one arena game may take before it is called unfinished
 MAX_STEPS = 20_000
-#: the levels a seat may be given in the arena: the players' levels and the baseline
-ARENA_LEVELS: tuple[str, ...] = (*LEVELS, RANDOM)
+#: the levels a seat may be given in the arena: the players' levels, the game's frozen
+#: strong player and random play
+ARENA_LEVELS: tuple[str, ...] = (*LEVELS, BASELINE, RANDOM)
 
 
 class ArenaError(Exception):
@@ -116,8 +121,11 @@ def check_arena(registry: dict[str, GameType], args: argparse.Namespace) -> Aren
     games = _count(args.games, "--games", 1, 100_000)
     think = None if args.think in (None, "") else _count(args.think, "--think", 1, 600_000) / 1000
     jobs = (os.cpu_count() or 1) if args.jobs in (None, "") else _count(args.jobs, "--jobs", 1, 256)
-    if registry[request.game].engine.computer() is None:
+    brain = registry[request.game].engine.computer()
+    if brain is None:
         raise ArenaError(t("en", "app.arena_no_computer", game=request.game))
+    if BASELINE in seats and brain.baseline() is None:
+        raise ArenaError(t("en", "app.arena_no_baseline", game=request.game))
     return ArenaRequest(request.game, request.options, seats, games, request.seed, think, jobs)
 
 
@@ -139,6 +147,10 @@ def play_game(request: ArenaRequest, index: int, game_type: GameType | None = No
     engine = game_type.engine
     brain = engine.computer()
     assert brain is not None
+    brains: dict[str, Brain[Any, Any]] = dict.fromkeys((*LEVELS, RANDOM), brain)
+    frozen = brain.baseline()
+    if frozen is not None:
+        brains[BASELINE] = frozen
     count = len(request.seats)
     levels = tuple(request.seats[(seat + index) % count] for seat in range(count))
     state = engine.new_game(count, request.options, request.seed + index)
@@ -150,7 +162,7 @@ def play_game(request: ArenaRequest, index: int, game_type: GameType | None = No
         if not awaited:
             break
         delays = {
-            seat: brain.answer_delay(state, seat, levels[seat], rng)
+            seat: brains[levels[seat]].answer_delay(state, seat, _searched(levels[seat]), rng)
             if levels[seat] != RANDOM
             else 0.0
             for seat in awaited
@@ -158,11 +170,19 @@ def play_game(request: ArenaRequest, index: int, game_type: GameType | None = No
         for seat in sorted(awaited, key=lambda s: (delays[s], s)):
             if engine.result(state) is not None or seat not in engine.waiting_for(state):
                 continue
-            steps += _take_turn(brain, state, seat, levels[seat], rng, request.think, times[seat])
+            level = levels[seat]
+            steps += _take_turn(
+                brains[level], state, seat, _searched(level), rng, request.think, times[seat]
+            )
     result = engine.result(state)
     if result is None:
         return GameRecord(levels, {}, {}, times, finished=False)
     return GameRecord(levels, dict(result.places), dict(result.scores), times)
+
+
+def _searched(level: str) -> str:
+    """The level the search plays ``level`` at: the baseline is a strong player."""
+    return "strong" if level == BASELINE else level
 
 
 def _take_turn(

@@ -61,7 +61,7 @@ def _bot(interaction: discord.Interaction) -> ZigguratBot:
 
 
 class ActionButton(
-    discord.ui.DynamicItem[discord.ui.Button],
+    discord.ui.DynamicItem[discord.ui.Button[discord.ui.View]],
     template=rf"zg:act:(?P<game_id>{ID}):(?P<version>{ID}):(?P<action>.+)",
 ):
     """Play ``action`` in game ``game_id`` for whoever clicks, if still current."""
@@ -104,7 +104,7 @@ class ActionButton(
 
 
 class UndoButton(
-    discord.ui.DynamicItem[discord.ui.Button],
+    discord.ui.DynamicItem[discord.ui.Button[discord.ui.View]],
     template=rf"zg:undo:(?P<game_id>{ID}):(?P<version>{ID})",
 ):
     """Take back the clicker's last step, if the game is still where the button was made."""
@@ -141,7 +141,9 @@ class UndoButton(
 
 
 class AbandonButton(
-    GameButton, discord.ui.DynamicItem[discord.ui.Button], template=game_template("abandon")
+    GameButton,
+    discord.ui.DynamicItem[discord.ui.Button[discord.ui.View]],
+    template=game_template("abandon"),
 ):
     """The confirmation of ``/game abandon``; re-checks who may abandon when clicked."""
 
@@ -160,7 +162,9 @@ class AbandonButton(
 
 
 class ResignButton(
-    GameButton, discord.ui.DynamicItem[discord.ui.Button], template=game_template("resign")
+    GameButton,
+    discord.ui.DynamicItem[discord.ui.Button[discord.ui.View]],
+    template=game_template("resign"),
 ):
     """The confirmation of ``/game resign``; only for that game, only by a seated player."""
 
@@ -175,7 +179,7 @@ class ResignButton(
 
 
 class StaleButton(
-    discord.ui.DynamicItem[discord.ui.Button],
+    discord.ui.DynamicItem[discord.ui.Button[discord.ui.View]],
     template=(
         rf"zg:(?!act:{ID}:{ID}:.|undo:{ID}:{ID}$|(?:abandon|resign|rematch):{ID}$"
         rf"|lobby:{ID}:(?:{LOBBY_VERB})$|lopt:{ID}:{OPTION}$|{RULES_PATTERN}|{PICK_IDS}).*"

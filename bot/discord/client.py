@@ -274,7 +274,7 @@ class Backoff:
 
     def next_delay(self) -> float:
         self.attempts += 1
-        step = min(self.cap, self.base * 2 ** min(self.attempts - 1, 32))
+        step: float = min(self.cap, self.base * 2.0 ** min(self.attempts - 1, 32))
         return step / 2 + self.rng.uniform(0, step / 2)
 
     def reset(self) -> None:

@@ -57,7 +57,7 @@ def _text(value: Text | str, lang: str) -> str:
 
 
 class LobbyButton(
-    discord.ui.DynamicItem[discord.ui.Button],
+    discord.ui.DynamicItem[discord.ui.Button[discord.ui.View]],
     template=rf"zg:lobby:(?P<game_id>{ID}):(?P<verb>{LOBBY_VERB})",
 ):
     """Join, Leave or Start the lobby ``game_id``."""
@@ -107,7 +107,7 @@ class LobbyButton(
 
 
 class OptionSelect(
-    discord.ui.DynamicItem[discord.ui.Select],
+    discord.ui.DynamicItem[discord.ui.Select[discord.ui.View]],
     template=rf"zg:lopt:(?P<game_id>{ID}):(?P<option>{OPTION})",
 ):
     """The host picks a value of lobby option ``option`` of game ``game_id``."""

@@ -185,7 +185,9 @@ def _tapper(interaction: discord.Interaction) -> Tapper:
 
 
 class PlayButton(
-    GameButton, discord.ui.DynamicItem[discord.ui.Button], template=game_template("play")
+    GameButton,
+    discord.ui.DynamicItem[discord.ui.Button[discord.ui.View]],
+    template=game_template("play"),
 ):
     """On a public message that waits for someone: opens the clicker's picker."""
 
@@ -196,7 +198,7 @@ class PlayButton(
 
 
 class PickButton(
-    discord.ui.DynamicItem[discord.ui.Button],
+    discord.ui.DynamicItem[discord.ui.Button[discord.ui.View]],
     template=rf"zg:pick:(?P<game_id>{ID}):{TOKEN}:(?P<what>[0-9]{{1,2}}|[rue])",
 ):
     """A picker button: an option or a control (see the module docstring)."""
@@ -218,7 +220,7 @@ class PickButton(
 
 
 class PickSelect(
-    discord.ui.DynamicItem[discord.ui.Select],
+    discord.ui.DynamicItem[discord.ui.Select[discord.ui.View]],
     template=rf"zg:pick:(?P<game_id>{ID}):{TOKEN}:s[0-9]?",
 ):
     """A picker select: its values are the chosen options' tokens."""

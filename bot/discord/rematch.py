@@ -28,7 +28,9 @@ if TYPE_CHECKING:
 
 
 class RematchButton(
-    GameButton, discord.ui.DynamicItem[discord.ui.Button], template=game_template("rematch")
+    GameButton,
+    discord.ui.DynamicItem[discord.ui.Button[discord.ui.View]],
+    template=game_template("rematch"),
 ):
     """Open and start a rematch of finished game ``game_id`` with the same players."""
 

@@ -23,7 +23,7 @@ RULES_PATTERN = rf"rules:{GAME}:{ID}$"
 
 
 class RulesButton(
-    discord.ui.DynamicItem[discord.ui.Button],
+    discord.ui.DynamicItem[discord.ui.Button[discord.ui.View]],
     template=rf"zg:rules:(?P<game>{GAME}):(?P<page>{ID})",
 ):
     """Show page ``page`` of the rules of ``game``."""

@@ -51,13 +51,14 @@ from collections.abc import Mapping, Sequence
 from dataclasses import dataclass, field
 from typing import TYPE_CHECKING, Any, ClassVar, Generic, Protocol, TypeVar
 
+from bot.games.errors import RuleError as RuleError
+from bot.games.errors import Seat as Seat
 from bot.games.notation import Label, VerbTable
 from bot.i18n import Text, either, join_texts
 
 if TYPE_CHECKING:
     from bot.games.computer import Brain
 
-Seat = int
 JSON = Any
 S = TypeVar("S")  # an engine's state
 A = TypeVar("A")  # an engine's action
@@ -101,22 +102,6 @@ def in_words(game: str, table: VerbTable, action: Any) -> tuple[str, dict[str, A
     if not values:
         return "choice.verb", {"verb": verb}
     return "choice.words", {"verb": verb, "values": join_texts(values)}
-
-
-class RuleError(Exception):
-    """An action the rules forbid. ``key`` is an i18n catalog key.
-
-    ``params`` fill the catalog string. A param named ``seat`` or ending in
-    ``_seat`` holding an int is shown as that seat's player name.
-    """
-
-    def __init__(self, key: str, **params: Any) -> None:
-        super().__init__(key, params)
-        self.key = key
-        self.params = params
-
-    def __repr__(self) -> str:
-        return f"RuleError({self.key!r}, {self.params!r})"
 
 
 @dataclass(frozen=True)

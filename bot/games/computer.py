@@ -24,19 +24,29 @@ Decisions:
   ``rng``; it also replaces the state's own seed or random state, since that
   decides future draws. So two states that differ only in what the seat
   cannot see give the same decision for the same seed (the honesty tests).
-* **Deterministic.** A decision depends on the state, the seat, the level and
-  the seed only; budgets are counted in samples and plans, not in time. A
-  time cap (``think``) only stops adding samples early; it is a safety net
-  and the arena's ``--think`` for quick runs.
+* **Deterministic, and unreadable.** A decision depends on the state, the
+  seat, the level and the seed only; budgets are counted in samples and plans,
+  not in time. A time cap (``think``) only stops adding samples early; it is
+  a safety net and the arena's ``--think`` for quick runs. The service seeds a
+  decision with the seat's secret (:mod:`bot.service.seeds`), never with ids a
+  button carries nor the game's seed: nobody can run this search ahead of the
+  computer, and honesty stays checkable (the same secret, the same decision,
+  whatever the seat cannot see).
 * **Levels.** ``easy`` looks one plan ahead in one sampled world and picks by
   a softmax of the plans' values (temperature :attr:`Budget.temperature`), so
   it plays sensibly but makes human mistakes. ``strong`` screens the plans in
-  one world, keeps the best :attr:`Budget.candidates`, then plays each in
+  one world (a game may offer it more kinds of plan: :meth:`Brain.plans_at`),
+  keeps the best :attr:`Budget.candidates`, then plays each in
   :attr:`Budget.worlds` sampled worlds followed by :attr:`Budget.depth`
   decisions of every awaited seat by the greedy policy
-  (:meth:`Brain.rollout_plan`), and picks the best average value: determinized
-  search with the game's own evaluation. ``random`` (a baseline for the
-  arena, never offered to players) takes a uniformly random legal step.
+  (:meth:`Brain.rollout_plan`), and takes the best average value: determinized
+  search with the game's own evaluation. Plans within
+  :attr:`Budget.tolerance` of the best are chosen among at random (from the
+  seed), so where several are nearly as good — a simultaneous round above all
+  — the move is not a function of the public position. ``random`` (the
+  arena's floor) takes a uniformly random legal step, and ``baseline`` (the
+  arena's yardstick) is a game's frozen strong player (:meth:`Brain.baseline`);
+  neither is offered to players.
 """
 
 from __future__ import annotations
@@ -49,7 +59,7 @@ from collections.abc import Sequence
 from dataclasses import dataclass
 from typing import TYPE_CHECKING, Any, Generic, TypeVar
 
-from bot.games.base import RuleError, Seat
+from bot.games.errors import RuleError, Seat
 
 if TYPE_CHECKING:
     from bot.games.base import GameEngine
@@ -59,8 +69,11 @@ A = TypeVar("A")
 
 #: the levels a player may choose for a computer seat, weakest first
 LEVELS: tuple[str, ...] = ("easy", "strong")
-#: the arena's baseline: a uniformly random legal step (never offered to players)
+#: the arena's floor: a uniformly random legal step (never offered to players)
 RANDOM = "random"
+#: the arena's yardstick: a game's frozen strong player (:meth:`Brain.baseline`;
+#: never offered to players)
+BASELINE = "baseline"
 #: the value of a won game (evaluations of running games stay well inside it)
 WIN = 1_000_000.0
 
@@ -74,13 +87,20 @@ class Budget:
     ``depth``: decisions of the awaited seats played by the greedy policy after
     a plan, before the position is evaluated (strong);
     ``temperature``: easy's softmax temperature over the plans' values, in
-    evaluation units (0: always the best-looking plan).
+    evaluation units (0: always the best-looking plan);
+    ``tolerance``: strong's choice is uniform, from the seed, among the plans whose
+    average value is within this many evaluation units of the best (0: the best,
+    as the frozen baseline plays);
+    ``breadth``: how many more kinds of plan the game offers this level
+    (:meth:`Brain.plans_at`; 0: :meth:`Brain.plans` alone).
     """
 
     worlds: int = 8
     candidates: int = 8
     depth: int = 2
     temperature: float = 1.0
+    tolerance: float = 0.0
+    breadth: int = 0
 
 
 Plan = tuple[Any, ...]
@@ -101,6 +121,12 @@ class Brain(ABC, Generic[S, A]):
         ``seat``. Called on sampled worlds only, so it may read anything in
         ``state``. Empty when the seat has no decision.
         """
+
+    def plans_at(self, state: S, seat: Seat, breadth: int) -> list[tuple[A, ...]]:
+        """The plans a level of this ``breadth`` (:attr:`Budget.breadth`) considers: a
+        game may offer its strong level plans the easy one does not look at. Default:
+        :meth:`plans`, whatever the breadth."""
+        return self.plans(state, seat)
 
     @abstractmethod
     def evaluate(self, state: S, seat: Seat) -> float:
@@ -146,6 +172,11 @@ class Brain(ABC, Generic[S, A]):
         since the rest was planned for a sampled outcome; the seat then decides
         again, knowing what it drew. The default: no step reveals anything."""
         return False
+
+    def baseline(self) -> Brain[S, A] | None:
+        """The game's frozen strong player, which the arena measures this one against
+        (played at ``strong``); never offered to players. Default: none."""
+        return None
 
     def answer_delay(self, state: S, seat: Seat, level: str, rng: random.Random) -> float:
         """Seconds a computer seat waits before it answers now, beyond the table's
@@ -213,7 +244,7 @@ def _search(
         return _random_step(brain, state, seat, rng)
     budget = brain.budget(level)
     world = brain.sample(state, seat, rng)
-    plans = brain.plans(world, seat)
+    plans = brain.plans_at(world, seat, budget.breadth)
     if not plans:
         return _random_step(brain, state, seat, rng)
     if len(plans) == 1:
@@ -227,9 +258,11 @@ def _search(
         return plans[kept[0] if kept else screened[0][1]]
     deadline = None if think is None else time.monotonic() + think
     totals = dict.fromkeys(kept, 0.0)
+    played = 0
     for sample_index in range(max(1, budget.worlds)):
         if sample_index and deadline is not None and time.monotonic() > deadline:
             break
+        played += 1
         if sample_index:
             world = brain.sample(state, seat, rng)
         for index in kept:
@@ -240,6 +273,13 @@ def _search(
             _play_ahead(brain, child, budget.depth, rng)
             totals[index] += brain.evaluate(child, seat)
     best = max(kept, key=lambda index: (totals[index], -kept.index(index)))
+    near = [
+        index
+        for index in kept
+        if totals[index] > -math.inf and totals[index] >= totals[best] - budget.tolerance * played
+    ]
+    if budget.tolerance > 0 and len(near) > 1:
+        return plans[rng.choice(near)]
     return plans[best]
 
 

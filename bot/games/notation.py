@@ -32,10 +32,9 @@ from __future__ import annotations
 import dataclasses
 from collections.abc import Callable, Iterable, Iterator, Mapping, Sequence
 from dataclasses import dataclass
-from typing import TYPE_CHECKING, Any, ClassVar, Generic, Protocol, TypeVar
+from typing import Any, ClassVar, Generic, Protocol, TypeVar
 
-if TYPE_CHECKING:
-    from bot.games.base import RuleError
+from bot.games.errors import RuleError
 
 V = TypeVar("V")
 T = TypeVar("T")
@@ -47,8 +46,6 @@ Label = tuple[str, Mapping[str, Any]]
 
 
 def _rule_error(key: str, **params: Any) -> RuleError:
-    from bot.games.base import RuleError
-
     return RuleError(key, **params)
 
 
@@ -255,8 +252,6 @@ class VerbTable:
 
     def parse(self, text: str) -> Any:
         """The action written as ``text``; a RuleError (``error_key``) for anything else."""
-        from bot.games.base import RuleError
-
         if not isinstance(text, str) or len(text) > MAX_NOTATION:
             raise _rule_error(self.error_key, text=str(text)[:MAX_NOTATION])
         words = text.split()

@@ -16,9 +16,10 @@ Decisions:
   step that handed over (so the table can follow), plus the brain's
   ``answer_delay`` (Temple Rush's lightning race, so a human can win it;
   computer seats awaited together answer together, after the shortest of
-  their delays, the one a member has to beat). A
-  step writes it in its own commit (``StepWrite.computer``); a start, a seat
-  handed over or a resume adds it just after theirs, and
+  their delays, the one a member has to beat), drawn from the seats' secrets
+  (:func:`bot.service.seeds.answer_delay`). A step writes it in its own
+  commit (``StepWrite.computer``); a start, a seat handed over or a resume
+  adds it just after theirs, and
   :meth:`~bot.service.clock.Clock.repair_timers` recreates one lost between
   the two. A restart or a SIGKILL loses nothing.
 * **Off the event loop, outside the lock.** When the timer fires, each
@@ -72,11 +73,12 @@ from bot.games.computer import LEVELS, decide
 from bot.i18n import Text, t
 from bot.service import announce
 from bot.service.autoplay import play_for_seats
-from bot.service.context import Context, decision_seed
+from bot.service.context import Context
 from bot.service.drawing import watch_bot
 from bot.service.loaded import LoadedGame
 from bot.service.outcome import Outcome, Refusal, StepKind, classify
 from bot.service.play import Play, final_results, off_loop
+from bot.service.seeds import decision_seed
 from bot.store import GameRow, NewMove, StepWrite, TimerGone, TimerRow, VersionConflict
 
 log = logging.getLogger(__name__)
@@ -266,7 +268,7 @@ class Computers:
                         dumped,
                         seat,
                         row.seats[seat].computer or LEVELS[0],
-                        decision_seed(row.id, row.version, seat),
+                        decision_seed(game, seat),
                     )
                     for seat in seats
                 ),

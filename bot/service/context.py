@@ -19,9 +19,7 @@ Decisions:
 from __future__ import annotations
 
 import asyncio
-import hashlib
 import logging
-import random
 from collections import OrderedDict
 from collections.abc import AsyncIterator, Callable, Mapping
 from contextlib import asynccontextmanager
@@ -32,6 +30,7 @@ from bot.games.base import GameType
 from bot.service.drawing import drawn
 from bot.service.loaded import LoadedGame
 from bot.service.outcome import Refusal
+from bot.service.seeds import answer_delay
 from bot.store import GameRow, Store
 
 log = logging.getLogger(__name__)
@@ -43,13 +42,6 @@ COMPUTER_TIMER = "computer"
 #: the default pause before a computer seat moves, in seconds
 #: (``ZIGGURAT_COMPUTER_PAUSE_SECONDS``)
 DEFAULT_COMPUTER_PAUSE = 3.0
-
-
-def decision_seed(game_id: int, version: int, seat: int) -> int:
-    """The seed of a computer seat's decision at a version of a game (a retried
-    decision is the same)."""
-    digest = hashlib.sha256(f"{game_id}:{version}:{seat}".encode()).digest()
-    return int.from_bytes(digest[:8], "big") >> 1
 
 
 class ChannelLocks:
@@ -130,27 +122,18 @@ class Context:
         if self.on_timer_change is not None:
             self.on_timer_change()
 
-    def computer_due(self, game: LoadedGame) -> float | None:
-        """When the computer seats ``game`` awaits now should move: after the pause, plus
-        the brain's answer delay (bot.service.computer); None when it awaits none.
+    def computer_due(self, game: LoadedGame, since: float | None = None) -> float | None:
+        """When the computer seats ``game`` awaits now should move: the pause, plus their
+        answer delay (:func:`bot.service.seeds.answer_delay`), after ``since`` (now
+        when None); None when it awaits none.
 
-        The seats awaited together answer together, after the shortest of their
-        delays: a race is won by the first valid answer, so the quickest computer's
-        delay is the one a member has to beat. Once no member is awaited with them
-        (each has answered: entered a layout or skipped the race), there is nothing
-        to beat and they answer after the pause alone."""
-        seats = game.computers_awaited()
-        if not seats:
+        The delay comes from the seats' secrets and the position, so the start-up
+        repair of a lost computer timer gets the same due time back by passing when
+        the game began waiting (``since``: ``GameRow.waiting_since``)."""
+        delay = answer_delay(game)
+        if delay is None:
             return None
-        brain = game.engine.computer()
-        delay = 0.0
-        if brain is not None and game.members_awaited():
-            rng = random.Random(decision_seed(game.id, game.row.version, seats[0]))
-            delay = min(
-                brain.answer_delay(game.state, s, game.row.seats[s].computer or "", rng)
-                for s in seats
-            )
-        return self.clock() + self.computer_pause + delay
+        return (self.clock() if since is None else since) + self.computer_pause + delay
 
     async def arm_computers(self, game: LoadedGame) -> None:
         """Give ``game`` its computer timer when it awaits a computer seat and has none

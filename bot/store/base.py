@@ -34,6 +34,7 @@ Decisions (every backend keeps them; ``tests/platform/test_store.py`` runs on ea
 from __future__ import annotations
 
 import json
+import secrets
 from abc import ABC, abstractmethod
 from collections.abc import Mapping, Sequence
 from dataclasses import dataclass, field
@@ -66,6 +67,26 @@ SeatSpec = tuple[int, str] | tuple[int, str, str | None]
 def seat_specs(seats: Sequence[SeatSpec]) -> list[tuple[int, str, str | None]]:
     """Each seat as (user id, name, computer level or None)."""
     return [(row[0], row[1], row[2] if len(row) > 2 else None) for row in seats]
+
+
+# -- computer seats' secrets (issue 28) ---------------------------------------------------
+
+
+def new_seat_secret() -> int:
+    """A computer seat's secret: 62 random bits from the operating system."""
+    return secrets.randbits(62)
+
+
+def seat_secret(computer: str | None) -> int | None:
+    """The secret a seat is created with: a fresh one for a computer, None for a member."""
+    return None if computer is None else new_seat_secret()
+
+
+def seats_with_secrets(
+    seats: Sequence[SeatSpec],
+) -> list[tuple[int, str, str | None, int | None]]:
+    """Each seat as (user id, name, computer level or None, its secret or None)."""
+    return [(user, name, level, seat_secret(level)) for user, name, level in seat_specs(seats)]
 
 
 def dumps(value: Any) -> str:
@@ -101,7 +122,10 @@ class SeatRow:
 
     A computer seat has its level in ``computer`` (None for a member) and a
     synthetic negative ``user_id`` (chosen by the service), so a seat is still
-    found by its user and a game never holds one user twice."""
+    found by its user and a game never holds one user twice. Its ``secret``
+    (drawn by the store when the computer takes the seat, None for a member)
+    seeds its decisions and its answer delay; it is never shown, logged or
+    exported, and is left out of the row's ``repr``."""
 
     seat: int
     user_id: int
@@ -113,6 +137,7 @@ class SeatRow:
     place: int | None = None
     score: int | None = None
     computer: str | None = None
+    secret: int | None = field(default=None, repr=False, compare=False)
 
 
 @dataclass(frozen=True)
@@ -296,10 +321,21 @@ def decode_game(row: Any) -> GameRow:
             place,
             score,
             computer,
+            secret,
         )
-        for seat, user, name, colour, status, timeouts, auto, place, score, computer in json.loads(
-            row["seats_json"]
-        )
+        for (
+            seat,
+            user,
+            name,
+            colour,
+            status,
+            timeouts,
+            auto,
+            place,
+            score,
+            computer,
+            secret,
+        ) in json.loads(row["seats_json"])
     )
     return GameRow(
         id=int(row["id"]),
@@ -432,8 +468,8 @@ class Store(ABC):
     async def add_seat(
         self, game: GameRow, user_id: int, display_name: str, *, computer: str | None = None
     ) -> None:
-        """Seat a user (or a computer at level ``computer``) in the next free seat of a
-        lobby (version-checked)."""
+        """Seat a user (or a computer at level ``computer``, with a fresh secret) in the
+        next free seat of a lobby (version-checked)."""
 
     @abstractmethod
     async def remove_seat(self, game: GameRow, user_id: int) -> None:
@@ -487,8 +523,8 @@ class Store(ABC):
         *,
         computer: str | None = None,
     ) -> int:
-        """Hand a seat to another user, or to a computer at level ``computer``
-        (version-checked); the new version. The seat plays on afresh: ``playing``,
+        """Hand a seat to another user, or to a computer at level ``computer`` with a
+        fresh secret (version-checked); the new version. The seat plays on afresh: ``playing``,
         no timeouts, no automatic answers.
 
         Raises :class:`StoreError` when that user already holds a seat.
@@ -614,8 +650,8 @@ class Store(ABC):
         language: str = "en",
     ) -> GameRow:
         """Create a lobby with ``seats`` (user id, name, and optionally the computer
-        level) seated in this order, in one transaction; :class:`ChannelBusy` if the
-        channel has an unfinished game."""
+        level; each computer with a fresh secret) seated in this order, in one
+        transaction; :class:`ChannelBusy` if the channel has an unfinished game."""
 
     @abstractmethod
     async def last_game_over_in(self, channel_id: int) -> GameRow | None:

@@ -67,12 +67,12 @@ class _Pattern:
 
 _SQLITE_SEATS = (
     "(SELECT json_group_array(json_array(seat, user_id, display_name, colour, status,"
-    " timeouts, auto, place, score, computer))"
+    " timeouts, auto, place, score, computer, secret))"
     " FROM (SELECT * FROM seats WHERE seats.game_id = games.id ORDER BY seat))"
 )
 _POSTGRES_SEATS = (
     "COALESCE((SELECT json_agg(json_build_array(seat, user_id, display_name, colour, status,"
-    " timeouts, auto, place, score, computer) ORDER BY seat)"
+    " timeouts, auto, place, score, computer, secret) ORDER BY seat)"
     " FROM seats WHERE seats.game_id = games.id)::text, '[]')"
 )
 

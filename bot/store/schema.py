@@ -172,6 +172,16 @@ MIGRATIONS: tuple[Migration, ...] = (
         CREATE INDEX handovers_by_shard ON handovers (shard, id);
         """,
     ),
+    # 7: a computer seat's secret, which seeds its decisions (issue 28); the computer
+    # seats stored before it get one here
+    (
+        "ALTER TABLE seats ADD COLUMN secret {bigint};",
+        Spelled(
+            "UPDATE seats SET secret = random() & 4611686018427387903 WHERE computer IS NOT NULL;",
+            "UPDATE seats SET secret = floor(random() * 4611686018427387904)::bigint"
+            " WHERE computer IS NOT NULL;",
+        ),
+    ),
 )
 
 #: where a migration's statement ends: ``;`` at the end of a line

@@ -55,7 +55,8 @@ from bot.store.base import (
     decode_move,
     decode_timer,
     dumps,
-    seat_specs,
+    seat_secret,
+    seats_with_secrets,
 )
 from bot.store.dialect import Compiled, Dialect
 from bot.store.plan import Duplicate, Plan, PlanFactory, count, many, rows
@@ -202,6 +203,8 @@ class SqlStore(Store):
         seed: int,
         language: str = "en",
     ) -> GameRow:
+        specs = seats_with_secrets(seats)  # drawn once: a plan may run again
+
         def plan() -> Plan[int]:
             now = time.time()
             try:
@@ -225,8 +228,8 @@ class SqlStore(Store):
             yield many(
                 INSERT_SEAT,
                 (
-                    _seat(game_id, number, user, name, now, computer)
-                    for number, (user, name, computer) in enumerate(seat_specs(seats))
+                    _seat(game_id, number, user, name, now, computer, secret)
+                    for number, (user, name, computer, secret) in enumerate(specs)
                 ),
             )
             return game_id
@@ -238,11 +241,14 @@ class SqlStore(Store):
     async def add_seat(
         self, game: GameRow, user_id: int, display_name: str, *, computer: str | None = None
     ) -> None:
+        secret = seat_secret(computer)  # drawn once: a plan may run again
+
         def plan() -> Plan[None]:
             now = time.time()
             yield from _bump(game, "lobby", now)
             yield count(
-                INSERT_SEAT, **_seat(game.id, len(game.seats), user_id, display_name, now, computer)
+                INSERT_SEAT,
+                **_seat(game.id, len(game.seats), user_id, display_name, now, computer, secret),
             )
 
         await self._perform(plan)
@@ -408,16 +414,19 @@ class SqlStore(Store):
         *,
         computer: str | None = None,
     ) -> int:
+        secret = seat_secret(computer)  # drawn once: a plan may run again
+
         def plan() -> Plan[int]:
             yield from _bump(game, "running", time.time())
             try:
                 yield count(
                     "UPDATE seats SET user_id = :user_id, display_name = :name,"
-                    " status = 'playing', timeouts = 0, auto = 0, computer = :computer"
-                    " WHERE game_id = :game_id AND seat = :seat",
+                    " status = 'playing', timeouts = 0, auto = 0, computer = :computer,"
+                    " secret = :secret WHERE game_id = :game_id AND seat = :seat",
                     user_id=user_id,
                     name=display_name,
                     computer=computer,
+                    secret=secret,
                     game_id=game.id,
                     seat=seat,
                 )
@@ -790,8 +799,8 @@ class SqlStore(Store):
 # -- statements and steps more than one unit shares ---------------------------------------
 
 INSERT_SEAT = (
-    "INSERT INTO seats (game_id, seat, user_id, display_name, joined_at, computer)"
-    " VALUES (:game_id, :seat, :user_id, :name, :now, :computer)"
+    "INSERT INTO seats (game_id, seat, user_id, display_name, joined_at, computer, secret)"
+    " VALUES (:game_id, :seat, :user_id, :name, :now, :computer, :secret)"
 )
 RENUMBER_NEGATIVE_SEATS = "UPDATE seats SET seat = -seat - 1 WHERE game_id = :game_id AND seat < 0"
 DELETE_GAME_TIMERS = "DELETE FROM timers WHERE game_id = :game_id"
@@ -799,9 +808,15 @@ DELETE_TIMER = "DELETE FROM timers WHERE id = :id"
 
 
 def _seat(
-    game_id: int, seat: int, user_id: int, name: str, now: float, computer: str | None
+    game_id: int,
+    seat: int,
+    user_id: int,
+    name: str,
+    now: float,
+    computer: str | None,
+    secret: int | None,
 ) -> dict[str, Any]:
-    """The parameters of :data:`INSERT_SEAT`."""
+    """The parameters of :data:`INSERT_SEAT` (a computer's secret: :func:`seat_secret`)."""
     return {
         "game_id": game_id,
         "seat": seat,
@@ -809,6 +824,7 @@ def _seat(
         "name": name,
         "now": now,
         "computer": computer,
+        "secret": secret,
     }
 
 

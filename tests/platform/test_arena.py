@@ -8,16 +8,17 @@ tests check its brain).
 
 from __future__ import annotations
 
+import argparse
 import random
 import re
-from typing import Any
+from typing import Any, ClassVar
 
 import pytest
 
 from bot import arena
 from bot.__main__ import main
 from bot.games.base import GameType
-from bot.games.computer import Brain, decide
+from bot.games.computer import Brain, Budget, decide
 from tests.conftest import ORACLE
 from tests.support.oracle import OracleEngine, OracleState, Play
 
@@ -141,3 +142,67 @@ def test_a_bad_argument_gets_one_line(
     assert main(["arena", *argv]) == 2
     err = capsys.readouterr().err.strip()
     assert message in err and "\n" not in err
+
+
+class FrozenOracleBrain(OracleBrain):
+    """A baseline that plays like OracleBrain and counts the levels it is searched at."""
+
+    searched: ClassVar[list[str]] = []
+
+    def budget(self, level: str) -> Budget:
+        FrozenOracleBrain.searched.append(level)
+        return super().budget(level)
+
+
+class OracleWithBaseline(OracleBrain):
+    def baseline(self) -> Brain[OracleState, Any]:
+        return FrozenOracleBrain(self.engine)
+
+
+def test_the_baseline_level_is_the_games_frozen_player_searched_at_strong() -> None:
+    engine = type("OracleWithBaseline", (OracleEngine,), {})()
+    brain = OracleWithBaseline(engine)
+    engine.computer = lambda: brain
+    game = GameType(engine, ORACLE.render_public, ORACLE.render_private)
+    FrozenOracleBrain.searched.clear()
+    request = _request(("strong", "baseline"), 4)
+    records = [arena.play_game(request, index, game) for index in range(request.games)]
+    assert all(record.finished for record in records)
+    assert FrozenOracleBrain.searched and set(FrozenOracleBrain.searched) == {"strong"}
+    assert [m["level"] for m in map(LINE.match, arena.summary(request, records)) if m] == [
+        "strong",
+        "baseline",
+    ]
+
+
+def test_a_game_without_a_baseline_refuses_the_level() -> None:
+    args = argparse.Namespace(
+        game="oracle", seats="strong,baseline", games="2", seed="1", option=[], think=None, jobs="1"
+    )
+    with pytest.raises(arena.ArenaError, match="baseline"):
+        arena.check_arena({"oracle": GAME}, args)
+    args.seats = "strong,easy"
+    assert arena.check_arena({"oracle": GAME}, args).seats == ("strong", "easy")
+
+
+def test_strong_chooses_among_near_equal_plans_from_its_seed() -> None:
+    """With a tolerance, plans within it of the best are chosen at random (by the seed);
+    without one (the baseline's search), the best plan always."""
+
+    class Flat(OracleBrain):
+        tolerance = 0.0
+
+        def evaluate(self, state: OracleState, seat: int) -> float:
+            return 0.0  # every plan as good as any other
+
+        def budget(self, level: str) -> Budget:
+            return Budget(worlds=2, candidates=8, depth=0, tolerance=self.tolerance)
+
+    engine = ENGINE_WITH_BRAIN
+    state = engine.new_game(2, {}, 11)
+    flat = Flat(engine)
+    plans = {decide(flat, state, 0, "strong", seed) for seed in range(40)}
+    assert plans == {decide(flat, state, 0, "strong", 0)}
+    flat.tolerance = 0.5
+    chosen = {decide(flat, state, 0, "strong", seed) for seed in range(40)}
+    assert len(chosen) == len(engine.legal_actions(state, 0)) > 1

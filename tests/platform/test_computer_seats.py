@@ -8,7 +8,12 @@ on SQLite and on PostgreSQL.
 
 from __future__ import annotations
 
+import dataclasses
+import hashlib
 import random
+from collections.abc import Iterator
+from pathlib import Path
+from typing import Any
 
 import pytest
 
@@ -19,7 +24,7 @@ from bot.service.computer import MARKER
 from bot.service.context import COMPUTER_TIMER
 from bot.store import Store
 from tests.conftest import ALICE, BOB, BOTH_BACKENDS, CAROL, CHANNEL, GUILD, ORACLE, RELAY
-from tests.support import robots
+from tests.support import raw_sql, robots
 from tests.support.seated import channel_row
 
 pytestmark = BOTH_BACKENDS
@@ -252,6 +257,72 @@ async def test_rematch_keeps_computer_seats_and_stats_count_them_apart(
     assert sorted((s.user_id, s.computer) for s in new.seats) == sorted(
         (s.user_id, s.computer) for s in old.seats
     )
+    fresh = {s.secret for s in new.seats if s.computer is not None}
+    assert None not in fresh and not fresh & {s.secret for s in old.seats}  # drawn anew
+
+
+async def test_every_computer_seat_has_a_secret_of_its_own_that_nothing_shows(
+    table: GameService, store: Store
+) -> None:
+    """A secret is drawn when a computer takes a seat (lobby, handed a seat); a member's
+    seat has none; it is in no repr, public view or record."""
+    await lobby(table, "robot_oracle", "easy", "strong", seed=4)
+    await table.join(CHANNEL, BOB)
+    row = await channel_row(store)
+    secrets = [s.secret for s in row.seats if s.computer is not None]
+    assert len(set(secrets)) == 2 and None not in secrets
+    assert [s.secret for s in row.seats if s.computer is None] == [None, None]
+    await table.start(CHANNEL, ALICE)
+    bob = next(s.seat for s in (await channel_row(store)).seats if s.user_id == BOB.id)
+    await table.resign(CHANNEL, BOB, confirmed=True)
+    await table.replace(CHANNEL, ALICE, BOB.id, None, can_manage_channel=False, computer="easy")
+    row = await channel_row(store)
+    handed = row.seats[bob]
+    assert handed.computer == "easy" and handed.secret not in (None, *secrets)
+    assert row.seats == (await channel_row(store)).seats  # kept with the seat
+    shown = repr(row) + str(robots.ORACLE.public_view(robots.ORACLE.load_state(row.state)))
+    assert all(str(s.secret) not in shown for s in row.seats if s.secret is not None)
+    await table.replace(
+        CHANNEL, ALICE, None, CAROL, can_manage_channel=False, seat_number=handed.seat + 1
+    )
+    row = await channel_row(store)
+    assert row.seats[handed.seat].secret is None  # a member's seat again
+
+
+async def test_the_answer_delay_comes_from_the_secret_and_survives_a_restart(
+    table: GameService, store: Store, clock: Clock, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    """The delay is drawn from the seat's secret and the position, not from the game's
+    id and version (which every button carries): a computer timer recomputed after a
+    restart (``computer_due`` from when the game began waiting) is due when the lost one
+    was, and a seat with another secret waits another time."""
+
+    def answer_delay(self: object, state: object, seat: int, level: str, rng: Any) -> float:
+        return float(rng.uniform(30.0, 90.0))
+
+    monkeypatch.setattr(robots.OracleBrain, "answer_delay", answer_delay)
+    await lobby(table, "robot_oracle", "strong", seed=6)
+    started = clock.now
+    await table.start(CHANNEL, ALICE)
+    row = await channel_row(store)
+    (timer,) = [t for t in await store.timers(row.id) if t.kind == COMPUTER_TIMER]
+    assert 30.0 <= timer.due_at - started <= 90.0
+    clock.now += 7.0  # the bot restarts later: the timer is due when it was
+    game = table.ctx.loaded(await store.get_game(row.id) or row)
+    assert table.ctx.computer_due(game, since=started) == timer.due_at
+    seat = next(s.seat for s in row.seats if s.computer is not None)
+    other = dataclasses.replace(row.seats[seat], secret=(row.seats[seat].secret or 0) + 1)
+    seats = tuple(other if s.seat == seat else s for s in row.seats)
+    moved = table.ctx.loaded(dataclasses.replace(row, seats=seats))
+    assert table.ctx.computer_due(moved, since=started) != timer.due_at
+    old = random.Random(legacy_seed(row.id, row.version, seat)).uniform(30.0, 90.0)
+    assert timer.due_at - started != old  # what the buttons' ids gave before
+
+
+def legacy_seed(game_id: int, version: int, seat: int) -> int:
+    """The seed decisions had before seats held secrets: ids every button carries."""
+    digest = hashlib.sha256(f"{game_id}:{version}:{seat}".encode()).digest()
+    return int.from_bytes(digest[:8], "big") >> 1
 
 
 async def test_a_member_acting_while_a_computer_decides_is_not_kept_waiting(
@@ -285,6 +356,32 @@ async def test_a_member_acting_while_a_computer_decides_is_not_kept_waiting(
     moves = await store.moves(after.id, after=before.last_seq)
     assert [m.kind for m in moves][:2] == ["move", "computer"]
     assert moves[1].seq == moves[0].seq + 1  # nothing of the stale decision was written
+
+
+async def test_a_decision_is_seeded_by_the_seats_secret_not_by_the_buttons_ids(
+    table: GameService, store: Store, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    """The seed the deciding process gets is the seat's secret mixed with the version:
+    a retry at the same version is the same decision, and the game's id and version
+    (which every button carries) alone do not give it."""
+    from bot.service import computer
+    from bot.service.seeds import seat_seed
+
+    await lobby(table, "robot_oracle", "strong", seed=8)
+    await table.start(CHANNEL, ALICE)
+    row = await channel_row(store)
+    real = computer.decided
+    seeds: list[int] = []
+
+    async def deciding(*args: Any) -> list[str]:
+        seeds.append(args[-1])
+        return await real(*args)
+
+    monkeypatch.setattr(computer, "decided", deciding)
+    await table.fire_due_timers()
+    seat = next(s for s in row.seats if s.computer is not None)
+    assert seeds == [seat_seed(seat.secret, "decide", str(row.version))]
+    assert seeds[0] != legacy_seed(row.id, row.version, seat.seat)
 
 
 async def test_a_failed_decision_plays_the_timeout_action(
@@ -385,3 +482,57 @@ async def test_computer_seats_answer_at_once_once_no_member_is_left_to_beat(
     await table.fire_due_timers()
     moves = await store.moves(row.id, after=row.last_seq)
     assert [m.kind for m in moves][:3] == ["move", "computer", "computer"]
+
+
+@pytest.fixture
+def empty_url(backend: str, tmp_path: Path, request: pytest.FixtureRequest) -> Iterator[str]:
+    """Where a store with no schema yet lives: a new SQLite file, or an empty database."""
+    if backend == "sqlite":
+        yield str(tmp_path / "old.db")
+        return
+    server = request.getfixturevalue("postgres_server")
+    name = server.create_database(migrated=False)
+    try:
+        yield server.url(name)
+    finally:
+        server.drop_database(name)
+
+
+async def test_computer_seats_stored_before_secrets_get_one_when_migrated(
+    backend: str, empty_url: str, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    """Migration 7 gives every computer seat already stored a secret of its own (a
+    member's seat none)."""
+    from bot.store import postgres as pg
+    from bot.store import sqlite as lite
+
+    module: Any = lite if backend == "sqlite" else pg
+    before = module.MIGRATIONS[:-1]
+    assert "secret" in str(module.MIGRATIONS[-1]) and "secret" not in str(before)
+    monkeypatch.setattr(module, "MIGRATIONS", before)
+    old = await Store.open(empty_url)
+    ((game_id,),) = await raw_sql.execute(
+        old,
+        "INSERT INTO games (channel_id, game_type, status, creator_id, seed, created_at,"
+        " updated_at) VALUES (1, 'oracle', 'lobby', 5, 1, 0, 0) RETURNING id",
+    )
+    for seat, user, level in ((0, 5, None), (1, -1, "easy"), (2, -2, "strong")):
+        await raw_sql.execute(
+            old,
+            "INSERT INTO seats (game_id, seat, user_id, display_name, joined_at, computer)"
+            " VALUES (?, ?, ?, 'x', 0, ?)",
+            game_id,
+            seat,
+            user,
+            level,
+        )
+    await old.close()
+    monkeypatch.undo()
+    new = await Store.open(empty_url)
+    try:
+        game = await new.open_game_in(1)
+        assert game is not None
+        member, *computers = [s.secret for s in game.seats]
+        assert member is None and None not in computers and len(set(computers)) == 2
+    finally:
+        await new.close()

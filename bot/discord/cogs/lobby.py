@@ -209,6 +209,7 @@ class LobbyCog(commands.Cog):
         self, interaction: discord.Interaction, call: Any, *, private_inline: bool = False
     ) -> None:
         async def work(player: Player) -> Outcome:
-            return await call(interaction.channel_id or 0, player)
+            outcome: Outcome = await call(interaction.channel_id or 0, player)
+            return outcome
 
         await self.bot.responder.run(interaction, work, private_inline=private_inline)

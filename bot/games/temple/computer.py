@@ -10,10 +10,12 @@ Decisions:
   temple cards not face up, won, set aside or last shown (sorted by id),
   plus the lightning card while no race has run — shuffled with the
   search's ``rng``; it replaces the state's ``seed`` (which decides every
-  future die) with one drawn from ``rng``; it drops the other seats' sealed
-  submissions (whether a seat has sealed is public, what it sealed is not),
-  so in the look-ahead those seats choose again. The seat's own submission
-  stays. Everything else on the table is public.
+  future die) with one drawn from ``rng``; and every other seat that has
+  sealed its move (public) gets the move the greedy policy seals there
+  (what it sealed is not public; an unfinished submission, private, is
+  dropped). So a sample looks to the seat exactly as the real state does
+  (the conformance test: the same public view and the same own view). The
+  seat's own submission stays. Everything else on the table is public.
 * **Plans** (:meth:`TempleBrain.plans`), each one sealed submission (the
   step that completes it last), scored first by a static guess:
 
@@ -28,20 +30,29 @@ Decisions:
     pass); a re-lay of an area whose card changed (the legal greedy one,
     then the best brick); a joint offer (or acceptance) with the best brick.
     Cancelling a part is never planned (a plan is sealed once).
-  - a bonus choice: every length of the completed temple;
+  - a bonus choice: every length of the completed temple, the one that leaves
+    the best total first (:func:`bonus_value`: the brick's length against
+    what the bricks left build, :func:`capacity`);
   - a lightning race: ``skip`` and a layout the solver finds, from the
     supply alone when it can (no build loses a brick), else from all the
     seat's bricks.
 * **Evaluation** (:meth:`TempleBrain.evaluate`): for each player, the points
   already scored (cards, score tokens, bonus bricks, unused tokens, the
-  longest pending bonus brick) plus, for each face-up card, its value times
-  :data:`DECAY` to the power of the bricks the player still needs to finish
-  it (the solver, from the supply, with the build's bricks fixed; nothing
-  when the build can no longer be finished, half when another player needs
-  fewer bricks there; a build that completes at the reveal also counts its
-  longest brick, the likely bonus), plus :data:`SUPPLY_WEIGHT` per stud left
-  in supply. A sealed submission counts as laid (tried out as the reveal
-  would), and a sealed Bag as the temple it completes. Once two partners
+  longest pending bonus brick) plus, for each face-up card, its value and
+  its likely bonus brick (:func:`bonus_guess`: the longest brick of the build
+  or of the supply; the build's longest once it completes at the reveal)
+  times :data:`DECAY` to the power of the bricks the player still needs to
+  finish it (the solver with the build's bricks fixed, from the supply; when
+  the supply alone cannot finish it, from the supply and the bricks of the
+  player's other builds — they come back when those temples complete, or may
+  be moved — plus :data:`FREED_WAIT` bricks for the wait; nothing when even
+  those cannot; half when another player needs fewer bricks there), plus
+  :data:`SUPPLY_WEIGHT` per stud left in supply, plus what the player's
+  bricks can still build of the deck (:func:`capacity`: each card they could
+  build counts :data:`CAPACITY_WEIGHT` of its value, shared among the
+  players), which is what a long brick kept as a bonus costs. A sealed
+  submission counts as laid (tried out as the reveal would), and a sealed Bag
+  as the temple it completes. Once two partners
   agreed to build the last card jointly (both offered), each counts the
   better of its own build and half the card's value (rounded up) decayed by
   the bricks the joint build still needs from both supplies; an offer alone
@@ -52,13 +63,15 @@ Decisions:
 * **Budgets** (:meth:`TempleBrain.budget`), measured in CPU time on the
   arena: ``strong`` screens its plans in one world, keeps
   :data:`STRONG.candidates <STRONG>` and plays each in ``worlds`` samples
-  with ``depth`` greedy decisions of every awaited seat (the other seats'
-  sealed moves, then the next round), well inside 2 s of one core at p99;
+  with ``depth`` greedy decisions of every awaited seat (the next round),
+  well inside 2 s of one core at p99, and chooses at random among the plans
+  within ``tolerance`` points of the best: a round is simultaneous, so a
+  sealed move that the public position determined could be read in advance;
   ``easy`` looks one submission ahead in one world and picks by a softmax
   at :data:`EASY_TEMPERATURE` points, so it sometimes lays a weaker brick.
   The greedy look-ahead policy (:meth:`TempleBrain.rollout_plan`) takes the
-  best statically scored brick (or the race layout, or the longest bonus
-  brick) without trying plans out.
+  best statically scored brick (or the race layout, or the best bonus brick)
+  without trying plans out.
 * **Race delay** (:meth:`TempleBrain.answer_delay`): in a lightning race a
   computer waits before entering its layout, so a human can win: a uniform
   draw from :data:`RACE_DELAY` (strong 30–90 s, easy 2–5 min), never more than
@@ -96,7 +109,7 @@ from bot.games.temple.components import LENGTHS, MORTAR, STAR
 from bot.games.temple.engine import ENGINE, deadline_seconds
 from bot.games.temple.geometry import Brick, Cell, sort_bricks
 from bot.games.temple.reveal import half_up
-from bot.games.temple.solver import counts_of, find_layout
+from bot.games.temple.solver import buildable, counts_of, find_layout
 from bot.games.temple.state import (
     PHASE_BONUS,
     PHASE_RACE,
@@ -111,8 +124,16 @@ Plan = tuple[Action, ...]
 DECAY: Final = 0.8
 #: a build another player is closer to finishing is worth this share
 CONTESTED: Final = 0.5
+#: the share of the likely bonus brick's length a build in progress counts (in full
+#: once it completes at the reveal)
+BONUS_SHARE: Final = 1.0
+#: bricks' worth of waiting counted when a build needs bricks now in another of the
+#: seat's builds (freed when that temple completes, or moved)
+FREED_WAIT: Final = 2
 #: points per stud left in supply (bricks to build with)
 SUPPLY_WEIGHT: Final = 0.02
+#: the share of a deck card's value (split among the players) its builders count
+CAPACITY_WEIGHT: Final = 1.0
 #: brick plans kept after the static guess (strong and easy)
 BRICK_PLANS: Final = 8
 #: swaps and hammer bricks kept
@@ -120,7 +141,7 @@ SWAP_PLANS: Final = 3
 HAMMER_PLANS: Final = 3
 #: easy's softmax temperature, in points
 EASY_TEMPERATURE: Final = 0.4
-STRONG: Final = Budget(worlds=6, candidates=6, depth=2, temperature=0.0)
+STRONG: Final = Budget(worlds=10, candidates=8, depth=2, temperature=0.0, tolerance=0.1)
 EASY: Final = Budget(worlds=1, candidates=0, depth=0, temperature=EASY_TEMPERATURE)
 #: seconds a computer waits before entering a lightning layout, by level
 RACE_DELAY: Final[dict[str, tuple[float, float]]] = {
@@ -195,16 +216,48 @@ def bricks_needed(
 
 
 def _need(
-    silhouette: frozenset[Cell], bricks: list[Brick], supply: dict[int, int], mortar: bool
-) -> int | None:
+    silhouette: frozenset[Cell],
+    bricks: list[Brick],
+    supply: dict[int, int],
+    mortar: bool,
+    elsewhere: dict[int, int] | None = None,
+) -> float | None:
+    """The bricks still to lay on a build (its worth decays with them): from the supply
+    alone, else from the supply and the bricks of the seat's other builds
+    (``elsewhere``: they come back when those temples complete, or may be moved) plus
+    :data:`FREED_WAIT` for the wait; None when even those cannot finish it."""
     if not silhouette:
         return None
-    return bricks_needed(silhouette, tuple(sorted(bricks)), counts_of(supply), mortar)
+    fixed = tuple(sorted(bricks))
+    need = bricks_needed(silhouette, fixed, counts_of(supply), mortar)
+    if need is not None or not elsewhere or not any(elsewhere.values()):
+        return need
+    pooled = {length: supply.get(length, 0) + elsewhere.get(length, 0) for length in LENGTHS}
+    freed = bricks_needed(silhouette, fixed, counts_of(pooled), mortar)
+    return None if freed is None else freed + FREED_WAIT
 
 
-def progress(value: int, need: int | None) -> float:
+def elsewhere(builds: list[list[Brick]], area: int) -> dict[int, int]:
+    """The lengths of the bricks in every build but ``area``'s."""
+    counts = dict.fromkeys(LENGTHS, 0)
+    for other, bricks in enumerate(builds):
+        if other != area:
+            for brick in bricks:
+                counts[brick.length] += 1
+    return counts
+
+
+def progress(value: float, need: float | None) -> float:
     """What a build ``need`` bricks from finishing a card worth ``value`` is worth."""
     return 0.0 if need is None else value * DECAY**need
+
+
+def bonus_guess(bricks: list[Brick], supply: dict[int, int]) -> int:
+    """The bonus brick a build will likely give: its longest brick, or the longest the
+    supply still holds (a completion scores the card and a brick's length)."""
+    laid = max((b.length for b in bricks), default=0)
+    free = max((length for length, count in supply.items() if count > 0), default=0)
+    return max(laid, free)
 
 
 class Board:
@@ -234,18 +287,24 @@ def _points(player: Player, board: Board) -> float:
     return float(cards + sum(player.score_tokens) + sum(player.bonus) + pending + board.tokens)
 
 
-def _needs(state: GameState, boards: list[Board]) -> dict[int, list[int | None]]:
+def _needs(state: GameState, boards: list[Board]) -> dict[int, list[float | None]]:
     """Per active area, each player's bricks still needed there."""
-    found: dict[int, list[int | None]] = {}
+    found: dict[int, list[float | None]] = {}
     for area in state.active_areas():
         silhouette = state.silhouette(area)
-        row: list[int | None] = []
+        row: list[float | None] = []
         for board in boards:
             if board.bagged == area:
                 row.append(0)
                 continue
             row.append(
-                _need(silhouette, board.builds[area], board.supply, board.mortar_area == area)
+                _need(
+                    silhouette,
+                    board.builds[area],
+                    board.supply,
+                    board.mortar_area == area,
+                    elsewhere(board.builds, area),
+                )
             )
         found[area] = row
     return found
@@ -286,19 +345,40 @@ def totals(state: GameState) -> list[float]:
         total = _points(state.players[seat], board)
         for area, row in needs.items():
             mine = row[seat]
-            worth = progress(values[area], mine)
-            if mine == 0:  # completes at the reveal: the card and a bonus brick
-                worth += max((b.length for b in board.builds[area]), default=0)
-            elif mine is not None and any(
-                n is not None and n < mine for i, n in enumerate(row) if i != seat
-            ):
+            bricks = board.builds[area]
+            bonus = (
+                max((b.length for b in bricks), default=0)
+                if mine == 0  # completes at the reveal: its longest brick
+                else bonus_guess(bricks, board.supply)
+            )
+            worth = progress(values[area] + BONUS_SHARE * bonus, mine)
+            if mine and any(n is not None and n < mine for i, n in enumerate(row) if i != seat):
                 worth *= CONTESTED
             if pair is not None and seat in pair:
                 worth = max(worth, joint)
             total += worth
         total += SUPPLY_WEIGHT * sum(k * n for k, n in board.supply.items())
+        total += capacity(state, seat)
         result.append(total)
     return result
+
+
+def capacity(state: GameState, seat: int) -> float:
+    """What the seat's bricks (supply, builds, and a pending bonus's bricks but the
+    longest) are worth for the cards still in the deck: each card it could still
+    build counts its value, shared among the players, times :data:`CAPACITY_WEIGHT`.
+    A brick kept as a bonus is out of play for good; this is what it costs."""
+    deck = [c for c in state.deck if c != lightning_card().id]
+    if not deck:
+        return 0.0
+    player = state.players[seat]
+    owned = player.owned()
+    for lengths in player.pending_bonus.values():
+        for length in sorted(lengths)[:-1]:
+            owned[length] += 1
+    counts = counts_of(owned)
+    worth = sum(card(c).value for c in deck if buildable(card(c).cells, counts, False))
+    return CAPACITY_WEIGHT * worth / state.seats
 
 
 def relative(values: list[float], seat: int) -> float:
@@ -339,9 +419,16 @@ class Scorer:
         found = self.state.card_at(area)
         if found is None:
             return 0.0
-        need = _need(found.cells, bricks, supply, self.board.mortar_area == area)
-        # a lost build still counts its bricks a little (they come back on a fit)
-        return progress(found.value, need) if need is not None else -0.01 * len(bricks)
+        need = _need(
+            found.cells,
+            bricks,
+            supply,
+            self.board.mortar_area == area,
+            elsewhere(self.board.builds, area),
+        )
+        if need is None:  # a lost build still counts its bricks a little (a fit returns them)
+            return -0.01 * len(bricks)
+        return progress(found.value + BONUS_SHARE * bonus_guess(bricks, supply), need)
 
     def brick(self, action: Place | Move) -> float:
         new = _laid_brick(self.board, action)
@@ -422,9 +509,11 @@ def round_plans(state: GameState, seat: int) -> list[Plan]:
     plans: list[Plan] = [(a,) for a in bricks]
     plans.append((Pass(),))
     swaps = [(scorer.swap(a), a) for a in actions if isinstance(a, Swap)]
-    plans += [(a,) for a in _ranked([(v, a) for v, a in swaps if v > 0], SWAP_PLANS)]
     player = state.players[seat]
     sub = state.submission(seat)
+    for swap in _ranked([(v, a) for v, a in swaps if v > 0], SWAP_PLANS):
+        # under Hammer & Chisel a swap still waits for the round's brick (or a pass)
+        plans += _then_brick(state, seat, (swap,))[:1] if sub.hammer else [(swap,)]
     if Hammer() in actions and state.dice[seat] != STAR and not sub.hammer:
         hammered = _after(state, seat, Hammer())
         if hammered is not None:
@@ -455,6 +544,37 @@ def _mortar_helps(state: GameState, seat: int, scorer: Scorer, area: int) -> boo
     return mortared is not None and (plain is None or mortared < plain)
 
 
+def joint_step(state: GameState, seat: int) -> Action | None:
+    """The look-ahead's move for a partner in an agreed joint build of the last card
+    (both offered): the brick that brings the joint build closest to completion without
+    covering a cell of the partner's bricks (which would make the joint build fail),
+    else a pass. The static guess (:class:`Scorer`) sees the seat's own build only."""
+    pair = joint_partners(state) if state.joint_rule else None
+    areas = state.active_areas()
+    if pair is None or seat not in pair or len(areas) != 1:
+        return None
+    area = areas[0]
+    boards = [Board(state, s) for s in pair]
+    taken = {cell for board in boards for brick in board.builds[area] for cell in brick.cells()}
+    fixed = [brick for board in boards for brick in board.builds[area]]
+    pooled = {k: sum(board.supply.get(k, 0) for board in boards) for k in LENGTHS}
+    silhouette = state.silhouette(area)
+    best: Action = Pass()
+    best_need = _need(silhouette, fixed, pooled, False)
+    for action in legal.round_actions(state, seat):
+        if not isinstance(action, Place) or action.area != area or action.length is None:
+            continue
+        brick = Brick(action.length, *action.cell)
+        if taken & set(brick.cells()):
+            continue
+        after = dict(pooled)
+        after[brick.length] -= 1
+        need = _need(silhouette, [*fixed, brick], after, False)
+        if need is not None and (best_need is None or need < best_need):
+            best, best_need = action, need
+    return best
+
+
 def race_layouts(state: GameState, seat: int) -> list[Lightning]:
     """A layout from the supply alone if there is one, else from every brick."""
     if state.race_card is None:
@@ -468,8 +588,22 @@ def race_layouts(state: GameState, seat: int) -> list[Lightning]:
 
 
 def bonus_plans(state: GameState, seat: int) -> list[Plan]:
+    """Every bonus brick the seat may keep, the best for what it still needs first
+    (:func:`bonus_value`)."""
     pending = state.players[seat].pending_bonus
-    return [(Bonus(a, k),) for a in sorted(pending) for k in sorted(set(pending[a]), reverse=True)]
+    plans: list[Plan] = [
+        (Bonus(a, k),) for a in sorted(pending) for k in sorted(set(pending[a]), reverse=True)
+    ]
+    scored = [(bonus_value(state, seat, plan[0]), index) for index, plan in enumerate(plans)]
+    return [plans[index] for _, index in sorted(scored, key=lambda pair: (-pair[0], pair[1]))]
+
+
+def bonus_value(state: GameState, seat: int, choice: Action) -> float:
+    """The seat's total once it keeps ``choice`` as its bonus brick: the brick's length,
+    and the worth of its builds from the supply the others return to (a long brick
+    kept is a long brick a bigger card may miss)."""
+    child = _after(state, seat, choice)
+    return -math.inf if child is None else totals(child)[seat]
 
 
 # --------------------------------------------------------------------------- the brain
@@ -480,6 +614,12 @@ class TempleBrain(Brain[GameState, Action]):
 
     def copy(self, state: GameState) -> GameState:
         return copy_state(state)
+
+    def baseline(self) -> Brain[GameState, Action]:
+        """The frozen strong player of commit 41143bd (:mod:`bot.games.temple.baseline`)."""
+        from bot.games.temple.baseline import TempleBaseline
+
+        return TempleBaseline(self.engine)
 
     def budget(self, level: str) -> Budget:
         return STRONG if level == "strong" else EASY
@@ -506,7 +646,32 @@ class TempleBrain(Brain[GameState, Action]):
         rng.shuffle(deal)
         world.deck = top + deal
         world.seed = rng.getrandbits(62)
+        self._seal_for_others(state, world, seat, rng)
         return world
+
+    def _seal_for_others(
+        self, state: GameState, world: GameState, seat: int, rng: random.Random
+    ) -> None:
+        """Give each other seat that has sealed its move (public) a sealed move of its
+        own choosing in ``world``: what the greedy policy seals there, from the public
+        position (what it sealed is not public). An unfinished submission is private
+        and the seat still awaited: it is dropped."""
+        if world.phase != PHASE_ROUND:
+            return
+        for other in sorted(state.submissions):
+            if other == seat or not state.submissions[other].complete():
+                continue
+            scratch = copy_state(world)
+            scratch.submissions = {}
+            plan = self.rollout_plan(scratch, other, rng) or (Pass(),)
+            for step in plan:
+                try:
+                    ENGINE.apply(scratch, other, step)
+                except RuleError:
+                    scratch.submissions = {}
+                    ENGINE.apply(scratch, other, Pass())
+                    break
+            world.submissions[other] = scratch.submissions[other]
 
     def plans(self, state: GameState, seat: int) -> list[Plan]:
         if seat not in ENGINE.waiting_for(state):
@@ -533,6 +698,9 @@ class TempleBrain(Brain[GameState, Action]):
             layouts = race_layouts(state, seat)
             return (layouts[0],) if layouts else (Skip(),)
         if state.phase == PHASE_ROUND:
+            joint = joint_step(state, seat)
+            if joint is not None:
+                return (joint,)
             bricks = best_bricks(state, seat, 1)
             return (bricks[0],) if bricks else (Pass(),)
         return None

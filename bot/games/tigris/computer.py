@@ -9,23 +9,26 @@ Decisions:
 * **Plans: one action each.** A turn's two actions are two decisions (the
   search looks at the second one in its look-ahead). In the action phase the
   candidates are scored by a cheap heuristic on the board and only the best
-  :data:`MAX_ACTION_PLANS` are kept:
+  :data:`MAX_ACTION_PLANS` are kept, plus the best :data:`RESERVED_PLANS`
+  withdrawals and swaps (the answers to a threat or a poor hand, which the
+  heuristic ranks low but the evaluation values):
 
   - *tiles*: for each colour in hand, empty squares next to a kingdom where
     the tile scores for the seat (its leader of that colour, or its king),
     red tiles next to its own leaders (revolt defence), tiles that complete a
     2×2 of one colour (a monument), tiles that bring a leaderless region with
     treasures into its trader's kingdom, and joins that start a war, scored
-    by the war's likely outcome (both sides' tiles plus the supporting tiles
-    in each hand of the sampled world); at most :data:`PER_COLOUR` squares
-    per colour;
+    by the chance of winning it (:func:`win_chance`); at most
+    :data:`PER_COLOUR` squares per colour;
   - *leaders*: from supply (or moved, a little penalised) next to temples,
     into kingdoms without a leader of that colour (more tiles of its colour,
-    temples next to it, treasures for a trader count), or revolts the seat
-    should win; at most :data:`PER_LEADER` squares per leader;
+    temples next to it, the treasures a trader takes count), or revolts by
+    their chance of being won; at most :data:`PER_LEADER` squares per leader;
   - *catastrophes* on the only temple next to an opponent's leader (the
     leader goes back to supply), never on one that holds up the seat's own
     leader;
+  - *withdrawals* of a leader another player could beat in a war started
+    with one tile (:func:`war_risk`): withdrawn, it gives the winner nothing;
   - *swaps*: the tiles of colours the seat has no leader on the board for
     (red kept for support), or the whole hand when it cannot score at all;
   - ``pass`` only when nothing else is found.
@@ -33,50 +36,65 @@ Decisions:
   The other decisions are small and all their options are plans: support
   (0 to the eligible tiles), the order of wars, which treasures to take,
   which monument (or none).
+* **Conflicts from the seat's own information.** Whether a revolt or a war
+  can be won is a chance, never read off a sampled hand: the defender's hand
+  is as many tiles drawn from those the seat has not seen
+  (:func:`holds_at_most`, hypergeometric), and the defender wins ties. The
+  attacker's support rule (:func:`attack_support`: the count with the best
+  chance, less :data:`SUPPORT_COST` per tile) is the same in the look-ahead
+  that values the placement starting a conflict and in the support decided
+  after it, so a revolt started is a revolt fought (a look-ahead that read the
+  sampled hand would value a placement as if its support always won, which
+  the support decided without that hand does not bear out).
+* **One horizon for a turn.** The strong look-ahead ends when the deciding
+  seat's next turn begins (the rest of its turn, then every other player's),
+  whatever the decision (an action, a support, a treasure): the placement
+  and the support that follows it are valued at the same moment of the game.
 * **Evaluation** (from the seat's side, minus the opponents': the best of
   them in part, their mean in part, so a 2-player game is a plain
   difference). Each seat's value is its points after treasures sorted
   weakest first, weighted :data:`SORTED_WEIGHTS` (the final score is the
   weakest colour, then the next), plus its leaders on the board (each worth
   more in a bigger kingdom with more tiles of its colour and more temples
-  next to it, and more the weaker its colour), the tiles in hand (red for
-  support, colours it has leaders for), and catastrophes left. A state
-  waiting for a conflict, a war order, treasures or a monument is first
-  settled by the greedy policy, so a plan that starts a war is valued by
-  the war's result. A finished game is worth ±WIN
-  (:func:`~bot.games.computer.result_value`).
-* **Hidden information, sampled honestly.** Hidden are the other hands, the
-  bag's order and (unless ``scoring: open``) the other players' points. The
-  sampler starts from every tile that is neither on the board nor in the
-  seat's hand (the tile counts are public), sorts them, shuffles them with
-  the search's random source and deals the other hands (their sizes are
-  public) and the bag (its size is public); the rest are the discarded
-  tiles. Which tiles were discarded is not used: the state does not keep
-  it, and others' swaps hide it. The state's seed is replaced. Under hidden
-  scoring the other players' points cannot be rebuilt from the state (the
-  public log of scoring events is private to each scorer), so they are
-  replaced by an estimate from public information: the seat assumes every
-  opponent has kept pace with it (a copy of its own points). Treasures
-  taken are public events and kept as they are.
+  next to it, and more the weaker its colour; less by :data:`EXPOSED` of
+  the risk of losing it in a war one tile could start, with the points the
+  winner would take), the tiles in hand (red for support, colours it has
+  leaders for), and catastrophes left. A state waiting for a conflict, a war
+  order, treasures or a monument is first settled by the greedy policy, so
+  a plan that starts a war is valued by the war's result. A finished game is
+  worth ±WIN (:func:`~bot.games.computer.result_value`).
+* **Hidden information, sampled honestly.** Hidden are the other hands and
+  the bag's order. The sampler starts from every tile that is neither on the
+  board nor in the seat's hand (the tile counts are public), sorts them,
+  shuffles them with the search's random source and deals the other hands
+  (their sizes are public) and the bag (its size is public); the rest are
+  the discarded tiles. Which tiles were discarded is not used: the state
+  does not keep it, and others' swaps hide it. The state's seed is replaced.
+  The other players' points stay as they are, also under hidden scoring:
+  every point is scored by a public action (a tile next to a leader, a
+  conflict's outcome, a monument's points, a treasure taken), so a player
+  who follows the public log knows them all, and the computer does
+  (``tests/games/tigris/test_tigris_computer.py`` replays games with every
+  hand and the bag dealt differently and gets the same points).
 * **Budgets.** ``easy``: one sampled world, every plan valued once, picked by
   a softmax at temperature :data:`EASY_TEMPERATURE` (under a third of a
   point in the weakest colour, which weighs 2), so it usually plays a good
   move and sometimes a merely decent one; a few ms. ``strong``:
-  :data:`STRONG` — the 5 best plans of the one-world screen are each played
-  in 6 sampled worlds, followed by 3 rounds of the awaited seats' greedy
-  decisions (:meth:`TigrisBrain.rollout_plan`: the best plan of the cheap
-  heuristic, support by the greedy rule), which covers the seat's second
-  action and the next seat's answer. In the arena this costs about 60 ms of
-  one core at the median and 160 ms at the 99th percentile, far inside the
-  2 s allowed; it already beats ``easy`` in nearly every game, so the spare
-  time is left for the service's workers (bigger budgets were not measured).
+  :data:`STRONG` — the best plans of the one-world screen are each played in
+  sampled worlds up to the horizon above, by the greedy policy
+  (:meth:`TigrisBrain.rollout_plan`: the best plan of the cheap heuristic,
+  support by the rules above), inside 2 s of one core at p99 (docs/computer.md
+  has the measurements).
 """
 
 from __future__ import annotations
 
+import math
 import random
 from collections import Counter
+from functools import lru_cache
 
+from bot.games.base import GameEngine
 from bot.games.computer import Brain, Budget, result_value
 from bot.games.tigris.actions import (
     Action,
@@ -90,6 +108,7 @@ from bot.games.tigris.actions import (
     Support,
     Swap,
     TakeTreasures,
+    WithdrawLeader,
 )
 from bot.games.tigris.board import (
     NEIGHBOURS,
@@ -128,6 +147,8 @@ Plan = tuple[Action, ...]
 
 #: action plans kept after the heuristic (the one-world screen values each)
 MAX_ACTION_PLANS = 18
+#: withdrawals and swaps kept beside them
+RESERVED_PLANS = 3
 #: tile squares kept per colour in hand
 PER_COLOUR = 3
 #: squares kept per leader
@@ -139,15 +160,32 @@ BEST_OPPONENT_SHARE = 0.5
 #: easy's softmax temperature, in evaluation units
 EASY_TEMPERATURE = 0.6
 #: the strong search's budget
-STRONG = Budget(worlds=6, candidates=5, depth=3, temperature=0.0)
+#: the strong search; its look-ahead ends when the deciding seat's next turn begins (the
+#: rest of its turn, every other player's turn: the depth only bounds it), so every
+#: decision of a turn, a placement and the support that follows, is valued at the same
+#: moment of the game
+STRONG = Budget(worlds=6, candidates=5, depth=40, temperature=0.0)
 #: greedy steps that settle a pending conflict or question before evaluating
 SETTLE_STEPS = 12
+#: the share of a leader's worth (and of the points its loss gives) lost to the risk
+#: of a war another player can start with one tile
+EXPOSED = 0.5
+#: a treasure a placement takes at once, in the heuristic's units (a wild point)
+TREASURE_WORTH = 1.5
+#: what committing one more tile to a conflict must add to the chance of winning it
+SUPPORT_COST = 0.08
 
 
 class TigrisBrain(Brain[GameState, Action]):
     """Plans, evaluation and honest sampling for Tigris & Euphrates (module docstring)."""
 
     # --- the contract ---------------------------------------------------------------
+
+    def baseline(self) -> Brain[GameState, Action]:
+        """The frozen strong player of commit 41143bd (:mod:`bot.games.tigris.baseline`)."""
+        from bot.games.tigris.baseline import TigrisBaseline
+
+        return TigrisBaseline(self.engine)
 
     def budget(self, level: str) -> Budget:
         if level == "easy":
@@ -164,6 +202,12 @@ class TigrisBrain(Brain[GameState, Action]):
             return [(action,) for _, action in _action_candidates(state, seat)]
         return [(action,) for action in legal_actions(state, seat)]
 
+    def __init__(self, engine: GameEngine[GameState, Action]) -> None:
+        super().__init__(engine)
+        #: the seat deciding and its turn, from the real state the search samples: the
+        #: look-ahead stops when that seat's next turn begins
+        self.decider: tuple[int, int] | None = None
+
     def evaluate(self, state: GameState, seat: int) -> float:
         if state.phase not in (PHASE_ACTION, PHASE_OVER):
             state = self._settled(state)
@@ -173,10 +217,9 @@ class TigrisBrain(Brain[GameState, Action]):
         return _relative_value(state, seat)
 
     def sample(self, state: GameState, seat: int, rng: random.Random) -> GameState:
+        self.decider = (seat, state.turn_number)
         world = state.copy()
-        unseen = Counter(TILE_COUNTS)
-        unseen.subtract(world.board.tiles.values())
-        unseen.subtract(world.players[seat].hand)
+        unseen = unseen_tiles(state, seat)
         pool = [colour for colour in COLOURS for _ in range(max(0, unseen[colour]))]
         rng.shuffle(pool)
         for other, player in enumerate(world.players):
@@ -185,14 +228,16 @@ class TigrisBrain(Brain[GameState, Action]):
             size = len(player.hand)
             player.hand = sorted(pool[:size], key=COLOURS.index)
             del pool[:size]
-            if world.scoring != "open":
-                player.points = dict(world.players[seat].points)
         size = len(world.bag)
         world.bag = pool[:size]
         world.seed = rng.getrandbits(32)
         return world
 
     def rollout_plan(self, state: GameState, seat: int, rng: random.Random) -> Plan | None:
+        if self.decider is not None:
+            decider, turn = self.decider
+            if state.active == decider and state.turn_number > turn:
+                return None  # the deciding seat's next turn: every decision is valued here
         action = _greedy_action(state, seat)
         return None if action is None else (action,)
 
@@ -242,21 +287,76 @@ def _greedy_action(state: GameState, seat: int) -> Action | None:
     return None
 
 
+def unseen_tiles(state: GameState, seat: int) -> Counter[Colour]:
+    """The tiles ``seat`` has not seen, by colour: neither on the board nor in its hand
+    (the other hands, the bag and the discards are dealt from them)."""
+    unseen = Counter(TILE_COUNTS)
+    unseen.subtract(state.board.tiles.values())
+    unseen.subtract(state.players[seat].hand)
+    return unseen
+
+
+def holds_at_most(state: GameState, seat: int, other: int, colour: Colour, most: int) -> float:
+    """The chance, as ``seat`` sees it, that ``other``'s hand holds at most ``most`` tiles
+    of ``colour``: its hand is as many tiles drawn from what ``seat`` has not seen
+    (hypergeometric). The same for every world sampled from ``seat``'s information."""
+    if most < 0:
+        return 0.0
+    unseen = unseen_tiles(state, seat)
+    total = sum(max(0, n) for n in unseen.values())
+    good = max(0, unseen[colour])
+    size = min(len(state.players[other].hand), total)
+    if most >= min(size, good):
+        return 1.0
+    return _hypergeometric_cdf(total, good, size, most)
+
+
+@lru_cache(maxsize=20_000)
+def _hypergeometric_cdf(total: int, good: int, draws: int, most: int) -> float:
+    whole = math.comb(total, draws)
+    if whole == 0:
+        return 1.0
+    return (
+        sum(math.comb(good, k) * math.comb(total - good, draws - k) for k in range(most + 1))
+        / whole
+    )
+
+
+def win_chance(state: GameState, seat: int, rival: int, colour: Colour, lead: int) -> float:
+    """The chance an attacker ``lead`` ahead of the defender (temples or tiles, with its own
+    support counted) wins once the defender commits all it holds of ``colour``: the
+    defender wins ties, so it must hold at most ``lead - 1``."""
+    return holds_at_most(state, seat, rival, colour, lead - 1)
+
+
+def attack_support(state: GameState, seat: int) -> int:
+    """What an attacker commits, from its own information only (never the defender's
+    hand, even in a sampled world, where it is known): the count with the best chance
+    of winning, less :data:`SUPPORT_COST` per tile. The same rule values the placement
+    that starts a conflict and the support decided after it, so a revolt started is a
+    revolt fought."""
+    conflict = state.conflict
+    assert conflict is not None
+    colour = conflict.support_colour
+    mine = state.players[seat].hand.count(colour)
+    best, best_value = 0, -math.inf
+    for count in range(mine + 1):
+        lead = conflict.attacker_base + count - conflict.defender_base
+        value = win_chance(state, seat, conflict.defender, colour, lead) - SUPPORT_COST * count
+        if value > best_value + 1e-9:
+            best, best_value = count, value
+    return best
+
+
 def _greedy_support(state: GameState, seat: int) -> int:
-    """Commit just enough to win when it can, nothing when it cannot."""
+    """The attacker by :func:`attack_support`; the defender, who sees the attack, commits
+    just enough to win when it can, nothing when it cannot."""
     conflict = state.conflict
     assert conflict is not None
     colour = conflict.support_colour
     mine = state.players[seat].hand.count(colour)
     if seat == conflict.attacker:
-        rival = state.players[conflict.defender].hand.count(colour)
-        needed = conflict.defender_base + rival + 1 - conflict.attacker_base
-        if needed <= 0:
-            return 0
-        if needed <= mine:
-            return needed
-        # Cannot be sure to win: all in when the defender might fall short.
-        return mine if conflict.attacker_base + mine > conflict.defender_base else 0
+        return attack_support(state, seat)
     attack = conflict.attacker_base + (conflict.attacker_committed or 0)
     needed = attack - conflict.defender_base
     if needed <= 0 or needed > mine:
@@ -342,9 +442,14 @@ def _action_candidates(state: GameState, seat: int) -> list[tuple[float, Action]
     candidates.extend(_tile_candidates(view))
     candidates.extend(_leader_candidates(view))
     candidates.extend(_catastrophe_candidates(view))
-    candidates.extend(_swap_candidates(view))
     candidates.sort(key=lambda pair: -pair[0])
     kept = candidates[:MAX_ACTION_PLANS]
+    # the answers to a threat or a poor hand always reach the search: the one-world
+    # screen values them with the evaluation's war risk and hand
+    kept += sorted(_withdraw_candidates(view) + _swap_candidates(view), key=lambda pair: -pair[0])[
+        :RESERVED_PLANS
+    ]
+    kept.sort(key=lambda pair: -pair[0])
     if not kept:
         kept = [(0.0, Pass())]
     return kept
@@ -461,11 +566,9 @@ def _war_value(view: _Board, sq: Square, colour: Colour, around: list[int]) -> f
         mine = view.face_up_count(regions.squares[mine_region], war_colour)
         theirs = view.face_up_count(regions.squares[theirs_region], war_colour)
         my_hand = view.hand.count(war_colour) - (1 if colour == war_colour else 0)
-        their_hand = state.players[other].hand.count(war_colour)
-        if mine + my_hand > theirs + their_hand:
-            total += (1 + theirs) * view.need[war_colour] + 1.0
-        else:
-            total -= (1 + mine) * view.need[war_colour] + 1.0
+        chance = win_chance(state, seat, other, war_colour, mine + my_hand - theirs)
+        total += chance * ((1 + theirs) * view.need[war_colour] + 1.0)
+        total -= (1 - chance) * ((1 + mine) * view.need[war_colour] + 1.0)
     if not clashes:
         return None
     return total
@@ -499,21 +602,23 @@ def _leader_candidates(view: _Board) -> list[tuple[float, Action]]:
                 if rival_sq is not None:
                     rival = board.leaders[rival_sq].seat
                     theirs = sum(1 for nb in NEIGHBOURS[rival_sq] if board.is_temple(nb))
-                    their_red = state.players[rival].hand.count(RED)
-                    if temples_here + my_red > theirs + their_red:
-                        value += 1.5 + 0.3 * view.face_up_count(regions.squares[region], colour)
-                    else:
-                        value -= 2.0
+                    chance = win_chance(state, seat, rival, RED, temples_here + my_red - theirs)
+                    gain = 1.5 + 0.3 * view.face_up_count(regions.squares[region], colour)
+                    value += chance * gain - (1 - chance) * 2.0
                 else:
                     members = regions.squares[region]
                     value += 0.25 * min(8, view.face_up_count(members, colour))
                     value += 0.05 * min(20, len(members))
-                    if colour == GREEN:
-                        value += 0.8 * sum(1 for s in members if s in board.treasures)
+                    if colour == GREEN:  # the trader takes all treasures but one
+                        treasures = sum(1 for s in members if s in board.treasures)
+                        value += TREASURE_WORTH * max(0, treasures - 1) + 0.3 * min(1, treasures)
                     if colour == BLACK:
                         value += 0.03 * min(20, len(members))
             else:
                 value += 0.1 * _adjacent_group_tiles(view, sq, colour)
+                if colour == GREEN:  # founds a kingdom: its trader takes all treasures but one
+                    treasures = _adjacent_group_treasures(view, sq)
+                    value += TREASURE_WORTH * max(0, treasures - 1) + 0.3 * min(1, treasures)
             value *= view.need[colour]
             if origin is not None:
                 value -= current + 0.5
@@ -521,6 +626,11 @@ def _leader_candidates(view: _Board) -> list[tuple[float, Action]]:
         options.sort(key=lambda pair: -pair[0])
         result.extend(options[:PER_LEADER])
     return result
+
+
+def _adjacent_group_treasures(view: _Board, sq: Square) -> int:
+    groups = {view.group[nb] for nb in NEIGHBOURS[sq] if nb in view.group}
+    return sum(1 for group in groups for s in view.groups[group] if s in view.board.treasures)
 
 
 def _adjacent_group_tiles(view: _Board, sq: Square, colour: Colour) -> int:
@@ -572,6 +682,45 @@ def _catastrophe_candidates(view: _Board) -> list[tuple[float, Action]]:
     return result[:2]
 
 
+def _withdraw_candidates(view: _Board) -> list[tuple[float, Action]]:
+    """Leaders an opponent could attack with one tile (a war over a square next to both
+    kingdoms) and would likely beat: withdrawn, they give the winner no points."""
+    board, regions, seat, state = view.board, view.regions, view.seat, view.state
+    result: list[tuple[float, Action]] = []
+    for sq, leader in sorted(board.leaders.items()):
+        if leader.seat != seat:
+            continue
+        mine_region = regions.region_of(sq)
+        if mine_region < 0:
+            continue
+        mine = view.face_up_count(regions.squares[mine_region], leader.colour)
+        my_hand = view.hand.count(leader.colour)
+        worst = 0.0
+        for other in regions.kingdoms():
+            rival_sq = view.leader_of(other, leader.colour) if other != mine_region else None
+            if rival_sq is None or board.leaders[rival_sq].seat == seat:
+                continue
+            joins = any(
+                _empty(view, nb)
+                and mine_region in regions.kingdoms_around(nb)
+                and other in regions.kingdoms_around(nb)
+                and len(regions.kingdoms_around(nb)) == 2
+                for member in regions.squares[mine_region]
+                for nb in NEIGHBOURS[member]
+            )
+            if not joins:
+                continue
+            theirs = view.face_up_count(regions.squares[other], leader.colour)
+            # they attack and we defend (ties are ours) with all we hold
+            lose = 1.0 - holds_at_most(
+                state, seat, board.leaders[rival_sq].seat, leader.colour, mine + my_hand - theirs
+            )
+            worst = max(worst, lose * (1 + mine) * view.need[leader.colour])
+        if worst > 0.5:
+            result.append((worst - 1.0, WithdrawLeader(leader.colour)))
+    return result
+
+
 def _swap_candidates(view: _Board) -> list[tuple[float, Action]]:
     board, seat = view.board, view.seat
     hand = view.hand
@@ -593,7 +742,58 @@ def _swap_candidates(view: _Board) -> list[tuple[float, Action]]:
 # --- evaluation ---------------------------------------------------------------------
 
 
-def _seat_value(state: GameState, seat: int, regions: Regions) -> float:
+def joinable(state: GameState, regions: Regions) -> dict[int, set[int]]:
+    """For each kingdom, the kingdoms one tile could join it to (an empty square next to
+    both and to no third)."""
+    board = state.board
+    pairs: dict[int, set[int]] = {}
+    seen: set[Square] = set()
+    for members in regions.squares:
+        for sq in members:
+            for nb in NEIGHBOURS[sq]:
+                if nb in seen or not board.is_empty(nb):
+                    continue
+                seen.add(nb)
+                around = regions.kingdoms_around(nb)
+                if len(around) == 2:
+                    first, second = sorted(around)
+                    pairs.setdefault(first, set()).add(second)
+                    pairs.setdefault(second, set()).add(first)
+    return pairs
+
+
+def war_risk(
+    state: GameState, seat: int, sq: Square, regions: Regions, joins: dict[int, set[int]]
+) -> tuple[float, int]:
+    """The chance, as ``seat`` sees it, that its leader on ``sq`` loses a war another
+    player starts with one tile (the likeliest such war), and the face-up tiles of its
+    colour on its side (what the winner would score)."""
+    board = state.board
+    leader = board.leaders[sq]
+    region = regions.region_of(sq)
+    if region < 0 or region not in joins:
+        return 0.0, 0
+    colour = leader.colour
+    mine = sum(1 for s in regions.squares[region] if board.is_face_up(s, colour))
+    held = state.players[seat].hand.count(colour)
+    worst = 0.0
+    for other in joins[region]:
+        rival = next(
+            (
+                board.leaders[s].seat
+                for s in regions.leaders[other]
+                if board.leaders[s].colour == colour and board.leaders[s].seat != seat
+            ),
+            None,
+        )
+        if rival is None:
+            continue
+        theirs = sum(1 for s in regions.squares[other] if board.is_face_up(s, colour))
+        worst = max(worst, 1.0 - holds_at_most(state, seat, rival, colour, mine + held - theirs))
+    return worst, mine
+
+
+def _seat_value(state: GameState, seat: int, regions: Regions, joins: dict[int, set[int]]) -> float:
     player = state.players[seat]
     points = final_points(player)
     ordered = sorted(points.values())
@@ -613,7 +813,11 @@ def _seat_value(state: GameState, seat: int, regions: Regions) -> float:
         worth += 0.02 * min(25, len(members))
         if leader.colour == GREEN:
             worth += 0.3 * sum(1 for s in members if s in board.treasures)
-        value += worth * need[leader.colour] * 0.8
+        worth *= need[leader.colour] * 0.8
+        risk, side = war_risk(state, seat, sq, regions, joins)
+        # a leader another player can beat in a war by one tile: it may be lost, with a
+        # point for the winner per tile of its side (withdrawing it saves those)
+        value += worth - EXPOSED * risk * (worth + 0.5 * (1 + side))
     led = {leader.colour for leader in board.leaders.values() if leader.seat == seat}
     for colour in player.hand:
         if colour == RED:
@@ -628,7 +832,8 @@ def _seat_value(state: GameState, seat: int, regions: Regions) -> float:
 
 def _relative_value(state: GameState, seat: int) -> float:
     regions = Regions(state.board)
-    values = [_seat_value(state, other, regions) for other in range(len(state.players))]
+    joins = joinable(state, regions)
+    values = [_seat_value(state, other, regions, joins) for other in range(len(state.players))]
     mine = values[seat]
     others = [value for other, value in enumerate(values) if other != seat]
     if not others:

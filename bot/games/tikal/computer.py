@@ -5,31 +5,51 @@ Decisions:
 * **Plans.** A 10-AP turn is ONE plan: its steps and ``end``. It is built
   greedily, goal by goal, on a copy of the (sampled) world through the real
   rules (:func:`bot.games.tikal.flow.apply`), so every step is legal when it
-  comes. The goals, each priced in AP with the cheapest figures
-  (:func:`bot.games.tikal.paths.costs_from` from the goal's hex, which is
-  symmetric, gives every figure's and entry's cost at once):
-  take a temple (enough strength for a strict majority: new workers or the
-  leader from the cheapest entry, or spare figures from elsewhere), dig a
-  temple held (1–2 levels), guard a temple held (optionally after digging
-  it), reinforce a thin majority, recover 1–2 treasure tokens, exchange a
-  single treasure for a set, build a camp where it shortens the way to the
+  comes. The goals, each priced in AP with the cheapest figures: take a
+  temple (enough strength for a strict majority: new workers or the leader
+  from the cheapest entry, or spare figures from elsewhere), dig a temple
+  held (1–2 levels), guard a temple held (optionally after digging it),
+  reinforce a thin majority, recover 1–2 treasure tokens, exchange a single
+  treasure for a set, build a camp where it shortens the way to the
   targets. The greedy takes the goal with the best gain per AP, weighted by
   a *priority* (balanced, temples, treasures, digging, guards, camps), so
   the handful of priorities gives a handful of distinct turns; leftover AP
   enter workers. Identical plans are kept once.
+* **Strong plans more.** The strong level (its budget's ``breadth``) also
+  weighs *focused* turns (:func:`focus_plans`): for each kind of goal — a
+  guard, a camp, taking a temple, denying one (taking or tying a temple
+  another seat holds, counting what that seat loses), treasures towards a
+  set, an exchange, digging — its richest goal first, then the balanced
+  turn. These are turns no priority builds (the greedy weighs gain per AP
+  and never what an opponent loses), so strong does not merely look further
+  ahead than easy along the same turns.
+* **Ways** are the rules' own: every cost is
+  :func:`bot.games.tikal.paths.costs_from` (from one hex, or several with
+  their starting costs), remembered per layout (:func:`ways`) since a plan
+  asks for them many times; the hex in hand is priced by laying it in the
+  world for the time of the look (:func:`bot.games.tikal.paths.crossing_cost`).
 * **Laying the hex** is a decision of its own, but it is planned together
   with the turn it opens: the legal placements are ranked by a cheap reach
-  test (a Dijkstra from the laid hex for each seat: a temple or treasure
-  hex laid near our figures and far from theirs scores its worth), the best
-  :data:`PLACEMENTS` are kept, and each is followed by the turn plans above,
-  so the search compares whole turns. Picking an auction hex likewise: each
-  revealed hex, followed by its best :data:`PICK_PLACEMENTS` placements and
-  their turns.
-* **Bids** are one plan, decided by rule (the search's one-ply value cannot
-  see what a turn is worth while the auction runs): bid one more than the
-  high bid while that stays within what going now is worth (the spread of
-  the revealed hexes' worths, a point for the tempo, more for a volcano when
-  we lead its scoring), never more than half our score; else pass.
+  test (a temple or treasure hex laid near our figures and far from theirs
+  scores its worth), the best :data:`PLACEMENTS` are kept, and each is
+  followed by the turn plans above, so the search compares whole turns.
+  Picking an auction hex likewise: each revealed hex, followed by its best
+  :data:`PICK_PLACEMENTS` placements and their turns.
+* **Bids** (:func:`valued_bid`) are one plan, decided by what winning the
+  auction is worth (:func:`auction_worth`): each revealed hex is priced for
+  the seat and for its strongest rival still bidding by what a turn with it
+  gains (its best placement and turn) plus :data:`LAID_SHARE` of its
+  reach-test value (its worth beyond the turn); whoever wins takes the hex
+  that leaves it most ahead, the other the best of the rest; the worth is
+  the seat's lead when it wins less its lead when the rival wins, plus
+  :data:`TEMPO` (a volcano, which every seat scores this round, by the order
+  alone: :data:`VOLCANO_FIRST`). It bids one more than the high bid while
+  that is below :data:`BID_SHADE` of the worth (the worth is the best of
+  several estimates, so it runs high), never more than :data:`BID_SHARE` of
+  its score. So a rich temple
+  the rival would take is worth denying. Both levels bid so; the greedy
+  look-ahead bids by a cheap rule (:func:`bid_decision`: the spread of the
+  revealed hexes' worths).
 * **Evaluation** (points): each seat's projected total is its score, plus
   its treasure sets × the scorings it has left, plus guarded temples × the
   scorings left, plus temples held by a strict majority × a discounted
@@ -50,40 +70,25 @@ Decisions:
   on how the real state was stored (a reloaded state lists them otherwise).
 * **Budgets.** ``easy``: one world, the plans' values through a softmax of
   temperature :data:`EASY_TEMPERATURE` points (it plays sensibly but takes a
-  worse turn now and then). ``strong``: :data:`STRONG` — the best 6 plans
-  played in 6 worlds each, followed by greedy turns of every seat (in a
-  two-player game 4: the other player's answer, our next turn, and both
-  again). The look-
-  ahead is what strong gains over easy: against easy in 20 two-player base
-  games (seed 1000) strong won 50% looking 0 decisions ahead, 65% at 1, 60%
-  at 2, 70% at 3 (8 worlds) and 75% at 4 (6 worlds), at a p99 of 0.13, 0.49,
-  0.84, 1.30 and 1.22 s of one core: the best of these, and its
-  p99 is well inside the issue's 2 s. The look-ahead counts turns, not
-  decisions (:data:`LOOK_AHEAD`, by player count; the budget's depth only
-  bounds it): bids, decided by rule, are played but not counted. Two
-  players: 4 turns, as measured above. Three players: 5 (both opponents,
-  our next turn, both opponents again); with 4 decisions (the first
-  opponent's second turn was the last) strong won 12 of 20 three-player
-  base games against easy (seed 1000), with 6 turns 14 (p99 1.14 s, 1.94 s
-  against random), with 5 turns 16 (p99 0.96 s, 1.08 s against random).
-  Four players: 4 turns (one round); 6 lost games (base 14 → 10 of 20,
-  auction 10 → 5 of 20 at 6 decisions). Counting turns instead of decisions
-  lifted the four-player auction from 10 to 13 of 20 (4 decisions had been
-  mostly bids). Tried on the three-player base games and not kept:
-  weighing the best opponent more for strong (0.8 of the max, 0.2 of the
-  mean: 10 of 20), more plans for strong (4 placements × all 6 priorities:
-  12 of 20), 9 worlds (8 of 20); that 9 worlds did worse than 6 shows how
-  noisy 20 games are. The greedy look-ahead
+  worse turn now and then). ``strong``: :data:`STRONG` — the best plans of
+  the one-world screen, each played in several worlds and followed by the
+  greedy turns of every seat for :data:`LOOK_AHEAD` turns by player count
+  (two players 4: the other player's answer, our next turn, and both again;
+  three 5, through the answers to our next turn; four 4, one round); bids,
+  decided by rule there, are played but not counted, and the budget's depth
+  only bounds the look-ahead. The greedy look-ahead
   (:meth:`TikalBrain.rollout_plan`) is the best placement and the balanced
-  turn only, after the first revealed hex in an auction. (docs/computer.md has the arena table.)
+  turn only, after the first revealed hex in an auction. The budget keeps
+  a decision within 2 s of one core at p99; docs/computer.md has the arena
+  measurements that chose it.
 """
 
 from __future__ import annotations
 
-import heapq
 import math
 import random
 from dataclasses import dataclass
+from typing import Any
 
 from bot.games.base import GameEngine, RuleError
 from bot.games.computer import Brain, Budget, result_value
@@ -103,14 +108,13 @@ from bot.games.tikal.actions import (
     Place,
     Recover,
 )
-from bot.games.tikal.board import ADJACENT, Space, opposite, rotate
+from bot.games.tikal.board import ADJACENT, Space
 from bot.games.tikal.components import (
     COST_CAMP,
     COST_DIG,
     COST_ENTER,
     COST_EXCHANGE,
     COST_GUARD,
-    COST_PASSAGE,
     COST_RECOVER,
     LEADER,
     MAX_ENTERED_PER_TURN,
@@ -124,7 +128,7 @@ from bot.games.tikal.components import (
     VOLCANO,
     WORKER,
 )
-from bot.games.tikal.paths import passage_ends
+from bot.games.tikal.paths import costs_from, crossing_cost
 from bot.games.tikal.scoring import treasure_points
 from bot.games.tikal.state import (
     PHASE_ACTIONS,
@@ -160,7 +164,7 @@ PRIORITIES: dict[str, dict[str, float]] = {
 PLACE_PRIORITIES = ("balanced", "temples", "treasures")
 EASY_TEMPERATURE = 3.0
 #: the budget's depth only bounds the look-ahead: :data:`LOOK_AHEAD` stops it
-STRONG = Budget(worlds=6, candidates=6, depth=60, temperature=0.0)
+STRONG = Budget(worlds=6, candidates=6, depth=60, temperature=0.0, breadth=1)
 #: the turns strong looks ahead (bids are not counted), by player count (module
 #: docstring): two players 4, three 5 (through the answers to our next turn), four 4
 LOOK_AHEAD = {2: 4, 3: 5, 4: 4}
@@ -175,6 +179,17 @@ LEADER_WORTH = 2.5
 TOKEN_IN_REACH = 0.6
 #: a bid never spends more than this share of our score
 BID_SHARE = 0.5
+#: points for playing before the others (their answer comes after ours)
+TEMPO = 1.0
+#: a bid stays under this share of what winning is worth: the worth is the best of
+#: several estimates, so it runs high (the winner's curse), and a point paid is lost
+BID_SHADE = 0.6
+#: what taking a volcano is worth beyond the order it sets: scoring first (more when
+#: leading, by a fifth of the lead)
+VOLCANO_FIRST = 2.0
+#: the share of a hex's reach-test value (its worth near our figures) an auction
+#: counts beyond the turn it is played in
+LAID_SHARE = 0.5
 
 
 class TikalBrain(Brain[GameState, Action]):
@@ -185,6 +200,12 @@ class TikalBrain(Brain[GameState, Action]):
         #: greedy decisions played since the last evaluation: the search evaluates
         #: each look-ahead once at its end, so this counts the look-ahead under way
         self.ahead = 0
+
+    def baseline(self) -> Brain[GameState, Action]:
+        """The frozen strong player of commit 41143bd (:mod:`bot.games.tikal.baseline`)."""
+        from bot.games.tikal.baseline import TikalBaseline
+
+        return TikalBaseline(self.engine)
 
     def budget(self, level: str) -> Budget:
         if level == "easy":
@@ -202,10 +223,7 @@ class TikalBrain(Brain[GameState, Action]):
         final = result_value(self.engine, state, seat)
         if final is not None:
             return final
-        values = projections(state)
-        mine = values[seat]
-        others = [v for s, v in enumerate(values) if s != seat]
-        return mine - 0.5 * max(others) - 0.5 * sum(others) / len(others)
+        return relative(state, seat)
 
     def reveals(self, action: Action) -> bool:
         """A recovered treasure is a hex's hidden top token: the turn is planned again
@@ -213,7 +231,16 @@ class TikalBrain(Brain[GameState, Action]):
         return isinstance(action, Recover)
 
     def plans(self, state: GameState, seat: int) -> list[tuple[Action, ...]]:
-        return plans_for(state, seat, PLACEMENTS, tuple(PRIORITIES), PLACE_PRIORITIES)
+        return self.plans_at(state, seat, 0)
+
+    def plans_at(self, state: GameState, seat: int, breadth: int) -> list[tuple[Action, ...]]:
+        """The greedy priorities' turns; with a ``breadth``, also the focused turns
+        (:func:`focus_plans`) after each placement or pick."""
+        if state.phase == PHASE_BID and seat in rules.waiting_for(state):
+            return [(valued_bid(self, state, seat),)]
+        return plans_for(
+            state, seat, PLACEMENTS, tuple(PRIORITIES), PLACE_PRIORITIES, focus=breadth > 0
+        )
 
     def rollout_plan(
         self, state: GameState, seat: int, rng: random.Random
@@ -422,10 +449,12 @@ def plans_for(
     priorities: tuple[str, ...],
     place_priorities: tuple[str, ...],
     first: bool = False,
+    focus: bool = False,
 ) -> list[tuple[Action, ...]]:
     """The plans for ``seat``'s decision now (module docstring); empty when not awaited.
     With ``first``, an auction pick stops at the first revealed hex giving a plan (the
-    greedy look-ahead plays the first plan only)."""
+    greedy look-ahead plays the first plan only); with ``focus``, the focused turns
+    are added (:func:`focus_plans`)."""
     if seat not in rules.waiting_for(state):
         return []
     found: list[tuple[Action, ...]] = []
@@ -441,12 +470,12 @@ def plans_for(
             world = fast_copy(state)
             if not _act(world, seat, Pick(slot)):
                 continue
-            for rest in _continue(world, seat, pick_places, priorities, place_priorities):
+            for rest in _continue(world, seat, pick_places, priorities, place_priorities, focus):
                 found.append((Pick(slot), *rest))
             if first and found:
                 break
     else:
-        found.extend(_continue(state, seat, places, priorities, place_priorities))
+        found.extend(_continue(state, seat, places, priorities, place_priorities, focus))
     unique = list(dict.fromkeys(found))
     if not unique:
         legal_now = legal.legal_actions(state, seat)
@@ -460,6 +489,7 @@ def _continue(
     places: int,
     priorities: tuple[str, ...],
     place_priorities: tuple[str, ...],
+    focus: bool = False,
 ) -> list[tuple[Action, ...]]:
     """Plans from a place or action phase of ``seat``'s turn."""
     if seat not in rules.waiting_for(state):
@@ -475,9 +505,12 @@ def _continue(
                 continue
             for priority in place_priorities:
                 found.append((action, *turn_plan(world, seat, priority)))
+            if focus:
+                found.extend((action, *plan) for plan in focus_plans(world, seat))
         return found
     if state.phase == PHASE_ACTIONS:
-        return [turn_plan(state, seat, priority) for priority in priorities]
+        plans = [turn_plan(state, seat, priority) for priority in priorities]
+        return plans + focus_plans(state, seat) if focus else plans
     return []
 
 
@@ -493,52 +526,29 @@ def _act(state: GameState, seat: int, action: Action, steps: list[Action] | None
 
 # -- ways ---------------------------------------------------------------------------------
 
-#: the crossings of the laid hexes: each hex's neighbours and what crossing to them costs
-Graph = dict[Space, list[tuple[Space, int]]]
+#: the most layouts' costs remembered (a decision looks at a few layouts many times)
+WAYS_CACHE = 4096
+_WAYS: dict[tuple[Any, ...], dict[Space, int]] = {}
 
 
-def build_graph(state: GameState) -> Graph:
-    """The crossings as :mod:`bot.games.tikal.paths` prices them (volcanoes left out),
-    built once per position so that the many cost searches of a plan share it."""
-    graph: Graph = {}
-    for space, hex_ in state.hexes.items():
-        if hex_.kind == VOLCANO:
-            continue
-        edges = []
-        for direction, neighbour in ADJACENT[space]:
-            other = state.hexes.get(neighbour)
-            if other is None or other.kind == VOLCANO:
-                continue
-            cost = hex_.stones[direction] + other.stones[opposite(direction)]
-            if cost:
-                edges.append((neighbour, cost))
-        graph[space] = edges
-    return graph
-
-
-def distances(
-    graph: Graph, state: GameState, seat: int, sources: dict[Space, int], limit: int
+def ways(
+    state: GameState, seat: int, origin: Space | dict[Space, int], limit: int
 ) -> dict[Space, int]:
-    """The cheapest cost for ``seat``'s figure from any of ``sources`` (each with its
-    starting cost) to every hex within ``limit``, with ``seat``'s secret passages;
-    the same costs as :func:`bot.games.tikal.paths.costs_from`, which is symmetric."""
-    ends = passage_ends(state, seat)
-    best = dict(sources)
-    heap = [(cost, space) for space, cost in sources.items()]
-    heapq.heapify(heap)
-    while heap:
-        cost, space = heapq.heappop(heap)
-        if cost > best.get(space, cost):
-            continue
-        steps = graph.get(space, [])
-        if space in ends:
-            steps = [*steps, *((end, COST_PASSAGE) for end in ends if end != space)]
-        for neighbour, step in steps:
-            total = cost + step
-            if total <= limit and total < best.get(neighbour, total + 1):
-                best[neighbour] = total
-                heapq.heappush(heap, (total, neighbour))
-    return best
+    """:func:`bot.games.tikal.paths.costs_from` (the rules' own crossing costs), within
+    ``limit``, remembered per layout: the costs depend only on the laid hexes and the
+    seat's camps, which a turn's steps rarely change, while a plan asks for them many
+    times (every goal, every step, every sampled world)."""
+    layout = tuple(
+        (space, hex_.tile, hex_.rotation, hex_.camp) for space, hex_ in state.hexes.items()
+    )
+    start = tuple(sorted(origin.items())) if isinstance(origin, dict) else origin
+    key = (layout, seat, start)
+    full = _WAYS.get(key)
+    if full is None:
+        if len(_WAYS) >= WAYS_CACHE:
+            _WAYS.clear()
+        full = _WAYS[key] = costs_from(state, seat, origin)
+    return {space: cost for space, cost in full.items() if cost <= limit}
 
 
 # -- placement ------------------------------------------------------------------------
@@ -563,35 +573,42 @@ def _worth(tile: str) -> float:
     return 0.5
 
 
-def reach_costs(graph: Graph, state: GameState, seat: int) -> dict[Space, int]:
+def reach_costs(state: GameState, seat: int) -> dict[Space, int]:
     """What bringing one of ``seat``'s figures to each hex costs: from its figures, or
     entered (1 AP) at the base camp or one of its camps."""
     sources = {entry: COST_ENTER for entry in legal.entry_spaces(state, seat)}
     for space, hex_ in state.hexes.items():
         if seat in hex_.figures:
             sources[space] = 0
-    return distances(graph, state, seat, sources, REACH_LIMIT)
+    return ways(state, seat, sources, REACH_LIMIT)
 
 
-def _cost_to(
-    state: GameState, reach: dict[Space, int], space: Space, stones: tuple[int, ...]
-) -> float:
-    """The cost to reach a hex laid on ``space`` with ``stones`` (its board edges)."""
-    best = math.inf
-    for direction, neighbour in ADJACENT[space]:
-        other = state.hexes.get(neighbour)
-        if other is None or other.kind == VOLCANO or neighbour not in reach:
-            continue
-        step = stones[direction] + other.stones[opposite(direction)]
-        if step:
-            best = min(best, reach[neighbour] + step)
-    return best
+def _entry_costs(state: GameState, space: Space) -> list[tuple[Space, int]]:
+    """What crossing from each neighbour into a hex laid on ``space`` costs (the rules'
+    own crossing costs: the hex is laid in ``state`` for the time of the look)."""
+    return [
+        (neighbour, cost)
+        for direction, neighbour in ADJACENT[space]
+        if (cost := crossing_cost(state, space, direction, neighbour)) > 0
+    ]
+
+
+def _cost_to(reach: dict[Space, int], entries: list[tuple[Space, int]]) -> float:
+    """The cost to reach a hex from the hexes ``reach`` prices, over ``entries``."""
+    return min((reach[nb] + cost for nb, cost in entries if nb in reach), default=math.inf)
 
 
 def best_placements(state: GameState, seat: int, count: int) -> list[Place]:
     """The ``count`` best legal placements of the hex in hand by the reach test."""
     tile = state.in_hand
     assert tile is not None
+    return [place for _value, place in scored_placements(state, seat, tile)[:count]]
+
+
+def scored_placements(state: GameState, seat: int, tile: str) -> list[tuple[float, Place]]:
+    """The legal placements of ``tile`` (one rotation per space), best first, with their
+    reach-test value: the hex's worth, more the nearer it is to ``seat``'s figures and
+    the farther from the others'."""
     options = placement.placements(state, tile)
     spec = TILES[tile]
     if spec.kind == VOLCANO:
@@ -601,32 +618,28 @@ def best_placements(state: GameState, seat: int, count: int) -> list[Place]:
         ]
     else:
         worth = _worth(tile)
-        graph = build_graph(state)
-        reaches = [reach_costs(graph, state, other) for other in range(state.seats)]
+        reaches = [reach_costs(state, other) for other in range(state.seats)]
         scored = []
         for space, rotation in options:
-            stones = rotate(spec.stones, rotation)
-            mine = _cost_to(state, reaches[seat], space, stones)
+            state.hexes[space] = Hex(tile=tile, rotation=rotation)
+            try:
+                entries = _entry_costs(state, space)
+            finally:
+                del state.hexes[space]
+            mine = _cost_to(reaches[seat], entries)
             theirs = min(
-                (
-                    _cost_to(state, reach, space, stones)
-                    for other, reach in enumerate(reaches)
-                    if other != seat
-                ),
+                (_cost_to(reach, entries) for other, reach in enumerate(reaches) if other != seat),
                 default=math.inf,
             )
             value = worth * (_reach(mine) - 0.6 * _reach(theirs)) - 0.01 * min(mine, 30)
             scored.append((value, space, rotation))
     scored.sort(key=lambda item: (-item[0], item[1], item[2]))
-    chosen: list[Place] = []
+    chosen: list[tuple[float, Place]] = []
     spaces: set[Space] = set()
-    for _value, space, rotation in scored:
-        if space in spaces:
-            continue
-        spaces.add(space)
-        chosen.append(Place(space, rotation))
-        if len(chosen) >= count:
-            break
+    for value, space, rotation in scored:
+        if space not in spaces:
+            spaces.add(space)
+            chosen.append((value, Place(space, rotation)))
     return chosen
 
 
@@ -654,17 +667,23 @@ class Goal:
     steps: list[Action]
 
 
-def turn_plan(state: GameState, seat: int, priority: str) -> tuple[Action, ...]:
-    """One turn for ``seat`` (its steps and ``end``), built goal by goal on a copy."""
+def turn_plan(
+    state: GameState, seat: int, priority: str, first: Goal | None = None
+) -> tuple[Action, ...]:
+    """One turn for ``seat`` (its steps and ``end``), built goal by goal on a copy;
+    ``first``, when given, is pursued before the others."""
     world = fast_copy(state)
     weights = PRIORITIES[priority]
-    graph = build_graph(world)
     steps: list[Action] = []
+    if first is not None:
+        for action in first.steps:
+            if not _act(world, seat, action, steps):
+                break
     for _ in range(12):
         turn = world.turn
         if turn is None or turn.seat != seat or world.phase != PHASE_ACTIONS or turn.ap <= 0:
             break
-        goals = [g for g in goals_now(world, graph, seat) if g.cost <= turn.ap and g.gain > 0]
+        goals = [g for g in goals_now(world, seat) if g.cost <= turn.ap and g.gain > 0]
         if not goals:
             break
         best = max(goals, key=lambda g: weights.get(g.kind, 1.0) * g.gain / max(1, g.cost))
@@ -679,6 +698,21 @@ def turn_plan(state: GameState, seat: int, priority: str) -> tuple[Action, ...]:
     if world.phase == PHASE_ACTIONS and seat in rules.waiting_for(world):
         steps.append(End())
     return tuple(steps)
+
+
+def focus_plans(state: GameState, seat: int) -> list[tuple[Action, ...]]:
+    """Turns the greedy priorities do not build (strong only): for each kind of goal —
+    a guard, a camp, taking or denying a temple, treasures for a set, an exchange,
+    digging — its richest goal first, then the balanced turn."""
+    turn = state.turn
+    if turn is None or turn.seat != seat or state.phase != PHASE_ACTIONS:
+        return []
+    best: dict[str, Goal] = {}
+    for goal in goals_now(state, seat, deny=True):
+        fits = goal.cost <= turn.ap and goal.gain > 0
+        if fits and (goal.kind not in best or goal.gain > best[goal.kind].gain):
+            best[goal.kind] = goal
+    return [turn_plan(state, seat, "balanced", goal) for _, goal in sorted(best.items())]
 
 
 def _fill(world: GameState, seat: int, steps: list[Action]) -> None:
@@ -790,8 +824,9 @@ def _bring(
     return cost, steps
 
 
-def goals_now(world: GameState, graph: Graph, seat: int) -> list[Goal]:
-    """Every goal worth a look for ``seat`` now (module docstring)."""
+def goals_now(world: GameState, seat: int, deny: bool = False) -> list[Goal]:
+    """Every goal worth a look for ``seat`` now (module docstring); with ``deny``, also
+    taking or tying a temple another seat holds, counting what it loses."""
     turn = world.turn
     assert turn is not None
     ap = turn.ap
@@ -805,12 +840,12 @@ def goals_now(world: GameState, graph: Graph, seat: int) -> list[Goal]:
     base: dict[Space, int] = {}
     if player.camps > 0 and ap >= COST_CAMP and left >= 2:
         entries = legal.entry_spaces(world, seat)
-        base = distances(graph, world, seat, dict.fromkeys(entries, 0), 20)
+        base = ways(world, seat, dict.fromkeys(entries, 0), 20)
     for space, hex_ in sorted(world.hexes.items()):
         if hex_.kind == TEMPLE and hex_.guard is None:
-            goals.extend(_temple_goals(world, graph, seat, space, hex_, ap, left, hold))
+            goals.extend(_temple_goals(world, seat, space, hex_, ap, left, hold, deny))
         elif hex_.kind == TREASURE and hex_.tokens:
-            goals.extend(_treasure_goals(world, graph, seat, space, hex_, ap, left))
+            goals.extend(_treasure_goals(world, seat, space, hex_, ap, left))
         elif (
             rules.camp_ground(hex_)
             and hex_.camp is None
@@ -818,7 +853,7 @@ def goals_now(world: GameState, graph: Graph, seat: int) -> list[Goal]:
             and left >= 2
             and ap >= COST_CAMP
         ):
-            gain = _camp_gain(world, graph, seat, space, base)
+            gain = _camp_gain(world, seat, space, base)
             if gain > 0:
                 goals.append(Goal("camp", gain, COST_CAMP, [Camp(space)]))
     if ap >= COST_EXCHANGE:
@@ -826,15 +861,23 @@ def goals_now(world: GameState, graph: Graph, seat: int) -> list[Goal]:
     return goals
 
 
+def _holder(hex_: Hex) -> int | None:
+    """The seat strictly strongest on a temple, if one is."""
+    ranked = sorted(((f.strength, s) for s, f in hex_.figures.items()), reverse=True)
+    if not ranked or (len(ranked) > 1 and ranked[1][0] == ranked[0][0]):
+        return None
+    return ranked[0][1]
+
+
 def _temple_goals(
     world: GameState,
-    graph: Graph,
     seat: int,
     space: Space,
     hex_: Hex,
     ap: int,
     left: int,
     hold: float,
+    deny: bool = False,
 ) -> list[Goal]:
     turn = world.turn
     assert turn is not None
@@ -870,7 +913,7 @@ def _temple_goals(
                 gain = (value + extra) * left - value * hold * min(1.0, 0.55 + 0.15 * margin) - lost
                 goals.append(Goal("guard", gain, cost, [*dig_steps[:extra], Guard(space, figure)]))
         if margin <= 2:
-            dist = distances(graph, world, seat, {space: 0}, ap)
+            dist = ways(world, seat, space, ap)
             brought = _bring(_units(world, seat, space, dist), space, 1, 1, ap)
             if brought is not None:
                 cost, steps = brought
@@ -879,12 +922,21 @@ def _temple_goals(
     need = others - mine.strength + 1
     if need > 7:
         return goals
-    dist = distances(graph, world, seat, {space: 0}, ap)
+    dist = ways(world, seat, space, ap)
     units = _units(world, seat, space, dist)
     brought = _bring(units, space, need, 0, ap)
     if brought is not None:
         cost, steps = brought
         goals.append(Goal("take", value * hold * 0.7, cost, steps))
+    holder = _holder(hex_)
+    if deny and holder is not None and holder != seat:
+        # what the holder loses: taking it, or only tying it (nobody strictly strongest)
+        loss = value * hold_weight(scorings_left(world, holder)) * 0.7
+        if brought is not None:
+            goals.append(Goal("deny", value * hold * 0.7 + loss, brought[0], brought[1]))
+        tied = _bring(units, space, need - 1, 0, ap) if need > 1 else None
+        if tied is not None:
+            goals.append(Goal("deny", loss, tied[0], tied[1]))
     # taking it with a margin of 2 and digging a level at once
     if levels_left > 0 and rules.next_level(world, hex_) is not None:
         brought = _bring(units, space, need + 1, max(1, dug + 1), ap - COST_DIG)
@@ -897,7 +949,7 @@ def _temple_goals(
 
 
 def _treasure_goals(
-    world: GameState, graph: Graph, seat: int, space: Space, hex_: Hex, ap: int, left: int
+    world: GameState, seat: int, space: Space, hex_: Hex, ap: int, left: int
 ) -> list[Goal]:
     turn = world.turn
     assert turn is not None
@@ -923,7 +975,7 @@ def _treasure_goals(
                 goals.append(Goal("recover", gain, cost, recover))
             continue
         if dist is None:
-            dist = distances(graph, world, seat, {space: 0}, ap)
+            dist = ways(world, seat, space, ap)
         units = _units(world, seat, space, dist)
         brought = _bring(units, space, 0, need - have, ap - COST_RECOVER * taken)
         if brought is not None:
@@ -948,11 +1000,9 @@ def _exchange_goals(world: GameState, seat: int, left: int) -> list[Goal]:
     return goals
 
 
-def _camp_gain(
-    world: GameState, graph: Graph, seat: int, space: Space, base: dict[Space, int]
-) -> float:
+def _camp_gain(world: GameState, seat: int, space: Space, base: dict[Space, int]) -> float:
     """AP saved reaching the temples and treasures from a camp on ``space``."""
-    from_camp = distances(graph, world, seat, {space: 0}, 12)
+    from_camp = ways(world, seat, space, 12)
     saved = 0.0
     for target, hex_ in world.hexes.items():
         if (hex_.kind == TEMPLE and hex_.guard is None) or (hex_.kind == TREASURE and hex_.tokens):
@@ -964,6 +1014,111 @@ def _camp_gain(
 
 
 # -- auctions -----------------------------------------------------------------------------
+
+
+def valued_bid(brain: TikalBrain, state: GameState, seat: int) -> Action:
+    """Bid one more than the high bid while that costs less than winning is worth to
+    ``seat`` (:func:`auction_worth`), never more than :data:`BID_SHARE` of its score;
+    else pass."""
+    auction = state.auction
+    assert auction is not None
+    score = state.players[seat].score
+    amount = auction.high + 1
+    if amount > score or amount > score * BID_SHARE:
+        return Pass()
+    return Bid(amount) if amount < BID_SHADE * auction_worth(brain, state, seat) else Pass()
+
+
+def auction_worth(brain: TikalBrain, state: GameState, seat: int) -> float:
+    """What winning this auction is worth to ``seat``, in points (its evaluation's).
+
+    Each revealed hex is priced for ``seat`` and for its strongest rival still bidding
+    by what a turn with it gains the one who plays it (its best placement and turn,
+    from the position now). Whoever wins takes the hex that leaves it most ahead (its
+    own gain, or what it denies the other), the other its best of the rest. The worth
+    is ``seat``'s lead when it wins less its lead when the rival wins, plus
+    :data:`TEMPO` for playing first: so a rich temple the rival would take is worth
+    denying, and a hex nobody needs is worth little."""
+    auction = state.auction
+    assert auction is not None
+    rivals = [other for other in auction.order if other != seat and other not in auction.passed]
+    if not rivals:
+        return math.inf
+    values = projections(state)
+    rival = max(rivals, key=lambda other: (values[other], -other))
+    mine, theirs = hex_gains(state, seat), hex_gains(state, rival)
+    tiles = sorted(set(mine) & set(theirs))
+    if not tiles:
+        return TEMPO
+
+    def first_takes(first: dict[str, float], second: dict[str, float]) -> float:
+        """The first player's gain less the second's, the first taking the hex that
+        leaves it most ahead (its own gain, or what it denies)."""
+        return max(
+            first[tile] - max((second[other] for other in tiles if other != tile), default=0.0)
+            for tile in tiles
+        )
+
+    return first_takes(mine, theirs) + first_takes(theirs, mine) + TEMPO
+
+
+def hex_gains(state: GameState, seat: int) -> dict[str, float]:
+    """For each revealed hex, what ``seat`` gains in its evaluation by taking it now and
+    playing its turn (its best placement, the balanced turn)."""
+    world = fast_copy(state)
+    if not _win_free(world, seat):
+        return {}
+    before = relative(world, seat)
+    gains: dict[str, float] = {}
+    for plan in plans_for(world, seat, PICK_PLACEMENTS, ("balanced",), ("balanced",)):
+        pick = plan[0]
+        if not isinstance(pick, Pick):
+            continue
+        tile = world.revealed[pick.slot - 1]
+        if TILES[tile].kind == VOLCANO:
+            continue
+        child = fast_copy(world)
+        for step in plan:
+            if seat not in rules.waiting_for(child) or not _act(child, seat, step):
+                break
+        gains[tile] = max(gains.get(tile, -math.inf), relative(child, seat) - before)
+    for tile in gains:  # and what the hex is worth to it beyond this turn
+        laid = scored_placements(world, seat, tile)
+        gains[tile] += LAID_SHARE * max(0.0, laid[0][0]) if laid else 0.0
+    values = projections(world)
+    lead = values[seat] - max(v for other, v in enumerate(values) if other != seat)
+    for tile in set(world.revealed):
+        if TILES[tile].kind == VOLCANO:  # every seat scores this round: only the order counts
+            gains[tile] = VOLCANO_FIRST + 0.2 * max(0.0, lead)
+    return gains
+
+
+def _win_free(world: GameState, seat: int) -> bool:
+    """Let ``seat`` win the auction under way for free (the others pass, ``seat`` bids
+    1 when it must and gets its point back); whether it now picks its hex."""
+    scores = [player.score for player in world.players]
+    for _ in range(4 * world.seats):
+        if world.phase != PHASE_BID:
+            break
+        (bidder,) = rules.waiting_for(world)
+        high = world.auction.high if world.auction is not None else 0
+        if bidder == seat and not _act(world, seat, Bid(high + 1)):
+            _act(world, seat, Pass())
+        elif bidder != seat:
+            _act(world, bidder, Pass())
+    for player, before in zip(world.players, scores, strict=True):
+        player.paid -= before - player.score
+        player.score = before
+    playing = (PHASE_PICK, PHASE_PLACE, PHASE_ACTIONS)
+    return world.phase in playing and seat in rules.waiting_for(world)
+
+
+def relative(state: GameState, seat: int) -> float:
+    """``seat``'s projected total less the others' (half the best, half the mean)."""
+    values = projections(state)
+    mine = values[seat]
+    others = [v for s, v in enumerate(values) if s != seat]
+    return mine - 0.5 * max(others) - 0.5 * sum(others) / len(others)
 
 
 def turn_worth(state: GameState, seat: int) -> float:

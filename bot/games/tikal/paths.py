@@ -18,6 +18,7 @@ Decisions:
 from __future__ import annotations
 
 import heapq
+from collections.abc import Mapping
 
 from bot.games.tikal.board import ADJACENT, Space, opposite
 from bot.games.tikal.components import COST_PASSAGE, VOLCANO
@@ -41,13 +42,15 @@ def passage_ends(state: GameState, seat: int) -> set[Space]:
 
 
 def costs_from(
-    state: GameState, seat: int, origin: Space, limit: int | None = None
+    state: GameState, seat: int, origin: Space | Mapping[Space, int], limit: int | None = None
 ) -> dict[Space, int]:
     """The cheapest cost from ``origin`` to every hex ``seat``'s figure can reach
-    (``origin`` itself at 0), leaving out hexes dearer than ``limit``."""
+    (``origin`` itself at 0), leaving out hexes dearer than ``limit``. ``origin`` may
+    be several hexes, each with the cost of starting there (the cheapest start wins)."""
     ends = passage_ends(state, seat)
-    best: dict[Space, int] = {origin: 0}
-    heap = [(0, origin)]
+    best: dict[Space, int] = dict(origin) if isinstance(origin, Mapping) else {origin: 0}
+    heap = [(cost, space) for space, cost in best.items()]
+    heapq.heapify(heap)
     while heap:
         cost, space = heapq.heappop(heap)
         if cost > best.get(space, cost):

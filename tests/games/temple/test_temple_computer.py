@@ -7,6 +7,7 @@ runs with a small budget through the same search (only ``budget`` differs).
 
 from __future__ import annotations
 
+import hashlib
 import random
 from collections.abc import Iterator
 
@@ -17,13 +18,14 @@ from temple_helpers import build, game
 
 from bot.games.computer import RANDOM, Budget, decide
 from bot.games.temple import ENGINE, GameState, Joint, Lightning, Place, Skip, race
-from bot.games.temple.actions import Bag, Hammer, Pass
+from bot.games.temple.actions import Bag, Bonus, Hammer, Pass
 from bot.games.temple.cards import temple_cards
 from bot.games.temple.components import HAMMER
 from bot.games.temple.computer import RACE_DELAY, TempleBrain, copy_state
 from bot.games.temple.engine import deadline_seconds
-from bot.games.temple.state import PHASE_RACE, Submission
+from bot.games.temple.state import PHASE_BONUS, PHASE_RACE, Submission
 from bot.i18n import t
+from bot.service.seeds import seat_seed
 from tests.support.temple_play import play
 
 MODES: list[tuple[int, dict[str, str]]] = [
@@ -151,7 +153,9 @@ def test_a_sample_is_the_same_for_states_that_differ_only_in_hidden_things() -> 
             assert ENGINE.dump_state(BRAIN.sample(variant, seat, random.Random(3))) == expected
         world = BRAIN.sample(state, seat, random.Random(3))
         assert world.deck[:1] == state.deck[:1] and len(world.deck) == len(state.deck)
-        assert set(world.submissions) <= {seat}
+        sealed = {s for s, sub in state.submissions.items() if s == seat or sub.complete()}
+        assert set(world.submissions) == sealed  # who sealed is public, what is sampled
+        assert all(world.submissions[s].complete() for s in sealed if s != seat)
         assert ENGINE.dump_state(BRAIN.copy(state)) == ENGINE.dump_state(state)
 
 
@@ -209,7 +213,9 @@ def test_strong_borrows_with_the_bag_to_complete_a_temple() -> None:
     state.players[0].tokens.remove(HAMMER)
     build(state, 1, 1, "4:A1", "1:A2", "1:B2")  # its top two: two 1s
     plan = decide(TempleBrain(ENGINE), state, 0, "strong", 1)
-    assert plan[0] == Bag(1, 1, 0, (1, 1), (2, 1)), plan
+    bag = plan[0]
+    assert isinstance(bag, Bag) and (bag.player, bag.from_area, bag.area) == (1, 1, 0), plan
+    assert {bag.top_cell, bag.next_cell} == {(1, 1), (2, 1)}, plan  # either order fits
     for step in plan:
         ENGINE.apply(state, 0, step)
     ENGINE.apply(state, 1, Pass())
@@ -269,3 +275,103 @@ def test_strong_accepts_a_joint_offer_when_alone_it_cannot_finish_the_last_card(
     ENGINE.apply(state, 1, Joint(0))
     plan = decide(TempleBrain(ENGINE), state, 0, "strong", 1)
     assert plan[0] == Joint(1), plan
+
+
+#: the frozen strong player of before (a control: the scenarios tell it apart)
+BASELINE = TempleBrain(ENGINE).baseline()
+
+
+def test_strong_builds_towards_a_card_bigger_than_its_supply() -> None:
+    """The palace (26 cells) is more than the supply holds (22 studs: 10 are in the
+    tower build), but the tower's bricks come back when it completes: the rolled 3 goes
+    into the palace. The frozen baseline valued the palace at nothing and passed."""
+
+    def position() -> GameState:
+        state = game(slots=("palace", "tower"), deck=("keep", "dais", "shrine"), dice=["3", "3"])
+        build(state, 0, 1, "4:A1", "2:E1", "4:B2")  # the tower still needs two 2s
+        state.players[0].tokens.remove(HAMMER)
+        return state
+
+    for seed in range(3):
+        (step,) = decide(TempleBrain(ENGINE), position(), 0, "strong", seed)
+        assert isinstance(step, Place) and step.area == 0 and step.length == 3, step
+        assert decide(BASELINE, position(), 0, "strong", seed) == (Pass(),)
+
+
+def test_strong_keeps_the_bonus_brick_it_needs_least() -> None:
+    """Its last 4 is in the temple just completed; the deck's top card (the palace) and
+    the seven cards still to come need long bricks: it keeps the 3 as its bonus, not
+    the 4 the baseline always kept."""
+
+    def position() -> GameState:
+        deck = ("palace", "citadel", "sanctum", "keep", "cathedral", "sun_temple", "fan", "arch")
+        state = game(slots=("hut", "tower"), deck=deck)
+        player = state.players[0]
+        player.supply, player.bonus = {4: 0, 3: 2, 2: 3, 1: 3}, [4, 4]
+        player.pending_bonus, player.won = {0: [4, 3]}, ["gate"]
+        state.phase = PHASE_BONUS
+        return state
+
+    for seed in range(3):
+        assert decide(TempleBrain(ENGINE), position(), 0, "strong", seed) == (Bonus(0, 3),)
+        assert decide(BASELINE, position(), 0, "strong", seed) == (Bonus(0, 4),)
+
+
+def _ids_seed(game_id: int, version: int, seat: int) -> int:
+    """The seed a decision had before seats held secrets: from ids every button carries
+    (what a player reading the source would compute)."""
+    digest = hashlib.sha256(f"{game_id}:{version}:{seat}".encode()).digest()
+    return int.from_bytes(digest[:8], "big") >> 1
+
+
+def test_a_sealed_move_cannot_be_computed_before_the_reveal() -> None:
+    """Seat 1 (a member reading the source) knows the public view, its own view and the
+    ids its buttons carry. Before each round it has not sealed yet, it rebuilds the
+    position with its own sampler and runs the project's search for seat 0 (strong)
+    with the ids' seed. Had seat 0 decided with that seed (as before issue 28), every
+    sealed move would be computed in advance; deciding with its secret's seed, seat 0
+    is guessed in no more rounds than a second secret agrees with it (chance among its
+    near-equal plans)."""
+    brain = TempleBrain(ENGINE)
+    secret, other_secret = 0x5EC12E7, 0xC0FFEE
+    rng = random.Random(4)
+    state = ENGINE.new_game(2, {}, 4)
+    rounds = before = reproduced = chance = 0
+    for version in range(400):
+        if rounds >= 12 or ENGINE.result(state) is not None:
+            break
+        seat = min(ENGINE.waiting_for(state))  # seat 0 first when both are awaited
+        if seat == 0 and state.phase == "round" and 1 not in state.submissions:
+            ids = _ids_seed(7, version, 0)
+            known = brain.sample(state, 1, random.Random(version))  # what seat 1 knows
+            guess = decide(brain, known, 0, "strong", ids)
+            before += decide(brain, state, 0, "strong", ids) == guess
+            plan = decide(brain, state, 0, "strong", seat_seed(secret, "decide", str(version)))
+            second = seat_seed(other_secret, "decide", str(version))
+            reproduced += guess == plan
+            chance += decide(brain, state, 0, "strong", second) == plan
+            rounds += 1
+        else:
+            plan = decide(brain, state, seat, "easy", rng.getrandbits(32))
+        for step in plan:
+            if seat not in ENGINE.waiting_for(state):
+                break
+            ENGINE.apply(state, seat, step)
+    assert rounds == 12
+    assert before == rounds  # the ids alone gave the sealed move away
+    assert chance < rounds, "strong never chose among near-equal plans here"
+    assert reproduced <= chance + 3 and reproduced < rounds
+
+
+def test_the_race_delay_cannot_be_computed_from_the_ids() -> None:
+    """The lightning race's delay drawn with the seat's secret is never the one the ids'
+    seed gives (to the millisecond)."""
+    brain = TempleBrain(ENGINE)
+    state = game(slots=("hut", "gate"), deck=("lightning", "dais"))
+    race.start_race(state, [])
+    for version in range(40):
+        real = brain.answer_delay(
+            state, 0, "strong", random.Random(seat_seed(0x5EC12E7, "delay", str(version)))
+        )
+        guessed = brain.answer_delay(state, 0, "strong", random.Random(_ids_seed(7, version, 0)))
+        assert round(real * 1000) != round(guessed * 1000)

@@ -2,9 +2,14 @@
 
 Honesty: at positions reached by seeded random play (2, 3, 4 players, hidden
 and open scoring), changing only what the deciding seat cannot see (a tile
-moved between another hand and the bag, the bag reshuffled, the seed, other
-players' points under hidden scoring) must not change its decision at any
-level. A brain whose sampler peeks is caught by the same check.
+moved between another hand and the bag, the bag reshuffled, the seed) must
+not change its decision at any level. A brain whose sampler peeks is caught
+by the same check. The other players' points are not among these, even under
+hidden scoring: every point is scored by a public action (a tile next to a
+leader, a conflict's outcome, a monument, a treasure), so a player who follows
+the public log knows them all — which
+:func:`test_every_point_is_scored_by_a_public_action` checks by replaying each
+game's actions with every hand and the bag dealt differently.
 """
 
 from __future__ import annotations
@@ -18,7 +23,7 @@ from hypothesis import strategies as st
 from bot.games.base import RuleError
 from bot.games.computer import RANDOM, Budget, decide
 from bot.games.tigris import ENGINE
-from bot.games.tigris.actions import Action, PlaceLeader, PlaceTile, Support
+from bot.games.tigris.actions import Action, PlaceLeader, PlaceTile, Support, Swap
 from bot.games.tigris.components import COLOURS
 from bot.games.tigris.computer import TigrisBrain
 from bot.games.tigris.state import GameState
@@ -41,6 +46,9 @@ class PeekingBrain(SmallBrain):
     def sample(self, state: GameState, seat: int, rng: random.Random) -> GameState:
         return state.copy()
 
+
+#: the frozen strong player of before (a control: the scenarios tell it apart)
+BASELINE = TigrisBrain(ENGINE).baseline()
 
 MODES = [(seats, scoring) for seats in (2, 3, 4) for scoring in ("hidden", "open")]
 
@@ -84,10 +92,6 @@ def hide_differently(state: GameState, seat: int, rng: random.Random) -> GameSta
         other.players[s].hand = sorted(hand, key=COLOURS.index)
     rng.shuffle(other.bag)
     other.seed = state.seed + 12345
-    if state.scoring != "open":
-        for s in range(other.seats):
-            if s != seat:
-                other.players[s].points = {c: rng.randrange(30) for c in COLOURS}
     return other
 
 
@@ -130,10 +134,67 @@ def test_sample_deals_only_unseen_tiles_and_keeps_sizes() -> None:
     assert world.board == state.board
     assert [len(p.hand) for p in world.players] == [len(p.hand) for p in state.players]
     assert len(world.bag) == len(state.bag)
-    for other in range(3):
-        if other != seat:  # hidden scoring: the others' points are an estimate
-            assert world.players[other].points == state.players[seat].points
-            assert world.players[other].treasures == state.players[other].treasures
+    for other in range(3):  # points and treasures: scored by public actions (module doc)
+        assert world.players[other].points == state.players[other].points
+        assert world.players[other].treasures == state.players[other].treasures
+
+
+@pytest.mark.parametrize("seats", [2, 3, 4])
+def test_every_point_is_scored_by_a_public_action(seats: int) -> None:
+    """Replaying a game's actions (all public) on a twin whose hands and bag are dealt
+    at random before every step — keeping only what that step needs — gives every
+    player the same points after every step: the points are a function of the public
+    log, so the computer may keep them under hidden scoring."""
+    rng = random.Random(seats)
+    for seed in range(3):
+        state = ENGINE.new_game(seats, {}, 50 + seed)
+        twin = ENGINE.new_game(seats, {}, 900 + seed)
+        twin.board = state.board.copy()
+        scored = 0
+        for _ in range(220):
+            if ENGINE.result(state) is not None:
+                break
+            (seat,) = ENGINE.waiting_for(state)
+            assert ENGINE.waiting_for(twin) == {seat}
+            action = rng.choice(ENGINE.legal_actions(state, seat))
+            for player, real in zip(twin.players, state.players, strict=True):
+                player.hand = _dealt_like(real.hand, rng)
+            twin.players[seat].hand = _with(twin.players[seat].hand, _needed(state, action))
+            rng.shuffle(twin.bag)
+            ENGINE.apply(state, seat, action)
+            ENGINE.apply(twin, seat, action)
+            assert [p.points for p in twin.players] == [p.points for p in state.players]
+            assert [p.treasures for p in twin.players] == [p.treasures for p in state.players]
+            scored += sum(sum(p.points.values()) for p in state.players)
+        assert scored, "no point was scored: the replay proved nothing"
+
+
+def _dealt_like(hand: list[str], rng: random.Random) -> list[str]:
+    """A hand of the same size, dealt at random."""
+    return sorted((rng.choice(COLOURS) for _ in hand), key=COLOURS.index)
+
+
+def _needed(state: GameState, action: Action) -> list[str]:
+    """The tiles ``action`` takes from hand (a tile, a swap, a conflict's support)."""
+    if isinstance(action, PlaceTile):
+        return [action.colour]
+    if isinstance(action, Swap):
+        return list(action.tiles)
+    if isinstance(action, Support) and action.count:
+        assert state.conflict is not None
+        return [state.conflict.support_colour] * action.count
+    return []
+
+
+def _with(hand: list[str], needed: list[str]) -> list[str]:
+    """``hand`` changed as little as possible to hold ``needed`` (size kept)."""
+    rest = list(hand)
+    for colour in needed:
+        if colour in rest:
+            rest.remove(colour)
+        else:
+            rest.pop()
+    return sorted([*needed, *rest], key=COLOURS.index)
 
 
 def test_open_scoring_keeps_the_points() -> None:
@@ -239,7 +300,8 @@ def test_takes_a_trader_spot_with_treasures() -> None:
 
 def test_starts_a_war_it_wins() -> None:
     # A tile on G5 or G6 joins seat 0's kingdom (3 black tiles) and seat 1's (1
-    # black tile): the kings clash and seat 0, the stronger side, wins the war.
+    # black tile): the kings clash and seat 0, the stronger side, wins the war in its
+    # turn (the starting temples keep the game going, so the war is worth it).
     state = position(
         {
             "C6": "black",
@@ -252,12 +314,67 @@ def test_starts_a_war_it_wins() -> None:
             "I6": "black",
         },
         hands=[["green", "black", "black", "red"], ["red"] * 6],
+        start=True,
     )
-    (action,) = strong(state)
-    assert isinstance(action, PlaceTile) and action.square in (sq("G5"), sq("G6"))
-    ENGINE.apply(state, 0, action)
-    while state.phase == "war_support":
+    joins: list[Action] = []
+    while state.active == 0:
         (seat,) = ENGINE.waiting_for(state)
-        ENGINE.apply(state, seat, strong(state)[0])
+        for action in strong(state):
+            if isinstance(action, PlaceTile) and action.square in (sq("G5"), sq("G6")):
+                joins.append(action)
+            ENGINE.apply(state, seat, action)
+    assert joins
     assert state.board.leader_square(1, "black") is None
     assert state.players[0].points["black"] == 2
+
+
+def _revolt_board(hand: list[str], rival: list[str], *temples: str) -> GameState:
+    """Seat 1's priest on H6 (next to the temple H5, and to G6 if listed) in a kingdom
+    that reaches I6; seat 0 may revolt from I5 (temples H5, J5) or J6 (J5, and J7 if
+    listed)."""
+    squares = {"H5": "red", "H6": "priest:1", "I6": "black", "J5": "red"}
+    squares.update({"E3": "red", "E4": "king:1"} | dict.fromkeys(temples, "red"))
+    return position(squares, hands=[hand, rival], start=True)
+
+
+def test_a_revolt_it_starts_with_reds_in_hand_is_fought_with_them() -> None:
+    """The priest placed on J6 (1 temple) attacks H6 (2): with three reds against a
+    one-tile hand, all three win for sure (two lose to a red); the frozen baseline, whose
+    look-ahead read the sampled hand, committed two."""
+    short = 0
+    for seed in range(4):
+        state = _revolt_board(["red", "red", "red", "blue", "green", "black"], ["green"], "G6")
+        ENGINE.apply(state, 0, PlaceLeader("red", sq("J6")))
+        assert state.phase == "revolt_support"
+        assert decide(TigrisBrain(ENGINE), state, 0, "strong", seed) == (Support(3),)
+        short += decide(BASELINE, state, 0, "strong", seed) != (Support(3),)
+    assert short, "the control: the position no longer tells the two apart"
+
+
+def _placements_of_a_turn(brain: TigrisBrain, state: GameState, seed: int) -> list[Action]:
+    """The leader placements seat 0 makes in its turn (both seats played by ``brain``)."""
+    placed: list[Action] = []
+    for step in range(12):
+        if state.active != 0:
+            break
+        (seat,) = ENGINE.waiting_for(state)
+        for action in decide(brain, state, seat, "strong", seed * 100 + step):
+            if seat == 0 and isinstance(action, PlaceLeader):
+                placed.append(action)
+            ENGINE.apply(state, seat, action)
+    return placed
+
+
+def test_a_lost_revolt_is_not_started_again_from_the_same_square() -> None:
+    """Four reds against a full hand: if the priest revolts and loses, the turn's second
+    action does not place it on the same square again (an action wasted, a red point
+    handed over). The frozen baseline did, in these very positions."""
+    hand, rival = ["red"] * 4 + ["blue", "green"], ["red", "red", "red", "green", "blue", "black"]
+    repeats = {"strong": 0, "baseline": 0}
+    for name, brain in (("strong", TigrisBrain(ENGINE)), ("baseline", BASELINE)):
+        for temples in ((), ("G6", "J7")):
+            for seed in range(2):
+                placed = _placements_of_a_turn(brain, _revolt_board(hand, rival, *temples), seed)
+                repeats[name] += len(placed) - len(set(placed))
+    assert repeats["strong"] == 0
+    assert repeats["baseline"] > 0, "the control: the positions no longer tell the two apart"

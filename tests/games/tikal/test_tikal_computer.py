@@ -21,10 +21,9 @@ from bot.games.tikal.computer import (
     LOOK_AHEAD,
     STRONG,
     TikalBrain,
-    build_graph,
-    distances,
     fast_copy,
     sample_world,
+    ways,
 )
 from bot.games.tikal.paths import costs_from
 from bot.games.tikal.selfplay import random_game
@@ -170,14 +169,25 @@ def test_a_copy_is_independent_and_equal() -> None:
 
 
 @pytest.mark.parametrize(("mode", "seats"), CONFIGS)
-def test_the_shared_cost_search_prices_moves_like_the_rules(mode: str, seats: int) -> None:
+def test_the_computer_prices_ways_with_the_rules_own_costs(mode: str, seats: int) -> None:
+    """Its remembered costs are the rules' (:func:`costs_from`), also after a camp opens
+    a secret passage; from several origins, the cheapest of each origin's costs."""
     state = position(mode, seats, 2, 150)
-    graph = build_graph(state)
     for seat in range(seats):
-        for origin, hex_ in sorted(state.hexes.items()):
-            if hex_.kind == "volcano":
-                continue
-            assert distances(graph, state, seat, {origin: 0}, 99) == costs_from(state, seat, origin)
+        origins = [s for s, h in sorted(state.hexes.items()) if h.kind != "volcano"]
+        for origin in origins:
+            assert ways(state, seat, origin, 99) == costs_from(state, seat, origin)
+        several = {origin: index % 3 for index, origin in enumerate(origins[:4])}
+        cheapest: dict[object, int] = {}
+        for origin, start in several.items():
+            for space, cost in costs_from(state, seat, origin).items():
+                cheapest[space] = min(cheapest.get(space, 99), start + cost)
+        assert ways(state, seat, several, 99) == cheapest
+    ground = next(
+        s for s, h in sorted(state.hexes.items()) if rules.camp_ground(h) and h.camp is None
+    )
+    state.hexes[ground].camp = 0
+    assert ways(state, 0, ground, 99) == costs_from(state, 0, ground)
 
 
 @settings(max_examples=25, deadline=None)
@@ -313,3 +323,24 @@ def test_the_look_ahead_stops_after_its_count_of_decisions(mode: str, seats: int
         assert played == LOOK_AHEAD[seats]
         brain.evaluate(state, 0)
     assert (bids > 0) == (mode == "auction")
+
+
+def test_it_bids_for_a_value_6_temple_by_what_winning_is_worth() -> None:
+    """Revealed: a temple of value 6 and a jungle; the rival bid 4. Winning gives it the
+    temple and denies it to the rival, worth far more than 5 points here: it bids 5, at
+    both levels. The frozen baseline's fixed rule (a share of the spread of the hexes'
+    worths) never bid above 4, so it passed."""
+
+    def auction() -> GameState:
+        state = random_game("auction", 2, 12, 220).state
+        assert state.phase == PHASE_BID and state.revealed == ["F-3", "F-2"]
+        assert TILES["F-2"].value == 6 and TILES["F-3"].kind == "jungle"
+        state.auction = Auction(opener=1, order=[1, 0], current=0, high=4, high_seat=1)
+        state.players[0].score = 60
+        return state
+
+    baseline = TikalBrain(ENGINE).baseline()
+    for seed in range(3):
+        for level in ("easy", "strong"):
+            assert decide(TikalBrain(ENGINE), auction(), 0, level, seed) == (Bid(5),)
+        assert decide(baseline, auction(), 0, "strong", seed) == (Pass(),)

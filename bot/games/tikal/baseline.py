@@ -1,0 +1,924 @@
+"""The frozen baseline: Tikal's ``strong`` player as it was at commit 41143bd.
+
+Kept unchanged, so that the arena can measure the current computer player
+against it (``python -m bot arena --seats strong,baseline``); it is never
+offered to players. Its decisions are those stated in that commit's
+``bot/games/tikal/computer.py``; it plays at ``strong``'s budget of then, and its
+search picks the best plan (no choice among near-equal ones). Do not improve
+it: a change here moves the yardstick.
+"""
+
+from __future__ import annotations
+
+import heapq
+import math
+import random
+from dataclasses import dataclass
+
+from bot.games.base import GameEngine, RuleError
+from bot.games.computer import Brain, Budget, result_value
+from bot.games.tikal import flow, legal, placement, rules
+from bot.games.tikal.actions import (
+    Action,
+    Bid,
+    Camp,
+    Dig,
+    End,
+    Enter,
+    Exchange,
+    Guard,
+    Move,
+    Pass,
+    Pick,
+    Place,
+    Recover,
+)
+from bot.games.tikal.board import ADJACENT, Space, opposite, rotate
+from bot.games.tikal.components import (
+    COST_CAMP,
+    COST_DIG,
+    COST_ENTER,
+    COST_EXCHANGE,
+    COST_GUARD,
+    COST_PASSAGE,
+    COST_RECOVER,
+    LEADER,
+    MAX_ENTERED_PER_TURN,
+    MAX_LEVELS_PER_TEMPLE_PER_TURN,
+    MAX_TOKENS_PER_HEX_PER_TURN,
+    MODES,
+    SET_POINTS,
+    TEMPLE,
+    TILES,
+    TREASURE,
+    VOLCANO,
+    WORKER,
+)
+from bot.games.tikal.paths import passage_ends
+from bot.games.tikal.scoring import treasure_points
+from bot.games.tikal.state import (
+    PHASE_ACTIONS,
+    PHASE_BID,
+    PHASE_PICK,
+    PHASE_PLACE,
+    SCORING_TURNS,
+    Auction,
+    Figures,
+    GameState,
+    Hex,
+    Player,
+    Scoring,
+    Turn,
+)
+
+#: placements kept (by the reach test) and followed by turn plans
+PLACEMENTS = 3
+#: placements kept after each auction pick
+PICK_PLACEMENTS = 2
+#: the farthest a figure is looked for when a hex is laid (AP)
+REACH_LIMIT = 14
+#: the priorities of the turn plans, each a weight per goal kind
+PRIORITIES: dict[str, dict[str, float]] = {
+    "balanced": {},
+    "temples": {"take": 2.0, "reinforce": 1.5},
+    "treasures": {"recover": 2.5, "exchange": 2.0},
+    "digging": {"dig": 2.5, "take": 1.3},
+    "guards": {"guard": 3.0},
+    "camps": {"camp": 4.0},
+}
+#: the priorities followed after each placement (all of them in the action phase)
+PLACE_PRIORITIES = ("balanced", "temples", "treasures")
+EASY_TEMPERATURE = 3.0
+#: the budget's depth only bounds the look-ahead: :data:`LOOK_AHEAD` stops it
+STRONG = Budget(worlds=6, candidates=6, depth=60, temperature=0.0)
+#: the turns strong looks ahead (bids are not counted), by player count (module
+#: docstring): two players 4, three 5 (through the answers to our next turn), four 4
+LOOK_AHEAD = {2: 4, 3: 5, 4: 4}
+#: the projection's weights (points)
+WORKER_ON_BOARD = 0.3
+LEADER_ON_BOARD = 0.8
+CAMP_WORTH = 1.0
+#: an unused guard, per scoring left beyond the next (at most 2)
+GUARD_WORTH = 2.0
+#: the leader while it can still move (not yet a guard)
+LEADER_WORTH = 2.5
+TOKEN_IN_REACH = 0.6
+#: a bid never spends more than this share of our score
+BID_SHARE = 0.5
+
+
+class TikalBaseline(Brain[GameState, Action]):
+    """The computer player (module docstring)."""
+
+    def __init__(self, engine: GameEngine[GameState, Action]) -> None:
+        super().__init__(engine)
+        #: greedy decisions played since the last evaluation: the search evaluates
+        #: each look-ahead once at its end, so this counts the look-ahead under way
+        self.ahead = 0
+
+    def budget(self, level: str) -> Budget:
+        if level == "easy":
+            return Budget(worlds=1, candidates=0, depth=0, temperature=EASY_TEMPERATURE)
+        return STRONG
+
+    def copy(self, state: GameState) -> GameState:
+        return fast_copy(state)
+
+    def sample(self, state: GameState, seat: int, rng: random.Random) -> GameState:
+        return sample_world(state, rng)
+
+    def evaluate(self, state: GameState, seat: int) -> float:
+        self.ahead = 0
+        final = result_value(self.engine, state, seat)
+        if final is not None:
+            return final
+        values = projections(state)
+        mine = values[seat]
+        others = [v for s, v in enumerate(values) if s != seat]
+        return mine - 0.5 * max(others) - 0.5 * sum(others) / len(others)
+
+    def reveals(self, action: Action) -> bool:
+        """A recovered treasure is a hex's hidden top token: the turn is planned again
+        once the seat has drawn it."""
+        return isinstance(action, Recover)
+
+    def plans(self, state: GameState, seat: int) -> list[tuple[Action, ...]]:
+        return plans_for(state, seat, PLACEMENTS, tuple(PRIORITIES), PLACE_PRIORITIES)
+
+    def rollout_plan(
+        self, state: GameState, seat: int, rng: random.Random
+    ) -> tuple[Action, ...] | None:
+        if self.ahead >= LOOK_AHEAD.get(state.seats, 4):
+            return None
+        if state.phase == PHASE_BID and seat in rules.waiting_for(state):
+            return (bid_decision(state, seat),)
+        self.ahead += 1
+        found = plans_for(state, seat, 1, ("balanced",), ("balanced",), first=True)
+        return found[0] if found else None
+
+
+# -- copying and sampling ---------------------------------------------------------------
+
+
+def _copy_hex(hex_: Hex) -> Hex:
+    new = object.__new__(Hex)
+    new.__dict__.update(hex_.__dict__)
+    new.tokens = list(hex_.tokens)
+    new.figures = {seat: Figures(f.workers, f.leader) for seat, f in hex_.figures.items()}
+    return new
+
+
+def _copy_player(player: Player) -> Player:
+    new = object.__new__(Player)
+    new.__dict__.update(player.__dict__)
+    new.treasures = dict(player.treasures)
+    return new
+
+
+def fast_copy(state: GameState) -> GameState:
+    """An independent copy of ``state``, field by field (no JSON round trip)."""
+    turn, auction, scoring = state.turn, state.auction, state.scoring
+    return GameState(
+        mode=state.mode,
+        seats=state.seats,
+        seed=state.seed,
+        stack=list(state.stack),
+        pool=list(state.pool),
+        hexes={space: _copy_hex(hex_) for space, hex_ in state.hexes.items()},
+        tiles_left=dict(state.tiles_left),
+        players=[_copy_player(player) for player in state.players],
+        phase=state.phase,
+        turn=None
+        if turn is None
+        else Turn(
+            turn.seat, turn.kind, turn.ap, turn.entered, dict(turn.dug), dict(turn.recovered)
+        ),
+        in_hand=state.in_hand,
+        aside=state.aside,
+        queue=list(state.queue),
+        revealed=list(state.revealed),
+        auction=None
+        if auction is None
+        else Auction(
+            auction.opener,
+            list(auction.order),
+            auction.current,
+            auction.high,
+            auction.high_seat,
+            list(auction.passed),
+        ),
+        played=list(state.played),
+        first_seat=state.first_seat,
+        last_placer=state.last_placer,
+        scoring=None
+        if scoring is None
+        else Scoring(
+            scoring.kind, scoring.number, list(scoring.order), list(scoring.done), scoring.drawer
+        ),
+        volcanoes=state.volcanoes,
+        round_number=state.round_number,
+        turn_number=state.turn_number,
+        turns_done=state.turns_done,
+        last_action=state.last_action,
+        steps=list(state.steps),
+    )
+
+
+def stack_groups(state: GameState) -> list[list[str]]:
+    """The stack left, cut into its shuffled groups (top group first); the order inside
+    each group is what is hidden."""
+    groups = MODES[state.mode].stacks
+    index = {letter: i for i, group in enumerate(groups) for letter in group}
+    cut: dict[int, list[str]] = {}
+    for tile in state.stack:
+        letter = TILES[tile].letter
+        assert letter is not None
+        cut.setdefault(index[letter], []).append(tile)
+    return [cut[i] for i in sorted(cut)]
+
+
+def sample_world(state: GameState, rng: random.Random) -> GameState:
+    """A copy with the hidden parts dealt afresh from ``rng`` (module docstring)."""
+    world = fast_copy(state)
+    # canonical order: a state reloaded from storage lists things in another order,
+    # and ties between equal plans must not depend on it
+    world.hexes = dict(sorted(world.hexes.items()))
+    for hex_ in world.hexes.values():
+        hex_.figures = dict(sorted(hex_.figures.items()))
+    for player in world.players:
+        player.treasures = dict(sorted(player.treasures.items()))
+    stack: list[str] = []
+    for group in stack_groups(state):
+        tiles = sorted(group)
+        rng.shuffle(tiles)
+        stack.extend(tiles)
+    world.stack = stack
+    treasure_hexes = sorted(space for space, hex_ in world.hexes.items() if hex_.tokens)
+    unseen = sorted([*state.pool, *(t for s in treasure_hexes for t in world.hexes[s].tokens)])
+    rng.shuffle(unseen)
+    for space in treasure_hexes:
+        count = len(world.hexes[space].tokens)
+        world.hexes[space].tokens = unseen[:count]
+        del unseen[:count]
+    world.pool = unseen
+    world.seed = rng.getrandbits(31)
+    return world
+
+
+# -- evaluation ---------------------------------------------------------------------------
+
+
+def scorings_left(state: GameState, seat: int) -> int:
+    """The scoring steps ``seat`` still has (this round's included, if still to come)."""
+    volcanoes = sum(1 for t in state.stack if TILES[t].kind == VOLCANO)
+    volcanoes += sum(1 for t in state.revealed if TILES[t].kind == VOLCANO)
+    scoring = state.scoring
+    pending = 1 if scoring is not None and seat not in scoring.done else 0
+    if scoring is not None and scoring.kind == "final":
+        return pending
+    return volcanoes + 1 + pending
+
+
+def hold_weight(left: int) -> float:
+    """How many scorings an unguarded majority is expected to bring in."""
+    return 0.0 if left <= 0 else 0.75 + 0.4 * (left - 1)
+
+
+def guard_worth(left: int) -> float:
+    """What an unused guard is worth: a rich temple fixed later (none at the last scoring)."""
+    return GUARD_WORTH * min(max(0, left - 1), 2)
+
+
+def _in_hand(state: GameState, seat: int, left: int) -> float:
+    """The worth of ``seat``'s unused guards and of its leader while still in play."""
+    player = state.players[seat]
+    worth = player.guards * guard_worth(left)
+    leader_in_play = player.leader or any(
+        h.figures[seat].leader for h in state.hexes.values() if seat in h.figures
+    )
+    if leader_in_play:
+        worth += LEADER_WORTH if left >= 2 else LEADER_WORTH / 3
+    return worth
+
+
+def projections(state: GameState) -> list[float]:
+    """Each seat's projected total in points (module docstring)."""
+    n = state.seats
+    left = [scorings_left(state, seat) for seat in range(n)]
+    values = [
+        float(p.score + treasure_points(p.treasures) * left[s]) + _in_hand(state, s, left[s])
+        for s, p in enumerate(state.players)
+    ]
+    for hex_ in state.hexes.values():
+        figures = hex_.figures
+        for seat, figs in figures.items():
+            values[seat] += WORKER_ON_BOARD * figs.workers + (
+                LEADER_ON_BOARD if figs.leader else 0.0
+            )
+        if hex_.camp is not None and left[hex_.camp] >= 2:
+            values[hex_.camp] += CAMP_WORTH
+        kind = hex_.kind
+        if kind == TEMPLE:
+            if hex_.guard is not None:
+                values[hex_.guard] += hex_.value * left[hex_.guard]
+                continue
+            if not figures:
+                continue
+            ranked = sorted(((f.strength, s) for s, f in figures.items()), reverse=True)
+            best, holder = ranked[0]
+            second = ranked[1][0] if len(ranked) > 1 else 0
+            if best > second:
+                margin = min(1.0, 0.55 + 0.15 * (best - second))
+                values[holder] += hex_.value * hold_weight(left[holder]) * margin
+            else:
+                for strength, seat in ranked:
+                    if strength == best:
+                        values[seat] += 0.15 * hex_.value * hold_weight(left[seat])
+        elif kind == TREASURE and hex_.tokens:
+            for seat, figs in figures.items():
+                if left[seat]:
+                    reach = min(figs.count, len(hex_.tokens), MAX_TOKENS_PER_HEX_PER_TURN)
+                    values[seat] += TOKEN_IN_REACH * reach
+    return values
+
+
+# -- plans --------------------------------------------------------------------------------
+
+
+def plans_for(
+    state: GameState,
+    seat: int,
+    places: int,
+    priorities: tuple[str, ...],
+    place_priorities: tuple[str, ...],
+    first: bool = False,
+) -> list[tuple[Action, ...]]:
+    """The plans for ``seat``'s decision now (module docstring); empty when not awaited.
+    With ``first``, an auction pick stops at the first revealed hex giving a plan (the
+    greedy look-ahead plays the first plan only)."""
+    if seat not in rules.waiting_for(state):
+        return []
+    found: list[tuple[Action, ...]] = []
+    if state.phase == PHASE_BID:
+        found.append((bid_decision(state, seat),))
+    elif state.phase == PHASE_PICK:
+        seen: set[str] = set()
+        pick_places = min(places, PICK_PLACEMENTS)
+        for slot, tile in enumerate(state.revealed, start=1):
+            if tile in seen:
+                continue
+            seen.add(tile)
+            world = fast_copy(state)
+            if not _act(world, seat, Pick(slot)):
+                continue
+            for rest in _continue(world, seat, pick_places, priorities, place_priorities):
+                found.append((Pick(slot), *rest))
+            if first and found:
+                break
+    else:
+        found.extend(_continue(state, seat, places, priorities, place_priorities))
+    unique = list(dict.fromkeys(found))
+    if not unique:
+        legal_now = legal.legal_actions(state, seat)
+        return [(legal_now[0],)] if legal_now else []
+    return unique
+
+
+def _continue(
+    state: GameState,
+    seat: int,
+    places: int,
+    priorities: tuple[str, ...],
+    place_priorities: tuple[str, ...],
+) -> list[tuple[Action, ...]]:
+    """Plans from a place or action phase of ``seat``'s turn."""
+    if seat not in rules.waiting_for(state):
+        return [()]
+    if state.phase == PHASE_PLACE:
+        found: list[tuple[Action, ...]] = []
+        for action in best_placements(state, seat, places):
+            world = fast_copy(state)
+            if not _act(world, seat, action):
+                continue
+            if seat not in rules.waiting_for(world) or world.phase != PHASE_ACTIONS:
+                found.append((action,))
+                continue
+            for priority in place_priorities:
+                found.append((action, *turn_plan(world, seat, priority)))
+        return found
+    if state.phase == PHASE_ACTIONS:
+        return [turn_plan(state, seat, priority) for priority in priorities]
+    return []
+
+
+def _act(state: GameState, seat: int, action: Action, steps: list[Action] | None = None) -> bool:
+    try:
+        flow.apply(state, seat, action)
+    except RuleError:
+        return False
+    if steps is not None:
+        steps.append(action)
+    return True
+
+
+# -- ways ---------------------------------------------------------------------------------
+
+#: the crossings of the laid hexes: each hex's neighbours and what crossing to them costs
+Graph = dict[Space, list[tuple[Space, int]]]
+
+
+def build_graph(state: GameState) -> Graph:
+    """The crossings as :mod:`bot.games.tikal.paths` prices them (volcanoes left out),
+    built once per position so that the many cost searches of a plan share it."""
+    graph: Graph = {}
+    for space, hex_ in state.hexes.items():
+        if hex_.kind == VOLCANO:
+            continue
+        edges = []
+        for direction, neighbour in ADJACENT[space]:
+            other = state.hexes.get(neighbour)
+            if other is None or other.kind == VOLCANO:
+                continue
+            cost = hex_.stones[direction] + other.stones[opposite(direction)]
+            if cost:
+                edges.append((neighbour, cost))
+        graph[space] = edges
+    return graph
+
+
+def distances(
+    graph: Graph, state: GameState, seat: int, sources: dict[Space, int], limit: int
+) -> dict[Space, int]:
+    """The cheapest cost for ``seat``'s figure from any of ``sources`` (each with its
+    starting cost) to every hex within ``limit``, with ``seat``'s secret passages;
+    the same costs as :func:`bot.games.tikal.paths.costs_from`, which is symmetric."""
+    ends = passage_ends(state, seat)
+    best = dict(sources)
+    heap = [(cost, space) for space, cost in sources.items()]
+    heapq.heapify(heap)
+    while heap:
+        cost, space = heapq.heappop(heap)
+        if cost > best.get(space, cost):
+            continue
+        steps = graph.get(space, [])
+        if space in ends:
+            steps = [*steps, *((end, COST_PASSAGE) for end in ends if end != space)]
+        for neighbour, step in steps:
+            total = cost + step
+            if total <= limit and total < best.get(neighbour, total + 1):
+                best[neighbour] = total
+                heapq.heappush(heap, (total, neighbour))
+    return best
+
+
+# -- placement ------------------------------------------------------------------------
+
+
+def _reach(cost: float) -> float:
+    if cost <= 5:
+        return 1.0
+    if cost <= 8:
+        return 0.6
+    if cost <= 12:
+        return 0.3
+    return 0.1 if cost < math.inf else 0.0
+
+
+def _worth(tile: str) -> float:
+    spec = TILES[tile]
+    if spec.kind == TEMPLE:
+        return spec.value + 1.0
+    if spec.kind == TREASURE:
+        return 1.2 * spec.masks
+    return 0.5
+
+
+def reach_costs(graph: Graph, state: GameState, seat: int) -> dict[Space, int]:
+    """What bringing one of ``seat``'s figures to each hex costs: from its figures, or
+    entered (1 AP) at the base camp or one of its camps."""
+    sources = {entry: COST_ENTER for entry in legal.entry_spaces(state, seat)}
+    for space, hex_ in state.hexes.items():
+        if seat in hex_.figures:
+            sources[space] = 0
+    return distances(graph, state, seat, sources, REACH_LIMIT)
+
+
+def _cost_to(
+    state: GameState, reach: dict[Space, int], space: Space, stones: tuple[int, ...]
+) -> float:
+    """The cost to reach a hex laid on ``space`` with ``stones`` (its board edges)."""
+    best = math.inf
+    for direction, neighbour in ADJACENT[space]:
+        other = state.hexes.get(neighbour)
+        if other is None or other.kind == VOLCANO or neighbour not in reach:
+            continue
+        step = stones[direction] + other.stones[opposite(direction)]
+        if step:
+            best = min(best, reach[neighbour] + step)
+    return best
+
+
+def best_placements(state: GameState, seat: int, count: int) -> list[Place]:
+    """The ``count`` best legal placements of the hex in hand by the reach test."""
+    tile = state.in_hand
+    assert tile is not None
+    options = placement.placements(state, tile)
+    spec = TILES[tile]
+    if spec.kind == VOLCANO:
+        # a volcano blocks crossings: lay it where it touches the fewest of our figures
+        scored = [
+            (-_volcano_harm(state, seat, space), space, rotation) for space, rotation in options
+        ]
+    else:
+        worth = _worth(tile)
+        graph = build_graph(state)
+        reaches = [reach_costs(graph, state, other) for other in range(state.seats)]
+        scored = []
+        for space, rotation in options:
+            stones = rotate(spec.stones, rotation)
+            mine = _cost_to(state, reaches[seat], space, stones)
+            theirs = min(
+                (
+                    _cost_to(state, reach, space, stones)
+                    for other, reach in enumerate(reaches)
+                    if other != seat
+                ),
+                default=math.inf,
+            )
+            value = worth * (_reach(mine) - 0.6 * _reach(theirs)) - 0.01 * min(mine, 30)
+            scored.append((value, space, rotation))
+    scored.sort(key=lambda item: (-item[0], item[1], item[2]))
+    chosen: list[Place] = []
+    spaces: set[Space] = set()
+    for _value, space, rotation in scored:
+        if space in spaces:
+            continue
+        spaces.add(space)
+        chosen.append(Place(space, rotation))
+        if len(chosen) >= count:
+            break
+    return chosen
+
+
+def _volcano_harm(state: GameState, seat: int, space: Space) -> float:
+    harm = 0.0
+    for _direction, neighbour in ADJACENT[space]:
+        hex_ = state.hexes.get(neighbour)
+        if hex_ is None:
+            continue
+        for other, figs in hex_.figures.items():
+            harm += figs.count if other == seat else -0.5 * figs.count
+    return harm
+
+
+# -- the turn -----------------------------------------------------------------------------
+
+
+@dataclass
+class Goal:
+    """Steps towards one aim, their AP and their estimated gain in points."""
+
+    kind: str
+    gain: float
+    cost: int
+    steps: list[Action]
+
+
+def turn_plan(state: GameState, seat: int, priority: str) -> tuple[Action, ...]:
+    """One turn for ``seat`` (its steps and ``end``), built goal by goal on a copy."""
+    world = fast_copy(state)
+    weights = PRIORITIES[priority]
+    graph = build_graph(world)
+    steps: list[Action] = []
+    for _ in range(12):
+        turn = world.turn
+        if turn is None or turn.seat != seat or world.phase != PHASE_ACTIONS or turn.ap <= 0:
+            break
+        goals = [g for g in goals_now(world, graph, seat) if g.cost <= turn.ap and g.gain > 0]
+        if not goals:
+            break
+        best = max(goals, key=lambda g: weights.get(g.kind, 1.0) * g.gain / max(1, g.cost))
+        done = 0
+        for action in best.steps:
+            if not _act(world, seat, action, steps):
+                break
+            done += 1
+        if done == 0:
+            break
+    _fill(world, seat, steps)
+    if world.phase == PHASE_ACTIONS and seat in rules.waiting_for(world):
+        steps.append(End())
+    return tuple(steps)
+
+
+def _fill(world: GameState, seat: int, steps: list[Action]) -> None:
+    """Leftover AP: workers onto the board at the entry nearest the temples."""
+    turn = world.turn
+    player = world.players[seat]
+    while (
+        turn is not None
+        and world.phase == PHASE_ACTIONS
+        and turn.seat == seat
+        and turn.ap >= COST_ENTER
+        and player.workers > 0
+        and turn.entered < MAX_ENTERED_PER_TURN
+    ):
+        if not _act(world, seat, Enter(legal.entry_spaces(world, seat)[0]), steps):
+            return
+
+
+@dataclass
+class _Unit:
+    """One figure that could join a hex: its cost and strength, and how."""
+
+    cost: int
+    strength: int
+    kind: str
+    origin: Space | None
+    entry: Space | None
+
+
+def _units(world: GameState, seat: int, target: Space, dist: dict[Space, int]) -> list[_Unit]:
+    """The figures that could come to ``target`` this turn, cheapest first."""
+    turn = world.turn
+    assert turn is not None
+    player = world.players[seat]
+    units: list[_Unit] = []
+    entries = [e for e in legal.entry_spaces(world, seat) if e in dist]
+    if entries and turn.entered < MAX_ENTERED_PER_TURN:
+        entry = min(entries, key=lambda e: (dist[e], e))
+        cost = COST_ENTER + dist[entry]
+        room = MAX_ENTERED_PER_TURN - turn.entered
+        units.extend(
+            _Unit(cost, 1, WORKER, None, entry) for _ in range(min(player.workers, room, 6))
+        )
+        if player.leader:
+            units.append(_Unit(cost, 3, LEADER, None, entry))
+    for space, hex_ in world.hexes.items():
+        figs = hex_.figures.get(seat)
+        if figs is None or space == target or space not in dist:
+            continue
+        spare_workers, spare_leader = _spare(world, seat, space, hex_, figs)
+        units.extend(_Unit(dist[space], 1, WORKER, space, None) for _ in range(spare_workers))
+        if spare_leader:
+            units.append(_Unit(dist[space], 3, LEADER, space, None))
+    units.sort(key=lambda u: (u.cost / u.strength, u.cost, u.kind))
+    return units
+
+
+def _spare(world: GameState, seat: int, space: Space, hex_: Hex, figs: Figures) -> tuple[int, bool]:
+    """The figures that may leave ``space`` without losing a majority held there."""
+    if hex_.kind == TREASURE and hex_.tokens:
+        return max(0, figs.workers - 1), False
+    if hex_.kind != TEMPLE or hex_.guard is not None:
+        return min(figs.workers, 3), figs.leader
+    others = max((f.strength for s, f in hex_.figures.items() if s != seat), default=0)
+    if figs.strength <= others:
+        return min(figs.workers, 3), figs.leader
+    margin = figs.strength - others - 1
+    return min(figs.workers, margin), figs.leader and margin >= 3
+
+
+def _bring(
+    units: list[_Unit], target: Space, strength: int, count: int, ap: int
+) -> tuple[int, list[Action]] | None:
+    """The cheapest steps bringing at least ``strength`` and ``count`` figures to ``target``."""
+    options: list[tuple[int, list[_Unit]]] = []
+    for with_leader in (False, True):
+        chosen: list[_Unit] = []
+        got_strength = got_count = 0
+        pool = [u for u in units if u.kind == WORKER]
+        if with_leader:
+            leaders = [u for u in units if u.kind == LEADER]
+            if not leaders:
+                continue
+            chosen.append(leaders[0])
+            got_strength, got_count = 3, 1
+        for unit in pool:
+            if got_strength >= strength and got_count >= count:
+                break
+            chosen.append(unit)
+            got_strength += unit.strength
+            got_count += 1
+        if got_strength >= strength and got_count >= count:
+            options.append((sum(u.cost for u in chosen), chosen))
+    if not options:
+        return None
+    cost, chosen = min(options, key=lambda o: o[0])
+    if cost > ap:
+        return None
+    steps: list[Action] = []
+    for unit in chosen:
+        figure = None if unit.kind == WORKER else LEADER
+        if unit.origin is None:
+            assert unit.entry is not None
+            steps.append(Enter(unit.entry, figure))
+            if unit.entry != target:
+                steps.append(Move(unit.entry, target, figure))
+        else:
+            steps.append(Move(unit.origin, target, figure))
+    return cost, steps
+
+
+def goals_now(world: GameState, graph: Graph, seat: int) -> list[Goal]:
+    """Every goal worth a look for ``seat`` now (module docstring)."""
+    turn = world.turn
+    assert turn is not None
+    ap = turn.ap
+    left = scorings_left(world, seat)
+    if left <= 0:
+        return []
+    scoring_now = turn.kind in SCORING_TURNS
+    hold = (1.0 if scoring_now else 0.75) + 0.4 * (left - 1)
+    player = world.players[seat]
+    goals: list[Goal] = []
+    base: dict[Space, int] = {}
+    if player.camps > 0 and ap >= COST_CAMP and left >= 2:
+        entries = legal.entry_spaces(world, seat)
+        base = distances(graph, world, seat, dict.fromkeys(entries, 0), 20)
+    for space, hex_ in sorted(world.hexes.items()):
+        if hex_.kind == TEMPLE and hex_.guard is None:
+            goals.extend(_temple_goals(world, graph, seat, space, hex_, ap, left, hold))
+        elif hex_.kind == TREASURE and hex_.tokens:
+            goals.extend(_treasure_goals(world, graph, seat, space, hex_, ap, left))
+        elif (
+            rules.camp_ground(hex_)
+            and hex_.camp is None
+            and player.camps > 0
+            and left >= 2
+            and ap >= COST_CAMP
+        ):
+            gain = _camp_gain(world, graph, seat, space, base)
+            if gain > 0:
+                goals.append(Goal("camp", gain, COST_CAMP, [Camp(space)]))
+    if ap >= COST_EXCHANGE:
+        goals.extend(_exchange_goals(world, seat, left))
+    return goals
+
+
+def _temple_goals(
+    world: GameState,
+    graph: Graph,
+    seat: int,
+    space: Space,
+    hex_: Hex,
+    ap: int,
+    left: int,
+    hold: float,
+) -> list[Goal]:
+    turn = world.turn
+    assert turn is not None
+    mine = hex_.of(seat)
+    others = max((f.strength for s, f in hex_.figures.items() if s != seat), default=0)
+    value = hex_.value
+    goals: list[Goal] = []
+    dist: dict[Space, int] | None = None
+    dug = turn.dug.get(space, 0)
+    levels_left = MAX_LEVELS_PER_TEMPLE_PER_TURN - dug
+    if mine.strength > others:
+        margin = mine.strength - others
+        level_value = value
+        dig_steps: list[Action] = []
+        for level in range(levels_left):
+            raised = level_value + 1
+            if mine.count < dug + level + 1 or world.tiles_left.get(raised, 0) <= 0:
+                break
+            level_value = raised
+            dig_steps.append(Dig(space))
+            cost = COST_DIG * len(dig_steps)
+            if cost <= ap:
+                goals.append(Goal("dig", hold * len(dig_steps) * 0.9, cost, list(dig_steps)))
+        if world.players[seat].guards > 0:
+            for extra in range(len(dig_steps) + 1):
+                cost = COST_GUARD + COST_DIG * extra
+                if cost > ap:
+                    break
+                figure = None if mine.workers > 0 else LEADER
+                lost = guard_worth(left) + WORKER_ON_BOARD * max(0, mine.workers - 1)
+                if mine.leader:
+                    lost += LEADER_ON_BOARD + LEADER_WORTH
+                gain = (value + extra) * left - value * hold * min(1.0, 0.55 + 0.15 * margin) - lost
+                goals.append(Goal("guard", gain, cost, [*dig_steps[:extra], Guard(space, figure)]))
+        if margin <= 2:
+            dist = distances(graph, world, seat, {space: 0}, ap)
+            brought = _bring(_units(world, seat, space, dist), space, 1, 1, ap)
+            if brought is not None:
+                cost, steps = brought
+                goals.append(Goal("reinforce", value * 0.15 * hold, cost, steps))
+        return goals
+    need = others - mine.strength + 1
+    if need > 7:
+        return goals
+    dist = distances(graph, world, seat, {space: 0}, ap)
+    units = _units(world, seat, space, dist)
+    brought = _bring(units, space, need, 0, ap)
+    if brought is not None:
+        cost, steps = brought
+        goals.append(Goal("take", value * hold * 0.7, cost, steps))
+    # taking it with a margin of 2 and digging a level at once
+    if levels_left > 0 and rules.next_level(world, hex_) is not None:
+        brought = _bring(units, space, need + 1, max(1, dug + 1), ap - COST_DIG)
+        if brought is not None:
+            cost, steps = brought
+            goals.append(
+                Goal("take", (value + 1) * hold * 0.85, cost + COST_DIG, [*steps, Dig(space)])
+            )
+    return goals
+
+
+def _treasure_goals(
+    world: GameState, graph: Graph, seat: int, space: Space, hex_: Hex, ap: int, left: int
+) -> list[Goal]:
+    turn = world.turn
+    assert turn is not None
+    done = turn.recovered.get(space, 0)
+    have = hex_.of(seat).count
+    held = dict(world.players[seat].treasures)
+    goals: list[Goal] = []
+    dist: dict[Space, int] | None = None
+    gain = 0.0
+    tokens = list(hex_.tokens)
+    for taken in range(1, MAX_TOKENS_PER_HEX_PER_TURN - done + 1):
+        if not tokens:
+            break
+        kind = tokens.pop()
+        count = held.get(kind, 0)
+        gain += (SET_POINTS[min(3, count + 1)] - SET_POINTS[min(3, count)]) * left + 0.3
+        held[kind] = count + 1
+        need = done + taken
+        recover: list[Action] = [Recover(space)] * taken
+        if have >= need:
+            cost = COST_RECOVER * taken
+            if cost <= ap:
+                goals.append(Goal("recover", gain, cost, recover))
+            continue
+        if dist is None:
+            dist = distances(graph, world, seat, {space: 0}, ap)
+        units = _units(world, seat, space, dist)
+        brought = _bring(units, space, 0, need - have, ap - COST_RECOVER * taken)
+        if brought is not None:
+            cost, steps = brought
+            goals.append(Goal("recover", gain, cost + COST_RECOVER * taken, [*steps, *recover]))
+    return goals
+
+
+def _exchange_goals(world: GameState, seat: int, left: int) -> list[Goal]:
+    mine = world.players[seat].treasures
+    goals: list[Goal] = []
+    for action in legal.actions_for(world, seat, "exchange"):
+        assert isinstance(action, Exchange)
+        theirs = world.players[action.player].treasures
+        have = mine.get(action.take, 0)
+        gain_me = SET_POINTS[min(3, have + 1)] - SET_POINTS[min(3, have)] - 1
+        their_have = theirs.get(action.give, 0)
+        gain_them = SET_POINTS[min(3, their_have + 1)] - SET_POINTS[min(3, their_have)] - 1
+        gain = (gain_me - 0.5 * gain_them) * left
+        if gain > 0:
+            goals.append(Goal("exchange", gain, COST_EXCHANGE, [action]))
+    return goals
+
+
+def _camp_gain(
+    world: GameState, graph: Graph, seat: int, space: Space, base: dict[Space, int]
+) -> float:
+    """AP saved reaching the temples and treasures from a camp on ``space``."""
+    from_camp = distances(graph, world, seat, {space: 0}, 12)
+    saved = 0.0
+    for target, hex_ in world.hexes.items():
+        if (hex_.kind == TEMPLE and hex_.guard is None) or (hex_.kind == TREASURE and hex_.tokens):
+            near = from_camp.get(target)
+            far = base.get(target, 20)
+            if near is not None and near < far:
+                saved += min(far - near, 8) * (0.1 + 0.02 * hex_.value)
+    return saved
+
+
+# -- auctions -----------------------------------------------------------------------------
+
+
+def turn_worth(state: GameState, seat: int) -> float:
+    """What going now is worth to ``seat``: the choice among the revealed hexes and
+    the tempo (a volcano is worth our lead in its scoring)."""
+    worths = []
+    for tile in state.revealed:
+        if TILES[tile].kind == VOLCANO:
+            values = projections(state)
+            lead = values[seat] - max(v for s, v in enumerate(values) if s != seat)
+            worths.append(max(0.0, lead * 0.2) + 2.0)
+        else:
+            worths.append(_worth(tile))
+    if not worths:
+        return 0.0
+    return max(worths) - min(worths) + 1.0
+
+
+def bid_decision(state: GameState, seat: int) -> Action:
+    """Bid one more than the high bid while that is within the turn's worth; else pass."""
+    auction = state.auction
+    assert auction is not None
+    score = state.players[seat].score
+    cap = min(int(turn_worth(state, seat) * 0.6), int(score * BID_SHARE))
+    amount = auction.high + 1
+    if amount <= cap and amount <= score:
+        return Bid(amount)
+    return Pass()
