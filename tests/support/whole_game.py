@@ -232,8 +232,9 @@ async def _play(
             return
         state = engine.load_state(row.state)
         awaited = [s for s in sorted(engine.waiting_for(state)) if row.seats[s].computer is None]
-        if not awaited:  # the computer seats' timers are due now
-            clock.now += 1
+        if not awaited:  # the computer seats answer when their timer is due
+            due = await service.store.next_timer()
+            clock.now = max(clock.now + 1, due.due_at if due is not None else 0.0)
             continue
         if rng.random() < SLEEP_CHANCE:  # everyone awaited lets the deadline pass
             clock.now += 3 * 24 * 3600
