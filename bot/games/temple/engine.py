@@ -161,7 +161,7 @@ class TempleEngine(GameEngine[GameState, Action]):
 
     def _apply_round(self, game: GameState, seat: int, action: Action) -> list[Event]:
         if not isinstance(action, SEALED):
-            raise RuleError("temple.error.phase.round")
+            raise RuleError("temple.error.phase.round", verbs=words.round_verbs())
         events = submit(game, seat, action)
         if all_submitted(game):
             # the round is revealed at once: "you can change it" would be stale
@@ -296,6 +296,12 @@ class TempleEngine(GameEngine[GameState, Action]):
         except (ValueError, KeyError, IndexError):
             raise RuleError("temple.error.bad_notation", text=" ".join(items)) from None
         return views.layout_step(game, seat, bricks, race.layout_next(game, seat, bricks))
+
+    def param_title(self, verb: str, param: str) -> tuple[str, Mapping[str, Any]]:
+        """A layout's bricks are asked for in words (its slash option spells ``4:A1``)."""
+        if param in picking.LAYOUTS:
+            return "temple.param.bricks", {}
+        return super().param_title(verb, param)
 
     def legal_values(
         self, game: GameState, seat: int, verb: str, param: str, chosen: Mapping[str, str]

@@ -21,8 +21,10 @@ from __future__ import annotations
 from collections.abc import Sequence
 from typing import Any
 
+from bot.games.base import in_words, verbs_text
 from bot.games.temple.actions import (
     SEALED,
+    VERBS,
     Action,
     Bag,
     Bonus,
@@ -48,6 +50,15 @@ Words = tuple[str, dict[str, Any]]
 
 def _cell(cell: tuple[int, int]) -> str:
     return cell_name(*cell)
+
+
+#: the moves of a round, as the picker's buttons name them (power tokens come with them)
+ROUND_VERBS = ("place", "move", "swap", "pass")
+
+
+def round_verbs() -> Text:
+    """A round's moves, named as alternatives in a sentence."""
+    return verbs_text("temple", ROUND_VERBS)
 
 
 def describe(action: Action, public: bool = True) -> Words:
@@ -106,7 +117,7 @@ def describe(action: Action, public: bool = True) -> Words:
         return "temple.do.skip", {}
     if isinstance(action, Joint):
         return "temple.do.joint", {"partner_seat": action.player}
-    return "choice.notation", {"action": str(action)}
+    return in_words("temple", VERBS, action)
 
 
 def parts_text(parts: list[Action]) -> Text:
