@@ -22,6 +22,7 @@ from typing import Any
 
 from bot.games.base import GameEngine, GameType, PlayerLabel, RuleError
 from bot.i18n import Text
+from bot.service.menus import clipped
 from bot.service.outcome import Refusal
 from bot.service.table import PLAYING, RESIGNED
 from bot.store import SEAT_FIELDS, GameRow, SeatRow
@@ -31,6 +32,14 @@ def seat_text(row: GameRow, key: str, params: Mapping[str, Any]) -> Text:
     """A catalog text whose ``seat``/``*_seat`` params become player names, in
     nested texts too (a list of dice by player)."""
     names = {s.seat: s.display_name for s in row.seats}
+    return _named(names, key, params)
+
+
+def label_text(row: GameRow, key: str, params: Mapping[str, Any]) -> Text:
+    """As :func:`seat_text`, for a button or option label: each name cut to
+    :data:`~bot.service.menus.NAME_IN_LABEL` columns, so that a label fits a phone's
+    widths whatever the players are called (the menu's title names them in full)."""
+    names = {s.seat: clipped(s.display_name) for s in row.seats}
     return _named(names, key, params)
 
 
@@ -79,6 +88,9 @@ class LoadedGame:
 
     def text(self, key: str, params: Mapping[str, Any] | None = None) -> Text:
         return seat_text(self.row, key, params or {})
+
+    def label_text(self, key: str, params: Mapping[str, Any] | None = None) -> Text:
+        return label_text(self.row, key, params or {})
 
     def refusal(self, error: RuleError) -> Refusal:
         return Refusal.of(self.text(error.key, error.params))

@@ -151,6 +151,15 @@ def prefix(text: str, wide: int = DISTINCT_PREFIX) -> str:
     return text
 
 
+#: the widest a player's name shows inside a label (a longer one is cut, with "…")
+NAME_IN_LABEL = 12
+
+
+def clipped(name: str, wide: int = NAME_IN_LABEL) -> str:
+    """``name`` cut to ``wide`` columns, its last one an ellipsis when cut."""
+    return name if width(name) <= wide else prefix(name, wide - 1) + "…"
+
+
 def widest(text: Text) -> int:
     """How wide ``text`` shows in its widest catalog language (remembered by the
     object, which the memory holds, so its id is not reused meanwhile; bounded)."""

@@ -417,6 +417,11 @@ class Picker:
             ]
             title = Text("picker.lines", {"first": title, "rest": _joined(notes, "picker.lines")})
         if laid is None:
+            # labels that read alike however deep the picker went (two players whose
+            # names share their first characters): numbered, so each still reads apart
+            blocks = _numbered(blocks)
+            laid = _arrange(blocks, rows)
+        if laid is None:
             raise AssertionError("a menu that does not fit")  # _deepen and _group keep it
         leads: dict[str, Pending | Picked] = {}
         sections: list[Section] = []
@@ -1201,6 +1206,25 @@ def _arrange(blocks: list[_Block], rows: int) -> list[_Laid] | None:
             return laid
         # the block of most options (quick decisions last) becomes a select
         buttons.remove(max(buttons, key=lambda b: (not _quick(b), len(b.entries))))
+
+
+def _numbered(blocks: list[_Block]) -> list[_Block]:
+    """``blocks`` with every label led by its place in the menu (``1.``, ``2.``, …)."""
+    count = 0
+
+    def led(entry: _Entry) -> _Entry:
+        nonlocal count
+        count += 1
+        tagged = entry.tagged
+        return replace(
+            entry,
+            label=Text("picker.numbered", {"number": count, "label": entry.label}),
+            tagged=None
+            if tagged is None
+            else Text("picker.numbered", {"number": count, "label": tagged}),
+        )
+
+    return [replace(block, entries=[led(e) for e in block.entries]) for block in blocks]
 
 
 def _quick(block: _Block) -> bool:

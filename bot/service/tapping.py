@@ -202,7 +202,7 @@ class Tapping:
                 game.state,
                 seat,
                 version=game.row.version,
-                text=game.text,
+                text=game.label_text,
                 undo=undo and engine.turns is TurnShape.SEQUENTIAL,
                 judge=judge,
             )
@@ -245,7 +245,7 @@ class Tapping:
                 state,
                 seat,
                 version=version,
-                text=game.text,
+                text=game.label_text,
                 undo=undo,
                 judge=lambda action: judged(engine, engine.load_state(dumped), seat, action),
             )
