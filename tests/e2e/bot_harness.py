@@ -379,9 +379,19 @@ async def play_to_end(
     return moves
 
 
-def said(game: str, notation: str) -> str:
-    """How the bot tells the acting player a move it accepted: the engine's words."""
+def said(game: str, notation: str, *, public: bool = False) -> str:
+    """How the bot tells a move in English: the engine's words, for the acting player
+    (what it accepted or took back) or, with ``public``, for everyone (a move played
+    for a seat, a log line)."""
     from bot.i18n import Text
 
     engine = registry()[game].engine
-    return Text(*engine.describe(engine.parse_action(str(notation)), False)).render("en")
+    return Text(*engine.describe(engine.parse_action(str(notation)), public)).render("en")
+
+
+def labelled(game: str, notation: str) -> str:
+    """A decision button's English label for ``notation``: the engine's words."""
+    from bot.i18n import Text
+
+    engine = registry()[game].engine
+    return Text(*engine.choice_label(engine.parse_action(str(notation)))).render("en")

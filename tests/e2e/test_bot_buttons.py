@@ -14,9 +14,11 @@ from .bot_harness import (
     BotHarness,
     action_buttons,
     click_as_posted,
+    labelled,
     last_buttons,
     move,
     open_harness,
+    said,
     start_oracle,
 )
 from .fake_discord import FakeDiscord, FakeUser, RecordedMessage
@@ -47,8 +49,12 @@ async def test_claim_and_gift_are_buttons_that_play(harness: BotHarness) -> None
     buttons = action_buttons(message)
     assert set(buttons) == {"claim", "gift"}
     assert all(len(cid) <= 100 for cid in buttons.values())
-    labels = {c["label"] for c in message.walk_components() if c.get("type") == 2}
-    assert labels == {"claim", "gift", t("en", "picker.play_button")}  # and the picker
+    labels = {
+        c.get("custom_id"): c["label"] for c in message.walk_components() if c.get("type") == 2
+    }
+    for action, custom_id in buttons.items():  # each decision labelled in the game's words
+        assert labels.pop(custom_id) == labelled("oracle", action)
+    assert list(labels.values()) == [t("en", "picker.play_button")]  # and the picker
     assert {u.id for u in message.mentions} == {chooser.id}  # only the chooser is pinged
 
     other = next(u for u in players if u is not chooser)
@@ -61,7 +67,7 @@ async def test_claim_and_gift_are_buttons_that_play(harness: BotHarness) -> None
     assert await h.raw_game() == before
 
     clicked = await h.click(chooser, message, buttons["claim"])
-    assert t("en", "move.accepted", action="claim") in h.ephemeral_text(clicked)
+    assert t("en", "move.accepted", action=said("oracle", "claim")) in h.ephemeral_text(clicked)
     [public] = h.public_of(clicked)
     assert f"{chooser.name} scores a point." in public.text
 
@@ -84,7 +90,7 @@ async def test_buttons_survive_a_restart(harness: BotHarness) -> None:
     assert h.running is not first_bot and h.starts == 2
 
     clicked = await h.click(chooser, message, action_buttons(message)["gift"])
-    assert t("en", "move.accepted", action="gift") in h.ephemeral_text(clicked)
+    assert t("en", "move.accepted", action=said("oracle", "gift")) in h.ephemeral_text(clicked)
     [public] = h.public_of(clicked)
     receiver = next(u for u in players if u is not chooser)
     assert f"{receiver.name} scores a point." in public.text

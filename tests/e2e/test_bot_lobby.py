@@ -9,7 +9,7 @@ import pytest
 
 from bot.i18n import t
 
-from .bot_harness import BotHarness, decode_png, open_harness, start_oracle
+from .bot_harness import BotHarness, decode_png, open_harness, said, start_oracle
 from .fake_discord import FakeDiscord
 
 
@@ -24,7 +24,8 @@ async def test_three_players_create_join_and_start(harness: BotHarness) -> None:
     created = await h.slash(h.alice, "game new oracle", style="fancy")
     assert t("en", "lobby.created_reply") in h.ephemeral_text(created)
     [announce] = h.public_of(created)
-    assert "alice opened a game of Oracle (test game)." in announce.text
+    opened = t("en", "lobby.created", player="alice", game=t("en", "oracle.title"), range="2–4")
+    assert announce.text.splitlines()[0] == opened
     assert "· style: fancy" in announce.text.splitlines()
 
     joined = await h.slash(h.bob, "game join")
@@ -92,8 +93,9 @@ async def test_board_status_and_log(harness: BotHarness) -> None:
     await h.slash(h.alice, "play", action=(await h.legal(h.alice))[0])
     log = await h.slash(h.alice, "game log", count=5)
     text = h.ephemeral_text(log)
-    assert "#1 bob: play ?" in text  # the card stays face down in the log
-    assert card not in text
+    # the card stays face down in the log: the move in its public words only
+    assert f"#1 bob: {said('oracle', card, public=True)} (<t:" in text
+    assert card not in text and said("oracle", card) not in text
 
 
 async def test_leave_before_start(harness: BotHarness) -> None:

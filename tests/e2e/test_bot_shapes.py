@@ -16,9 +16,11 @@ from .bot_harness import (
     BotHarness,
     action_buttons,
     decode_png,
+    labelled,
     open_harness,
     open_picker,
     picker_buttons,
+    said,
     start_oracle,
 )
 from .fake_discord import FakeDiscord, FakeUser, RecordedMessage
@@ -52,7 +54,7 @@ async def test_a_plugin_game_gets_its_generated_command_group(harness: BotHarnes
     assert await h.autocomplete(mover, "relay step", "count") == ["1", "2", "3"]
     assert await h.autocomplete(other, "relay step", "count") == []
     stepped = await h.slash(mover, "relay step", count="2")
-    assert t("en", "move.accepted", action="step 2") in h.ephemeral_text(stepped)
+    assert t("en", "move.accepted", action=said("relay", "step 2")) in h.ephemeral_text(stepped)
     assert await h.autocomplete(mover, "relay step", "count") == ["1", "2"]  # 2 AP left
 
 
@@ -79,7 +81,7 @@ async def test_a_turn_posts_one_board_at_its_hand_off_and_previews_in_between(
     # Undo on the last preview takes the step back
     [undo] = ids(previews[-1], "zg:undo:")
     undone = await h.click(mover, previews[-1], undo)
-    assert t("en", "undo.done", action="step 1") in h.ephemeral_text(undone)
+    assert t("en", "undo.done", action=said("relay", "step 1")) in h.ephemeral_text(undone)
     assert h.public_of(undone) == []
     # an outdated Undo button (the game moved on) is refused, and changes nothing
     before = await h.raw_game()
@@ -142,8 +144,9 @@ async def test_a_sealed_round_keeps_one_tally_message(harness: BotHarness) -> No
     _, picker = await open_picker(h, h.alice, start_message)
     legal = await h.legal(h.alice)
     cards = picker_buttons(picker)
-    assert sorted(cards) == sorted(legal)  # the cards as buttons that play (labels: notation)
-    played = await h.click(h.alice, picker, cards[legal[0]])
+    # the cards as buttons that play, labelled in words
+    assert sorted(cards) == sorted(labelled("oracle", card) for card in legal)
+    played = await h.click(h.alice, picker, cards[labelled("oracle", legal[0])])
     assert h.public_of(played) == []
     assert t("en", "tally.submitted", players="alice") in h.fake.message(tally.id).text
     await h.slash(h.bob, "play", action=(await h.legal(h.bob))[0])
