@@ -31,7 +31,7 @@ from bot.service import lobby as lobby_module
 from bot.store import GameRow
 from tests.support import oracle, relay
 
-from .bot_harness import BotHarness, decode_png, move, open_harness
+from .bot_harness import BotHarness, decode_png, move, open_harness, said
 from .fake_discord import FakeChannel, FakeDiscord, FakeUser, InteractionResult, RecordedMessage
 
 DAY = 86_400.0
@@ -163,6 +163,11 @@ def line(key: str, **params: Any) -> str:
     return t("en", key, **params)
 
 
+def end_words() -> str:
+    """Relay's ``end`` as everyone reads it when the table plays it for a seat."""
+    return said("relay", "end", public=True)
+
+
 # -- 1. the turn clock ------------------------------------------------------------------
 
 
@@ -212,7 +217,7 @@ async def test_the_turn_clock_reminds_the_awaited_player_then_plays_their_timeou
     [timeout] = new_public(h, before)
     assert timeout.source == "channel"
     assert timeout.text.splitlines()[:2] == [
-        line("move.timeout", seat=late.name, action="end"),
+        line("move.timeout", seat=late.name, action=end_words()),
         line("relay.event.turn_over", seat=late.name),
     ]
     assert timeout.text.splitlines()[-1] == line("game.your_turn", mentions=other.mention)
@@ -262,7 +267,7 @@ async def test_a_seat_that_times_out_twice_is_absent_played_at_once_until_it_is_
         posted = new_public(h, before)
         # the two reminders, then the timeout, pinging the next player
         assert [m.text.startswith("Reminder:") for m in posted] == [True, True, False]
-        assert line("move.timeout", seat=late.name, action="end") in posted[-1].text
+        assert line("move.timeout", seat=late.name, action=end_words()) in posted[-1].text
         assert pinged(allowed, posted[-1]) == {other.id}
         return posted[-1]
 
@@ -287,7 +292,7 @@ async def test_a_seat_that_times_out_twice_is_absent_played_at_once_until_it_is_
     assert new_public(h, before) == [public]
     assert public.text.splitlines()[:3] == [
         line("relay.event.turn_over", seat=other.name),
-        line("table.played_for", seat=late.name, action="end"),
+        line("table.played_for", seat=late.name, action=end_words()),
         line("relay.event.turn_over", seat=late.name),
     ]
     assert pinged(allowed, public) == {other.id}
@@ -390,7 +395,7 @@ async def test_only_the_host_pauses_resumes_and_extends_the_clock(
     assert new_public(h, before) == []
     assert await awaited(h, players) == [mover]
     await pass_time(h, clock, when + 1)
-    assert line("move.timeout", seat=mover.name, action="end") in h.public_messages()[-1].text
+    assert line("move.timeout", seat=mover.name, action=end_words()) in h.public_messages()[-1].text
     assert await awaited(h, players) != [mover]
 
 
@@ -526,7 +531,7 @@ async def test_a_resigned_seat_is_played_by_the_table_to_the_end(
     [public] = h.public_of(ended)
     assert public.text.splitlines()[:3] == [
         line("relay.event.turn_over", seat=s0.name),
-        line("table.played_for", seat=s1.name, action="end"),
+        line("table.played_for", seat=s1.name, action=end_words()),
         line("relay.event.turn_over", seat=s1.name),
     ]
     assert pinged(allowed, public) == {s2.id}
@@ -549,7 +554,7 @@ async def test_a_resigned_seat_is_played_by_the_table_to_the_end(
     [public] = h.public_of(resigned)
     assert public.text.splitlines()[:3] == [
         line("seat.resigned", player=s2.name),
-        line("table.played_for", seat=s2.name, action="end"),
+        line("table.played_for", seat=s2.name, action=end_words()),
         line("relay.event.turn_over", seat=s2.name),
     ]
     assert pinged(allowed, public) == {s0.id}
@@ -701,7 +706,8 @@ async def test_a_game_opened_in_a_thread_lives_there(harness: BotHarness) -> Non
     assert h.ephemeral_text(opened) == line("lobby.created_in_thread", thread=thread.mention)
     assert h.public_messages(h.channel) == []  # nothing public in the parent channel
     [lobby] = h.public_messages(thread)
-    assert lobby.text.startswith(f"alice opened a game of {line('relay.title')}.")
+    opened_line = line("lobby.created", player="alice", game=line("relay.title"), range="2–4")
+    assert lobby.text.splitlines()[0] == opened_line
     assert (await game_row(h, thread)).channel_id == thread.id
     # a thread is not a place to open another thread
     refused = await h.slash(h.bob, "game new relay", thread, thread=True)
@@ -716,7 +722,7 @@ async def test_a_game_opened_in_a_thread_lives_there(harness: BotHarness) -> Non
         [mover] = movers
         assert await h.legal(mover, thread) == ["step 1", "step 2", "step 3", "draw", "end"]
         itx = await h.slash(mover, "play", thread, action="end")
-        assert line("move.accepted", action="end") in h.ephemeral_text(itx)
+        assert line("move.accepted", action=said("relay", "end")) in h.ephemeral_text(itx)
         assert all(m.channel is thread for m in h.public_of(itx))
     final = h.public_messages(thread)[-1]
     assert "The game is over. Final ranking:" in final.text
