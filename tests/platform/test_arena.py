@@ -19,6 +19,7 @@ from bot import arena
 from bot.__main__ import main
 from bot.games.base import GameType
 from bot.games.computer import Brain, Budget, decide
+from bot.i18n import t
 from tests.conftest import ORACLE
 from tests.support.oracle import OracleEngine, OracleState, Play
 
@@ -133,7 +134,10 @@ def test_wilson_interval_and_percentiles() -> None:
         (["--game", "tigris", "--seats", "strong,random", "--games", "0"], "--games must be"),
         (["--game", "tigris", "--seats", "strong,random", "--think", "fast"], "--think must be"),
         (["--game", "chess"], "chess"),
-        (["--game", "tigris", "--seats", "strong"], "tigris"),
+        (  # one seat: the game named by its title, with the players it needs
+            ["--game", "tigris", "--seats", "strong"],
+            t("en", "app.demo_bad_players", game=t("en", "tigris.title"), min=2, max=4),
+        ),
     ],
 )
 def test_a_bad_argument_gets_one_line(
