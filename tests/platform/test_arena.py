@@ -134,9 +134,10 @@ def test_wilson_interval_and_percentiles() -> None:
         (["--game", "tigris", "--seats", "strong,random", "--games", "0"], "--games must be"),
         (["--game", "tigris", "--seats", "strong,random", "--think", "fast"], "--think must be"),
         (["--game", "chess"], "chess"),
-        (  # one seat: the game named by its title, with the players it needs
+        pytest.param(  # one seat: the game named by its title, with the players it needs
             ["--game", "tigris", "--seats", "strong"],
             t("en", "app.demo_bad_players", game=t("en", "tigris.title"), min=2, max=4),
+            id="argv4-tigris",
         ),
     ],
 )
