@@ -39,7 +39,6 @@ from discord.ext import commands
 
 from bot import metrics, plugins
 from bot.config import Settings, current_user, database_open_problem, database_problem
-from bot.discord.buttons import DYNAMIC_ITEMS
 from bot.discord.cogs.after import AfterCog
 from bot.discord.cogs.games import GamesCog
 from bot.discord.cogs.help import HelpCog
@@ -51,8 +50,7 @@ from bot.discord.delivery import Delivery
 from bot.discord.errors import ZigguratTree
 from bot.discord.handover import HandOvers
 from bot.discord.interactions import Responder
-from bot.discord.lobby_buttons import LOBBY_ITEMS
-from bot.discord.picking import PICKER_ITEMS
+from bot.discord.items import DYNAMIC_ITEMS
 from bot.discord.translator import CatalogTranslator
 from bot.games.base import GameType
 from bot.i18n import t
@@ -107,7 +105,7 @@ class ZigguratBot(commands.Bot):
         await self.add_cog(HelpCog(self))
         await self.add_cog(GamesCog(self))
         await self.add_cog(AfterCog(self))  # after LobbyCog: adds /game export
-        self.add_dynamic_items(*DYNAMIC_ITEMS, *LOBBY_ITEMS, *PICKER_ITEMS)
+        self.add_dynamic_items(*DYNAMIC_ITEMS)
         await self.sync_commands()
         self.handovers.install()
         self.timers.start()

@@ -25,15 +25,18 @@ from __future__ import annotations
 import logging
 import time
 from collections.abc import Awaitable, Callable
-from typing import Any
+from typing import TYPE_CHECKING, Any
 
 import discord
 
 from bot import metrics
-from bot.discord.delivery import Delivery, answer_ephemeral, locale_language
+from bot.discord.messages import answer_ephemeral, locale_language
 from bot.i18n import Text
 from bot.logs import activity
 from bot.service import GameService, Outcome, Player, Refusal
+
+if TYPE_CHECKING:
+    from bot.discord.delivery import Delivery
 
 log = logging.getLogger(__name__)
 

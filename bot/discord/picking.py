@@ -6,9 +6,7 @@ outcome. This module only draws a menu as components on one ephemeral
 message and sends the chosen option tokens back: it builds no menu and
 calls no engine.
 
-custom_id layouts (every number matches :data:`~bot.discord.game_button.ID`,
-at most 18 digits; ``<token>`` is the picker's token, at most 80 characters,
-starting with its stamp, see :mod:`bot.service.pick_token`):
+The components (their custom_id layouts are :mod:`bot.discord.custom_ids`'):
 
 * ``zg:play:<game_id>`` — the Play button on a public message: opens the
   clicker's picker as a new ephemeral message (refused ephemerally, in the
@@ -21,11 +19,8 @@ starting with its stamp, see :mod:`bot.service.pick_token`):
 * ``zg:pick:<game_id>:<token>:r`` / ``:u`` / ``:e`` — the controls: Start
   over, Undo, End turn.
 
-A token may hold ``:`` (a Tikal word such as ``4:A1``); the last ``:``
-separates the kind, which never holds one. "zg:pick:" (8) + the game id +
-":" + a token and option (at most 84, checked by the picker's tests) fits in
-100 characters for every game id of up to 7 digits; a longer custom_id is
-never sent (the component is left out and logged).
+A custom_id past Discord's 100 characters (a game id past 7 digits) is never
+sent: the component is left out and logged.
 
 Decisions:
 
@@ -57,11 +52,12 @@ from typing import TYPE_CHECKING, Any
 
 import discord
 
-from bot.discord.buttons import ButtonView
-from bot.discord.delivery import HAND_FILE, ZOOM_FILE, locale_language, png, render, split_content
-from bot.discord.game_button import ID, GameButton, game_template
+from bot.discord.components import ButtonView
+from bot.discord.custom_ids import PICK_BUTTON, PICK_SELECT, game_template
+from bot.discord.game_button import GameButton
 from bot.discord.interactions import Handled, player_of
-from bot.discord.menu_view import PICTURE_FILE, TOKEN, menu_view
+from bot.discord.menu_view import PICTURE_FILE, menu_view
+from bot.discord.messages import HAND_FILE, ZOOM_FILE, locale_language, png, render, split_content
 from bot.i18n import Text
 from bot.service import Player, Refusal, TapAnswer
 
@@ -203,7 +199,7 @@ class PlayButton(
 
 class PickButton(
     discord.ui.DynamicItem[discord.ui.Button[discord.ui.View]],
-    template=rf"zg:pick:(?P<game_id>{ID}):{TOKEN}:(?P<what>[0-9]{{1,2}}|[rue])",
+    template=PICK_BUTTON,
 ):
     """A picker button: an option or a control (see the module docstring)."""
 
@@ -225,7 +221,7 @@ class PickButton(
 
 class PickSelect(
     discord.ui.DynamicItem[discord.ui.Select[discord.ui.View]],
-    template=rf"zg:pick:(?P<game_id>{ID}):{TOKEN}:s[0-9]?",
+    template=PICK_SELECT,
 ):
     """A picker select: its values are the chosen options' tokens."""
 
@@ -243,6 +239,3 @@ class PickSelect(
     async def callback(self, interaction: discord.Interaction) -> Any:
         values = [str(v) for v in getattr(self.item, "values", ())]  # none: a forged button
         await _tapper(interaction).tap(interaction, self.game_id, self.token, values)
-
-
-PICKER_ITEMS: tuple[type[discord.ui.DynamicItem[Any]], ...] = (PlayButton, PickButton, PickSelect)

@@ -33,8 +33,8 @@ from discord import app_commands
 from discord.ext import commands
 
 from bot.discord.commands import Param, build_command
-from bot.discord.delivery import locale_language, render
 from bot.discord.interactions import Responder, player_of
+from bot.discord.messages import locale_language, render
 from bot.discord.translator import L
 from bot.i18n import Text
 from bot.service import Outcome, Player, Refusal
