@@ -7,7 +7,9 @@ Decisions:
   content, no members.
 * Nobody is pinged unless a message says so: the client's default
   ``allowed_mentions`` is none, and a game message allows exactly its pings.
-* ``setup_hook`` (before the gateway connects) loads the cogs, registers the
+* ``setup_hook`` (before the gateway connects) loads the cogs (as extensions,
+  :data:`EXTENSIONS`, each module with its ``setup``, as discord.py's
+  extensions are), registers the
   persistent button classes, installs the catalog translator, syncs the
   commands — to ``dev_guild_id`` only when it is set (instant), else globally
   — and starts the timer task (and, in a shard cluster, the hand-over poller
@@ -39,13 +41,6 @@ from discord.ext import commands
 
 from bot import metrics, plugins
 from bot.config import Settings, current_user, database_open_problem, database_problem
-from bot.discord.cogs.after import AfterCog
-from bot.discord.cogs.games import GamesCog
-from bot.discord.cogs.help import HelpCog
-from bot.discord.cogs.lobby import LobbyCog
-from bot.discord.cogs.mine import MineCog
-from bot.discord.cogs.play import PlayCog
-from bot.discord.cogs.table import TableCog
 from bot.discord.delivery import Delivery
 from bot.discord.errors import ZigguratTree
 from bot.discord.handover import HandOvers
@@ -63,6 +58,17 @@ log = logging.getLogger(__name__)
 
 #: how many finished interaction ids are remembered for :meth:`wait_interaction_done`
 DONE_MEMORY = 1024
+#: the cogs, as extensions loaded in this order (each module has ``async def setup(bot)``);
+#: the lobby first, since the table, ``/game mine`` and ``/game export`` join its ``/game``
+EXTENSIONS = (
+    "bot.discord.cogs.lobby",
+    "bot.discord.cogs.table",
+    "bot.discord.cogs.mine",
+    "bot.discord.cogs.play",
+    "bot.discord.cogs.help",
+    "bot.discord.cogs.games",
+    "bot.discord.cogs.after",
+)
 
 
 def intents() -> discord.Intents:
@@ -97,14 +103,8 @@ class ZigguratBot(commands.Bot):
 
     async def setup_hook(self) -> None:
         await self.tree.set_translator(CatalogTranslator())
-        lobby = LobbyCog(self)
-        await self.add_cog(lobby)
-        await self.add_cog(TableCog(self, lobby.group))
-        await self.add_cog(MineCog(self, lobby.group))
-        await self.add_cog(PlayCog(self))
-        await self.add_cog(HelpCog(self))
-        await self.add_cog(GamesCog(self))
-        await self.add_cog(AfterCog(self))  # after LobbyCog: adds /game export
+        for extension in EXTENSIONS:
+            await self.load_extension(extension)
         self.add_dynamic_items(*DYNAMIC_ITEMS)
         await self.sync_commands()
         self.handovers.install()

@@ -33,7 +33,7 @@ import discord
 from discord import app_commands
 from discord.ext import commands
 
-from bot.discord.commands import Param, build_command
+from bot.discord.commands import Param, build_command, game_group
 from bot.discord.interactions import Handled, guard
 from bot.discord.messages import locale_language, render
 from bot.discord.translator import L
@@ -64,9 +64,7 @@ class AfterCog(commands.Cog):
         self._group: app_commands.Group | None = None
 
     async def cog_load(self) -> None:
-        group = next((c for c in self.bot.tree.get_commands() if c.name == "game"), None)
-        if not isinstance(group, app_commands.Group):
-            raise RuntimeError("AfterCog needs the /game group: load LobbyCog first")
+        group = game_group(self.bot.tree)
         group.add_command(self.export_command)
         self._group = group
         self.bot.tree.add_command(self.stats_command)
@@ -127,3 +125,8 @@ def _files(exported: Export) -> list[discord.File]:
     if exported.animation is not None:
         files.append(discord.File(io.BytesIO(exported.animation), filename=exported.animation_name))
     return files
+
+
+async def setup(bot: ZigguratBot) -> None:
+    """The extension's entry point (``bot.load_extension``)."""
+    await bot.add_cog(AfterCog(bot))
