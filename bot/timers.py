@@ -12,7 +12,10 @@ Decisions:
 * The sleep is an ``asyncio.Event`` wait with a timeout, so
   :meth:`TimerRunner.wake` — installed as ``service.on_timer_change`` — cuts
   it short when a move arms an earlier timer. The event is cleared *before*
-  each pass, so a wake-up that arrives while a pass runs is not lost.
+  each pass, so a wake-up that arrives while a pass runs is not lost. A
+  change that arms nothing due before the task's planned wake-up does not
+  wake it (a step re-arming a reminder a day away costs no pass, no reads);
+  one told no due time always does.
 * Sleeps are capped at :data:`MAX_SLEEP`: a suspended host or a changed clock
   is noticed within that time even if nobody wakes the task.
 * Before its first pass the task repairs the running games that lost a
@@ -48,6 +51,7 @@ from __future__ import annotations
 import asyncio
 import contextlib
 import logging
+import math
 from collections.abc import Awaitable, Callable
 
 from bot.cluster import ALL, ShardRange
@@ -86,6 +90,8 @@ class TimerRunner:
         self.deliver = deliver
         self.max_sleep = max_sleep
         self._wake = asyncio.Event()
+        #: when (the service's clock) the task will look again by itself; -inf during a pass
+        self._planned = -math.inf
         self._task: asyncio.Task[None] | None = None
         #: passes started and completed, for :meth:`sync` and diagnostics
         self.started = 0
@@ -113,8 +119,11 @@ class TimerRunner:
     def running(self) -> bool:
         return self._task is not None and not self._task.done()
 
-    def wake(self) -> None:
-        """Re-read the next timer now (a move armed or moved one)."""
+    def wake(self, due: float | None = None) -> None:
+        """Re-read the next timer now (a move armed or moved one); with ``due`` (the
+        earliest due time armed), only when that is before the planned wake-up."""
+        if due is not None and due >= self._planned:
+            return
         self._wake.set()
 
     async def sync(self) -> None:
@@ -167,6 +176,7 @@ class TimerRunner:
         except Exception:
             log.exception("could not check the running games' timers at start")
         while True:
+            self._planned = -math.inf  # a change made during the pass wakes it again
             self._wake.clear()
             self.started += 1
             try:
@@ -175,6 +185,7 @@ class TimerRunner:
             except Exception:
                 log.exception("timer pass failed; retrying in %s s", RETRY_AFTER)
                 delay = RETRY_AFTER
+            self._planned = self.service.clock() + delay
             self.completed = self.started
             self._progress.set()
             self._progress = asyncio.Event()

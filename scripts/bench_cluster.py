@@ -26,6 +26,9 @@ Each run starts afresh (fake Discord, database, processes); ``--rounds``
 runs of each layout, alternating; p50/p99 over all runs' answers, answers/s
 the median of the runs.
 
+Each layout also prints its plays' and decisions' rates as a fraction of its
+``/help`` rate (a sealed play's goal: a third of ``/help``'s).
+
 Usage: ``nice python scripts/bench_cluster.py [--rounds 2]``. The machine's
 cores are shared by both layouts' processes, the fake Discord and the
 server, so the two-process figures show what splitting costs or gains on
@@ -153,19 +156,30 @@ async def measure(server: PostgresServer, rounds: int) -> None:
     register_oracle()
     runs: dict[str, list[dict[str, tuple[list[float], float]]]] = {name: [] for name in LAYOUTS}
     with tempfile.TemporaryDirectory(prefix="bench-cluster-") as folder:
-        for _ in range(rounds):  # the layouts alternate, so both meet the same load
+        for round_no in range(1, rounds + 1):  # the layouts alternate: both meet the same load
             for name in LAYOUTS:
-                runs[name].append(await run_layout(server, Path(folder), name))
+                run = await run_layout(server, Path(folder), name)
+                runs[name].append(run)
+                print(f"{name}, round {round_no}:", flush=True)
+                for key in ("floor", "plays", "claims"):
+                    print(line(key, *run[key]), flush=True)
+    print()
     for name in LAYOUTS:
         print(f"{name}: {rounds} runs, 100 channels on 2 shards")
+        rates: dict[str, float] = {}
         for label, key in (
             ("floor: /help in 100 channels", "floor"),
             ("200 sealed plays at once", "plays"),
             ("100 decisions at once", "claims"),
         ):
             times = [t for run in runs[name] for t in run[key][0]]
-            rate = statistics.median(run[key][1] for run in runs[name])
+            rate = rates[key] = statistics.median(run[key][1] for run in runs[name])
             print(line(label, times, rate))
+        print(
+            f"  rate / the floor's rate: sealed plays {rates['plays'] / rates['floor']:.2f},"
+            f" decisions {rates['claims'] / rates['floor']:.2f} (goal for a sealed play: 0.33)",
+            flush=True,
+        )
 
 
 def main() -> None:

@@ -1,11 +1,15 @@
 """Benchmark interaction latency of the real bot against the fake Discord.
 
-Usage: ``python scripts/bench_latency.py [--game tigris|tikal|temple|oracle] [--moves 200]
-[--seed 1]``
+Usage: ``python scripts/bench_latency.py [--game tigris,tikal,temple] [--moves 200]
+[--seed 1] [--db sqlite,postgres]``
 
 Plays random legal moves with ``/play`` (through the e2e harness: the real
-bot, a real SQLite file, the fake Discord on loopback) until ``--moves`` moves
-were made, starting new games as needed. Every move is checked to be stored;
+bot, a real database, the fake Discord on loopback) until ``--moves`` moves
+were made, starting new games as needed; each game of ``--game`` on each
+database of ``--db``: ``sqlite`` (a file in a temporary folder) or
+``postgres`` (a throwaway server started once, ``fsync`` on, a fresh
+database per game: :mod:`tests.support.postgres`, ``ZIGGURAT_PG_BIN=wheel``
+for the pip-installed one). Every move is checked to be stored;
 moves are told apart by what they produced: a **hand-off** (a public message:
 the game waits for someone else, a round resolved, the game ended) or a
 **step** (only the player is answered: a step of a turn, a sealed
@@ -16,7 +20,7 @@ submission). Each figure is printed with a floor measured in the same run:
   floor: the same for ``/help`` (no game, no database write);
 * fully answered, per kind — until the bot reported the interaction fully
   answered: the reply, the public message with the board image, and the
-  DMs; floor: a bare commit (``bench_floors.floor_commit``) plus one board
+  DMs; floor: a bare commit on the same database (``bench_floors``) plus one board
   drawn on the drawing pool (the least either kind draws: a hand-off its
   board, with the changed private views at once beside it; a step its
   preview, the board or the seat's own view, with the zoom beside it);
@@ -45,7 +49,7 @@ ROOT = Path(__file__).resolve().parent.parent
 sys.path.insert(0, str(ROOT))
 sys.path.insert(0, str(ROOT / "scripts"))
 
-from bench_floors import floor_commit  # noqa: E402
+from bench_floors import floor_commit, floor_commit_postgres  # noqa: E402
 
 from bot.service import drawing  # noqa: E402
 from tests.e2e.bot_harness import BotHarness  # noqa: E402
@@ -120,7 +124,8 @@ async def handoff_images(h: BotHarness) -> tuple[list[float], list[float], list[
     return board_alone, sequential, concurrent, len(views)
 
 
-async def bench(game: str, moves: int, seed: int) -> dict[str, Any]:
+async def bench(game: str, moves: int, seed: int, url: str | None = None) -> dict[str, Any]:
+    """One game's figures on SQLite, or on the empty PostgreSQL database at ``url``."""
     rng = random.Random(seed)
     callback: list[float] = []
     handoff: list[float] = []
@@ -128,8 +133,12 @@ async def bench(game: str, moves: int, seed: int) -> dict[str, Any]:
     games = 0
     async with FakeDiscord() as fake:
         with fake.patched(), tempfile.TemporaryDirectory() as tmp:
-            commit = await floor_commit(Path(tmp))
-            h = BotHarness(fake, Path(tmp) / "bench.db")
+            if url is None:
+                commit = await floor_commit(Path(tmp))
+                h = BotHarness(fake, Path(tmp) / "bench.db")
+            else:
+                commit = await floor_commit_postgres(url)
+                h = BotHarness(fake, url)  # type: ignore[arg-type]  # Store.open takes a URL
             await h.start()
             try:
                 players = [h.alice, h.bob, h.carol]
@@ -174,20 +183,12 @@ async def bench(game: str, moves: int, seed: int) -> dict[str, Any]:
     }
 
 
-def main() -> int:
-    parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
-    parser.add_argument("--game", default="tigris", choices=("tigris", "tikal", "temple", "oracle"))
-    parser.add_argument("--moves", type=int, default=200)
-    parser.add_argument("--seed", type=int, default=1)
-    args = parser.parse_args()
-    logging.basicConfig(level=logging.ERROR)
-    print(f"load average at start: {load()} ({drawing.RENDER_WORKERS} drawing processes)")
-    r = asyncio.run(bench(args.game, args.moves, args.seed))
+def report(game: str, db: str, r: dict[str, Any]) -> None:
     commit = statistics.median(r["commit"])
     concurrent = statistics.median(r["concurrent"])
     sequential = statistics.median(r["sequential"])
     board = statistics.median(r["board"])
-    print(f"{args.game}: {len(r['callback'])} moves over {r['games']} game(s), 3 players")
+    print(f"{game} on {db}: {len(r['callback'])} moves over {r['games']} game(s), 3 players")
     print(f"floor: bare INSERT+COMMIT median {commit:.2f} ms")
     helped = statistics.median(r["help"])
     print(summary("interaction -> callback (deferral)", r["callback"], helped))
@@ -197,8 +198,44 @@ def main() -> int:
         f"images of one hand-off (board + {r['views']} private views): one after another "
         f"{sequential:.1f} ms, at once {concurrent:.1f} ms (at once/one after another "
         f"{concurrent / sequential:.2f}); floor: the board alone {board:.1f} ms "
-        f"(at once/board {concurrent / board:.2f})"
+        f"(at once/board {concurrent / board:.2f})",
+        flush=True,
     )
+
+
+def main() -> int:
+    parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
+    parser.add_argument("--game", default="tigris", help="comma-separated: tigris,tikal,temple")
+    parser.add_argument("--moves", type=int, default=200)
+    parser.add_argument("--seed", type=int, default=1)
+    parser.add_argument("--db", default="sqlite", help="comma-separated: sqlite,postgres")
+    args = parser.parse_args()
+    logging.basicConfig(level=logging.ERROR)
+    games = args.game.split(",")
+    for game in games:
+        if game not in ("tigris", "tikal", "temple", "oracle"):
+            parser.error(f"unknown game {game!r}")
+    print(f"load average at start: {load()} ({drawing.RENDER_WORKERS} drawing processes)")
+    for db in args.db.split(","):
+        if db == "sqlite":
+            for game in games:
+                report(game, db, asyncio.run(bench(game, args.moves, args.seed)))
+            continue
+        if db != "postgres":
+            parser.error(f"unknown database {db!r}")
+        from tests.support.postgres import PostgresServer, find_bin
+
+        bin_dir = find_bin()
+        if bin_dir is None:
+            raise SystemExit("no PostgreSQL server (ZIGGURAT_PG_BIN, Debian's, or the wheel)")
+        server = PostgresServer(bin_dir, durable=True)
+        server.start()  # before any event loop: it migrates its template with asyncio.run
+        try:
+            for game in games:
+                url = server.url(server.create_database(migrated=False))
+                report(game, db, asyncio.run(bench(game, args.moves, args.seed, url)))
+        finally:
+            server.stop()
     print(f"load average at end: {load()}")
     return 0
 

@@ -11,6 +11,10 @@ moves the absolute figures: compare the ratios to their same-run floors.
 * floor: a bare ``BEGIN IMMEDIATE; INSERT; COMMIT`` with the store's
   pragmas (:func:`bench_floors.floor_commit`); and the bare PNG encode of one
   board;
+* each built-in game's board (a mid-game position of 2 players, random legal
+  play from a fixed seed) drawn whole, beside its floor: the bare PNG encode
+  of the same image (medians of interleaved runs, one thread; the goal is a
+  render within twice its encode);
 * one move through the service, render off, p50/p99, with 1,000 and then
   ``--games`` games stored;
 * 100 simultaneous moves in 100 channels, render off: p50/p99 of each
@@ -19,7 +23,10 @@ moves the absolute figures: compare the ratios to their same-run floors.
   what concurrency gains);
 * the same with the images drawn (board and changed private views):
   throughput in moves/s and as a ratio of what the cores allow
-  (cores ÷ one move's drawing time on one thread);
+  (cores ÷ one move's drawing time on one thread), and the bot's own
+  process's CPU a move (all its threads; floor: the same moves without
+  images): one process's share, which bounds the throughput once the cores
+  draw fast enough;
 * memory: RSS after a move in each of the ``--games`` games; the drawing
   processes with all three games' renderers loaded and each game drawn in
   each (RSS, and PSS: shared pages split between their users), and the
@@ -51,6 +58,7 @@ import io
 import json
 import os
 import random
+import resource
 import statistics
 import subprocess
 import sys
@@ -67,7 +75,7 @@ sys.path.insert(0, str(Path(__file__).resolve().parents[1]))
 from bench_floors import floor_commit, floor_commit_postgres
 
 from bot import plugins
-from bot.games.base import PlayerLabel
+from bot.games.base import PlayerLabel, RuleError
 from bot.service import GameService, Player, context, drawing
 from bot.store import Store, is_postgres, redact_url
 from renderer.common import encode_png
@@ -80,10 +88,14 @@ FIGURES: dict[str, str] = {}
 FIGURES_LINE = "figures as JSON: "
 
 
+STARTED = time.monotonic()
+
+
 def say(what: str, figures: str) -> None:
-    """Print one figure line, and keep it for the side-by-side table."""
+    """Print one figure line (with the seconds since the start), and keep it for the
+    side-by-side table."""
     FIGURES[what] = figures
-    print(f"{what}: {figures}", flush=True)
+    print(f"{what}: {figures} [{time.monotonic() - STARTED:.0f} s]", flush=True)
 
 
 def pct(values: list[float], q: float) -> float:
@@ -138,6 +150,54 @@ async def floor(db: str, folder: Path) -> list[float]:
     if is_url(db):
         return await floor_commit_postgres(db)
     return await floor_commit(folder)
+
+
+def process_cpu() -> float:
+    """Seconds of CPU this process used so far, all its threads (its children not)."""
+    usage = resource.getrusage(resource.RUSAGE_SELF)
+    return usage.ru_utime + usage.ru_stime
+
+
+def mid_game(game_type: Any, seed: int = 7, steps: int = 60) -> Any:
+    """A 2-player state after ``steps`` random legal steps from a fixed seed."""
+    engine = game_type.engine
+    state = engine.new_game(2, {}, seed)
+    rng = random.Random(seed)
+    for _ in range(steps):
+        waiting = sorted(engine.waiting_for(state))
+        if not waiting or engine.result(state) is not None:
+            break
+        seat = rng.choice(waiting)
+        legal = engine.legal_actions(state, seat)
+        if not legal:
+            break
+        with contextlib.suppress(RuleError):
+            engine.apply(state, seat, rng.choice(legal))
+    return state
+
+
+def board_ratios(registry: dict[str, Any]) -> None:
+    """Each game's board drawn whole beside the bare encode of the same image."""
+    labels = [PlayerLabel(0, "Ishtar", "#f1a208"), PlayerLabel(1, "Gilgamesh", "#9b59b6")]
+    for name in ("tigris", "tikal", "temple"):
+        game_type = registry[name]
+        view = game_type.engine.public_view(mid_game(game_type))
+        image = Image.open(io.BytesIO(game_type.render_public(view, labels)))
+        image.load()
+        renders, encodes = [], []
+        for _ in range(15):
+            start = time.perf_counter()
+            game_type.render_public(view, labels)
+            renders.append((time.perf_counter() - start) * 1000)
+            start = time.perf_counter()
+            encode_png(image)
+            encodes.append((time.perf_counter() - start) * 1000)
+        render, encode = statistics.median(renders), statistics.median(encodes)
+        say(
+            f"{name} board drawn whole",
+            f"{render:.1f} ms; floor: its bare PNG encode {encode:.1f} ms "
+            f"({image.width}x{image.height}); render/encode {render / encode:.2f} ({load()})",
+        )
 
 
 def bare_python_mb() -> float:
@@ -387,16 +447,25 @@ async def main(total: int, waves: int, db: str) -> None:
                 f"(the whole board: {board_s * 1000:.1f} ms; a private view: "
                 f"{private_s * 1000:.1f} ms)",
             )
+            board_ratios(registry)
+            service.render = False  # the bot's own CPU a move without images: the floor
+            bare_cpu = process_cpu()
+            for _ in range(waves):
+                await simultaneous(service, list(range(101, 201)), rng)
+            bare_cpu = (process_cpu() - bare_cpu) / (100 * waves) * 1000
+            service.render = True
             service.start_drawing()  # the fork server preloads every game's renderers
             await simultaneous(service, list(range(201, 211)), rng)  # the drawing pool is up
             walls = []
             rendered: list[float] = []
+            cpu = process_cpu()
             with Counted(game_type) as counted:
                 for _ in range(waves):
                     latencies, wall = await simultaneous(service, list(range(101, 201)), rng)
                     walls.append(wall)
                     rendered += latencies
             moves = 100 * waves
+            cpu = (process_cpu() - cpu) / moves * 1000
             throughput = moves / sum(walls)
             # what drawing those games' images costs one thread, measured on their
             # own states now (boards grow with the game)
@@ -411,6 +480,11 @@ async def main(total: int, waves: int, db: str) -> None:
                 f"{counted.privates / moves:.2f} private views, {unit * 1000:.1f} ms of drawing, "
                 f"so {cores} cores allow {allowed:.0f} moves/s: ratio {throughput / allowed:.0%} "
                 f"({load()})",
+            )
+            say(
+                "the bot's process CPU a move with images (all its threads)",
+                f"{cpu:.2f} ms, so one process allows {1000 / cpu:.0f} moves/s; floor: the same "
+                f"moves without images {bare_cpu:.2f} ms ({load()})",
             )
             service.render = False
             await create_games(service, range(1001, total + 1))

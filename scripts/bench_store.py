@@ -10,7 +10,8 @@ move), on a SQLite file and on PostgreSQL, one after the other in one run:
   the server's ``fsync`` and ``synchronous_commit`` on);
 * one move, render off, with 1,000 games stored: p50/p99;
 * 100 simultaneous moves in 100 channels, render off: p50/p99 from the
-  common start, and how many writes shared how many commits.
+  common start, and how many writes shared how many commits; floor: the
+  same 100 moves one after another (their wall time, per move).
 
 PostgreSQL is a throwaway server started by the script (the tests' server:
 Debian's package, else the one the dev extra installs; here with ``fsync``
@@ -33,7 +34,7 @@ from pathlib import Path
 sys.path.insert(0, str(Path(__file__).resolve().parents[1]))
 
 from bench_floors import floor_commit, floor_commit_postgres
-from bench_scale import create_games, pct, simultaneous, single_moves
+from bench_scale import create_games, one_after_another, pct, simultaneous, single_moves
 
 from bot import plugins
 from bot.service import GameService
@@ -57,15 +58,21 @@ async def measure(location: str, floor: list[float], waves: int) -> list[str]:
         )
         rng = random.Random(1)
         channels = list(range(1, 101))
-        batches, units = store.batches, store.units
+        batches = units = 0
         latencies: list[float] = []
+        serial: list[float] = []
         for _ in range(waves):
+            before = store.batches, store.units
             wave, _wall = await simultaneous(service, channels, rng)
+            batches, units = batches + store.batches - before[0], units + store.units - before[1]
             latencies += wave
+            serial.append(await one_after_another(service, channels, rng))
         lines.append(
             f"100 simultaneous moves, no render ({waves} waves): p50 {pct(latencies, 0.5):.1f} ms, "
-            f"p99 {pct(latencies, 0.99):.1f} ms; {store.units - units} writes in "
-            f"{store.batches - batches} commits"
+            f"p99 {pct(latencies, 0.99):.1f} ms; {units} writes in {batches} commits;"
+            " floor: the same moves one after another "
+            f"{pct(serial, 0.5) * 10:.2f} ms a move (p50 / 100 serial moves' wall "
+            f"{pct(latencies, 0.5) / (pct(serial, 0.5) * 1000):.2f})"
         )
     finally:
         await store.close()

@@ -202,6 +202,36 @@ async def test_wakes_early_when_a_timer_is_armed(store: Store) -> None:
     assert runner.started >= 2
 
 
+async def test_a_step_wakes_the_task_only_for_a_timer_due_before_its_planned_wake(
+    runner_parts,
+) -> None:
+    """A step re-arming the reminder an hour away costs the sleeping task no pass; a
+    change arming a sooner timer, or one that says no due time, wakes it."""
+    clock, service, _delivered, runner = runner_parts
+    await start_game(service)  # the reminder is an hour away: the task plans to look then
+    runner.start()
+    await runner.sync()
+    passes = runner.started
+    clock.now += 60
+    for player in (ALICE, BOB, CAROL):  # the round resolves: the reminder is re-armed later
+        legal = await service.legal_actions(CHANNEL, player)
+        await service.act(CHANNEL, player, str(legal[0]))
+    for _ in range(20):  # a wake-up would start a pass within these turns of the loop
+        await asyncio.sleep(0)
+    assert runner.started == passes
+
+    async def passed() -> None:
+        while runner.started == passes:
+            await asyncio.sleep(0)
+
+    service.ctx.timers_changed(clock.now + 1)  # sooner than planned
+    await asyncio.wait_for(passed(), GUARD)
+    await runner.sync()
+    passes = runner.started
+    service.ctx.timers_changed()  # no due time: any timer may have moved
+    await asyncio.wait_for(passed(), GUARD)
+
+
 async def test_stop_unhooks_and_keeps_the_timers(runner_parts, store: Store) -> None:
     _clock, service, _delivered, runner = runner_parts
     runner.start()

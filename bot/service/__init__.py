@@ -189,9 +189,9 @@ class GameService:
         self.ctx.render = value
 
     @property
-    def on_timer_change(self) -> Callable[[], None] | None:
+    def on_timer_change(self) -> Callable[[float | None], None] | None:
         return self.ctx.on_timer_change
 
     @on_timer_change.setter
-    def on_timer_change(self, callback: Callable[[], None] | None) -> None:
+    def on_timer_change(self, callback: Callable[[float | None], None] | None) -> None:
         self.ctx.on_timer_change = callback

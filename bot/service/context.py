@@ -110,7 +110,8 @@ class Context:
     computer_pause: float = DEFAULT_COMPUTER_PAUSE
     locks: ChannelLocks = field(default_factory=ChannelLocks)
     cooldowns: Cooldowns = field(default_factory=Cooldowns)
-    on_timer_change: Callable[[], None] | None = None
+    #: told the earliest due time a change armed (None: any timer may have moved)
+    on_timer_change: Callable[[float | None], None] | None = None
 
     def game_type(self, name: str) -> GameType:
         try:
@@ -118,9 +119,11 @@ class Context:
         except KeyError:
             raise Refusal("error.unknown_game", game=name) from None
 
-    def timers_changed(self) -> None:
+    def timers_changed(self, due: float | None = None) -> None:
+        """Tell the timer task that timers changed: ``due`` is the earliest due time
+        the change armed, None when it may have moved any timer earlier."""
         if self.on_timer_change is not None:
-            self.on_timer_change()
+            self.on_timer_change(due)
 
     def computer_due(self, game: LoadedGame, since: float | None = None) -> float | None:
         """When the computer seats ``game`` awaits now should move: the pause, plus their
@@ -142,7 +145,7 @@ class Context:
         if due is None:
             return
         await self.store.add_missing_timers(game.id, [(COMPUTER_TIMER, "", due)])
-        self.timers_changed()
+        self.timers_changed(due)
 
     # -- loading ------------------------------------------------------------------
 

@@ -166,6 +166,18 @@ def judged(engine: Any, state: Any, seat: int, action: Any) -> Text | None:
     return irreversible(now, checkpoint, ended=end is not None)
 
 
+def armed(write: StepWrite) -> float | None:
+    """The earliest due time ``write`` gives a timer, or None when it arms none (it
+    keeps or drops them: the timer task then wakes no sooner than it planned)."""
+    if write.status != "running":
+        return None
+    dues = [due for due in (write.reminder, write.computer) if isinstance(due, float | int)]
+    for named in (write.deadlines, write.clock):
+        if not isinstance(named, Keep):
+            dues += named.values()
+    return min(dues, default=None)
+
+
 def final_results(result: Result | None) -> dict[int, tuple[int, int]]:
     """Each seat's (place, score) at the end, stored with the seat for statistics."""
     if result is None:
@@ -608,5 +620,7 @@ class Play:
             committed = await self.ctx.store.commit_step(game.row, write)
         except VersionConflict:
             raise Refusal("error.conflict") from None
-        self.ctx.timers_changed()
+        due = armed(write)
+        if due is not None:
+            self.ctx.timers_changed(due)
         return committed.version

@@ -60,7 +60,7 @@ from bot.store.base import (
     seats_with_secrets,
 )
 from bot.store.dialect import Compiled, Dialect
-from bot.store.plan import Duplicate, Plan, PlanFactory, count, many, rows
+from bot.store.plan import Duplicate, Plan, PlanFactory, count, many, rows, run
 
 T = TypeVar("T")
 
@@ -247,7 +247,7 @@ class SqlStore(Store):
         def plan() -> Plan[None]:
             now = time.time()
             yield from _bump(game, "lobby", now)
-            yield count(
+            yield run(
                 INSERT_SEAT,
                 **_seat(game.id, len(game.seats), user_id, display_name, now, computer, secret),
             )
@@ -261,17 +261,17 @@ class SqlStore(Store):
 
         def plan() -> Plan[None]:
             yield from _bump(game, "lobby", time.time())
-            yield count(
+            yield run(
                 "DELETE FROM seats WHERE game_id = :game_id AND user_id = :user_id",
                 game_id=game.id,
                 user_id=user_id,
             )
-            yield count(
+            yield run(
                 "UPDATE seats SET seat = -seat WHERE game_id = :game_id AND seat > :seat",
                 game_id=game.id,
                 seat=seat.seat,
             )
-            yield count(RENUMBER_NEGATIVE_SEATS, game_id=game.id)
+            yield run(RENUMBER_NEGATIVE_SEATS, game_id=game.id)
 
         await self._perform(plan)
 
@@ -307,9 +307,7 @@ class SqlStore(Store):
                 if told is None
                 else dumps({str(seat): view for seat, view in told.items()}),
             )
-            yield count(
-                "UPDATE seats SET seat = -seat - 1 WHERE game_id = :game_id", game_id=game.id
-            )
+            yield run("UPDATE seats SET seat = -seat - 1 WHERE game_id = :game_id", game_id=game.id)
             yield many(
                 "UPDATE seats SET seat = :seat, colour = :colour"
                 " WHERE game_id = :game_id AND user_id = :user_id",
@@ -326,7 +324,7 @@ class SqlStore(Store):
     async def set_status(self, game: GameRow, status: str) -> None:
         def plan() -> Plan[None]:
             yield from _bump(game, game.status, time.time(), ", status = :status", status=status)
-            yield count(DELETE_GAME_TIMERS, game_id=game.id)
+            yield run(DELETE_GAME_TIMERS, game_id=game.id)
 
         await self._perform(plan)
 
@@ -378,7 +376,7 @@ class SqlStore(Store):
                 ),
             )
             if step.fired is not None:
-                gone = yield count(DELETE_TIMER, id=step.fired)
+                gone = yield count(DELETE_TIMER, id=step.fired).expecting(1)
                 if gone != 1:
                     raise TimerGone(game.id)
             yield from _write_seats(game.id, step.seats)
@@ -391,8 +389,8 @@ class SqlStore(Store):
                 ),
             )
             if step.status != "running":
-                yield count(DELETE_GAME_TIMERS, game_id=game.id)
-                yield count(
+                yield run(DELETE_GAME_TIMERS, game_id=game.id)
+                yield run(
                     "UPDATE games SET finished_at = :now, paused = NULL WHERE id = :id",
                     now=now,
                     id=game.id,
@@ -429,7 +427,7 @@ class SqlStore(Store):
         def plan() -> Plan[int]:
             yield from _bump(game, "running", time.time())
             try:
-                yield count(
+                yield run(
                     "UPDATE seats SET user_id = :user_id, display_name = :name,"
                     " status = 'playing', timeouts = 0, auto = 0, computer = :computer,"
                     " secret = :secret WHERE game_id = :game_id AND seat = :seat",
@@ -451,7 +449,7 @@ class SqlStore(Store):
             yield from _bump(
                 game, "running", time.time(), ", paused = :paused", paused=dumps(list(paused))
             )
-            yield count(DELETE_GAME_TIMERS, game_id=game.id)
+            yield run(DELETE_GAME_TIMERS, game_id=game.id)
             return game.version + 1
 
         return await self._perform(plan)
@@ -475,7 +473,7 @@ class SqlStore(Store):
     async def extend(self, game: GameRow, seconds: float) -> int:
         def plan() -> Plan[int]:
             yield from _bump(game, "running", time.time())
-            yield count(
+            yield run(
                 "UPDATE timers SET due_at = due_at + :seconds"
                 " WHERE game_id = :game_id AND kind IN ('clock', 'deadline')",
                 seconds=seconds,
@@ -550,13 +548,13 @@ class SqlStore(Store):
         payload: Mapping[str, Any] | None = None,
     ) -> None:
         def plan() -> Plan[None]:
-            yield count(
+            yield run(
                 "DELETE FROM timers WHERE game_id = :game_id AND kind = :kind",
                 game_id=game_id,
                 kind=kind,
             )
             if due_at is not None:
-                yield count(
+                yield run(
                     "INSERT INTO timers (due_at, kind, game_id, payload)"
                     " VALUES (:due_at, :kind, :game_id, :payload)",
                     due_at=due_at,
@@ -724,7 +722,7 @@ class SqlStore(Store):
             if game_id in announced:
                 return False
             announced.add(game_id)
-            yield count(
+            yield run(
                 "UPDATE closed_dms SET announced_in = :announced WHERE user_id = :user_id",
                 announced=dumps(sorted(announced)),
                 user_id=user_id,
@@ -911,7 +909,7 @@ def _bump(game: GameRow, expected: str, now: float, sets: str = "", /, **params:
         version=game.version,
         expected=expected,
         **params,
-    )
+    ).expecting(1)
     if changed != 1:
         raise VersionConflict(game.id)
 
@@ -921,11 +919,11 @@ def _write_timers(
 ) -> Plan[None]:
     """Set a game's reminder and its named deadlines (see :class:`StepWrite`)."""
     if reminder is None:
-        yield count(
+        yield run(
             "DELETE FROM timers WHERE game_id = :game_id AND kind = 'reminder'", game_id=game_id
         )
     elif not isinstance(reminder, Keep):
-        yield count(
+        yield run(
             "INSERT INTO timers (due_at, kind, game_id, name)"
             " VALUES (:due_at, 'reminder', :game_id, '')"
             " ON CONFLICT (game_id, kind, name) DO UPDATE SET due_at = excluded.due_at,"
@@ -935,7 +933,7 @@ def _write_timers(
         )
     if isinstance(deadlines, Keep):
         return
-    yield count(
+    yield run(
         "DELETE FROM timers WHERE game_id = :game_id AND kind = 'deadline'"
         " AND NOT (name {in:names})",
         game_id=game_id,
@@ -952,7 +950,7 @@ def _write_clock(game_id: int, clock: Mapping[str, float] | Keep) -> Plan[None]:
     """Replace the turn clock's timers of a game (none: the clock stops)."""
     if isinstance(clock, Keep):
         return
-    yield count("DELETE FROM timers WHERE game_id = :game_id AND kind = 'clock'", game_id=game_id)
+    yield run("DELETE FROM timers WHERE game_id = :game_id AND kind = 'clock'", game_id=game_id)
     yield many(
         "INSERT INTO timers (due_at, kind, game_id, name)"
         " VALUES (:due_at, 'clock', :game_id, :name)",
@@ -965,11 +963,11 @@ def _write_computer(game_id: int, due: float | Keep | None) -> Plan[None]:
     if isinstance(due, Keep):
         return
     if due is None:
-        yield count(
+        yield run(
             "DELETE FROM timers WHERE game_id = :game_id AND kind = 'computer'", game_id=game_id
         )
         return
-    yield count(
+    yield run(
         "INSERT INTO timers (due_at, kind, game_id, name)"
         " VALUES (:due_at, 'computer', :game_id, '')"
         " ON CONFLICT (game_id, kind, name) DO UPDATE"
@@ -984,7 +982,7 @@ def _write_seats(game_id: int, changes: Mapping[int, Mapping[str, Any]]) -> Plan
     for seat, fields in changes.items():
         names = [name for name in fields if name in SEAT_FIELDS]
         if names:
-            yield count(
+            yield run(
                 f"UPDATE seats SET {', '.join(f'{n} = :{n}' for n in names)}"
                 " WHERE game_id = :game_id AND seat = :seat",
                 game_id=game_id,

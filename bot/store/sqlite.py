@@ -326,6 +326,8 @@ def _execute(db: sqlite3.Connection, op: Op) -> Any:
             db.executemany(statement.text, SQLITE.bind_many(statement, op.params))
         return None
     cursor = db.execute(statement.text, SQLITE.bind(statement, op.params))
+    if op.kind == "run":
+        return None
     return cursor.rowcount if op.kind == "count" else cursor.fetchall()
 
 

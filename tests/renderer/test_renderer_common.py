@@ -128,3 +128,28 @@ def test_can_draw_needs_every_character_in_both_weights():
     assert not common.can_draw(("bag", NO_FONT_HAS_IT))
     assert common.can_draw(("寶藏", "보물"))  # the shipped subset at least
     assert not common.can_draw(("寶藏", NO_FONT_HAS_IT))
+
+
+def test_a_remembered_text_draws_the_pixels_freetype_draws():
+    remembered = common.load_font(23)
+    plain = ImageFont.truetype(remembered.path, 23)
+    labels = [("Ziggurat · 12 ♦", (3.25, 30.5), 0), ("Ziggurat · 12 ♦", (7.0, 30.0), 2)]
+    for text, xy, stroke in labels * 2:  # the second time from the remembered bitmaps
+        mine, theirs = (Image.new("RGB", (260, 50), (20, 30, 40)) for _ in range(2))
+        for image, font in ((mine, remembered), (theirs, plain)):
+            ImageDraw.Draw(image).text(
+                xy, text, font=font, fill=(250, 200, 10), anchor="ls",
+                stroke_width=stroke, stroke_fill=(0, 0, 0),
+            )  # fmt: skip
+        assert mine.tobytes() == theirs.tobytes()
+        assert mine.getbbox() is not None
+
+
+def test_remembered_texts_stay_within_their_budget():
+    masks = common._Masks(budget=10_000)
+    for n in range(100):
+        masks.put(("text", n), object(), 400)
+    assert masks.used <= 10_000 and len(masks) == 25
+    assert masks.get(("text", 0)) is None and masks.get(("text", 99)) is not None
+    masks.put(("huge",), object(), 20_000)  # over the whole budget: not kept
+    assert masks.get(("huge",)) is None

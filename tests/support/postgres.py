@@ -12,7 +12,8 @@ Decisions:
   even where Debian's is installed. When none is found the PostgreSQL tests
   fail; they skip only when ``ZIGGURAT_SKIP_POSTGRES=1`` says so.
 * PostgreSQL refuses to run as root: as root, the server runs as the
-  ``postgres`` user (``runuser``), or as ``nobody`` where there is no such
+  ``postgres`` user (``runuser``; where there is none, a Python that drops
+  root itself, :func:`_as_user`), or as ``nobody`` where there is no such
   user (a machine without Debian's package), in a folder that user owns; a
   server that user cannot read (a virtual environment under ``/root``) is
   copied into that folder first.
@@ -36,6 +37,7 @@ import pwd
 import shutil
 import socket
 import subprocess
+import sys
 import tempfile
 import time
 from pathlib import Path
@@ -87,6 +89,21 @@ def wheel_bin() -> Path | None:
     return None
 
 
+#: drops root for the rest of the command line: groups, gid, uid, then exec (argv: gid uid cmd…)
+_DROP_ROOT = (
+    "import os, sys; os.setgroups([]); os.setgid(int(sys.argv[1])); "
+    "os.setuid(int(sys.argv[2])); os.execv(sys.argv[3], sys.argv[3:])"
+)
+
+
+def _as_user(user: pwd.struct_passwd) -> list[str]:
+    """The prefix that runs a command as ``user``: ``runuser``, or where a slim image has
+    no util-linux, this Python dropping root itself before it execs the command."""
+    if shutil.which("runuser"):
+        return ["runuser", "-u", user.pw_name, "--"]
+    return [sys.executable, "-c", _DROP_ROOT, str(user.pw_gid), str(user.pw_uid)]
+
+
 def _free_port() -> int:
     with socket.socket() as sock:
         sock.bind(("127.0.0.1", 0))
@@ -116,7 +133,7 @@ class PostgresServer:
             user = pwd.getpwnam("postgres")
         except KeyError:
             user = pwd.getpwnam("nobody")
-        self._as_user = ["runuser", "-u", user.pw_name, "--"]
+        self._as_user = _as_user(user)
         os.chown(self.root, user.pw_uid, user.pw_gid)
         readable = subprocess.run(
             [*self._as_user, str(self.bin / "postgres"), "--version"], capture_output=True

@@ -8,6 +8,7 @@ is the top-left square and ``P11`` the bottom-right. Adjacency is orthogonal.
 
 from __future__ import annotations
 
+from functools import lru_cache
 from typing import Final
 
 from bot.games.base import RuleError
@@ -40,10 +41,11 @@ def square_name(sq: Square) -> str:
     return f"{_LETTERS[sq % COLS]}{sq // COLS + 1}"
 
 
+@lru_cache(maxsize=2048)  # every load of a state parses each square's name: remembered
 def parse_square(text: str) -> Square:
     """Parse a square name, case-insensitively (``f5`` == ``F5``).
 
-    Raises ``RuleError('tigris.error.bad_square', text=...)``.
+    Raises ``RuleError('tigris.error.bad_square', text=...)`` (never remembered).
     """
     name = text.strip().upper()
     if len(name) in (2, 3) and name[0] in _LETTERS and name[1] != "0":

@@ -1,0 +1,377 @@
+"""Where one interaction's time goes on the event loop: a profile, and what it costs.
+
+Prints, for each kind of interaction, the event loop's own CPU time for it
+(``time.thread_time`` of the loop's thread: the engine threads, the drawing
+processes and the fake Discord are not counted), the statements it sent to
+the database, how many times it loaded the game, and the profile's top
+entries (``cProfile`` on the loop's thread, by own time); asserts nothing.
+
+* ``service``: a move through :class:`~bot.service.GameService` with images
+  off (``service.act``, as ``bench_scale.py`` drives it), Tigris &
+  Euphrates games of two players, ``--games`` stored (1,000);
+* ``adapter``: the real bot against the fake Discord on loopback (the
+  fake runs in a thread of its own, with its own event loop, so the
+  profile is the bot's alone), a 3-player Tigris & Euphrates game: ``/play``
+  moves, and taps of the move picker (the Play button, then the picker's
+  options until a step is played); ``/help`` beside them as the floor.
+
+``--db``: ``sqlite`` (a file in a temporary folder) or ``postgres`` (a
+throwaway server, :mod:`tests.support.postgres`, ``fsync`` on).
+
+Usage: ``python scripts/profile_interaction.py [--part service,adapter]
+[--db sqlite] [--moves 200] [--top 25]``
+"""
+
+from __future__ import annotations
+
+import argparse
+import asyncio
+import contextlib
+import cProfile
+import io
+import logging
+import pstats
+import random
+import statistics
+import sys
+import tempfile
+import threading
+import time
+from collections import Counter
+from collections.abc import Awaitable, Coroutine, Iterator
+from pathlib import Path
+from typing import Any, TypeVar
+
+ROOT = Path(__file__).resolve().parents[1]
+sys.path.insert(0, str(ROOT))
+sys.path.insert(0, str(ROOT / "scripts"))
+
+from bot import plugins  # noqa: E402
+from bot.service import GameService, Player  # noqa: E402
+from bot.store import Store  # noqa: E402
+
+T = TypeVar("T")
+
+
+class Meter:
+    """The loop thread's CPU time, statements and game loads, per interaction kind, and
+    each kind's profile."""
+
+    def __init__(self, store: Store) -> None:
+        self.store = store
+        #: per interaction measured: its kind, and its loop CPU ms (None: profiled) or profile
+        self.runs: list[tuple[str, float | None, cProfile.Profile | None, int, int]] = []
+        self._statements = 0
+        self._loads = 0
+        self._turn = False
+        self.texts: Counter[str] = Counter()
+        for name in ("open_game_in", "get_game"):
+            original = getattr(store, name)
+
+            async def counted(*args: Any, _original: Any = original, **kwargs: Any) -> Any:
+                self._loads += 1
+                return await _original(*args, **kwargs)
+
+            setattr(store, name, counted)
+
+    def traced(self, sql: str) -> None:
+        self._statements += 1
+        self.texts[" ".join(sql.split()[:3])] += 1
+
+    async def start(self) -> None:
+        await self.store.trace(self.traced)
+
+    async def measure(self, kind: str, work: Awaitable[T]) -> T:
+        """Run ``work``; every other interaction is profiled, the others give the CPU
+        figures (the profiler's own cost left out of them)."""
+        statements, loads = self._statements, self._loads
+        self._turn = profiled = not self._turn
+        profile = cProfile.Profile(time.thread_time) if profiled else None
+        began = time.thread_time()
+        if profile is not None:
+            profile.enable()
+        try:
+            return await work
+        finally:
+            if profile is not None:
+                profile.disable()
+            cpu = None if profiled else (time.thread_time() - began) * 1000
+            self.runs.append(
+                (kind, cpu, profile, self._statements - statements, self._loads - loads)
+            )
+
+    def relabel(self, new: str) -> None:
+        """File the last interaction measured under kind ``new``."""
+        _, *rest = self.runs[-1]
+        self.runs[-1] = (new, *rest)  # type: ignore[assignment]
+
+    def report(self, top: int) -> None:
+        kinds = list(dict.fromkeys(kind for kind, *_ in self.runs))
+        for kind in kinds:
+            mine = [run for run in self.runs if run[0] == kind]
+            times = [cpu for _, cpu, *_ in mine if cpu is not None] or [float("nan")]
+            statements = [run[3] for run in mine]
+            loads = [run[4] for run in mine]
+            print(
+                f"{kind}: n={len(mine)}, the loop's CPU median {statistics.median(times):.2f} ms,"
+                f" mean {statistics.mean(times):.2f} ms; statements median "
+                f"{statistics.median(statements):.0f}; game loads median "
+                f"{statistics.median(loads):.0f}, max {max(loads)}",
+                flush=True,
+            )
+        for kind in kinds:
+            profiles = [p for k, _, p, *_ in self.runs if k == kind and p is not None]
+            if not profiles or top <= 0:
+                continue
+            out = io.StringIO()
+            stats = pstats.Stats(profiles[0], stream=out)
+            for profile in profiles[1:]:
+                stats.add(profile)
+            stats.strip_dirs().sort_stats("tottime").print_stats(top)
+            stats.sort_stats("cumulative").print_stats(top)
+            print(f"-- the profile of {kind} ({len(profiles)} profiled; cProfile, loop thread)")
+            print("\n".join(line for line in out.getvalue().splitlines() if line.strip()))
+
+
+# -- the service alone ----------------------------------------------------------------------
+
+
+async def service_part(location: str, moves: int, top: int, games: int = 1000) -> None:
+    from bench_scale import create_games, next_move
+
+    registry = plugins.load_builtin_games()
+    store = await Store.open(location)
+    try:
+        service = GameService(store, registry, render=False)
+        await create_games(service, range(1, games + 1))
+        meter = Meter(store)
+        await meter.start()
+        rng = random.Random(1)
+        for channel in rng.sample(range(1, games + 1), moves):
+            player, action = await next_move(service, channel, rng)
+            await meter.measure(
+                "a move (service.act, no image)", service.act(channel, player, action)
+            )
+        await store.trace(None)
+        print(f"statements of {moves} moves: {dict(meter.texts.most_common(12))}")
+        meter.report(top)
+    finally:
+        await store.close()
+
+
+# -- the adapter, against the fake Discord in a thread of its own ---------------------------
+
+
+class FakeThread:
+    """The fake Discord on an event loop in another thread (its CPU is not the bot's)."""
+
+    def __init__(self) -> None:
+        self.loop = asyncio.new_event_loop()
+        self.thread = threading.Thread(target=self.loop.run_forever, name="fake-discord")
+        self.thread.start()
+        self.fake: Any = None
+
+    def call(self, coro: Coroutine[Any, Any, T]) -> asyncio.Future[T]:
+        return asyncio.wrap_future(asyncio.run_coroutine_threadsafe(coro, self.loop))
+
+    async def start(self) -> Any:
+        from tests.e2e.fake_discord import FakeDiscord
+
+        async def made() -> Any:
+            fake = FakeDiscord()
+            await fake.start()
+            return fake
+
+        self.fake = await self.call(made())
+        return self.fake
+
+    async def stop(self) -> None:
+        if self.fake is not None:
+            await self.call(self.fake.stop())
+        self.loop.call_soon_threadsafe(self.loop.stop)
+        await asyncio.to_thread(self.thread.join)
+
+
+@contextlib.contextmanager
+def postgres_url() -> Iterator[str]:
+    from tests.support.postgres import PostgresServer, find_bin
+
+    bin_dir = find_bin()
+    if bin_dir is None:
+        raise SystemExit("no PostgreSQL server found (ZIGGURAT_PG_BIN, Debian's, or the wheel)")
+    server = PostgresServer(bin_dir, durable=True)
+    server.start()
+    try:
+        yield server.url(server.create_database(migrated=False))
+    finally:
+        server.stop()
+
+
+async def adapter_part(location: str, moves: int, top: int) -> None:
+    from bot.config import Settings
+    from bot.discord.client import create_bot
+    from tests.e2e.bot_harness import registry
+
+    side = FakeThread()
+    fake = await side.start()
+    guild = fake.add_guild("Profile")
+    channel = fake.add_channel(guild, "games")
+    users = [fake.add_user(name) for name in ("alice", "bob", "dora")]
+    store = await Store.open(location)
+    bot: Any = None
+    task: asyncio.Task[None] | None = None
+    try:
+        with fake.patched():
+            settings = Settings(
+                token=fake.token,
+                database=Path(location) if "://" not in location else location,  # type: ignore[arg-type]
+                dev_guild_id=guild.id,
+                log_level="ERROR",
+                turn_deadline_hours=24.0,
+                computer_pause=0.0,
+            )
+            bot = await create_bot(settings, store, registry(), guild_ready_timeout=0.05)
+            task = asyncio.create_task(bot.start(fake.token))
+            await side.call(fake.wait_ready(15))
+            await bot.wait_until_ready()
+            await drive(side, fake, bot, store, channel, users, moves, top)
+    finally:
+        if bot is not None:
+            await bot.close()
+        if task is not None:
+            with contextlib.suppress(Exception):
+                await asyncio.wait_for(task, 10)
+        await store.close()
+        await side.stop()
+
+
+async def drive(
+    side: FakeThread,
+    fake: Any,
+    bot: Any,
+    store: Store,
+    channel: Any,
+    users: list[Any],
+    moves: int,
+    top: int,
+) -> None:
+    logging.getLogger().setLevel(logging.ERROR)
+    meter = Meter(store)
+    await meter.start()
+    rng = random.Random(1)
+
+    async def run(kind: str, send: Coroutine[Any, Any, Any]) -> Any:
+        async def one() -> Any:
+            itx = await side.call(send)
+            await bot.wait_interaction_done(itx.id, 15)
+            return itx
+
+        return await meter.measure(kind, one())
+
+    async def slash(user: Any, command: str, **options: Any) -> Any:
+        itx = await side.call(fake.slash(user, channel, command, **options))
+        await bot.wait_interaction_done(itx.id, 15)
+        return itx
+
+    for _ in range(30):
+        await run("/help (the floor)", fake.slash(users[0], channel, "help"))
+
+    async def new_game() -> None:
+        await slash(users[0], "game new tigris")
+        for user in users[1:]:
+            await slash(user, "game join")
+        await slash(users[0], "game start")
+
+    async def awaited() -> list[Any]:
+        row = await store.latest_game_in(channel.id)
+        if row is None or row.status != "running":
+            return []
+        engine = bot.service.registry[row.game_type].engine
+        ids = {row.seats[s].user_id for s in engine.waiting_for(engine.load_state(row.state))}
+        return [u for u in users if u.id in ids]
+
+    played = 0
+    while played < moves:  # /play
+        waiting = await awaited()
+        if not waiting:
+            await new_game()
+            continue
+        user = rng.choice(waiting)
+        legal = await bot.service.legal_actions(channel.id, Player(user.id, user.name))
+        action = str(rng.choice(legal))
+        await run("/play", fake.slash(user, channel, "play", action=action))
+        played += 1
+
+    def newest_play() -> tuple[Any, str] | None:
+        for message in reversed(fake.messages_in(channel)):
+            ids = [c for c in message.custom_ids() if c.startswith("zg:play:")]
+            if ids:
+                return message, ids[0]
+        return None
+
+    taps = 0
+    while taps < moves:  # the move picker: Play, then options until a step is played
+        waiting = await awaited()
+        found = newest_play()
+        if not waiting or found is None:
+            await new_game()
+            continue
+        user = rng.choice(waiting)
+        message, play = found
+        itx = await run("tap: Play (opens the picker)", fake.click(user, message, play))
+        taps += 1
+        pickers = [m for m in itx.messages if m.ephemeral]
+        if not pickers:
+            continue
+        picker = pickers[0]
+        for _ in range(12):
+            choices = [
+                c
+                for c in picker.walk_components()
+                if str(c.get("custom_id", "")).startswith("zg:pick:")
+                and not str(c.get("custom_id")).endswith((":r", ":u"))
+            ]
+            if not choices:
+                break
+            comp = rng.choice(choices)
+            if comp.get("type") == 3:
+                values = [o["value"] for o in comp["options"]]
+                low = comp.get("min_values", 1)
+                chosen = rng.sample(values, low)
+                send = fake.select(user, picker, comp["custom_id"], chosen)
+            else:
+                send = fake.click(user, picker, comp["custom_id"])
+            now = (await store.latest_game_in(channel.id)).version  # type: ignore[union-attr]
+            await run("tap: an option", send)
+            taps += 1
+            after = (await store.latest_game_in(channel.id)).version  # type: ignore[union-attr]
+            if after != now:
+                meter.relabel("tap: an option that plays a step")
+                break
+    print(f"statements of the run: {dict(meter.texts.most_common(12))}")
+    meter.report(top)
+
+
+def main() -> None:
+    parser = argparse.ArgumentParser(description=(__doc__ or "").splitlines()[0])
+    parser.add_argument("--part", default="service,adapter")
+    parser.add_argument("--db", default="sqlite", choices=("sqlite", "postgres"))
+    parser.add_argument("--moves", type=int, default=200)
+    parser.add_argument("--top", type=int, default=25)
+    parser.add_argument("--games", type=int, default=1000, help="games stored (service part)")
+    args = parser.parse_args()
+    with contextlib.ExitStack() as stack:
+        for part in args.part.split(","):
+            if args.db == "postgres":
+                location = stack.enter_context(postgres_url())
+            else:
+                location = str(Path(stack.enter_context(tempfile.TemporaryDirectory())) / "p.db")
+            print(f"== {part} on {args.db}, {args.moves} moves", flush=True)
+            if part == "service":
+                asyncio.run(service_part(location, args.moves, args.top, args.games))
+            else:
+                asyncio.run(adapter_part(location, args.moves, args.top))
+
+
+if __name__ == "__main__":
+    main()
