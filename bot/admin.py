@@ -48,7 +48,9 @@ from typing import Any
 import aiosqlite
 
 from bot.config import MAX_SNOWFLAKE, Settings, current_user
+from bot.games.notation import ascii_int
 from bot.i18n import t
+from bot.store.base import INTEGER_DIGITS
 
 COMMANDS = ("backup", "forget-guild", "clear-dev-commands")
 #: seconds a statement waits for the bot's own transactions to finish
@@ -88,10 +90,10 @@ def add_parsers(commands: argparse._SubParsersAction[Any]) -> None:
 
 
 def parse_guild(raw: str) -> int | None:
-    value = raw.strip()
-    if not value.isascii() or not value.isdigit() or not 0 < int(value) <= MAX_SNOWFLAKE:
+    try:
+        return ascii_int(raw.strip(), 1, MAX_SNOWFLAKE, digits=INTEGER_DIGITS)
+    except ValueError:
         return None
-    return int(value)
 
 
 def run(args: argparse.Namespace, settings: Settings) -> int:

@@ -49,6 +49,7 @@ from typing import Any
 from bot.demo import DemoError, check_request
 from bot.games.base import GameType
 from bot.games.computer import BASELINE, LEVELS, RANDOM, Brain, apply_plan, decide
+from bot.games.notation import ascii_int
 from bot.i18n import t
 
 #: the most steps one arena game may take before it is called unfinished
@@ -130,10 +131,12 @@ def check_arena(registry: dict[str, GameType], args: argparse.Namespace) -> Aren
 
 
 def _count(value: Any, name: str, low: int, high: int) -> int:
-    text = str(value).strip()
-    if not text.isascii() or not text.isdigit() or len(text) > 9 or not low <= int(text) <= high:
-        raise ArenaError(t("en", "app.demo_bad_number", name=name, value=value, min=low, max=high))
-    return int(text)
+    try:
+        return ascii_int(str(value).strip(), low, high)
+    except ValueError:
+        raise ArenaError(
+            t("en", "app.demo_bad_number", name=name, value=value, min=low, max=high)
+        ) from None
 
 
 def play_game(request: ArenaRequest, index: int, game_type: GameType | None = None) -> GameRecord:

@@ -68,8 +68,9 @@ from urllib.parse import urlsplit
 from dotenv import load_dotenv
 
 from bot.cluster import ALL, ShardRange
+from bot.games.notation import ascii_int
 from bot.i18n import t
-from bot.store.base import POSTGRES_SCHEMES, redact_url
+from bot.store.base import INTEGER_DIGITS, POSTGRES_SCHEMES, redact_url
 
 LOG_LEVELS = ("DEBUG", "INFO", "WARNING", "ERROR")
 DEFAULT_DATABASE = "./ziggurat.db"
@@ -126,12 +127,7 @@ def parse_token(raw: str | None) -> str | None:
 def parse_guild_id(raw: str | None) -> int | None:
     if raw is None:
         return None
-    if not raw.isascii() or not raw.isdigit():
-        raise ValueError(raw)
-    value = int(raw)
-    if not 0 < value <= MAX_SNOWFLAKE:
-        raise ValueError(raw)
-    return value
+    return ascii_int(raw, 1, MAX_SNOWFLAKE, digits=INTEGER_DIGITS)
 
 
 def parse_log_level(raw: str | None) -> str:
@@ -172,17 +168,13 @@ def parse_shards(raw: str | None) -> Shards:
         return None
     if raw.lower() == "auto":
         return "auto"
-    if not raw.isascii() or not raw.isdigit() or not 1 <= int(raw) <= MAX_SHARDS:
-        raise ValueError(raw)
-    return int(raw)
+    return ascii_int(raw, 1, MAX_SHARDS)
 
 
 def parse_metrics_port(raw: str | None) -> int | None:
     if raw is None:
         return None
-    if not raw.isascii() or not raw.isdigit() or not MIN_METRICS_PORT <= int(raw) <= MAX_PORT:
-        raise ValueError(raw)
-    return int(raw)
+    return ascii_int(raw, MIN_METRICS_PORT, MAX_PORT)
 
 
 def parse_shard_ids(raw: str | None, shards: Shards) -> ShardRange | None:

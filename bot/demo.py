@@ -2,8 +2,8 @@
 
 It uses the same :class:`~bot.service.GameService` as the Discord adapter, on
 a real SQLite file, so what it shows is what a channel would see: every
-public message (in English) with its board, and what each player is told
-privately — previews of their steps, their private view — with its image.
+public message with its board, and what each player is told privately —
+previews of their steps, their private view — with its image.
 
 Decisions:
 
@@ -19,6 +19,10 @@ Decisions:
   In a game with deadlines, now and then the awaited seats "go to sleep"
   and the demo's clock jumps to the next deadline, so the timeout path is
   shown too.
+* ``--language`` (``en``, ``zh-CN``, ``zh-TW``, ``ko``; Discord's locale names)
+  is the game's language, as a server's would be, and every seat's: every
+  line the demo prints, every message and every image is in it (public lines
+  follow the game's language, private ones the player's: here the same).
 * The default folder is ``$ZIGGURAT_DEMO_DIR`` (the Docker image points it
   under ``/data``), else ``demo-boards``.
 * ``--by-taps`` plays every step through the move picker
@@ -45,8 +49,11 @@ from bot import games, plugins
 from bot.config import demo_dir
 from bot.demo_taps import PLAYERS, RefusedPick, TapCount, TapPlayers
 from bot.games.base import GameType, TurnShape
-from bot.i18n import Text, t
+from bot.games.notation import ascii_int
+from bot.i18n import Text, join_texts, language_of, t
 from bot.service import GameService, Outcome, Player, Refusal, parse_options
+from bot.service.lobby import option_name, value_name
+from bot.service.table import all_options
 from bot.store import Store
 
 DEMO_CHANNEL = 1
@@ -58,6 +65,8 @@ MAX_SEED = 2**31 - 1
 SLEEP_CHANCE = 0.05
 #: seconds the demo's clock moves on after a refused pick (past any retry cooldown)
 REFUSAL_WAIT = 60.0
+#: the languages the demo plays in, by their Discord locale names
+LOCALES = ("en", "zh-CN", "zh-TW", "ko")
 
 
 class DemoError(Exception):
@@ -87,6 +96,12 @@ def add_arguments(demo: argparse.ArgumentParser) -> None:
         help="with --by-taps: tap random options, or towards the easy computer's move",
     )
     demo.add_argument(
+        "--language",
+        default="en",
+        choices=LOCALES,
+        help="the game's language: every message and image in it (default: en)",
+    )
+    demo.add_argument(
         "--out",
         default=None,
         help="folder for the images (default: $ZIGGURAT_DEMO_DIR, else demo-boards)",
@@ -107,16 +122,17 @@ class DemoRequest:
     player: str = "random"
     #: draw the images (the tests play without them, to be quick)
     images: bool = True
+    #: the catalog language of the game, its seats and the demo's own lines
+    lang: str = "en"
 
 
-def _whole(value: str, name: str, low: int, high: int) -> int:
-    text = str(value).strip()
-    if not text or not all("0" <= ch <= "9" for ch in text) or len(text) > 10:
-        raise DemoError(t("en", "app.demo_bad_number", name=name, value=value, min=low, max=high))
-    number = int(text)
-    if not low <= number <= high:
-        raise DemoError(t("en", "app.demo_bad_number", name=name, value=value, min=low, max=high))
-    return number
+def _whole(value: str, name: str, low: int, high: int, lang: str = "en") -> int:
+    try:
+        return ascii_int(str(value).strip(), low, high, digits=10)
+    except ValueError:
+        raise DemoError(
+            t(lang, "app.demo_bad_number", name=name, value=value, min=low, max=high)
+        ) from None
 
 
 def check_request(
@@ -126,40 +142,50 @@ def check_request(
     seed: str | int,
     options: Sequence[str],
     out: str | Path | None,
+    lang: str = "en",
 ) -> DemoRequest:
-    """Validate the demo's arguments; :class:`DemoError` names the first bad one."""
+    """Validate the demo's arguments; :class:`DemoError` names the first bad one (in
+    ``lang``)."""
     if not registry:
-        raise DemoError(t("en", "app.no_games"))
+        raise DemoError(t(lang, "app.no_games"))
     wanted = (game or sorted(registry)[0]).strip().lower()
     if wanted not in registry:
         raise DemoError(
-            t("en", "app.demo_unknown_game", game=game, games=", ".join(sorted(registry)))
+            t(lang, "app.demo_unknown_game", game=game, games=", ".join(sorted(registry)))
         )
     game_type = registry[wanted]
     chosen: dict[str, str] = {}
     for item in options:
         name, sep, value = item.partition("=")
         if not sep or not name.strip():
-            raise DemoError(t("en", "app.demo_bad_option", option=item))
+            raise DemoError(t(lang, "app.demo_bad_option", option=item))
         chosen[name.strip().lower()] = value.strip().lower()
     try:
         chosen = parse_options(game_type, chosen)
     except Refusal as refusal:
-        raise DemoError(refusal.text.render("en")) from None
+        raise DemoError(refusal.text.render(lang)) from None
     low, high = game_type.engine.player_range(chosen)
-    count = _whole(str(players), "--players", 1, 99)
+    count = _whole(str(players), "--players", 1, 99, lang)
     if not low <= count <= high:
-        raise DemoError(t("en", "app.demo_bad_players", game=wanted, min=low, max=high))
-    number = _whole(str(seed), "--seed", 0, MAX_SEED)
+        raise DemoError(
+            t(
+                lang,
+                "app.demo_bad_players",
+                game=Text(game_type.engine.title_key),
+                min=low,
+                max=high,
+            )
+        )
+    number = _whole(str(seed), "--seed", 0, MAX_SEED, lang)
     folder = out if out not in (None, "") else demo_dir()
-    return DemoRequest(wanted, count, number, chosen, Path(str(folder)))
+    return DemoRequest(wanted, count, number, chosen, Path(str(folder)), lang=lang)
 
 
-def fresh_folder(out: Path) -> Path:
+def fresh_folder(out: Path, lang: str = "en") -> Path:
     """``out`` if it is new or empty, else a new ``out/demo-N``; created, never emptied."""
     try:
         if out.exists() and not out.is_dir():
-            raise DemoError(t("en", "app.demo_not_a_folder", path=out))
+            raise DemoError(t(lang, "app.demo_not_a_folder", path=out))
         if out.is_dir() and any(out.iterdir()):
             number = 1
             while (out / f"demo-{number}").exists():
@@ -171,7 +197,7 @@ def fresh_folder(out: Path) -> Path:
         probe.unlink()
     except OSError as error:
         raise DemoError(
-            t("en", "app.demo_cannot_write", path=out, reason=error.strerror or error)
+            t(lang, "app.demo_cannot_write", path=out, reason=error.strerror or error)
         ) from None
     return out
 
@@ -194,6 +220,7 @@ class Recorder:
 
     out: Path
     names: dict[int, str]
+    lang: str = "en"
     images: int = 0
     index: list[str] = field(default_factory=list)
 
@@ -207,30 +234,44 @@ class Recorder:
 
     def show(self, outcome: Outcome, actor: Player | None = None) -> None:
         if actor is not None and outcome.reply:
-            line = f"[{actor.name}] " + " / ".join(_en(outcome.reply))
+            line = f"[{actor.name}] " + " / ".join(self._lines(outcome.reply))
             print(line)
             self._image(outcome.reply_image, "preview", line)
             self._image(outcome.reply_zoom, "zoom", line)
         if outcome.has_public:
-            lines = _en(outcome.public)
+            lines = self._lines(outcome.public)
             if outcome.ping:
                 mentions = " ".join(f"@{self.names[uid]}" for uid in outcome.ping)
-                lines.append(t("en", "game.your_turn", mentions=mentions))
+                lines.append(t(self.lang, "game.your_turn", mentions=mentions))
             for line in lines:
                 print(line)
             self._image(outcome.board, "board", lines[0] if lines else "")
         if outcome.tally:
-            print(" | ".join(_en(outcome.tally)))
+            print(" | ".join(self._lines(outcome.tally)))
         for message in outcome.private:
-            line = f"[DM to {self.names[message.user_id]}] " + " / ".join(_en(message.lines))
+            to = t(self.lang, "demo.dm", player=self.names[message.user_id])
+            line = f"{to} " + " / ".join(self._lines(message.lines))
             self._image(message.image, "private", line)
+
+    def _lines(self, lines: Sequence[Text]) -> list[str]:
+        return [line.render(self.lang) for line in lines]
 
     def write_index(self) -> None:
         (self.out / "index.txt").write_text("\n".join(self.index) + "\n", encoding="utf-8")
 
 
-def _en(lines: Sequence[Text]) -> list[str]:
-    return [line.render("en") for line in lines]
+def options_words(game_type: GameType, chosen: dict[str, str]) -> Text | str:
+    """The chosen lobby options in words (``Variant: auction, …``), as the lobby
+    names them; ``-`` when the game has none."""
+    named = [
+        Text(
+            "lobby.option_choice",
+            {"option": option_name(spec), "value": value_name(spec, chosen[spec.name])},
+        )
+        for spec in all_options(game_type)
+        if spec.name in chosen
+    ]
+    return join_texts(named) if named else "-"
 
 
 async def _awaited(service: GameService, game_type: GameType) -> tuple[set[int], Any]:
@@ -244,24 +285,24 @@ async def play(request: DemoRequest, out: Path) -> int:
     registry = games.REGISTRY
     game_type = registry[request.game]
     engine = game_type.engine
+    lang = request.lang
     store = await Store.open(out / "demo.db")
     clock = DemoClock()
     try:
         service = GameService(store, registry, clock=clock, render=request.images)
         chooser = random.Random(request.seed)
         seated = [
-            Player(1000 + n, t("en", "demo.player", number=n + 1)) for n in range(request.players)
+            Player(1000 + n, t(lang, "demo.player", number=n + 1)) for n in range(request.players)
         ]
-        recorder = Recorder(out, {p.id: p.name for p in seated})
-        options = ", ".join(f"{k}={v}" for k, v in request.options.items()) or "-"
+        recorder = Recorder(out, {p.id: p.name for p in seated}, lang)
         print(
             t(
-                "en",
+                lang,
                 "demo.header",
-                game=request.game,
+                game=Text(engine.title_key),
                 players=request.players,
                 seed=request.seed,
-                options=options,
+                options=options_words(game_type, request.options),
             )
         )
         recorder.show(
@@ -272,6 +313,7 @@ async def play(request: DemoRequest, out: Path) -> int:
                 game_type_name=request.game,
                 options=request.options,
                 seed=request.seed,
+                language=lang,
             )
         )
         for player in seated[1:]:
@@ -301,11 +343,11 @@ async def play(request: DemoRequest, out: Path) -> int:
                     tapped = await tappers.step(player, seat, row, engine)
                 except RefusedPick as refused:
                     line = t(
-                        "en",
+                        lang,
                         "demo.tap_refused",
                         player=player.name,
                         taps=refused.taps,
-                        reason=refused.refusal.text.render("en"),
+                        reason=refused.refusal.text.render(lang),
                     )
                     print(line)
                     clock.offset += REFUSAL_WAIT  # past any retry cooldown
@@ -321,24 +363,24 @@ async def play(request: DemoRequest, out: Path) -> int:
             try:
                 outcome = await service.act(DEMO_CHANNEL, player, str(chooser.choice(actions)))
             except Refusal as refusal:  # a legal move the rules then refuse: shown, not fatal
-                print(f"[{player.name}] {refusal.text.render('en')}")
+                print(f"[{player.name}] {refusal.text.render(lang)}")
                 continue
             recorder.show(outcome, player)
             finished = outcome.finished
         else:
-            print(t("en", "app.demo_stuck", moves=MAX_STEPS), file=sys.stderr)
+            print(t(lang, "app.demo_stuck", moves=MAX_STEPS), file=sys.stderr)
             return 1
         recorder.write_index()
         row = await store.latest_game_in(DEMO_CHANNEL)
         assert row is not None
         result = engine.result(engine.load_state(row.state))
         assert result is not None
-        print(t("en", "app.demo_board_written", path=out, count=recorder.images))
+        print(t(lang, "app.demo_board_written", path=out, count=recorder.images))
         status = await service.status(DEMO_CHANNEL)
-        print(status.reply[-1].render("en"))
+        print(status.reply[-1].render(lang))
         if request.by_taps:
-            print(t("en", "demo.plays", plays=tappers.plays, turns=len(taps.own)))
-            print(taps.line())
+            print(t(lang, "demo.plays", plays=tappers.plays, turns=len(taps.own)))
+            print(taps.line(lang))
         return 0
     finally:
         await store.close()
@@ -354,15 +396,18 @@ async def run_demo(
     by_taps: bool = False,
     player: str = "random",
     images: bool = True,
+    language: str = "en",
 ) -> int:
-    """Check the arguments, then play one game; return a process exit code."""
+    """Check the arguments, then play one game in ``language`` (a Discord locale or
+    a catalog language); return a process exit code."""
     registry = games.REGISTRY or plugins.load_builtin_games()
+    lang = language_of(language)
     try:
-        request = check_request(registry, game, players, seed, options, out)
+        request = check_request(registry, game, players, seed, options, out, lang)
         request.by_taps = by_taps
         request.player = player
         request.images = images
-        folder = fresh_folder(request.out)
+        folder = fresh_folder(request.out, lang)
     except DemoError as error:
         print(str(error), file=sys.stderr)
         return 2
@@ -379,5 +424,6 @@ def main(args: argparse.Namespace) -> int:
             args.option,
             by_taps=getattr(args, "by_taps", False),
             player=getattr(args, "player", "random"),
+            language=getattr(args, "language", "en"),
         )
     )

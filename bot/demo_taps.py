@@ -65,10 +65,10 @@ class TapCount:
         if ended or self.simultaneous or turn is None:
             self.own.add(key)
 
-    def line(self) -> str:
+    def line(self, lang: str = "en") -> str:
         turns = [self.turns[key] for key in self.turns if key in self.own]
         return t(
-            "en",
+            lang,
             "demo.taps",
             turn=median([taps for taps, _ in turns]),
             max=max((taps for taps, _ in turns), default=0),

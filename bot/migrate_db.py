@@ -24,6 +24,12 @@ Decisions:
 * Values are copied as they are stored (the JSON texts byte for byte, ids
   kept, so a game's id and its buttons stay valid); the identity sequences
   of ``games`` and ``timers`` then continue after the largest id copied.
+* **Except text PostgreSQL cannot hold.** A display name stored by an older
+  version with NUL or other control characters is cleaned as the service
+  now cleans every name before storing it (:func:`bot.service.names.seat_name`,
+  the fallback name when nothing is left); any other text loses its NUL
+  characters. The command says how many values it cleaned, in a second
+  line; the replay check is unaffected (names play no part in a replay).
 * The SQLite file is first brought to the current schema by opening it as
   the store does (stop the bot first: see ``docs/admin.md``), then read in
   one read transaction — one consistent snapshot.
@@ -44,6 +50,7 @@ from typing import Any
 from bot import plugins
 from bot.config import Settings, parse_database
 from bot.i18n import t
+from bot.service.names import seat_name
 from bot.store import POSTGRES_SCHEMES, redact_url
 from bot.store.base import decode_game, decode_move
 from bot.store.postgres import GAME_COLUMNS, TABLES, PostgresStore
@@ -116,7 +123,7 @@ async def migrate(source: Path, target: str) -> int:
             )
         registry = plugins.load_builtin_games()
         try:
-            counts, replayed = await postgres.write(
+            counts, replayed, cleaned = await postgres.write(
                 lambda db: _copy_and_verify(db, source, registry)
             )
         except MigrationFailed as exc:
@@ -139,6 +146,8 @@ async def migrate(source: Path, target: str) -> int:
             replayed=replayed,
         )
     )
+    if cleaned:
+        print(t("en", "app.migrate_cleaned", count=cleaned))
     return 0
 
 
@@ -158,13 +167,17 @@ async def _rows_in(store: PostgresStore) -> dict[str, int]:
 
 async def _copy_and_verify(
     db: Any, source: Path, registry: Mapping[str, Any]
-) -> tuple[dict[str, int], int]:
-    """Copy every table and verify, inside the caller's transaction; (counts, games replayed)."""
+) -> tuple[dict[str, int], int, int]:
+    """Copy every table and verify, inside the caller's transaction; (counts, games
+    replayed, values cleaned)."""
     counts: dict[str, int] = {}
+    cleaned = 0
     with contextlib.closing(sqlite3.connect(f"file:{source}?mode=ro", uri=True)) as raw:
         raw.execute("BEGIN")  # one read transaction: one snapshot of every table
+        languages = {int(i): str(lang) for i, lang in raw.execute("SELECT id, language FROM games")}
         for table in TABLES:
-            counts[table] = await _copy_table(db, raw, table)
+            counts[table], changed = await _copy_table(db, raw, table, languages)
+            cleaned += changed
         raw.execute("COMMIT")
     for table in IDENTITIES:
         await db.execute(
@@ -183,11 +196,14 @@ async def _copy_and_verify(
         replayed = await _replay_every_game(db, registry, problems)
     if problems:
         raise MigrationFailed("; ".join(problems))
-    return counts, replayed
+    return counts, replayed, cleaned
 
 
-async def _copy_table(db: Any, raw: sqlite3.Connection, table: str) -> int:
-    """COPY one table's rows as stored; the number of rows sent."""
+async def _copy_table(
+    db: Any, raw: sqlite3.Connection, table: str, languages: Mapping[int, str]
+) -> tuple[int, int]:
+    """COPY one table's rows as stored, text PostgreSQL cannot hold cleaned; (rows sent,
+    values cleaned)."""
     types = {
         str(r["column_name"]): str(r["data_type"])
         for r in await db.fetch(
@@ -204,15 +220,31 @@ async def _copy_table(db: Any, raw: sqlite3.Connection, table: str) -> int:
         )
     casts = [_caster(types[c]) for c in columns]
     cursor = raw.execute(f"SELECT {', '.join(columns)} FROM {table} ORDER BY rowid")
-    sent = 0
+    sent = cleaned = 0
     while batch := cursor.fetchmany(CHUNK):
-        records = [
-            tuple(None if v is None else cast(v) for cast, v in zip(casts, row, strict=True))
-            for row in batch
-        ]
+        records = []
+        for row in batch:
+            values = [None if v is None else cast(v) for cast, v in zip(casts, row, strict=True)]
+            fixed = _cleaned(table, dict(zip(columns, values, strict=True)), languages)
+            cleaned += sum(a != b for a, b in zip(values, fixed, strict=True))
+            records.append(tuple(fixed))
         await db.copy_records_to_table(table, records=records, columns=columns)
         sent += len(records)
-    return sent
+    return sent, cleaned
+
+
+def _cleaned(table: str, row: Mapping[str, Any], languages: Mapping[int, str]) -> list[Any]:
+    """A row's values as PostgreSQL can hold them: a seat's name cleaned as the service
+    cleans names, NUL removed from any other text."""
+    values = []
+    for column, value in row.items():
+        if table == "seats" and column == "display_name":
+            language = languages.get(int(row["game_id"]), "en")
+            value = seat_name(str(value), int(row["user_id"]), language)
+        elif isinstance(value, str) and "\x00" in value:
+            value = value.replace("\x00", "")
+        values.append(value)
+    return values
 
 
 def _caster(data_type: str) -> Any:

@@ -77,6 +77,17 @@ def recording() -> Iterator[list[Lettered]]:
         _RECORD.reset(token)
 
 
+@contextmanager
+def unrecorded() -> Iterator[None]:
+    """Draw inside the block without recording: a sample nobody sees (the sample
+    board a palette is built from), whose texts are not the image's."""
+    token = _RECORD.set(None)
+    try:
+        yield
+    finally:
+        _RECORD.reset(token)
+
+
 def phone_size(size: float, width: int) -> float:
     """A text ``size`` px tall in an image ``width`` px wide, at phone width."""
     return size * PHONE_WIDTH / width

@@ -68,7 +68,7 @@ from renderer.common import (
     star_points,
     turn_steps,
 )
-from renderer.lettering import Pen
+from renderer.lettering import Pen, unrecorded
 
 View = Mapping[str, Any]
 
@@ -1290,7 +1290,8 @@ def public_palette(player_colours: tuple[RGB, ...]) -> Image.Image:
     ]
     view = _palette_view(len(seats))
     seats = [Seat(s.seat, s.name, s.colour, s.dynasty, view["players"][s.seat]) for s in seats]
-    sample = _compose(view, seats, DEFAULT_LANG)
+    with unrecorded():
+        sample = _compose(view, seats, DEFAULT_LANG)
     return build_palette(sample, [*EXACT_COLOURS, *player_colours])
 
 

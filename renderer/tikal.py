@@ -85,7 +85,7 @@ from renderer.common import (
     sprite,
     turn_steps,
 )
-from renderer.lettering import Pen
+from renderer.lettering import Pen, unrecorded
 
 View = Mapping[str, Any]
 Draw = ImageDraw.ImageDraw
@@ -1682,7 +1682,8 @@ def public_palette(player_colours: tuple[RGB, ...]) -> Image.Image:
     from a sample image holding every kind of hex, piece and icon."""
     colours = player_colours or DEFAULT_PLAYER_COLOURS
     seats = [Seat(i, "Wg", colour, _palette_player(i)) for i, colour in enumerate(colours)]
-    sample = _compose(_palette_view(len(seats)), seats, DEFAULT_LANG)
+    with unrecorded():
+        sample = _compose(_palette_view(len(seats)), seats, DEFAULT_LANG)
     return build_palette(sample, [*EXACT_COLOURS, *colours])
 
 

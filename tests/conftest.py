@@ -14,6 +14,7 @@ contract in the quick loop (:func:`pytest_collection_modifyitems`).
 
 from __future__ import annotations
 
+import contextlib
 import json
 import logging
 import os
@@ -125,11 +126,13 @@ def postgres_server() -> Iterator[PostgresServer]:
         server.stop()
 
 
-@pytest.fixture
-def database_url(backend: str, tmp_path: Path, request: pytest.FixtureRequest) -> Iterator[str]:
-    """Where ``store`` lives: a SQLite file, or a fresh PostgreSQL database (dropped after)."""
+@contextlib.contextmanager
+def fresh_database(
+    backend: str, folder: Path, request: pytest.FixtureRequest, file: str = "ziggurat.db"
+) -> Iterator[str]:
+    """A SQLite file ``file`` in ``folder``, or a fresh PostgreSQL database (dropped after)."""
     if backend == "sqlite":
-        yield str(tmp_path / "ziggurat.db")
+        yield str(folder / file)
         return
     server: PostgresServer = request.getfixturevalue("postgres_server")
     name = server.create_database()
@@ -137,6 +140,13 @@ def database_url(backend: str, tmp_path: Path, request: pytest.FixtureRequest) -
         yield server.url(name)
     finally:
         server.drop_database(name)
+
+
+@pytest.fixture
+def database_url(backend: str, tmp_path: Path, request: pytest.FixtureRequest) -> Iterator[str]:
+    """Where ``store`` lives: a SQLite file, or a fresh PostgreSQL database (dropped after)."""
+    with fresh_database(backend, tmp_path, request) as url:
+        yield url
 
 
 @pytest.fixture

@@ -41,6 +41,9 @@ Decisions:
 
 from __future__ import annotations
 
+from bot.games.notation import ascii_int
+from bot.store import INTEGER_DIGITS, MAX_INTEGER
+
 #: Discord's limit on a custom_id
 MAX_CUSTOM_ID = 100
 #: what every custom_id of the bot starts with
@@ -132,9 +135,12 @@ def kind_of(custom_id: str) -> str | None:
 def game_of(custom_id: str) -> int | None:
     """The game a ``zg:<kind>:<game_id>:...`` custom_id names, else None."""
     parts = custom_id.split(":")
-    if len(parts) >= 3 and parts[0] == PREFIX and parts[2].isdigit() and len(parts[2]) <= 19:
-        return int(parts[2])
-    return None
+    if len(parts) < 3 or parts[0] != PREFIX:
+        return None
+    try:  # ASCII digits only, within the store's integers
+        return ascii_int(parts[2], 0, MAX_INTEGER, digits=INTEGER_DIGITS)
+    except ValueError:
+        return None
 
 
 def head_of(custom_id: str) -> str:

@@ -29,6 +29,13 @@ Decisions recorded here:
 * ``public_view`` is the only input of the public board image, so it must
   not contain hidden data (hands, bag order, hidden scores, sealed moves).
 * States are stored as JSON through ``dump_state``/``load_state``.
+* Words, not notation: what the hooks say (``prompt``, ``describe``,
+  ``step_summary``, ``choice_label``) is read by players who tap, in their
+  language. A sentence that names what a player may do names the picker's
+  buttons by their labels (:func:`verbs_text`, ``<game>.verb.<verb>``) and
+  points to the Play button (:data:`PLAY_BUTTON`); notation (``place C4 2``)
+  is only for where a player types. The defaults say an action with its
+  verb's label and its values' labels (:func:`in_words`).
 * A step is a **checkpoint** (it cannot be undone, nor anything before it)
   when :meth:`GameEngine.is_checkpoint` says so — it drew or revealed
   something — or when it handed the game to other seats (the service
@@ -47,6 +54,7 @@ from typing import TYPE_CHECKING, Any, ClassVar, Generic, Protocol, TypeVar
 from bot.games.errors import RuleError as RuleError
 from bot.games.errors import Seat as Seat
 from bot.games.notation import Label, VerbTable
+from bot.i18n import Text, either, join_texts
 
 if TYPE_CHECKING:
     from bot.games.computer import Brain
@@ -54,6 +62,46 @@ if TYPE_CHECKING:
 JSON = Any
 S = TypeVar("S")  # an engine's state
 A = TypeVar("A")  # an engine's action
+
+
+def verb_key(game: str, verb: str) -> str:
+    """The catalog key of a verb's label on the picker's buttons (``Move``)."""
+    return f"{game}.verb.{verb}"
+
+
+def button_text(label: Text) -> Text:
+    """A button named in a sentence ("tap **Play**")."""
+    return Text("button.named", {"label": label})
+
+
+#: the Play button (it opens the move picker), named in a sentence
+PLAY_BUTTON = button_text(Text("picker.play_button"))
+
+
+def verbs_text(game: str, verbs: Sequence[str]) -> Text:
+    """The picker's buttons for ``verbs``, named as alternatives ("**Move**, **Dig**
+    or **End turn**"): a sentence listing what a player may do."""
+    return either([button_text(Text(verb_key(game, verb))) for verb in verbs])
+
+
+def in_words(game: str, table: VerbTable, action: Any) -> tuple[str, dict[str, Any]]:
+    """An action in words without a sentence of its own: its verb's label and each
+    value's label (the word itself where its kind has none), ``Move: B6, A7``."""
+    declared = table.of(action)
+    values: list[Text] = []
+    for param in declared.params:
+        value = getattr(action, param.name)
+        if value is None:
+            continue
+        for item in value if param.rest else (value,):
+            label = param.kind.label(item)
+            values.append(
+                Text(*label) if label else Text("picker.word", {"word": param.kind.format(item)})
+            )
+    verb = Text(verb_key(game, declared.name))
+    if not values:
+        return "choice.verb", {"verb": verb}
+    return "choice.words", {"verb": verb, "values": join_texts(values)}
 
 
 @dataclass(frozen=True)
@@ -328,13 +376,14 @@ class GameEngine(ABC, Generic[S, A]):
         must hide what :meth:`public_notation` hides; without, it is for the
         acting player alone and may name everything. Params follow
         :class:`Event`'s rules (``*_seat`` ints become names;
-        :class:`~bot.i18n.Text` values are translated). Default: the public
-        notation (or, for the player alone, the whole notation) — a game
-        overrides it to speak in words.
+        :class:`~bot.i18n.Text` values are translated). Default: the verb's
+        label alone in public (its values may be what :meth:`public_notation`
+        hides), with its values' labels for the player (:func:`in_words`) — a
+        game overrides it to speak in sentences.
         """
-        return "choice.notation", {
-            "action": self.public_notation(action) if public else str(action)
-        }
+        if public and self.public_notation(action) != str(action):
+            return "choice.verb", {"verb": Text(verb_key(self.name, self.verbs.of(action).name))}
+        return in_words(self.name, self.verbs, action)
 
     def public_choices(self, state: S, seat: Seat) -> list[A]:
         """The quick decision ``seat`` faces, as buttons on the public message.
@@ -351,8 +400,9 @@ class GameEngine(ABC, Generic[S, A]):
         return []
 
     def choice_label(self, action: A) -> tuple[str, Mapping[str, Any]]:
-        """A button's label in words: a catalog key and its params."""
-        return "choice.notation", {"action": str(action)}
+        """A button's label in words: a catalog key and its params. Default: the
+        verb's label and its values' labels (:func:`in_words`)."""
+        return in_words(self.name, self.verbs, action)
 
     def end_turn_action(self, state: S, seat: Seat) -> A | None:
         """The action that ends ``seat``'s turn early, offered as an End-turn button."""
@@ -419,7 +469,14 @@ class GameEngine(ABC, Generic[S, A]):
     def verb_label(self, verb: str) -> tuple[str, Mapping[str, Any]]:
         """A verb's short name on a button (``Move``): at most 20 wide in every
         language. Default: the catalog string ``<game>.verb.<verb>``."""
-        return f"{self.name}.verb.{verb}", {}
+        return verb_key(self.name, verb), {}
+
+    def param_title(self, verb: str, param: str) -> tuple[str, Mapping[str, Any]]:
+        """What a parameter asks, in words, in the move picker's titles (``Which
+        square``). Default: its slash option's description,
+        ``cmd.<game>.param.<param>``; a game whose description spells what to type
+        (``4:A1 3:B2``) says it in words here."""
+        return f"cmd.{self.name}.param.{param}", {}
 
     def verb_title(self, verb: str) -> tuple[str, Mapping[str, Any]]:
         """What a verb does, in a sentence (a menu's title). Default: its slash

@@ -19,7 +19,9 @@ Decisions:
   to case, and each kind decides how strict its own words are.
 * Digits are ASCII only: ``str.isdigit`` also accepts superscripts and other
   scripts' digits, which ``int`` then rejects (or reads as another number).
-  :func:`ascii_int` is the one reader of numbers.
+  :func:`ascii_int` is the one reader of a number a user typed or a token
+  carried: the engines' notation, and the service's and the adapter's
+  decoders of picker tokens and custom_ids.
 * A parameter with ``rest=True`` is last and takes every remaining word, as
   a tuple of values (``swap red red blue``); ``optional=True`` lets a last
   parameter be left out (its field is then ``None``).
@@ -49,13 +51,26 @@ def _rule_error(key: str, **params: Any) -> RuleError:
     return RuleError(key, **params)
 
 
-def ascii_int(word: str, low: int | None = None, high: int | None = None) -> int:
+#: the most digits :func:`ascii_int` reads by default (a count, a row, an option index)
+MAX_DIGITS = 9
+
+
+def ascii_int(
+    word: str, low: int | None = None, high: int | None = None, *, digits: int = MAX_DIGITS
+) -> int:
     """The integer written with ASCII digits in ``word``; :class:`ValueError` otherwise.
 
-    ``low``/``high`` bound it (inclusive). A sign or any other character,
-    superscripts and non-Latin digits included, is refused.
+    The one reader of a number a user typed or a token carried (notation,
+    picker tokens, custom_ids, settings). ``low``/``high`` bound it
+    (inclusive); at most ``digits`` digits are read (an id: 19). A sign,
+    whitespace, ``_`` or any other character, superscripts, circled,
+    full-width and non-Latin digits included, is refused.
     """
-    if not word or len(word) > 9 or not all("0" <= ch <= "9" for ch in word):
+    if (
+        not isinstance(word, str)
+        or not 0 < len(word) <= digits
+        or not all("0" <= ch <= "9" for ch in word)
+    ):
         raise ValueError(word)
     value = int(word)
     if (low is not None and value < low) or (high is not None and value > high):

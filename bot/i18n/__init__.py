@@ -28,7 +28,8 @@ Decisions:
   ``|one|other`` gives the word for 1 or for any other number, so no string
   says "tile(s)"; languages without plural forms just leave it out.
 * Lists of texts of any length (:func:`join_texts`) nest ``list.*`` catalog
-  strings, so each language has its own separator.
+  strings, so each language has its own separator; alternatives
+  (:func:`either`, "a, b or c") end on ``list.or``.
 * ``glossary.json`` (next to this file, not shipped) names the recurring game
   terms in each language; ``tests/platform/test_i18n_terms.py`` checks every
   catalog against it and against the English placeholders.
@@ -254,6 +255,16 @@ def join_texts(items: Sequence[Text], key: str = "list.comma") -> Text:
     if len(items) == 1:
         return items[0]
     return Text(key, {"head": items[0], "tail": join_texts(items[1:], key)})
+
+
+def either(items: Sequence[Text]) -> Text:
+    """One text offering ``items`` as alternatives: "a, b or c" (``list.either``
+    between the first ones, ``list.or`` before the last)."""
+    if len(items) <= 1:
+        return join_texts(items)
+    if len(items) == 2:
+        return Text("list.or", {"head": items[0], "tail": items[1]})
+    return Text("list.either", {"head": items[0], "tail": either(items[1:])})
 
 
 def has_key(key: str, lang: str = DEFAULT_LANG) -> bool:

@@ -20,7 +20,9 @@ call :class:`GameService`, which composes one part per seam:
   :mod:`~bot.service.animation`) and statistics;
 * :mod:`~bot.service.outcome` — the types it answers with;
 * :mod:`~bot.service.loaded` and :mod:`~bot.service.context` — a loaded
-  game, and what the parts share (store, registry, clock, locks, images).
+  game, and what the parts share (store, registry, clock, locks, images),
+  with the gate every command passes (:func:`~bot.service.context.admitted`:
+  ids the store can hold, clean names).
 
 Nothing here names a game: everything game-specific is read from the
 engine's declared shape and hooks.
@@ -28,6 +30,7 @@ engine's declared shape and hooks.
 
 from __future__ import annotations
 
+import inspect
 import time
 from collections.abc import Callable, Mapping
 
@@ -36,7 +39,7 @@ from bot.games.base import GameType
 from bot.service import computer, drawing
 from bot.service.after import After
 from bot.service.clock import Clock
-from bot.service.context import DEFAULT_COMPUTER_PAUSE, Context
+from bot.service.context import DEFAULT_COMPUTER_PAUSE, Context, admitted
 from bot.service.lobby import SEAT_COLOURS, Lobby, parse_options
 from bot.service.outcome import (
     Choice,
@@ -123,6 +126,7 @@ class GameService:
         self.fire_timer = self.clock_part.fire_timer
         self.fire_due_timers = self.clock_part.fire_due_timers
         self.repair_timers = self.clock_part.repair_timers
+        self.audit = self.clock_part.audit
         self.status = self.reading.status
         self.mine = self.reading.mine
         self.board = self.reading.board
@@ -153,6 +157,10 @@ class GameService:
         self.rematch = self.after.rematch
         self.export = self.after.export
         self.stats = self.after.stats
+        # every command passes the gate: ids the store holds, clean names
+        for name, command in list(vars(self).items()):
+            if inspect.iscoroutinefunction(command):
+                setattr(self, name, admitted(command))
 
     @property
     def store(self) -> Store:

@@ -60,6 +60,7 @@ from bot.service.animation import Animation, animate
 from bot.service.context import Context
 from bot.service.drawing import drawn
 from bot.service.lobby import Lobby, parse_options
+from bot.service.names import seat_name
 from bot.service.outcome import Outcome, Player, Refusal
 from bot.service.record import Board, RecordError, boards, document, dumps, exported_moves
 from bot.service.table import RESIGNED
@@ -123,7 +124,7 @@ class After:
             seed = random.SystemRandom().randrange(MAX_SEED)
         left_out = resigned_users(old) - {user.id}
         seats = [
-            (uid, user.name if uid == user.id else name, level)
+            (uid, seat_name(user.name if uid == user.id else name, uid, old.language), level)
             for uid, name, level in rotated(old)
             if uid not in left_out
         ]

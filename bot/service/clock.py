@@ -26,8 +26,14 @@ Decisions:
   firing it): a deadline the engine still wants is due at once (it was lost
   while it fired), a turn clock ends one clock length after the decision
   began (at once if that is past) and a reminder comes one reminder
-  interval after it; a computer seat awaited gets its move at once. Each
-  repair is logged with the game's id.
+  interval after it; a computer seat awaited gets its move after the pause
+  and, in a race, its answer delay
+  (:meth:`~bot.service.context.Context.computer_due`, drawn again: the lost
+  timer's own due time is gone), not at once. Each repair is logged with
+  the game's id. :meth:`Clock.audit` lists the games that would be
+  repaired, changing nothing: the store's integrity check at the service's
+  level (whatever a game awaits has what will move it,
+  :mod:`bot.service.context`).
 * A ``computer`` timer plays the awaited computer seats
   (:mod:`bot.service.computer`): decided outside the channel's lock, its
   moves committed with the timer's deletion.
@@ -44,6 +50,7 @@ import asyncio
 import logging
 import time
 from collections.abc import Awaitable, Callable
+from dataclasses import dataclass
 
 from bot import metrics
 from bot.games.base import TurnShape
@@ -61,6 +68,15 @@ log = logging.getLogger(__name__)
 
 #: picks (and claims) the due timers a process may fire, given the time now
 Claim = Callable[[float], Awaitable[list[TimerRow]]]
+
+
+@dataclass(frozen=True)
+class Unmoved:
+    """A running game that awaits a seat with nothing to move it, and the (kind, name,
+    due) timers it lacks (:meth:`Clock.audit`)."""
+
+    game_id: int
+    missing: tuple[tuple[str, str, float], ...]
 
 
 class Clock:
@@ -174,8 +190,22 @@ class Clock:
             self.ctx.timers_changed()
         return repaired
 
+    async def audit(self) -> list[Unmoved]:
+        """The running games that await a seat with nothing to move it: each with the
+        timers the repair would give it (the invariant of :mod:`bot.service.context`;
+        a maintenance scan, not a command's). Empty when every game is well."""
+        found: list[Unmoved] = []
+        for row in await self.ctx.store.running_games():
+            missing = await self._missing_timers(row)
+            if missing:
+                found.append(Unmoved(row.id, tuple(missing)))
+        return found
+
     async def _missing_timers(self, row: GameRow) -> list[tuple[str, str, float]]:
-        """The (kind, name, due) timers a running game's options call for and it lacks."""
+        """The (kind, name, due) timers a running game needs now and lacks: for its
+        members, the turn clock when it has one (else a reminder) and each deadline
+        its engine wants; for the computer seats it awaits, their timer
+        (:meth:`~bot.service.context.Context.computer_due`: a race's delay kept)."""
         fresh = await self.ctx.store.get_game(row.id)
         if fresh is None or fresh.status != "running" or fresh.paused is not None:
             return []
@@ -201,8 +231,9 @@ class Clock:
                 ]
         elif ("reminder", "") not in have:
             missing.append(("reminder", "", max(now, began + self.ctx.reminder_seconds)))
-        if game.computers_awaited() and (COMPUTER_TIMER, "") not in have:
-            missing.append((COMPUTER_TIMER, "", now))
+        computer = self.ctx.computer_due(game)
+        if computer is not None and (COMPUTER_TIMER, "") not in have:
+            missing.append((COMPUTER_TIMER, "", computer))
         return missing
 
     async def _last_call(self, game: LoadedGame) -> Outcome:

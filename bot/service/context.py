@@ -14,24 +14,47 @@ Decisions:
   did, and nobody would be pinged.
 * Images are drawn off the event loop, in the drawing processes of
   :mod:`bot.service.drawing`.
+* **Whatever a game awaits has what will move it.** A running game that is
+  not paused and awaits a seat holds, for a member, its turn clock when it
+  has one (else its reminder) and every deadline its engine wants; for a
+  computer seat (while a member plays on), a ``computer`` timer
+  (:meth:`Context.computer_due`). Every write that changes who is awaited or
+  how a seat plays sets that computer timer in its own transaction, computed
+  from the game as the write leaves it: a step's commit
+  (:meth:`bot.service.play.Play._commit`, which also writes the members'
+  clock), a seat's change or hand-over (:meth:`Context.change_seat`,
+  :meth:`Context.hand_seat`), the start and a resume. The audit
+  (:meth:`bot.service.clock.Clock.audit`) lists a game that breaks it, and
+  the start-up repair restores what it lacks.
+* **The gate** (:func:`admitted`): every command of the service passes it.
+  An integer argument the store cannot hold (a game, message, channel or
+  user id, a version, a seed outside the signed 64-bit range) is refused as
+  a stale button — the answer the adapter gives a custom_id past that range
+  — before anything is read; a :class:`~bot.service.outcome.Player`'s name is
+  cleaned (:func:`~bot.service.names.clean_name`), so what the service shows
+  and stores is the same on every backend.
 """
 
 from __future__ import annotations
 
 import asyncio
+import functools
 import logging
 from collections import OrderedDict
-from collections.abc import AsyncIterator, Callable, Mapping
+from collections.abc import AsyncIterator, Awaitable, Callable, Mapping
 from contextlib import asynccontextmanager
-from dataclasses import dataclass, field
-from typing import Any
+from dataclasses import dataclass, field, replace
+from typing import Any, ParamSpec, TypeVar
 
 from bot.games.base import GameType
 from bot.service.drawing import drawn
-from bot.service.loaded import LoadedGame
-from bot.service.outcome import Refusal
+from bot.service.loaded import LoadedGame, seated
+from bot.service.names import clean_name
+from bot.service.outcome import Player, Refusal
 from bot.service.seeds import answer_delay
-from bot.store import GameRow, Store
+from bot.service.table import PLAYING
+from bot.store import GameRow, Store, VersionConflict, storable
+from bot.store.base import seat_secret
 
 log = logging.getLogger(__name__)
 
@@ -42,6 +65,40 @@ COMPUTER_TIMER = "computer"
 #: the default pause before a computer seat moves, in seconds
 #: (``ZIGGURAT_COMPUTER_PAUSE_SECONDS``)
 DEFAULT_COMPUTER_PAUSE = 3.0
+
+
+P = ParamSpec("P")
+R = TypeVar("R")
+
+
+def _admitted_value(value: Any) -> Any:
+    """``value`` as the service takes it (see :func:`admitted`); Refusal if refused."""
+    if isinstance(value, bool):
+        return value
+    if isinstance(value, int):
+        if not storable(value):
+            raise Refusal("error.stale_button")
+        return value
+    if isinstance(value, Player):
+        _admitted_value(value.id)
+        name = clean_name(value.name)
+        return value if name == value.name else Player(value.id, name)
+    if isinstance(value, list | tuple | set | frozenset):
+        for item in value:
+            _admitted_value(item)
+    return value
+
+
+def admitted(command: Callable[P, Awaitable[R]]) -> Callable[P, Awaitable[R]]:
+    """``command`` behind the service's gate (see the module docstring)."""
+
+    @functools.wraps(command)
+    async def gated(*args: P.args, **kwargs: P.kwargs) -> R:
+        checked = [_admitted_value(value) for value in args]
+        named = {name: _admitted_value(value) for name, value in kwargs.items()}
+        return await command(*checked, **named)
+
+    return gated
 
 
 class ChannelLocks:
@@ -138,14 +195,50 @@ class Context:
             return None
         return (self.clock() if since is None else since) + self.computer_pause + delay
 
-    async def arm_computers(self, game: LoadedGame) -> None:
-        """Give ``game`` its computer timer when it awaits a computer seat and has none
-        (after a change that is no step: a start, a seat handed over, a resume)."""
-        due = self.computer_due(game)
-        if due is None:
-            return
-        await self.store.add_missing_timers(game.id, [(COMPUTER_TIMER, "", due)])
-        self.timers_changed(due)
+    async def change_seat(self, game: LoadedGame, seat: int, fields: Mapping[str, Any]) -> int:
+        """Change a seat's ``status``, ``timeouts`` or ``auto`` and, in the same commit,
+        the computer timer the game then needs (see the module docstring); the new
+        version. ``game.row`` becomes the row as written."""
+        game.row = seated(game.row, {seat: fields})
+        try:
+            version: int = await self.store.set_seat(
+                game.row, seat, fields, computer_timer=self.computer_due(game)
+            )
+        except VersionConflict:
+            raise Refusal("error.conflict") from None
+        self.timers_changed()
+        return version
+
+    async def hand_seat(
+        self, game: LoadedGame, seat: int, user_id: int, name: str, level: str | None
+    ) -> int:
+        """Hand a seat to a member or a computer at ``level`` and, in the same commit,
+        set the computer timer the game then needs; the new version (see
+        :meth:`~bot.store.Store.replace_player` for what it raises)."""
+        secret = seat_secret(level)  # the timer's answer delay reads it
+        handed = replace(
+            game.row.seats[seat],
+            secret=secret,
+            user_id=user_id,
+            display_name=name,
+            status=PLAYING,
+            timeouts=0,
+            auto=False,
+            computer=level,
+        )
+        seats = tuple(handed if s.seat == seat else s for s in game.row.seats)
+        game.row = replace(game.row, seats=seats)
+        version: int = await self.store.replace_player(
+            game.row,
+            seat,
+            user_id,
+            name,
+            computer=level,
+            computer_timer=self.computer_due(game),
+            secret=secret,
+        )
+        self.timers_changed()
+        return version
 
     # -- loading ------------------------------------------------------------------
 

@@ -17,14 +17,14 @@ Decisions:
 from __future__ import annotations
 
 from collections.abc import Mapping, Sequence
-from dataclasses import dataclass
+from dataclasses import dataclass, replace
 from typing import Any
 
 from bot.games.base import GameEngine, GameType, PlayerLabel, RuleError
 from bot.i18n import Text
 from bot.service.outcome import Refusal
 from bot.service.table import PLAYING, RESIGNED
-from bot.store import GameRow, SeatRow
+from bot.store import SEAT_FIELDS, GameRow, SeatRow
 
 
 def seat_text(row: GameRow, key: str, params: Mapping[str, Any]) -> Text:
@@ -44,6 +44,21 @@ def _named(names: Mapping[int, str], key: str, params: Mapping[str, Any]) -> Tex
         else:
             shown[name] = value
     return Text(key, shown)
+
+
+def seated(row: GameRow, changes: Mapping[int, Mapping[str, Any]]) -> GameRow:
+    """``row`` with its seats' ``status``, ``timeouts`` and ``auto`` changed as a write
+    stores them (:data:`~bot.store.SEAT_FIELDS`), so what the write computes from the
+    seats (the computer timer) sees them as they will be."""
+    if not changes:
+        return row
+    seats = list(row.seats)
+    for seat, fields in changes.items():
+        known = {name: value for name, value in fields.items() if name in SEAT_FIELDS}
+        if "auto" in known:
+            known["auto"] = bool(known["auto"])
+        seats[seat] = replace(seats[seat], **known)
+    return replace(row, seats=tuple(seats))
 
 
 @dataclass

@@ -36,6 +36,7 @@ from __future__ import annotations
 
 import random
 from collections.abc import Mapping
+from dataclasses import replace
 from typing import Any
 
 from bot.games.base import GameType, OptionSpec, TurnShape
@@ -45,6 +46,7 @@ from bot.service import announce
 from bot.service.computer import computer_name, next_computer_id, parse_level
 from bot.service.context import Context
 from bot.service.loaded import LoadedGame
+from bot.service.names import seat_name
 from bot.service.outcome import (
     Choice,
     ChoiceKind,
@@ -203,6 +205,7 @@ class Lobby:
         """Open a lobby; ``language`` (the server's) is the language of its images."""
         game_type = self.ctx.game_type(game_type_name)
         chosen = parse_options(game_type, options or {})
+        language = language_of(language)
         async with self.ctx.locks.hold(channel_id):
             try:
                 row = await self.ctx.store.create_game(
@@ -210,10 +213,10 @@ class Lobby:
                     channel_id=channel_id,
                     game_type=game_type_name,
                     creator_id=user.id,
-                    creator_name=user.name,
+                    creator_name=seat_name(user.name, user.id, language),
                     options=chosen,
                     seed=seed if seed is not None else random.SystemRandom().randrange(2**31),
-                    language=language_of(language),
+                    language=language,
                 )
             except ChannelBusy:
                 raise Refusal("error.channel_busy") from None
@@ -252,7 +255,8 @@ class Lobby:
             _, high = engine.player_range(row.options)
             if len(row.seats) >= high:
                 raise Refusal("error.game_full", max=high)
-            await _stored(self.ctx.store.add_seat(row, user.id, user.name))
+            name = seat_name(user.name, user.id, row.language)
+            await _stored(self.ctx.store.add_seat(row, user.id, name))
             panel = await self._panel(row)
         return Outcome(
             lobby=panel,
@@ -262,7 +266,7 @@ class Lobby:
             public=[
                 Text(
                     "lobby.joined",
-                    {"player": user.name, "count": len(row.seats) + 1, "max": high},
+                    {"player": name, "count": len(row.seats) + 1, "max": high},
                 )
             ],
         )
@@ -319,6 +323,12 @@ class Lobby:
             now = self.ctx.clock()
             seconds = clock_seconds(row.options)
             clocked = seconds is not None and engine.turns is TurnShape.SEQUENTIAL
+            by_user = {s.user_id: s for s in row.seats}
+            seats = tuple(
+                replace(by_user[user_id], seat=number, colour=hex_)
+                for number, (user_id, (hex_, _)) in enumerate(zip(order, colours, strict=True))
+            )
+            starting = LoadedGame(replace(row, status="running", seats=seats), game_type, state)
             await _stored(
                 self.ctx.store.start_game(
                     row,
@@ -328,6 +338,7 @@ class Lobby:
                     reminder=None if clocked else now + self.ctx.reminder_seconds,
                     deadlines={d.name: now + d.seconds for d in engine.deadlines(state)},
                     clock=clock_timers(now, seconds) if clocked and seconds else KEEP,
+                    computer_timer=self.ctx.computer_due(starting),
                     told={s: engine.private_view(state, s) for s in range(len(order))}
                     if engine.has_private_view
                     else None,
@@ -361,7 +372,6 @@ class Lobby:
                 private=private,
             )
             outcome.lobby = lobby_panel(game_type, started, state="started")
-            await self.ctx.arm_computers(game)
             return outcome
 
     # -- computer players --------------------------------------------------------------

@@ -759,10 +759,8 @@ class Picker:
         what = self._verb_header(pending.verb)
         if pending.values:
             what = self._tagged(pending.verb, self._chosen_text(pending))
-        return Text("picker.title.param", {"verb": what, "param": Text(self._param_key(param))})
-
-    def _param_key(self, param: Param) -> str:
-        return f"cmd.{self.engine.name}.param.{param.name}"
+        asked = self.text(*self.engine.param_title(pending.verb, param.name))
+        return Text("picker.title.param", {"verb": what, "param": asked})
 
     def _chosen_text(self, pending: Pending) -> Text:
         assert pending.verb is not None

@@ -41,7 +41,10 @@ Decisions:
   timer in the same commit (one already set keeps its due time unless the
   new one is earlier: a member who skipped a lightning race no longer makes
   the computers wait for him); one that leaves it awaiting none drops it
-  (:mod:`bot.service.computer`).
+  (:mod:`bot.service.computer`). The commit decides it, once for every kind
+  of step, from the state and the seats as the step leaves them: a seat the
+  step brings back from absent counts as playing (see "Whatever a game
+  awaits" in :mod:`bot.service.context`).
 * A seat whose try was refused may have to wait (``engine.retry_cooldown``)
   before the next; it is told how long.
 * The engine's work for a command — ``apply``, the table's decisions
@@ -69,6 +72,7 @@ import math
 import time
 from collections.abc import Callable
 from concurrent.futures import ThreadPoolExecutor
+from dataclasses import replace
 from typing import Any, TypeVar
 
 from bot import metrics
@@ -77,7 +81,7 @@ from bot.i18n import Text
 from bot.service import announce
 from bot.service.autoplay import Played, play_for_seats
 from bot.service.context import Context
-from bot.service.loaded import LoadedGame
+from bot.service.loaded import LoadedGame, seated
 from bot.service.outcome import Outcome, Player, Refusal, StepKind, classify
 from bot.service.replay import UNDO, rebuild, standing
 from bot.service.table import (
@@ -565,20 +569,20 @@ class Play:
     # -- helpers ------------------------------------------------------------------
 
     def _timers(self, game: LoadedGame, kind: StepKind, had_deadlines: bool) -> dict[str, Any]:
-        """The timers a step writes (see the module docstring); nothing while paused."""
+        """The members' timers a step writes (see the module docstring); nothing while
+        paused. The computer timer is the commit's (:meth:`_commit`)."""
         if game.row.paused is not None:
             return {"reminder": KEEP, "deadlines": KEEP, "clock": KEEP}
         deadlines = self._deadlines(game, had_deadlines)
-        computer = self.ctx.computer_due(game)
         if kind is not StepKind.HANDOFF:
-            return {"reminder": KEEP, "deadlines": deadlines, "clock": KEEP, "computer": computer}
+            return {"reminder": KEEP, "deadlines": deadlines, "clock": KEEP}
         now = self.ctx.clock()
         seconds = clock_seconds(game.row.options)
         if seconds is not None and game.engine.turns is TurnShape.SEQUENTIAL:
             clock = clock_timers(now, seconds)
-            return {"reminder": None, "deadlines": deadlines, "clock": clock, "computer": computer}
+            return {"reminder": None, "deadlines": deadlines, "clock": clock}
         reminder = now + self.ctx.reminder_seconds
-        return {"reminder": reminder, "deadlines": deadlines, "clock": KEEP, "computer": computer}
+        return {"reminder": reminder, "deadlines": deadlines, "clock": KEEP}
 
     def _deadlines(self, game: LoadedGame, had: bool = True) -> dict[str, float] | Keep:
         """The deadlines to write: the engine's now (new ones due from now); nothing to
@@ -615,7 +619,16 @@ class Play:
         return [Text.from_json(line) for move in standing(moves) for line in move.events]
 
     async def _commit(self, game: LoadedGame, write: StepWrite) -> int:
-        """Commit a step; the new version. A lost race is refused with nothing written."""
+        """Commit a step; the new version. A lost race is refused with nothing written.
+
+        Every step passes here — a member's, an undo, a timeout batch, the table's
+        moves, the computer seats' own — and here, once, it gets the computer timer
+        the game needs after it (:meth:`~bot.service.context.Context.computer_due`),
+        computed from the game as the step leaves it: its new state and its seats'
+        new statuses (``game.row`` becomes the row as written)."""
+        game.row = seated(game.row, write.seats)
+        if write.status == "running":
+            write = replace(write, computer=self.ctx.computer_due(game))
         try:
             committed = await self.ctx.store.commit_step(game.row, write)
         except VersionConflict:

@@ -41,6 +41,36 @@ def rebuild(engine: GameEngine[Any, Any], checkpoint: Any, steps: Sequence[MoveR
     return state
 
 
+class Replayer:
+    """A game rebuilt from its seed, fed its log in order (all at once, or a few rows
+    at a time as they are written: a checker that follows a game)."""
+
+    def __init__(
+        self, engine: GameEngine[Any, Any], seats: int, options: Mapping[str, str], seed: int
+    ) -> None:
+        self.engine = engine
+        self.state = engine.new_game(seats, options, seed)
+        self._checkpoint = copy.deepcopy(engine.dump_state(self.state))
+        self._since: list[MoveRow] = []
+
+    def feed(self, moves: Iterable[MoveRow]) -> Any:
+        """Apply ``moves`` (the next rows of the log); the state after them."""
+        engine = self.engine
+        for move in moves:
+            if move.kind == UNDO:
+                if self._since:
+                    self._since.pop()
+                self.state = rebuild(engine, self._checkpoint, self._since)
+                continue
+            engine.apply(self.state, move.seat, engine.parse_action(move.action))
+            if move.checkpoint:
+                self._checkpoint = copy.deepcopy(engine.dump_state(self.state))
+                self._since = []
+            else:
+                self._since.append(move)
+        return self.state
+
+
 def replay(
     engine: GameEngine[Any, Any],
     seats: int,
@@ -49,19 +79,4 @@ def replay(
     moves: Iterable[MoveRow],
 ) -> Any:
     """The state a game reaches from its seed through its whole log."""
-    state = engine.new_game(seats, options, seed)
-    checkpoint = copy.deepcopy(engine.dump_state(state))
-    since: list[MoveRow] = []
-    for move in moves:
-        if move.kind == UNDO:
-            if since:
-                since.pop()
-            state = rebuild(engine, checkpoint, since)
-            continue
-        engine.apply(state, move.seat, engine.parse_action(move.action))
-        if move.checkpoint:
-            checkpoint = copy.deepcopy(engine.dump_state(state))
-            since = []
-        else:
-            since.append(move)
-    return state
+    return Replayer(engine, seats, options, seed).feed(moves)

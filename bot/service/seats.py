@@ -31,12 +31,14 @@ Decisions:
 
 from __future__ import annotations
 
+from dataclasses import replace
 from typing import Any
 
 from bot.i18n import Text
 from bot.service.computer import computer_name, next_computer_id, parse_level
 from bot.service.context import Context
 from bot.service.loaded import LoadedGame
+from bot.service.names import seat_name
 from bot.service.outcome import Choice, ChoiceKind, Outcome, Player, PrivateMessage, Refusal
 from bot.service.play import Play
 from bot.service.table import ABSENT_SEAT, DAY, PLAYING, RESIGNED, clock_seconds, clock_timers
@@ -105,10 +107,16 @@ class Seats:
                         name: now + rest for (kind, name), rest in left.items() if kind == "clock"
                     }
             reminder = None if clock else now + self.ctx.reminder_seconds
+            resumed = LoadedGame(replace(game.row, paused=None), game.game_type, game.state)
             version = await _stored(
-                self.ctx.store.resume(game.row, reminder=reminder, deadlines=deadlines, clock=clock)
+                self.ctx.store.resume(
+                    game.row,
+                    reminder=reminder,
+                    deadlines=deadlines,
+                    clock=clock,
+                    computer_timer=self.ctx.computer_due(resumed),
+                )
             )
-            await self.ctx.arm_computers(await self.ctx.running(channel_id))
             self.ctx.timers_changed()
         return Outcome(
             game_id=game.id,
@@ -180,19 +188,17 @@ class Seats:
                 new_name = computer_name(game.row.language, number, level)
             else:
                 assert new is not None
-                new_id, new_name = new.id, new.name
+                new_id, new_name = new.id, seat_name(new.name, new.id, game.row.language)
             if game.seat_of(new_id) is not None:
                 raise Refusal("error.replace_seated", player=new_name)
+            waiting = game.waiting()
             try:
-                version = await self.ctx.store.replace_player(
-                    game.row, seat.seat, new_id, new_name, computer=level
-                )
+                version = await self.ctx.hand_seat(game, seat.seat, new_id, new_name, level)
             except VersionConflict:
                 raise Refusal("error.conflict") from None
             except StoreError:
                 raise Refusal("error.replace_seated", player=new_name) from None
-            handed = await self.ctx.running(channel_id)  # labelled with the new name
-            await self.ctx.arm_computers(handed)
+            handed = game  # labelled with the new name
             private: list[PrivateMessage] = []
             if game.engine.has_private_view and level is None and new_id > 0:
                 view = handed.engine.private_view(handed.state, seat.seat)
@@ -210,7 +216,7 @@ class Seats:
                 )
             ],
             private=private,
-            ping=[new_id] if seat.seat in game.waiting() and level is None else [],
+            ping=[new_id] if seat.seat in waiting and level is None else [],
             version=version,
         )
 
@@ -238,9 +244,7 @@ class Seats:
                         Choice(Text("seat.resign_button"), kind=ChoiceKind.RESIGN, danger=True)
                     ],
                 )
-            version = await _stored(
-                self.ctx.store.set_seat(game.row, seat.seat, {"status": RESIGNED})
-            )
+            version = await self.ctx.change_seat(game, seat.seat, {"status": RESIGNED})
             line = Text("seat.resigned", {"player": user.name})
             fresh = await self.ctx.running(channel_id)
             played = await self.play.play_out(fresh, [line])
@@ -262,10 +266,9 @@ class Seats:
             seat = game.players_seat(user.id)
             if seat.status != ABSENT_SEAT:
                 raise Refusal("error.not_absent")
-            version = await _stored(
-                self.ctx.store.set_seat(game.row, seat.seat, {"status": PLAYING, "timeouts": 0})
+            version = await self.ctx.change_seat(
+                game, seat.seat, {"status": PLAYING, "timeouts": 0}
             )
-            await self.ctx.arm_computers(await self.ctx.running(channel_id))
         return Outcome(
             game_id=game.id,
             channel_id=channel_id,
@@ -278,7 +281,7 @@ class Seats:
         async with self.ctx.locks.hold(channel_id):
             game = await self.ctx.running(channel_id)
             seat = game.players_seat(user.id)
-            await _stored(self.ctx.store.set_seat(game.row, seat.seat, {"auto": int(on)}))
+            await self.ctx.change_seat(game, seat.seat, {"auto": int(on)})
         key = "seat.auto_on" if on else "seat.auto_off"
         return Outcome(game_id=game.id, channel_id=channel_id, reply=[Text(key)])
 

@@ -26,6 +26,7 @@ from collections.abc import Mapping
 from typing import Any
 
 from bot.games.base import GameEngine, GameType, OptionSpec, TurnShape
+from bot.games.notation import ascii_int
 
 DAY = 86_400.0
 CLOCK = OptionSpec("clock", ("off", "1d", "3d", "7d"), "frame.option.clock")
@@ -61,7 +62,7 @@ def clock_seconds(options: Mapping[str, str]) -> float | None:
 def absent_after(options: Mapping[str, str]) -> int | None:
     """How many timeouts in a row make a seat absent (None: never)."""
     value = options.get("absent", ABSENT.default)
-    return None if value == "never" else int(value)
+    return None if value == "never" else ascii_int(value)
 
 
 def clock_timers(now: float, seconds: float) -> dict[str, float]:

@@ -25,7 +25,10 @@ from __future__ import annotations
 from pathlib import Path
 
 from bot.store.base import (
+    INTEGER_DIGITS,
     KEEP,
+    MAX_INTEGER,
+    MIN_INTEGER,
     OPEN_STATUSES,
     POSTGRES_SCHEMES,
     SEAT_FIELDS,
@@ -50,13 +53,17 @@ from bot.store.base import (
     VersionConflict,
     dumps,
     redact_url,
+    storable,
 )
 from bot.store.schema import MIGRATIONS
 from bot.store.sqlite import PRAGMAS, SqliteStore
 
 __all__ = [
+    "INTEGER_DIGITS",
     "KEEP",
+    "MAX_INTEGER",
     "MIGRATIONS",
+    "MIN_INTEGER",
     "OPEN_STATUSES",
     "POSTGRES_SCHEMES",
     "PRAGMAS",
@@ -85,6 +92,7 @@ __all__ = [
     "is_postgres",
     "open_store",
     "redact_url",
+    "storable",
 ]
 
 

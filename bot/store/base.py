@@ -49,6 +49,16 @@ POSTGRES_SCHEMES = ("postgresql://", "postgres://")
 OPEN_STATUSES = ("lobby", "running")
 #: the seat columns a step may change
 SEAT_FIELDS = ("status", "timeouts", "auto")
+#: the integers every backend stores (SQLite's INTEGER, PostgreSQL's BIGINT): signed 64-bit
+MIN_INTEGER = -(2**63)
+MAX_INTEGER = 2**63 - 1
+#: the most digits of a stored integer written out (19)
+INTEGER_DIGITS = len(str(MAX_INTEGER))
+
+
+def storable(value: int) -> bool:
+    """Whether ``value`` fits an integer column of every backend (an id, a version, a seed)."""
+    return MIN_INTEGER <= value <= MAX_INTEGER
 
 
 def redact_url(location: str) -> str:
@@ -504,13 +514,16 @@ class Store(ABC):
         reminder: float | Keep | None = KEEP,
         deadlines: Mapping[str, float] | Keep = KEEP,
         clock: Mapping[str, float] | Keep = KEEP,
+        computer_timer: float | Keep | None = KEEP,
         told: Mapping[int, Any] | None = None,
     ) -> None:
         """Move a lobby to running with its first state, seat order and timers.
 
         ``order`` holds the user ids in their new seat order, ``colours`` each
         seat's colour, ``told`` each seat's first private view, as its player is
-        told of it (:attr:`StepWrite.told`).
+        told of it (:attr:`StepWrite.told`). ``computer_timer`` sets the computer seats'
+        move timer as :attr:`StepWrite.computer` does (here and in the other writes that
+        change how a seat plays: :meth:`set_seat`, :meth:`replace_player`, :meth:`resume`).
         """
 
     @abstractmethod
@@ -526,8 +539,16 @@ class Store(ABC):
         """
 
     @abstractmethod
-    async def set_seat(self, game: GameRow, seat: int, fields: Mapping[str, Any]) -> int:
-        """Change a seat's ``status``, ``timeouts`` or ``auto`` (version-checked); new version."""
+    async def set_seat(
+        self,
+        game: GameRow,
+        seat: int,
+        fields: Mapping[str, Any],
+        *,
+        computer_timer: float | Keep | None = KEEP,
+    ) -> int:
+        """Change a seat's ``status``, ``timeouts`` or ``auto`` (version-checked), and the
+        computer timer with it; the new version."""
 
     @abstractmethod
     async def replace_player(
@@ -538,9 +559,12 @@ class Store(ABC):
         display_name: str,
         *,
         computer: str | None = None,
+        computer_timer: float | Keep | None = KEEP,
+        secret: int | None = None,
     ) -> int:
         """Hand a seat to another user, or to a computer at level ``computer`` with a
-        fresh secret (version-checked); the new version. The seat plays on afresh: ``playing``,
+        fresh secret (``secret`` when the caller drew it), version-checked, and set the
+        computer timer with it; the new version. The seat plays on afresh: ``playing``,
         no timeouts, no automatic answers.
 
         Raises :class:`StoreError` when that user already holds a seat.
@@ -559,6 +583,7 @@ class Store(ABC):
         reminder: float | None,
         deadlines: Mapping[str, float],
         clock: Mapping[str, float],
+        computer_timer: float | Keep | None = KEEP,
     ) -> int:
         """Restart a paused game's clocks with these timers; the new version."""
 

@@ -293,6 +293,7 @@ class SqlStore(Store):
         reminder: float | Keep | None = KEEP,
         deadlines: Mapping[str, float] | Keep = KEEP,
         clock: Mapping[str, float] | Keep = KEEP,
+        computer_timer: float | Keep | None = KEEP,
         told: Mapping[int, Any] | None = None,
     ) -> None:
         def plan() -> Plan[None]:
@@ -318,6 +319,7 @@ class SqlStore(Store):
             )
             yield from _write_timers(game.id, reminder, deadlines)
             yield from _write_clock(game.id, clock)
+            yield from _write_computer(game.id, computer_timer)
 
         await self._perform(plan)
 
@@ -405,10 +407,18 @@ class SqlStore(Store):
 
     # -- seats and clocks of a running game ------------------------------------------------
 
-    async def set_seat(self, game: GameRow, seat: int, fields: Mapping[str, Any]) -> int:
+    async def set_seat(
+        self,
+        game: GameRow,
+        seat: int,
+        fields: Mapping[str, Any],
+        *,
+        computer_timer: float | Keep | None = KEEP,
+    ) -> int:
         def plan() -> Plan[int]:
             yield from _bump(game, "running", time.time())
             yield from _write_seats(game.id, {seat: fields})
+            yield from _write_computer(game.id, computer_timer)
             return game.version + 1
 
         return await self._perform(plan)
@@ -421,8 +431,11 @@ class SqlStore(Store):
         display_name: str,
         *,
         computer: str | None = None,
+        computer_timer: float | Keep | None = KEEP,
+        secret: int | None = None,
     ) -> int:
-        secret = seat_secret(computer)  # drawn once: a plan may run again
+        if secret is None:  # drawn once: a plan may run again
+            secret = seat_secret(computer)
 
         def plan() -> Plan[int]:
             yield from _bump(game, "running", time.time())
@@ -440,6 +453,7 @@ class SqlStore(Store):
                 )
             except Duplicate as exc:
                 raise StoreError("already seated") from exc
+            yield from _write_computer(game.id, computer_timer)
             return game.version + 1
 
         return await self._perform(plan)
@@ -461,11 +475,13 @@ class SqlStore(Store):
         reminder: float | None,
         deadlines: Mapping[str, float],
         clock: Mapping[str, float],
+        computer_timer: float | Keep | None = KEEP,
     ) -> int:
         def plan() -> Plan[int]:
             yield from _bump(game, "running", time.time(), ", paused = NULL")
             yield from _write_timers(game.id, reminder, deadlines)
             yield from _write_clock(game.id, clock)
+            yield from _write_computer(game.id, computer_timer)
             return game.version + 1
 
         return await self._perform(plan)

@@ -331,8 +331,8 @@ async def play_round(table: Table, state: GameState, users: dict[int, FakeUser])
         await h.running.timers.sync()
         resolution = h.public_messages()[public_before]
         assert resolution.source == "channel"  # no interaction: the timer task posted it
-        passed = said("temple", "pass")  # the public words of a pass are the author's too
-        assert t("en", "move.timeout", seat=users[late].name, action=passed) in resolution.text
+        sealed = t("en", "temple.do.sealed")  # a pass is a sealed move: the reveal tells it
+        assert t("en", "move.timeout", seat=users[late].name, action=sealed) in resolution.text
         current.confirmed[late] = said("temple", "pass")
     # one public message with the board, what each seat did and the next round's tally
     posted = h.public_messages()[public_before:]

@@ -203,9 +203,10 @@ async def test_a_timed_out_card_is_announced_face_down(store: Store) -> None:
     assert len(outcomes) == 1  # the late seats, as one batch
     timed_out = [line for line in outcomes[0].public if line.key == "move.timeout"]
     assert sorted(line.params["seat"] for line in timed_out) == ["Bob", "Carol"]
-    assert {line.params["action"].render("en") for line in timed_out} == {"play ?"}
+    # in words, the card kept hidden: the verb's label alone
+    assert {line.params["action"].render("en") for line in timed_out} == {"Play a card"}
     text = rendered(outcomes[0].public)
-    assert t("en", "move.timeout", seat="Bob", action="play ?") in text
+    assert t("en", "move.timeout", seat="Bob", action="Play a card") in text
 
 
 @pytest.mark.parametrize("game_over", ["abandoned", "new lobby"])

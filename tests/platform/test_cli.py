@@ -79,7 +79,7 @@ async def test_demo_never_touches_what_it_did_not_create(tmp_path: Path) -> None
 async def test_demo_refuses_bad_arguments_in_one_line(tmp_path: Path, capsys) -> None:
     cases = [
         (("chess", 3, 1, tmp_path / "a"), "Unknown game chess"),
-        (("oracle", 9, 1, tmp_path / "b"), "2 to 4 players"),
+        (("oracle", 9, 1, tmp_path / "b"), "Oracle (test game) is played by 2 to 4 players"),
         (("oracle", 3, "-1", tmp_path / "c"), "--seed must be a whole number from 0"),
         (("oracle", 3, "99999999999999999999", tmp_path / "d"), "--seed"),
         (("oracle", "²", 1, tmp_path / "e"), "--players"),

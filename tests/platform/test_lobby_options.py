@@ -139,4 +139,4 @@ async def test_the_lobby_says_how_many_players_without_a_range_of_one(
         seed=7,
     )
     text = "\n".join(line.render("en") for line in opened.public)
-    assert f"; {said}." in text and "2–2" not in text, text
+    assert f" for {said}." in text and "2–2" not in text, text

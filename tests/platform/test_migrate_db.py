@@ -197,3 +197,42 @@ def test_a_target_that_is_not_postgresql_is_refused(
     assert _migrate("postgresql://ann:s3cret@db.example", source) == 2  # no database name
     err = capsys.readouterr().err.strip().splitlines()
     assert len(err) == 2 and all("--to" in line and "s3cret" not in line for line in err)
+
+
+def test_names_postgresql_cannot_hold_are_cleaned_on_the_copy(
+    postgres_server: PostgresServer, tmp_path: Path, capsys: pytest.CaptureFixture[str]
+) -> None:
+    """A file written before names were cleaned holds NUL and other control characters
+    in display names (SQLite keeps them, PostgreSQL refuses NUL): the copy cleans them
+    as the bot now cleans every name, says so, and still verifies every replay."""
+    source = tmp_path / "z.db"
+    asyncio.run(_make_source(source))
+    with sqlite3.connect(source) as raw:
+        raw.execute(
+            "UPDATE seats SET display_name = ? WHERE game_id = 1 AND user_id = ?",
+            ("A\x00nn\x1b", ANN.id),
+        )
+        raw.execute(
+            "UPDATE seats SET display_name = ? WHERE game_id = 1 AND user_id = ?",
+            ("\x00\x07", BO.id),
+        )
+    name = postgres_server.create_database(migrated=False)
+    target = postgres_server.url(name)
+    try:
+        assert _migrate(target, source) == 0
+        out = capsys.readouterr().out.strip().splitlines()
+        assert len(out) == 2 and out[0].endswith("to their stored state.")
+        assert out[1] == t("en", "app.migrate_cleaned", count=2)
+
+        async def names() -> list[str]:
+            store = await Store.open(target)
+            try:
+                row = await store.get_game(1)
+                assert row is not None
+                return sorted(seat.display_name for seat in row.seats)
+            finally:
+                await store.close()
+
+        assert asyncio.run(names()) == ["Ann", f"Player {BO.id:04d}"]
+    finally:
+        postgres_server.drop_database(name)

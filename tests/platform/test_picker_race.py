@@ -21,6 +21,7 @@ from bot.games.temple import ENGINE as TEMPLE
 from bot.games.temple.building import check_layout_bricks
 from bot.games.temple.cards import card
 from bot.games.temple.geometry import Brick
+from bot.games.temple.naming import bricks_name
 from bot.games.temple.race import check_layout, layout_next, suggested_layout
 from bot.games.temple.state import PHASE_RACE, GameState
 from bot.service import GameService, Player, Refusal
@@ -108,11 +109,12 @@ async def test_a_layout_tapped_brick_by_brick_wins_the_race(store: Store) -> Non
     )
     taps = 0
     laid: list[str] = []
-    for brick in layout:
+    for number, brick in enumerate(layout):
         assert menu is not None
         check_menu(menu)
         title = menu.title.render("en")
-        assert title.startswith("Lightning temple so far: " + (" ".join(laid) or "—")), title
+        so_far = bricks_name(layout[:number]).render("en") if number else "—"
+        assert title.startswith("Lightning temple so far: " + so_far), title
         option = _adding(menu, laid)[brick.notation()]
         answer = await service.tap(CHANNEL, player, menu.token, [option.token])
         taps += 1

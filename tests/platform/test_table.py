@@ -66,7 +66,7 @@ async def test_the_turn_clock_reminds_then_plays_the_timeout(
     assert [o.public[0].key for o in fired] == ["clock.reminder", "move.timeout"]
     timeout = fired[-1]
     assert timeout.public[0].params["seat"] == late.name
-    assert timeout.public[0].params["action"].render("en") == "end"  # described
+    assert timeout.public[0].params["action"].render("en") == "End turn"  # in words
     nxt = await relay_mover(table, players)
     assert nxt is not late and timeout.ping == [nxt.id]
     assert await _clock_timers(store) == {  # the next decision's own, full clock

@@ -72,7 +72,7 @@ async def test_undo_restores_the_exact_stored_state(service: GameService, store:
     assert undone.step is StepKind.CONTINUE and undone.public == []
     assert (
         undone.reply[0].key == "undo.done"
-        and undone.reply[0].params["action"].render("en") == "step 1"
+        and undone.reply[0].params["action"].render("en") == "Step: 1"
     )
     assert _raw_state(store, row.id) == middle
     await service.undo(CHANNEL, mover)
@@ -139,7 +139,7 @@ async def test_an_undone_step_is_not_announced(service: GameService) -> None:
     stepped = [line.params["count"] for line in done.public if line.key == "relay.event.stepped"]
     assert stepped == [1]
     log = await service.log_lines(CHANNEL, 10)
-    assert [line.params["action"].render("en") for line in log.reply[1:]] == ["step 1", "end"]
+    assert [line.params["action"].render("en") for line in log.reply[1:]] == ["Step: 1", "End turn"]
 
 
 async def test_a_log_with_undos_replays_to_the_stored_state(

@@ -32,6 +32,7 @@ from bot.games.temple.components import (
     cell_name,
 )
 from bot.games.temple.geometry import Brick, Cell
+from bot.games.temple.naming import brick_name
 
 PARTS = ("brick", "swap", "hammer", "bag", "mortar", "relay", "joint")
 
@@ -120,6 +121,11 @@ class BrickKind(ValueKind[Brick]):
 
     def format(self, value: Brick) -> str:
         return value.notation()
+
+    def label(self, value: Brick) -> Label:
+        """The brick by the cells it covers (``A1–D1``), as the board prints them."""
+        named = brick_name(value)
+        return named.key, dict(named.params)
 
 
 class PartKind(ValueKind[str]):
@@ -354,8 +360,3 @@ def _explain(text: object) -> RuleError:
     if len(bricks) > BRICKS_PER_PLAYER:
         return RuleError("temple.error.too_many_bricks", most=BRICKS_PER_PLAYER)
     return general
-
-
-def layout_text(bricks: tuple[Brick, ...] | list[Brick]) -> str:
-    """``4:A1 3:B2`` (or an empty string)."""
-    return " ".join(b.notation() for b in bricks)

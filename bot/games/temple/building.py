@@ -49,7 +49,7 @@ from dataclasses import dataclass, field
 from functools import partial
 
 from bot.games.base import RuleError
-from bot.games.temple.actions import Bag, Mortar, Move, Place, Relay, Swap, layout_text
+from bot.games.temple.actions import Bag, Mortar, Move, Place, Relay, Swap
 from bot.games.temple.components import BAG, HAMMER, MORTAR, STAR, cell_name
 from bot.games.temple.geometry import (
     Brick,
@@ -61,7 +61,7 @@ from bot.games.temple.geometry import (
     pieces,
     top_bricks,
 )
-from bot.games.temple.naming import token_name
+from bot.games.temple.naming import brick_name, bricks_name, token_name
 from bot.games.temple.state import GameState, Laid, Submission
 
 
@@ -131,7 +131,7 @@ def check_build(
 ) -> None:
     """``bricks`` (the build, ``new`` among them) is a legal build of ``area``."""
     silhouette = state.silhouette(area)
-    where = {"brick": new.notation(), "area": area + 1}
+    where = {"brick": brick_name(new), "area": area + 1}
     if not inside(new, silhouette):
         raise RuleError("temple.error.outside", **where)
     others = partner_bricks(state, seat, area)
@@ -218,12 +218,16 @@ def check_layout_bricks(
     used: Counter[int] = Counter()
     seen: dict[Cell, int] = {}
     for index, brick in enumerate(bricks, start=1):
-        named = {"index": index, "brick": brick.notation()}
         if not inside(brick, silhouette):
-            raise RuleError("temple.error.layout.outside", **named)
+            raise RuleError("temple.error.layout.outside", index=index, brick=brick_name(brick))
         for cell in brick.cells():
             if cell in seen:
-                raise RuleError("temple.error.layout.overlap", other=seen[cell], **named)
+                raise RuleError(
+                    "temple.error.layout.overlap",
+                    other=seen[cell],
+                    index=index,
+                    brick=brick_name(brick),
+                )
         for cell in brick.cells():
             seen[cell] = index
         used[brick.length] += 1
@@ -232,13 +236,14 @@ def check_layout_bricks(
                 "temple.error.layout.missing",
                 length=brick.length,
                 have=available.get(brick.length, 0),
-                **named,
+                index=index,
+                brick=brick_name(brick),
             )
     groups = pieces(bricks)
     if len(groups) > limit:
         loose = min(i for group in groups[limit:] for i in group)
         raise RuleError(
-            "temple.error.layout.loose", index=loose + 1, brick=bricks[loose].notation()
+            "temple.error.layout.loose", index=loose + 1, brick=brick_name(bricks[loose])
         )
 
 
@@ -259,7 +264,7 @@ def do_relay(state: GameState, bench: Bench, seat: int, part: Relay, round_no: i
     )
     others = partner_bricks(state, seat, area)
     if others and (covered([*part.layout, *others]) is None):
-        raise RuleError("temple.error.overlap", brick=layout_text(part.layout), area=area + 1)
+        raise RuleError("temple.error.overlap", brick=bricks_name(part.layout), area=area + 1)
     for laid in bench.builds[area]:
         bench.supply[laid.brick.length] += 1
     bench.builds[area] = []

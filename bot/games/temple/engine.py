@@ -161,7 +161,7 @@ class TempleEngine(GameEngine[GameState, Action]):
 
     def _apply_round(self, game: GameState, seat: int, action: Action) -> list[Event]:
         if not isinstance(action, SEALED):
-            raise RuleError("temple.error.phase.round")
+            raise RuleError("temple.error.phase.round", verbs=words.round_verbs())
         events = submit(game, seat, action)
         if all_submitted(game):
             # the round is revealed at once: "you can change it" would be stale
@@ -233,14 +233,12 @@ class TempleEngine(GameEngine[GameState, Action]):
         return views.prompt(game)
 
     def public_notation(self, action: Action) -> str:
-        """A sealed part is shown only as ``sealed``; the reveal's events tell
-        what each seat did. A pass is shown as such: a seat that let the
-        deadline pass is known to have passed (the tally showed it missing),
-        and the log shows moves only once their round is revealed."""
+        """A sealed part is shown only as ``sealed``, a pass included (it is one of
+        the round's sealed moves: a round published before its reveal, when a seat
+        resigns, must not tell who passed); the reveal's events tell what each seat
+        did."""
         if isinstance(action, Cancel) and action.part == "joint":
             return str(action)  # withdrawing a joint offer is public, like the offer
-        if isinstance(action, Pass):
-            return str(action)
         return "sealed" if isinstance(action, SEALED) else str(action)
 
     def private_view_changed(self, before: Mapping[str, Any], after: Mapping[str, Any]) -> bool:
@@ -298,6 +296,12 @@ class TempleEngine(GameEngine[GameState, Action]):
         except (ValueError, KeyError, IndexError):
             raise RuleError("temple.error.bad_notation", text=" ".join(items)) from None
         return views.layout_step(game, seat, bricks, race.layout_next(game, seat, bricks))
+
+    def param_title(self, verb: str, param: str) -> tuple[str, Mapping[str, Any]]:
+        """A layout's bricks are asked for in words (its slash option spells ``4:A1``)."""
+        if param in picking.LAYOUTS:
+            return "temple.param.bricks", {}
+        return super().param_title(verb, param)
 
     def legal_values(
         self, game: GameState, seat: int, verb: str, param: str, chosen: Mapping[str, str]

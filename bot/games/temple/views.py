@@ -22,14 +22,15 @@ from collections import Counter
 from collections.abc import Mapping
 from typing import Any
 
-from bot.games.base import LayoutGroup, LayoutStep, RuleError
+from bot.games.base import PLAY_BUTTON, LayoutGroup, LayoutStep, RuleError, in_words
 from bot.games.notation import Label
-from bot.games.temple.actions import Action, Bonus, Joint, Pass, Skip, layout_text
+from bot.games.temple.actions import VERBS, Action, Bonus, Joint, Pass, Skip
 from bot.games.temple.building import try_submission
 from bot.games.temple.cards import Card, card
 from bot.games.temple.components import LENGTHS, TOKENS, cell_name
 from bot.games.temple.flow import AGE_LIMIT
 from bot.games.temple.geometry import Brick, covered, matches, sort_bricks
+from bot.games.temple.naming import brick_name, bricks_name
 from bot.games.temple.race import LayoutNext
 from bot.games.temple.scoring import best_card, breakdown, ranking
 from bot.games.temple.state import (
@@ -41,7 +42,7 @@ from bot.games.temple.state import (
     Laid,
     Player,
 )
-from bot.games.temple.words import dice_text, parts_text
+from bot.games.temple.words import dice_text, parts_text, round_verbs
 from bot.i18n import Text, join_texts
 
 
@@ -267,12 +268,18 @@ def own_part(view: Mapping[str, Any]) -> dict[str, Any]:
 
 
 def prompt(state: GameState) -> tuple[str, dict[str, Any]] | None:
+    """What the game asks the seats it waits for, in words, pointing to the Play button."""
     if state.phase == PHASE_ROUND:
-        return "temple.prompt.round", {"round": state.round, "dice": dice_text(state.dice)}
+        return "temple.prompt.round", {
+            "round": state.round,
+            "dice": dice_text(state.dice),
+            "play": PLAY_BUTTON,
+            "verbs": round_verbs(),
+        }
     if state.phase == PHASE_BONUS:
         return "temple.prompt.bonus", {}
     if state.phase == PHASE_RACE:
-        return "temple.prompt.race", {"race": state.race}
+        return "temple.prompt.race", {"race": state.race, "play": PLAY_BUTTON}
     return None
 
 
@@ -282,7 +289,7 @@ def layout_step(
     """A partial lightning layout for the picker: the layout so far in words (the
     cells still to cover, or why a covering layout is not valid), the bricks that
     may follow by length (each labelled by the cells it covers)."""
-    so_far = layout_text(bricks) if bricks else "—"
+    so_far: Text | str = bricks_name(bricks) if bricks else "—"
     if next_.complete:
         title: Label = ("temple.picker.layout.complete", {"bricks": so_far})
     elif next_.problem is not None and next_.problem.key == "temple.error.layout.loose":
@@ -302,13 +309,8 @@ def layout_step(
         items: list[tuple[str, Label]] = []
         for x, y in cells:
             brick = Brick(length, x, y)
-            first, last = cell_name(x, y), cell_name(brick.right, y)
-            label: Label = (
-                ("picker.word", {"word": first})
-                if length == 1
-                else ("temple.picker.span", {"first": first, "last": last})
-            )
-            items.append((brick.notation(), label))
+            named = brick_name(brick)
+            items.append((brick.notation(), (named.key, named.params)))
         left = owned.get(length, 0) - used[length]
         groups.append(
             LayoutGroup(
@@ -336,4 +338,4 @@ def choice_label(action: Action) -> tuple[str, dict[str, Any]]:
         return "temple.choice.skip", {}
     if isinstance(action, Joint):
         return "temple.choice.joint", {"seat": action.player}
-    return "choice.notation", {"action": str(action)}
+    return in_words("temple", VERBS, action)

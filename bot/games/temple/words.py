@@ -5,8 +5,11 @@ Decisions:
 * A sealed part is described in full only to its author and, once revealed,
   to everyone (the reveal lists each seat's parts in words); before that
   the public reads "a sealed move" (as :meth:`public_notation` shows
-  ``sealed``). A pass is public: a seat that let the deadline pass is
-  known to have passed.
+  ``sealed``). A pass is a sealed move like the others (the rules list it
+  among them): whether a seat passed is told by the reveal. A round may be
+  published before it is revealed (a seat resigns and the table passes for
+  it), and ``/game log`` then lists the round's steps so far by their public
+  words: a pass read as such would tell the seat's sealed choice.
 * Cells keep their grid names (``C2``): the board prints them and a player
   types them; areas are numbered as on the board, bricks by their length.
 * Dice are listed by player (seat params, shown as names) with the star
@@ -18,8 +21,10 @@ from __future__ import annotations
 from collections.abc import Sequence
 from typing import Any
 
+from bot.games.base import in_words, verbs_text
 from bot.games.temple.actions import (
     SEALED,
+    VERBS,
     Action,
     Bag,
     Bonus,
@@ -47,9 +52,18 @@ def _cell(cell: tuple[int, int]) -> str:
     return cell_name(*cell)
 
 
+#: the moves of a round, as the picker's buttons name them (power tokens come with them)
+ROUND_VERBS = ("place", "move", "swap", "pass")
+
+
+def round_verbs() -> Text:
+    """A round's moves, named as alternatives in a sentence."""
+    return verbs_text("temple", ROUND_VERBS)
+
+
 def describe(action: Action, public: bool = True) -> Words:
     """``action`` in words; ``public`` hides a sealed part (see the module docstring)."""
-    if public and isinstance(action, SEALED) and not isinstance(action, Pass):
+    if public and isinstance(action, SEALED):
         if isinstance(action, Cancel) and action.part == "joint":
             return "temple.do.cancel", {"part": part_name(action.part)}
         return "temple.do.sealed", {}
@@ -103,7 +117,7 @@ def describe(action: Action, public: bool = True) -> Words:
         return "temple.do.skip", {}
     if isinstance(action, Joint):
         return "temple.do.joint", {"partner_seat": action.player}
-    return "choice.notation", {"action": str(action)}
+    return in_words("temple", VERBS, action)
 
 
 def parts_text(parts: list[Action]) -> Text:

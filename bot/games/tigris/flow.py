@@ -83,6 +83,7 @@ from bot.games.tigris.state import (
 )
 from bot.games.tigris.treasures import pending_claim
 from bot.games.tigris.views import step_caption
+from bot.games.tigris.words import action_verbs
 
 _PHASE_ACTIONS: dict[str, tuple[type, ...]] = {
     PHASE_ACTION: (PlaceLeader, WithdrawLeader, PlaceTile, PlaceCatastrophe, Swap, Pass),
@@ -105,7 +106,7 @@ def apply(state: GameState, seat: int, action: Action) -> list[Event]:
     if seat not in waiting_for(state):
         raise RuleError("tigris.error.not_your_turn")
     if not isinstance(action, _PHASE_ACTIONS[state.phase]):
-        raise RuleError(f"tigris.error.phase.{state.phase}")
+        raise RuleError(f"tigris.error.phase.{state.phase}", verbs=action_verbs())
     squares = action_squares(action)
     if isinstance(action, PlaceLeader | WithdrawLeader):
         origin = state.board.leader_square(seat, action.colour)

@@ -18,6 +18,7 @@ from __future__ import annotations
 
 from typing import Any
 
+from bot.games.base import PLAY_BUTTON, in_words
 from bot.games.tigris import actions
 from bot.games.tigris.board import COLS, CORNER_TREASURES, RIVER, ROWS, block_squares, square_name
 from bot.games.tigris.components import COLOURS, DYNASTIES, LEADER_ORDER, MONUMENTS
@@ -34,7 +35,7 @@ from bot.games.tigris.state import (
     LastAction,
 )
 from bot.games.tigris.treasures import pending_claim
-from bot.games.tigris.words import describe
+from bot.games.tigris.words import action_verbs, describe
 from bot.i18n import Text
 
 
@@ -209,7 +210,7 @@ def step_caption(action: actions.Action) -> Text:
             return Text("tigris.step.monument", {"square": square_name(action.square)})
         case actions.Decline():
             return Text("tigris.step.decline")
-    return Text("choice.notation", {"action": str(action)})
+    return Text(*in_words("tigris", actions.VERBS, action))
 
 
 def prompt(state: GameState) -> tuple[str, dict[str, Any]] | None:
@@ -224,9 +225,10 @@ def prompt(state: GameState) -> tuple[str, dict[str, Any]] | None:
         return None
     (seat,) = seats
     phase = state.phase
-    params: dict[str, Any] = {"seat": seat}
+    params: dict[str, Any] = {"seat": seat, "play": PLAY_BUTTON}
     if phase == PHASE_ACTION:
         params["count"] = state.actions_left
+        params["verbs"] = action_verbs()
     elif phase in (PHASE_REVOLT, PHASE_WAR):
         assert state.conflict is not None
         params["colour"] = colour_text(state.conflict.support_colour)
@@ -251,6 +253,6 @@ DECISIONS = (
 def choice_label(action: actions.Action) -> tuple[str, dict[str, Any]]:
     """The words on a decision button (support, war order, treasures, monument)."""
     if not isinstance(action, DECISIONS):
-        return "choice.notation", {"action": str(action)}
+        return in_words("tigris", actions.VERBS, action)
     key, params = describe(action)
     return key.replace("tigris.do.", "tigris.choice.", 1), params

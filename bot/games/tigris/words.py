@@ -9,10 +9,19 @@ from __future__ import annotations
 
 from typing import Any
 
+from bot.games.base import in_words, verbs_text
 from bot.games.tigris import actions
 from bot.games.tigris.board import square_name
 from bot.games.tigris.events import colour_text, leader_text
-from bot.i18n import join_texts
+from bot.i18n import Text, join_texts
+
+#: what a seat may do with one of its actions, as the picker's buttons name them
+ACTION_VERBS = ("leader", "tile", "catastrophe", "swap", "pass")
+
+
+def action_verbs() -> Text:
+    """The buttons of an action, named as alternatives in a sentence."""
+    return verbs_text("tigris", ACTION_VERBS)
 
 
 def describe(action: actions.Action, public: bool = True) -> tuple[str, dict[str, Any]]:
@@ -54,4 +63,4 @@ def describe(action: actions.Action, public: bool = True) -> tuple[str, dict[str
         }
     if isinstance(action, actions.Decline):
         return "tigris.do.decline", {}
-    return "choice.notation", {"action": str(action)}
+    return in_words("tigris", actions.VERBS, action)

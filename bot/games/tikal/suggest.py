@@ -38,7 +38,6 @@ from bot.games.tikal.actions import (
     Recover,
 )
 from bot.games.tikal.board import (
-    DIRECTIONS,
     Space,
     rotate,
     space_name,
@@ -52,7 +51,7 @@ from bot.games.tikal.components import (
     VOLCANO,
 )
 from bot.games.tikal.state import GameState
-from bot.games.tikal.texts import figure_text, hex_text, treasure_text
+from bot.games.tikal.texts import figure_text, hex_text, stones_text, treasure_text
 
 Label = tuple[str, Mapping[str, Any]]
 
@@ -111,11 +110,6 @@ def legal_rotation_kind() -> Any:
     return VERBS["place"].params[1].kind
 
 
-def stones_words(stones: tuple[int, ...]) -> str:
-    """``N2 SE1``: the stones on each board edge."""
-    return " ".join(f"{DIRECTIONS[d].upper()}{n}" for d, n in enumerate(stones) if n)
-
-
 def _place_rotations(state: GameState, seat: int, chosen: Mapping[str, str]) -> list[Suggestion]:
     assert state.in_hand is not None
     space = _read(SPACE, chosen.get("space"))
@@ -129,14 +123,14 @@ def _place_rotations(state: GameState, seat: int, chosen: Mapping[str, str]) -> 
         if spec.kind == VOLCANO:
             label: Label = ("tikal.label.rotation_volcano", {"rotation": rotation})
         elif space is None:
-            label = ("tikal.label.rotation", {"rotation": rotation, "stones": stones_words(stones)})
+            label = ("tikal.label.rotation", {"rotation": rotation, "stones": stones_text(stones)})
         else:
             linked = rotations.links(state, space, stones)
             label = (
                 "tikal.label.rotation_links",
                 {
                     "rotation": rotation,
-                    "stones": stones_words(stones),
+                    "stones": stones_text(stones),
                     "links": ", ".join(linked) or "-",
                 },
             )

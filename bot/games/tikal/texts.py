@@ -7,8 +7,9 @@ names (``C4``) and seats are params named ``seat`` or ending in ``_seat``.
 
 from __future__ import annotations
 
+from bot.games.tikal.board import DIRECTIONS
 from bot.games.tikal.components import TEMPLE, TILES, TREASURE
-from bot.i18n import Text
+from bot.i18n import Text, join_texts
 
 
 def hex_text(tile_id: str, value: int | None = None) -> Text:
@@ -33,6 +34,18 @@ def figure_text(figure: str) -> Text:
 
 def treasure_text(kind: str) -> Text:
     return Text(f"tikal.treasure.{kind}")
+
+
+def stones_text(stones: tuple[int, ...]) -> Text:
+    """The stones on each edge of a hex as laid, by the edge's compass side
+    (``2 north, 1 south-east``; ``tikal.side.<n|ne|se|s|sw|nw>``)."""
+    return join_texts(
+        [
+            Text("tikal.stones.side", {"count": count, "side": Text(f"tikal.side.{DIRECTIONS[d]}")})
+            for d, count in enumerate(stones)
+            if count
+        ]
+    )
 
 
 def colour_text(colour: str) -> Text:

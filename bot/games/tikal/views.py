@@ -27,8 +27,10 @@ from __future__ import annotations
 import math
 from typing import Any
 
+from bot.games.base import PLAY_BUTTON, button_text, in_words, verb_key, verbs_text
 from bot.games.tikal.actions import (
     SEAT_COLOURS,
+    VERBS,
     Action,
     Bid,
     Camp,
@@ -236,7 +238,7 @@ def step_caption(state: GameState, action: Action) -> Text:
             return Text("tikal.step.exchange", {"colour": colour_text(SEAT_COLOURS[action.player])})
         case End():
             return Text("tikal.step.end")
-    return Text("choice.notation", {"action": str(action)})
+    return Text(*in_words("tikal", VERBS, action))
 
 
 def _step(step: LastAction) -> dict[str, Any]:
@@ -354,29 +356,40 @@ def _turn_options(state: GameState) -> dict[str, Any] | None:
 # -- prompts, summaries and labels --------------------------------------------------
 
 
+#: what a seat may do with its action points, as the picker's buttons name them
+ACTION_VERBS = ("enter", "move", "dig", "recover", "exchange", "camp", "guard", "end")
+
+
 def prompt(state: GameState) -> tuple[str, dict[str, Any]] | None:
-    """The public question to the seat the game waits for."""
+    """The public question to the seat the game waits for, in words: what to do,
+    and the Play button that opens the choices (no notation)."""
     seats = waiting_for(state)
     if not seats:
         return None
     (seat,) = seats
+    asked: dict[str, Any] = {"seat": seat, "play": PLAY_BUTTON}
     if state.phase == PHASE_BID:
         assert state.auction is not None
         return "tikal.prompt.bid", {
-            "seat": seat,
+            **asked,
             "minimum": state.auction.high + 1,
             "score": state.players[seat].score,
         }
     if state.phase == PHASE_PICK:
-        return "tikal.prompt.pick", {"seat": seat, "count": len(state.revealed)}
+        return "tikal.prompt.pick", {**asked, "count": len(state.revealed)}
     if state.phase == PHASE_PLACE:
         assert state.in_hand is not None
-        return "tikal.prompt.place", {"seat": seat, "hex": hex_text(state.in_hand)}
+        return "tikal.prompt.place", {**asked, "hex": hex_text(state.in_hand)}
     turn = state.turn
     assert turn is not None
     if turn.ap == 0 and turn.kind in ("normal", "volcano"):  # nothing but end is left
-        return "tikal.prompt.no_ap", {"seat": seat, "ap": 0}
-    return f"tikal.prompt.{turn.kind}", {"seat": seat, "ap": turn.ap}
+        return "tikal.prompt.no_ap", {**asked, "ap": 0}
+    return f"tikal.prompt.{turn.kind}", {
+        **asked,
+        "ap": turn.ap,
+        "verbs": verbs_text("tikal", ACTION_VERBS),
+        "end": button_text(Text(verb_key("tikal", "end"))),
+    }
 
 
 def step_summary(state: GameState, seat: int) -> tuple[str, dict[str, Any]] | None:
@@ -407,4 +420,4 @@ def choice_label(action: Action) -> tuple[str, dict[str, Any]]:
         return "tikal.choice.end", {}
     if isinstance(action, Pick):
         return "tikal.choice.pick", {"slot": action.slot}
-    return "choice.notation", {"action": str(action)}
+    return in_words("tikal", VERBS, action)

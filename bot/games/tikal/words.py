@@ -6,6 +6,7 @@ from __future__ import annotations
 
 from typing import Any
 
+from bot.games.base import in_words
 from bot.games.tikal import actions
 from bot.games.tikal.board import space_name
 from bot.games.tikal.texts import figure_text, treasure_text
@@ -51,4 +52,4 @@ def describe(action: actions.Action, public: bool = True) -> tuple[str, dict[str
         }
     if isinstance(action, actions.End):
         return "tikal.do.end", {}
-    return "choice.notation", {"action": str(action)}
+    return in_words("tikal", actions.VERBS, action)

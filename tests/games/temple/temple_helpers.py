@@ -16,6 +16,7 @@ import pytest
 from bot.games.base import Event, RuleError
 from bot.games.temple import ENGINE, GameState
 from bot.games.temple.actions import parse_brick
+from bot.games.temple.naming import brick_name
 from bot.games.temple.state import PHASE_ROUND, Laid, Player
 
 
@@ -62,6 +63,11 @@ def act(state: GameState, seat: int, text: str) -> list[Event]:
 
 def keys(events: Sequence[Event]) -> list[str]:
     return [e.key for e in events]
+
+
+def named(notation: str) -> Any:
+    """How a refusal names the brick written ``notation`` (``2:A2``): by its cells."""
+    return brick_name(parse_brick(notation))
 
 
 def refused(state: GameState, seat: int, text: str, key: str, **params: Any) -> RuleError:

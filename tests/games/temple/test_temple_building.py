@@ -2,7 +2,7 @@
 
 from __future__ import annotations
 
-from temple_helpers import act, bricks, build, game, keys, refused, supply
+from temple_helpers import act, bricks, build, game, keys, named, refused, supply
 
 from bot.games.temple import ENGINE
 from bot.games.temple.actions import Place, Swap
@@ -242,7 +242,7 @@ def test_other_builds_are_fitted_to_the_new_card() -> None:
 
 def test_a_fitted_area_may_be_re_laid_with_its_own_bricks_in_the_next_round() -> None:
     state = _fitted_position()
-    refused(state, 1, "relay 1 2:A2", "temple.error.layout.missing", index=1, brick="2:A2")
+    refused(state, 1, "relay 1 2:A2", "temple.error.layout.missing", index=1, brick=named("2:A2"))
     refused(state, 1, "relay 2 4:A1", "temple.error.relay_not_now", area=2)
     refused(state, 1, "relay 1 4:A2 1:B1", "temple.error.layout.outside", index=2)
     refused(state, 1, "relay 1 1:A2 4:A2", "temple.error.layout.overlap", index=2, other=1)

@@ -9,9 +9,9 @@ from hypothesis import given, settings
 from hypothesis import strategies as st
 
 from bot.games.base import RuleError
-from bot.games.temple import ENGINE
-from bot.games.temple.actions import VERBS, parse_action
-from bot.i18n import catalog
+from bot.games.temple import ENGINE, picking
+from bot.games.temple.actions import BRICK, VERBS, parse_action, parse_brick
+from bot.i18n import Text, catalog
 from tests.support.temple_play import play
 
 EXAMPLES = {
@@ -136,3 +136,17 @@ def test_near_miss_notation_parses_or_is_refused(verb: str, words: list[str]) ->
         )
     else:
         assert ENGINE.parse_action(str(action)) == action
+
+
+def test_a_layout_is_labelled_and_asked_for_in_words_not_notation() -> None:
+    """The picker names a re-lay's bricks by the cells they cover and asks for
+    them in words; the slash option (typed) keeps the ``4:A1`` notation."""
+    assert Text(*picking.layout_label("3:A1 2:B2")).render("en") == "A1–C1, B2–C2"
+    assert Text(*picking.layout_label("3:A1 2:B2")).render("zh") == "A1–C1，B2–C2"
+    assert Text(*BRICK.label(parse_brick("4:a1"))).render("ko") == "A1–D1"
+    assert ENGINE.param_title("relay", "bricks") == ("temple.param.bricks", {})
+    assert ENGINE.param_title("relay", "area") == ("cmd.temple.param.area", {})
+    for lang in ("en", "zh", "zh-TW", "ko"):
+        asked = Text(*ENGINE.param_title("relay", "bricks")).render(lang)
+        assert ":" not in asked and "4" not in asked
+        assert "4:A1" in catalog(lang)["cmd.temple.param.bricks"]

@@ -2,7 +2,7 @@
 
 from __future__ import annotations
 
-from temple_helpers import act, bricks, build, game, keys, refused, supply
+from temple_helpers import act, bricks, build, game, keys, named, refused, supply
 
 from bot.games.base import Deadline, RuleError
 from bot.games.temple import ENGINE, Lightning, Skip
@@ -56,7 +56,7 @@ def test_a_wrong_layout_is_refused_naming_the_first_wrong_brick() -> None:
         "lightning 4:A1 2:B2 3:C3 2:D4",
         "temple.error.layout.outside",
         index=4,
-        brick="2:D4",
+        brick=named("2:D4"),
     )
     refused(state, 0, "lightning 4:A1 2:A1", "temple.error.layout.overlap", index=2, other=1)
     refused(
@@ -65,7 +65,7 @@ def test_a_wrong_layout_is_refused_naming_the_first_wrong_brick() -> None:
         "lightning 4:A1 2:B2 1:C3 2:D3 2:E4",
         "temple.error.layout.loose",
         index=4,
-        brick="2:D3",
+        brick=named("2:D3"),
     )
     refused(state, 0, "lightning 4:A1 2:B2 3:C3", "temple.error.layout.empty_cells", cells="E4, F4")
     refused(state, 0, "lightning 4:A1 2:B2 3:C3 2:E4 1:A2", "temple.error.layout.outside", index=5)

@@ -2,7 +2,7 @@
 
 from __future__ import annotations
 
-from temple_helpers import act, bricks, build, game, keys, refused
+from temple_helpers import act, bricks, build, game, keys, named, refused
 
 from bot.games.base import Deadline
 from bot.games.temple import ENGINE, Pass
@@ -154,7 +154,7 @@ def test_refusals_in_a_round() -> None:
     refused(state, 0, "place 1 A1 4", "temple.error.wrong_length", length=4, die="2")
     refused(state, 1, "place 1 A1", "temple.error.length_needed")
     refused(state, 0, "place 3 A1", "temple.error.area_unused", area=3)
-    refused(state, 0, "place 1 A2", "temple.error.outside", brick="2:A2", area=1)
+    refused(state, 0, "place 1 A2", "temple.error.outside", brick=named("2:A2"), area=1)
     refused(state, 0, "bonus 1 2", "temple.error.phase.round")
     refused(state, 0, "lightning 4:A1", "temple.error.phase.round")
     refused(state, 0, "skip", "temple.error.phase.round")
@@ -169,9 +169,9 @@ def test_refusals_in_a_round() -> None:
 def test_a_brick_must_touch_the_build_and_lie_on_free_cells() -> None:
     state = game(2, slots=("mastaba", "gate"), dice=["2", "2"])
     build(state, 0, 0, "2:A1")
-    refused(state, 0, "place 1 B1", "temple.error.overlap", brick="2:B1", area=1)
-    refused(state, 0, "place 1 D1", "temple.error.not_connected", brick="2:D1", area=1)
-    refused(state, 0, "place 1 C2", "temple.error.not_connected", brick="2:C2", area=1)
+    refused(state, 0, "place 1 B1", "temple.error.overlap", brick=named("2:B1"), area=1)
+    refused(state, 0, "place 1 D1", "temple.error.not_connected", brick=named("2:D1"), area=1)
+    refused(state, 0, "place 1 C2", "temple.error.not_connected", brick=named("2:C2"), area=1)
     act(state, 0, "place 1 B2")  # shares column B with 2:A1
     act(state, 0, "place 2 A2")  # the first brick of an area goes anywhere inside
     assert str(state.submission(0).brick) == "place 2 A2 2"
@@ -187,10 +187,11 @@ def test_others_see_a_round_part_only_as_sealed() -> None:
         "bag 2 1 1 A1 B1",
         "cancel brick",
         "move 1 A1 2 A1",
+        "pass",  # a sealed move too: a round published early must not tell who passed
     ):
         assert ENGINE.public_notation(ENGINE.parse_action(text)) == "sealed"
-    # a pass is shown: a seat that let the deadline pass is known to have passed
-    for text in ("pass", "bonus 1 4", "lightning 4:A1", "skip", "joint 2", "cancel joint"):
+        assert ENGINE.describe(ENGINE.parse_action(text))[0] == "temple.do.sealed"
+    for text in ("bonus 1 4", "lightning 4:A1", "skip", "joint 2", "cancel joint"):
         assert ENGINE.public_notation(ENGINE.parse_action(text)) == text
     assert ENGINE.is_checkpoint(game(), 0, Pass(), [])
 

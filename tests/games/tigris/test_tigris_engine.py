@@ -60,7 +60,12 @@ def test_prompt_names_the_question():
         {"G5": "red", "H5": "red", "I5": "red", "G4": "farmer:1"},
         hands=[["red"], ["red", "red"]],
     )
-    assert ENGINE.prompt(state) == ("tigris.prompt.action", {"seat": 0, "count": 2})
+    key, params = ENGINE.prompt(state)
+    assert key == "tigris.prompt.action" and params["seat"] == 0 and params["count"] == 2
+    assert Text(key, {**params, "seat": "Ann"}).render("en") == (
+        "Ann: 2 actions left — tap **Play**: **Leader**, **Tile**, **Catastrophe**,"
+        " **Swap tiles** or **Pass**."
+    )
     play(state, "leader farmer I4", "support 1")
     key, params = ENGINE.prompt(state)
     assert key == "tigris.prompt.revolt_support"

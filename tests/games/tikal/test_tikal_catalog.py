@@ -11,6 +11,7 @@ from pathlib import Path
 import pytest
 
 from bot.games.tikal import ENGINE
+from bot.games.tikal.board import DIRECTIONS
 from bot.games.tikal.components import FIGURES, KINDS, TREASURE_KINDS
 from bot.games.tikal.state import PHASES, TURN_KINDS
 from bot.i18n import LOCALES_DIR, t
@@ -47,6 +48,7 @@ def built_keys() -> set[str]:
     keys |= {f"tikal.render.phase.{p}" for p in ("place", "actions", "bid", "pick")}
     keys |= {f"tikal.render.turn.{k}" for k in ("scoring", "final", "volcano")}
     keys |= {f"tikal.render.kind.{k}" for k in KINDS}
+    keys |= {f"tikal.side.{side}" for side in DIRECTIONS}  # a hex's stones, by edge
     keys.add("cmd.tikal.description")
     # the move picker's words: a verb's name and a value with its verb, how merged
     # values join (bot/service/picker.py), a figure's short label (suggest.py)

@@ -14,7 +14,7 @@ from bot.games.base import GameEngine, TurnShape
 from bot.games.tikal import ENGINE, Bid, End, Pass, Pick, legal
 from bot.games.tikal.selfplay import choose, random_game
 from bot.games.tikal.state import PHASE_ACTIONS, PHASE_BID, PHASE_PICK, PHASE_PLACE, copy_state
-from bot.i18n import has_key
+from bot.i18n import Text, has_key
 
 
 def test_declared_shape() -> None:
@@ -93,14 +93,22 @@ def test_prompts_and_summaries() -> None:
     assert key == "tikal.prompt.place" and params["seat"] == 0
     ENGINE.apply(game, 0, legal.actions_for(game, 0, "place")[0])
     act(game, 0, "enter A7")
-    assert ENGINE.prompt(game) == ("tikal.prompt.normal", {"seat": 0, "ap": 9})
+    key, params = ENGINE.prompt(game) or ("", {})
+    assert key == "tikal.prompt.normal" and params["seat"] == 0 and params["ap"] == 9
+    # words, with the picker's buttons named, not notation
+    assert Text(key, {**params, "seat": "Ann"}).render("en") == (
+        "Ann: 9 AP left — tap **Play**: **Enter**, **Move**, **Dig**, **Recover**, **Trade**,"
+        " **Camp**, **Guard** or **End turn**."
+    )
     assert ENGINE.step_summary(game, 0) == (
         "tikal.summary.ap",
         {"ap": 9, "entered": 1, "limit": 10},
     )
     assert ENGINE.step_summary(game, 1) is None
     auction = ENGINE.new_game(2, {"mode": "auction"}, 0)
-    assert ENGINE.prompt(auction) == ("tikal.prompt.bid", {"seat": 0, "minimum": 1, "score": 20})
+    key, params = ENGINE.prompt(auction) or ("", {})
+    assert key == "tikal.prompt.bid"
+    assert (params["seat"], params["minimum"], params["score"]) == (0, 1, 20)
     for key in ("tikal.prompt.scoring", "tikal.prompt.final", "tikal.prompt.volcano"):
         assert has_key(key)
 
@@ -153,7 +161,9 @@ def test_rotation_labels_name_the_stones_and_links() -> None:
     label = values[3].label
     assert label is not None
     assert label[0] == "tikal.label.rotation_links"
-    assert label[1]["stones"] == "S3" and label[1]["links"] == "A6"
+    assert label[1]["links"] == "A6"
+    assert Text(*label).render("en") == "3 — stones 3 south; links to A6"
+    assert Text(*label).render("zh") == "3 — 石头 南3；连接 A6"
 
 
 def test_dig_and_recover_values() -> None:

@@ -1,0 +1,174 @@
+"""What a caller passes in: the same answer on both backends, never an internal error.
+
+* A display name with NUL or other control characters is cleaned before it
+  is shown or stored (PostgreSQL cannot hold NUL, SQLite can): both backends
+  store exactly the same name, through ``/game new``, ``join``, ``replace``
+  and a rematch; a name left empty gets the catalog's fallback.
+* An id the store cannot hold (outside the signed 64-bit range) is refused as
+  stale by every command, as the adapter refuses such a custom_id: never an
+  ``OverflowError`` from the driver.
+
+Every test of the service runs on SQLite and on PostgreSQL.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Awaitable, Callable
+from typing import Any
+
+import pytest
+
+from bot.service import GameService, Player, Refusal
+from bot.service.names import MAX_NAME, clean_name, seat_name
+from bot.store import Store
+from tests.conftest import ALICE, BOB, BOTH_BACKENDS, CAROL, CHANNEL, GUILD
+from tests.support.seated import channel_row
+
+HOSTILE_NAME = "Al\x00ice\x07\x1b[31m\x7f\x9b\t\n"
+CLEAN = "Alice[31m"
+
+
+def test_a_name_is_cleaned_the_same_way_everywhere() -> None:
+    assert clean_name(HOSTILE_NAME) == CLEAN
+    assert clean_name("  Bob \u200d🙂 ") == "Bob \u200d🙂"  # a format character stays
+    assert clean_name("\ud800x") == "x"  # a lone surrogate is no text
+    assert clean_name("x" * 500) == "x" * MAX_NAME
+    assert seat_name("\x00\x01 \x02", 1234567, "en") == "Player 4567"
+    assert seat_name("\x00", 5, "zh") == "玩家 0005"
+
+
+async def _names(store: Store) -> list[str]:
+    row = await channel_row(store)
+    return sorted(s.display_name for s in row.seats)
+
+
+@BOTH_BACKENDS
+async def test_control_characters_in_names_are_stored_cleaned(
+    service: GameService, store: Store
+) -> None:
+    nul_alice = Player(ALICE.id, HOSTILE_NAME)
+    opened = await service.new_game(
+        guild_id=GUILD, channel_id=CHANNEL, user=nul_alice, game_type_name="relay", seed=3
+    )
+    assert "\x00" not in opened.public[0].render("en")
+    await service.join(CHANNEL, Player(BOB.id, "B\x00ob"))
+    assert await _names(store) == sorted([CLEAN, "Bob"])
+    await service.start(CHANNEL, nul_alice)
+    replaced = await service.replace(
+        CHANNEL, nul_alice, BOB.id, Player(CAROL.id, "\x00\x00"), can_manage_channel=False
+    )
+    assert "\x00" not in replaced.public[0].render("en")
+    assert await _names(store) == sorted([CLEAN, "Player 0103"])
+    await service.abandon(CHANNEL, nul_alice, can_manage_channel=False, confirmed=True)
+
+
+@BOTH_BACKENDS
+async def test_a_rematch_stores_cleaned_names(service: GameService, store: Store) -> None:
+    await service.new_game(
+        guild_id=GUILD, channel_id=CHANNEL, user=ALICE, game_type_name="relay", seed=3
+    )
+    await service.join(CHANNEL, BOB)
+    await service.start(CHANNEL, ALICE)
+    row = await channel_row(store)
+    await store.set_status(row, "finished")  # over, as far as a rematch cares
+    await service.rematch(CHANNEL, Player(ALICE.id, "\x00Ali\x00ce\x00"), row.id)
+    assert await _names(store) == ["Alice", "Bob"]
+
+
+#: an integer every backend refuses to hold, each side of the range
+OUT_OF_RANGE = (2**63, -(2**63) - 1, 10**30)
+
+
+def _calls(service: GameService, big: int) -> list[tuple[str, Callable[[], Awaitable[Any]]]]:
+    """Every command, each with ``big`` where it takes an id (or a number it stores)."""
+    far = Player(big, "Far")
+    return [
+        ("rematch", lambda: service.rematch(CHANNEL, ALICE, big)),
+        ("rematch channel", lambda: service.rematch(big, ALICE, 1)),
+        (
+            "new channel",
+            lambda: service.new_game(
+                guild_id=GUILD, channel_id=big, user=ALICE, game_type_name="relay"
+            ),
+        ),
+        (
+            "new guild",
+            lambda: service.new_game(
+                guild_id=big, channel_id=CHANNEL, user=ALICE, game_type_name="relay"
+            ),
+        ),
+        (
+            "new user",
+            lambda: service.new_game(
+                guild_id=GUILD, channel_id=CHANNEL, user=far, game_type_name="relay"
+            ),
+        ),
+        (
+            "new seed",
+            lambda: service.new_game(
+                guild_id=GUILD, channel_id=CHANNEL, user=ALICE, game_type_name="relay", seed=big
+            ),
+        ),
+        ("join", lambda: service.join(CHANNEL, far)),
+        ("join game", lambda: service.join(CHANNEL, BOB, expected_game=big)),
+        ("start game", lambda: service.start(CHANNEL, ALICE, expected_game=big)),
+        ("act game", lambda: service.act(CHANNEL, ALICE, "end", expected_game=big)),
+        ("act version", lambda: service.act(CHANNEL, ALICE, "end", expected_version=big)),
+        ("act channel", lambda: service.act(big, ALICE, "end")),
+        ("undo version", lambda: service.undo(CHANNEL, ALICE, expected_version=big)),
+        ("tap user", lambda: service.tap(CHANNEL, far)),
+        ("tap game", lambda: service.tap(CHANNEL, ALICE, game_id=big)),
+        ("press version", lambda: service.press(CHANNEL, ALICE, "end", game_id=1, version=big)),
+        ("status", lambda: service.status(big)),
+        ("log", lambda: service.log_lines(big)),
+        ("hand", lambda: service.hand(CHANNEL, far)),
+        (
+            "replace old",
+            lambda: service.replace(CHANNEL, ALICE, big, CAROL, can_manage_channel=True),
+        ),
+        (
+            "replace new",
+            lambda: service.replace(CHANNEL, ALICE, BOB.id, far, can_manage_channel=True),
+        ),
+        (
+            "replace seat",
+            lambda: service.replace(
+                CHANNEL, ALICE, None, CAROL, can_manage_channel=True, seat_number=big
+            ),
+        ),
+        ("resign game", lambda: service.resign(CHANNEL, ALICE, confirmed=True, expected_game=big)),
+        (
+            "abandon game",
+            lambda: service.abandon(
+                CHANNEL, ALICE, can_manage_channel=True, confirmed=True, expected_game=big
+            ),
+        ),
+        ("message", lambda: service.message(big, "lobby")),
+        ("remember message", lambda: service.remember_message(1, "lobby", CHANNEL, big)),
+        ("dms closed", lambda: service.dms_closed(big)),
+        ("mark dms", lambda: service.mark_dms_closed(big)),
+        ("note dm", lambda: service.note_dm_announcement(ALICE.id, big)),
+        ("notify", lambda: service.notify(far, "dm")),
+        ("notify choices", lambda: service.notify_choices([ALICE.id, big])),
+        ("stats", lambda: service.stats(big)),
+        ("stats member", lambda: service.stats(GUILD, far)),
+        ("export", lambda: service.export(big)),
+    ]
+
+
+@BOTH_BACKENDS
+@pytest.mark.parametrize("big", OUT_OF_RANGE)
+async def test_ids_the_store_cannot_hold_are_stale_everywhere(
+    service: GameService, store: Store, big: int
+) -> None:
+    await service.new_game(
+        guild_id=GUILD, channel_id=CHANNEL, user=ALICE, game_type_name="relay", seed=3
+    )
+    await service.join(CHANNEL, BOB)
+    await service.start(CHANNEL, ALICE)
+    before = await store.raw_game((await channel_row(store)).id)
+    for name, call in _calls(service, big):
+        with pytest.raises(Refusal) as refused:
+            await call()
+        assert refused.value.text.key == "error.stale_button", name
+    assert await store.raw_game((await channel_row(store)).id) == before
