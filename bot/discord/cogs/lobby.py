@@ -213,3 +213,8 @@ class LobbyCog(commands.Cog):
             return outcome
 
         await self.bot.responder.run(interaction, work, private_inline=private_inline)
+
+
+async def setup(bot: ZigguratBot) -> None:
+    """The extension's entry point (``bot.load_extension``)."""
+    await bot.add_cog(LobbyCog(bot))

@@ -24,7 +24,7 @@ import discord
 from discord import app_commands
 from discord.ext import commands
 
-from bot.discord.commands import Param, build_command
+from bot.discord.commands import Param, build_command, game_group
 from bot.discord.translator import L
 from bot.games.computer import LEVELS
 from bot.service import Outcome, Player, Refusal
@@ -176,3 +176,8 @@ class TableCog(commands.Cog):
             return await self.service.notify(player, how)
 
         await self.bot.responder.run(interaction, work, game_command=False)
+
+
+async def setup(bot: ZigguratBot) -> None:
+    """The extension's entry point (``bot.load_extension``)."""
+    await bot.add_cog(TableCog(bot, game_group(bot.tree)))
