@@ -53,10 +53,10 @@ log = logging.getLogger(__name__)
 #: how many finished interaction ids are remembered for :meth:`wait_interaction_done`
 DONE_MEMORY = 1024
 #: the cogs, as extensions loaded in this order (each module has ``async def setup(bot)``);
-#: the lobby first, since the table, ``/game mine`` and ``/game export`` join its ``/game``
+#: the lobby first, since the seat commands, ``/game mine`` and ``/game export`` join its ``/game``
 EXTENSIONS = (
     "bot.discord.cogs.lobby",
-    "bot.discord.cogs.table",
+    "bot.discord.cogs.seats",
     "bot.discord.cogs.mine",
     "bot.discord.cogs.play",
     "bot.discord.cogs.help",

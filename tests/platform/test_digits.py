@@ -25,7 +25,7 @@ from bot.games.base import RuleError
 from bot.games.notation import ascii_int
 from bot.service import GameService, Refusal
 from bot.service.pick_token import BadToken, Pending
-from bot.service.table import absent_after
+from bot.service.turn_clock import absent_after
 from bot.store import Store
 from tests.conftest import ALICE, BOB, CHANNEL, GUILD
 from tests.support.seated import open_game

@@ -3,7 +3,8 @@ loaded in the order of :data:`bot.discord.client.EXTENSIONS`:
 
 * :mod:`~bot.discord.cogs.lobby` — the ``/game`` group: new, join, start, abandon…
   (first: the next three add to its group);
-* :mod:`~bot.discord.cogs.table` — the table's commands in ``/game`` (pause, seats…);
+* :mod:`~bot.discord.cogs.seats` — the seat commands in ``/game`` (pause, resign, replace…),
+  served by :mod:`~bot.service.seats`;
 * :mod:`~bot.discord.cogs.mine` — ``/game mine``;
 * :mod:`~bot.discord.cogs.play` — ``/play``;
 * :mod:`~bot.discord.cogs.help` — ``/help`` and ``/rules``;

@@ -28,7 +28,7 @@ from bot.discord.translator import L
 from bot.games.base import GameType, OptionSpec
 from bot.i18n import Text, has_key, t
 from bot.service import Outcome, Player, Refusal
-from bot.service.table import all_options
+from bot.service.turn_clock import all_options
 
 if TYPE_CHECKING:
     from bot.discord.client import ZigguratBot

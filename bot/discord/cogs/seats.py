@@ -38,8 +38,8 @@ def _choices(prefix: str, values: tuple[str, ...]) -> list[app_commands.Choice[s
     return [app_commands.Choice(name=L(f"{prefix}.{v}"), value=v) for v in values]
 
 
-class TableCog(commands.Cog):
-    """The table's commands in the ``/game`` group."""
+class SeatsCog(commands.Cog):
+    """The seat commands in the ``/game`` group, served by :mod:`bot.service.seats`."""
 
     def __init__(self, bot: ZigguratBot, group: app_commands.Group) -> None:
         self.bot = bot
@@ -180,4 +180,4 @@ class TableCog(commands.Cog):
 
 async def setup(bot: ZigguratBot) -> None:
     """The extension's entry point (``bot.load_extension``)."""
-    await bot.add_cog(TableCog(bot, game_group(bot.tree)))
+    await bot.add_cog(SeatsCog(bot, game_group(bot.tree)))
