@@ -78,7 +78,7 @@ def main(argv: list[str] | None = None) -> int:
     if settings.token is None:
         print(t("en", "app.no_token", game=first_game), file=sys.stderr)
         return 2
-    from bot.discord.client import run_bot
+    from bot.discord.lifecycle import run_bot
 
     return run_bot(settings)
 

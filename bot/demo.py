@@ -53,7 +53,7 @@ from bot.games.notation import ascii_int
 from bot.i18n import Text, join_texts, language_of, t
 from bot.service import GameService, Outcome, Player, Refusal, parse_options
 from bot.service.lobby import option_name, value_name
-from bot.service.table import all_options
+from bot.service.turn_clock import all_options
 from bot.store import Store
 
 DEMO_CHANNEL = 1

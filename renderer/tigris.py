@@ -20,8 +20,8 @@ Decisions recorded here:
 * Speed: the board background (frame, squares, river, coordinates) and every
   sprite are drawn once (4x supersampled, cached); a render only pastes
   sprites and draws the panel text, then encodes the PNG at zlib level 3.
-* Text: every word drawn comes from the i18n catalog (``render.tigris.*`` in
-  ``bot/i18n/locales/<lang>/render.json``, colour names from ``tigris.colour.*``),
+* Text: every word drawn comes from the i18n catalog (``tigris.render.*`` in
+  ``bot/i18n/locales/<lang>/tigris.json``, colour names from ``tigris.colour.*``),
   in the ``lang`` the caller passes. The language is decided once per image
   (:func:`image_language`): when the fonts cannot draw every label of it (a
   catalog edited without regenerating the shipped CJK subset), the whole image
@@ -123,18 +123,18 @@ DYNASTIES = ("archer", "bull", "pot", "lion")
 
 #: What the game waits for, by turn phase (the active seat's name comes first).
 PHASE_KEYS = {
-    "action": "render.tigris.phase.action",
-    "revolt_support": "render.tigris.phase.revolt_support",
-    "war_support": "render.tigris.phase.war_support",
-    "war_order": "render.tigris.phase.war_order",
-    "treasure": "render.tigris.phase.treasure",
-    "monument": "render.tigris.phase.monument",
+    "action": "tigris.render.phase.action",
+    "revolt_support": "tigris.render.phase.revolt_support",
+    "war_support": "tigris.render.phase.war_support",
+    "war_order": "tigris.render.phase.war_order",
+    "treasure": "tigris.render.phase.treasure",
+    "monument": "tigris.render.phase.monument",
 }
-CONFLICT_KEYS = {"revolt": "render.tigris.conflict.revolt", "war": "render.tigris.conflict.war"}
-SIDE_KEYS = {"attacker": "render.tigris.side.attacker", "defender": "render.tigris.side.defender"}
+CONFLICT_KEYS = {"revolt": "tigris.render.conflict.revolt", "war": "tigris.render.conflict.war"}
+SIDE_KEYS = {"attacker": "tigris.render.side.attacker", "defender": "tigris.render.side.defender"}
 COLOUR_KEYS = {c: f"tigris.colour.{c}" for c in TILE_ORDER}
-LEADERS_KEYS = {c: f"render.tigris.leaders.{c}" for c in TILE_ORDER}
-LETTER_KEYS = {c: f"render.tigris.leader_letter.{c}" for c in TILE_ORDER}
+LEADERS_KEYS = {c: f"tigris.render.leaders.{c}" for c in TILE_ORDER}
+LETTER_KEYS = {c: f"tigris.render.leader_letter.{c}" for c in TILE_ORDER}
 
 #: the verbs of the turn captions (``tigris.step.<verb>``, given by the view)
 STEP_VERBS = (
@@ -153,39 +153,39 @@ STEP_VERBS = (
 
 #: Every catalog key whose text an image may draw: the language check covers them all.
 TEXT_KEYS: tuple[str, ...] = (
-    "render.tigris.player",
+    "tigris.render.player",
     *PHASE_KEYS.values(),
-    "render.tigris.game_over",
-    "render.tigris.ranked",
-    "render.tigris.rank",
-    "render.tigris.sorted",
-    "render.tigris.tiebreak",
-    "render.tigris.last",
-    "render.tigris.last_anonymous",
-    "render.tigris.bag",
-    "render.tigris.treasures",
-    "render.tigris.monuments_left",
-    "render.tigris.none",
+    "tigris.render.game_over",
+    "tigris.render.ranked",
+    "tigris.render.rank",
+    "tigris.render.sorted",
+    "tigris.render.tiebreak",
+    "tigris.render.last",
+    "tigris.render.last_anonymous",
+    "tigris.render.bag",
+    "tigris.render.treasures",
+    "tigris.render.monuments_left",
+    "tigris.render.none",
     *CONFLICT_KEYS.values(),
-    "render.tigris.conflict.detail",
+    "tigris.render.conflict.detail",
     *SIDE_KEYS.values(),
-    "render.tigris.hand",
-    "render.tigris.your_hand",
-    "render.tigris.points",
-    "render.tigris.score_now",
-    "render.tigris.score_hint",
-    *(f"render.tigris.legend.{c}" for c in TILE_ORDER),
-    "render.tigris.legend.catastrophe",
-    "render.tigris.legend.treasure",
-    "render.tigris.callout.red",
-    "render.tigris.callout.blue",
-    "render.tigris.callout.green",
-    "render.tigris.callout.black",
-    "render.tigris.callout.leader",
-    "render.tigris.callout.river",
-    "render.tigris.callout.turn",
-    "render.tigris.callout.points",
-    "render.tigris.callout.score",
+    "tigris.render.hand",
+    "tigris.render.your_hand",
+    "tigris.render.points",
+    "tigris.render.score_now",
+    "tigris.render.score_hint",
+    *(f"tigris.render.legend.{c}" for c in TILE_ORDER),
+    "tigris.render.legend.catastrophe",
+    "tigris.render.legend.treasure",
+    "tigris.render.callout.red",
+    "tigris.render.callout.blue",
+    "tigris.render.callout.green",
+    "tigris.render.callout.black",
+    "tigris.render.callout.leader",
+    "tigris.render.callout.river",
+    "tigris.render.callout.turn",
+    "tigris.render.callout.points",
+    "tigris.render.callout.score",
     *COLOUR_KEYS.values(),
     *LEADERS_KEYS.values(),
     *LETTER_KEYS.values(),
@@ -842,7 +842,7 @@ def _seats(view: View, players: Sequence[PlayerLabel], stack: FontStack, lang: s
     for info in infos:
         seat = int(info.get("seat", 0))
         label = labels.get(seat)
-        fallback = t(lang, "render.tigris.player", number=seat + 1)
+        fallback = t(lang, "tigris.render.player", number=seat + 1)
         default = DEFAULT_PLAYER_COLOURS[seat % len(DEFAULT_PLAYER_COLOURS)]
         name = clean_name(label.name, stack, fallback) if label else fallback
         colour = parse_hex_colour(label.colour if label else None, default)
@@ -919,7 +919,7 @@ def _draw_status(
     x: float = PAD
     right_block = 500
     if phase == "over":
-        over = t(lang, "render.tigris.game_over")
+        over = t(lang, "tigris.render.game_over")
         x += PEN.text(d, (x, line1), over, BIG, HIGHLIGHT, bold=True)
         _draw_ranking(d, view, by_seat, x + 24, line1, BOARD_W - right_block, lang)
     else:
@@ -940,9 +940,9 @@ def _draw_status(
         action = " · ".join(step_words(step, lang) for step in steps)
         if who:
             player = PEN.fit(who.name, GLANCE, 260)
-            text = t(lang, "render.tigris.last", player=player, action=action)
+            text = t(lang, "tigris.render.last", player=player, action=action)
         else:
-            text = t(lang, "render.tigris.last_anonymous", action=action)
+            text = t(lang, "tigris.render.last_anonymous", action=action)
         text = PEN.fit(text, GLANCE, BOARD_W - right_block - PAD)
         PEN.text(d, (PAD, y + 80), text, GLANCE, TEXT_DIM)
     _draw_counters(img, d, view, BOARD_W - right_block + 20, y, lang)
@@ -963,7 +963,7 @@ def _draw_ranking(
             continue
         text = t(
             lang,
-            "render.tigris.ranked",
+            "tigris.render.ranked",
             place=entry.get("place"),
             player=PEN.fit(seat.name, GLANCE, 150, bold=True),
             score=entry.get("score"),
@@ -986,20 +986,20 @@ def _draw_counters(img: Image.Image, d: Draw, view: View, x: int, y: int, lang: 
     line1 = y + 32
     paste(img, bag_sprite(), (x, line1 - 17))
     x1 = x + 40 + PEN.text(d, (x + 40, line1), str(view.get("bag", "?")), BIG, TEXT, bold=True)
-    x1 += 6 + PEN.text(d, (x1 + 6, line1 + 2), t(lang, "render.tigris.bag"), GLANCE, TEXT_DIM)
+    x1 += 6 + PEN.text(d, (x1 + 6, line1 + 2), t(lang, "tigris.render.bag"), GLANCE, TEXT_DIM)
     x1 += 24
     paste(img, treasure_sprite(False, 30), (x1, line1 - 15))
     left_count = str(view.get("treasures_left", "?"))
     x2 = x1 + 36 + PEN.text(d, (x1 + 36, line1), left_count, BIG, TEXT, bold=True)
-    treasures = PEN.fit(t(lang, "render.tigris.treasures"), GLANCE, BOARD_W - PAD - x2 - 6)
+    treasures = PEN.fit(t(lang, "tigris.render.treasures"), GLANCE, BOARD_W - PAD - x2 - 6)
     PEN.text(d, (x2 + 6, line1 + 2), treasures, GLANCE, TEXT_DIM)
     line2 = y + 80
     left = view.get("monuments_left") or []
-    heading = t(lang, "render.tigris.monuments_left")
+    heading = t(lang, "tigris.render.monuments_left")
     room = BOARD_W - PAD - x - 46 * len(left) - 10
     mx = x + PEN.text(d, (x, line2), PEN.fit(heading, GLANCE, room), GLANCE, TEXT_DIM) + 10
     if not left:
-        PEN.text(d, (mx, line2), t(lang, "render.tigris.none"), GLANCE, TEXT_DIM)
+        PEN.text(d, (mx, line2), t(lang, "tigris.render.none"), GLANCE, TEXT_DIM)
     for pair in left:
         pair = [*list(pair), "black", "black"]
         paste(img, monument_sprite(pair[0], pair[1], 44), (mx, line2 - 26))
@@ -1027,7 +1027,7 @@ def _draw_conflict(
     tx += PEN.text(d, (tx, y + 34), title, BIG, TEXT, bold=True)
     leaders = t(lang, LEADERS_KEYS[colour]) if colour in LEADERS_KEYS else colour
     detail = "  " + t(
-        lang, "render.tigris.conflict.detail", leaders=leaders, colour=colour_name(lang, colour)
+        lang, "tigris.render.conflict.detail", leaders=leaders, colour=colour_name(lang, colour)
     )
     detail = PEN.fit(detail, GLANCE, BOARD_W - PAD - 16 - tx)
     PEN.text(d, (tx, y + 35), detail, GLANCE, TEXT_DIM)
@@ -1111,7 +1111,7 @@ def _draw_card(
     paste_centered(img, bag_sprite(34), (x + 17, line2))
     hand_size = str(info.get("hand_size", "?"))
     x += 40 + PEN.text(d, (x + 40, line2), hand_size, BIG, TEXT, bold=True)
-    hand = PEN.fit(t(lang, "render.tigris.hand"), GLANCE, x1 - x - 16)
+    hand = PEN.fit(t(lang, "tigris.render.hand"), GLANCE, x1 - x - 16)
     PEN.text(d, (x + 6, line2 + 2), hand, GLANCE, TEXT_DIM)
     if info.get("points") is not None:
         _draw_points(img, d, info.get("points") or {}, info.get("treasures"), x0 + 22, y0 + 146, 34)
@@ -1127,17 +1127,17 @@ def _draw_final(
     colours weakest first, or the tie-break where one was needed."""
     x0, y0, x1, _ = box
     values = [str(v) for v in entry.get("sorted") or ()]
-    rank = t(lang, "render.tigris.rank", place=entry.get("place"), score=entry.get("score"))
+    rank = t(lang, "tigris.render.rank", place=entry.get("place"), score=entry.get("score"))
     width = PEN.width_of(rank, GLANCE, bold=True) + 20
     d.rounded_rectangle((x1 - width - 14, y0 + 14, x1 - 14, y0 + 54), radius=10, fill=HIGHLIGHT)
     PEN.text(d, (x1 - 24, y0 + 34), rank, GLANCE, OUTLINE, bold=True, anchor="rm")
     depth = entry.get("tiebreak")
     if depth:
         shown = " · ".join(values[: int(depth)])
-        text = t(lang, "render.tigris.tiebreak", score=entry.get("score"), values=shown)
+        text = t(lang, "tigris.render.tiebreak", score=entry.get("score"), values=shown)
         colour: RGB = HIGHLIGHT
     else:
-        text = t(lang, "render.tigris.sorted", values=" · ".join(values))
+        text = t(lang, "tigris.render.sorted", values=" · ".join(values))
         colour = TEXT_DIM
     PEN.text(d, (x0 + 22, y0 + 188), PEN.fit(text, GLANCE, x1 - x0 - 40), GLANCE, colour)
 
@@ -1203,7 +1203,7 @@ def _draw_legend(img: Image.Image, d: Draw, y: int, lang: str) -> None:
     x: float = PAD
     for colour in TILE_ORDER:
         paste_centered(img, tile_sprite(colour, 40), (x + 20, y))
-        word = t(lang, f"render.tigris.legend.{colour}")
+        word = t(lang, f"tigris.render.legend.{colour}")
         x += 50 + PEN.text(d, (x + 50, y), word, GLANCE, TEXT_DIM) + 34
     y += 52
     x = PAD
@@ -1213,8 +1213,8 @@ def _draw_legend(img: Image.Image, d: Draw, y: int, lang: str) -> None:
         word = t(lang, f"tigris.leader.{colour}")
         x += 52 + PEN.text(d, (x + 52, y), word, GLANCE, TEXT_DIM) + 26
     for sprite_, key in (
-        (catastrophe_sprite(40), "render.tigris.legend.catastrophe"),
-        (treasure_sprite(False, 36), "render.tigris.legend.treasure"),
+        (catastrophe_sprite(40), "tigris.render.legend.catastrophe"),
+        (treasure_sprite(False, 36), "tigris.render.legend.treasure"),
     ):
         paste_centered(img, sprite_, (x + 20, y))
         x += 48 + PEN.text(d, (x + 48, y), t(lang, key), GLANCE, TEXT_DIM) + 26
@@ -1408,7 +1408,7 @@ def draw_private(view: View, player: PlayerLabel, lang: str = "en") -> Image.Ima
     stack = font_stack(32, bold=True)
     seat = Seat(
         seat_no,
-        clean_name(player.name, stack, t(lang, "render.tigris.player", number=seat_no + 1)),
+        clean_name(player.name, stack, t(lang, "tigris.render.player", number=seat_no + 1)),
         parse_hex_colour(player.colour, DEFAULT_PLAYER_COLOURS[seat_no % 4]),
         str(view.get("dynasty") or DYNASTIES[seat_no % 4]),
         {},
@@ -1418,18 +1418,18 @@ def draw_private(view: View, player: PlayerLabel, lang: str = "en") -> Image.Ima
     d.rectangle((0, 0, 10, img.height), fill=seat.colour)
     pen = PRIVATE_PEN
     end = _name_with_badge(img, d, 30, 44, seat, 32, PRIVATE_W - 300, pen)
-    your_hand = "· " + t(lang, "render.tigris.your_hand")
+    your_hand = "· " + t(lang, "tigris.render.your_hand")
     pen.text(d, (end + 16, 46), your_hand, 26, TEXT_DIM)
     _draw_hand(img, d, [str(c) for c in view.get("hand") or ()], lang)
     points = view.get("points") or {}
     treasures = int(view.get("treasures") or 0)
-    heading = t(lang, "render.tigris.points")
+    heading = t(lang, "tigris.render.points")
     pen.text(d, (30, 346), heading, 26, TEXT_DIM)
     points_end = _draw_points(img, d, points, treasures, 30, 402, 52, pen)
     room = PRIVATE_W - 30 - points_end - 24
-    score = t(lang, "render.tigris.score_now", score=final_score(points, treasures))
+    score = t(lang, "tigris.render.score_now", score=final_score(points, treasures))
     score = pen.fit(score, 30, room, bold=True)
-    hint = pen.fit(t(lang, "render.tigris.score_hint"), pen.floor, room)
+    hint = pen.fit(t(lang, "tigris.render.score_hint"), pen.floor, room)
     pen.text(d, (PRIVATE_W - 30, 384), score, 30, HIGHLIGHT, bold=True, anchor="rm")
     pen.text(d, (PRIVATE_W - 30, 422), hint, pen.floor, TEXT_DIM, anchor="rm")
     return img
@@ -1478,8 +1478,8 @@ def render_rules(
     elif kind == "scoring":
         image = draw_private(view, players[0], lang)
         callouts = [
-            Callout(60, 402, t(lang, "render.tigris.callout.points")),
-            Callout(PRIVATE_W - 150, 384, t(lang, "render.tigris.callout.score")),
+            Callout(60, 402, t(lang, "tigris.render.callout.points")),
+            Callout(PRIVATE_W - 150, 384, t(lang, "tigris.render.callout.score")),
         ]
     else:
         return None
@@ -1500,17 +1500,17 @@ def _board_callouts(view: View, lang: str) -> list[Callout]:
     for colour in TILE_ORDER:
         tile = next((tile for tile in tiles if tile.get("colour") == colour), None)
         if tile is not None:
-            at(tile.get("sq"), t(lang, f"render.tigris.callout.{colour}"))
+            at(tile.get("sq"), t(lang, f"tigris.render.callout.{colour}"))
     leader = next(iter(view.get("leaders") or ()), None)
     if leader is not None:
         words = t(lang, f"tigris.leader.{leader.get('colour')}")
-        at(leader.get("sq"), t(lang, "render.tigris.callout.leader", leader=words))
+        at(leader.get("sq"), t(lang, "tigris.render.callout.leader", leader=words))
     taken = {tile.get("sq") for tile in view.get("tiles") or ()}
     river = next((sq for sq in view.get("river") or () if sq not in taken), None)
-    at(river, t(lang, "render.tigris.callout.river"))
+    at(river, t(lang, "tigris.render.callout.river"))
     for sq in (view.get("catastrophes") or ())[:1]:
-        at(sq, t(lang, "render.tigris.legend.catastrophe"))
+        at(sq, t(lang, "tigris.render.legend.catastrophe"))
     for treasure in (view.get("treasures") or ())[:1]:
-        at(treasure.get("sq"), t(lang, "render.tigris.legend.treasure"), CELL / 3, -CELL / 3)
-    found.append(Callout(PAD + 40, BOARD_H + 32, t(lang, "render.tigris.callout.turn")))
+        at(treasure.get("sq"), t(lang, "tigris.render.legend.treasure"), CELL / 3, -CELL / 3)
+    found.append(Callout(PAD + 40, BOARD_H + 32, t(lang, "tigris.render.callout.turn")))
     return found

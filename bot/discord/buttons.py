@@ -4,23 +4,21 @@ Decisions:
 
 * Buttons are :class:`discord.ui.DynamicItem` s: everything a click needs is in
   its ``custom_id`` (``zg:act:<game>:<version>:<action>``, ``zg:undo:<game>:<version>``,
-  ``zg:abandon:<game>``),
-  and the classes are registered once in ``setup_hook``, so a button works
-  after any number of restarts without remembering the message.
+  ``zg:abandon:<game>``; every layout is in :mod:`bot.discord.custom_ids`),
+  and the classes are registered once in ``setup_hook`` (:mod:`bot.discord.items`),
+  so a button works after any number of restarts without remembering the message.
 * ``<version>`` is the game's stored version when the button was posted; a
   click on a button from an earlier decision, or from a finished or abandoned
   game, is answered with ``error.stale_button`` rather than replaying its
   action on whatever the game asks now.
-* Messages carry a :class:`ButtonView`, whose ``is_dispatchable`` is False so
-  discord.py does not track it: tracking is unnecessary (the classes are
-  registered) and harmful, because a tracked view that times out — discord.py
-  gives views on ephemeral messages a 15 minute timeout — *unregisters* the
-  dynamic item classes it contains, which would silently kill every button.
+* Messages carry a :class:`~bot.discord.components.ButtonView`, which
+  discord.py does not track (see there why).
 * A quick decision's answer carries the clicker's next menu of the move
   picker when they still act (:meth:`bot.service.tapping.Tapping.press`).
 * Any other ``zg:`` custom_id (an older layout, a mangled one, the "Your
   options" button of older messages, ``zg:mine``) gets a
-  :class:`StaleButton` answer, so no click goes unanswered.
+  :class:`StaleButton` answer (:data:`~bot.discord.custom_ids.STALE`), so no
+  click goes unanswered.
 """
 
 from __future__ import annotations
@@ -30,30 +28,13 @@ from typing import TYPE_CHECKING, Any
 
 import discord
 
-from bot.discord.game_button import ID, MAX_LABEL, PICK_IDS, GameButton, game_template
-from bot.discord.rematch import RematchButton
-from bot.discord.rules_button import RULES_PATTERN, RulesButton
-from bot.service import Choice, ChoiceKind, Outcome, Player, Refusal
+from bot.discord.components import MAX_LABEL
+from bot.discord.custom_ids import ACT, STALE, UNDO, act_id, game_template, undo_id
+from bot.discord.game_button import GameButton
+from bot.service import Outcome, Player, Refusal
 
 if TYPE_CHECKING:
     from bot.discord.client import ZigguratBot
-
-#: Discord's limit on a custom_id
-MAX_CUSTOM_ID = 100
-#: a lobby button's verb in its custom_id (bot.discord.lobby_buttons)
-LOBBY_VERB = r"join|leave|start|computer|easy|strong|unseat"
-#: an option's name in a lobby menu's custom_id (bot.discord.lobby_buttons)
-OPTION = r"[a-z][a-z0-9_]{0,31}"
-
-
-class ButtonView(discord.ui.View):
-    """A view only used to lay out buttons; discord.py does not track it (see above)."""
-
-    def __init__(self) -> None:
-        super().__init__(timeout=None)
-
-    def is_dispatchable(self) -> bool:
-        return False
 
 
 def _bot(interaction: discord.Interaction) -> ZigguratBot:
@@ -62,14 +43,12 @@ def _bot(interaction: discord.Interaction) -> ZigguratBot:
 
 class ActionButton(
     discord.ui.DynamicItem[discord.ui.Button[discord.ui.View]],
-    template=rf"zg:act:(?P<game_id>{ID}):(?P<version>{ID}):(?P<action>.+)",
+    template=ACT,
 ):
     """Play ``action`` in game ``game_id`` for whoever clicks, if still current."""
 
     def __init__(self, game_id: int, version: int, action: str, label: str | None = None) -> None:
-        custom_id = f"zg:act:{game_id}:{version}:{action}"
-        if len(custom_id) > MAX_CUSTOM_ID:
-            raise ValueError(f"custom_id too long: {custom_id!r}")
+        custom_id = act_id(game_id, version, action)
         super().__init__(
             discord.ui.Button(
                 label=(label or action)[:MAX_LABEL],
@@ -105,7 +84,7 @@ class ActionButton(
 
 class UndoButton(
     discord.ui.DynamicItem[discord.ui.Button[discord.ui.View]],
-    template=rf"zg:undo:(?P<game_id>{ID}):(?P<version>{ID})",
+    template=UNDO,
 ):
     """Take back the clicker's last step, if the game is still where the button was made."""
 
@@ -114,7 +93,7 @@ class UndoButton(
             discord.ui.Button(
                 label=(label or "Undo")[:MAX_LABEL],
                 style=discord.ButtonStyle.secondary,
-                custom_id=f"zg:undo:{game_id}:{version}",
+                custom_id=undo_id(game_id, version),
             )
         )
         self.game_id = game_id
@@ -180,10 +159,7 @@ class ResignButton(
 
 class StaleButton(
     discord.ui.DynamicItem[discord.ui.Button[discord.ui.View]],
-    template=(
-        rf"zg:(?!act:{ID}:{ID}:.|undo:{ID}:{ID}$|(?:abandon|resign|rematch):{ID}$"
-        rf"|lobby:{ID}:(?:{LOBBY_VERB})$|lopt:{ID}:{OPTION}$|{RULES_PATTERN}|{PICK_IDS}).*"
-    ),
+    template=STALE,
 ):
     """Any other ``zg:`` button: answered, never ignored."""
 
@@ -201,44 +177,3 @@ class StaleButton(
             raise Refusal("error.stale_button")
 
         await _bot(interaction).responder.run(interaction, work)
-
-
-DYNAMIC_ITEMS: tuple[type[discord.ui.DynamicItem[Any]], ...] = (
-    ActionButton,
-    UndoButton,
-    AbandonButton,
-    ResignButton,
-    StaleButton,
-    RematchButton,
-    RulesButton,
-)
-
-
-def button_for(choice: Choice, game_id: int, version: int | None, lang: str) -> Any:
-    """The button of one :class:`~bot.service.Choice`, labelled in ``lang``.
-
-    Raises ValueError when it cannot be made (a custom_id over Discord's limit).
-    """
-    label = choice.label.render(lang)
-    if choice.kind is ChoiceKind.ABANDON:
-        return AbandonButton(game_id, label)
-    if choice.kind is ChoiceKind.RESIGN:
-        return ResignButton(game_id, label)
-    if choice.kind is ChoiceKind.REMATCH:
-        return RematchButton(game_id, label)
-    if choice.kind is ChoiceKind.PAGE:
-        game, page = choice.action.split(":")
-        return RulesButton(game, int(page), label)
-    if choice.kind is ChoiceKind.LOBBY:
-        from bot.discord.lobby_buttons import LobbyButton  # it imports this module
-
-        return LobbyButton(game_id, choice.action, label)
-    if choice.kind is ChoiceKind.PLAY:
-        from bot.discord.picking import PlayButton  # picking imports this module
-
-        return PlayButton(game_id, label)
-    if version is None:
-        raise ValueError("a move or undo button needs the game's version")
-    if choice.kind is ChoiceKind.UNDO:
-        return UndoButton(game_id, version, label)
-    return ActionButton(game_id, version, choice.action, label)

@@ -77,3 +77,12 @@ def build_command(
         if param.autocomplete is not None:
             command.autocomplete(param.name)(param.autocomplete)
     return command
+
+
+def game_group(tree: app_commands.CommandTree[Any]) -> app_commands.Group:
+    """The ``/game`` group of ``tree`` (made by :mod:`bot.discord.cogs.lobby`, loaded first);
+    RuntimeError when it is not there yet."""
+    group = tree.get_command("game")
+    if not isinstance(group, app_commands.Group):
+        raise RuntimeError("the /game group is missing: load bot.discord.cogs.lobby first")
+    return group

@@ -63,7 +63,6 @@ Decisions:
 from __future__ import annotations
 
 import asyncio
-import io
 import json
 import logging
 from collections import OrderedDict
@@ -73,11 +72,21 @@ from typing import TYPE_CHECKING, Any
 
 import discord
 
-from bot.discord.buttons import ButtonView, button_for
+from bot.discord.components import ButtonView
 from bot.discord.handover import DM_KINDS
+from bot.discord.items import button_for
 from bot.discord.lobby_buttons import lobby_view
 from bot.discord.menu_view import menu_view
-from bot.i18n import Text, language_of, t
+from bot.discord.messages import (
+    HAND_FILE,
+    MAX_CONTENT,
+    ZOOM_FILE,
+    locale_language,
+    png,
+    render,
+    split_content,
+)
+from bot.i18n import Text, t
 from bot.service import Choice, Outcome, PrivateMessage, StepKind
 
 if TYPE_CHECKING:
@@ -85,8 +94,6 @@ if TYPE_CHECKING:
 
 log = logging.getLogger(__name__)
 
-#: Discord's limit on a message's content
-MAX_CONTENT = 2000
 #: Discord's error code for "Cannot send messages to this user"
 CANNOT_DM = 50007
 #: a user whose DMs were closed is tried again by DM after this long
@@ -125,42 +132,7 @@ def with_tally(kept: str, tally: str) -> str:
     return f"{head}{tally}{tail}"
 
 
-HAND_FILE = "hand.png"
-#: the file name of the zoomed region where a player can act (beside the board)
-ZOOM_FILE = "zoom.png"
-
 Send = Callable[..., Awaitable[Any]]
-
-
-def locale_language(locale: discord.Locale | str | None) -> str:
-    """The catalog language of a Discord locale (``None`` means English)."""
-    return language_of(None if locale is None else str(locale))
-
-
-def render(lines: Sequence[Text], lang: str) -> str:
-    return "\n".join(line.render(lang) for line in lines)
-
-
-def split_content(text: str, limit: int = MAX_CONTENT) -> list[str]:
-    """Split text into message-sized parts, at line breaks where possible."""
-    parts: list[str] = []
-    current = ""
-    for line in text.split("\n"):
-        while len(line) > limit:  # a single overlong line is cut hard
-            if current:
-                parts.append(current)
-                current = ""
-            parts.append(line[:limit])
-            line = line[limit:]
-        candidate = f"{current}\n{line}" if current else line
-        if len(candidate) > limit:
-            parts.append(current)
-            current = line
-        else:
-            current = candidate
-    if current or not parts:
-        parts.append(current)
-    return parts
 
 
 def tail_fitted(text: str, limit: int = MAX_CONTENT) -> str:
@@ -178,11 +150,6 @@ def tail_fitted(text: str, limit: int = MAX_CONTENT) -> str:
     if not kept:  # one overlong last line: its end
         return ELLIPSIS + text[-(limit - len(ELLIPSIS)) :]
     return "\n".join([ELLIPSIS, *kept])
-
-
-def png(data: bytes, filename: str) -> discord.File:
-    """A fresh file object (discord.File streams are consumed by one send)."""
-    return discord.File(io.BytesIO(data), filename=filename)
 
 
 def mention_only(user_ids: Sequence[int]) -> discord.AllowedMentions:
@@ -778,14 +745,3 @@ def _channel_id(message: Any, default: int | None) -> int:
     channel = getattr(message, "channel", None)
     found = getattr(channel, "id", None) or getattr(message, "channel_id", None) or default
     return int(found or 0)
-
-
-async def answer_ephemeral(interaction: discord.Interaction, content: str) -> None:
-    """Answer ephemerally without deferring, or follow up if already answered; never raises."""
-    try:
-        if interaction.response.is_done():
-            await interaction.followup.send(content, ephemeral=True)
-        else:
-            await interaction.response.send_message(content, ephemeral=True)
-    except discord.HTTPException:
-        log.exception("could not answer interaction %s", interaction.id)

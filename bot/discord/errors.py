@@ -17,8 +17,8 @@ import logging
 import discord
 from discord import app_commands
 
-from bot.discord.delivery import answer_ephemeral, locale_language
 from bot.discord.interactions import Handled
+from bot.discord.messages import answer_ephemeral, locale_language
 from bot.i18n import t
 
 log = logging.getLogger(__name__)

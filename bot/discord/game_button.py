@@ -8,10 +8,8 @@ Decisions:
   style, default label and what its click asks of the service.
 * It imports nothing of the other button modules, so each can use it
   without an import cycle.
-* Every number in a custom_id (a game id, a version) matches :data:`ID`: at
-  most 18 digits, so it always fits the store's signed 64-bit integers
-  (2**63 − 1 has 19). A forged id past that range matches no button's
-  template and falls to the stale-button answer; it never reaches the store.
+* Its custom_id and template are :mod:`bot.discord.custom_ids`'
+  (:func:`~bot.discord.custom_ids.game_template`).
 """
 
 from __future__ import annotations
@@ -21,26 +19,12 @@ from typing import TYPE_CHECKING, Any, ClassVar
 
 import discord
 
+from bot.discord.components import MAX_LABEL
+from bot.discord.custom_ids import game_button_id
 from bot.service import Outcome, Player
 
 if TYPE_CHECKING:
     from bot.discord.client import ZigguratBot
-
-#: Discord's limit on a button label
-MAX_LABEL = 80
-
-#: a number in a custom_id: no leading zero, at most 18 digits (always < 2**63)
-ID = r"(?:0|[1-9][0-9]{0,17})"
-#: every custom_id of the move picker (:mod:`bot.discord.picking`), which the
-#: stale-button catch-all leaves alone
-PICK_IDS = (
-    rf"play:{ID}$|pick:{ID}:(?:{ID}|s[0-9a-f]{{8}})u?(?:[.~].*)?:(?:[0-9]{{1,2}}|s[0-9]?|[rue])$"
-)
-
-
-def game_template(verb: str) -> str:
-    """The custom_id pattern of a ``verb`` button: ``zg:<verb>:<game_id>``."""
-    return rf"zg:{verb}:(?P<game_id>{ID})"
 
 
 class GameButton:
@@ -56,7 +40,7 @@ class GameButton:
             discord.ui.Button(
                 label=(label or self.default_label)[:MAX_LABEL],
                 style=self.style,
-                custom_id=f"zg:{self.verb}:{game_id}",
+                custom_id=game_button_id(self.verb, game_id),
             )
         )
         self.game_id = game_id

@@ -1,5 +1,8 @@
-"""The one path every command and button click takes.
+"""The one guarded path every command and button click takes.
 
+:func:`guard` is that path; :class:`Responder` (commands and buttons that
+answer with an :class:`~bot.service.Outcome`), the move picker's
+:class:`~bot.discord.picking.Tapper` and ``/game export`` all run through it.
 ``Responder.run(interaction, work)``:
 
 1. outside a server: answer ``error.dm_only`` at once;
@@ -25,17 +28,19 @@ from __future__ import annotations
 import logging
 import time
 from collections.abc import Awaitable, Callable
-from typing import Any
+from typing import TYPE_CHECKING, Any
 
 import discord
 
 from bot import metrics
-from bot.discord.delivery import Delivery, answer_ephemeral, locale_language
-from bot.games.notation import ascii_int
+from bot.discord import custom_ids
+from bot.discord.messages import answer_ephemeral, locale_language
 from bot.i18n import Text
 from bot.logs import activity
 from bot.service import GameService, Outcome, Player, Refusal
-from bot.store import INTEGER_DIGITS, MAX_INTEGER
+
+if TYPE_CHECKING:
+    from bot.discord.delivery import Delivery
 
 log = logging.getLogger(__name__)
 
@@ -56,11 +61,8 @@ def verb_of(interaction: discord.Interaction) -> str:
     if interaction.command is not None:
         return interaction.command.qualified_name.replace(" ", ".")
     data: dict[str, Any] = dict(interaction.data or {})
-    parts = str(data.get("custom_id", "")).split(":")
     kind = "menu" if data.get("component_type") == discord.ComponentType.select.value else "button"
-    if len(parts) < 2 or parts[0] != "zg" or not parts[1].isalnum():
-        return f"{kind}.other"
-    return f"{kind}.{parts[1]}"
+    return f"{kind}.{custom_ids.kind_of(str(data.get('custom_id', ''))) or 'other'}"
 
 
 def game_of(interaction: discord.Interaction) -> int | None:
@@ -68,13 +70,7 @@ def game_of(interaction: discord.Interaction) -> int | None:
     if interaction.command is not None:
         return None
     data: dict[str, Any] = dict(interaction.data or {})
-    parts = str(data.get("custom_id", "")).split(":")
-    if len(parts) < 3 or parts[0] != "zg":
-        return None
-    try:  # ASCII digits only, within the store's integers
-        return ascii_int(parts[2], 0, MAX_INTEGER, digits=INTEGER_DIGITS)
-    except ValueError:
-        return None
+    return custom_ids.game_of(str(data.get("custom_id", "")))
 
 
 class Handled:
@@ -122,8 +118,91 @@ class Handled:
         metrics.command(self.verb, self.outcome.split(":")[0], seconds, self.reason)
 
 
+#: how an interaction is acknowledged before its work runs
+THINKING = "thinking"  # an ephemeral "thinking" answer, edited or followed up later
+UPDATE = "update"  # DEFERRED_UPDATE_MESSAGE: the clicked message is edited later
+ACKNOWLEDGED = "acknowledged"  # already deferred by another process (a hand-over)
+
+#: the guarded work of one interaction: given the player and its :class:`Handled`
+Guarded = Callable[[Player, Handled], Awaitable[None]]
+#: how a refusal or a failure is said to the user
+Say = Callable[[discord.Interaction, Text], Awaitable[None]]
+
+
+async def guard(
+    interaction: discord.Interaction,
+    work: Guarded,
+    *,
+    say: Say,
+    on_done: Callable[[int], None],
+    defer: str = THINKING,
+    guild_only: bool = True,
+    game: int | None = None,
+    after: Callable[[Player], Awaitable[None]] | None = None,
+) -> None:
+    """Run one interaction the one guarded way (the module docstring's steps 1–4, 7, 8).
+
+    Outside a server (when ``guild_only``) it is answered ``error.dm_only`` at
+    once; else acknowledged (``defer``: :data:`THINKING`, :data:`UPDATE` or
+    :data:`ACKNOWLEDGED`) — an acknowledgement Discord refuses (too late) ends it,
+    logged as expired —, then ``work`` runs; a :class:`~bot.service.Refusal` is
+    said with its reason, any other exception logged and said as
+    ``error.internal``; ``after`` runs then, whatever ``work`` did. Either way
+    the interaction is logged and counted (:class:`Handled`) and reported done.
+    """
+    handled = Handled(interaction, game)
+    try:
+        if guild_only and (interaction.guild_id is None or interaction.channel_id is None):
+            handled.refused("error.dm_only")
+            await answer_now(interaction, Text("error.dm_only"))
+            return
+        try:
+            if defer == THINKING:
+                await interaction.response.defer(ephemeral=True, thinking=True)
+            elif defer == UPDATE:
+                await interaction.response.defer()
+        except discord.HTTPException:
+            handled.expired()
+            log.warning(
+                "could not acknowledge interaction %s in time; it was not run",
+                interaction.id,
+                exc_info=True,
+            )
+            return
+        player = player_of(interaction)
+        try:
+            await work(player, handled)
+        except Refusal as refusal:
+            handled.refused(refusal.text.key)
+            await _said(say, interaction, refusal.text)
+        except Exception:
+            handled.failed()
+            log.exception("command failed: %s", _describe(interaction))
+            await _said(say, interaction, Text("error.internal"))
+        if after is not None:
+            await after(player)
+    except BaseException:
+        handled.failed()
+        raise
+    finally:
+        handled.done()
+        on_done(interaction.id)
+
+
+async def _said(say: Say, interaction: discord.Interaction, text: Text) -> None:
+    try:
+        await say(interaction, text)
+    except Exception:
+        log.exception("could not answer interaction %s", interaction.id)
+
+
+async def answer_now(interaction: discord.Interaction, text: Text) -> None:
+    """Answer ephemerally without deferring (or follow up if already answered)."""
+    await answer_ephemeral(interaction, text.render(locale_language(interaction.locale)))
+
+
 class Responder:
-    """Runs interactions for the cogs and the buttons."""
+    """Runs interactions for the cogs and the buttons: :func:`guard`, then delivery."""
 
     def __init__(
         self, service: GameService, delivery: Delivery, on_done: Callable[[int], None]
@@ -149,52 +228,11 @@ class Responder:
         (``/help``) run in DMs. ``acknowledged``: another process of a shard
         cluster already deferred it and handed it over (:mod:`bot.discord.handover`).
         """
-        handled = Handled(interaction)
-        try:
-            if guild_only and (interaction.guild_id is None or interaction.channel_id is None):
-                handled.refused("error.dm_only")
-                await self.answer_now(interaction, Text("error.dm_only"))
-                return
-            await self._run(interaction, work, game_command, private_inline, handled, acknowledged)
-        except BaseException:
-            handled.failed()
-            raise
-        finally:
-            handled.done()
-            self.on_done(interaction.id)
-
-    async def _run(
-        self,
-        interaction: discord.Interaction,
-        work: Work,
-        game_command: bool,
-        private_inline: bool,
-        handled: Handled,
-        acknowledged: bool = False,
-    ) -> None:
-        try:
-            if not acknowledged:
-                await interaction.response.defer(ephemeral=True, thinking=True)
-        except discord.HTTPException:
-            handled.expired()
-            log.warning(
-                "could not acknowledge interaction %s in time; it was not run",
-                interaction.id,
-                exc_info=True,
-            )
-            return
-        player = player_of(interaction)
         shown: set[int] = set()
-        try:
+
+        async def answered(player: Player, handled: Handled) -> None:
+            nonlocal shown
             outcome = await work(player)
-        except Refusal as refusal:
-            handled.refused(refusal.text.key)
-            await self._say(interaction, refusal.text)
-        except Exception:
-            handled.failed()
-            log.exception("command failed: %s", _describe(interaction))
-            await self._say(interaction, Text("error.internal"))
-        else:
             handled.answered(outcome)
             try:
                 shown = await self.delivery.to_interaction(
@@ -203,15 +241,25 @@ class Responder:
             except Exception:
                 handled.failed()
                 log.exception("delivery failed after success: %s", _describe(interaction))
-                await self._say(interaction, Text("error.delivery"))
-        if game_command and interaction.guild_id is not None and player.id not in shown:
-            await self._closed_dm_hand(interaction, player)
+                await _said(self.say, interaction, Text("error.delivery"))
 
-    async def _say(self, interaction: discord.Interaction, text: Text) -> None:
-        try:
-            await self.delivery.ephemeral(interaction, [text])
-        except discord.HTTPException:
-            log.exception("could not answer interaction %s", interaction.id)
+        async def after(player: Player) -> None:
+            if game_command and interaction.guild_id is not None and player.id not in shown:
+                await self._closed_dm_hand(interaction, player)
+
+        await guard(
+            interaction,
+            answered,
+            say=self.say,
+            on_done=self.on_done,
+            defer=ACKNOWLEDGED if acknowledged else THINKING,
+            guild_only=guild_only,
+            after=after,
+        )
+
+    async def say(self, interaction: discord.Interaction, text: Text) -> None:
+        """``text`` as an ephemeral follow-up, in the user's language."""
+        await self.delivery.ephemeral(interaction, [text])
 
     async def _closed_dm_hand(self, interaction: discord.Interaction, player: Player) -> None:
         try:
@@ -228,18 +276,13 @@ class Responder:
         except Exception:
             log.exception("could not show the private view of %s", player.id)
 
-    @staticmethod
-    async def answer_now(interaction: discord.Interaction, text: Text) -> None:
-        """Answer ephemerally without deferring (or follow up if already answered)."""
-        await answer_ephemeral(interaction, text.render(locale_language(interaction.locale)))
-
 
 def _describe(interaction: discord.Interaction) -> str:
     """An interaction for the log: its command or button kind, never what a button plays
     (a player's own choices can name their hand)."""
     command = interaction.command.qualified_name if interaction.command else None
     data: dict[str, Any] = dict(interaction.data or {})
-    custom_id = ":".join(str(data.get("custom_id", "")).split(":")[:2]) or None
+    custom_id = custom_ids.head_of(str(data.get("custom_id", ""))) or None
     return (
         f"interaction {interaction.id} ({command or custom_id}) by user {interaction.user.id}"
         f" in channel {interaction.channel_id}"

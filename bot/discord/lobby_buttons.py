@@ -7,8 +7,8 @@ Decisions:
   ``computer`` when the game has a computer player: the host's ephemeral
   choices ``easy|strong`` seat one, ``unseat`` removes the last one) and
   ``zg:lopt:<game>:<option>`` (the option's name; the chosen value comes with
-  the interaction), so they work after any restart. Numbers match
-  :data:`~bot.discord.game_button.ID`; anything else falls to the stale answer.
+  the interaction), so they work after any restart; the layouts are
+  :mod:`bot.discord.custom_ids`'. Anything else falls to the stale answer.
 * A click goes through the responder like a command, and the service decides
   (the host only for Start and the options, the lobby only, a legal value);
   refusals are ephemeral, in the clicker's language.
@@ -27,8 +27,8 @@ from typing import TYPE_CHECKING, Any
 
 import discord
 
-from bot.discord.buttons import LOBBY_VERB, OPTION, ButtonView
-from bot.discord.game_button import ID, MAX_LABEL
+from bot.discord.components import MAX_LABEL, MAX_OPTION_LABEL, MAX_OPTIONS, ButtonView
+from bot.discord.custom_ids import LOBBY, LOBBY_OPTION, lobby_id, lobby_option_id
 from bot.games.computer import LEVELS
 from bot.i18n import Text
 from bot.service import LobbyPanel, Outcome, Player
@@ -38,8 +38,6 @@ if TYPE_CHECKING:
 
 #: the lobby buttons, in their row
 LOBBY_VERBS = ("join", "leave", "start")
-#: Discord's limit on a select option's label
-MAX_OPTION_LABEL = 100
 
 _STYLES = {
     "join": discord.ButtonStyle.success,
@@ -58,7 +56,7 @@ def _text(value: Text | str, lang: str) -> str:
 
 class LobbyButton(
     discord.ui.DynamicItem[discord.ui.Button[discord.ui.View]],
-    template=rf"zg:lobby:(?P<game_id>{ID}):(?P<verb>{LOBBY_VERB})",
+    template=LOBBY,
 ):
     """Join, Leave or Start the lobby ``game_id``."""
 
@@ -67,7 +65,7 @@ class LobbyButton(
             discord.ui.Button(
                 label=(label or verb.title())[:MAX_LABEL],
                 style=_STYLES[verb],
-                custom_id=f"zg:lobby:{game_id}:{verb}",
+                custom_id=lobby_id(game_id, verb),
             )
         )
         self.game_id = game_id
@@ -108,7 +106,7 @@ class LobbyButton(
 
 class OptionSelect(
     discord.ui.DynamicItem[discord.ui.Select[discord.ui.View]],
-    template=rf"zg:lopt:(?P<game_id>{ID}):(?P<option>{OPTION})",
+    template=LOBBY_OPTION,
 ):
     """The host picks a value of lobby option ``option`` of game ``game_id``."""
 
@@ -120,7 +118,7 @@ class OptionSelect(
     ) -> None:
         super().__init__(
             discord.ui.Select(
-                custom_id=f"zg:lopt:{game_id}:{option}",
+                custom_id=lobby_option_id(game_id, option),
                 options=choices or [discord.SelectOption(label=option, value=option)],
                 min_values=1,
                 max_values=1,
@@ -169,12 +167,9 @@ def lobby_view(panel: LobbyPanel, game_id: int, lang: str) -> ButtonView | None:
                 value=value,
                 default=value == menu.current,
             )
-            for value, label in menu.values[:25]
+            for value, label in menu.values[:MAX_OPTIONS]
         ]
         select = OptionSelect(game_id, menu.name, choices)
         select.item.row = row
         view.add_item(select)
     return view
-
-
-LOBBY_ITEMS: tuple[type[discord.ui.DynamicItem[Any]], ...] = (LobbyButton, OptionSelect)

@@ -10,7 +10,7 @@ Decisions:
 * Labels are drawn as the service made them: never cut (the picker keeps
   them short; a label past Discord's own limit would be logged and cut
   rather than lose the message).
-* The custom_ids are :mod:`bot.discord.picking`'s.
+* The custom_ids are :func:`bot.discord.custom_ids.pick_id`'s.
 """
 
 from __future__ import annotations
@@ -20,8 +20,14 @@ from typing import Any
 
 import discord
 
-from bot.discord.buttons import ButtonView
-from bot.discord.game_button import ID, MAX_LABEL
+from bot.discord.components import (
+    MAX_DESCRIPTION,
+    MAX_LABEL,
+    MAX_OPTION_LABEL,
+    MAX_PLACEHOLDER,
+    ButtonView,
+)
+from bot.discord.custom_ids import pick_id
 from bot.i18n import Text
 from bot.service.menus import (
     BUTTONS_PER_ROW,
@@ -35,14 +41,6 @@ from bot.service.menus import (
 
 log = logging.getLogger(__name__)
 
-#: Discord's limit on a custom_id
-MAX_CUSTOM_ID = 100
-#: Discord's limits on a select option's label and description, and a placeholder
-MAX_OPTION_LABEL = 100
-MAX_DESCRIPTION = 100
-MAX_PLACEHOLDER = 150
-#: a picker token in a custom_id: its stamp first (a version, or a seat's ``s…``)
-TOKEN = rf"(?P<token>(?:{ID}|s[0-9a-f]{{8}})u?(?:[.~].*)?)"
 #: the mark of an option that plays a step which cannot be taken back (the menu's
 #: title says why, after the same mark)
 FINAL = FINAL_MARK
@@ -55,14 +53,6 @@ STYLES = {
     Style.SUCCESS: discord.ButtonStyle.success,
     Style.DANGER: discord.ButtonStyle.danger,
 }
-
-
-def pick_id(game_id: int, token: str, what: str) -> str:
-    """A picker component's custom_id; ValueError past Discord's 100 characters."""
-    custom_id = f"zg:pick:{game_id}:{token}:{what}"
-    if len(custom_id) > MAX_CUSTOM_ID:
-        raise ValueError(f"custom_id too long: {custom_id!r}")
-    return custom_id
 
 
 def _shown(text: Text, lang: str, limit: int, what: str) -> str:

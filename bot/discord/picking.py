@@ -6,9 +6,7 @@ outcome. This module only draws a menu as components on one ephemeral
 message and sends the chosen option tokens back: it builds no menu and
 calls no engine.
 
-custom_id layouts (every number matches :data:`~bot.discord.game_button.ID`,
-at most 18 digits; ``<token>`` is the picker's token, at most 80 characters,
-starting with its stamp, see :mod:`bot.service.pick_token`):
+The components (their custom_id layouts are :mod:`bot.discord.custom_ids`'):
 
 * ``zg:play:<game_id>`` — the Play button on a public message: opens the
   clicker's picker as a new ephemeral message (refused ephemerally, in the
@@ -21,11 +19,8 @@ starting with its stamp, see :mod:`bot.service.pick_token`):
 * ``zg:pick:<game_id>:<token>:r`` / ``:u`` / ``:e`` — the controls: Start
   over, Undo, End turn.
 
-A token may hold ``:`` (a Tikal word such as ``4:A1``); the last ``:``
-separates the kind, which never holds one. "zg:pick:" (8) + the game id +
-":" + a token and option (at most 84, checked by the picker's tests) fits in
-100 characters for every game id of up to 7 digits; a longer custom_id is
-never sent (the component is left out and logged).
+A custom_id past Discord's 100 characters (a game id past 7 digits) is never
+sent: the component is left out and logged.
 
 Decisions:
 
@@ -45,30 +40,29 @@ Decisions:
   click is a stale button. Other ``zg:`` ids (numbers past 18 digits) match
   no template here and fall to :class:`~bot.discord.buttons.StaleButton`.
 * Every click is answered (an unexpected failure with ``error.internal``,
-  logged) and reported finished (``bot.interaction_done``) for the tests.
+  logged) and reported finished (``bot.interaction_done``) for the tests: it
+  runs through :func:`bot.discord.interactions.guard`, like every interaction.
 """
 
 from __future__ import annotations
 
-import logging
 import re
-from collections.abc import Awaitable, Callable, Sequence
+from collections.abc import Sequence
 from typing import TYPE_CHECKING, Any
 
 import discord
 
-from bot.discord.buttons import ButtonView
-from bot.discord.delivery import HAND_FILE, ZOOM_FILE, locale_language, png, render, split_content
-from bot.discord.game_button import ID, GameButton, game_template
-from bot.discord.interactions import Handled, player_of
-from bot.discord.menu_view import PICTURE_FILE, TOKEN, menu_view
+from bot.discord.components import ButtonView
+from bot.discord.custom_ids import PICK_BUTTON, PICK_SELECT, game_template
+from bot.discord.game_button import GameButton
+from bot.discord.interactions import THINKING, UPDATE, Handled, guard
+from bot.discord.menu_view import PICTURE_FILE, menu_view
+from bot.discord.messages import HAND_FILE, ZOOM_FILE, locale_language, png, render, split_content
 from bot.i18n import Text
-from bot.service import Player, Refusal, TapAnswer
+from bot.service import Player, TapAnswer
 
 if TYPE_CHECKING:
     from bot.discord.client import ZigguratBot
-
-log = logging.getLogger(__name__)
 
 
 def _bot(interaction: discord.Interaction) -> ZigguratBot:
@@ -122,49 +116,9 @@ class Tapper:
         else:
             await self.show(interaction, lines, view, image=answer.zoom, hand=answer.hand)
 
-    async def guarded(
-        self,
-        interaction: discord.Interaction,
-        game_id: int,
-        work: Callable[[Player], Awaitable[None]],
-        *,
-        new_message: bool = False,
-    ) -> None:
-        """Run a click: acknowledged at once, refusals answered in place, failures
-        logged, done reported (and logged in one line, counted:
-        :class:`~bot.discord.interactions.Handled`)."""
-        bot = self.bot
-        handled = Handled(interaction, game_id)
-        try:
-            if interaction.guild_id is None or interaction.channel_id is None:
-                handled.refused("error.dm_only")
-                await bot.responder.answer_now(interaction, Text("error.dm_only"))
-                return
-            player = player_of(interaction)
-            if new_message:
-                await interaction.response.defer(ephemeral=True, thinking=True)
-            else:
-                await interaction.response.defer()  # DEFERRED_UPDATE_MESSAGE
-            try:
-                await work(player)
-            except Refusal as refusal:
-                handled.refused(refusal.text.key)
-                await self.show(interaction, [refusal.text], None)
-        except Exception:
-            handled.failed()
-            log.exception(
-                "picker click failed: interaction %s by user %s in channel %s",
-                interaction.id,
-                interaction.user.id,
-                interaction.channel_id,
-            )
-            try:
-                await self.show(interaction, [Text("error.internal")], None)
-            except Exception:
-                log.exception("could not answer interaction %s", interaction.id)
-        finally:
-            handled.done()
-            bot.interaction_done(interaction.id)
+    async def say(self, interaction: discord.Interaction, text: Text) -> None:
+        """A refusal or a failure, in place of the picker's menu."""
+        await self.show(interaction, [text], None)
 
     async def tap(
         self,
@@ -175,13 +129,20 @@ class Tapper:
     ) -> None:
         """One tap: the service's one call, and its answer shown."""
 
-        async def work(player: Player) -> None:
+        async def work(player: Player, handled: Handled) -> None:
             answer = await self.bot.service.tap(
                 interaction.channel_id or 0, player, token, list(picked), game_id=game_id
             )
             await self.answer(interaction, answer)
 
-        await self.guarded(interaction, game_id, work, new_message=token is None)
+        await guard(
+            interaction,
+            work,
+            say=self.say,
+            on_done=self.bot.interaction_done,
+            defer=THINKING if token is None else UPDATE,  # the Play button opens a new one
+            game=game_id,
+        )
 
 
 def _tapper(interaction: discord.Interaction) -> Tapper:
@@ -203,7 +164,7 @@ class PlayButton(
 
 class PickButton(
     discord.ui.DynamicItem[discord.ui.Button[discord.ui.View]],
-    template=rf"zg:pick:(?P<game_id>{ID}):{TOKEN}:(?P<what>[0-9]{{1,2}}|[rue])",
+    template=PICK_BUTTON,
 ):
     """A picker button: an option or a control (see the module docstring)."""
 
@@ -225,7 +186,7 @@ class PickButton(
 
 class PickSelect(
     discord.ui.DynamicItem[discord.ui.Select[discord.ui.View]],
-    template=rf"zg:pick:(?P<game_id>{ID}):{TOKEN}:s[0-9]?",
+    template=PICK_SELECT,
 ):
     """A picker select: its values are the chosen options' tokens."""
 
@@ -243,6 +204,3 @@ class PickSelect(
     async def callback(self, interaction: discord.Interaction) -> Any:
         values = [str(v) for v in getattr(self.item, "values", ())]  # none: a forged button
         await _tapper(interaction).tap(interaction, self.game_id, self.token, values)
-
-
-PICKER_ITEMS: tuple[type[discord.ui.DynamicItem[Any]], ...] = (PlayButton, PickButton, PickSelect)

@@ -10,8 +10,7 @@ Decisions:
   as every command; the service decides who may (any player of that game)
   and when (no unfinished game in the channel), and refuses with a reason.
 * It shares :class:`~bot.discord.game_button.GameButton` with the other
-  game buttons and imports nothing of :mod:`bot.discord.buttons`, so that
-  module can register this class without an import cycle.
+  game buttons; :mod:`bot.discord.items` registers it.
 """
 
 from __future__ import annotations
@@ -20,7 +19,8 @@ from typing import TYPE_CHECKING
 
 import discord
 
-from bot.discord.game_button import GameButton, game_template
+from bot.discord.custom_ids import game_template
+from bot.discord.game_button import GameButton
 from bot.service import Outcome, Player
 
 if TYPE_CHECKING:

@@ -11,20 +11,17 @@ from typing import TYPE_CHECKING, Any
 
 import discord
 
-from bot.discord.game_button import ID, MAX_LABEL
+from bot.discord.components import MAX_LABEL
+from bot.discord.custom_ids import RULES, rules_id
 from bot.service import Outcome, Player
 
 if TYPE_CHECKING:
     from bot.discord.client import ZigguratBot
 
-#: a game's name in a custom_id
-GAME = r"[a-z][a-z0-9_]{0,31}"
-RULES_PATTERN = rf"rules:{GAME}:{ID}$"
-
 
 class RulesButton(
     discord.ui.DynamicItem[discord.ui.Button[discord.ui.View]],
-    template=rf"zg:rules:(?P<game>{GAME}):(?P<page>{ID})",
+    template=RULES,
 ):
     """Show page ``page`` of the rules of ``game``."""
 
@@ -33,7 +30,7 @@ class RulesButton(
             discord.ui.Button(
                 label=(label or str(page + 1))[:MAX_LABEL],
                 style=discord.ButtonStyle.secondary,
-                custom_id=f"zg:rules:{game}:{page}",
+                custom_id=rules_id(game, page),
             )
         )
         self.game = game

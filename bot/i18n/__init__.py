@@ -1,9 +1,11 @@
 """Message catalogs: every user-facing string goes through :func:`t`.
 
-Catalogs are JSON files ``locales/<lang>/<domain>.json`` mapping a dotted key
-to a ``str.format`` template with named fields. All domains of a language are
-merged, so each game ships its own file (``tigris.json``) and the core has
-``core.json``. English is complete; another language falls back to English
+Catalogs are JSON files ``locales/<lang>/<prefix>.json`` mapping a dotted key
+to a ``str.format`` template with named fields. A key lives in the file named
+by its first segment (``cmd.tikal.move`` in ``cmd.json``, ``tikal.render.ap``
+in ``tikal.json``; a game's image labels are ``<game>.render.*``), with the
+same files in every language; all files of a language are merged and a key
+found twice is an error. English is complete; another language falls back to English
 key by key. Discord locales (``zh-CN``, ``ko``, ``en-US``...) map to a
 catalog language with :func:`language_of`.
 

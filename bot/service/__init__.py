@@ -11,10 +11,11 @@ call :class:`GameService`, which composes one part per seam:
 * :mod:`~bot.service.tapping` — the move picker (:mod:`~bot.service.picker`,
   :mod:`~bot.service.menus`): one call per tap, answering the seat's next
   menu or the step it played;
-* :mod:`~bot.service.reach` — closed DMs and kept messages, for the adapter;
+* closed DMs and kept messages, the adapter's memory: the store's own
+  methods, passed through as they are (``dms_closed``, ``remember_message``…);
 * :mod:`~bot.service.seats` — the host's clock controls, resigning, handing a
   seat over, automatic answers, notification choices;
-* :mod:`~bot.service.table` and :mod:`~bot.service.autoplay` — the turn
+* :mod:`~bot.service.turn_clock` and :mod:`~bot.service.autoplay` — the turn
   clock, absent seats, and the decisions the table takes for a seat;
 * :mod:`~bot.service.after` — rematch, export (:mod:`~bot.service.record`,
   :mod:`~bot.service.animation`) and statistics;
@@ -53,7 +54,6 @@ from bot.service.outcome import (
     StepKind,
 )
 from bot.service.play import Play
-from bot.service.reach import Reach
 from bot.service.reading import Reading, help_lines, rules_page
 from bot.service.seats import Seats
 from bot.service.tapping import TapAnswer, Tapping
@@ -106,7 +106,6 @@ class GameService:
         self.play = Play(self.ctx)
         self.clock_part = Clock(self.ctx, self.play)
         self.reading = Reading(self.ctx)
-        self.reach = Reach(self.ctx)
         self.seats = Seats(self.ctx, self.play)
         self.after = After(self.ctx, self.lobby)
         self.tapping = Tapping(self.ctx, self.play)
@@ -137,14 +136,15 @@ class GameService:
         self.legal_values = self.reading.legal_values
         self.tap = self.tapping.tap
         self.press = self.tapping.press
-        self.dms_closed = self.reach.dms_closed
-        self.mark_dms_closed = self.reach.mark_dms_closed
-        self.mark_dms_open = self.reach.mark_dms_open
-        self.note_dm_announcement = self.reach.note_dm_announcement
-        self.remember_message = self.reach.remember_message
-        self.message = self.reach.message
-        self.forget_message = self.reach.forget_message
-        self.message_content = self.reach.message_content
+        # the adapter's memory (closed DMs, kept messages), straight from the store
+        self.dms_closed = store.dms_closed
+        self.mark_dms_closed = store.mark_dms_closed
+        self.mark_dms_open = store.mark_dms_open
+        self.note_dm_announcement = store.note_dm_announcement
+        self.remember_message = store.set_message
+        self.message = store.message
+        self.forget_message = store.forget_message
+        self.message_content = store.message_content
         self.pause = self.seats.pause
         self.resume = self.seats.resume
         self.extend = self.seats.extend

@@ -63,7 +63,7 @@ from bot.service.lobby import Lobby, parse_options
 from bot.service.names import seat_name
 from bot.service.outcome import Outcome, Player, Refusal
 from bot.service.record import Board, RecordError, boards, document, dumps, exported_moves
-from bot.service.table import RESIGNED
+from bot.service.turn_clock import RESIGNED
 from bot.store import ChannelBusy, GameRow, PlayerResults
 
 log = logging.getLogger(__name__)

@@ -11,7 +11,7 @@ Decisions:
   change the outcome. It is never the default.
 * Nothing is played automatically when no member's seat is left playing (a
   game of absent players waits for its host, even beside computer seats), and never more than
-  :data:`~bot.service.table.MAX_AUTOPLAY` decisions after one step.
+  :data:`~bot.service.turn_clock.MAX_AUTOPLAY` decisions after one step.
 * These moves are committed with the step that led to them, as one
   transaction, and announced in its one public message.
 """
@@ -25,7 +25,7 @@ from typing import Any
 from bot.games.base import Event, RuleError
 from bot.i18n import Text
 from bot.service.loaded import LoadedGame
-from bot.service.table import ABSENT_SEAT, MAX_AUTOPLAY, PLAYING, RESIGNED
+from bot.service.turn_clock import ABSENT_SEAT, MAX_AUTOPLAY, PLAYING, RESIGNED
 from bot.store import NewMove
 
 log = logging.getLogger(__name__)

@@ -8,7 +8,7 @@ Decisions:
 * Deadlines are named by the engine (``round:3``); when one expires, the
   engine's timeout actions for that name are applied as one batch with one
   public message (:meth:`bot.service.play.Play.timeouts`).
-* The turn clock (:mod:`bot.service.table`) has three timers: ``half`` and
+* The turn clock (:mod:`bot.service.turn_clock`) has three timers: ``half`` and
   ``soon`` remind the awaited players when their time runs out; ``turn``
   plays their timeout actions.
 * A timer leaves the store in the transaction that commits what it does,
@@ -61,7 +61,7 @@ from bot.service.context import COMPUTER_TIMER, Context
 from bot.service.loaded import LoadedGame
 from bot.service.outcome import Outcome, Refusal
 from bot.service.play import Play
-from bot.service.table import clock_seconds, clock_timers
+from bot.service.turn_clock import clock_seconds, clock_timers
 from bot.store import GameRow, TimerRow
 
 log = logging.getLogger(__name__)

@@ -24,8 +24,8 @@ Decisions:
   the two. A restart or a SIGKILL loses nothing.
 * **Off the event loop, outside the lock.** When the timer fires, each
   awaited computer seat's plan is decided in a process pool of its own
-  (:data:`WORKERS` processes from a fork server, apart from the drawing
-  processes, so a long decision never delays an image), given only the
+  (:data:`WORKERS` processes, a :class:`~bot.service.workers.WorkerPool` apart
+  from the drawing processes, so a long decision never delays an image), given only the
   engine, the dumped state, the seat, the level and a seed derived from (game,
   version, seat): a retried decision is the same. No lock is held meanwhile:
   a human answered in between is never kept waiting. The bot starts them
@@ -63,11 +63,7 @@ from __future__ import annotations
 
 import asyncio
 import logging
-import multiprocessing
 import os
-import pickle
-from concurrent.futures import ProcessPoolExecutor, ThreadPoolExecutor
-from concurrent.futures.process import BrokenProcessPool
 from typing import Any
 
 from bot.games.base import Event, GameEngine, RuleError, TurnShape
@@ -76,11 +72,11 @@ from bot.i18n import Text, t
 from bot.service import announce
 from bot.service.autoplay import play_for_seats
 from bot.service.context import Context
-from bot.service.drawing import watch_bot
 from bot.service.loaded import LoadedGame
 from bot.service.outcome import Outcome, Refusal, StepKind, classify
 from bot.service.play import Play, final_results, off_loop
 from bot.service.seeds import decision_seed
+from bot.service.workers import WorkerPool
 from bot.store import KEEP, GameRow, NewMove, StepWrite, TimerGone, TimerRow, VersionConflict
 
 log = logging.getLogger(__name__)
@@ -95,9 +91,6 @@ MAX_TRIES = 4
 KIND = "computer"
 #: how much lower than the bot's the deciding processes' CPU priority is
 NICENESS = 10
-
-_processes: ProcessPoolExecutor | None = None
-_THREADS = ThreadPoolExecutor(max_workers=WORKERS, thread_name_prefix="ziggurat-computer")
 
 
 # -- seats ----------------------------------------------------------------------------
@@ -130,26 +123,17 @@ def parse_level(level: str | None) -> str:
 # -- the deciding processes -------------------------------------------------------------
 
 
-def _deciding_process(pid: int) -> None:
-    """Initializer of a deciding process: it ends with the bot (``pid``) and yields the
-    cores to the bot and its drawing processes (:data:`NICENESS`)."""
-    watch_bot(pid)
+def _lower_priority() -> None:
+    """Setup of a deciding process: it yields the cores to the bot and its drawing
+    processes (:data:`NICENESS`)."""
     try:
         os.nice(NICENESS)
     except OSError:  # not allowed here: it decides at the bot's priority
         log.warning("could not lower a deciding process's priority", exc_info=True)
 
 
-def _process_pool() -> ProcessPoolExecutor:
-    global _processes
-    if _processes is None:
-        _processes = ProcessPoolExecutor(
-            max_workers=WORKERS,
-            mp_context=multiprocessing.get_context("forkserver"),
-            initializer=_deciding_process,
-            initargs=(os.getpid(),),
-        )
-    return _processes
+#: the deciding processes
+POOL = WorkerPool(WORKERS, "ziggurat-decide", setup=_lower_priority)
 
 
 def _ready() -> int:
@@ -161,15 +145,13 @@ def _niceness() -> int:
 
 
 def warm_up() -> None:
-    """Start the deciding processes now (the bot's start), without waiting for them; a
-    failure is logged and the first decision starts them again."""
-    if _processes is not None:
+    """Start the deciding processes now (the bot's start, on its event loop); a failure
+    is logged and the first decision starts them again."""
+    if POOL.started:
         return
     try:
-        pool = _process_pool()
-        for _ in range(WORKERS):
-            pool.submit(_ready)
-    except (BrokenProcessPool, OSError, RuntimeError):
+        POOL.start(asyncio.get_running_loop())
+    except (OSError, RuntimeError):
         log.warning("could not start the deciding processes", exc_info=True)
 
 
@@ -184,31 +166,14 @@ def decide_text(
     return [str(action) for action in plan]
 
 
-def _sendable(engine: GameEngine[Any, Any]) -> bool:
-    try:
-        pickle.dumps(engine)
-    except Exception:
-        return False
-    return True
-
-
 async def decided(
     engine: GameEngine[Any, Any], state: Any, seat: int, level: str, seed: int
 ) -> list[str]:
     """:func:`decide_text` in a deciding process (on a thread when the engine cannot be
     sent, or the processes failed)."""
-    global _processes
-    loop = asyncio.get_running_loop()
-    if _sendable(engine):
-        pool = _process_pool()
-        try:
-            return await loop.run_in_executor(pool, decide_text, engine, state, seat, level, seed)
-        except (BrokenProcessPool, OSError):
-            log.warning("the deciding processes failed; deciding on a thread", exc_info=True)
-            if _processes is pool:
-                _processes = None
-                pool.shutdown(wait=False, cancel_futures=True)
-    return await loop.run_in_executor(_THREADS, decide_text, engine, state, seat, level, seed)
+    plan, _ = await POOL.run(decide_text, engine, state, seat, level, seed)
+    steps: list[str] = plan
+    return steps
 
 
 # -- playing them ------------------------------------------------------------------------

@@ -52,7 +52,7 @@ from bot.service.loaded import LoadedGame, seated
 from bot.service.names import clean_name
 from bot.service.outcome import Player, Refusal
 from bot.service.seeds import answer_delay
-from bot.service.table import PLAYING
+from bot.service.turn_clock import PLAYING
 from bot.store import GameRow, Store, VersionConflict, storable
 from bot.store.base import seat_secret
 

@@ -24,7 +24,7 @@ from bot.games.base import GameEngine, GameType, PlayerLabel, RuleError
 from bot.i18n import Text
 from bot.service.menus import clipped
 from bot.service.outcome import Refusal
-from bot.service.table import PLAYING, RESIGNED
+from bot.service.turn_clock import PLAYING, RESIGNED
 from bot.store import SEAT_FIELDS, GameRow, SeatRow
 
 

@@ -56,7 +56,7 @@ from bot.service.outcome import (
     Player,
     Refusal,
 )
-from bot.service.table import all_options, clock_seconds, clock_timers
+from bot.service.turn_clock import all_options, clock_seconds, clock_timers
 from bot.store import KEEP, ChannelBusy, GameRow, VersionConflict
 
 #: Discord's 5 rows a message, one for the buttons: at most this many option menus

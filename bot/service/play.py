@@ -25,7 +25,7 @@ Decisions:
   (:mod:`bot.service.replay`), so a game still replays exactly from its
   seed and log.
 * Timers: a hand-off starts the new decision's turn clock when the game has
-  one (:mod:`bot.service.table`), else arms the reminder one interval from
+  one (:mod:`bot.service.turn_clock`), else arms the reminder one interval from
   now; a sealed submission or a step in the same turn leaves them alone;
   nothing is armed while the host has paused the game. The engine's named
   deadlines are written with every step: a name seen for the first time
@@ -84,7 +84,7 @@ from bot.service.context import Context
 from bot.service.loaded import LoadedGame, seated
 from bot.service.outcome import Outcome, Player, Refusal, StepKind, classify
 from bot.service.replay import UNDO, rebuild, standing
-from bot.service.table import (
+from bot.service.turn_clock import (
     ABSENT_SEAT,
     PLAYING,
     absent_after,

@@ -44,7 +44,7 @@ from bot.service.loaded import LoadedGame, seat_text
 from bot.service.lobby import options_text, seat_colours
 from bot.service.outcome import Choice, ChoiceKind, Outcome, Player, PrivateMessage, Refusal
 from bot.service.replay import standing
-from bot.service.table import RESIGNED
+from bot.service.turn_clock import RESIGNED
 
 log = logging.getLogger(__name__)
 

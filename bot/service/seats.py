@@ -41,7 +41,7 @@ from bot.service.loaded import LoadedGame
 from bot.service.names import seat_name
 from bot.service.outcome import Choice, ChoiceKind, Outcome, Player, PrivateMessage, Refusal
 from bot.service.play import Play
-from bot.service.table import ABSENT_SEAT, DAY, PLAYING, RESIGNED, clock_seconds, clock_timers
+from bot.service.turn_clock import ABSENT_SEAT, DAY, PLAYING, RESIGNED, clock_seconds, clock_timers
 from bot.store import StoreError, VersionConflict
 
 NOTIFY = ("channel", "dm", "both", "off")

@@ -4,7 +4,8 @@ from __future__ import annotations
 
 from typing import Any
 
-from bot.discord.delivery import MAX_CONTENT, Delivery, split_content
+from bot.discord.delivery import Delivery
+from bot.discord.messages import MAX_CONTENT, split_content
 from bot.i18n import Text
 from bot.service import Outcome
 

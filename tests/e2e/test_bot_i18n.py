@@ -84,8 +84,8 @@ def test_every_product_game_command_is_translated(lang: str) -> None:
 
 @pytest.mark.parametrize("lang", ["zh", "zh-TW", "ko"])
 def test_translations_match_english(lang: str) -> None:
-    english = json.loads((LOCALES_DIR / "en" / "discord.json").read_text("utf-8"))
-    other = json.loads((LOCALES_DIR / lang / "discord.json").read_text("utf-8"))
+    english = json.loads((LOCALES_DIR / "en" / "cmd.json").read_text("utf-8"))
+    other = json.loads((LOCALES_DIR / lang / "cmd.json").read_text("utf-8"))
     assert other.keys() <= english.keys()
     for key, template in other.items():
         assert placeholders(template) == placeholders(english[key]), key

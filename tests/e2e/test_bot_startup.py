@@ -15,7 +15,7 @@ import discord.http
 import pytest
 
 from bot.config import Settings
-from bot.discord.client import Backoff, serve
+from bot.discord.lifecycle import Backoff, serve
 from bot.i18n import t
 from bot.logs import OneLineFormatter
 
@@ -195,7 +195,7 @@ async def test_rejected_token_is_explained(
     fake_discord: FakeDiscord, tmp_path: Path, capsys: pytest.CaptureFixture[str]
 ) -> None:
     from bot.config import Settings
-    from bot.discord.client import serve
+    from bot.discord.lifecycle import serve
 
     settings = Settings(
         token="not-the-token",
@@ -216,7 +216,7 @@ async def test_serve_runs_until_sigterm(fake_discord: FakeDiscord, tmp_path: Pat
     import signal
 
     from bot.config import Settings
-    from bot.discord.client import serve
+    from bot.discord.lifecycle import serve
 
     settings = Settings(
         token=fake_discord.token,
@@ -310,7 +310,7 @@ async def test_discord_unreachable_at_start_is_retried_with_one_line_per_attempt
     """Login refused (no network): backoff, one warning per attempt; then Discord comes up."""
     monkeypatch.setattr(discord.http.Route, "BASE", f"http://127.0.0.1:{closed_port()}/api/v10")
     stop = asyncio.Event()
-    with collecting("bot.discord.client", "cannot reach Discord") as retries:
+    with collecting("bot.discord.lifecycle", "cannot reach Discord") as retries:
         task = asyncio.create_task(
             serve(
                 quick_settings(fake_discord, tmp_path / "retry.db"),
@@ -350,7 +350,7 @@ async def test_gateway_unreachable_at_start_is_retried(
     gateway = discord.gateway.DiscordWebSocket
     monkeypatch.setattr(gateway, "DEFAULT_GATEWAY", yarl.URL(f"ws://127.0.0.1:{closed_port()}/"))
     stop = asyncio.Event()
-    with collecting("bot.discord.client", "cannot reach Discord") as retries:
+    with collecting("bot.discord.lifecycle", "cannot reach Discord") as retries:
         task = asyncio.create_task(
             serve(
                 quick_settings(fake_discord, tmp_path / "gateway.db"),

@@ -340,7 +340,7 @@ def test_dockerignore_sends_only_the_package_sources() -> None:
         "README.md",
         "bot/__main__.py",
         "bot/discord/client.py",
-        "bot/i18n/locales/en/core.json",
+        "bot/i18n/locales/en/cmd.json",
         "renderer/tigris.py",
     ):
         assert sent_to_docker(path, patterns), path

@@ -8,11 +8,8 @@ async def test_the_deciding_processes_yield_the_cores_to_the_bot() -> None:
 
     from bot.service import computer
 
-    loop = asyncio.get_running_loop()
-    pool = computer._process_pool()
-    pid, niceness = await asyncio.gather(
-        loop.run_in_executor(pool, computer._ready),
-        loop.run_in_executor(pool, computer._niceness),
+    (pid, where), (niceness, _) = await asyncio.gather(
+        computer.POOL.run(computer._ready), computer.POOL.run(computer._niceness)
     )
-    assert pid != os.getpid()
+    assert where == "process" and pid != os.getpid() and pid in computer.POOL.pids()
     assert niceness == min(19, os.nice(0) + computer.NICENESS)

@@ -29,7 +29,7 @@ from bot.config import (
     database_problem,
     demo_dir,
 )
-from bot.discord.client import serve
+from bot.discord.lifecycle import serve
 from bot.i18n import t
 
 ROOT = Path(__file__).resolve().parents[2]

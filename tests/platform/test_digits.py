@@ -18,15 +18,14 @@ import pytest
 from bot import plugins
 from bot.admin import parse_guild
 from bot.config import parse_guild_id, parse_metrics_port, parse_shards
-from bot.discord.buttons import DYNAMIC_ITEMS, StaleButton
+from bot.discord.buttons import StaleButton
 from bot.discord.interactions import game_of
-from bot.discord.lobby_buttons import LOBBY_ITEMS
-from bot.discord.picking import PICKER_ITEMS
+from bot.discord.items import DYNAMIC_ITEMS
 from bot.games.base import RuleError
 from bot.games.notation import ascii_int
 from bot.service import GameService, Refusal
 from bot.service.pick_token import BadToken, Pending
-from bot.service.table import absent_after
+from bot.service.turn_clock import absent_after
 from bot.store import Store
 from tests.conftest import ALICE, BOB, CHANNEL, GUILD
 from tests.support.seated import open_game
@@ -123,7 +122,7 @@ def _custom_ids(number: str) -> list[str]:
 
 @pytest.mark.parametrize("word", [w for w in HOSTILE if w])
 def test_no_button_reads_a_hostile_number_in_its_custom_id(word: str) -> None:
-    items: list[Any] = [*DYNAMIC_ITEMS, *PICKER_ITEMS, *LOBBY_ITEMS]
+    items: list[Any] = [*DYNAMIC_ITEMS]
     for custom_id in _custom_ids(word):
         matched = [
             item.__name__

@@ -43,6 +43,18 @@ def test_every_literal_key_in_the_code_is_in_the_english_catalog() -> None:
     assert missing == []
 
 
+def test_each_file_holds_the_keys_of_its_prefix_in_every_language() -> None:
+    layout = sorted(p.name for p in (LOCALES_DIR / "en").glob("*.json"))
+    assert "cmd.json" in layout
+    for lang in LANGUAGES:
+        assert sorted(p.name for p in (LOCALES_DIR / lang).glob("*.json")) == layout, lang
+        for name in layout:
+            entries = json.loads((LOCALES_DIR / lang / name).read_text("utf-8"))
+            prefix = name.removesuffix(".json") + "."
+            strays = sorted(k for k in entries if not k.startswith(prefix))
+            assert entries and strays == [], f"{lang}/{name}: {strays}"
+
+
 @pytest.mark.parametrize("lang", [lang for lang in LANGUAGES if lang != "en"])
 def test_translations_keep_the_placeholders(lang: str) -> None:
     for path in (LOCALES_DIR / lang).glob("*.json"):

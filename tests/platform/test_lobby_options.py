@@ -11,7 +11,7 @@ from bot.games.base import OptionSpec
 from bot.i18n import LANGUAGES, has_key
 from bot.service import GameService, Player, Refusal
 from bot.service.lobby import options_text, parse_options
-from bot.service.table import all_options
+from bot.service.turn_clock import all_options
 from bot.store import Store
 from tests.conftest import ALICE, BOB, CAROL, CHANNEL, GUILD
 

@@ -18,7 +18,7 @@ Decisions:
   in backticks, no placeholder in capitals (``SPACE ROTATION``, ``SLOT``,
   ``support N``), no bare verb notation (``place C4 2``).
 * A random game does not reach every line, so the games' catalogs are also
-  read whole: every string of a game's domain and of the renderer's and the
+  read whole: every string of a game's domain (its renderer's too) and the
   picker's, translated, has no Latin-letter word outside typed notation
   (``code`` spans: the refusals of a typed move quote it), placeholders and
   the same allowances. Only the slash commands' own texts (``cmd.*``, where a
@@ -55,7 +55,7 @@ CATALOG_PLACEHOLDER = re.compile(r"\{[^}]*\}")
 #: Discord's markup as a catalog writes it, around a placeholder (``<t:{when}:R>``)
 CATALOG_MARKUP = re.compile(r"<(?:t:|@!?|#)\{\w+\}(?::[tTdDfFR])?>")
 #: the catalog domains every string of which a player may read in a game
-GAME_DOMAINS = ("tikal", "tigris", "temple", "render", "picker")
+GAME_DOMAINS = ("tikal", "tigris", "temple", "picker")
 
 #: (game, members, computers, options): every game and mode
 CASES = [

@@ -20,7 +20,7 @@ from prometheus_client.parser import text_string_to_metric_families
 
 from bot import games, metrics
 from bot.config import Settings
-from bot.discord.client import serve
+from bot.discord.lifecycle import serve
 from bot.games.base import GameType
 from bot.i18n import t
 from bot.service import GameService

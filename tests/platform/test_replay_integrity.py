@@ -26,7 +26,7 @@ from hypothesis import strategies as st
 from bot import games, plugins
 from bot.service import GameService, Player, Refusal
 from bot.service.replay import replay
-from bot.service.table import RESIGNED
+from bot.service.turn_clock import RESIGNED
 from bot.store import GameRow, Store
 from tests.conftest import ALICE, BOB, BOTH_BACKENDS, CAROL, CHANNEL, DAVE
 from tests.support.postgres import PostgresServer

@@ -290,7 +290,7 @@ def temple_images(lang: str) -> list[bytes]:
 
 
 GAMES: dict[str, tuple[Any, Callable[[str], list[bytes]], str]] = {
-    "tigris": (tigris, tigris_images, "render.tigris.treasures"),
+    "tigris": (tigris, tigris_images, "tigris.render.treasures"),
     "tikal": (tikal, lambda lang: [tikal_public(lang)], "tikal.render.treasures"),
     "temple": (temple, temple_images, "temple.render.supply"),
 }

@@ -1,6 +1,6 @@
 """The Tigris & Euphrates images in English, Chinese and Korean.
 
-Every word on the images comes from the catalog (``render.tigris.*`` and the
+Every word on the images comes from the catalog (``tigris.render.*`` and the
 colour names ``tigris.colour.*``). A language the installed fonts cannot draw
 is replaced by English for the whole image. With the CJK subset shipped in
 ``renderer/fonts/`` every catalog language is drawn on every machine, so no test
@@ -9,7 +9,6 @@ depends on a system font."""
 from __future__ import annotations
 
 import io
-import json
 import re
 from pathlib import Path
 
@@ -17,10 +16,11 @@ import pytest
 import tigris_sample_views as samples
 from PIL import Image, ImageChops
 
-from bot.i18n import LOCALES_DIR, catalog, t
+from bot.i18n import catalog, t
 from renderer import common, tigris
 from renderer.common import font_stack
 from renderer.tigris import BOARD_H, BOARD_W
+from tests.support.catalog_files import family
 
 LANGS = ("en", "zh", "zh-TW", "ko")
 OTHERS = [lang for lang in LANGS if lang != "en"]
@@ -58,15 +58,15 @@ def drawable(lang: str) -> bool:
 
 
 def read_catalog(lang: str) -> dict[str, str]:
-    return json.loads((LOCALES_DIR / lang / "render.json").read_text("utf-8"))
+    return family(lang, "tigris.render")
 
 
 # --------------------------------------------------------------------------- catalog
 
 
 def test_labels_come_from_the_catalog():
-    assert t("en", "render.tigris.bag") == "bag"
-    assert t("en", "render.tigris.phase.action", count=1) == "to play · actions left: 1"
+    assert t("en", "tigris.render.bag") == "bag"
+    assert t("en", "tigris.render.phase.action", count=1) == "to play · actions left: 1"
     assert tigris.colour_name("en", "black") == "black"
     assert tigris.colour_name("zh", "red") == t("zh", "tigris.colour.red")
     assert tigris.colour_name("ko", "purple") == "purple"  # bad data is shown as given
@@ -74,7 +74,7 @@ def test_labels_come_from_the_catalog():
 
 
 def test_every_key_the_renderer_uses_is_in_english_and_checked_for_glyphs():
-    used = set(re.findall(r'"((?:render\.)?tigris\.[a-z0-9_.]+)"', SOURCE))
+    used = set(re.findall(r'"(tigris\.[a-z0-9_.]+)"', SOURCE))
     used |= set(tigris.COLOUR_KEYS.values()) | set(tigris.LEADERS_KEYS.values())
     used |= set(tigris.LETTER_KEYS.values())
     assert len(used) > 25
@@ -88,7 +88,7 @@ def test_translations_are_complete_and_keep_the_placeholders(lang):
     english, other = read_catalog("en"), read_catalog(lang)
     assert other.keys() == english.keys()
     for key, text in other.items():
-        assert key.startswith("render.tigris."), key
+        assert key.startswith("tigris.render."), key
         assert sorted(PLACEHOLDER.findall(text)) == sorted(PLACEHOLDER.findall(english[key])), key
         assert text.strip() and text != english[key], key
     for colour in tigris.TILE_ORDER:  # the game's own colour names are reused
@@ -151,7 +151,7 @@ def test_traditional_and_simplified_images_differ():
 
 @pytest.mark.parametrize("lang", OTHERS)
 def test_one_undrawable_label_switches_the_whole_image_to_english(lang, monkeypatch):
-    monkeypatch.setitem(catalog(lang), "render.tigris.bag", f"{NO_FONT_HAS_IT} ok")
+    monkeypatch.setitem(catalog(lang), "tigris.render.bag", f"{NO_FONT_HAS_IT} ok")
     assert tigris.image_language(lang) == "en"
     view = samples.early_view()
     assert public(view, lang) == public(view, "en")
@@ -161,8 +161,8 @@ def test_changing_a_catalog_entry_changes_the_image(monkeypatch):
     view = samples.late_view()
     before = decode(public(view, "en"))
     private_before = decode(tigris.render_private(samples.private_view(), samples.PLAYERS[0]))
-    monkeypatch.setitem(catalog("en"), "render.tigris.bag", "sack")
-    monkeypatch.setitem(catalog("en"), "render.tigris.your_hand", "Tiles")
+    monkeypatch.setitem(catalog("en"), "tigris.render.bag", "sack")
+    monkeypatch.setitem(catalog("en"), "tigris.render.your_hand", "Tiles")
     after = decode(public(view, "en"))
     box = (0, BOARD_H, BOARD_W, after.height)
     assert differs(before.crop(box), after.crop(box))
@@ -208,18 +208,18 @@ def test_labels_fit_their_boxes(lang):
     ``_draw_hand``); measured in the language the image is drawn in."""
     drawn = tigris.image_language(lang)
     small, hand_font = font_stack(24), font_stack(22)
-    bag = small.width(t(drawn, "render.tigris.bag"))
-    treasures = small.width(t(drawn, "render.tigris.treasures"))
+    bag = small.width(t(drawn, "tigris.render.bag"))
+    treasures = small.width(t(drawn, "tigris.render.treasures"))
     assert bag + treasures <= 220  # right block: 434 px minus icons and counts
-    assert small.width(t(drawn, "render.tigris.monuments_left")) <= 148  # before 6 monuments
-    assert hand_font.width(t(drawn, "render.tigris.hand")) <= 148  # end of a player card
+    assert small.width(t(drawn, "tigris.render.monuments_left")) <= 148  # before 6 monuments
+    assert hand_font.width(t(drawn, "tigris.render.hand")) <= 148  # end of a player card
     slot = (tigris.PRIVATE_W - 60) / tigris.HAND_SLOTS - 8
     caption, word = font_stack(24, bold=True), font_stack(22)
     for colour in tigris.TILE_ORDER:
         name = tigris.colour_name(drawn, colour)
         extra = "" if name == colour else " " + colour
         assert caption.width(name) + word.width(extra) <= slot, colour
-    hint = hand_font.width(t(drawn, "render.tigris.score_hint"))
+    hint = hand_font.width(t(drawn, "tigris.render.score_hint"))
     assert hint <= 376  # right of the points row of the private image
 
 

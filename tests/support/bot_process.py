@@ -5,7 +5,7 @@
 the usual settings (``DISCORD_TOKEN``, ``ZIGGURAT_DB``, ...), points
 discord.py at the fake, registers the Oracle test game next to the built-in
 games, configures logging as ``python -m bot`` does and runs
-:func:`bot.discord.client.serve`, the production entry point.
+:func:`bot.discord.lifecycle.serve`, the production entry point.
 """
 
 from __future__ import annotations
@@ -23,7 +23,7 @@ import yarl
 
 from bot import games, plugins
 from bot.config import Settings
-from bot.discord.client import serve
+from bot.discord.lifecycle import serve
 from bot.logs import configure_logging
 from tests.conftest import register_oracle
 

@@ -43,7 +43,7 @@ from bot.service import ChoiceKind, GameService, Outcome, Player, Refusal, annou
 from bot.service.loaded import LoadedGame
 from bot.service.menus import Menu
 from bot.service.replay import Replayer
-from bot.service.table import all_options
+from bot.service.turn_clock import all_options
 from bot.store import GameRow
 
 #: the members who play (one with a name full of control characters)

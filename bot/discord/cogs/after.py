@@ -14,10 +14,11 @@ Decisions:
   own ``attachment_size_limit`` should Discord report less.
 * Outcomes carry images, not files, so this one command answers by itself
   rather than through :class:`~bot.discord.delivery.Delivery`, but with the
-  same layers: a DM is refused at once, the answer is deferred, a
-  :class:`~bot.service.Refusal` is answered with its reason, anything else is
-  logged and answered with ``error.internal``, and the interaction is
-  reported done either way (tests wait on that).
+  same guarded path (:func:`bot.discord.interactions.guard`): a DM is refused
+  at once, the answer is deferred, a :class:`~bot.service.Refusal` is
+  answered with its reason, anything else is logged and answered with
+  ``error.internal``, and the interaction is logged, counted and reported
+  done either way (tests wait on that).
 * ``/stats`` answers ephemerally in the asker's language; it never pings
   (names, not mentions).
 """
@@ -32,12 +33,12 @@ import discord
 from discord import app_commands
 from discord.ext import commands
 
-from bot.discord.commands import Param, build_command
-from bot.discord.delivery import locale_language, render
-from bot.discord.interactions import Responder, player_of
+from bot.discord.commands import Param, build_command, game_group
+from bot.discord.interactions import Handled, guard
+from bot.discord.messages import locale_language, render
 from bot.discord.translator import L
 from bot.i18n import Text
-from bot.service import Outcome, Player, Refusal
+from bot.service import Outcome, Player
 from bot.service.after import EXPORT_BUDGET, Export
 
 if TYPE_CHECKING:
@@ -63,9 +64,7 @@ class AfterCog(commands.Cog):
         self._group: app_commands.Group | None = None
 
     async def cog_load(self) -> None:
-        group = next((c for c in self.bot.tree.get_commands() if c.name == "game"), None)
-        if not isinstance(group, app_commands.Group):
-            raise RuntimeError("AfterCog needs the /game group: load LobbyCog first")
+        group = game_group(self.bot.tree)
         group.add_command(self.export_command)
         self._group = group
         self.bot.tree.add_command(self.stats_command)
@@ -94,34 +93,15 @@ class AfterCog(commands.Cog):
     # -- /game export -------------------------------------------------------------
 
     async def export(self, interaction: discord.Interaction, values: dict[str, Any]) -> None:
-        try:
-            if interaction.guild_id is None or interaction.channel_id is None:
-                await Responder.answer_now(interaction, Text("error.dm_only"))
-                return
-            await self._export(interaction)
-        finally:
-            self.bot.interaction_done(interaction.id)
+        async def work(player: Player, handled: Handled) -> None:
+            await self._export(interaction, handled)
 
-    async def _export(self, interaction: discord.Interaction) -> None:
-        try:
-            await interaction.response.defer(ephemeral=True, thinking=True)
-        except discord.HTTPException:
-            log.warning("could not acknowledge interaction %s in time", interaction.id)
-            return
+        await guard(interaction, work, say=self._say, on_done=self.bot.interaction_done)
+
+    async def _export(self, interaction: discord.Interaction, handled: Handled) -> None:
         budget = min(EXPORT_BUDGET, int(getattr(interaction, "filesize_limit", EXPORT_BUDGET)))
-        try:
-            exported = await self.service.export(interaction.channel_id or 0, budget=budget)
-        except Refusal as refusal:
-            await self._say(interaction, refusal.text)
-            return
-        except Exception:
-            log.exception(
-                "export failed in channel %s for user %s",
-                interaction.channel_id,
-                player_of(interaction).id,
-            )
-            await self._say(interaction, Text("error.internal"))
-            return
+        exported = await self.service.export(interaction.channel_id or 0, budget=budget)
+        handled.game = exported.game_id
         try:
             await interaction.edit_original_response(
                 content=render(exported.lines, locale_language(interaction.locale))[:2000],
@@ -129,14 +109,15 @@ class AfterCog(commands.Cog):
                 allowed_mentions=discord.AllowedMentions.none(),
             )
         except discord.HTTPException:
+            handled.failed()
             log.exception("could not upload the export of game %s", exported.game_id)
-            await self._say(interaction, Text("after.error.export_upload"))
+            try:
+                await self._say(interaction, Text("after.error.export_upload"))
+            except discord.HTTPException:
+                log.exception("could not answer interaction %s", interaction.id)
 
     async def _say(self, interaction: discord.Interaction, text: Text) -> None:
-        try:
-            await self.bot.delivery.ephemeral(interaction, [text])
-        except discord.HTTPException:
-            log.exception("could not answer interaction %s", interaction.id)
+        await self.bot.delivery.ephemeral(interaction, [text])
 
 
 def _files(exported: Export) -> list[discord.File]:
@@ -144,3 +125,8 @@ def _files(exported: Export) -> list[discord.File]:
     if exported.animation is not None:
         files.append(discord.File(io.BytesIO(exported.animation), filename=exported.animation_name))
     return files
+
+
+async def setup(bot: ZigguratBot) -> None:
+    """The extension's entry point (``bot.load_extension``)."""
+    await bot.add_cog(AfterCog(bot))

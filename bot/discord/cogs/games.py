@@ -34,8 +34,8 @@ from discord import app_commands
 from discord.ext import commands
 
 from bot.discord.commands import Param, build_command
-from bot.discord.delivery import locale_language
 from bot.discord.interactions import player_of
+from bot.discord.messages import locale_language
 from bot.discord.translator import L
 from bot.games.base import GameEngine, Suggestion
 from bot.games.notation import Verb
@@ -157,3 +157,8 @@ class GamesCog(commands.Cog):
     async def cog_unload(self) -> None:
         for group in self.groups:
             self.bot.tree.remove_command(group.name)
+
+
+async def setup(bot: ZigguratBot) -> None:
+    """The extension's entry point (``bot.load_extension``)."""
+    await bot.add_cog(GamesCog(bot))

@@ -72,3 +72,8 @@ class HelpCog(commands.Cog):
             return Outcome(reply=help_lines(self.bot.service.registry, game))
 
         await self.bot.responder.run(interaction, work, game_command=False, guild_only=False)
+
+
+async def setup(bot: ZigguratBot) -> None:
+    """The extension's entry point (``bot.load_extension``)."""
+    await bot.add_cog(HelpCog(bot))

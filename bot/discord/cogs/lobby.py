@@ -28,7 +28,7 @@ from bot.discord.translator import L
 from bot.games.base import GameType, OptionSpec
 from bot.i18n import Text, has_key, t
 from bot.service import Outcome, Player, Refusal
-from bot.service.table import all_options
+from bot.service.turn_clock import all_options
 
 if TYPE_CHECKING:
     from bot.discord.client import ZigguratBot
@@ -213,3 +213,8 @@ class LobbyCog(commands.Cog):
             return outcome
 
         await self.bot.responder.run(interaction, work, private_inline=private_inline)
+
+
+async def setup(bot: ZigguratBot) -> None:
+    """The extension's entry point (``bot.load_extension``)."""
+    await bot.add_cog(LobbyCog(bot))

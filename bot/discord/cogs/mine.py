@@ -20,7 +20,7 @@ import discord
 from discord import app_commands
 from discord.ext import commands
 
-from bot.discord.commands import build_command
+from bot.discord.commands import build_command, game_group
 from bot.discord.delivery import LIVE
 from bot.discord.translator import L
 from bot.service import Outcome, Player
@@ -41,3 +41,8 @@ class MineCog(commands.Cog):
             return await self.bot.service.mine(player, message_kind=LIVE)
 
         await self.bot.responder.run(interaction, work, game_command=False)
+
+
+async def setup(bot: ZigguratBot) -> None:
+    """The extension's entry point (``bot.load_extension``)."""
+    await bot.add_cog(MineCog(bot, game_group(bot.tree)))

@@ -77,3 +77,8 @@ class PlayCog(commands.Cog):
             for n in notations[:MAX_SUGGESTIONS]
             if len(n) <= MAX_ACTION
         ]
+
+
+async def setup(bot: ZigguratBot) -> None:
+    """The extension's entry point (``bot.load_extension``)."""
+    await bot.add_cog(PlayCog(bot))

@@ -2,7 +2,6 @@
 
 from __future__ import annotations
 
-import json
 import re
 import string
 from pathlib import Path
@@ -13,14 +12,14 @@ from tigris_positions import play, position
 from bot.games.base import GameEngine, RuleError
 from bot.games.tigris import ENGINE
 from bot.i18n import Text, t
+from tests.support.catalog_files import family
 
 ROOT = Path(__file__).resolve().parents[3]
-LOCALES = ROOT / "bot" / "i18n" / "locales"
 SOURCES = ROOT / "bot" / "games" / "tigris"
 
 
 def catalog(lang: str) -> dict[str, str]:
-    return json.loads((LOCALES / lang / "tigris.json").read_text(encoding="utf-8"))
+    return family(lang, "tigris", "cmd.tigris")
 
 
 def test_engine_contract():

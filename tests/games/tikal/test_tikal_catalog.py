@@ -4,7 +4,6 @@ slash-command strings fit Discord's 100 characters."""
 
 from __future__ import annotations
 
-import json
 import re
 from pathlib import Path
 
@@ -14,7 +13,8 @@ from bot.games.tikal import ENGINE
 from bot.games.tikal.board import DIRECTIONS
 from bot.games.tikal.components import FIGURES, KINDS, TREASURE_KINDS
 from bot.games.tikal.state import PHASES, TURN_KINDS
-from bot.i18n import LOCALES_DIR, t
+from bot.i18n import t
+from tests.support.catalog_files import family
 
 ROOT = Path(__file__).resolve().parents[3]
 SOURCES = [*(ROOT / "bot" / "games" / "tikal").glob("*.py"), ROOT / "renderer" / "tikal.py"]
@@ -23,8 +23,7 @@ PLACEHOLDER = re.compile(r"\{(\w+)\}")
 
 
 def catalog(lang: str) -> dict[str, str]:
-    data: dict[str, str] = json.loads((LOCALES_DIR / lang / "tikal.json").read_text("utf-8"))
-    return data
+    return family(lang, "tikal", "cmd.tikal")
 
 
 def literal_keys() -> set[str]:

@@ -1,0 +1,231 @@
+"""The process around the bot: open the store, connect, retry, stop on a signal.
+
+:func:`serve` is the production entry point (:func:`run_bot` wraps it for
+``python -m bot``); the bot itself is :mod:`bot.discord.client`'s.
+"""
+
+from __future__ import annotations
+
+import asyncio
+import contextlib
+import logging
+import random
+import signal
+import sqlite3
+import sys
+from collections.abc import Mapping
+from dataclasses import dataclass, field
+from typing import Any
+
+import aiohttp
+import discord
+
+from bot import metrics
+from bot.config import Settings, current_user, database_open_problem, database_problem
+from bot.discord.client import ZigguratBot, create_bot
+from bot.games.base import GameType
+from bot.i18n import t
+from bot.store import Store
+
+log = logging.getLogger(__name__)
+
+#: gateway close codes after which reconnecting cannot help: a bad token, bad shard
+#: or intents settings; 4011 means Discord requires sharding
+FATAL_CLOSE_CODES = frozenset({4004, 4010, 4011, 4012, 4013, 4014})
+SHARDING_REQUIRED = 4011
+#: failures that mean "Discord cannot be reached now": retried with backoff
+UNREACHABLE: tuple[type[BaseException], ...] = (
+    OSError,  # refused, reset, DNS, timeouts (aiohttp's connector errors are OSErrors too)
+    aiohttp.ClientError,
+    discord.GatewayNotFound,
+    discord.DiscordServerError,
+)
+
+
+@dataclass
+class Backoff:
+    """Exponential backoff with jitter: waits grow from ``base`` and stop growing at ``cap``.
+
+    Each wait is drawn between half and all of ``min(cap, base * 2**(n-1))``
+    ("equal jitter"), so many bots restarting together spread out, and no wait
+    is shorter than half its step.
+    """
+
+    base: float = 2.0
+    cap: float = 300.0
+    rng: random.Random = field(default_factory=random.Random)
+    attempts: int = 0
+
+    def next_delay(self) -> float:
+        self.attempts += 1
+        step: float = min(self.cap, self.base * 2.0 ** min(self.attempts - 1, 32))
+        return step / 2 + self.rng.uniform(0, step / 2)
+
+    def reset(self) -> None:
+        self.attempts = 0
+
+
+def _describe(exc: BaseException) -> str:
+    text = str(exc)
+    return f"{type(exc).__name__}: {text}" if text else type(exc).__name__
+
+
+async def serve(
+    settings: Settings,
+    registry: Mapping[str, GameType] | None = None,
+    *,
+    backoff: Backoff | None = None,
+    stop: asyncio.Event | None = None,
+    **options: Any,
+) -> int:
+    """Open the store, run the bot until it is stopped (SIGTERM/SIGINT or ``stop``), close it.
+
+    Returns the exit code: 0 after a normal stop; 2 for a database the bot
+    cannot write, a rejected token or settings Discord refuses (sharding
+    required, bad intents); problems are printed as one line on stderr.
+
+    Decisions:
+
+    * The database is checked before anything connects
+      (:func:`bot.config.database_problem`: folder creatable and writable, file
+      writable, naming the path and the user; then
+      :func:`bot.config.database_open_problem` opens it once), and a SQLite or
+      OS error while the store opens it is reported the same way; never a
+      traceback. (The stdlib check runs first because a failing
+      ``Store.open`` leaves its aiosqlite thread running, which would keep the
+      process from exiting.)
+    * Discord unreachable (network down, DNS, refused connections, Discord's
+      5xx, the gateway not answering) is retried for ever with :class:`Backoff`
+      (2 s doubling up to 5 min, jittered; ``backoff`` is injectable for
+      tests), each failed attempt logged as one warning line. A fresh bot is
+      built for each attempt, since a failed start may have run ``setup_hook``
+      half-way. The backoff restarts from its base once a bot got ready.
+    * Once connected, discord.py reconnects and resumes by itself
+      (``reconnect=True``); :class:`bot.logs.ConnectionLogMixin` logs the outage
+      and the recovery in one line each. Should discord.py give up on the
+      gateway with a close code that a new session can cure, the same retry
+      loop starts a new bot.
+    * Not retried: a rejected token (``LoginFailure``, close code 4004) and
+      gateway close codes that describe a configuration mistake (4010-4014);
+      4011 tells the admin to set ``ZIGGURAT_SHARDS=auto``.
+    * With ``ZIGGURAT_METRICS_PORT`` set, Prometheus metrics are served on that
+      port for as long as this runs (:mod:`bot.metrics`), the open games counted
+      from this store; a port that cannot be bound stops the start (code 2).
+    * discord.py's unsharded ``Client.connect`` fails with an ``AttributeError``
+      (its ``ws`` is still ``None``) when the very first gateway connection
+      cannot be opened; that case, and only that, counts as "unreachable".
+    """
+    problem = database_problem(settings.database) or database_open_problem(settings.database)
+    if problem is not None:
+        print(problem, file=sys.stderr)
+        return 2
+    try:
+        store = await Store.open(settings.database)
+    except (sqlite3.Error, OSError) as exc:
+        problem = t(
+            "en", "config.db_open_failed", path=settings.database, user=current_user(), error=exc
+        )
+    if problem is None:
+        try:
+            if metrics.serve(settings.metrics_port):
+                metrics.watch_open_games(store, asyncio.get_running_loop())
+        except OSError as exc:
+            problem = t("en", "config.metrics_failed", port=settings.metrics_port, error=exc)
+            await store.close()
+    if problem is not None:
+        print(problem, file=sys.stderr)
+        return 2
+    loop = asyncio.get_running_loop()
+    stop = stop if stop is not None else asyncio.Event()
+    backoff = backoff if backoff is not None else Backoff()
+    running: list[ZigguratBot] = []
+
+    async def stopper() -> None:
+        await stop.wait()
+        for bot in running:
+            await bot.close()
+
+    watcher = asyncio.create_task(stopper(), name="ziggurat-stop")
+    handled: list[signal.Signals] = []
+    for signum in (signal.SIGTERM, signal.SIGINT):
+        with contextlib.suppress(NotImplementedError, RuntimeError):  # Windows, threads
+            loop.add_signal_handler(signum, stop.set)
+            handled.append(signum)
+    try:
+        while not stop.is_set():
+            bot = await create_bot(settings, store, registry, **options)
+            running[:] = [bot]
+            got_ready = asyncio.Event()
+
+            async def on_ready(flag: asyncio.Event = got_ready) -> None:
+                flag.set()
+
+            bot.add_listener(on_ready, "on_ready")
+            try:
+                async with bot:
+                    if not stop.is_set():  # a stop during create_bot found no bot to close
+                        await bot.start(settings.token or "")
+                if stop.is_set():
+                    return 0
+                failure: BaseException = RuntimeError("the gateway connection ended")
+            except discord.LoginFailure:
+                print(t("en", "app.bad_token"), file=sys.stderr)
+                return 2
+            except discord.ConnectionClosed as exc:
+                if exc.code == 4004:
+                    print(t("en", "app.bad_token"), file=sys.stderr)
+                    return 2
+                if exc.code in FATAL_CLOSE_CODES:
+                    key = "app.sharding_required" if exc.code == SHARDING_REQUIRED else None
+                    print(
+                        t("en", key) if key else t("en", "app.gateway_failed", error=exc),
+                        file=sys.stderr,
+                    )
+                    return 2
+                failure = exc
+            except discord.PrivilegedIntentsRequired as exc:
+                print(t("en", "app.gateway_failed", error=exc), file=sys.stderr)
+                return 2
+            except UNREACHABLE as exc:
+                failure = exc
+            except AttributeError:
+                if bot.ws is not None:  # not discord.py's first-connection failure: a bug
+                    raise
+                failure = discord.GatewayNotFound()
+            finally:
+                running.clear()
+            if stop.is_set():
+                return 0
+            if got_ready.is_set():
+                backoff.reset()
+            delay = backoff.next_delay()
+            log.warning(
+                "cannot reach Discord (%s); attempt %d failed, retrying in %.1f s",
+                _describe(failure),
+                backoff.attempts,
+                delay,
+            )
+            with contextlib.suppress(TimeoutError):
+                await asyncio.wait_for(stop.wait(), delay)
+        return 0
+    finally:
+        watcher.cancel()
+        await asyncio.gather(watcher, return_exceptions=True)
+        for signum in handled:
+            loop.remove_signal_handler(signum)
+        metrics.stop()
+        await store.close()
+
+
+def run_bot(settings: Settings) -> int:
+    """Run the bot until it is stopped (SIGTERM, Ctrl-C); return the exit code.
+
+    An unexpected crash is logged as one line and exits with code 1.
+    """
+    try:
+        return asyncio.run(serve(settings))
+    except KeyboardInterrupt:
+        return 0
+    except Exception:
+        log.critical("the bot stopped on an unexpected error", exc_info=True)
+        return 1

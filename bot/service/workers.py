@@ -1,0 +1,274 @@
+"""Worker processes fed by the event loop itself: the drawing processes and the
+computer seats' deciding processes are two pools of this one kind.
+
+Decisions:
+
+* **The loop talks to the processes directly.** Each process has a pipe of
+  its own (a socket pair); the event loop pickles a job (a module-level
+  function, by reference, and its arguments) and writes it to the process
+  with the fewest jobs, and reads the answer when the pipe turns readable
+  (``add_reader``), handing the next waiting job to that process. No thread
+  of the bot's process takes part: ``concurrent.futures``' process pool moved
+  each job through a queue-feeding thread and a result thread, both
+  contending with the loop for the interpreter, and pickled an image on the
+  way back; an answer that is ``bytes`` (a PNG) comes back raw. Jobs go out
+  in the order they are asked for.
+* A busy process is sent one job more, to start as soon as it answers (two
+  in flight at most): without it a process idles from its answer until the
+  loop has read it and written the next job.
+* The processes come from a fork server: forking the bot itself would copy
+  its threads' locks (aiosqlite's, the logger's) in whatever state they
+  were. A pool starts on first use, from whichever event loop asks (it
+  follows the loop), and again after a failure.
+* A worker exits as soon as the bot's process is gone, even when the bot was
+  killed (SIGKILL, an OOM kill): otherwise the processes, and the fork server
+  that waits for them, would outlive it holding its output. Its pipe closing
+  ends it too. A pool may give its workers a ``setup`` run first (the
+  deciding processes lower their priority).
+* A job's error comes back as the same exception (its text when it cannot be
+  pickled). A function that cannot be sent to another process (a closure, as
+  tests make), or a job whose process failed (a worker killed, no room for a
+  new process), runs on the pool's threads instead: late is better than never.
+"""
+
+from __future__ import annotations
+
+import asyncio
+import logging
+import multiprocessing
+import os
+import pickle
+import select
+import threading
+import time
+from collections import deque
+from collections.abc import Callable
+from concurrent.futures import ThreadPoolExecutor
+from multiprocessing.connection import Connection
+from typing import Any
+
+log = logging.getLogger(__name__)
+
+#: how an answer starts: raw bytes, a pickled value, a pickled error
+_BYTES, _VALUE, _ERROR = b"i", b"v", b"e"
+#: jobs a process holds at most: the one it runs and the next
+IN_FLIGHT = 2
+
+
+class PoolBroken(Exception):
+    """A worker died or its pipe failed; the job runs on a thread."""
+
+
+def _exit_with(pid: int) -> None:
+    """Wait until process ``pid`` is gone, then end this one."""
+    try:
+        handle = os.pidfd_open(pid)
+    except (AttributeError, OSError):  # no pidfd (not Linux 5.3+): look every second
+        while True:
+            try:
+                os.kill(pid, 0)
+            except ProcessLookupError:
+                break
+            except PermissionError:
+                pass
+            time.sleep(1.0)
+    else:
+        select.select([handle], [], [])
+    os._exit(0)
+
+
+def watch_bot(pid: int) -> None:
+    """Make this (worker) process end when the bot's process ``pid`` ends."""
+    threading.Thread(target=_exit_with, args=(pid,), name="bot-watch", daemon=True).start()
+
+
+def _serve(conn: Connection, bot: int, setup: Callable[[], None] | None) -> None:
+    """A worker: answer each job on ``conn`` until the pipe closes."""
+    watch_bot(bot)
+    if setup is not None:
+        setup()
+    while True:
+        try:
+            job = conn.recv_bytes()
+        except (EOFError, OSError):
+            return
+        try:
+            function, args = pickle.loads(job)
+            value = function(*args)
+        except Exception as exc:
+            try:
+                answer = _ERROR + pickle.dumps(exc)
+            except Exception:
+                answer = _ERROR + pickle.dumps(RuntimeError(f"{type(exc).__name__}: {exc}"))
+        else:
+            is_bytes = isinstance(value, bytes)
+            answer = _BYTES + value if is_bytes else _VALUE + pickle.dumps(value)
+        try:
+            conn.send_bytes(answer)
+        except OSError:
+            return
+
+
+class _Worker:
+    """One process, its end of the pipe, and the jobs sent to it (in order)."""
+
+    def __init__(self, process: multiprocessing.process.BaseProcess, conn: Connection) -> None:
+        self.process = process
+        self.conn = conn
+        self.jobs: deque[asyncio.Future[Any]] = deque()
+
+
+class _Running:
+    """A started pool's processes and the jobs waiting for one."""
+
+    def __init__(self, size: int, name: str, setup: Callable[[], None] | None) -> None:
+        context = multiprocessing.get_context("forkserver")
+        self.workers: list[_Worker] = []
+        self.waiting: deque[tuple[bytes, asyncio.Future[Any]]] = deque()
+        self.broken = False
+        self.loop: asyncio.AbstractEventLoop | None = None
+        try:
+            for _ in range(size):
+                mine, theirs = multiprocessing.Pipe()
+                process = context.Process(
+                    target=_serve, args=(theirs, os.getpid(), setup), name=name, daemon=True
+                )
+                process.start()
+                theirs.close()
+                self.workers.append(_Worker(process, mine))
+        except BaseException:
+            self.close()
+            raise
+
+    def follow(self, loop: asyncio.AbstractEventLoop) -> None:
+        """Read the pipes on ``loop`` (the one asking now; a test runs several in turn)."""
+        if self.loop is loop:
+            return
+        old, self.loop = self.loop, loop
+        for worker in self.workers:
+            if old is not None and not old.is_closed():
+                old.remove_reader(worker.conn.fileno())
+            loop.add_reader(worker.conn.fileno(), self._answered, worker)
+
+    def submit(self, job: bytes) -> asyncio.Future[Any]:
+        assert self.loop is not None
+        future = self.loop.create_future()
+        worker = min(self.workers, key=lambda w: len(w.jobs), default=None)
+        if worker is not None and len(worker.jobs) < IN_FLIGHT:
+            self._send(worker, job, future)
+        else:
+            self.waiting.append((job, future))
+        return future
+
+    def _send(self, worker: _Worker, job: bytes, future: asyncio.Future[Any]) -> None:
+        worker.jobs.append(future)
+        try:
+            worker.conn.send_bytes(job)
+        except OSError as exc:  # the process is gone
+            self._break(exc)
+
+    def _answered(self, worker: _Worker) -> None:
+        try:
+            answer = worker.conn.recv_bytes()
+        except (EOFError, OSError) as exc:
+            self._break(exc)
+            return
+        future = worker.jobs.popleft() if worker.jobs else None
+        if future is not None and not future.done() and not future.get_loop().is_closed():
+            kind, body = answer[:1], answer[1:]
+            if kind == _BYTES:
+                future.set_result(body)
+            elif kind == _VALUE:
+                future.set_result(pickle.loads(body))
+            else:
+                future.set_exception(pickle.loads(body))
+        if self.waiting:
+            job, waiting = self.waiting.popleft()
+            self._send(worker, job, waiting)
+
+    def _break(self, cause: BaseException) -> None:
+        """A process died: every job in flight or waiting runs on a thread instead."""
+        if self.broken:
+            return
+        self.broken = True
+        jobs = [job for w in self.workers for job in w.jobs]
+        jobs += [future for _, future in self.waiting]
+        self.waiting.clear()
+        for future in jobs:
+            if future is not None and not future.done() and not future.get_loop().is_closed():
+                future.set_exception(PoolBroken(str(cause)))
+        self.close()
+
+    def close(self) -> None:
+        loop = self.loop
+        for worker in self.workers:
+            if loop is not None and not loop.is_closed():
+                loop.remove_reader(worker.conn.fileno())
+            worker.conn.close()
+            if worker.process.is_alive():
+                worker.process.kill()
+        self.workers = []
+
+
+class WorkerPool:
+    """``size`` worker processes named ``name``, started on first use (and again after
+    a failure), with ``size`` threads for what cannot go to them."""
+
+    def __init__(self, size: int, name: str, *, setup: Callable[[], None] | None = None) -> None:
+        self.size = size
+        self.name = name
+        self.setup = setup
+        self.threads = ThreadPoolExecutor(max_workers=size, thread_name_prefix=name)
+        self._running: _Running | None = None
+        self._sendable: dict[Callable[..., Any], bool] = {}
+
+    def start(self, loop: asyncio.AbstractEventLoop) -> None:
+        """Start the processes now (or follow ``loop`` when they run)."""
+        self._on(loop)
+
+    @property
+    def started(self) -> bool:
+        return self._running is not None and not self._running.broken
+
+    def pids(self) -> list[int]:
+        """The processes running now."""
+        running = self._running
+        if running is None or running.broken:
+            return []
+        return sorted(w.process.pid for w in running.workers if w.process.pid is not None)
+
+    def sendable(self, function: Any) -> bool:
+        """Whether ``function`` can run in another process (a module-level function),
+        remembered (a closure is not: it is made anew)."""
+        known = self._sendable.get(function)
+        if known is not None:
+            return known
+        try:
+            pickle.dumps(function)
+        except Exception:
+            return False
+        if len(self._sendable) < 256:
+            self._sendable[function] = True
+        return True
+
+    async def run(self, function: Any, *args: Any) -> tuple[Any, str]:
+        """``function(*args)`` in a process, or on a thread when it cannot be sent or the
+        processes failed; with where it ran (``process`` or ``thread``)."""
+        loop = asyncio.get_running_loop()
+        if self.sendable(function):
+            try:
+                job = pickle.dumps((function, args), protocol=pickle.HIGHEST_PROTOCOL)
+                value = await self._on(loop).submit(job)
+                return value, "process"
+            except (PoolBroken, OSError):
+                log.warning(
+                    "the %s processes failed; running on a thread", self.name, exc_info=True
+                )
+        value = await loop.run_in_executor(self.threads, function, *args)
+        return value, "thread"
+
+    def _on(self, loop: asyncio.AbstractEventLoop) -> _Running:
+        if self._running is None or self._running.broken:
+            self._running = _Running(self.size, self.name, self.setup)
+        self._running.follow(loop)
+        return self._running
