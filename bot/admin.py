@@ -1,4 +1,4 @@
-"""Admin commands: ``python -m bot backup|forget-guild|clear-dev-commands``.
+"""Admin commands: ``python -m bot backup|check|forget-guild|clear-dev-commands``.
 
 ``docs/admin.md`` explains when to use each. They read the same settings as
 the bot (``ZIGGURAT_DB``, ``DISCORD_TOKEN``), print one line saying what they
@@ -16,6 +16,11 @@ Decisions:
   backup that exists is a good one. DEST may be a folder: the copy is named
   ``ziggurat-YYYYMMDD-HHMMSS.db`` (UTC) in it. An existing file is never
   overwritten.
+* ``check`` reads the database and changes nothing: SQLite's ``PRAGMA
+  integrity_check`` (on a file), then every running game that awaits a seat
+  with nothing to move it (the service's audit: no clock, deadline or computer
+  timer), one line each. It exits 1 when it found anything; the bot's start-up
+  repair writes the missing timers. It works on both backends.
 * ``forget-guild GUILD_ID`` deletes the server's games with raw SQL; seats,
   moves and timers go with them (``ON DELETE CASCADE`` with ``PRAGMA
   foreign_keys=ON``), and so do the closed-DM notes of users who no longer
@@ -52,7 +57,7 @@ from bot.games.notation import ascii_int
 from bot.i18n import t
 from bot.store.base import INTEGER_DIGITS
 
-COMMANDS = ("backup", "forget-guild", "clear-dev-commands")
+COMMANDS = ("backup", "check", "forget-guild", "clear-dev-commands")
 #: seconds a statement waits for the bot's own transactions to finish
 BUSY_TIMEOUT = 10.0
 
@@ -83,6 +88,7 @@ def add_parsers(commands: argparse._SubParsersAction[Any]) -> None:
     """Register the admin subcommands on the main parser."""
     backup_cmd = commands.add_parser("backup", help=t("en", "app.cli_backup"))
     backup_cmd.add_argument("dest", metavar="DEST", help=t("en", "app.cli_backup_dest"))
+    commands.add_parser("check", help=t("en", "app.cli_check"))
     forget = commands.add_parser("forget-guild", help=t("en", "app.cli_forget_guild"))
     forget.add_argument("guild", metavar="GUILD_ID")
     clear = commands.add_parser("clear-dev-commands", help=t("en", "app.cli_clear_commands"))
@@ -99,6 +105,8 @@ def parse_guild(raw: str) -> int | None:
 def run(args: argparse.Namespace, settings: Settings) -> int:
     """Run the admin subcommand ``args.command``; return the exit code."""
     database = settings.database
+    if args.command == "check":
+        return asyncio.run(check(database))
     if not isinstance(database, Path) and args.command != "clear-dev-commands":
         return _fail(t("en", "app.admin_sqlite_only", command=args.command))  # PostgreSQL
     if args.command == "backup" and isinstance(database, Path):
@@ -127,6 +135,39 @@ async def _run(db: aiosqlite.Connection, sql: str, params: tuple[object, ...] = 
 def _fail(line: str, code: int = 2) -> int:
     print(line, file=sys.stderr)
     return code
+
+
+# -- check -------------------------------------------------------------------------
+
+
+async def check(database: str | Path) -> int:
+    """Print what is wrong with the stored games (see the module docstring); 0 when
+    nothing, 1 when something, 2 when there is no database to read."""
+    from bot.plugins import load_builtin_games
+    from bot.service import GameService
+    from bot.store import open_store
+
+    if isinstance(database, Path) and not database.exists():
+        return _fail(t("en", "app.check_no_database", path=str(database)))
+    store = await open_store(database)
+    try:
+        found = 0
+        integrity = getattr(store, "integrity_check", None)
+        if integrity is not None:
+            answer = await integrity()
+            if answer != "ok":
+                found += 1
+                print(t("en", "app.check_integrity", answer=answer))
+        service = GameService(store, load_builtin_games(), render=False)
+        for unmoved in await service.audit():
+            found += 1
+            kinds = ", ".join(sorted({kind for kind, _, _ in unmoved.missing}))
+            print(t("en", "app.check_unmoved", game=unmoved.game_id, timers=kinds))
+        games = len(await store.running_games())
+        print(t("en", "app.check_done", count=found, games=games))
+        return 1 if found else 0
+    finally:
+        await store.close()
 
 
 # -- backup ------------------------------------------------------------------------

@@ -447,3 +447,47 @@ def test_env_example_sets_only_the_token() -> None:
                 "ZIGGURAT_COMPUTER_PAUSE_SECONDS": "3",
             }
             assert value == defaults.get(name, ""), line
+
+
+@pytest.mark.slow
+async def test_check_names_a_game_awaiting_a_seat_with_nothing_to_move_it(tmp_path: Path) -> None:
+    """``python -m bot check`` reads the file and changes nothing: a well game passes
+    (exit 0); one whose timers were lost is named (exit 1) until the start-up repair."""
+    from bot.plugins import load_builtin_games
+    from bot.service import GameService
+    from tests.conftest import ALICE, CHANNEL, GUILD
+    from tests.support import raw_sql
+
+    database = tmp_path / "ziggurat.db"
+    store = await Store.open(database)
+    service = GameService(store, load_builtin_games(), render=False)
+    await service.new_game(
+        guild_id=GUILD, channel_id=CHANNEL, user=ALICE, game_type_name="tigris", options={}, seed=3
+    )
+    await service.add_computer(CHANNEL, ALICE, "easy")
+    await service.start(CHANNEL, ALICE)
+    row = await store.latest_game_in(CHANNEL)
+    assert row is not None
+    await store.close()
+
+    well = run_cli(tmp_path, "check", ZIGGURAT_DB=str(database))
+    assert well.returncode == 0, well.stderr
+    assert well.stdout.strip() == t("en", "app.check_done", count=0, games=1)
+
+    store = await Store.open(database)
+    await raw_sql.execute(store, "DELETE FROM timers WHERE game_id = ?", row.id)
+    await store.close()
+    lost = run_cli(tmp_path, "check", ZIGGURAT_DB=str(database))
+    assert lost.returncode == 1, lost.stderr
+    first, last = lost.stdout.strip().splitlines()[0], lost.stdout.strip().splitlines()[-1]
+    assert first.startswith(t("en", "app.check_unmoved", game=row.id, timers="").split("(")[0])
+    assert last == t("en", "app.check_done", count=1, games=1)
+
+    store = await Store.open(database)
+    service = GameService(store, load_builtin_games(), render=False)
+    assert await service.repair_timers() == 1
+    await store.close()
+    assert run_cli(tmp_path, "check", ZIGGURAT_DB=str(database)).returncode == 0
+
+    missing = run_cli(tmp_path, "check", ZIGGURAT_DB=str(tmp_path / "none.db"))
+    assert missing.returncode == 2 and "none.db" in missing.stderr
