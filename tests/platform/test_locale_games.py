@@ -37,6 +37,7 @@ import pytest
 from bot import plugins
 from bot.demo import run_demo
 from bot.i18n import LOCALES_DIR
+from bot.service.menus import clipped
 from tests.platform.test_words import bad_parts
 from tests.support.whole_game import Read, play_whole_game
 
@@ -71,13 +72,19 @@ CASE_IDS = [f"{game}-{'-'.join(options.values()) or 'base'}" for game, _, _, opt
 LANGUAGES = ("zh", "zh-TW", "ko")
 
 
+def as_shown(names: tuple[str, ...]) -> list[str]:
+    """``names`` as a reader meets them: whole, and cut to a label's columns (the
+    picker's :func:`~bot.service.menus.clipped`), the longest first."""
+    return sorted({*names, *(clipped(name) for name in names)}, key=len, reverse=True)
+
+
 def english_words(read: Read) -> dict[str, list[str]]:
     """Each Latin-letter word outside names, coordinates, markup and symbols, with up
     to three of the texts it was read in (and where)."""
     found: dict[str, list[str]] = {}
     for where, text in read.everything():
         bare = DISCORD_MARKUP.sub(" ", text)
-        for name in read.names:
+        for name in as_shown(read.names):
             bare = bare.replace(name, " ")
         for match in LATIN_WORD.finditer(bare):
             word = match.group(0)
@@ -92,7 +99,7 @@ def english_words(read: Read) -> dict[str, list[str]]:
 def notation(text: str, names: tuple[str, ...] = ()) -> list[str]:
     """What in an English text a tapping player reads is notation (``names``, the
     seats' names, are not)."""
-    for name in names:
+    for name in as_shown(names):
         text = text.replace(name, " ")
     found = CODE_SPAN.findall(text)
     bare = DISCORD_MARKUP.sub(" ", CODE_SPAN.sub(" ", text))
