@@ -126,6 +126,8 @@ class TapPlayers:
         taps = touches = 0
         state = engine.load_state(row.state)
         target = self._target(engine, state, seat) if self.kind == "sensible" else None
+        plan = self.plans.get(seat) or []
+        later = plan[1] if target is not None and len(plan) > 1 else None
         menu = self.open.pop(seat, None)
         try:
             if menu is None:
@@ -134,7 +136,7 @@ class TapPlayers:
             while True:
                 if menu is None:
                     raise Refusal("picker.nothing")
-                picked, select = self._choose(menu, target)
+                picked, select = self._choose(menu, target, later)
                 taps += 1
                 touches += 2 if select else 1
                 answer = await self.service.tap(self.channel, player, menu.token, picked)
@@ -172,10 +174,11 @@ class TapPlayers:
             return None
         return engine.representative(state, plan[0])
 
-    def _choose(self, menu: Menu, target: Any) -> tuple[list[str], bool]:
-        """The option tokens to send, and whether they were chosen in a select."""
+    def _choose(self, menu: Menu, target: Any, later: Any = None) -> tuple[list[str], bool]:
+        """The option tokens to send, and whether they were chosen in a select
+        (``later``: the plan's step after ``target``)."""
         if target is not None:
-            found = toward(menu, target)
+            found = toward(menu, target, later)
             if found is not None:
                 return found
         playable = [
@@ -194,11 +197,16 @@ class TapPlayers:
         return [option.token], select
 
 
-def toward(menu: Menu, target: Any) -> tuple[list[str], bool] | None:
+def toward(menu: Menu, target: Any, later: Any = None) -> tuple[list[str], bool] | None:
     """The option tokens of ``menu`` that lead towards ``target`` (by the options'
-    paths, what a player reads on them), and whether in a select; None if none."""
+    paths, what a player reads on them), and whether in a select; None if none. Of
+    options alike, one whose step opens the pick of ``later`` (the plan's next step)
+    comes first."""
     verb = type(target).VERB
     words = (verb.name, *param_words(verb, target))
+    after: tuple[str, ...] = ()
+    if later is not None:
+        after = (type(later).VERB.name, *param_words(type(later).VERB, later))
     for section in menu.sections:
         if section.max_values > 1 and section.options:
             path = section.options[0].path
@@ -221,6 +229,8 @@ def toward(menu: Menu, target: Any) -> tuple[list[str], bool] | None:
     candidates += [(o, False) for o in menu.controls if o.token not in (RESTART, UNDO)]
     for option, select in candidates:
         score = _progress(option, words)
+        if score is not None and option.follow:
+            score += 0.25 if after[: len(option.follow)] == option.follow else 0.0
         if score is not None and (best is None or score > best[0]):
             best = (score, option.token, select)
     return None if best is None else ([best[1]], best[2])

@@ -259,6 +259,10 @@ class GameEngine(ABC, Generic[S, A]):
     #: (verb, parameter) pairs of board squares the picker lists in ``legal_values``'
     #: order (a Tikal move's destinations, cheapest first) rather than board order
     ranked: ClassVar[frozenset[tuple[str, str]]] = frozenset()
+    #: the move picker merges each public decision (``public_choices``) with the same
+    #: seat's next choice when one verb follows it (an auction's hex with the space it is
+    #: laid on), so the decision and where it leads are one tap
+    chains: ClassVar[bool] = False
 
     # -- the rules (required) --------------------------------------------------
 

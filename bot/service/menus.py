@@ -90,6 +90,9 @@ class Option:
     layout: bool = False
     #: it plays a step that cannot be taken back (the title says why; drawn marked)
     final: bool = False
+    #: the next step's pick it opens once its step is played (that verb and its first
+    #: words): a decision merged with the seat's next choice
+    follow: tuple[str, ...] = ()
 
 
 @dataclass(frozen=True)

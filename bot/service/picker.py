@@ -120,6 +120,9 @@ class Picked:
 
     action: Any
     confirmed: bool = False
+    #: the next step's pick it opens once played (its verb and first words): a public
+    #: decision merged with the same seat's next choice (see :meth:`Picker._chained`)
+    follow: tuple[str, ...] = ()
 
 
 @dataclass(frozen=True)
@@ -323,6 +326,14 @@ class Picker:
             raise StalePick("picker.bad_choice")
         return built.leads[tokens[0]]
 
+    def follow(self, words: Sequence[str]) -> Menu:
+        """The menu of the pick ``words`` open (a verb and its first words: where a
+        merged decision leads, :attr:`Picked.follow`); :class:`StalePick` when it no
+        longer fits."""
+        if not words or words[0] not in self.rows:
+            raise StalePick()
+        return self.menu(replace(self.start(), verb=words[0], values=tuple(words[1:])))
+
     def confirmation(self, action: Any, why: Text) -> Menu:
         """The menu confirming a step that cannot be taken back: ``why`` and the step in
         words, and one button, saying the step, that plays it."""
@@ -473,6 +484,10 @@ class Picker:
             verbs[end_verb] = [r for r in verbs.get(end_verb, []) if r.action != self.end]
             verbs = {verb: rows for verb, rows in verbs.items() if rows}
         lone = [*quick, *starts]
+        if quick and not starts and not verbs:
+            chained = self._chained(pending)
+            if chained is not None:
+                return chained
         if len(self.layouts) == 1 and not verbs:  # a layout is all there is: it opens at once
             (verb,) = self.layouts
             return self._layout_menu(replace(pending, verb=verb))
@@ -516,6 +531,70 @@ class Picker:
         if not entries:
             return self._finish(pending, Text("picker.title.only_end"), [], first=True)
         return self._finish(pending, Text("picker.title.verb"), blocks, first=True)
+
+    def _chained(self, pending: Pending) -> _Built | None:
+        """The quick decisions, each merged with the same seat's next choice when the
+        engine asks (``chains``): one select per decision, of the first values of the
+        one verb the seat must play after it (an auction's hex, by the space it is laid
+        on: ``C6 · Take hex 2``); a decision that leaves no single verb stays a button.
+        None when a decision cannot be taken back or the merged menu does not fit."""
+        if not self.engine.chains:
+            return None
+        blocks: list[_Block] = []
+        alone: list[_Entry] = []
+        for action, entry in zip(self.quick.values(), self._quick_entries(), strict=True):
+            if entry.why is not None:
+                return None
+            block = self._chain_block(action)
+            if block is None:
+                alone.append(entry)
+            else:
+                blocks.append(block)
+        if not blocks:
+            return None
+        if alone:  # a decision that leaves no single choice (a volcano, laid at once)
+            blocks.insert(0, _Block(Text("picker.title.verb"), alone, mixed=True))
+        rows_left = MAX_ROWS - (1 if self._controls(pending, first=True) else 0)
+        if _arrange(blocks, rows_left) is None:
+            return None
+        return self._finish(pending, Text("picker.title.verb"), blocks, first=True)
+
+    def _chain_block(self, action: Any) -> _Block | None:
+        """``action``'s options merged with the first values of the seat's next verb."""
+        after = self.engine.load_state(self.engine.dump_state(self.state))
+        try:
+            self.engine.apply(after, self.seat, action)
+        except RuleError:
+            return None
+        if self.engine.result(after) is not None or not self.engine.may_act(after, self.seat):
+            return None
+        then = Picker(self.engine, after, self.seat, version=0, text=self.text)
+        if then.quick or then.layouts or len(then.rows) != 1 or then.end is not None:
+            return None
+        ((verb, rows),) = then.rows.items()
+        if then._depth_limit(verb) < 1:
+            return None
+        start = replace(then.start(), verb=verb)
+        words = then._ordered_values(start, rows, 0)
+        if len(words) > MAX_SELECT_OPTIONS:
+            return None
+        choice = self.text(*self.engine.choice_label(action))
+        chosen = self.table.of(action)
+        path = _path(chosen.name, param_words(chosen, action))
+        entries = []
+        for word in words:
+            label, long = then._label(start, word, rows)
+            entries.append(
+                _Entry(
+                    Text("picker.chain.option", {"value": label, "choice": choice}),
+                    Picked(action, confirmed=True, follow=(verb, word)),
+                    long,
+                    path,
+                )
+            )
+        asked = then._param_title(start, self.table[verb].params[0])
+        header = Text("picker.chain.header", {"choice": choice, "what": asked})
+        return _Block(header, entries, select=True)
 
     def _quick_entries(self) -> list[_Entry]:
         """The quick decisions, each a button that plays it."""
@@ -1361,6 +1440,7 @@ def _option(token: str, entry: _Entry, label: Text) -> Option:
         entry.style,
         entry.layout,
         final=entry.why is not None,
+        follow=entry.then.follow if isinstance(entry.then, Picked) else (),
     )
 
 

@@ -163,7 +163,7 @@ class Tapping:
                 game.state = game.engine.load_state(game.row.state)
                 return await self._fresh(game, picker, refusal.text)
             metrics.step(time.perf_counter() - started)
-            return await self._after(game, seat, outcome)
+            return await self._after(game, seat, outcome, follow=after.follow)
 
     async def press(
         self, channel_id: int, user: Player, action_text: str, *, game_id: int, version: int
@@ -225,9 +225,13 @@ class Tapping:
         image = await self.ctx.private_image(game, view, seat)
         return image, tuple(announce.news(game, None, view))
 
-    async def _after(self, game: LoadedGame, seat: int, outcome: Outcome) -> TapAnswer:
+    async def _after(
+        self, game: LoadedGame, seat: int, outcome: Outcome, *, follow: Sequence[str] = ()
+    ) -> TapAnswer:
         """A played step (or undo): its outcome, and the seat's next menu from the state
-        the step left while its part goes on (see the module docstring)."""
+        the step left while its part goes on (see the module docstring): the pick
+        ``follow`` opens when the tap chose it too (a decision merged with the next
+        choice), else the first menu."""
         engine, state = game.engine, game.state
         if engine.result(state) is not None or not engine.may_act(state, seat):
             return TapAnswer(game.id, outcome=outcome)
@@ -252,7 +256,11 @@ class Tapping:
 
         picker = await off_loop(build)
         try:
-            menu = await off_loop(picker.menu)
+            menu = await off_loop(picker.follow, follow) if follow else None
+        except StalePick:
+            menu = None
+        try:
+            menu = menu or await off_loop(picker.menu)
         except StalePick:
             return TapAnswer(game.id, outcome=outcome)
         return await self._answer(game, menu, outcome=outcome)

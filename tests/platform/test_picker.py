@@ -170,7 +170,9 @@ async def test_a_step_that_can_be_undone_plays_on_the_tap_and_no_other_unawares(
                 assert answer.outcome is None
                 menu = answer.menu
                 continue
-            action = engine.parse_action(next(n for n, o in steps.items() if o is option))
+            # several options may play one step (a decision merged with where it leads)
+            name = next((n for n, o in steps.items() if o is option), None)
+            action = engine.parse_action(name or spelled(table, option.path))
             why = judged(engine, engine.load_state(row.state), seat, action)
             answer = await service.tap(CHANNEL, player, menu.token, [option.token])
             if answer.outcome is None:  # a confirmation
@@ -271,3 +273,43 @@ async def test_the_demo_plays_a_whole_game_by_taps(
     assert TAPS_LINE.match(lines[-1]), lines[-1]
     assert lines[-2].startswith("Play tapped ")
     assert lines[-3].startswith("Final ranking:")
+
+
+async def test_an_auction_hex_is_taken_and_its_space_chosen_in_one_tap(store: Store) -> None:
+    """The auction's winner picks a revealed hex by the space it will be laid on: one
+    select per hex (``C6 · Take hex 2``); the tap takes the hex and answers with that
+    space's rotation menu (its path the lay on that space), and Undo takes it back."""
+    service = GameService(store, render=False)
+    players = (ALICE, BOB, CAROL)
+    await open_game(service, "tikal", *players, seed=1, mode="auction")
+    engine = service.registry["tikal"].engine
+    while True:  # everyone passes but the last bidder, who bids 1 and wins
+        row = await channel_row(store)
+        state = engine.load_state(row.state)
+        (seat,) = engine.waiting_for(state)
+        player = next(p for p in players if p.id == row.seats[seat].user_id)
+        legal = {str(a) for a in engine.legal_actions(state, seat)}
+        if "pick 1" in legal:
+            break
+        await service.act(CHANNEL, player, "bid 1" if "bid 1" in legal else "pass")
+    menu = (await service.tap(CHANNEL, player)).menu
+    assert menu is not None
+    picks = sorted(a for a in legal if a.startswith("pick"))
+    merged = [o for o in menu.options if o.follow]
+    assert {spelled(engine.verbs, o.path) for o in menu.options} == set(picks)
+    assert merged and all(o.follow[0] == "place" and o.plays for o in merged)
+    option = merged[-1]
+    slot = option.path[1]
+    space = option.follow[1]
+    assert option.label.render("en").startswith(f"{space} · ")
+    answer = await service.tap(CHANNEL, player, menu.token, [option.token])
+    assert answer.outcome is not None and answer.menu is not None
+    moves = await store.moves(row.id, after=row.last_seq)
+    assert [m.action for m in moves] == [f"pick {slot}"]
+    rotations = answer.menu.options
+    assert rotations and all(o.path[:2] == ("place", space) for o in rotations)
+    # taken back: the hexes are on offer again
+    undone = await service.tap(CHANNEL, player, answer.menu.token, ["u"])
+    assert undone.outcome is not None
+    state = engine.load_state((await channel_row(store)).state)
+    assert {str(a) for a in engine.legal_actions(state, seat)} == legal

@@ -80,6 +80,8 @@ class TikalEngine(GameEngine[GameState, actions.Action]):
     pictured = frozenset({("place", "rotation")})
     #: a move's destinations are listed cheapest first
     ranked = frozenset({("move", "target")})
+    #: an auction's hex is taken and its space chosen in one tap
+    chains = True
 
     def player_range(self, options: Mapping[str, str]) -> tuple[int, int]:
         """Mini-Tikal is for exactly 2 players."""
