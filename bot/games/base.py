@@ -492,6 +492,15 @@ class GameEngine(ABC, Generic[S, A]):
         as ``action`` (a Tikal hex turned to the same stones). Default: itself."""
         return action
 
+    def value_groups(
+        self, state: S, seat: Seat, verb: str, param: str, words: Sequence[str]
+    ) -> list[tuple[tuple[str, Mapping[str, Any]], list[str]]] | None:
+        """The move picker's groups of a parameter's values (``words``, more than one
+        select holds), by what a player looks for: each a header (a catalog key and
+        params: what is inside) and its words, in order. None: the picker's own
+        (board squares by column band). Default: None."""
+        return None
+
     def picture(
         self, state: S, seat: Seat, verb: str, chosen: Mapping[str, str]
     ) -> dict[str, JSON] | None:

@@ -11,7 +11,8 @@ Decisions:
 * A computer seat (``SeatRow.computer``) has no member: nobody is pinged or
   sent anything for it (:meth:`LoadedGame.users_of`).
 * Seat params: an event or refusal param named ``seat`` or ending in
-  ``_seat`` holding an int is shown as that seat's player name.
+  ``_seat`` holding an int is shown as that seat's player name (in a
+  picker's label, as their seat's colour word).
 """
 
 from __future__ import annotations
@@ -22,7 +23,8 @@ from typing import Any
 
 from bot.games.base import GameEngine, GameType, PlayerLabel, RuleError
 from bot.i18n import Text
-from bot.service.menus import clipped
+from bot.service.colours import colour_key
+from bot.service.menus import SEAT_NUMBER, seat_in_label
 from bot.service.outcome import Refusal
 from bot.service.turn_clock import PLAYING, RESIGNED
 from bot.store import SEAT_FIELDS, GameRow, SeatRow
@@ -35,15 +37,20 @@ def seat_text(row: GameRow, key: str, params: Mapping[str, Any]) -> Text:
     return _named(names, key, params)
 
 
-def label_text(row: GameRow, key: str, params: Mapping[str, Any]) -> Text:
-    """As :func:`seat_text`, for a button or option label: each name cut to
-    :data:`~bot.service.menus.NAME_IN_LABEL` columns, so that a label fits a phone's
-    widths whatever the players are called (the menu's title names them in full)."""
-    names = {s.seat: clipped(s.display_name) for s in row.seats}
+def label_text(row: GameRow, game_type: GameType, key: str, params: Mapping[str, Any]) -> Text:
+    """As :func:`seat_text`, for a button or option label: each player named by their
+    seat's colour word (or number), short and never cut, whatever they are called
+    (:func:`~bot.service.menus.seat_in_label`: the option's description and the menu's
+    title name them in full)."""
+    names: dict[int, Text] = {}
+    for s in row.seats:
+        colour = colour_key(game_type, s.colour)
+        short = Text(colour) if colour is not None else Text(SEAT_NUMBER, {"number": s.seat + 1})
+        names[s.seat] = seat_in_label(short, s.display_name)
     return _named(names, key, params)
 
 
-def _named(names: Mapping[int, str], key: str, params: Mapping[str, Any]) -> Text:
+def _named(names: Mapping[int, str | Text], key: str, params: Mapping[str, Any]) -> Text:
     shown: dict[str, Any] = {}
     for name, value in params.items():
         if (name == "seat" or name.endswith("_seat")) and isinstance(value, int):
@@ -90,7 +97,7 @@ class LoadedGame:
         return seat_text(self.row, key, params or {})
 
     def label_text(self, key: str, params: Mapping[str, Any] | None = None) -> Text:
-        return label_text(self.row, key, params or {})
+        return label_text(self.row, self.game_type, key, params or {})
 
     def refusal(self, error: RuleError) -> Refusal:
         return Refusal.of(self.text(error.key, error.params))

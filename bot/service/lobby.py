@@ -43,6 +43,9 @@ from bot.games.base import GameType, OptionSpec, TurnShape
 from bot.games.computer import LEVELS
 from bot.i18n import Text, has_key, language_of
 from bot.service import announce
+from bot.service.colours import SEAT_COLOUR_NAMES as SEAT_COLOUR_NAMES
+from bot.service.colours import SEAT_COLOURS as SEAT_COLOURS
+from bot.service.colours import seat_colours
 from bot.service.computer import computer_name, next_computer_id, parse_level
 from bot.service.context import Context
 from bot.service.loaded import LoadedGame
@@ -61,17 +64,6 @@ from bot.store import KEEP, ChannelBusy, GameRow, VersionConflict
 
 #: Discord's 5 rows a message, one for the buttons: at most this many option menus
 MAX_MENUS = 4
-
-#: seat colours in seat order; chosen to stay apart from the games' piece colours
-SEAT_COLOURS: tuple[str, ...] = ("#f1a208", "#9b59b6", "#1abc9c", "#e84393", "#95a5a6")
-#: what players call each seat colour (catalog keys)
-SEAT_COLOUR_NAMES: dict[str, str] = {
-    "#f1a208": "colour.amber",
-    "#9b59b6": "colour.purple",
-    "#1abc9c": "colour.teal",
-    "#e84393": "colour.pink",
-    "#95a5a6": "colour.grey",
-}
 
 
 def option_name(spec: OptionSpec) -> Text | str:
@@ -556,20 +548,6 @@ class Lobby:
             finished=True,
             lobby=closed,
         )
-
-
-def seat_colours(game_type: GameType, count: int) -> list[tuple[str, str]]:
-    """Each seat's colour and the catalog key naming it: the engine's, else the palette."""
-    declared = game_type.engine.seat_colours
-    if declared:
-        return [(c.hex, c.name_key) for c in declared[:count]]
-    return [
-        (
-            SEAT_COLOURS[i % len(SEAT_COLOURS)],
-            SEAT_COLOUR_NAMES[SEAT_COLOURS[i % len(SEAT_COLOURS)]],
-        )
-        for i in range(count)
-    ]
 
 
 async def _stored(call: Any) -> Any:

@@ -10,7 +10,9 @@ Decisions:
 * Phone first. A label carries the value first and only what tells the
   options of its menu apart; the explanation goes in the menu's title, the
   section's header or the option's ``detail`` (Discord's second line).
-  Labels are never cut: a button label is at most :data:`MAX_BUTTON_LABEL`
+  Labels are never cut: a player is named in a label by their seat's colour
+  word (:func:`seat_in_label`; the option's description and the menu's title
+  name them in full); a button label is at most :data:`MAX_BUTTON_LABEL`
   wide, a select option's at most :data:`MAX_OPTION_LABEL`, and no two
   options of one menu share their first :data:`DISTINCT_PREFIX` characters —
   in every catalog language, a wide (CJK) character counting as two
@@ -154,13 +156,43 @@ def prefix(text: str, wide: int = DISTINCT_PREFIX) -> str:
     return text
 
 
-#: the widest a player's name shows inside a label (a longer one is cut, with "…")
-NAME_IN_LABEL = 12
+#: a player named inside a label: by their seat's colour word (never cut)
+SEAT_IN_LABEL = "picker.seat"
+#: a seat without a known colour, by its number
+SEAT_NUMBER = "picker.seat_number"
 
 
-def clipped(name: str, wide: int = NAME_IN_LABEL) -> str:
-    """``name`` cut to ``wide`` columns, its last one an ellipsis when cut."""
-    return name if width(name) <= wide else prefix(name, wide - 1) + "…"
+def seat_in_label(short: Text, name: str) -> Text:
+    """A player inside a label: ``short`` (their colour's word) shows; ``name``, their
+    whole display name, is kept for the option's description and the menu's title
+    (:func:`spelled_out`)."""
+    return Text(SEAT_IN_LABEL, {"short": short, "name": name})
+
+
+def spelled_out(text: Text) -> Text:
+    """``text`` with each player named in full instead of by their colour's word."""
+    if text.key == SEAT_IN_LABEL:
+        return Text("picker.word", {"word": text.params["name"]})
+    if not any(isinstance(v, Text) for v in text.params.values()):
+        return text
+    return Text(
+        text.key,
+        {k: spelled_out(v) if isinstance(v, Text) else v for k, v in text.params.items()},
+    )
+
+
+def seats_named(text: Text) -> list[Text]:
+    """The players ``text`` names by their colour's word (:func:`seat_in_label`)."""
+    if text.key == SEAT_IN_LABEL:
+        return [text]
+    return [found for v in text.params.values() if isinstance(v, Text) for found in seats_named(v)]
+
+
+def names_seat(text: Text) -> bool:
+    """Whether ``text`` names a player by their colour's word (:func:`seat_in_label`)."""
+    return text.key == SEAT_IN_LABEL or any(
+        isinstance(v, Text) and names_seat(v) for v in text.params.values()
+    )
 
 
 def widest(text: Text) -> int:

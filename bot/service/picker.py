@@ -32,8 +32,10 @@ Decisions:
   shared by every option of its block is left out); the verb in the
   section's header, or in the label (``<game>.tag.<verb>``) when a section
   mixes verbs; the engine's long label in the option's detail.
-* Many values are grouped: board squares by column band (a header says
-  which columns), other values in ranges, each section a select.
+* Many values are grouped: by what they act on when the engine groups them
+  (``value_groups``: Tigris squares by kingdom), else board squares by column
+  band (a header says which columns), other values in ranges, each section a
+  select.
 * A step that cannot be taken back is never played unawares: an option
   whose step the service's ``judge`` finds irreversible (played on a copy)
   is marked ``final``, the title saying why, and plays at once; any other
@@ -71,6 +73,7 @@ from bot.service.menus import (
     END,
     FINAL_MARK,
     MAX_BUTTON_LABEL,
+    MAX_DETAIL,
     MAX_OPTION_LABEL,
     MAX_ROWS,
     MAX_SELECT_OPTIONS,
@@ -84,6 +87,9 @@ from bot.service.menus import (
     distinct,
     fits,
     label_limit,
+    names_seat,
+    seats_named,
+    spelled_out,
 )
 from bot.service.pick_token import ITEM_SEP, NONE_WORD, BadToken, Pending, seat_stamp
 
@@ -443,12 +449,24 @@ class Picker:
                 token = str(next(tokens))
                 leads[token] = entry.then
                 options.append(_option(token, entry, label))
-            sections.append(Section(part.widget, tuple(options), part.header))
+            header = None if part.header is None else spelled_out(part.header)
+            sections.append(Section(part.widget, tuple(options), header))
         added = []
         for entry in extra:
             token = str(next(tokens))
             leads[token] = entry.then
             added.append(_option(token, entry, entry.label))
+        named: dict[str, Text] = {}
+        for option in (*(o for section in sections for o in section.options), *added):
+            for seat in seats_named(option.label):
+                named.setdefault(str(seat.params["name"]), seat)
+        title = spelled_out(title)
+        if named:  # who each colour is, for a button's label, which has no second line
+            legend = [
+                Text("picker.seat_legend", {"short": seat.params["short"], "name": name})
+                for name, seat in named.items()
+            ]
+            title = Text("picker.lines", {"first": title, "rest": _joined(legend, "picker.list")})
         menu = Menu(
             token=pending.encode(self.table),
             title=title,
@@ -874,6 +892,9 @@ class Picker:
             return [self._judged_block(title, entries)]
         if len(entries) > rows_left * MAX_SELECT_OPTIONS:
             return None
+        grouped = self._engine_groups(pending, prefixes, entries, rows_left)
+        if grouped is not None:
+            return grouped
         bands = _bands([words[0] for words in prefixes])
         parts: list[tuple[Text, list[_Entry]]] = []
         if bands is not None and len(bands) <= rows_left:
@@ -898,6 +919,36 @@ class Picker:
         for block in blocks:
             block.select = True
         return blocks
+
+    def _engine_groups(
+        self,
+        pending: Pending,
+        prefixes: list[tuple[str, ...]],
+        entries: list[_Entry],
+        rows_left: int,
+    ) -> list[_Block] | None:
+        """The values in the engine's groups (``value_groups``: by what they act on),
+        each a select under the engine's header; None when the engine has none or
+        they do not fit the menu."""
+        assert pending.verb is not None
+        param = self.table[pending.verb].params[len(pending.values)]
+        firsts = list(dict.fromkeys(words[0] for words in prefixes))
+        found = self.engine.value_groups(self.state, self.seat, pending.verb, param.name, firsts)
+        if not found:
+            return None
+        placed = [word for _, members in found for word in members]
+        if sorted(placed) != sorted(firsts):  # every value in exactly one group
+            return None
+        blocks = []
+        for header, members in found:
+            inside = set(members)
+            part = [e for words, e in zip(prefixes, entries, strict=True) if words[0] in inside]
+            named = self.text(*header)
+            block = self._judged_block(named, part)
+            block.select = True
+            block.name = named
+            blocks.append(block)
+        return blocks if _arrange(blocks, rows_left) is not None else None
 
     # -- groups --------------------------------------------------------------------
 
@@ -1013,6 +1064,7 @@ class Picker:
                     within=frozenset({word}),
                 )
             )
+        title = spelled_out(title)
         section = Section(
             Widget.SELECT,
             tuple(options),
@@ -1433,7 +1485,7 @@ def _option(token: str, entry: _Entry, label: Text) -> Option:
     return Option(
         token,
         label,
-        entry.detail if entry.why is None else entry.why,
+        _described(entry.detail, label) if entry.why is None else entry.why,
         entry.path,
         entry.within,
         entry.plays,
@@ -1442,6 +1494,18 @@ def _option(token: str, entry: _Entry, label: Text) -> Option:
         final=entry.why is not None,
         follow=entry.then.follow if isinstance(entry.then, Picked) else (),
     )
+
+
+def _described(detail: Text | None, label: Text) -> Text | None:
+    """An option's description naming its players in full: its own, else — when its
+    label names a player by their colour — the label spelled out (a description that
+    would not fit keeps the colour words)."""
+    if detail is None and names_seat(label):
+        detail = label
+    if detail is None or not names_seat(detail):
+        return detail
+    full = spelled_out(detail)
+    return full if fits(full, MAX_DETAIL) else detail
 
 
 def _column(word: str) -> str:

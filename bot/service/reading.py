@@ -38,10 +38,11 @@ from typing import Any
 from bot.games.base import GameType, PlayerLabel, Suggestion
 from bot.i18n import Text, language_of, t
 from bot.service import announce
+from bot.service.colours import seat_colours
 from bot.service.context import Context
 from bot.service.drawing import drawn
 from bot.service.loaded import LoadedGame, seat_text
-from bot.service.lobby import options_text, seat_colours
+from bot.service.lobby import options_text
 from bot.service.outcome import Choice, ChoiceKind, Outcome, Player, PrivateMessage, Refusal
 from bot.service.replay import standing
 from bot.service.turn_clock import RESIGNED

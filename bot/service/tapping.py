@@ -255,12 +255,15 @@ class Tapping:
             )
 
         picker = await off_loop(build)
+        menu: Menu | None = None
+        if follow:
+            try:
+                menu = await off_loop(picker.follow, follow)
+            except StalePick:  # it no longer fits: the first menu
+                menu = None
         try:
-            menu = await off_loop(picker.follow, follow) if follow else None
-        except StalePick:
-            menu = None
-        try:
-            menu = menu or await off_loop(picker.menu)
+            if menu is None:
+                menu = await off_loop(picker.menu)
         except StalePick:
             return TapAnswer(game.id, outcome=outcome)
         return await self._answer(game, menu, outcome=outcome)

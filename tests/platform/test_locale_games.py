@@ -37,7 +37,6 @@ import pytest
 from bot import plugins
 from bot.demo import run_demo
 from bot.i18n import LOCALES_DIR
-from bot.service.menus import clipped
 from tests.platform.test_words import bad_parts
 from tests.support.whole_game import Read, play_whole_game
 
@@ -73,9 +72,9 @@ LANGUAGES = ("zh", "zh-TW", "ko")
 
 
 def as_shown(names: tuple[str, ...]) -> list[str]:
-    """``names`` as a reader meets them: whole, and cut to a label's columns (the
-    picker's :func:`~bot.service.menus.clipped`), the longest first."""
-    return sorted({*names, *(clipped(name) for name in names)}, key=len, reverse=True)
+    """``names`` as a reader meets them (whole: a label names a player by their colour),
+    the longest first."""
+    return sorted(set(names), key=len, reverse=True)
 
 
 def english_words(read: Read) -> dict[str, list[str]]:

@@ -32,7 +32,14 @@ from tests.support.seated import channel_row, open_game
 
 plugins.load_builtin_games()
 
-PLAYERS = (ALICE, BOB, CAROL, DAVE)
+#: the players, each with a display name as long as Discord allows (32 characters),
+#: Latin and CJK, two sharing their start: labels name them by colour, never cut
+PLAYERS = (
+    Player(ALICE.id, "Alexander the Great of Macedonia"),
+    Player(BOB.id, "Alexander the Great of Macedonib"),
+    Player(CAROL.id, "亚历山大大帝第二位玩家亚历山大大帝第二位玩家亚历山大大帝第二位玩"),
+    Player(DAVE.id, "알렉산더대왕두번째플레이어알렉산더대왕두번째플레이어알렉산더대"),
+)
 
 #: game, players, options, seed, steps played, positions walked
 CASES = [

@@ -8,6 +8,7 @@ tap some of those too and check the step played is the one the path said.
 
 from __future__ import annotations
 
+import re
 from collections.abc import Iterator, Sequence
 from itertools import combinations
 from typing import Any
@@ -38,12 +39,15 @@ from bot.service.picker import notation
 GAME_ID_DIGITS = 7
 #: Discord's limits on a select's placeholder
 MAX_PLACEHOLDER = 150
+#: a word cut short: a letter right before an ellipsis (a range's " … " is not)
+CUT = re.compile(r"\S…")
 
 
 def check_menu(menu: Menu) -> None:
     """A menu Discord can show, with the picker's own limits in every language: rows,
     options per select and row, labels (a wide character counting two), no two
-    options alike in their first characters, descriptions, custom_ids."""
+    options alike in their first characters, nothing cut ("…"), descriptions,
+    custom_ids."""
     assert menu.sections or menu.controls, menu
     assert menu.rows <= MAX_ROWS, menu
     assert len(menu.token) <= MAX_TOKEN, menu.token
@@ -58,6 +62,8 @@ def check_menu(menu: Menu) -> None:
     for lang in LANGUAGES:
         for option in menu.controls:
             assert width(option.label.render(lang)) <= MAX_BUTTON_LABEL, (lang, option)
+        for option in options:
+            assert not CUT.search(option.label.render(lang)), (lang, option.label.render(lang))
         heads = [prefix(o.label.render(lang), DISTINCT_PREFIX) for o in options]
         alike = [h for h in heads if heads.count(h) > 1]
         assert not alike, (lang, alike, menu.title.render("en"))

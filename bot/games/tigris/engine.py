@@ -177,6 +177,15 @@ class TigrisEngine(GameEngine[GameState, actions.Action]):
         found = super().legal_values(game, seat, verb, param, chosen)
         return picking.shortened(game, seat, verb, param, found)
 
+    def value_groups(
+        self, game: GameState, seat: int, verb: str, param: str, words: Sequence[str]
+    ) -> list[tuple[tuple[str, Mapping[str, Any]], list[str]]] | None:
+        """Squares by the kingdom they act on (``picking.grouped``)."""
+        found = picking.grouped(game, seat, param, words)
+        if found is None:
+            return None
+        return [(header, members) for header, members in found]
+
     def turn_number(self, game: GameState) -> int:
         """Counts the turns: conflicts inside a turn keep its number."""
         return game.turn_number

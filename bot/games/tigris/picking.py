@@ -6,6 +6,12 @@ Decisions:
   labels for autocomplete; each gets a short one for the picker: a tile
   colour with how many of it the seat holds (its own hand: the picker is
   the seat's own), a leader by title, a war by colour, a count as a number.
+* Squares that fill more than one select are grouped by the kingdom they act
+  on (:func:`grouped`): the kingdoms holding the seat's own leaders first
+  ("Next to your priest (kingdom of 6)"), then the others by size ("Kingdom
+  at F5"), then squares that would unite kingdoms, then open land by columns
+  ("Open land, columns A–F"). A kingdom is named by its first leader's square
+  or the seat's own leader: nothing hidden, no player's name.
 """
 
 from __future__ import annotations
@@ -14,8 +20,16 @@ from collections.abc import Sequence
 from dataclasses import replace
 
 from bot.games.base import Suggestion
+from bot.games.tigris.board import parse_square, square_name
+from bot.games.tigris.components import LEADER_NAMES
+from bot.games.tigris.kingdoms import Regions
 from bot.games.tigris.state import GameState
 from bot.i18n import Text
+
+#: a group's header: a catalog key and its params
+Header = tuple[str, dict[str, object]]
+#: the most squares of one open-land group (one select)
+OPEN_LAND = 25
 
 
 def shortened(
@@ -38,3 +52,61 @@ def shortened(
             suggestion = replace(suggestion, short=short)
         shown.append(suggestion)
     return shown
+
+
+def grouped(
+    state: GameState, seat: int, param: str, words: Sequence[str]
+) -> list[tuple[Header, list[str]]] | None:
+    """Board squares (``words``, in board order) grouped by the kingdom they act on;
+    None when ``param`` is not a square (see the module docstring)."""
+    if param != "square":
+        return None
+    board = state.board
+    regions = Regions(board)
+    by_kingdom: dict[tuple[int, ...], list[str]] = {}
+    for word in words:
+        sq = parse_square(word)
+        inside = regions.region_of(sq)
+        key = (inside,) if inside >= 0 else tuple(sorted(regions.kingdoms_around(sq)))
+        by_kingdom.setdefault(key, []).append(word)
+
+    def own(kingdom: int) -> list[str]:
+        return [
+            LEADER_NAMES[board.leaders[sq].colour]
+            for sq in regions.leaders[kingdom]
+            if board.leaders[sq].seat == seat
+        ]
+
+    def rank(key: tuple[int, ...]) -> tuple[int, int]:
+        if len(key) == 1:
+            return (0 if own(key[0]) else 1, -len(regions.squares[key[0]]))
+        return (2, 0) if key else (3, 0)
+
+    groups: list[tuple[Header, list[str]]] = []
+    for key in sorted(by_kingdom, key=rank):
+        members = by_kingdom[key]
+        if len(key) == 1:
+            (kingdom,) = key
+            size = len(regions.squares[kingdom])
+            mine = own(kingdom)
+            if mine:
+                leader = Text(f"tigris.short.leader.{mine[0]}")
+                header: Header = ("tigris.group.own", {"leader": leader, "size": size})
+            else:
+                first = square_name(regions.leaders[kingdom][0])
+                header = ("tigris.group.kingdom", {"square": first, "size": size})
+            groups.append((header, members))
+        elif key:
+            groups.append((("tigris.group.unites", {"count": len(key)}), members))
+        else:
+            parts = -(-len(members) // OPEN_LAND)  # as few as hold them, of even sizes
+            size = -(-len(members) // parts)
+            for start in range(0, len(members), size):
+                part = members[start : start + size]
+                columns: dict[str, object] = {"first": _column(part[0]), "last": _column(part[-1])}
+                groups.append((("tigris.group.open", columns), part))
+    return groups
+
+
+def _column(word: str) -> str:
+    return word.rstrip("0123456789").upper()
