@@ -98,10 +98,14 @@ def test_an_offer_leads_with_the_players_colour_and_names_them_below() -> None:
         version=0,
         text=_named({1: "Bob", 2: "Carol", 3: "Dave"}),
     )
+    menu = picker.menu()
     shown = {
         option.label.render("en"): option.detail.render("en") if option.detail else None
-        for section in picker.menu().sections
+        for section in menu.sections
         for option in section.options
     }
+    # a button has no second line: the title says who each colour is
+    legend = menu.title.render("en").splitlines()[-1]
+    assert {"purple: Bob", "teal: Carol"} <= set(legend.split(", ")), legend
     assert shown["With purple: joint last card"] == "With Bob: joint last card"
     assert shown["With teal: joint last card"] == "With Carol: joint last card"
