@@ -44,7 +44,7 @@ from bot.games.computer import LEVELS
 from bot.i18n import Text, has_key, language_of
 from bot.service import announce
 from bot.service.computer import computer_name, next_computer_id, parse_level
-from bot.service.context import Context
+from bot.service.context import Context, admitted
 from bot.service.loaded import LoadedGame
 from bot.service.names import seat_name
 from bot.service.outcome import (
@@ -191,6 +191,7 @@ class Lobby:
     def __init__(self, ctx: Context) -> None:
         self.ctx = ctx
 
+    @admitted
     async def new_game(
         self,
         *,
@@ -242,6 +243,7 @@ class Lobby:
         fresh = await self.ctx.store.get_game(row.id)
         return lobby_panel(self.ctx.game_type(row.game_type), fresh or row, state=state)
 
+    @admitted
     async def join(
         self, channel_id: int, user: Player, *, expected_game: int | None = None
     ) -> Outcome:
@@ -271,6 +273,7 @@ class Lobby:
             ],
         )
 
+    @admitted
     async def leave(
         self, channel_id: int, user: Player, *, expected_game: int | None = None
     ) -> Outcome:
@@ -292,6 +295,7 @@ class Lobby:
             public=[Text("lobby.left", {"player": user.name})],
         )
 
+    @admitted
     async def start(
         self,
         channel_id: int,
@@ -389,6 +393,7 @@ class Lobby:
             raise Refusal("computer.error.none", game=Text(game_type.engine.title_key))
         return row, game_type
 
+    @admitted
     async def computer_menu(
         self, channel_id: int, user: Player, *, expected_game: int | None = None
     ) -> Outcome:
@@ -408,6 +413,7 @@ class Lobby:
             reply_choices=choices,
         )
 
+    @admitted
     async def add_computer(
         self,
         channel_id: int,
@@ -443,6 +449,7 @@ class Lobby:
             ],
         )
 
+    @admitted
     async def remove_computer(
         self, channel_id: int, user: Player, *, expected_game: int | None = None
     ) -> Outcome:
@@ -463,6 +470,7 @@ class Lobby:
             public=[Text("lobby.left", {"player": gone.display_name})],
         )
 
+    @admitted
     async def set_option(
         self,
         channel_id: int,
@@ -510,6 +518,7 @@ class Lobby:
             lobby=panel,
         )
 
+    @admitted
     async def abandon(
         self,
         channel_id: int,
