@@ -4,7 +4,7 @@ Usage: ``python scripts/bench_tap.py [--game tikal,tigris,temple] [--taps 400]
 [--seed 1]``
 
 Plays each game on a real SQLite file (the store's pragmas) by random taps
-through :meth:`bot.service.GameService.tap` (in process, no Discord, no
+through :meth:`bot.service.tapping.Tapping.tap` (in process, no Discord, no
 images), until ``--taps`` taps were timed (new games as needed). Each tap is
 one of two kinds, told apart by its answer:
 
@@ -82,7 +82,7 @@ def figure(name: str, values: list[float], floor: list[float], floor_name: str) 
 async def _open(service: GameService, game: str, seed: int) -> list[Player]:
     count, options = GAMES[game]
     players = [Player(9000 + n, f"Player {n + 1}") for n in range(count)]
-    await service.new_game(
+    await service.lobby.new_game(
         guild_id=GUILD,
         channel_id=CHANNEL,
         user=players[0],
@@ -91,8 +91,8 @@ async def _open(service: GameService, game: str, seed: int) -> list[Player]:
         seed=seed,
     )
     for player in players[1:]:
-        await service.join(CHANNEL, player)
-    await service.start(CHANNEL, players[0])
+        await service.lobby.join(CHANNEL, player)
+    await service.lobby.start(CHANNEL, players[0])
     return players
 
 
@@ -138,7 +138,7 @@ async def bench(game: str, taps: int, seed: int, folder: Path) -> tuple[list[flo
             menu = menus.pop(seat, None)
             if menu is None:
                 try:
-                    menu = (await service.tap(CHANNEL, player)).menu
+                    menu = (await service.tapping.tap(CHANNEL, player)).menu
                 except Refusal:
                     continue
             if menu is None:
@@ -148,7 +148,7 @@ async def bench(game: str, taps: int, seed: int, folder: Path) -> tuple[list[flo
             option = rng.choice(options)
             floor = _bare_build(service, game, row, seat, menu, option.token)
             start = time.perf_counter()
-            answer = await service.tap(CHANNEL, player, menu.token, [option.token])
+            answer = await service.tapping.tap(CHANNEL, player, menu.token, [option.token])
             took = (time.perf_counter() - start) * 1000
             if answer.outcome is None:
                 narrow.append(took)
@@ -175,7 +175,7 @@ async def main() -> None:
     with tempfile.TemporaryDirectory() as tmp:
         for game in args.game.split(","):
             narrow, bare, step, commit = await bench(game, args.taps, args.seed, Path(tmp))
-            print(f"{game}: a tap through service.tap (SQLite file)")
+            print(f"{game}: a tap through service.tapping.tap (SQLite file)")
             print(figure("narrow", narrow, bare, "bare picker build"))
             print(figure("step", step, commit, "bare commit"))
     print(f"load at end: {load()}")

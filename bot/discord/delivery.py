@@ -458,8 +458,8 @@ class Delivery:
         kept: tuple[int, int] | None = None
         live: tuple[int, int] | None = None
         if story and outcome.game_id is not None:
-            kept = await self.service.message(outcome.game_id, INTERIM)
-            live = await self.service.message(outcome.game_id, LIVE)
+            kept = await self.service.memory.message(outcome.game_id, INTERIM)
+            live = await self.service.memory.message(outcome.game_id, LIVE)
             if (  # an interim message pinging nobody new: the one before, edited
                 outcome.interim
                 and kept is not None
@@ -507,13 +507,13 @@ class Delivery:
         where = (_channel_id(sent, outcome.channel_id), int(sent.id))
         closed = await self._close_tally(game_id, lang)
         try:
-            await self.service.remember_message(game_id, LIVE, *where)
+            await self.service.memory.remember_message(game_id, LIVE, *where)
             if base is not None:
-                await self.service.remember_message(game_id, TALLY, *where, base)
+                await self.service.memory.remember_message(game_id, TALLY, *where, base)
             if outcome.interim:
-                await self.service.remember_message(game_id, INTERIM, *where)
+                await self.service.memory.remember_message(game_id, INTERIM, *where)
             elif kept is not None:
-                await self.service.forget_message(game_id, INTERIM)
+                await self.service.memory.forget_message(game_id, INTERIM)
         except Exception:
             log.exception("could not remember the messages of game %s", game_id)
         if kept is not None and kept != where:
@@ -526,15 +526,15 @@ class Delivery:
     ) -> tuple[int, int] | None:
         """Say the kept tally's round is over (``why``: revealed below, or the game
         ended), without its buttons, and forget it; the message it was in, if any."""
-        kept = await self.service.message(game_id, TALLY)
+        kept = await self.service.memory.message(game_id, TALLY)
         if kept is None:
             return None
-        base = await self.service.message_content(game_id, TALLY)
+        base = await self.service.memory.message_content(game_id, TALLY)
         closed = render([Text(why)], lang)
         content = closed if base is None else with_tally(base, closed)
         await self._edit(kept, content, discord.AllowedMentions.none(), view=None)
         try:
-            await self.service.forget_message(game_id, TALLY)
+            await self.service.memory.forget_message(game_id, TALLY)
         except Exception:
             log.exception("could not forget the tally of game %s", game_id)
         return kept
@@ -556,7 +556,7 @@ class Delivery:
         if not wanted:
             return {}
         try:
-            return await self.service.notify_choices(wanted)
+            return await self.service.seats.notify_choices(wanted)
         except Exception:
             log.exception("could not read notification choices; pinging in the channel")
             return dict.fromkeys(wanted, "channel")
@@ -587,7 +587,7 @@ class Delivery:
         if outcome.tally is None or outcome.step is not StepKind.SUBMISSION:
             why = "tally.ended" if outcome.finished else "tally.closed"
             closed = await self._close_tally(outcome.game_id, lang, why=why)
-            live = await self.service.message(outcome.game_id, LIVE)
+            live = await self.service.memory.message(outcome.game_id, LIVE)
             if outcome.finished and live is not None and live != closed:  # abandoned
                 await self._edit(live, None, None, view=None)
             return
@@ -601,8 +601,8 @@ class Delivery:
         """Edit the tally of a sealed submission's round (see :meth:`tally`)."""
         assert outcome.tally is not None
         none = discord.AllowedMentions.none()
-        kept = await self.service.message(game_id, TALLY)
-        base = await self.service.message_content(game_id, TALLY)
+        kept = await self.service.memory.message(game_id, TALLY)
+        base = await self.service.memory.message_content(game_id, TALLY)
         counted = render(outcome.tally[1:] if base is not None else outcome.tally, lang)
         content = split_content(counted if base is None else with_tally(base, counted))[0]
         if kept is not None and await self._edit(kept, content, none):
@@ -620,7 +620,7 @@ class Delivery:
                 log.exception("could not post the tally of game %s", game_id)
                 return
         if message is not None:
-            await self.service.remember_message(game_id, TALLY, channel_id, message.id)
+            await self.service.memory.remember_message(game_id, TALLY, channel_id, message.id)
 
     async def remember_lobby(self, outcome: Outcome, message: Any) -> None:
         """Remember the lobby message just posted, to edit it as the lobby changes."""
@@ -629,7 +629,9 @@ class Delivery:
         channel_id = getattr(message, "channel", None)
         channel_id = getattr(channel_id, "id", None) or outcome.channel_id
         try:
-            await self.service.remember_message(outcome.game_id, LOBBY, channel_id, message.id)
+            await self.service.memory.remember_message(
+                outcome.game_id, LOBBY, channel_id, message.id
+            )
         except Exception:
             log.exception("could not remember the lobby message of game %s", outcome.game_id)
 
@@ -639,7 +641,7 @@ class Delivery:
         panel = outcome.lobby
         if panel is None or panel.post or outcome.game_id is None:
             return
-        kept = await self.service.message(outcome.game_id, LOBBY)
+        kept = await self.service.memory.message(outcome.game_id, LOBBY)
         if kept is None:
             return
         channel_id, message_id = kept
@@ -699,7 +701,9 @@ class Delivery:
             if pm.user_id == actor and actor_fallback is not None:
                 await actor_fallback(pm)
                 return
-            if game_id is not None and await self.service.note_dm_announcement(pm.user_id, game_id):
+            if game_id is not None and await self.service.memory.note_dm_announcement(
+                pm.user_id, game_id
+            ):
                 notice = t(public_lang, "dm.closed_notice", player=f"<@{pm.user_id}>")
                 try:
                     await send_public(content=notice, allowed_mentions=mention_only([pm.user_id]))
@@ -713,7 +717,7 @@ class Delivery:
     ) -> bool:
         """DM one private message; False if the user cannot be reached that way."""
         user_id = message.user_id
-        if await self.service.dms_closed(user_id, retry_after=DM_RETRY_SECONDS):
+        if await self.service.memory.dms_closed(user_id, retry_after=DM_RETRY_SECONDS):
             return False
         parts = split_content(render(message.lines, lang))
         try:
@@ -728,15 +732,15 @@ class Delivery:
         except discord.Forbidden as exc:
             if exc.code == CANNOT_DM:
                 log.info("user %s does not accept DMs; using the fallback", user_id)
-                await self.service.mark_dms_closed(user_id)
+                await self.service.memory.mark_dms_closed(user_id)
             else:
                 log.warning("DM to %s refused (code %s)", user_id, exc.code)
             return False
         except discord.HTTPException:
             log.warning("DM to %s failed", user_id, exc_info=True)
             return False
-        if await self.service.dms_closed(user_id):
-            await self.service.mark_dms_open(user_id)  # they reopened their DMs
+        if await self.service.memory.dms_closed(user_id):
+            await self.service.memory.mark_dms_open(user_id)  # they reopened their DMs
         return True
 
 

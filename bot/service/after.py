@@ -57,7 +57,7 @@ from typing import Any
 from bot.games.base import PlayerLabel
 from bot.i18n import Text
 from bot.service.animation import Animation, animate
-from bot.service.context import Context
+from bot.service.context import Context, admitted
 from bot.service.drawing import drawn
 from bot.service.lobby import Lobby, parse_options
 from bot.service.names import seat_name
@@ -110,6 +110,7 @@ class After:
 
     # -- rematch ----------------------------------------------------------------
 
+    @admitted
     async def rematch(self, channel_id: int, user: Player, game_id: int) -> Outcome:
         """Open and start a rematch of finished game ``game_id`` in its channel."""
         old = await self.ctx.store.get_game(game_id)
@@ -160,6 +161,7 @@ class After:
 
     # -- export -----------------------------------------------------------------
 
+    @admitted
     async def export(self, channel_id: int, *, budget: int = EXPORT_BUDGET) -> Export:
         """The record and animated replay of the channel's last game that is over."""
         store = self.ctx.store
@@ -233,6 +235,7 @@ class After:
 
     # -- statistics ---------------------------------------------------------------
 
+    @admitted
     async def stats(self, guild_id: int, member: Player | None = None) -> Outcome:
         """The server's results per game, or one member's."""
         if member is not None:

@@ -20,7 +20,7 @@ Decisions:
   (:func:`bot.service.seeds.answer_delay`). A step writes it in its own
   commit (``StepWrite.computer``); a start, a seat handed over or a resume
   adds it just after theirs, and
-  :meth:`~bot.service.clock.Clock.repair_timers` recreates one lost between
+  :meth:`~bot.service.clock.Timers.repair_timers` recreates one lost between
   the two. A restart or a SIGKILL loses nothing.
 * **Off the event loop, outside the lock.** When the timer fires, each
   awaited computer seat's plan is decided in a process pool of its own

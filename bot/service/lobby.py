@@ -47,7 +47,7 @@ from bot.service.colours import SEAT_COLOUR_NAMES as SEAT_COLOUR_NAMES
 from bot.service.colours import SEAT_COLOURS as SEAT_COLOURS
 from bot.service.colours import seat_colours
 from bot.service.computer import computer_name, next_computer_id, parse_level
-from bot.service.context import Context
+from bot.service.context import Context, admitted
 from bot.service.loaded import LoadedGame
 from bot.service.names import seat_name
 from bot.service.outcome import (
@@ -183,6 +183,7 @@ class Lobby:
     def __init__(self, ctx: Context) -> None:
         self.ctx = ctx
 
+    @admitted
     async def new_game(
         self,
         *,
@@ -234,6 +235,7 @@ class Lobby:
         fresh = await self.ctx.store.get_game(row.id)
         return lobby_panel(self.ctx.game_type(row.game_type), fresh or row, state=state)
 
+    @admitted
     async def join(
         self, channel_id: int, user: Player, *, expected_game: int | None = None
     ) -> Outcome:
@@ -263,6 +265,7 @@ class Lobby:
             ],
         )
 
+    @admitted
     async def leave(
         self, channel_id: int, user: Player, *, expected_game: int | None = None
     ) -> Outcome:
@@ -284,6 +287,7 @@ class Lobby:
             public=[Text("lobby.left", {"player": user.name})],
         )
 
+    @admitted
     async def start(
         self,
         channel_id: int,
@@ -381,6 +385,7 @@ class Lobby:
             raise Refusal("computer.error.none", game=Text(game_type.engine.title_key))
         return row, game_type
 
+    @admitted
     async def computer_menu(
         self, channel_id: int, user: Player, *, expected_game: int | None = None
     ) -> Outcome:
@@ -400,6 +405,7 @@ class Lobby:
             reply_choices=choices,
         )
 
+    @admitted
     async def add_computer(
         self,
         channel_id: int,
@@ -435,6 +441,7 @@ class Lobby:
             ],
         )
 
+    @admitted
     async def remove_computer(
         self, channel_id: int, user: Player, *, expected_game: int | None = None
     ) -> Outcome:
@@ -455,6 +462,7 @@ class Lobby:
             public=[Text("lobby.left", {"player": gone.display_name})],
         )
 
+    @admitted
     async def set_option(
         self,
         channel_id: int,
@@ -502,6 +510,7 @@ class Lobby:
             lobby=panel,
         )
 
+    @admitted
     async def abandon(
         self,
         channel_id: int,

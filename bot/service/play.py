@@ -80,7 +80,7 @@ from bot.games.base import Event, Result, RuleError, TurnShape
 from bot.i18n import Text
 from bot.service import announce
 from bot.service.autoplay import Played, play_for_seats
-from bot.service.context import Context
+from bot.service.context import Context, admitted
 from bot.service.loaded import LoadedGame, seated
 from bot.service.outcome import Outcome, Player, Refusal, StepKind, classify
 from bot.service.replay import UNDO, rebuild, standing
@@ -195,6 +195,7 @@ class Play:
     def __init__(self, ctx: Context) -> None:
         self.ctx = ctx
 
+    @admitted
     async def act(
         self,
         channel_id: int,
@@ -230,6 +231,7 @@ class Play:
         metrics.step(time.perf_counter() - started)
         return outcome
 
+    @admitted
     async def undo(
         self,
         channel_id: int,

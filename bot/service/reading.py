@@ -39,7 +39,7 @@ from bot.games.base import GameType, PlayerLabel, Suggestion
 from bot.i18n import Text, language_of, t
 from bot.service import announce
 from bot.service.colours import seat_colours
-from bot.service.context import Context
+from bot.service.context import Context, admitted
 from bot.service.drawing import drawn
 from bot.service.loaded import LoadedGame, seat_text
 from bot.service.lobby import options_text
@@ -73,6 +73,7 @@ class Reading:
         state = None if row.state is None else game_type.engine.load_state(row.state)
         return LoadedGame(row, game_type, state)
 
+    @admitted
     async def status(self, channel_id: int) -> Outcome:
         game = await self._latest(channel_id)
         row, engine = game.row, game.engine
@@ -103,6 +104,7 @@ class Reading:
                 lines.append(announce.ranking_text(game, result))
         return Outcome(game_id=row.id, channel_id=channel_id, reply=lines)
 
+    @admitted
     async def board(self, channel_id: int) -> Outcome:
         game = await self._latest(channel_id)
         if game.state is None:
@@ -117,6 +119,7 @@ class Reading:
             board=await self.ctx.board(game),
         )
 
+    @admitted
     async def hand(self, channel_id: int, user: Player) -> Outcome:
         game = self.ctx.loaded(await self.ctx.open_game(channel_id))
         if not game.engine.has_private_view:
@@ -131,6 +134,7 @@ class Reading:
             private=[PrivateMessage(user.id, (header,), image)],
         )
 
+    @admitted
     async def log_lines(self, channel_id: int, count: int = 10) -> Outcome:
         row = await self.ctx.store.latest_game_in(channel_id)
         if row is None:
@@ -158,6 +162,7 @@ class Reading:
 
     # -- a player's games ---------------------------------------------------------
 
+    @admitted
     async def mine(self, user: Player, *, message_kind: str) -> Outcome:
         """``/game mine``: every running game the user has a seat in (not resigned),
         those that wait for them first, each list oldest first (see the module
@@ -218,6 +223,7 @@ class Reading:
             return None
         return game, seat.seat
 
+    @admitted
     async def suggestions(self, channel_id: int, user: Player, typed: str = "") -> list[str]:
         """Legal action notations for the user now, filtered by the words typed."""
         acting = await self._acting(channel_id, user)
@@ -228,6 +234,7 @@ class Reading:
         notations = [str(a) for a in game.engine.suggested_actions(game.state, seat)]
         return [n for n in notations if all(part in n.lower() for part in wanted)]
 
+    @admitted
     async def legal_actions(self, channel_id: int, user: Player) -> list[Any]:
         """The user's legal action values now (empty when they may not act)."""
         acting = await self._acting(channel_id, user)
@@ -236,6 +243,7 @@ class Reading:
         game, seat = acting
         return game.engine.legal_actions(game.state, seat)
 
+    @admitted
     async def legal_values(
         self, channel_id: int, user: Player, verb: str, param: str, chosen: Mapping[str, str]
     ) -> list[Suggestion]:
@@ -252,6 +260,7 @@ class Reading:
             for s in game.engine.legal_values(game.state, seat, verb, param, chosen)
         ]
 
+    @admitted
     async def rules(self, game: str, page: int = 0, *, language: str = "en") -> Outcome:
         """One page of ``/rules <game>`` in ``language``, with page buttons."""
         lines = rules_page(self.ctx.registry, game, page)

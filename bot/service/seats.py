@@ -36,7 +36,7 @@ from typing import Any
 
 from bot.i18n import Text
 from bot.service.computer import computer_name, next_computer_id, parse_level
-from bot.service.context import Context
+from bot.service.context import Context, admitted
 from bot.service.loaded import LoadedGame
 from bot.service.names import seat_name
 from bot.service.outcome import Choice, ChoiceKind, Outcome, Player, PrivateMessage, Refusal
@@ -62,6 +62,7 @@ class Seats:
             raise Refusal("error.host_only")
         return game
 
+    @admitted
     async def pause(self, channel_id: int, user: Player, *, can_manage_channel: bool) -> Outcome:
         async with self.ctx.locks.hold(channel_id):
             game = await self._hosted(channel_id, user, can_manage_channel)
@@ -85,6 +86,7 @@ class Seats:
             version=version,
         )
 
+    @admitted
     async def resume(self, channel_id: int, user: Player, *, can_manage_channel: bool) -> Outcome:
         async with self.ctx.locks.hold(channel_id):
             game = await self._hosted(channel_id, user, can_manage_channel)
@@ -127,6 +129,7 @@ class Seats:
             version=version,
         )
 
+    @admitted
     async def extend(self, channel_id: int, user: Player, *, can_manage_channel: bool) -> Outcome:
         async with self.ctx.locks.hold(channel_id):
             game = await self._hosted(channel_id, user, can_manage_channel)
@@ -149,6 +152,7 @@ class Seats:
             version=version,
         )
 
+    @admitted
     async def replace(
         self,
         channel_id: int,
@@ -222,6 +226,7 @@ class Seats:
 
     # -- a player ---------------------------------------------------------------
 
+    @admitted
     async def resign(
         self,
         channel_id: int,
@@ -259,6 +264,7 @@ class Seats:
             version=version,
         )
 
+    @admitted
     async def back(self, channel_id: int, user: Player) -> Outcome:
         """An absent player plays their seat again (their next decisions wait for them)."""
         async with self.ctx.locks.hold(channel_id):
@@ -277,6 +283,7 @@ class Seats:
             version=version,
         )
 
+    @admitted
     async def auto(self, channel_id: int, user: Player, *, on: bool) -> Outcome:
         async with self.ctx.locks.hold(channel_id):
             game = await self.ctx.running(channel_id)
@@ -285,6 +292,7 @@ class Seats:
         key = "seat.auto_on" if on else "seat.auto_off"
         return Outcome(game_id=game.id, channel_id=channel_id, reply=[Text(key)])
 
+    @admitted
     async def notify(self, user: Player, how: str) -> Outcome:
         if how not in NOTIFY:
             raise Refusal(
@@ -293,6 +301,7 @@ class Seats:
         await self.ctx.store.set_notify(user.id, how)
         return Outcome(reply=[Text(f"notify.{how}")])
 
+    @admitted
     async def notify_choices(self, user_ids: list[int]) -> dict[int, str]:
         """How each user wants to be told it is their turn (default: in the channel)."""
         chosen = await self.ctx.store.notify_choices(user_ids)

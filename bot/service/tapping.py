@@ -52,7 +52,7 @@ from bot import metrics
 from bot.games.base import RuleError, TurnShape
 from bot.i18n import Text
 from bot.service import announce
-from bot.service.context import Context
+from bot.service.context import Context, admitted
 from bot.service.drawing import drawn
 from bot.service.loaded import LoadedGame
 from bot.service.menus import Menu
@@ -98,6 +98,7 @@ class Tapping:
         self.ctx = ctx
         self.play = play
 
+    @admitted
     async def tap(
         self,
         channel_id: int,
@@ -165,6 +166,7 @@ class Tapping:
             metrics.step(time.perf_counter() - started)
             return await self._after(game, seat, outcome, follow=after.follow)
 
+    @admitted
     async def press(
         self, channel_id: int, user: Player, action_text: str, *, game_id: int, version: int
     ) -> Outcome:

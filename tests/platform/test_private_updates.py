@@ -27,16 +27,16 @@ async def _temple(tmp_path: Path) -> tuple[GameService, Store]:
     plugins.load_builtin_games()
     store = await Store.open(tmp_path / "temple.db")
     service = GameService(store, games.REGISTRY, clock=CLOCK, render=False)
-    await service.new_game(
+    await service.lobby.new_game(
         guild_id=GUILD, channel_id=CHANNEL, user=ANN, game_type_name="temple", seed=3
     )
-    await service.join(CHANNEL, BO)
-    await service.start(CHANNEL, ANN)
+    await service.lobby.join(CHANNEL, BO)
+    await service.lobby.start(CHANNEL, ANN)
     return service, store
 
 
 async def _first_place(service: GameService, player: Player) -> str:
-    actions = await service.legal_actions(CHANNEL, player)
+    actions = await service.reading.legal_actions(CHANNEL, player)
     return next(str(a) for a in actions if str(a).startswith("place"))
 
 
@@ -45,9 +45,9 @@ async def test_a_reveal_sends_no_private_image_when_nothing_private_changed(
 ) -> None:
     service, store = await _temple(tmp_path)
     try:
-        sealed = await service.act(CHANNEL, ANN, await _first_place(service, ANN))
+        sealed = await service.play.act(CHANNEL, ANN, await _first_place(service, ANN))
         assert sealed.private == []  # Ann's own preview is her answer; Bo's view is unchanged
-        revealed = await service.act(CHANNEL, BO, "pass")
+        revealed = await service.play.act(CHANNEL, BO, "pass")
         assert revealed.has_public
         # Ann's sealed move was revealed to everyone and Bo passed: nothing private is new
         assert revealed.private == []
@@ -62,12 +62,12 @@ async def test_a_timed_out_seat_is_not_told_it_may_change_a_revealed_move(
 ) -> None:
     service, store = await _temple(tmp_path)
     try:
-        await service.act(CHANNEL, ANN, await _first_place(service, ANN))
+        await service.play.act(CHANNEL, ANN, await _first_place(service, ANN))
         row = await store.latest_game_in(CHANNEL)
         assert row is not None
         timers = [t for t in await store.timers(row.id) if t.kind == "deadline"]
         CLOCK.now = max(t.due_at for t in timers) + 1
-        fired = await service.fire_due_timers()
+        fired = await service.timers.fire_due_timers()
         lines = [line.render("en") for outcome in fired for line in outcome.public]
         assert any("ran out of time" in line for line in lines)
         assert "Ann sealed a move." in lines  # her own step, pending until the hand-off

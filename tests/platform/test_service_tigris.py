@@ -22,12 +22,12 @@ def _text(lines) -> str:
 async def test_decisions_offer_buttons_and_hands_never_go_public(service: GameService) -> None:
     plugins.load_builtin_games()
     engine = games.REGISTRY["tigris"].engine
-    await service.new_game(
+    await service.lobby.new_game(
         guild_id=GUILD, channel_id=CHANNEL, user=PLAYERS[0], game_type_name="tigris", seed=11
     )
     for player in PLAYERS[1:]:
-        await service.join(CHANNEL, player)
-    outcome = await service.start(CHANNEL, PLAYERS[0])
+        await service.lobby.join(CHANNEL, player)
+    outcome = await service.lobby.start(CHANNEL, PLAYERS[0])
     by_id = {p.id: p for p in PLAYERS}
     chooser = random.Random(4)
     decisions = 0
@@ -39,7 +39,7 @@ async def test_decisions_offer_buttons_and_hands_never_go_public(service: GameSe
         if outcome.step is StepKind.HANDOFF:
             assert outcome.ping == [user_id]
         player = by_id[user_id]
-        legal = [str(a) for a in await service.legal_actions(CHANNEL, player)]
+        legal = [str(a) for a in await service.reading.legal_actions(CHANNEL, player)]
         # the engine's public choices, which cover every legal answer: on the public
         # message after a hand-off, on the player's own answer when they go on
         public_choices = [str(a) for a in engine.public_choices(state, seat)]
@@ -69,11 +69,11 @@ async def test_decisions_offer_buttons_and_hands_never_go_public(service: GameSe
         public_keys = {line.key for line in outcome.public}
         assert not public_keys & {"tigris.event.scored", "tigris.event.monument_points"}
         action = chooser.choice(legal)
-        outcome = await service.act(CHANNEL, player, action)
+        outcome = await service.play.act(CHANNEL, player, action)
         if action.startswith("swap"):
             assert action not in _text(outcome.public)
             if outcome.step is not StepKind.CONTINUE:  # published: the log shows it face down
-                log = await service.log_lines(CHANNEL, 1)
+                log = await service.reading.log_lines(CHANNEL, 1)
                 count = len(action.split()) - 1
                 words = f"swap {count} {'tile' if count == 1 else 'tiles'}"  # in words, face down
                 assert log.reply[-1].params["action"].render("en") == words

@@ -1,6 +1,6 @@
 """Walking the move picker through the service, for the property tests.
 
-Every menu is reached by taps (:meth:`bot.service.GameService.tap`): an option
+Every menu is reached by taps (:meth:`bot.service.tapping.Tapping.tap`): an option
 that only narrows the pick is tapped; one that completes a step is read, not
 tapped (tapping it would play it): its ``path`` spells the step. The tests
 tap some of those too and check the step played is the one the path said.
@@ -133,7 +133,7 @@ async def walk(
     """Every step the player's picker offers now (notations), reached by tapping every
     option that only narrows the pick (never one that plays), and every menu seen;
     layouts entered item by item are left out (:func:`layout_menus`)."""
-    first = await service.tap(channel, player)
+    first = await service.tapping.tap(channel, player)
     assert first.menu is not None and first.outcome is None
     seen: list[Menu] = []
     found: set[str] = set()
@@ -152,7 +152,7 @@ async def walk(
                     continue
                 taps += 1
                 assert taps < limit, "picker tree too large to walk"
-                answer = await service.tap(channel, player, menu.token, [option.token])
+                answer = await service.tapping.tap(channel, player, menu.token, [option.token])
                 assert answer.outcome is None and answer.menu is not None, option
                 assert not answer.lines, [t.render("en") for t in answer.lines]
                 stack.append(answer.menu)
@@ -166,12 +166,12 @@ async def layout(
     menu then shown, whose Submit plays it, and the taps it took (the start unless the
     layout opens at once, one per item, or two where an item sits behind its
     group's button)."""
-    answer = await service.tap(channel, player)
+    answer = await service.tapping.tap(channel, player)
     assert answer.menu is not None
     starts = [o for o in answer.menu.options if o.layout and o.path == (verb,)]
     taps = 0
     if starts:  # else the layout is all there is, and the first menu already
-        answer = await service.tap(channel, player, answer.menu.token, [starts[0].token])
+        answer = await service.tapping.tap(channel, player, answer.menu.token, [starts[0].token])
         taps = 1
     laid: list[str] = []
     for item in items:
@@ -182,13 +182,13 @@ async def layout(
         direct = [o for o in menu.options if tuple(o.path) == (verb, goal)]
         if not direct:
             [group] = [o for o in menu.options if goal in o.within]  # a group's button
-            answer = await service.tap(channel, player, menu.token, [group.token])
+            answer = await service.tapping.tap(channel, player, menu.token, [group.token])
             taps += 1
             menu = answer.menu
             assert menu is not None
             direct = [o for o in menu.options if tuple(o.path) == (verb, goal)]
         [option] = direct
-        answer = await service.tap(channel, player, menu.token, [option.token])
+        answer = await service.tapping.tap(channel, player, menu.token, [option.token])
         assert answer.outcome is None
         taps += 1
         laid.append(item)

@@ -1,7 +1,7 @@
 """One slash-command group per registered game, generated from its verb table.
 
 ``/tigris tile colour:red square:F5`` builds the notation ``tile red F5``
-and plays it through ``service.act`` exactly as ``/play`` does. Nothing
+and plays it through ``service.play.act`` exactly as ``/play`` does. Nothing
 here names a game: the groups, their subcommands and options, their
 descriptions and their autocomplete all come from each engine's declared
 verbs (:mod:`bot.games.notation`).
@@ -106,7 +106,7 @@ def _player(bot: ZigguratBot, verb: Verb) -> Any:
         action = notation(verb, values)
 
         async def work(player: Player) -> Outcome:
-            return await bot.service.act(interaction.channel_id or 0, player, action)
+            return await bot.service.play.act(interaction.channel_id or 0, player, action)
 
         await bot.responder.run(interaction, work)
 
@@ -123,7 +123,7 @@ def _completer(bot: ZigguratBot, verb: Verb, name: str) -> Any:
             if p.name != name
         }
         try:
-            suggestions = await bot.service.legal_values(
+            suggestions = await bot.service.reading.legal_values(
                 interaction.channel_id or 0, player_of(interaction), verb.name, name, chosen
             )
         except Exception:

@@ -61,7 +61,9 @@ class HelpCog(commands.Cog):
         game = str(values.get("game", ""))
 
         async def work(player: Player) -> Outcome:
-            return await self.bot.service.rules(game, 0, language=str(interaction.locale or "en"))
+            return await self.bot.service.reading.rules(
+                game, 0, language=str(interaction.locale or "en")
+            )
 
         await self.bot.responder.run(interaction, work, game_command=False, guild_only=False)
 
