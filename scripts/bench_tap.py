@@ -48,9 +48,9 @@ from bot.service.menus import RESTART, UNDO, Menu  # noqa: E402
 from bot.service.pick_token import Pending  # noqa: E402
 from bot.service.picker import Picker  # noqa: E402
 from bot.store import Store  # noqa: E402
+from tests.conftest import CHANNEL  # noqa: E402
+from tests.support.seated import open_game  # noqa: E402
 
-CHANNEL = 7001
-GUILD = 7000
 #: players per game, and its options
 GAMES: dict[str, tuple[int, dict[str, str]]] = {
     "tikal": (2, {"mode": "base"}),
@@ -82,17 +82,7 @@ def figure(name: str, values: list[float], floor: list[float], floor_name: str) 
 async def _open(service: GameService, game: str, seed: int) -> list[Player]:
     count, options = GAMES[game]
     players = [Player(9000 + n, f"Player {n + 1}") for n in range(count)]
-    await service.lobby.new_game(
-        guild_id=GUILD,
-        channel_id=CHANNEL,
-        user=players[0],
-        game_type_name=game,
-        options=options,
-        seed=seed,
-    )
-    for player in players[1:]:
-        await service.lobby.join(CHANNEL, player)
-    await service.lobby.start(CHANNEL, players[0])
+    await open_game(service, game, *players, seed=seed, **options)
     return players
 
 

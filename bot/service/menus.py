@@ -52,6 +52,8 @@ MAX_OPTION_LABEL = 40
 DISTINCT_PREFIX = 20
 #: the widest option description (Discord's limit)
 MAX_DETAIL = 100
+#: the longest select placeholder, a select's header (Discord's limit)
+MAX_HEADER = 150
 
 #: the mark of an option whose step cannot be taken back (it plays at once), and of
 #: the menu title's line saying why

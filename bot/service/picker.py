@@ -74,6 +74,7 @@ from bot.service.menus import (
     FINAL_MARK,
     MAX_BUTTON_LABEL,
     MAX_DETAIL,
+    MAX_HEADER,
     MAX_OPTION_LABEL,
     MAX_ROWS,
     MAX_SELECT_OPTIONS,
@@ -948,7 +949,12 @@ class Picker:
             block.select = True
             block.name = named
             blocks.append(block)
-        return blocks if _arrange(blocks, rows_left) is not None else None
+        laid = _arrange(blocks, rows_left)
+        if laid is None or any(
+            part.header is not None and not fits(part.header, MAX_HEADER) for part in laid
+        ):  # too many groups for the rows (their headers merged past a header's length)
+            return None
+        return blocks
 
     # -- groups --------------------------------------------------------------------
 

@@ -68,6 +68,8 @@ def grouped(
         sq = parse_square(word)
         inside = regions.region_of(sq)
         key = (inside,) if inside >= 0 else tuple(sorted(regions.kingdoms_around(sq)))
+        if len(key) > 1:  # every square uniting kingdoms in one group
+            key = (-1, -1)
         by_kingdom.setdefault(key, []).append(word)
 
     def own(kingdom: int) -> list[str]:
@@ -97,7 +99,7 @@ def grouped(
                 header = ("tigris.group.kingdom", {"square": first, "size": size})
             groups.append((header, members))
         elif key:
-            groups.append((("tigris.group.unites", {"count": len(key)}), members))
+            groups.append((("tigris.group.unites", {}), members))
         else:
             parts = -(-len(members) // OPEN_LAND)  # as few as hold them, of even sizes
             size = -(-len(members) // parts)
