@@ -43,9 +43,12 @@ def test_a_leaders_squares_are_grouped_by_the_kingdom_they_join() -> None:
     headers = list(shown)
     assert headers[0] == "Next to your King (kingdom of 2)"
     assert set(shown[headers[0]]) == {"G3", "F4"} & squares and shown[headers[0]]
-    assert headers[1] == "Kingdom at I6 (size 2)"
+    assert headers[1] == "Kingdom of 2 at I6"
     assert set(shown[headers[1]]) == {"H7", "J7", "I8"} & squares and shown[headers[1]]
-    assert all(h.startswith("Open land, columns ") for h in headers[2:])
+    assert all(h.startswith("Open land, column") for h in headers[2:])
+    # open land in bands of whole columns: no column in two of them
+    columns = [{sq[0] for sq in shown[h]} for h in headers[2:]]
+    assert all(not a & b for i, a in enumerate(columns) for b in columns[i + 1 :])
     # every legal square offered exactly once
     offered = [sq for members in shown.values() for sq in members]
     assert sorted(offered) == sorted(squares) and len(squares) > MAX_SELECT_OPTIONS

@@ -101,13 +101,28 @@ def grouped(
         elif key:
             groups.append((("tigris.group.unites", {}), members))
         else:
-            parts = -(-len(members) // OPEN_LAND)  # as few as hold them, of even sizes
-            size = -(-len(members) // parts)
-            for start in range(0, len(members), size):
-                part = members[start : start + size]
-                columns: dict[str, object] = {"first": _column(part[0]), "last": _column(part[-1])}
-                groups.append((("tigris.group.open", columns), part))
+            for part in _by_columns(members):
+                first, last = _column(part[0]), _column(part[-1])
+                key = "tigris.group.open" if first != last else "tigris.group.open_column"
+                groups.append(((key, {"first": first, "last": last}), part))
     return groups
+
+
+def _by_columns(words: Sequence[str]) -> list[list[str]]:
+    """``words`` (board order) in bands of whole columns of at most :data:`OPEN_LAND`
+    (a column longer than that alone, cut)."""
+    bands: list[list[str]] = []
+    column: list[str] = []
+    for word in [*words, ""]:
+        if column and (not word or _column(word) != _column(column[0])):
+            if bands and len(bands[-1]) + len(column) <= OPEN_LAND:
+                bands[-1].extend(column)
+            else:
+                bands.extend(column[i : i + OPEN_LAND] for i in range(0, len(column), OPEN_LAND))
+            column = []
+        if word:
+            column.append(word)
+    return bands
 
 
 def _column(word: str) -> str:
