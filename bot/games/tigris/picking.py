@@ -103,8 +103,8 @@ def grouped(
         else:
             for part in _by_columns(members):
                 first, last = _column(part[0]), _column(part[-1])
-                key = "tigris.group.open" if first != last else "tigris.group.open_column"
-                groups.append(((key, {"first": first, "last": last}), part))
+                named = "tigris.group.open" if first != last else "tigris.group.open_column"
+                groups.append(((named, {"first": first, "last": last}), part))
     return groups
 
 
