@@ -59,7 +59,7 @@ from bot.logs import activity
 from bot.service.computer import Computers
 from bot.service.context import COMPUTER_TIMER, Context, admitted
 from bot.service.loaded import LoadedGame
-from bot.service.outcome import Outcome, Refusal
+from bot.service.outcome import News, Outcome, Refusal
 from bot.service.play import Play
 from bot.service.turn_clock import clock_seconds, clock_timers
 from bot.store import GameRow, TimerRow
@@ -252,8 +252,7 @@ class Timers:
         return Outcome(
             game_id=game.id,
             channel_id=game.row.channel_id,
-            public=[text],
-            ping=game.users_of(waiting),
+            news=News([text], ping=game.users_of(waiting)),
         )
 
     async def _remind(self, game: LoadedGame) -> Outcome:
@@ -265,6 +264,8 @@ class Timers:
         return Outcome(
             game_id=game.id,
             channel_id=game.row.channel_id,
-            public=[Text("reminder.public", {"players": game.names_of(waiting)})],
-            ping=game.users_of(waiting),
+            news=News(
+                [Text("reminder.public", {"players": game.names_of(waiting)})],
+                ping=game.users_of(waiting),
+            ),
         )

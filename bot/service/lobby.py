@@ -51,10 +51,12 @@ from bot.service.outcome import (
     Choice,
     ChoiceKind,
     LobbyPanel,
+    News,
     OptionMenu,
     Outcome,
     Player,
     Refusal,
+    Reply,
 )
 from bot.service.turn_clock import all_options, clock_seconds, clock_timers
 from bot.store import KEEP, ChannelBusy, GameRow, VersionConflict
@@ -225,8 +227,8 @@ class Lobby:
         return Outcome(
             game_id=row.id,
             channel_id=channel_id,
-            reply=[Text("lobby.created_reply")],
-            public=list(panel.lines),
+            reply=Reply([Text("lobby.created_reply")]),
+            news=News(list(panel.lines)),
             lobby=panel,
         )
 
@@ -261,16 +263,18 @@ class Lobby:
             await _stored(self.ctx.store.add_seat(row, user.id, name))
             panel = await self._panel(row)
         return Outcome(
-            lobby=panel,
             game_id=row.id,
             channel_id=channel_id,
-            reply=[Text("lobby.joined_reply")],
-            public=[
-                Text(
-                    "lobby.joined",
-                    {"player": name, "count": len(row.seats) + 1, "max": high},
-                )
-            ],
+            reply=Reply([Text("lobby.joined_reply")]),
+            news=News(
+                [
+                    Text(
+                        "lobby.joined",
+                        {"player": name, "count": len(row.seats) + 1, "max": high},
+                    )
+                ]
+            ),
+            lobby=panel,
         )
 
     @admitted
@@ -288,11 +292,11 @@ class Lobby:
             await _stored(self.ctx.store.remove_seat(row, user.id))
             panel = await self._panel(row)
         return Outcome(
-            lobby=panel,
             game_id=row.id,
             channel_id=channel_id,
-            reply=[Text("lobby.left_reply")],
-            public=[Text("lobby.left", {"player": user.name})],
+            reply=Reply([Text("lobby.left_reply")]),
+            news=News([Text("lobby.left", {"player": user.name})]),
+            lobby=panel,
         )
 
     @admitted
@@ -409,8 +413,7 @@ class Lobby:
         return Outcome(
             game_id=row.id,
             channel_id=channel_id,
-            reply=[Text("computer.menu")],
-            reply_choices=choices,
+            reply=Reply([Text("computer.menu")], choices=choices),
         )
 
     @admitted
@@ -437,16 +440,18 @@ class Lobby:
             )
             panel = await self._panel(row)
         return Outcome(
-            lobby=panel,
             game_id=row.id,
             channel_id=channel_id,
-            reply=[Text("computer.added_reply", {"player": name})],
-            public=[
-                Text(
-                    "lobby.joined",
-                    {"player": name, "count": len(row.seats) + 1, "max": high},
-                )
-            ],
+            reply=Reply([Text("computer.added_reply", {"player": name})]),
+            news=News(
+                [
+                    Text(
+                        "lobby.joined",
+                        {"player": name, "count": len(row.seats) + 1, "max": high},
+                    )
+                ]
+            ),
+            lobby=panel,
         )
 
     @admitted
@@ -463,11 +468,11 @@ class Lobby:
             await _stored(self.ctx.store.remove_seat(row, gone.user_id))
             panel = await self._panel(row)
         return Outcome(
-            lobby=panel,
             game_id=row.id,
             channel_id=channel_id,
-            reply=[Text("computer.removed_reply", {"player": gone.display_name})],
-            public=[Text("lobby.left", {"player": gone.display_name})],
+            reply=Reply([Text("computer.removed_reply", {"player": gone.display_name})]),
+            news=News([Text("lobby.left", {"player": gone.display_name})]),
+            lobby=panel,
         )
 
     @admitted
@@ -506,15 +511,15 @@ class Lobby:
                 return Outcome(
                     game_id=row.id,
                     channel_id=channel_id,
-                    reply=[Text("lobby.option_kept_reply", words)],
+                    reply=Reply([Text("lobby.option_kept_reply", words)]),
                 )
             await _stored(self.ctx.store.set_options(row, chosen))
             panel = await self._panel(row)
         return Outcome(
             game_id=row.id,
             channel_id=channel_id,
-            reply=[Text("lobby.option_set_reply", words)],
-            public=[Text("lobby.option_changed", {"player": user.name, **words})],
+            reply=Reply([Text("lobby.option_set_reply", words)]),
+            news=News([Text("lobby.option_changed", {"player": user.name, **words})]),
             lobby=panel,
         )
 
@@ -545,10 +550,14 @@ class Lobby:
                 return Outcome(
                     game_id=row.id,
                     channel_id=channel_id,
-                    reply=[Text("lobby.abandon_confirm")],
-                    reply_choices=[
-                        Choice(Text("lobby.confirm_button"), kind=ChoiceKind.ABANDON, danger=True)
-                    ],
+                    reply=Reply(
+                        [Text("lobby.abandon_confirm")],
+                        choices=[
+                            Choice(
+                                Text("lobby.confirm_button"), kind=ChoiceKind.ABANDON, danger=True
+                            )
+                        ],
+                    ),
                 )
             await _stored(self.ctx.store.set_status(row, "abandoned"))
             self.ctx.timers_changed()
@@ -560,10 +569,10 @@ class Lobby:
         return Outcome(
             game_id=row.id,
             channel_id=channel_id,
-            reply=[Text("lobby.abandoned_reply")],
-            public=[Text("lobby.abandoned", {"player": user.name})],
-            finished=True,
+            reply=Reply([Text("lobby.abandoned_reply")]),
+            news=News([Text("lobby.abandoned", {"player": user.name})]),
             lobby=closed,
+            finished=True,
         )
 
 
