@@ -245,7 +245,7 @@ class Timers:
         waiting = game.waiting()
         ends = [t.due_at for t in await self.ctx.store.timers(game.id) if t.name == "turn"]
         text = (
-            Text("clock.reminder", {"players": game.names_of(waiting), "when": int(ends[0])})
+            Text("reminder.deadline", {"players": game.names_of(waiting), "when": int(ends[0])})
             if ends
             else Text("reminder.public", {"players": game.names_of(waiting)})
         )

@@ -270,7 +270,7 @@ class Play:
         # only the seat's own view can change: the others hear of theirs at the hand-off
         private = announce.private_updates(self.ctx, game, {seat: before.get(seat)}, [])
         taken = announce.described(game, engine.parse_action(last.action), public=False)
-        reply = [game.text("undo.done", {"action": taken})]
+        reply = [game.text("move.undone", {"action": taken})]
         return await announce.preview(
             self.ctx,
             game,

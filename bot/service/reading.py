@@ -122,7 +122,7 @@ class Reading:
             channel_id=channel_id,
             news=News(
                 [
-                    Text("board.header", {"game": Text(game.engine.title_key)}),
+                    Text("status.board_header", {"game": Text(game.engine.title_key)}),
                     *game.waiting_line(),
                 ],
                 board=await self.ctx.board(game),

@@ -59,11 +59,11 @@ async def test_the_turn_clock_reminds_then_plays_the_timeout(
     late = await relay_mover(table, players)
     clock.now = start + DAY / 2
     [reminder] = await table.timers.fire_due_timers()
-    assert reminder.news.lines[0].key == "clock.reminder" and reminder.news.ping == [late.id]
+    assert reminder.news.lines[0].key == "reminder.deadline" and reminder.news.ping == [late.id]
     assert reminder.news.lines[0].params["when"] == int(start + DAY)
     clock.now = start + DAY
     fired = await table.timers.fire_due_timers()
-    assert [o.news.lines[0].key for o in fired] == ["clock.reminder", "move.timeout"]
+    assert [o.news.lines[0].key for o in fired] == ["reminder.deadline", "move.timeout"]
     timeout = fired[-1]
     assert timeout.news.lines[0].params["seat"] == late.name
     assert timeout.news.lines[0].params["action"].render("en") == "End turn"  # in words

@@ -71,7 +71,7 @@ async def test_undo_restores_the_exact_stored_state(service: GameService, store:
     undone = await service.play.undo(CHANNEL, mover)
     assert undone.kind is StepKind.CONTINUE and undone.news is None
     assert (
-        undone.reply.lines[0].key == "undo.done"
+        undone.reply.lines[0].key == "move.undone"
         and undone.reply.lines[0].params["action"].render("en") == "Step: 1"
     )
     assert _raw_state(store, row.id) == middle
