@@ -127,12 +127,24 @@ async def serve(
     stop = stop if stop is not None else asyncio.Event()
     try:
         async with _stopping(stop) as running:
-            return await _retry_until_stopped(
-                settings, store, registry, options, stop, backoff or Backoff(), running
-            )
+            process = _Process(settings, store, registry, options, stop, running)
+            return await _retry_until_stopped(process, backoff or Backoff())
     finally:
         metrics.stop()
         await store.close()
+
+
+@dataclass
+class _Process:
+    """What every attempt shares: the settings, the store, the games, the bot's
+    options, the stop, and the bot running now (closed by the stop)."""
+
+    settings: Settings
+    store: Store
+    registry: Mapping[str, GameType] | None
+    options: dict[str, Any]
+    stop: asyncio.Event
+    running: list[ZigguratBot]
 
 
 class _Fatal(Exception):
@@ -191,21 +203,14 @@ async def _stopping(stop: asyncio.Event) -> AsyncIterator[list[ZigguratBot]]:
             loop.remove_signal_handler(signum)
 
 
-async def _retry_until_stopped(
-    settings: Settings,
-    store: Store,
-    registry: Mapping[str, GameType] | None,
-    options: dict[str, Any],
-    stop: asyncio.Event,
-    backoff: Backoff,
-    running: list[ZigguratBot],
-) -> int:
+async def _retry_until_stopped(process: _Process, backoff: Backoff) -> int:
     """The back-off loop: a fresh bot per attempt until ``stop`` is set (0) or a
     failure no attempt can cure (2, its line on stderr)."""
+    stop = process.stop
     while not stop.is_set():
         ready = asyncio.Event()
         try:
-            failure = await _run_once(settings, store, registry, options, stop, running, ready)
+            failure = await _run_once(process, ready)
         except _Fatal as fatal:
             print(fatal.line, file=sys.stderr)
             return 2
@@ -225,20 +230,13 @@ async def _retry_until_stopped(
     return 0
 
 
-async def _run_once(
-    settings: Settings,
-    store: Store,
-    registry: Mapping[str, GameType] | None,
-    options: dict[str, Any],
-    stop: asyncio.Event,
-    running: list[ZigguratBot],
-    ready: asyncio.Event,
-) -> BaseException | None:
+async def _run_once(process: _Process, ready: asyncio.Event) -> BaseException | None:
     """Start: one fresh bot, run until it ends (``ready`` set once it got ready).
 
     None when it ended because of ``stop``; else why Discord could not be reached,
     to retry. :class:`_Fatal` for a failure a new attempt cannot cure."""
-    bot = await create_bot(settings, store, registry, **options)
+    settings, stop, running = process.settings, process.stop, process.running
+    bot = await create_bot(settings, process.store, process.registry, **process.options)
     running[:] = [bot]
 
     async def on_ready() -> None:

@@ -262,20 +262,7 @@ class Lobby:
             name = seat_name(user.name, user.id, row.language)
             await _stored(self.ctx.store.add_seat(row, user.id, name))
             panel = await self._panel(row)
-        return Outcome(
-            game_id=row.id,
-            channel_id=channel_id,
-            reply=Reply([Text("lobby.joined_reply")]),
-            news=News(
-                [
-                    Text(
-                        "lobby.joined",
-                        {"player": name, "count": len(row.seats) + 1, "max": high},
-                    )
-                ]
-            ),
-            lobby=panel,
-        )
+        return _seated(row, channel_id, name, high, Text("lobby.joined_reply"), panel)
 
     @admitted
     async def leave(
@@ -439,19 +426,8 @@ class Lobby:
                 self.ctx.store.add_seat(row, next_computer_id(row), name, computer=chosen)
             )
             panel = await self._panel(row)
-        return Outcome(
-            game_id=row.id,
-            channel_id=channel_id,
-            reply=Reply([Text("computer.added_reply", {"player": name})]),
-            news=News(
-                [
-                    Text(
-                        "lobby.joined",
-                        {"player": name, "count": len(row.seats) + 1, "max": high},
-                    )
-                ]
-            ),
-            lobby=panel,
+        return _seated(
+            row, channel_id, name, high, Text("computer.added_reply", {"player": name}), panel
         )
 
     @admitted
@@ -588,6 +564,21 @@ def seat_colours(game_type: GameType, count: int) -> list[tuple[str, str]]:
         )
         for i in range(count)
     ]
+
+
+def _seated(
+    row: GameRow, channel_id: int, name: str, high: int, reply: Text, panel: LobbyPanel
+) -> Outcome:
+    """A lobby's answer to a seat taken (a member's or a computer's): ``reply`` to the
+    invoker, the channel told who joined and how full the table is."""
+    joined = Text("lobby.joined", {"player": name, "count": len(row.seats) + 1, "max": high})
+    return Outcome(
+        game_id=row.id,
+        channel_id=channel_id,
+        reply=Reply([reply]),
+        news=News([joined]),
+        lobby=panel,
+    )
 
 
 async def _stored(call: Any) -> Any:
