@@ -233,19 +233,19 @@ class Recorder:
         self.index.append(f"{name}\t{line}")
 
     def show(self, outcome: Outcome, actor: Player | None = None) -> None:
-        if actor is not None and outcome.reply:
-            line = f"[{actor.name}] " + " / ".join(self._lines(outcome.reply))
+        if actor is not None and outcome.reply.lines:
+            line = f"[{actor.name}] " + " / ".join(self._lines(outcome.reply.lines))
             print(line)
-            self._image(outcome.reply_image, "preview", line)
-            self._image(outcome.reply_zoom, "zoom", line)
-        if outcome.has_public:
-            lines = self._lines(outcome.public)
-            if outcome.ping:
-                mentions = " ".join(f"@{self.names[uid]}" for uid in outcome.ping)
+            self._image(outcome.reply.image, "preview", line)
+            self._image(outcome.reply.zoom, "zoom", line)
+        if outcome.news is not None and outcome.has_public:
+            lines = self._lines(outcome.news.lines)
+            if outcome.news.ping:
+                mentions = " ".join(f"@{self.names[uid]}" for uid in outcome.news.ping)
                 lines.append(t(self.lang, "game.your_turn", mentions=mentions))
             for line in lines:
                 print(line)
-            self._image(outcome.board, "board", lines[0] if lines else "")
+            self._image(outcome.news.board, "board", lines[0] if lines else "")
         if outcome.tally:
             print(" | ".join(self._lines(outcome.tally)))
         for message in outcome.private:
@@ -377,7 +377,7 @@ async def play(request: DemoRequest, out: Path) -> int:
         assert result is not None
         print(t(lang, "app.demo_board_written", path=out, count=recorder.images))
         status = await service.reading.status(DEMO_CHANNEL)
-        print(status.reply[-1].render(lang))
+        print(status.reply.lines[-1].render(lang))
         if request.by_taps:
             print(t(lang, "demo.plays", plays=tappers.plays, turns=len(taps.own)))
             print(taps.line(lang))

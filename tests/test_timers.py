@@ -97,10 +97,10 @@ async def test_reminder_fires_when_due_and_rearms(runner_parts, store: Store) ->
     await runner.sync()
     [reminder] = delivered.outcomes
     assert reminder.channel_id == CHANNEL and reminder.game_id == game_id
-    assert reminder.public == [
-        Text("reminder.public", {"players": reminder.public[0].params["players"]})
+    assert reminder.news.lines == [
+        Text("reminder.public", {"players": reminder.news.lines[0].params["players"]})
     ]
-    assert sorted(reminder.ping) == sorted([ALICE.id, BOB.id, CAROL.id])
+    assert sorted(reminder.news.ping) == sorted([ALICE.id, BOB.id, CAROL.id])
     [timer] = await store.timers(game_id)
     assert (timer.kind, timer.due_at) == ("reminder", clock.now + HOUR)
 
@@ -120,7 +120,7 @@ async def test_a_move_rearms_the_reminder(runner_parts, store: Store) -> None:
     clock.now += HOUR / 2
     await runner.sync()
     [reminder] = delivered.outcomes
-    assert len(reminder.ping) == 1
+    assert len(reminder.news.ping) == 1
 
 
 async def test_timers_survive_a_restart(tmp_path: Path) -> None:
@@ -379,7 +379,7 @@ async def test_the_timer_task_restores_timers_an_older_version_lost(
             await runner.sync()
         # the lost round deadline was due: its timeout batch is played and announced
         [round_end] = delivered.outcomes
-        assert round_end.game_id == games_opened[1] and round_end.public
+        assert round_end.game_id == games_opened[1] and round_end.news.lines
         assert any(t.kind == "deadline" for t in await store.timers(games_opened[1]))
         turn = {t.name: t.due_at for t in await store.timers(games_opened[2])}
         end = clock.now + DAY  # the clock restarts with the decision: it began "now"

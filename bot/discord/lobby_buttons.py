@@ -100,7 +100,8 @@ class LobbyButton(
                 )
             else:
                 return await service.lobby.start(channel_id, player, expected_game=game)
-            outcome.public = []  # the lobby message, edited in place, says it
+            if outcome.news is not None:  # the lobby message, edited in place, says it
+                outcome.news.lines = []
             return outcome
 
         await bot.responder.run(interaction, work)
@@ -149,7 +150,8 @@ class OptionSelect(
                 value,
                 expected_game=self.game_id,
             )
-            outcome.public = []  # the lobby message, edited in place, says it
+            if outcome.news is not None:  # the lobby message, edited in place, says it
+                outcome.news.lines = []
             return outcome
 
         await bot.responder.run(interaction, work)

@@ -59,7 +59,7 @@ from bot.logs import activity
 from bot.service.computer import Computers
 from bot.service.context import COMPUTER_TIMER, Context, admitted
 from bot.service.loaded import LoadedGame
-from bot.service.outcome import Outcome, Refusal
+from bot.service.outcome import News, Outcome, Refusal
 from bot.service.play import Play
 from bot.service.turn_clock import clock_seconds, clock_timers
 from bot.store import GameRow, TimerRow
@@ -245,15 +245,14 @@ class Timers:
         waiting = game.waiting()
         ends = [t.due_at for t in await self.ctx.store.timers(game.id) if t.name == "turn"]
         text = (
-            Text("clock.reminder", {"players": game.names_of(waiting), "when": int(ends[0])})
+            Text("reminder.deadline", {"players": game.names_of(waiting), "when": int(ends[0])})
             if ends
             else Text("reminder.public", {"players": game.names_of(waiting)})
         )
         return Outcome(
             game_id=game.id,
             channel_id=game.row.channel_id,
-            public=[text],
-            ping=game.users_of(waiting),
+            news=News([text], ping=game.users_of(waiting)),
         )
 
     async def _remind(self, game: LoadedGame) -> Outcome:
@@ -265,6 +264,8 @@ class Timers:
         return Outcome(
             game_id=game.id,
             channel_id=game.row.channel_id,
-            public=[Text("reminder.public", {"players": game.names_of(waiting)})],
-            ping=game.users_of(waiting),
+            news=News(
+                [Text("reminder.public", {"players": game.names_of(waiting)})],
+                ping=game.users_of(waiting),
+            ),
         )

@@ -73,7 +73,7 @@ from bot.service import announce
 from bot.service.autoplay import play_for_seats
 from bot.service.context import Context
 from bot.service.loaded import LoadedGame
-from bot.service.outcome import Outcome, Refusal, StepKind, classify
+from bot.service.outcome import Outcome, Refusal, Step, StepKind, classify
 from bot.service.play import Play, final_results, off_loop
 from bot.service.seeds import decision_seed
 from bot.service.workers import WorkerPool
@@ -356,7 +356,6 @@ class Computers:
         return Outcome(
             game_id=game.id,
             channel_id=game.row.channel_id,
-            tally=tally,
             version=version,
-            step=kind,
+            step=Step(kind, tally=tally),
         )

@@ -54,10 +54,12 @@ from bot.service.outcome import (
     Choice,
     ChoiceKind,
     LobbyPanel,
+    News,
     OptionMenu,
     Outcome,
     Player,
     Refusal,
+    Reply,
 )
 from bot.service.turn_clock import all_options, clock_seconds, clock_timers
 from bot.store import KEEP, ChannelBusy, GameRow, VersionConflict
@@ -217,8 +219,8 @@ class Lobby:
         return Outcome(
             game_id=row.id,
             channel_id=channel_id,
-            reply=[Text("lobby.created_reply")],
-            public=list(panel.lines),
+            reply=Reply([Text("lobby.created_reply")]),
+            news=News(list(panel.lines)),
             lobby=panel,
         )
 
@@ -252,18 +254,7 @@ class Lobby:
             name = seat_name(user.name, user.id, row.language)
             await _stored(self.ctx.store.add_seat(row, user.id, name))
             panel = await self._panel(row)
-        return Outcome(
-            lobby=panel,
-            game_id=row.id,
-            channel_id=channel_id,
-            reply=[Text("lobby.joined_reply")],
-            public=[
-                Text(
-                    "lobby.joined",
-                    {"player": name, "count": len(row.seats) + 1, "max": high},
-                )
-            ],
-        )
+        return _seated(row, channel_id, name, high, Text("lobby.joined_reply"), panel)
 
     @admitted
     async def leave(
@@ -280,11 +271,11 @@ class Lobby:
             await _stored(self.ctx.store.remove_seat(row, user.id))
             panel = await self._panel(row)
         return Outcome(
-            lobby=panel,
             game_id=row.id,
             channel_id=channel_id,
-            reply=[Text("lobby.left_reply")],
-            public=[Text("lobby.left", {"player": user.name})],
+            reply=Reply([Text("lobby.left_reply")]),
+            news=News([Text("lobby.left", {"player": user.name})]),
+            lobby=panel,
         )
 
     @admitted
@@ -401,8 +392,7 @@ class Lobby:
         return Outcome(
             game_id=row.id,
             channel_id=channel_id,
-            reply=[Text("computer.menu")],
-            reply_choices=choices,
+            reply=Reply([Text("computer.menu")], choices=choices),
         )
 
     @admitted
@@ -428,17 +418,8 @@ class Lobby:
                 self.ctx.store.add_seat(row, next_computer_id(row), name, computer=chosen)
             )
             panel = await self._panel(row)
-        return Outcome(
-            lobby=panel,
-            game_id=row.id,
-            channel_id=channel_id,
-            reply=[Text("computer.added_reply", {"player": name})],
-            public=[
-                Text(
-                    "lobby.joined",
-                    {"player": name, "count": len(row.seats) + 1, "max": high},
-                )
-            ],
+        return _seated(
+            row, channel_id, name, high, Text("computer.added_reply", {"player": name}), panel
         )
 
     @admitted
@@ -455,11 +436,11 @@ class Lobby:
             await _stored(self.ctx.store.remove_seat(row, gone.user_id))
             panel = await self._panel(row)
         return Outcome(
-            lobby=panel,
             game_id=row.id,
             channel_id=channel_id,
-            reply=[Text("computer.removed_reply", {"player": gone.display_name})],
-            public=[Text("lobby.left", {"player": gone.display_name})],
+            reply=Reply([Text("computer.removed_reply", {"player": gone.display_name})]),
+            news=News([Text("lobby.left", {"player": gone.display_name})]),
+            lobby=panel,
         )
 
     @admitted
@@ -498,15 +479,15 @@ class Lobby:
                 return Outcome(
                     game_id=row.id,
                     channel_id=channel_id,
-                    reply=[Text("lobby.option_kept_reply", words)],
+                    reply=Reply([Text("lobby.option_kept_reply", words)]),
                 )
             await _stored(self.ctx.store.set_options(row, chosen))
             panel = await self._panel(row)
         return Outcome(
             game_id=row.id,
             channel_id=channel_id,
-            reply=[Text("lobby.option_set_reply", words)],
-            public=[Text("lobby.option_changed", {"player": user.name, **words})],
+            reply=Reply([Text("lobby.option_set_reply", words)]),
+            news=News([Text("lobby.option_changed", {"player": user.name, **words})]),
             lobby=panel,
         )
 
@@ -537,10 +518,14 @@ class Lobby:
                 return Outcome(
                     game_id=row.id,
                     channel_id=channel_id,
-                    reply=[Text("lobby.abandon_confirm")],
-                    reply_choices=[
-                        Choice(Text("lobby.confirm_button"), kind=ChoiceKind.ABANDON, danger=True)
-                    ],
+                    reply=Reply(
+                        [Text("lobby.abandon_confirm")],
+                        choices=[
+                            Choice(
+                                Text("lobby.confirm_button"), kind=ChoiceKind.ABANDON, danger=True
+                            )
+                        ],
+                    ),
                 )
             await _stored(self.ctx.store.set_status(row, "abandoned"))
             self.ctx.timers_changed()
@@ -552,11 +537,26 @@ class Lobby:
         return Outcome(
             game_id=row.id,
             channel_id=channel_id,
-            reply=[Text("lobby.abandoned_reply")],
-            public=[Text("lobby.abandoned", {"player": user.name})],
-            finished=True,
+            reply=Reply([Text("lobby.abandoned_reply")]),
+            news=News([Text("lobby.abandoned", {"player": user.name})]),
             lobby=closed,
+            finished=True,
         )
+
+
+def _seated(
+    row: GameRow, channel_id: int, name: str, high: int, reply: Text, panel: LobbyPanel
+) -> Outcome:
+    """A lobby's answer to a seat taken (a member's or a computer's): ``reply`` to the
+    invoker, the channel told who joined and how full the table is."""
+    joined = Text("lobby.joined", {"player": name, "count": len(row.seats) + 1, "max": high})
+    return Outcome(
+        game_id=row.id,
+        channel_id=channel_id,
+        reply=Reply([reply]),
+        news=News([joined]),
+        lobby=panel,
+    )
 
 
 async def _stored(call: Any) -> Any:

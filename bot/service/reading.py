@@ -43,7 +43,16 @@ from bot.service.context import Context, admitted
 from bot.service.drawing import drawn
 from bot.service.loaded import LoadedGame, seat_text
 from bot.service.lobby import options_text
-from bot.service.outcome import Choice, ChoiceKind, Outcome, Player, PrivateMessage, Refusal
+from bot.service.outcome import (
+    Choice,
+    ChoiceKind,
+    News,
+    Outcome,
+    Player,
+    PrivateMessage,
+    Refusal,
+    Reply,
+)
 from bot.service.replay import standing
 from bot.service.turn_clock import RESIGNED
 
@@ -102,7 +111,7 @@ class Reading:
             result = engine.result(game.state)
             if result is not None:
                 lines.append(announce.ranking_text(game, result))
-        return Outcome(game_id=row.id, channel_id=channel_id, reply=lines)
+        return Outcome(game_id=row.id, channel_id=channel_id, reply=Reply(lines))
 
     @admitted
     async def board(self, channel_id: int) -> Outcome:
@@ -112,11 +121,13 @@ class Reading:
         return Outcome(
             game_id=game.id,
             channel_id=channel_id,
-            public=[
-                Text("board.header", {"game": Text(game.engine.title_key)}),
-                *game.waiting_line(),
-            ],
-            board=await self.ctx.board(game),
+            news=News(
+                [
+                    Text("status.board_header", {"game": Text(game.engine.title_key)}),
+                    *game.waiting_line(),
+                ],
+                board=await self.ctx.board(game),
+            ),
         )
 
     @admitted
@@ -145,7 +156,7 @@ class Reading:
         moves = await self.ctx.store.moves(row.id, after=max(0, row.published_seq - 4 * MAX_LOG))
         shown = [m for m in standing(moves) if m.seq <= row.published_seq][-count:]
         if not shown:
-            return Outcome(game_id=row.id, channel_id=channel_id, reply=[Text("log.empty")])
+            return Outcome(game_id=row.id, channel_id=channel_id, reply=Reply([Text("log.empty")]))
         lines = [Text("log.header", {"count": len(shown)})] + [
             Text(
                 "log.line",
@@ -158,7 +169,7 @@ class Reading:
             )
             for m in shown
         ]
-        return Outcome(game_id=row.id, channel_id=channel_id, reply=lines)
+        return Outcome(game_id=row.id, channel_id=channel_id, reply=Reply(lines))
 
     # -- a player's games ---------------------------------------------------------
 
@@ -202,11 +213,11 @@ class Reading:
                 params["players"] = game.names_of(awaited) or "—"
                 others.append(Text("mine.other_line", params))
         if not yours and not others:
-            return Outcome(reply=[Text("mine.none")])
+            return Outcome(reply=Reply([Text("mine.none")]))
         lines = [Text("mine.yours" if yours else "mine.none_yours"), *yours]
         if others:
             lines += [Text("mine.others"), *others]
-        return Outcome(reply=lines)
+        return Outcome(reply=Reply(lines))
 
     # -- suggestions ------------------------------------------------------------
 
@@ -271,7 +282,7 @@ class Reading:
             for label, to in (("previous", page - 1), ("next", page + 1))
             if 0 <= to < RULES_PAGES
         ]
-        return Outcome(reply=lines, reply_image=image, reply_choices=choices)
+        return Outcome(reply=Reply(lines, image=image, choices=choices))
 
     async def _picture(self, game: str, kind: str, lang: str) -> bytes | None:
         """A picture of ``/rules``, drawn once per game, picture and language."""

@@ -83,10 +83,10 @@ async def test_a_product_game_exports_every_board_the_channel_saw(
     # the final message explains each score and offers a rematch
     final = played.final
     assert final is not None
-    assert [c.kind for c in final.choices] == [ChoiceKind.REMATCH]
+    assert [c.kind for c in final.news.choices] == [ChoiceKind.REMATCH]
     result = engine.result(engine.load_state(row.state))
     assert result is not None
-    ranking = [line for line in final.public if line.key == "game.ranking_line"]
+    ranking = [line for line in final.news.lines if line.key == "game.ranking_line"]
     assert len(ranking) == len(row.seats)
     for seat, line in zip(result.ranking, ranking, strict=True):
         key, _ = result.details[seat]
@@ -222,9 +222,9 @@ async def test_rematch_same_players_and_options_rotated_seats_new_seed(
     assert new.options == old.options == {"style": "fancy", "deadline": "none", "absent": "3"}
     assert new.seed != old.seed
     assert (new.language, new.guild_id, new.creator_id) == (old.language, old.guild_id, BOB.id)
-    assert outcome.public[0].key == "after.rematch_started"
-    assert "lobby.started" in [line.key for line in outcome.public]
-    assert sorted(outcome.ping) == sorted(p.id for p in players)  # everyone is awaited
+    assert outcome.news.lines[0].key == "after.rematch_started"
+    assert "lobby.started" in [line.key for line in outcome.news.lines]
+    assert sorted(outcome.news.ping) == sorted(p.id for p in players)  # everyone is awaited
     assert [s.colour for s in new.seats] == [s.colour for s in old.seats]  # colours by seat
 
     with pytest.raises(Refusal) as busy:
@@ -237,7 +237,7 @@ async def test_rematch_same_players_and_options_rotated_seats_new_seed(
     played = Played()
     await play_out(service, CHANNEL, players, random.Random(9), clock, played)
     assert played.final is not None
-    assert [c.kind for c in played.final.choices] == [ChoiceKind.REMATCH]
+    assert [c.kind for c in played.final.news.choices] == [ChoiceKind.REMATCH]
 
 
 async def _resigned_and_finished(
@@ -263,10 +263,10 @@ async def test_a_rematch_does_not_seat_a_player_who_resigned(
     assert new is not None and new.status == "running"
     kept = [uid for uid, _, _ in rotated(old) if uid != CAROL.id]
     assert [s.user_id for s in new.seats] == kept and len(kept) == 2  # rotated, CAROL left out
-    keys = [line.key for line in outcome.public]
+    keys = [line.key for line in outcome.news.lines]
     assert keys[:2] == ["after.rematch_started", "after.rematch_without"]
-    assert outcome.public[1].params["players"] == CAROL.name
-    assert CAROL.id not in outcome.ping
+    assert outcome.news.lines[1].params["players"] == CAROL.name
+    assert CAROL.id not in outcome.news.ping
 
 
 @BOTH_BACKENDS
@@ -279,7 +279,7 @@ async def test_a_player_who_resigned_may_ask_for_the_rematch_themselves(
     assert new is not None and sorted(s.user_id for s in new.seats) == sorted(
         p.id for p in (ALICE, BOB, CAROL)
     )
-    assert "after.rematch_without" not in [line.key for line in outcome.public]
+    assert "after.rematch_without" not in [line.key for line in outcome.news.lines]
 
 
 @BOTH_BACKENDS
@@ -291,21 +291,21 @@ async def test_too_few_players_left_for_a_rematch_leave_it_a_lobby(
     new = await store.open_game_in(CHANNEL)
     assert new is not None and new.status == "lobby"
     assert [s.user_id for s in new.seats] == [ALICE.id] and new.creator_id == ALICE.id
-    assert [line.key for line in outcome.public] == [
+    assert [line.key for line in outcome.news.lines] == [
         "after.rematch_lobby",
         "after.rematch_without",
     ]
-    assert outcome.public[0].params["min"] == 2 and outcome.ping == []
+    assert outcome.news.lines[0].params["min"] == 2 and outcome.news.ping == []
     await service.lobby.join(CHANNEL, DAVE)
     started = await service.lobby.start(CHANNEL, ALICE)
-    assert "lobby.started" in [line.key for line in started.public]
+    assert "lobby.started" in [line.key for line in started.news.lines]
 
 
 # -- statistics -----------------------------------------------------------------------
 
 
 def _lines(outcome: Any) -> list[str]:
-    return [line.render("en") for line in outcome.reply]
+    return [line.render("en") for line in outcome.reply.lines]
 
 
 @BOTH_BACKENDS

@@ -21,7 +21,7 @@ from bot import games, plugins
 from bot.games.base import GameEngine, GameType
 from bot.games.tigris.actions import PlaceTile
 from bot.i18n import Text, t
-from bot.service import Choice, ChoiceKind, GameService, Outcome, Player, Refusal
+from bot.service import Choice, ChoiceKind, GameService, News, Outcome, Player, Refusal
 from bot.store import Store
 from tests.conftest import ALICE, BOB, CAROL, CHANNEL, GUILD, ORACLE
 from tests.support import oracle
@@ -37,10 +37,10 @@ def rendered(lines: list[Text]) -> str:
 def public_face(outcome: Outcome) -> tuple[str, list[Text], list[Text], list[int]]:
     """Everything of an outcome that everyone sees, and the buttons the actor is offered."""
     return (
-        rendered(outcome.public),
-        [c.label for c in outcome.choices],
-        [c.label for c in outcome.reply_choices],
-        outcome.ping,
+        rendered((outcome.news or News()).lines),
+        [c.label for c in (outcome.news or News()).choices],
+        [c.label for c in outcome.reply.choices],
+        (outcome.news or News()).ping,
     )
 
 
@@ -126,7 +126,7 @@ async def test_support_question_and_buttons_do_not_depend_on_the_hand(
             views.append(engine.public_view(loaded))
         assert views[0] == views[1]
         assert public_face(outcomes[0]) == public_face(outcomes[1])
-        buttons = outcomes[0].choices or outcomes[0].reply_choices
+        buttons = (outcomes[0].news or News()).choices or outcomes[0].reply.choices
         assert buttons, "support is a quick decision with buttons"
     finally:
         await store.close()
@@ -161,11 +161,11 @@ async def test_buttons_come_only_from_public_choices(store: Store) -> None:
     service = GameService(store, registry, render=False)
     await _oracle_game(service, "oracle", [ALICE, BOB])
     first = await service.play.act(CHANNEL, ALICE, "play " + str((await _hand(store, ALICE))[0]))
-    assert acts(first.choices) == []  # cards are never public buttons...
-    own = [c.action for c in first.reply_choices]  # ...only the owner's own, ephemeral ones
+    assert acts((first.news or News()).choices) == []  # cards are never public buttons...
+    own = [c.action for c in first.reply.choices]  # ...only the owner's own, ephemeral ones
     assert own == [f"play {c}" for c in sorted(set(await _hand(store, ALICE)))]
     second = await service.play.act(CHANNEL, BOB, "play " + str((await _hand(store, BOB))[0]))
-    assert acts(second.choices) == ["claim", "gift"]  # the public decision
+    assert acts((second.news or News()).choices) == ["claim", "gift"]  # the public decision
     await service.lobby.abandon(CHANNEL, ALICE, can_manage_channel=False, confirmed=True)
 
     await _oracle_game(service, "bare", [ALICE, BOB])
@@ -173,7 +173,9 @@ async def test_buttons_come_only_from_public_choices(store: Store) -> None:
         outcome = await service.play.act(
             CHANNEL, player, "play " + str((await _hand(store, player))[0])
         )
-        assert acts(outcome.choices) == []  # no hook: no buttons, even for claim/gift
+        assert (
+            acts((outcome.news or News()).choices) == []
+        )  # no hook: no buttons, even for claim/gift
 
 
 async def _hand(store: Store, user: Player) -> list[int]:
@@ -203,11 +205,11 @@ async def test_a_timed_out_card_is_announced_face_down(store: Store) -> None:
     now[0] += 3601
     outcomes = await service.timers.fire_due_timers()
     assert len(outcomes) == 1  # the late seats, as one batch
-    timed_out = [line for line in outcomes[0].public if line.key == "move.timeout"]
+    timed_out = [line for line in outcomes[0].news.lines if line.key == "move.timeout"]
     assert sorted(line.params["seat"] for line in timed_out) == ["Bob", "Carol"]
     # in words, the card kept hidden: the verb's label alone
     assert {line.params["action"].render("en") for line in timed_out} == {"Play a card"}
-    text = rendered(outcomes[0].public)
+    text = rendered(outcomes[0].news.lines)
     assert t("en", "move.timeout", seat="Bob", action="Play a card") in text
 
 

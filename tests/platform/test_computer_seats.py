@@ -19,7 +19,7 @@ import pytest
 
 from bot import games
 from bot.games.base import GameType
-from bot.service import GameService, Outcome, Player, Refusal
+from bot.service import GameService, News, Outcome, Player, Refusal
 from bot.service.computer import MARKER
 from bot.service.context import COMPUTER_TIMER
 from bot.store import Store
@@ -71,8 +71,9 @@ def no_computer_reached(outcomes: list[Outcome]) -> None:
     """Nothing is sent to, or pings, a computer seat (negative user ids)."""
     for outcome in outcomes:
         assert all(m.user_id > 0 for m in outcome.private), outcome.private
-        assert all(user > 0 for user in outcome.ping), outcome.ping
-        assert outcome.heads_up is None or outcome.heads_up > 0
+        news = outcome.news or News()
+        assert all(user > 0 for user in news.ping), news.ping
+        assert news.heads_up is None or news.heads_up > 0
 
 
 async def play_to_end(table: GameService, human: Player, seed: int) -> list[Outcome]:
@@ -172,8 +173,8 @@ async def test_a_computer_turn_is_one_commit_with_its_timer(
     assert after.version == before.version + 1
     assert len({m.created_at for m in moves}) == 1
     assert timers[0].id not in {t.id for t in await store.timers(row.id)}
-    assert [o.step.value for o in outcomes if o.has_public] == ["handoff"]
-    assert outcomes[-1].ping == [ALICE.id]
+    assert [o.kind.value for o in outcomes if o.has_public] == ["handoff"]
+    assert outcomes[-1].news.ping == [ALICE.id]
     no_computer_reached(outcomes)
 
 
@@ -247,12 +248,14 @@ async def test_rematch_keeps_computer_seats_and_stats_count_them_apart(
     await play_to_end(table, ALICE, seed=9)
     old = await channel_row(store)
     stats = await table.after.stats(GUILD)
-    keys = [line.key for line in stats.reply]
+    keys = [line.key for line in stats.reply.lines]
     assert "after.stats.game_computers" in keys and "after.stats.game" not in keys
-    players = [line.params["player"] for line in stats.reply if line.key == "after.stats.player"]
+    players = [
+        line.params["player"] for line in stats.reply.lines if line.key == "after.stats.player"
+    ]
     assert players == [ALICE.name]  # a computer seat is no player
     mine = await table.after.stats(GUILD, ALICE)
-    assert [line.key for line in mine.reply][1:] == ["after.stats.member_game_computers"]
+    assert [line.key for line in mine.reply.lines][1:] == ["after.stats.member_game_computers"]
     await table.after.rematch(CHANNEL, ALICE, old.id)
     new = await channel_row(store)
     assert new.id != old.id and new.status == "running"
@@ -354,7 +357,7 @@ async def test_a_member_acting_while_a_computer_decides_is_not_kept_waiting(
     before = await channel_row(store)
     await table.timers.fire_due_timers()
     after = await channel_row(store)
-    assert [o.step.value for o in answered if o.step is not None] == ["submission"]
+    assert [o.kind.value for o in answered if o.kind is not None] == ["submission"]
     # decided again on the version after Alice's step (another seed), then committed
     assert len(seeds) >= 2 and seeds[0] != seeds[1]
     moves = await store.moves(after.id, after=before.last_seq)

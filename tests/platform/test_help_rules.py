@@ -61,10 +61,10 @@ async def test_rules_pages_carry_the_renderers_pictures(store: Store, game: str)
     for page, kind in enumerate(RULES_PICTURES):
         outcome = await service.reading.rules(game, page, language="ko")
         if kind is None:
-            assert outcome.reply_image is None
+            assert outcome.reply.image is None
             continue
-        assert outcome.reply_image is not None, (game, kind)
-        image = Image.open(io.BytesIO(outcome.reply_image))
+        assert outcome.reply.image is not None, (game, kind)
+        image = Image.open(io.BytesIO(outcome.reply.image))
         assert image.width >= 400 and image.height >= 300
         again = await service.reading.rules(game, page, language="ko")
-        assert again.reply_image is outcome.reply_image  # drawn once per process
+        assert again.reply.image is outcome.reply.image  # drawn once per process

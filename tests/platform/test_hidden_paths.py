@@ -83,7 +83,7 @@ async def test_a_sealed_pass_stays_sealed_when_a_round_is_published_early(
         assert engine.load_state(row.state).round == 1  # not revealed yet
         assert row.published_seq == row.last_seq  # but published
         log = await service.reading.log_lines(channel, 50)
-        faces.append(([t.render("en") for t in resigned.public], actions_of(log.reply)))
+        faces.append(([t.render("en") for t in resigned.news.lines], actions_of(log.reply.lines)))
     assert faces[0] == faces[1]
     # Alice's pass is sealed, as is the table's for Carol (a timeout action is told by
     # its public words: Oracle's lowest card, say, is face down)

@@ -76,8 +76,8 @@ async def test_a_handoff_draws_its_board_and_private_views_at_once(tmp_path: Pat
         outcome = await service.play.act(CHANNEL, CAROL, str(last))
     finally:
         await store.close()
-    assert outcome.step is StepKind.HANDOFF
-    assert outcome.board == PNG
+    assert outcome.kind is StepKind.HANDOFF
+    assert outcome.news.board == PNG
     assert len(outcome.private) == 3 and all(m.image == PNG for m in outcome.private)
     assert overlap.drawn == 4
     assert overlap.most >= 2

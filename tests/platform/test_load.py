@@ -61,9 +61,9 @@ async def test_moves_in_many_channels_at_once_are_each_committed_once(
         for channel, result in zip(channels, results, strict=True):
             assert isinstance(result, Outcome), result  # every one answered as committed
             said = {"end": "End turn", "step 1": "Step: 1"}[action]  # the step in words
-            assert result.reply[0].params["action"].render("en") == said
+            assert result.reply.lines[0].params["action"].render("en") == said
             # drawn in the drawing processes while the other channels drew theirs
-            image = result.board if action == "end" else result.reply_image
+            image = result.news.board if action == "end" else result.reply.image
             assert image is not None and image.startswith(b"\x89PNG"), (channel, action)
             expected[channel].append(action)
     for channel in channels:

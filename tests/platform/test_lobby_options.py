@@ -51,14 +51,14 @@ async def test_the_host_changes_an_option_and_the_panel_follows(tikal: GameServi
     assert mode.current == "auction"
     lines = [line.render("ko") for line in outcome.lobby.lines]
     assert "· 변형: 경매" in lines
-    assert [line.render("en") for line in outcome.public] == [
+    assert [line.render("en") for line in outcome.news.lines] == [
         f"{ALICE.name} set Variant to auction."
     ]
     status = await tikal.reading.status(CHANNEL)
-    assert "· 변형: 경매" in [line.render("ko") for line in status.reply]
+    assert "· 변형: 경매" in [line.render("ko") for line in status.reply.lines]
     # the same value again: said, nothing stored
     again = await tikal.lobby.set_option(CHANNEL, ALICE, "mode", "auction")
-    assert again.lobby is None and again.reply[0].key == "lobby.option_kept_reply"
+    assert again.lobby is None and again.reply.lines[0].key == "lobby.option_kept_reply"
 
 
 async def test_others_bad_values_and_started_games_are_refused(tikal: GameService) -> None:
@@ -138,5 +138,5 @@ async def test_the_lobby_says_how_many_players_without_a_range_of_one(
         options={"mode": mode},
         seed=7,
     )
-    text = "\n".join(line.render("en") for line in opened.public)
+    text = "\n".join(line.render("en") for line in opened.news.lines)
     assert f" for {said}." in text and "2–2" not in text, text

@@ -6,7 +6,7 @@ from __future__ import annotations
 from pathlib import Path
 
 from bot import games, plugins
-from bot.service import GameService, Player
+from bot.service import GameService, News, Player
 from bot.store import Store
 
 ANN, BO = Player(4101, "Ann"), Player(4102, "Bo")
@@ -51,7 +51,7 @@ async def test_a_reveal_sends_no_private_image_when_nothing_private_changed(
         assert revealed.has_public
         # Ann's sealed move was revealed to everyone and Bo passed: nothing private is new
         assert revealed.private == []
-        texts = [line.render("en") for line in revealed.reply]
+        texts = [line.render("en") for line in revealed.reply.lines]
         assert not any("change it until" in text for text in texts)  # round 1 is over
     finally:
         await store.close()
@@ -68,7 +68,7 @@ async def test_a_timed_out_seat_is_not_told_it_may_change_a_revealed_move(
         timers = [t for t in await store.timers(row.id) if t.kind == "deadline"]
         CLOCK.now = max(t.due_at for t in timers) + 1
         fired = await service.timers.fire_due_timers()
-        lines = [line.render("en") for outcome in fired for line in outcome.public]
+        lines = [line.render("en") for outcome in fired for line in (outcome.news or News()).lines]
         assert any("ran out of time" in line for line in lines)
         assert "Ann sealed a move." in lines  # her own step, pending until the hand-off
         assert "Bo sealed a move." not in lines  # the timeout line says what Bo did

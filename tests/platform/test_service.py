@@ -50,13 +50,13 @@ async def _snapshot(store: Store) -> tuple:
 @BOTH_BACKENDS
 async def test_start_shows_seat_order_colours_and_pings_everyone(service: GameService) -> None:
     outcome = await _started(service, ALICE, BOB, CAROL)
-    seat_lines = [line for line in outcome.public if line.key == "lobby.seat_line"]
+    seat_lines = [line for line in outcome.news.lines if line.key == "lobby.seat_line"]
     assert len(seat_lines) == 3
     assert {line.params["player"] for line in seat_lines} == {"Alice", "Bob", "Carol"}
     colours = {line.params["colour"].render("en") for line in seat_lines}
     assert colours == {"amber", "purple", "teal"}  # words, not hex codes
-    assert sorted(outcome.ping) == [ALICE.id, BOB.id, CAROL.id]  # simultaneous first round
-    assert Image.open(io.BytesIO(outcome.board)).format == "PNG"
+    assert sorted(outcome.news.ping) == [ALICE.id, BOB.id, CAROL.id]  # simultaneous first round
+    assert Image.open(io.BytesIO(outcome.news.board)).format == "PNG"
     # everyone receives their private hand at the start
     assert sorted(p.user_id for p in outcome.private) == [ALICE.id, BOB.id, CAROL.id]
 
@@ -81,14 +81,14 @@ async def test_full_game_reaches_a_ranking(service: GameService, store: Store) -
         outcome = await service.play.act(CHANNEL, player, str(action))
         moves += 1
     assert moves == 3 * 4  # three rounds: three plays and a claim each
-    assert outcome.ping == []
-    assert outcome.public[-1].key == "game.ranking_line"
+    assert outcome.news.ping == []
+    assert outcome.news.lines[-1].key == "game.ranking_line"
     game = await store.latest_game_in(CHANNEL)
     assert game is not None and game.status == "finished"
     assert len(await store.moves(game.id)) == moves
     assert await store.timers(game.id) == []  # no reminder for a finished game
     status = await service.reading.status(CHANNEL)
-    assert status.reply[-1].key == "game.final_ranking"
+    assert status.reply.lines[-1].key == "game.final_ranking"
     # the channel is free again
     await service.lobby.new_game(
         guild_id=GUILD, channel_id=CHANNEL, user=BOB, game_type_name="oracle"
@@ -100,20 +100,22 @@ async def test_hidden_card_is_not_announced_publicly(service: GameService) -> No
     await _started(service, ALICE, BOB)
     hand = ENGINE.private_view(await _state(service), await _seat(service, ALICE))["hand"]
     outcome = await service.play.act(CHANNEL, ALICE, f"play {hand[0]}")
-    assert outcome.public == [] and outcome.board is None and outcome.ping == []  # sealed
-    assert any(line.key == "oracle.event.you_played" for line in outcome.reply)
+    assert outcome.news is None  # sealed
+    assert any(line.key == "oracle.event.you_played" for line in outcome.reply.lines)
     assert all(p.user_id == ALICE.id for p in outcome.private)
-    assert (await service.reading.log_lines(CHANNEL, 5)).reply[
+    assert (await service.reading.log_lines(CHANNEL, 5)).reply.lines[
         0
     ].key == "log.empty"  # not yet public
     bob_hand = ENGINE.private_view(await _state(service), await _seat(service, BOB))["hand"]
     reveal = await service.play.act(CHANNEL, BOB, f"play {bob_hand[0]}")
-    public_text = " ".join(t("en", line.key, **line.params) for line in reveal.public)
+    public_text = " ".join(t("en", line.key, **line.params) for line in reveal.news.lines)
     assert "Alice played a hidden card" in public_text
     assert f"play {hand[0]}" not in public_text
     log = await service.reading.log_lines(CHANNEL, 5)
     # the cards stay hidden in the log: the verb's label alone
-    assert [line.params["action"].render("en") for line in log.reply[1:]] == ["Play a card"] * 2
+    assert [line.params["action"].render("en") for line in log.reply.lines[1:]] == [
+        "Play a card"
+    ] * 2
 
 
 async def _state(service: GameService):
@@ -250,7 +252,7 @@ async def test_abandon_asks_first_and_allows_channel_managers(
 ) -> None:
     await _started(service, ALICE, BOB)
     ask = await service.lobby.abandon(CHANNEL, MALLORY, can_manage_channel=True, confirmed=False)
-    assert ask.reply[0].key == "lobby.abandon_confirm" and ask.reply_choices
+    assert ask.reply.lines[0].key == "lobby.abandon_confirm" and ask.reply.choices
     assert (await store.open_game_in(CHANNEL)).status == "running"
     done = await service.lobby.abandon(CHANNEL, MALLORY, can_manage_channel=True, confirmed=True)
     assert done.finished
@@ -279,7 +281,7 @@ async def test_concurrent_commands_in_one_channel_are_serialized(
     assert len(wins) == 4 and len(refusals) == 2
     assert {r.text.key for r in refusals} == {"error.not_your_turn"}
     assert [m.action for m in await store.moves(game.id)] == ["step 1"] * 4
-    assert [o.step.value for o in wins] == ["continue"] * 3 + ["handoff"]
+    assert [o.kind.value for o in wins] == ["continue"] * 3 + ["handoff"]
 
 
 @BOTH_BACKENDS
@@ -334,15 +336,15 @@ async def test_reminders_fire_when_due_and_survive_a_restart(database_url: str) 
         now[0] += 3600
         outcomes = await service.timers.fire_due_timers()
         assert len(outcomes) == 1
-        assert outcomes[0].public[0].key == "reminder.public"
-        assert sorted(outcomes[0].ping) == [ALICE.id, BOB.id]
+        assert outcomes[0].news.lines[0].key == "reminder.public"
+        assert sorted(outcomes[0].news.ping) == [ALICE.id, BOB.id]
         assert await service.timers.fire_due_timers() == []  # re-armed an hour later
         hand = ENGINE.load_state((await store.latest_game_in(CHANNEL)).state).hands
         game = await store.latest_game_in(CHANNEL)
         await service.play.act(CHANNEL, ALICE, f"play {hand[game.seat_of(ALICE.id).seat][0]}")
         now[0] += 3600
         outcomes = await service.timers.fire_due_timers()
-        assert [o.ping for o in outcomes] == [[BOB.id]]  # only who we still wait for
+        assert [o.news.ping for o in outcomes] == [[BOB.id]]  # only who we still wait for
     finally:
         await store.close()
 

@@ -59,16 +59,16 @@ async def test_the_turn_clock_reminds_then_plays_the_timeout(
     late = await relay_mover(table, players)
     clock.now = start + DAY / 2
     [reminder] = await table.timers.fire_due_timers()
-    assert reminder.public[0].key == "clock.reminder" and reminder.ping == [late.id]
-    assert reminder.public[0].params["when"] == int(start + DAY)
+    assert reminder.news.lines[0].key == "reminder.deadline" and reminder.news.ping == [late.id]
+    assert reminder.news.lines[0].params["when"] == int(start + DAY)
     clock.now = start + DAY
     fired = await table.timers.fire_due_timers()
-    assert [o.public[0].key for o in fired] == ["clock.reminder", "move.timeout"]
+    assert [o.news.lines[0].key for o in fired] == ["reminder.deadline", "move.timeout"]
     timeout = fired[-1]
-    assert timeout.public[0].params["seat"] == late.name
-    assert timeout.public[0].params["action"].render("en") == "End turn"  # in words
+    assert timeout.news.lines[0].params["seat"] == late.name
+    assert timeout.news.lines[0].params["action"].render("en") == "End turn"  # in words
     nxt = await relay_mover(table, players)
-    assert nxt is not late and timeout.ping == [nxt.id]
+    assert nxt is not late and timeout.news.ping == [nxt.id]
     assert await _clock_timers(store) == {  # the next decision's own, full clock
         "turn": clock.now + DAY,
         "half": clock.now + DAY / 2,
@@ -87,7 +87,7 @@ async def test_a_step_in_the_same_turn_keeps_the_clock(
     clock.now += 3600
     mover = await relay_mover(table, players)
     outcome = await table.play.act(CHANNEL, mover, "step 1")
-    assert outcome.step is StepKind.CONTINUE
+    assert outcome.kind is StepKind.CONTINUE
     assert await _clock_timers(store) == before
     clock.now += 3600
     await table.play.act(CHANNEL, mover, "end")
@@ -107,23 +107,23 @@ async def test_a_seat_timing_out_too_often_becomes_absent_and_comes_back(
     assert await relay_mover(table, players) is missing
     clock.now += DAY
     [*_, second] = await table.timers.fire_due_timers()
-    keys = [line.key for line in second.public]
+    keys = [line.key for line in second.news.lines]
     assert "table.absent" in keys  # two in a row: absent, and the table is told
     row = await channel_row(store)
     assert row.seat_of(missing.id).status == "absent"
     # from now on its turns are played at once, with the step that hands it over
     assert await relay_mover(table, players) is present
     handed = await table.play.act(CHANNEL, present, "end")
-    assert "table.played_for" in [line.key for line in handed.public]
+    assert "table.played_for" in [line.key for line in handed.news.lines]
     assert await relay_mover(table, players) is present
-    assert handed.ping == [present.id]
+    assert handed.news.ping == [present.id]
     assert (await store.moves(row.id))[-1].kind == "auto"
     # ...until its player says they are back: its next decision waits for them
     with pytest.raises(Refusal) as refused:
         await table.seats.back(CHANNEL, present)
     assert refused.value.text.key == "error.not_absent"
     back = await table.seats.back(CHANNEL, missing)
-    assert back.public[0].key == "table.back"
+    assert back.news.lines[0].key == "table.back"
     row = await channel_row(store)
     assert (row.seat_of(missing.id).status, row.seat_of(missing.id).timeouts) == ("playing", 0)
     await table.play.act(CHANNEL, present, "end")
@@ -143,7 +143,7 @@ async def test_an_absent_player_who_submits_is_back(
     await store.set_seat(await channel_row(store), seats[ALICE.id], {"timeouts": 1})
     clock.now += 3601
     [timed_out] = await table.timers.fire_due_timers()
-    absent = [line for line in timed_out.public if line.key == "table.absent"]
+    absent = [line for line in timed_out.news.lines if line.key == "table.absent"]
     assert [line.params["seat"] for line in absent] == ["Alice"]  # carol: only her first
     row = await channel_row(store)
     assert row.seat_of(ALICE.id).status == "absent" and row.seat_of(CAROL.id).timeouts == 1
@@ -152,7 +152,7 @@ async def test_an_absent_player_who_submits_is_back(
     await table.play.act(CHANNEL, chooser, "claim")
     state = oracle.ENGINE.load_state((await channel_row(store)).state)
     back = await table.play.act(CHANNEL, ALICE, f"play {state.hands[seats[ALICE.id]][0]}")
-    assert back.step is StepKind.SUBMISSION
+    assert back.kind is StepKind.SUBMISSION
     row = await channel_row(store)
     assert (row.seat_of(ALICE.id).status, row.seat_of(ALICE.id).timeouts) == ("playing", 0)
 
@@ -168,19 +168,19 @@ async def test_pause_stops_the_clock_and_resume_restores_what_was_left(
     assert refused.value.text.key == "error.host_only"
     clock.now += 2 * 3600
     paused = await table.seats.pause(CHANNEL, MALLORY, can_manage_channel=True)  # a channel manager
-    assert paused.public[0].key == "host.paused"
+    assert paused.news.lines[0].key == "host.paused"
     assert await store.timers((await channel_row(store)).id) == []
     clock.now += 5 * DAY
     assert await table.timers.fire_due_timers() == []  # nobody times out while paused
     with pytest.raises(Refusal):
         await table.seats.extend(CHANNEL, ALICE, can_manage_channel=False)
     resumed = await table.seats.resume(CHANNEL, ALICE, can_manage_channel=False)
-    assert resumed.public[0].key == "host.resumed"
+    assert resumed.news.lines[0].key == "host.resumed"
     after = await _clock_timers(store)
     shift = 5 * DAY
     assert after == {name: due + shift for name, due in before.items()}
     extended = await table.seats.extend(CHANNEL, ALICE, can_manage_channel=False)
-    assert extended.public[0].params["when"] == int(after["turn"] + DAY)
+    assert extended.news.lines[0].params["when"] == int(after["turn"] + DAY)
     assert (await _clock_timers(store))["turn"] == after["turn"] + DAY
 
 
@@ -203,12 +203,12 @@ async def test_a_resigned_seat_is_played_by_the_table(table: GameService, store:
     await _open(table, "relay", *players)
     mover = await relay_mover(table, players)
     ask = await table.seats.resign(CHANNEL, mover, confirmed=False)
-    assert ask.reply_choices and ask.reply_choices[0].danger
+    assert ask.reply.choices and ask.reply.choices[0].danger
     # asking changes nothing
     assert (await channel_row(store)).seat_of(mover.id).status == "playing"
     done = await table.seats.resign(CHANNEL, mover, confirmed=True)
-    assert done.public[0].key == "seat.resigned"
-    assert "table.played_for" in [line.key for line in done.public]
+    assert done.news.lines[0].key == "seat.resigned"
+    assert "table.played_for" in [line.key for line in done.news.lines]
     assert await relay_mover(table, players) is not mover
     with pytest.raises(Refusal) as refused:
         await table.seats.resign(CHANNEL, mover, confirmed=True)
@@ -227,7 +227,7 @@ async def test_replace_hands_the_private_view_to_the_new_player_only(
     assert refused.value.text.key == "error.replace_seated"
     done = await table.seats.replace(CHANNEL, ALICE, ALICE.id, MALLORY, can_manage_channel=False)
     assert [pm.user_id for pm in done.private] == [MALLORY.id]
-    assert done.public[0].params == {"old": "Alice", "new": "Mallory", "host": "Alice"}
+    assert done.news.lines[0].params == {"old": "Alice", "new": "Mallory", "host": "Alice"}
     row = await channel_row(store)
     seat = row.seat_of(MALLORY.id)
     assert seat is not None and row.seat_of(ALICE.id) is None
@@ -264,8 +264,8 @@ async def test_the_next_player_gets_a_heads_up(table: GameService, store: Store)
         await table.lobby.join(CHANNEL, player)
     started = await table.lobby.start(CHANNEL, ALICE)
     row = await channel_row(store)
-    assert started.heads_up == row.seats[1].user_id  # seat 1 plays after seat 0
-    assert any(line.key == "game.up_next" for line in started.public)
+    assert started.news.heads_up == row.seats[1].user_id  # seat 1 plays after seat 0
+    assert any(line.key == "game.up_next" for line in started.news.lines)
 
 
 async def test_automatic_answers_are_opt_in(table: GameService, store: Store) -> None:

@@ -50,14 +50,14 @@ async def test_control_characters_in_names_are_stored_cleaned(
     opened = await service.lobby.new_game(
         guild_id=GUILD, channel_id=CHANNEL, user=nul_alice, game_type_name="relay", seed=3
     )
-    assert "\x00" not in opened.public[0].render("en")
+    assert "\x00" not in opened.news.lines[0].render("en")
     await service.lobby.join(CHANNEL, Player(BOB.id, "B\x00ob"))
     assert await _names(store) == sorted([CLEAN, "Bob"])
     await service.lobby.start(CHANNEL, nul_alice)
     replaced = await service.seats.replace(
         CHANNEL, nul_alice, BOB.id, Player(CAROL.id, "\x00\x00"), can_manage_channel=False
     )
-    assert "\x00" not in replaced.public[0].render("en")
+    assert "\x00" not in replaced.news.lines[0].render("en")
     assert await _names(store) == sorted([CLEAN, "Player 0103"])
     await service.lobby.abandon(CHANNEL, nul_alice, can_manage_channel=False, confirmed=True)
 

@@ -93,9 +93,9 @@ class Seen:
     private: list[str] = field(default_factory=list)
 
     def add(self, outcome: Outcome) -> None:
-        self.public += [line.render("en") for line in outcome.public]
+        self.public += [line.render("en") for line in (outcome.news.lines if outcome.news else [])]
         self.public += [line.render("en") for line in outcome.tally or []]
-        self.private += [line.render("en") for line in outcome.reply]
+        self.private += [line.render("en") for line in outcome.reply.lines]
         for message in outcome.private:
             self.private += [line.render("en") for line in message.lines]
 

@@ -43,14 +43,14 @@ class Played:
 
 
 async def _shown(service: GameService, channel: int, outcome: Outcome, played: Played) -> None:
-    if outcome.step not in (StepKind.HANDOFF, StepKind.FINAL):
+    if outcome.kind not in (StepKind.HANDOFF, StepKind.FINAL):
         return
     row = await service.store.latest_game_in(channel)
     assert row is not None and row.state is not None
     engine = service.registry[row.game_type].engine
     played.views.append(engine.public_view(engine.load_state(row.state)))
-    if outcome.board is not None:
-        played.boards.append(outcome.board)
+    if outcome.news is not None and outcome.news.board is not None:
+        played.boards.append(outcome.news.board)
     if outcome.finished:
         played.final = outcome
 
@@ -114,7 +114,7 @@ async def play_out(
         except Refusal:
             continue
         await _shown(service, channel, outcome, played)
-        if outcome.step is StepKind.CONTINUE and rng.random() < UNDO_CHANCE:
+        if outcome.kind is StepKind.CONTINUE and rng.random() < UNDO_CHANCE:
             with contextlib.suppress(Refusal):
                 await service.play.undo(channel, player)
                 played.undos += 1

@@ -39,7 +39,7 @@ from dataclasses import dataclass, field
 from typing import Any
 
 from bot.games.base import GameType, OptionSpec, RuleError
-from bot.service import ChoiceKind, GameService, Outcome, Player, Refusal, announce
+from bot.service import ChoiceKind, GameService, News, Outcome, Player, Refusal, announce
 from bot.service.loaded import LoadedGame
 from bot.service.menus import Menu
 from bot.service.replay import Replayer
@@ -264,7 +264,7 @@ class Fuzzer:
         if outcome is None or outcome.channel_id not in self.seen:
             return
         seen = self.seen[outcome.channel_id]
-        for choice in [*outcome.choices, *outcome.reply_choices]:
+        for choice in [*(outcome.news or News()).choices, *outcome.reply.choices]:
             if choice.kind is ChoiceKind.ACT:
                 seen.buttons.append((outcome.game_id, outcome.version, choice.action))
         del seen.buttons[:-12]

@@ -33,7 +33,7 @@ from bot.service.menus import (
     width,
 )
 from bot.service.pick_token import ITEM_SEP, MAX_TOKEN
-from bot.service.picker import notation
+from bot.service.picker import written
 
 #: the longest game id the picker's custom_ids are sized for
 GAME_ID_DIGITS = 7
@@ -94,7 +94,7 @@ def complete(table: VerbTable, path: Sequence[str]) -> bool:
 
 
 def spelled(table: VerbTable, path: Sequence[str]) -> str:
-    return notation(table[path[0]], path[1:])
+    return table[path[0]].spell(written(path[1:]))
 
 
 def canonical(engine: Any, text: str) -> str:

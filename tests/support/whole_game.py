@@ -32,7 +32,7 @@ from typing import Any
 from bot import games, plugins
 from bot.games.base import GameType
 from bot.i18n import Text
-from bot.service import GameService, Outcome, Player, Refusal, TapAnswer
+from bot.service import GameService, News, Outcome, Player, Refusal, TapAnswer
 from bot.service.menus import END, RESTART, UNDO, Menu
 from bot.store import Store
 from renderer import common, lettering
@@ -69,19 +69,22 @@ class Read:
             self.texts.append((where, text))
 
     def outcome(self, where: str, outcome: Outcome) -> None:
-        self.add(f"{where}reply", outcome.reply)
-        self.add(f"{where}public", outcome.public)
+        self.add(f"{where}reply", outcome.reply.lines)
+        self.add(f"{where}public", (outcome.news or News()).lines)
         self.add(f"{where}tally", outcome.tally or [])
         for message in outcome.private:
             self.add(f"{where}private", message.lines)
-        self.add(f"{where}button", [c.label for c in (*outcome.reply_choices, *outcome.choices)])
+        self.add(
+            f"{where}button",
+            [c.label for c in (*outcome.reply.choices, *(outcome.news or News()).choices)],
+        )
         if outcome.lobby is not None:
             self.add(f"{where}lobby", outcome.lobby.lines)
             for option in outcome.lobby.menus:
                 self.add(f"{where}lobby", [option.label])
                 self.add(f"{where}lobby", [label for _, label in option.values])
-        if outcome.menu is not None:
-            self.menu(outcome.menu)
+        if outcome.reply.menu is not None:
+            self.menu(outcome.reply.menu)
 
     def menu(self, menu: Menu) -> None:
         texts: list[Text] = [menu.title]

@@ -53,14 +53,10 @@ MAX_CHOICES = 25
 MAX_PARAM = 100
 
 
-def notation(verb: Verb, values: dict[str, Any]) -> str:
-    """The notation a generated command's options spell."""
-    words = [verb.name]
-    for param in verb.params:
-        value = values.get(param.name)
-        if value is not None and str(value).strip():
-            words.append(str(value).strip())
-    return " ".join(words)
+def option_word(value: Any) -> str | None:
+    """A command option's value as the notation writes it; None when left out or blank."""
+    word = None if value is None else str(value).strip()
+    return word or None
 
 
 def choice_name(suggestion: Suggestion, lang: str) -> str:
@@ -103,7 +99,7 @@ def verb_group(engine: GameEngine[Any, Any], bot: ZigguratBot) -> app_commands.G
 
 def _player(bot: ZigguratBot, verb: Verb) -> Any:
     async def handler(interaction: discord.Interaction, values: dict[str, Any]) -> None:
-        action = notation(verb, values)
+        action = verb.spell(option_word(values.get(param.name)) for param in verb.params)
 
         async def work(player: Player) -> Outcome:
             return await bot.service.play.act(interaction.channel_id or 0, player, action)

@@ -15,7 +15,7 @@ from discord.ext import commands
 
 from bot.discord.commands import Param, build_command
 from bot.discord.translator import L
-from bot.service import Outcome, Player, help_lines
+from bot.service import Outcome, Player, Reply, help_lines
 
 if TYPE_CHECKING:
     from bot.discord.client import ZigguratBot
@@ -71,7 +71,7 @@ class HelpCog(commands.Cog):
         game = values.get("game")
 
         async def work(player: Player) -> Outcome:
-            return Outcome(reply=help_lines(self.bot.service.registry, game))
+            return Outcome(reply=Reply(help_lines(self.bot.service.registry, game)))
 
         await self.bot.responder.run(interaction, work, game_command=False, guild_only=False)
 

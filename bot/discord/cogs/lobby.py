@@ -127,8 +127,9 @@ class LobbyCog(commands.Cog):
                     language=str(interaction.guild_locale or "en"),
                 )
                 if in_thread:
-                    outcome.public_in_channel = True
-                    outcome.reply = [
+                    if outcome.news is not None:
+                        outcome.news.in_channel = True
+                    outcome.reply.lines = [
                         Text("lobby.created_in_thread", {"thread": f"<#{channel_id}>"})
                     ]
                 return outcome
