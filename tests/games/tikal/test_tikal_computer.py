@@ -13,15 +13,16 @@ import pytest
 from hypothesis import example, given, settings
 from hypothesis import strategies as st
 
-from bot.games.computer import RANDOM, Budget, decide
+from bot.games.computer import RANDOM, Brain, Budget, decide
 from bot.games.tikal import ENGINE, rules
-from bot.games.tikal.actions import Bid, End, Exchange, Pass, Recover
+from bot.games.tikal.actions import Action, Bid, End, Exchange, Pass, Recover
 from bot.games.tikal.components import MODES, TILES, TREASURE
 from bot.games.tikal.computer import (
     LOOK_AHEAD,
     STRONG,
     TikalBrain,
     fast_copy,
+    reach_strength,
     sample_world,
     ways,
 )
@@ -344,3 +345,38 @@ def test_it_bids_for_a_value_6_temple_by_what_winning_is_worth() -> None:
         for level in ("easy", "strong"):
             assert decide(TikalBrain(ENGINE), auction(), 0, level, seed) == (Bid(5),)
         assert decide(baseline, auction(), 0, "strong", seed) == (Pass(),)
+
+
+def held_under_threat() -> GameState:
+    """Seat 0 holds A6 (raised to 5) with two workers against one of seat 1's; B7 (3)
+    is empty. Nobody has a guard or a leader left, so seat 1's next turn can bring
+    three workers from the base camp (3 AP each) and take A6 with strength 4."""
+    state = blank()
+    state.hexes[S("A6")].value = 5
+    state.hexes[S("B7")].value = 3
+    put(state, "A6", 0, workers=2)
+    put(state, "A6", 1, workers=1)
+    for player in state.players:
+        player.guards = 0
+        player.leader = False
+    return state
+
+
+def test_it_defends_a_temple_the_next_player_could_take() -> None:
+    """Strong brings A6 beyond what seat 1 can bring in its next turn (strength 5
+    against 1 + 3); the frozen baseline digs A6 to 7 and takes B7 instead, leaving A6
+    to two workers that seat 1 outnumbers next turn."""
+    for seed in range(3):
+        state = held_under_threat()
+        play_with(TikalBrain(ENGINE), state, 0, seed)
+        assert state.hexes[S("A6")].of(0).strength >= 5
+        assert reach_strength(state, 1, S("A6")) + state.hexes[S("A6")].of(1).strength < 5
+        state = held_under_threat()
+        play_with(TikalBrain(ENGINE).baseline(), state, 0, seed)
+        assert state.hexes[S("A6")].of(0).strength < 5
+
+
+def play_with(brain: Brain[GameState, Action], state: GameState, seat: int, seed: int) -> None:
+    for action in decide(brain, state, seat, "strong", seed):
+        if seat in rules.waiting_for(state):
+            ENGINE.apply(state, seat, action)
