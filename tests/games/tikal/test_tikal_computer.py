@@ -15,7 +15,7 @@ from hypothesis import strategies as st
 
 from bot.games.computer import RANDOM, Brain, Budget, decide
 from bot.games.tikal import ENGINE, rules
-from bot.games.tikal.actions import Action, Bid, End, Exchange, Pass, Recover
+from bot.games.tikal.actions import Action, Bid, End, Exchange, Move, Pass, Recover
 from bot.games.tikal.components import MODES, TILES, TREASURE
 from bot.games.tikal.computer import (
     LOOK_AHEAD,
@@ -37,7 +37,7 @@ from bot.games.tikal.state import (
     Scoring,
     dump_state,
 )
-from tests.games.tikal.tikal_positions import S, acting, blank, put
+from tests.games.tikal.tikal_positions import S, acting, blank, lay, put
 
 #: every mode with every player count it allows
 CONFIGS = [("base", 2), ("base", 3), ("base", 4), ("auction", 2), ("auction", 3), ("auction", 4)]
@@ -380,3 +380,38 @@ def play_with(brain: Brain[GameState, Action], state: GameState, seat: int, seed
     for action in decide(brain, state, seat, "strong", seed):
         if seat in rules.waiting_for(state):
             ENGINE.apply(state, seat, action)
+
+
+def two_temples_in_reach() -> GameState:
+    """Few figures left: seat 0 has three workers on B6 (3 AP from A6 and from B7),
+    seat 1 three on C7 (2 AP from B7, 4 from A6); A6 and B7 are worth 3 and 4, empty.
+    Seat 1 can bring three figures to B7 or two to A6 in its next turn."""
+    state = blank()
+    state.hexes[S("A6")].value = 3
+    state.hexes[S("B7")].value = 4
+    lay(state, "C7", "A-3", 0)
+    put(state, "C7", 1, workers=3)
+    put(state, "B6", 0, workers=3)
+    for player in state.players:
+        player.workers = 0
+        player.guards = 0
+        player.leader = False
+    return state
+
+
+def test_it_weighs_taking_a_temple_beyond_the_next_players_reach() -> None:
+    """Strong's turns include all three workers to A6 (beyond seat 1's two), and its
+    evaluation, which counts seat 1's best steal, ranks that turn first: one worker
+    on each temple leaves B7 to two of seat 1's workers. The frozen baseline never
+    builds that turn (its greedy takes each temple with the thinnest majority)."""
+    state = two_temples_in_reach()
+    brain = TikalBrain(ENGINE)
+    safe = (Move(S("B6"), S("A6")),) * 3 + (End(),)
+    ranked = []
+    for plan in brain.plans_at(state, 0, 1):
+        after = fast_copy(state)
+        for action in plan:
+            ENGINE.apply(after, 0, action)
+        ranked.append((brain.evaluate(after, 0), plan))
+    assert max(ranked, key=lambda pair: pair[0])[1] == safe
+    assert safe not in TikalBrain(ENGINE).baseline().plans(state, 0)
