@@ -159,7 +159,7 @@ async def check(database: str | Path) -> int:
                 found += 1
                 print(t("en", "app.check_integrity", answer=answer))
         service = GameService(store, load_builtin_games(), render=False)
-        for unmoved in await service.audit():
+        for unmoved in await service.timers.audit():
             found += 1
             kinds = ", ".join(sorted({kind for kind, _, _ in unmoved.missing}))
             print(t("en", "app.check_unmoved", game=unmoved.game_id, timers=kinds))

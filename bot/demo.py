@@ -233,19 +233,19 @@ class Recorder:
         self.index.append(f"{name}\t{line}")
 
     def show(self, outcome: Outcome, actor: Player | None = None) -> None:
-        if actor is not None and outcome.reply:
-            line = f"[{actor.name}] " + " / ".join(self._lines(outcome.reply))
+        if actor is not None and outcome.reply.lines:
+            line = f"[{actor.name}] " + " / ".join(self._lines(outcome.reply.lines))
             print(line)
-            self._image(outcome.reply_image, "preview", line)
-            self._image(outcome.reply_zoom, "zoom", line)
-        if outcome.has_public:
-            lines = self._lines(outcome.public)
-            if outcome.ping:
-                mentions = " ".join(f"@{self.names[uid]}" for uid in outcome.ping)
+            self._image(outcome.reply.image, "preview", line)
+            self._image(outcome.reply.zoom, "zoom", line)
+        if outcome.news is not None and outcome.has_public:
+            lines = self._lines(outcome.news.lines)
+            if outcome.news.ping:
+                mentions = " ".join(f"@{self.names[uid]}" for uid in outcome.news.ping)
                 lines.append(t(self.lang, "game.your_turn", mentions=mentions))
             for line in lines:
                 print(line)
-            self._image(outcome.board, "board", lines[0] if lines else "")
+            self._image(outcome.news.board, "board", lines[0] if lines else "")
         if outcome.tally:
             print(" | ".join(self._lines(outcome.tally)))
         for message in outcome.private:
@@ -306,7 +306,7 @@ async def play(request: DemoRequest, out: Path) -> int:
             )
         )
         recorder.show(
-            await service.new_game(
+            await service.lobby.new_game(
                 guild_id=DEMO_GUILD,
                 channel_id=DEMO_CHANNEL,
                 user=seated[0],
@@ -317,8 +317,8 @@ async def play(request: DemoRequest, out: Path) -> int:
             )
         )
         for player in seated[1:]:
-            recorder.show(await service.join(DEMO_CHANNEL, player))
-        outcome = await service.start(DEMO_CHANNEL, seated[0])
+            recorder.show(await service.lobby.join(DEMO_CHANNEL, player))
+        outcome = await service.lobby.start(DEMO_CHANNEL, seated[0])
         recorder.show(outcome)
         finished = outcome.finished
         taps = TapCount(simultaneous=engine.turns is TurnShape.SIMULTANEOUS)
@@ -330,7 +330,7 @@ async def play(request: DemoRequest, out: Path) -> int:
             timers = [t for t in await store.timers(row.id) if t.kind == "deadline"]
             if timers and chooser.random() < SLEEP_CHANCE:
                 clock.offset += max(0.0, min(t.due_at for t in timers) - clock()) + 1
-                for fired in await service.fire_due_timers():
+                for fired in await service.timers.fire_due_timers():
                     recorder.show(fired)
                     finished = finished or fired.finished
                 tappers.forget()
@@ -359,9 +359,9 @@ async def play(request: DemoRequest, out: Path) -> int:
                 taps.step(seat, turn, tapped.taps, tapped.touches, ended=ended)
                 finished = tapped.outcome.finished
                 continue
-            actions = await service.legal_actions(DEMO_CHANNEL, player)
+            actions = await service.reading.legal_actions(DEMO_CHANNEL, player)
             try:
-                outcome = await service.act(DEMO_CHANNEL, player, str(chooser.choice(actions)))
+                outcome = await service.play.act(DEMO_CHANNEL, player, str(chooser.choice(actions)))
             except Refusal as refusal:  # a legal move the rules then refuse: shown, not fatal
                 print(f"[{player.name}] {refusal.text.render(lang)}")
                 continue
@@ -376,8 +376,8 @@ async def play(request: DemoRequest, out: Path) -> int:
         result = engine.result(engine.load_state(row.state))
         assert result is not None
         print(t(lang, "app.demo_board_written", path=out, count=recorder.images))
-        status = await service.status(DEMO_CHANNEL)
-        print(status.reply[-1].render(lang))
+        status = await service.reading.status(DEMO_CHANNEL)
+        print(status.reply.lines[-1].render(lang))
         if request.by_taps:
             print(t(lang, "demo.plays", plays=tappers.plays, turns=len(taps.own)))
             print(taps.line(lang))

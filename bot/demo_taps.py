@@ -130,14 +130,14 @@ class TapPlayers:
         try:
             if menu is None:
                 self.plays += 1
-                menu = (await self.service.tap(self.channel, player)).menu
+                menu = (await self.service.tapping.tap(self.channel, player)).menu
             while True:
                 if menu is None:
                     raise Refusal("picker.nothing")
                 picked, select = self._choose(menu, target)
                 taps += 1
                 touches += 2 if select else 1
-                answer = await self.service.tap(self.channel, player, menu.token, picked)
+                answer = await self.service.tapping.tap(self.channel, player, menu.token, picked)
                 if answer.outcome is not None:
                     break
                 menu = answer.menu

@@ -3,7 +3,7 @@
 RoboDanny's pattern: timers live in the database (``Store`` table ``timers``),
 so reminders and deadlines survive restarts; one task asks the store for the
 earliest timer, sleeps until it is due, fires everything due through
-:meth:`~bot.service.GameService.fire_due_timers` and hands each
+:meth:`~bot.service.clock.Timers.fire_due_timers` and hands each
 :class:`~bot.service.Outcome` to ``deliver`` (in Discord: a public message in
 the game's channel, with its pings).
 
@@ -19,7 +19,7 @@ Decisions:
 * Sleeps are capped at :data:`MAX_SLEEP`: a suspended host or a changed clock
   is noticed within that time even if nobody wakes the task.
 * Before its first pass the task repairs the running games that lost a
-  timer (:meth:`~bot.service.clock.Clock.repair_timers`), so a game stopped
+  timer (:meth:`~bot.service.clock.Timers.repair_timers`), so a game stopped
   by a crash in an older version is never left waiting for ever.
 * The clock is the service's, so tests drive the runner with a fake clock and
   :meth:`wake` instead of waiting for real time.
@@ -142,9 +142,9 @@ class TimerRunner:
     async def run_once(self) -> list[Outcome]:
         """Fire every timer due now and deliver the outcomes; return them."""
         if self.shards.everything:
-            outcomes = await self.service.fire_due_timers()
+            outcomes = await self.service.timers.fire_due_timers()
         else:
-            outcomes = await self.service.fire_due_timers(claim=self._claim)
+            outcomes = await self.service.timers.fire_due_timers(claim=self._claim)
             for outcome in outcomes:
                 log.info("timer of game %s fired by shards %s", outcome.game_id, self.shards.label)
         for outcome in outcomes:
@@ -172,7 +172,9 @@ class TimerRunner:
 
     async def _loop(self) -> None:
         try:
-            await self.service.repair_timers(None if self.shards.everything else self.shards.owns)
+            await self.service.timers.repair_timers(
+                None if self.shards.everything else self.shards.owns
+            )
         except Exception:
             log.exception("could not check the running games' timers at start")
         while True:

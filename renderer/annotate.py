@@ -4,7 +4,8 @@ Decisions:
 
 * A callout is a point of the image and the words for what is there; it is
   drawn as a numbered magenta disc (a colour no board uses) beside the point (an arrow
-  from the disc to the point, so the disc covers no piece), and the key below
+  from the disc to the point, so the disc covers no piece); two discs never cover
+  each other (a disc takes the first diagonal around its point that is free), and the key below
   the image repeats each number with its words, wrapped into as many lines as
   the image's width needs.
 * The key's text is drawn through :class:`renderer.lettering.Pen` at the
@@ -47,6 +48,36 @@ def _disc(pen: Pen, number: int, size: int) -> Image.Image:
     return disc
 
 
+def _disc_place(
+    callout: Callout,
+    placed: Sequence[tuple[float, float]],
+    disc_size: int,
+    bounds: tuple[int, int],
+) -> tuple[float, float]:
+    """Where a callout's disc goes: up and to the left of its point by preference,
+    else the first other diagonal (then twice as far out) whose disc stays inside
+    the image and clears every disc already placed and every point they mark."""
+    offset = disc_size * 0.9
+    half = disc_size / 2
+    width, height = bounds
+    candidates = [
+        (callout.x + sx * offset * k, callout.y + sy * offset * k)
+        for k in (1.0, 1.8)
+        for sx, sy in ((-1, -1), (1, -1), (-1, 1), (1, 1))
+    ]
+
+    def inside(x: float, y: float) -> bool:
+        return half <= x <= width - half and half <= y <= height - half
+
+    def clear(x: float, y: float) -> bool:
+        return all(abs(x - px) >= disc_size or abs(y - py) >= disc_size for px, py in placed)
+
+    for x, y in candidates:
+        if inside(x, y) and clear(x, y):
+            return x, y
+    return next(((x, y) for x, y in candidates if inside(x, y)), candidates[0])
+
+
 def annotate(
     image: Image.Image, callouts: Sequence[Callout], background: RGB = FRAME
 ) -> Image.Image:
@@ -56,12 +87,10 @@ def annotate(
     disc_size = round(size * 1.7)
     out = image.convert("RGB").copy()
     d = ImageDraw.Draw(out)
-    offset = disc_size * 0.9
+    placed: list[tuple[float, float]] = []
     for number, callout in enumerate(callouts, start=1):
-        # the disc sits up and to the left of the point (or right, near the left edge)
-        dx = -offset if callout.x - offset - disc_size / 2 > 0 else offset
-        dy = -offset if callout.y - offset - disc_size / 2 > 0 else offset
-        cx, cy = callout.x + dx, callout.y + dy
+        cx, cy = _disc_place(callout, placed, disc_size, image.size)
+        placed.append((cx, cy))
         d.line((cx, cy, callout.x, callout.y), fill=RIM, width=max(4, disc_size // 6))
         d.line((cx, cy, callout.x, callout.y), fill=DISC, width=max(2, disc_size // 12))
         d.ellipse(
@@ -120,8 +149,21 @@ def side_by_side(
 
 
 def wrap(pen: Pen, text: str, size: int, width: float) -> list[str]:
-    """``text`` in lines that fit ``width``: broken at spaces, or between any two
-    characters in a language written without them."""
+    """``text`` in lines that fit ``width``: a text too long for one line breaks
+    after its first clause (a colon or semicolon) when that takes no more lines,
+    else at spaces, or between any two characters in a language written without
+    them."""
+    greedy = _wrap_words(pen, text, size, width)
+    for mark in (": ", "：", "; "):
+        head, sep, tail = text.partition(mark)
+        if sep and tail and len(greedy) > 1:
+            clauses = _wrap_words(pen, head + sep.rstrip(), size, width)
+            clauses += _wrap_words(pen, tail, size, width)
+            return clauses if len(clauses) <= len(greedy) else greedy
+    return greedy
+
+
+def _wrap_words(pen: Pen, text: str, size: int, width: float) -> list[str]:
     lines: list[str] = []
     line = ""
     for word in text.split(" "):

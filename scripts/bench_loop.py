@@ -176,7 +176,7 @@ async def through_service(games: int) -> tuple[list[float], list[float]]:
             service = GameService(store, plugins.load_builtin_games(), render=False)
             with Ticker() as ticker:
                 for channel in range(1, games + 1):
-                    await service.new_game(
+                    await service.lobby.new_game(
                         guild_id=1,
                         channel_id=channel,
                         user=players[0],
@@ -184,8 +184,8 @@ async def through_service(games: int) -> tuple[list[float], list[float]]:
                         seed=channel,
                     )
                     for p in players[1:]:
-                        await service.join(channel, p)
-                    await service.start(channel, players[0])
+                        await service.lobby.join(channel, p)
+                    await service.lobby.start(channel, players[0])
                     row = await store.open_game_in(channel)
                     assert row is not None
                     user_of = {s.seat: s.user_id for s in row.seats}
@@ -212,7 +212,7 @@ async def through_service(games: int) -> tuple[list[float], list[float]]:
                         await asyncio.sleep(0.002)
                         ticker.reset()
                         player = next(p for p in players if p.id == user_of[seat])
-                        await service.act(channel, player, str(action))
+                        await service.play.act(channel, player, str(action))
                         await asyncio.sleep(0.002)
                         (slow if ms >= SLOW_MS else other).append(ticker.worst)
         finally:

@@ -224,11 +224,11 @@ async def every_game_drawn(service: GameService, registry: dict[str, Any]) -> li
     drawn = []
     for offset, name in enumerate(sorted(registry)):
         channel = 900_000 + offset
-        await service.new_game(
+        await service.lobby.new_game(
             guild_id=1, channel_id=channel, user=PLAYERS[0], game_type_name=name, seed=offset
         )
-        await service.join(channel, PLAYERS[1])
-        await service.start(channel, PLAYERS[0])
+        await service.lobby.join(channel, PLAYERS[1])
+        await service.lobby.start(channel, PLAYERS[0])
         row = await service.store.latest_game_in(channel)
         assert row is not None
         game = service.ctx.loaded(row)
@@ -245,14 +245,14 @@ async def create_games(service: GameService, channels: range) -> None:
         batch = range(start, min(start + BATCH, channels.stop))
         await asyncio.gather(
             *(
-                service.new_game(
+                service.lobby.new_game(
                     guild_id=1, channel_id=c, user=PLAYERS[0], game_type_name="tigris", seed=c
                 )
                 for c in batch
             )
         )
-        await asyncio.gather(*(service.join(c, PLAYERS[1]) for c in batch))
-        await asyncio.gather(*(service.start(c, PLAYERS[0]) for c in batch))
+        await asyncio.gather(*(service.lobby.join(c, PLAYERS[1]) for c in batch))
+        await asyncio.gather(*(service.lobby.start(c, PLAYERS[0]) for c in batch))
 
 
 async def next_move(service: GameService, channel: int, rng: random.Random) -> tuple[Player, str]:
@@ -262,7 +262,7 @@ async def next_move(service: GameService, channel: int, rng: random.Random) -> t
     engine = service.registry[row.game_type].engine
     (seat,) = engine.waiting_for(engine.load_state(row.state))
     player = next(p for p in PLAYERS if p.id == row.seats[seat].user_id)
-    return player, str(rng.choice(await service.legal_actions(channel, player)))
+    return player, str(rng.choice(await service.reading.legal_actions(channel, player)))
 
 
 async def single_moves(service: GameService, channels: range, count: int) -> list[float]:
@@ -271,7 +271,7 @@ async def single_moves(service: GameService, channels: range, count: int) -> lis
     for channel in rng.sample(list(channels), count):
         player, action = await next_move(service, channel, rng)
         start = time.perf_counter()
-        await service.act(channel, player, action)
+        await service.play.act(channel, player, action)
         times.append((time.perf_counter() - start) * 1000)
     return times
 
@@ -284,7 +284,7 @@ async def simultaneous(
     latencies: list[float] = []
 
     async def one(channel: int, player: Player, action: str, start: float) -> None:
-        await service.act(channel, player, action)
+        await service.play.act(channel, player, action)
         latencies.append((time.perf_counter() - start) * 1000)
 
     start = time.perf_counter()
@@ -368,7 +368,7 @@ async def one_after_another(service: GameService, channels: list[int], rng: rand
     planned = [await next_move(service, c, rng) for c in channels]
     start = time.perf_counter()
     for channel, (player, action) in zip(channels, planned, strict=True):
-        await service.act(channel, player, action)
+        await service.play.act(channel, player, action)
     return time.perf_counter() - start
 
 

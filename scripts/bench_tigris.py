@@ -4,7 +4,7 @@ Prints figures; asserts nothing (timings belong in benchmarks, not tests).
 
 * render: ``render_public(public_view(state))`` for a late-game 4-player board,
   median of 50, with the PNG's size and pixel dimensions;
-* service action: one ``GameService.act`` on a real SQLite file (WAL,
+* service action: one ``service.play.act`` on a real SQLite file (WAL,
   ``synchronous=FULL``: each move is fsynced before the reply), rendering
   off, median over a whole 4-player game;
 * random full games per second, engine only.
@@ -80,18 +80,18 @@ async def bench_service(log: list[tuple[int, str]], seed: int) -> None:
         try:
             service = GameService(store, games.REGISTRY, render=False)
             players = [Player(100 + n, NAMES[n]) for n in range(4)]
-            await service.new_game(
+            await service.lobby.new_game(
                 guild_id=1, channel_id=1, user=players[0], game_type_name="tigris", seed=seed
             )
             for player in players[1:]:
-                await service.join(1, player)
-            await service.start(1, players[0])
+                await service.lobby.join(1, player)
+            await service.lobby.start(1, players[0])
             row = await store.latest_game_in(1)
             by_seat = {s.seat: next(p for p in players if p.id == s.user_id) for s in row.seats}
             times = []
             for seat, text in log:
                 start = time.perf_counter()
-                await service.act(1, by_seat[seat], text)
+                await service.play.act(1, by_seat[seat], text)
                 times.append((time.perf_counter() - start) * 1000)
             print(
                 f"service action (no render, fsynced commit): median "

@@ -149,10 +149,12 @@ def pct(values: list[float], q: float) -> float:
 async def service_steps(service: GameService, channel: int, count: int) -> list[float]:
     """Milliseconds of ``count`` random legal steps of a new 4-player game in ``channel``."""
     users = [Player(100 + seat, label.name) for seat, label in enumerate(PLAYERS)]
-    await service.new_game(guild_id=1, channel_id=channel, user=users[0], game_type_name="tikal")
+    await service.lobby.new_game(
+        guild_id=1, channel_id=channel, user=users[0], game_type_name="tikal"
+    )
     for user in users[1:]:
-        await service.join(channel, user)
-    await service.start(channel, users[0], keep_order=True)
+        await service.lobby.join(channel, user)
+    await service.lobby.start(channel, users[0], keep_order=True)
     rng = random.Random(channel)
     times = []
     for _ in range(count):
@@ -165,7 +167,7 @@ async def service_steps(service: GameService, channel: int, count: int) -> list[
         seat = waiting[0]
         action = str(choose(game, seat, rng))
         start = time.perf_counter()
-        await service.act(channel, users[seat], action)
+        await service.play.act(channel, users[seat], action)
         times.append((time.perf_counter() - start) * 1000)
     return times
 

@@ -7,7 +7,7 @@ the database, how many times it loaded the game, and the profile's top
 entries (``cProfile`` on the loop's thread, by own time); asserts nothing.
 
 * ``service``: a move through :class:`~bot.service.GameService` with images
-  off (``service.act``, as ``bench_scale.py`` drives it), Tigris &
+  off (``service.play.act``, as ``bench_scale.py`` drives it), Tigris &
   Euphrates games of two players, ``--games`` stored (1,000);
 * ``adapter``: the real bot against the fake Discord on loopback (the
   fake runs in a thread of its own, with its own event loop, so the
@@ -150,7 +150,7 @@ async def service_part(location: str, moves: int, top: int, games: int = 1000) -
         for channel in rng.sample(range(1, games + 1), moves):
             player, action = await next_move(service, channel, rng)
             await meter.measure(
-                "a move (service.act, no image)", service.act(channel, player, action)
+                "a move (service.play.act, no image)", service.play.act(channel, player, action)
             )
         await store.trace(None)
         print(f"statements of {moves} moves: {dict(meter.texts.most_common(12))}")
@@ -297,7 +297,7 @@ async def drive(
             await new_game()
             continue
         user = rng.choice(waiting)
-        legal = await bot.service.legal_actions(channel.id, Player(user.id, user.name))
+        legal = await bot.service.reading.legal_actions(channel.id, Player(user.id, user.name))
         action = str(rng.choice(legal))
         await run("/play", fake.slash(user, channel, "play", action=action))
         played += 1

@@ -60,12 +60,12 @@ async def cluster(database_url: str) -> AsyncIterator[tuple[Clock, list[Process]
 
 
 async def start_game(service: GameService, guild: int, channel: int) -> int:
-    created = await service.new_game(
+    created = await service.lobby.new_game(
         guild_id=guild, channel_id=channel, user=ALICE, game_type_name="oracle"
     )
-    await service.join(channel, BOB)
-    await service.join(channel, CAROL)
-    await service.start(channel, ALICE)
+    await service.lobby.join(channel, BOB)
+    await service.lobby.join(channel, CAROL)
+    await service.lobby.start(channel, ALICE)
     assert created.game_id is not None
     return created.game_id
 

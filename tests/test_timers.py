@@ -59,12 +59,12 @@ class Delivered:
 
 
 async def start_game(service: GameService, channel: int = CHANNEL) -> int:
-    created = await service.new_game(
+    created = await service.lobby.new_game(
         guild_id=GUILD, channel_id=channel, user=ALICE, game_type_name="oracle"
     )
-    await service.join(channel, BOB)
-    await service.join(channel, CAROL)
-    await service.start(channel, ALICE)
+    await service.lobby.join(channel, BOB)
+    await service.lobby.join(channel, CAROL)
+    await service.lobby.start(channel, ALICE)
     assert created.game_id is not None
     return created.game_id
 
@@ -97,10 +97,10 @@ async def test_reminder_fires_when_due_and_rearms(runner_parts, store: Store) ->
     await runner.sync()
     [reminder] = delivered.outcomes
     assert reminder.channel_id == CHANNEL and reminder.game_id == game_id
-    assert reminder.public == [
-        Text("reminder.public", {"players": reminder.public[0].params["players"]})
+    assert reminder.news.lines == [
+        Text("reminder.public", {"players": reminder.news.lines[0].params["players"]})
     ]
-    assert sorted(reminder.ping) == sorted([ALICE.id, BOB.id, CAROL.id])
+    assert sorted(reminder.news.ping) == sorted([ALICE.id, BOB.id, CAROL.id])
     [timer] = await store.timers(game_id)
     assert (timer.kind, timer.due_at) == ("reminder", clock.now + HOUR)
 
@@ -112,15 +112,15 @@ async def test_a_move_rearms_the_reminder(runner_parts, store: Store) -> None:
     runner.start()
     clock.now += HOUR / 2
     for user in (ALICE, BOB, CAROL):  # the round's cards: the game now waits for the winner
-        [card, *_] = await service.legal_actions(CHANNEL, user)
-        await service.act(CHANNEL, user, str(card))
+        [card, *_] = await service.reading.legal_actions(CHANNEL, user)
+        await service.play.act(CHANNEL, user, str(card))
     clock.now += HOUR / 2
     await runner.sync()
     assert delivered.outcomes == []  # the wait began again with the decision
     clock.now += HOUR / 2
     await runner.sync()
     [reminder] = delivered.outcomes
-    assert len(reminder.ping) == 1
+    assert len(reminder.news.ping) == 1
 
 
 async def test_timers_survive_a_restart(tmp_path: Path) -> None:
@@ -214,8 +214,8 @@ async def test_a_step_wakes_the_task_only_for_a_timer_due_before_its_planned_wak
     passes = runner.started
     clock.now += 60
     for player in (ALICE, BOB, CAROL):  # the round resolves: the reminder is re-armed later
-        legal = await service.legal_actions(CHANNEL, player)
-        await service.act(CHANNEL, player, str(legal[0]))
+        legal = await service.reading.legal_actions(CHANNEL, player)
+        await service.play.act(CHANNEL, player, str(legal[0]))
     for _ in range(20):  # a wake-up would start a pass within these turns of the loop
         await asyncio.sleep(0)
     assert runner.started == passes
@@ -354,15 +354,15 @@ async def test_the_timer_task_restores_timers_an_older_version_lost(
         ],
         start=1,
     ):
-        await service.new_game(
+        await service.lobby.new_game(
             guild_id=GUILD, channel_id=channel, user=ALICE, game_type_name=game, options=options
         )
-        await service.join(channel, BOB)
-        await service.start(channel, ALICE)
+        await service.lobby.join(channel, BOB)
+        await service.lobby.start(channel, ALICE)
         row = await store.open_game_in(channel)
         assert row is not None
         games_opened[channel] = row.id
-    await service.pause(5, ALICE, can_manage_channel=True)
+    await service.seats.pause(5, ALICE, can_manage_channel=True)
     before = {gid: await store.timers(gid) for gid in games_opened.values()}
     await store.close()
     with contextlib.closing(sqlite3.connect(path)) as db, db:  # what the crash left
@@ -379,7 +379,7 @@ async def test_the_timer_task_restores_timers_an_older_version_lost(
             await runner.sync()
         # the lost round deadline was due: its timeout batch is played and announced
         [round_end] = delivered.outcomes
-        assert round_end.game_id == games_opened[1] and round_end.public
+        assert round_end.game_id == games_opened[1] and round_end.news.lines
         assert any(t.kind == "deadline" for t in await store.timers(games_opened[1]))
         turn = {t.name: t.due_at for t in await store.timers(games_opened[2])}
         end = clock.now + DAY  # the clock restarts with the decision: it began "now"

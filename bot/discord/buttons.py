@@ -75,7 +75,7 @@ class ActionButton(
         bot = _bot(interaction)
 
         async def work(channel_id: int, player: Player) -> Outcome:
-            return await bot.service.press(
+            return await bot.service.tapping.press(
                 channel_id, player, self.action, game_id=self.game_id, version=self.version
             )
 
@@ -109,7 +109,7 @@ class UndoButton(
         bot = _bot(interaction)
 
         async def work(player: Player) -> Outcome:
-            return await bot.service.undo(
+            return await bot.service.play.undo(
                 interaction.channel_id or 0,
                 player,
                 expected_game=self.game_id,
@@ -131,7 +131,7 @@ class AbandonButton(
     async def act(
         self, bot: ZigguratBot, interaction: discord.Interaction, player: Player
     ) -> Outcome:
-        return await bot.service.abandon(
+        return await bot.service.lobby.abandon(
             interaction.channel_id or 0,
             player,
             can_manage_channel=interaction.permissions.manage_channels,
@@ -152,7 +152,7 @@ class ResignButton(
     async def act(
         self, bot: ZigguratBot, interaction: discord.Interaction, player: Player
     ) -> Outcome:
-        return await bot.service.resign(
+        return await bot.service.seats.resign(
             interaction.channel_id or 0, player, confirmed=True, expected_game=self.game_id
         )
 

@@ -15,7 +15,7 @@ Decisions:
 * **The game's story.** A hand-off message (``Outcome.story``) is the game's
   newest message, and only the newest carries live buttons: the one before
   is edited to drop its buttons (Play, decisions already taken) once the new
-  one is posted. An interim message (``Outcome.interim``) is edited in place
+  one is posted. An interim message (``News.interim``) is edited in place
   by the next interim one when that pings nobody new, else posted anew; the
   next message of the game (interim or hand-off) that is posted deletes it,
   since it tells its lines again. The newest message (:data:`LIVE`) and the
@@ -34,7 +34,7 @@ Decisions:
 * After a step that hands nothing over, the invoker's changed private view
   comes with their answer (ephemeral), not by DM.
 * One public message per outcome: the public lines, then a last line
-  ``game.your_turn`` mentioning exactly ``Outcome.ping``, the board as
+  ``game.your_turn`` mentioning exactly ``News.ping``, the board as
   ``board.png`` and a button per :class:`~bot.service.Choice`. Only those users
   may be pinged (``AllowedMentions`` with users only); text over Discord's
   2000 characters is split by lines, the image and buttons on the last part.
@@ -87,7 +87,7 @@ from bot.discord.messages import (
     split_content,
 )
 from bot.i18n import Text, t
-from bot.service import Choice, Outcome, PrivateMessage, StepKind
+from bot.service import Choice, News, Outcome, PrivateMessage, StepKind
 
 if TYPE_CHECKING:
     from bot.service import GameService
@@ -304,31 +304,32 @@ class Delivery:
         own_lang = locale_language(interaction.locale)
         public_lang = locale_language(interaction.guild_locale)
         shown: set[int] = set()
-        inline_all = private_inline or outcome.step in (StepKind.CONTINUE, StepKind.SUBMISSION)
+        inline_all = private_inline or outcome.kind in (StepKind.CONTINUE, StepKind.SUBMISSION)
         private = list(outcome.private)
         inline = [pm for pm in private if inline_all and pm.user_id == me]
         private = [pm for pm in private if pm not in inline]
-        view = self.reply_view(outcome, outcome.reply_choices, own_lang)
-        if picker_lines is None and outcome.menu is not None and interaction.guild_id is not None:
+        reply = outcome.reply
+        view = self.reply_view(outcome, reply.choices, own_lang)
+        if picker_lines is None and reply.menu is not None and interaction.guild_id is not None:
             # a public decision's answer: the clicker's next menu, as the picker shows it
-            picker_lines = [outcome.menu.title]
-            picker_view = menu_view(outcome.game_id or 0, outcome.menu, own_lang)
+            picker_lines = [reply.menu.title]
+            picker_view = menu_view(outcome.game_id or 0, reply.menu, own_lang)
         picked = picker_lines is not None
         if picked:
             view = picker_view
 
-        if outcome.reply:
-            private_preview = outcome.step is StepKind.SUBMISSION
+        if reply.lines:
+            private_preview = outcome.kind is StepKind.SUBMISSION
             await self.ephemeral(
                 interaction,
-                [*outcome.reply, *(picker_lines or ())],
-                image=outcome.reply_image,
-                zoom=outcome.reply_zoom,
+                [*reply.lines, *(picker_lines or ())],
+                image=reply.image,
+                zoom=reply.zoom,
                 view=view,
                 image_name=HAND_FILE if private_preview else BOARD_FILE,
                 replace=picked,
             )
-            if outcome.step is StepKind.SUBMISSION:
+            if outcome.kind is StepKind.SUBMISSION:
                 shown.add(me)  # a sealed move's preview is the player's own view
         elif inline:
             first = inline.pop(0)
@@ -343,7 +344,8 @@ class Delivery:
 
         async def send_public(**kwargs: Any) -> Any:
             from_dm = interaction.guild_id is None  # a click in a "your turn" DM
-            if (outcome.public_in_channel or from_dm) and outcome.channel_id is not None:
+            in_channel = outcome.news is not None and outcome.news.in_channel
+            if (in_channel or from_dm) and outcome.channel_id is not None:
                 channel = self.client.get_partial_messageable(outcome.channel_id)
                 return await channel.send(**kwargs)
             return await interaction.followup.send(ephemeral=False, wait=True, **kwargs)
@@ -394,7 +396,7 @@ class Delivery:
         guild = getattr(channel, "guild", None)
         lang = locale_language(guild.preferred_locale if guild is not None else None)
         send = channel.send
-        if outcome.public or outcome.board:
+        if outcome.has_public:
             await self.post_public(send, outcome, lang)
         if outcome.tally is not None or outcome.finished:
             await self.tally(outcome, lang, send)
@@ -421,27 +423,33 @@ class Delivery:
         once) stands aside — an interim one is not posted (the newer message tells
         its lines), a hand-off one is posted without buttons and changes nothing.
         """
+        news = outcome.news
+        if news is None:
+            return True
         if not outcome.story or outcome.game_id is None:
-            return await self._post(send, outcome, lang)
+            return await self._post(send, outcome, news, lang)
         async with self.stories.telling(outcome.game_id, outcome.version) as late:
-            if late and outcome.interim:
+            if late and news.interim:
                 return True
-            return await self._post(send, outcome, lang, late=late)
+            return await self._post(send, outcome, news, lang, late=late)
 
-    async def _post(self, send: Send, outcome: Outcome, lang: str, *, late: bool = False) -> bool:
-        """:meth:`post_public`'s work (``late``: a hand-off message that stands aside)."""
-        lines = [line.render(lang) for line in outcome.public]
-        choices = await self._notify_choices(outcome)
-        pinged = [uid for uid in outcome.ping if choices.get(uid) in ("channel", "both")]
+    async def _post(
+        self, send: Send, outcome: Outcome, news: News, lang: str, *, late: bool = False
+    ) -> bool:
+        """:meth:`post_public`'s work: ``outcome``'s ``news`` (``late``: a hand-off message
+        that stands aside)."""
+        lines = [line.render(lang) for line in news.lines]
+        choices = await self._notify_choices(news)
+        pinged = [uid for uid in news.ping if choices.get(uid) in ("channel", "both")]
         ping = ""
-        if outcome.ping:
-            mentions = " ".join(f"<@{uid}>" for uid in outcome.ping)
+        if news.ping:
+            mentions = " ".join(f"<@{uid}>" for uid in news.ping)
             ping = t(lang, "game.your_turn", mentions=mentions)
         story = outcome.story and outcome.game_id is not None and not late
         tally = render(outcome.tally[1:], lang) if story and outcome.tally else ""
         # the last part's text around its tally (kept, to edit the tally in place)
         around = "\n".join([TALLY_SLOT, *([ping] if ping else [])])
-        if story and outcome.interim:
+        if story and news.interim:
             parts = [tail_fitted("\n".join([*lines, *([ping] if ping else [])]))]
         elif tally:  # the tally and the ping end the last part: leave them room
             room = len(around) - len(TALLY_SLOT) + len(tally) + 1
@@ -451,19 +459,19 @@ class Delivery:
             parts = split_content("\n".join([*lines, *([ping] if ping else [])]))
         base = around_tally(parts[-1]) if tally else None
         parts = [part.replace(TALLY_SLOT, tally) for part in parts]
-        view = None if late else self.reply_view(outcome, outcome.choices, lang)
+        view = None if late else self.reply_view(outcome, news.choices, lang)
         posting_lobby = outcome.lobby is not None and outcome.lobby.post
         if posting_lobby and outcome.lobby is not None and outcome.game_id is not None:
             view = lobby_view(outcome.lobby, outcome.game_id, lang)
         kept: tuple[int, int] | None = None
         live: tuple[int, int] | None = None
         if story and outcome.game_id is not None:
-            kept = await self.service.message(outcome.game_id, INTERIM)
-            live = await self.service.message(outcome.game_id, LIVE)
+            kept = await self.service.memory.message(outcome.game_id, INTERIM)
+            live = await self.service.memory.message(outcome.game_id, LIVE)
             if (  # an interim message pinging nobody new: the one before, edited
-                outcome.interim
+                news.interim
                 and kept is not None
-                and not outcome.ping
+                and not news.ping
                 and await self._edit(kept, parts[0], mention_only([]), view=view)
             ):
                 return True
@@ -472,8 +480,8 @@ class Delivery:
             for index, part in enumerate(parts):
                 extra: dict[str, Any] = {}
                 if index == len(parts) - 1:
-                    if outcome.board is not None and not outcome.interim:
-                        extra["file"] = png(outcome.board, BOARD_FILE)
+                    if news.board is not None:
+                        extra["file"] = png(news.board, BOARD_FILE)
                     if view is not None:
                         extra["view"] = view
                 sent = await send(content=part, allowed_mentions=mention_only(pinged), **extra)
@@ -483,13 +491,14 @@ class Delivery:
         if posting_lobby and sent is not None:
             await self.remember_lobby(outcome, sent)
         if story and sent is not None:
-            await self._retell(outcome, sent, kept, live, lang, base=base)
-        await self._turn_dms(outcome, choices, lang)
+            await self._retell(outcome, news, sent, kept, live, lang, base=base)
+        await self._turn_dms(outcome, news, choices, lang)
         return True
 
     async def _retell(
         self,
         outcome: Outcome,
+        news: News,
         sent: Any,
         kept: tuple[int, int] | None,
         live: tuple[int, int] | None,
@@ -507,13 +516,13 @@ class Delivery:
         where = (_channel_id(sent, outcome.channel_id), int(sent.id))
         closed = await self._close_tally(game_id, lang)
         try:
-            await self.service.remember_message(game_id, LIVE, *where)
+            await self.service.memory.remember_message(game_id, LIVE, *where)
             if base is not None:
-                await self.service.remember_message(game_id, TALLY, *where, base)
-            if outcome.interim:
-                await self.service.remember_message(game_id, INTERIM, *where)
+                await self.service.memory.remember_message(game_id, TALLY, *where, base)
+            if news.interim:
+                await self.service.memory.remember_message(game_id, INTERIM, *where)
             elif kept is not None:
-                await self.service.forget_message(game_id, INTERIM)
+                await self.service.memory.forget_message(game_id, INTERIM)
         except Exception:
             log.exception("could not remember the messages of game %s", game_id)
         if kept is not None and kept != where:
@@ -526,15 +535,15 @@ class Delivery:
     ) -> tuple[int, int] | None:
         """Say the kept tally's round is over (``why``: revealed below, or the game
         ended), without its buttons, and forget it; the message it was in, if any."""
-        kept = await self.service.message(game_id, TALLY)
+        kept = await self.service.memory.message(game_id, TALLY)
         if kept is None:
             return None
-        base = await self.service.message_content(game_id, TALLY)
+        base = await self.service.memory.message_content(game_id, TALLY)
         closed = render([Text(why)], lang)
         content = closed if base is None else with_tally(base, closed)
         await self._edit(kept, content, discord.AllowedMentions.none(), view=None)
         try:
-            await self.service.forget_message(game_id, TALLY)
+            await self.service.memory.forget_message(game_id, TALLY)
         except Exception:
             log.exception("could not forget the tally of game %s", game_id)
         return kept
@@ -551,27 +560,29 @@ class Delivery:
         except discord.HTTPException:
             log.info("message %s in channel %s could not be deleted", message_id, channel_id)
 
-    async def _notify_choices(self, outcome: Outcome) -> dict[int, str]:
-        wanted = list(outcome.ping) + ([outcome.heads_up] if outcome.heads_up else [])
+    async def _notify_choices(self, news: News) -> dict[int, str]:
+        wanted = list(news.ping) + ([news.heads_up] if news.heads_up else [])
         if not wanted:
             return {}
         try:
-            return await self.service.notify_choices(wanted)
+            return await self.service.seats.notify_choices(wanted)
         except Exception:
             log.exception("could not read notification choices; pinging in the channel")
             return dict.fromkeys(wanted, "channel")
 
-    async def _turn_dms(self, outcome: Outcome, choices: dict[int, str], lang: str) -> None:
+    async def _turn_dms(
+        self, outcome: Outcome, news: News, choices: dict[int, str], lang: str
+    ) -> None:
         """ "Your turn" and "you are next" by DM, for those who asked for DMs."""
         where = f"<#{outcome.channel_id}>"
         notes = [
             (uid, Text("notify.your_turn_dm", {"channel": where}))
-            for uid in outcome.ping
+            for uid in news.ping
             if choices.get(uid) in ("dm", "both")
         ]
-        if outcome.heads_up is not None and choices.get(outcome.heads_up) in ("dm", "both"):
-            notes.append((outcome.heads_up, Text("notify.next_dm", {"channel": where})))
-        dm_choices = [c for c in outcome.choices if c.kind in DM_KINDS]
+        if news.heads_up is not None and choices.get(news.heads_up) in ("dm", "both"):
+            notes.append((news.heads_up, Text("notify.next_dm", {"channel": where})))
+        dm_choices = [c for c in news.choices if c.kind in DM_KINDS]
         view = self.reply_view(outcome, dm_choices, lang) if dm_choices else None
         for uid, text in notes:  # with where to see every game that waits for them
             await self.dm(PrivateMessage(uid, (text, Text("notify.mine"))), lang, view=view)
@@ -584,10 +595,10 @@ class Delivery:
             return
         if outcome.story:
             return
-        if outcome.tally is None or outcome.step is not StepKind.SUBMISSION:
+        if outcome.tally is None or outcome.kind is not StepKind.SUBMISSION:
             why = "tally.ended" if outcome.finished else "tally.closed"
             closed = await self._close_tally(outcome.game_id, lang, why=why)
-            live = await self.service.message(outcome.game_id, LIVE)
+            live = await self.service.memory.message(outcome.game_id, LIVE)
             if outcome.finished and live is not None and live != closed:  # abandoned
                 await self._edit(live, None, None, view=None)
             return
@@ -601,8 +612,8 @@ class Delivery:
         """Edit the tally of a sealed submission's round (see :meth:`tally`)."""
         assert outcome.tally is not None
         none = discord.AllowedMentions.none()
-        kept = await self.service.message(game_id, TALLY)
-        base = await self.service.message_content(game_id, TALLY)
+        kept = await self.service.memory.message(game_id, TALLY)
+        base = await self.service.memory.message_content(game_id, TALLY)
         counted = render(outcome.tally[1:] if base is not None else outcome.tally, lang)
         content = split_content(counted if base is None else with_tally(base, counted))[0]
         if kept is not None and await self._edit(kept, content, none):
@@ -620,7 +631,7 @@ class Delivery:
                 log.exception("could not post the tally of game %s", game_id)
                 return
         if message is not None:
-            await self.service.remember_message(game_id, TALLY, channel_id, message.id)
+            await self.service.memory.remember_message(game_id, TALLY, channel_id, message.id)
 
     async def remember_lobby(self, outcome: Outcome, message: Any) -> None:
         """Remember the lobby message just posted, to edit it as the lobby changes."""
@@ -629,7 +640,9 @@ class Delivery:
         channel_id = getattr(message, "channel", None)
         channel_id = getattr(channel_id, "id", None) or outcome.channel_id
         try:
-            await self.service.remember_message(outcome.game_id, LOBBY, channel_id, message.id)
+            await self.service.memory.remember_message(
+                outcome.game_id, LOBBY, channel_id, message.id
+            )
         except Exception:
             log.exception("could not remember the lobby message of game %s", outcome.game_id)
 
@@ -639,7 +652,7 @@ class Delivery:
         panel = outcome.lobby
         if panel is None or panel.post or outcome.game_id is None:
             return
-        kept = await self.service.message(outcome.game_id, LOBBY)
+        kept = await self.service.memory.message(outcome.game_id, LOBBY)
         if kept is None:
             return
         channel_id, message_id = kept
@@ -699,7 +712,9 @@ class Delivery:
             if pm.user_id == actor and actor_fallback is not None:
                 await actor_fallback(pm)
                 return
-            if game_id is not None and await self.service.note_dm_announcement(pm.user_id, game_id):
+            if game_id is not None and await self.service.memory.note_dm_announcement(
+                pm.user_id, game_id
+            ):
                 notice = t(public_lang, "dm.closed_notice", player=f"<@{pm.user_id}>")
                 try:
                     await send_public(content=notice, allowed_mentions=mention_only([pm.user_id]))
@@ -713,7 +728,7 @@ class Delivery:
     ) -> bool:
         """DM one private message; False if the user cannot be reached that way."""
         user_id = message.user_id
-        if await self.service.dms_closed(user_id, retry_after=DM_RETRY_SECONDS):
+        if await self.service.memory.dms_closed(user_id, retry_after=DM_RETRY_SECONDS):
             return False
         parts = split_content(render(message.lines, lang))
         try:
@@ -728,15 +743,15 @@ class Delivery:
         except discord.Forbidden as exc:
             if exc.code == CANNOT_DM:
                 log.info("user %s does not accept DMs; using the fallback", user_id)
-                await self.service.mark_dms_closed(user_id)
+                await self.service.memory.mark_dms_closed(user_id)
             else:
                 log.warning("DM to %s refused (code %s)", user_id, exc.code)
             return False
         except discord.HTTPException:
             log.warning("DM to %s failed", user_id, exc_info=True)
             return False
-        if await self.service.dms_closed(user_id):
-            await self.service.mark_dms_open(user_id)  # they reopened their DMs
+        if await self.service.memory.dms_closed(user_id):
+            await self.service.memory.mark_dms_open(user_id)  # they reopened their DMs
         return True
 
 

@@ -15,7 +15,7 @@ answer with an :class:`~bot.service.Outcome`), the move picker's
    traceback itself;
 5. success goes to :class:`~bot.discord.delivery.Delivery`;
 6. a game command by a user whose DMs are closed ends with their current
-   private view (``service.hand``) as an ephemeral follow-up, unless this
+   private view (``service.reading.hand``) as an ephemeral follow-up, unless this
    command already showed it — that is how they keep up with their hand;
 7. the interaction is reported finished (``on_done``), which tests and the
    latency benchmark wait on instead of sleeping;
@@ -263,10 +263,10 @@ class Responder:
 
     async def _closed_dm_hand(self, interaction: discord.Interaction, player: Player) -> None:
         try:
-            if not await self.service.dms_closed(player.id):
+            if not await self.service.memory.dms_closed(player.id):
                 return
             try:
-                outcome = await self.service.hand(interaction.channel_id or 0, player)
+                outcome = await self.service.reading.hand(interaction.channel_id or 0, player)
             except Refusal:
                 return  # no running game here, or not seated: there is no private view
             for pm in outcome.private:

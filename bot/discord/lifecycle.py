@@ -1,7 +1,11 @@
 """The process around the bot: open the store, connect, retry, stop on a signal.
 
 :func:`serve` is the production entry point (:func:`run_bot` wraps it for
-``python -m bot``); the bot itself is :mod:`bot.discord.client`'s.
+``python -m bot``); the bot itself is :mod:`bot.discord.client`'s. It is four
+steps, one job each: wiring (:func:`_open_store`: the store and the metrics),
+shutdown (:func:`_stopping`: the signals and the stop that closes the bot), the
+back-off loop (:func:`_retry_until_stopped`) and the start of one fresh bot
+(:func:`_run_once`).
 """
 
 from __future__ import annotations
@@ -13,7 +17,7 @@ import random
 import signal
 import sqlite3
 import sys
-from collections.abc import Mapping
+from collections.abc import AsyncIterator, Mapping
 from dataclasses import dataclass, field
 from typing import Any
 
@@ -115,29 +119,68 @@ async def serve(
       (its ``ws`` is still ``None``) when the very first gateway connection
       cannot be opened; that case, and only that, counts as "unreachable".
     """
+    opened = await _open_store(settings)
+    if isinstance(opened, str):
+        print(opened, file=sys.stderr)
+        return 2
+    store = opened
+    stop = stop if stop is not None else asyncio.Event()
+    try:
+        async with _stopping(stop) as running:
+            process = _Process(settings, store, registry, options, stop, running)
+            return await _retry_until_stopped(process, backoff or Backoff())
+    finally:
+        metrics.stop()
+        await store.close()
+
+
+@dataclass
+class _Process:
+    """What every attempt shares: the settings, the store, the games, the bot's
+    options, the stop, and the bot running now (closed by the stop)."""
+
+    settings: Settings
+    store: Store
+    registry: Mapping[str, GameType] | None
+    options: dict[str, Any]
+    stop: asyncio.Event
+    running: list[ZigguratBot]
+
+
+class _Fatal(Exception):
+    """A failure that a new attempt cannot cure; its one line for stderr."""
+
+    def __init__(self, line: str) -> None:
+        super().__init__(line)
+        self.line = line
+
+
+async def _open_store(settings: Settings) -> Store | str:
+    """Wiring: the store this process runs with, its metrics served when a port is
+    set; else the one line saying why it cannot start."""
     problem = database_problem(settings.database) or database_open_problem(settings.database)
     if problem is not None:
-        print(problem, file=sys.stderr)
-        return 2
+        return problem
     try:
         store = await Store.open(settings.database)
     except (sqlite3.Error, OSError) as exc:
-        problem = t(
+        return t(
             "en", "config.db_open_failed", path=settings.database, user=current_user(), error=exc
         )
-    if problem is None:
-        try:
-            if metrics.serve(settings.metrics_port):
-                metrics.watch_open_games(store, asyncio.get_running_loop())
-        except OSError as exc:
-            problem = t("en", "config.metrics_failed", port=settings.metrics_port, error=exc)
-            await store.close()
-    if problem is not None:
-        print(problem, file=sys.stderr)
-        return 2
+    try:
+        if metrics.serve(settings.metrics_port):
+            metrics.watch_open_games(store, asyncio.get_running_loop())
+    except OSError as exc:
+        await store.close()
+        return t("en", "config.metrics_failed", port=settings.metrics_port, error=exc)
+    return store
+
+
+@contextlib.asynccontextmanager
+async def _stopping(stop: asyncio.Event) -> AsyncIterator[list[ZigguratBot]]:
+    """Shutdown: while inside, SIGTERM and SIGINT set ``stop``, and ``stop`` closes the
+    bot that runs (the list yielded holds it)."""
     loop = asyncio.get_running_loop()
-    stop = stop if stop is not None else asyncio.Event()
-    backoff = backoff if backoff is not None else Backoff()
     running: list[ZigguratBot] = []
 
     async def stopper() -> None:
@@ -152,69 +195,81 @@ async def serve(
             loop.add_signal_handler(signum, stop.set)
             handled.append(signum)
     try:
-        while not stop.is_set():
-            bot = await create_bot(settings, store, registry, **options)
-            running[:] = [bot]
-            got_ready = asyncio.Event()
-
-            async def on_ready(flag: asyncio.Event = got_ready) -> None:
-                flag.set()
-
-            bot.add_listener(on_ready, "on_ready")
-            try:
-                async with bot:
-                    if not stop.is_set():  # a stop during create_bot found no bot to close
-                        await bot.start(settings.token or "")
-                if stop.is_set():
-                    return 0
-                failure: BaseException = RuntimeError("the gateway connection ended")
-            except discord.LoginFailure:
-                print(t("en", "app.bad_token"), file=sys.stderr)
-                return 2
-            except discord.ConnectionClosed as exc:
-                if exc.code == 4004:
-                    print(t("en", "app.bad_token"), file=sys.stderr)
-                    return 2
-                if exc.code in FATAL_CLOSE_CODES:
-                    key = "app.sharding_required" if exc.code == SHARDING_REQUIRED else None
-                    print(
-                        t("en", key) if key else t("en", "app.gateway_failed", error=exc),
-                        file=sys.stderr,
-                    )
-                    return 2
-                failure = exc
-            except discord.PrivilegedIntentsRequired as exc:
-                print(t("en", "app.gateway_failed", error=exc), file=sys.stderr)
-                return 2
-            except UNREACHABLE as exc:
-                failure = exc
-            except AttributeError:
-                if bot.ws is not None:  # not discord.py's first-connection failure: a bug
-                    raise
-                failure = discord.GatewayNotFound()
-            finally:
-                running.clear()
-            if stop.is_set():
-                return 0
-            if got_ready.is_set():
-                backoff.reset()
-            delay = backoff.next_delay()
-            log.warning(
-                "cannot reach Discord (%s); attempt %d failed, retrying in %.1f s",
-                _describe(failure),
-                backoff.attempts,
-                delay,
-            )
-            with contextlib.suppress(TimeoutError):
-                await asyncio.wait_for(stop.wait(), delay)
-        return 0
+        yield running
     finally:
         watcher.cancel()
         await asyncio.gather(watcher, return_exceptions=True)
         for signum in handled:
             loop.remove_signal_handler(signum)
-        metrics.stop()
-        await store.close()
+
+
+async def _retry_until_stopped(process: _Process, backoff: Backoff) -> int:
+    """The back-off loop: a fresh bot per attempt until ``stop`` is set (0) or a
+    failure no attempt can cure (2, its line on stderr)."""
+    stop = process.stop
+    while not stop.is_set():
+        ready = asyncio.Event()
+        try:
+            failure = await _run_once(process, ready)
+        except _Fatal as fatal:
+            print(fatal.line, file=sys.stderr)
+            return 2
+        if failure is None or stop.is_set():
+            return 0
+        if ready.is_set():
+            backoff.reset()
+        delay = backoff.next_delay()
+        log.warning(
+            "cannot reach Discord (%s); attempt %d failed, retrying in %.1f s",
+            _describe(failure),
+            backoff.attempts,
+            delay,
+        )
+        with contextlib.suppress(TimeoutError):
+            await asyncio.wait_for(stop.wait(), delay)
+    return 0
+
+
+async def _run_once(process: _Process, ready: asyncio.Event) -> BaseException | None:
+    """Start: one fresh bot, run until it ends (``ready`` set once it got ready).
+
+    None when it ended because of ``stop``; else why Discord could not be reached,
+    to retry. :class:`_Fatal` for a failure a new attempt cannot cure."""
+    settings, stop, running = process.settings, process.stop, process.running
+    bot = await create_bot(settings, process.store, process.registry, **process.options)
+    running[:] = [bot]
+
+    async def on_ready() -> None:
+        ready.set()
+
+    bot.add_listener(on_ready, "on_ready")
+    try:
+        async with bot:
+            if not stop.is_set():  # a stop during create_bot found no bot to close
+                await bot.start(settings.token or "")
+        if stop.is_set():
+            return None
+        return RuntimeError("the gateway connection ended")
+    except discord.LoginFailure:
+        raise _Fatal(t("en", "app.bad_token")) from None
+    except discord.ConnectionClosed as exc:
+        if exc.code == 4004:
+            raise _Fatal(t("en", "app.bad_token")) from None
+        if exc.code == SHARDING_REQUIRED:
+            raise _Fatal(t("en", "app.sharding_required")) from None
+        if exc.code in FATAL_CLOSE_CODES:
+            raise _Fatal(t("en", "app.gateway_failed", error=exc)) from None
+        return exc
+    except discord.PrivilegedIntentsRequired as exc:
+        raise _Fatal(t("en", "app.gateway_failed", error=exc)) from None
+    except UNREACHABLE as exc:
+        return exc
+    except AttributeError:
+        if bot.ws is not None:  # not discord.py's first-connection failure: a bug
+            raise
+        return discord.GatewayNotFound()
+    finally:
+        running.clear()
 
 
 def run_bot(settings: Settings) -> int:

@@ -85,20 +85,23 @@ class LobbyButton(
         async def work(player: Player) -> Outcome:
             game = self.game_id
             if self.verb == "join":
-                outcome = await service.join(channel_id, player, expected_game=game)
+                outcome = await service.lobby.join(channel_id, player, expected_game=game)
             elif self.verb == "leave":
-                outcome = await service.leave(channel_id, player, expected_game=game)
+                outcome = await service.lobby.leave(channel_id, player, expected_game=game)
             elif self.verb == "computer":
-                return await service.computer_menu(channel_id, player, expected_game=game)
+                return await service.lobby.computer_menu(channel_id, player, expected_game=game)
             elif self.verb == "unseat":
-                outcome = await service.remove_computer(channel_id, player, expected_game=game)
+                outcome = await service.lobby.remove_computer(
+                    channel_id, player, expected_game=game
+                )
             elif self.verb in LEVELS:
-                outcome = await service.add_computer(
+                outcome = await service.lobby.add_computer(
                     channel_id, player, self.verb, expected_game=game
                 )
             else:
-                return await service.start(channel_id, player, expected_game=game)
-            outcome.public = []  # the lobby message, edited in place, says it
+                return await service.lobby.start(channel_id, player, expected_game=game)
+            if outcome.news is not None:  # the lobby message, edited in place, says it
+                outcome.news.lines = []
             return outcome
 
         await bot.responder.run(interaction, work)
@@ -140,14 +143,15 @@ class OptionSelect(
         value = values[0] if values else ""
 
         async def work(player: Player) -> Outcome:
-            outcome = await bot.service.set_option(
+            outcome = await bot.service.lobby.set_option(
                 interaction.channel_id or 0,
                 player,
                 self.option,
                 value,
                 expected_game=self.game_id,
             )
-            outcome.public = []  # the lobby message, edited in place, says it
+            if outcome.news is not None:  # the lobby message, edited in place, says it
+                outcome.news.lines = []
             return outcome
 
         await bot.responder.run(interaction, work)

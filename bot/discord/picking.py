@@ -130,7 +130,7 @@ class Tapper:
         """One tap: the service's one call, and its answer shown."""
 
         async def work(player: Player, handled: Handled) -> None:
-            answer = await self.bot.service.tap(
+            answer = await self.bot.service.tapping.tap(
                 interaction.channel_id or 0, player, token, list(picked), game_id=game_id
             )
             await self.answer(interaction, answer)

@@ -39,4 +39,4 @@ class RematchButton(
     async def act(
         self, bot: ZigguratBot, interaction: discord.Interaction, player: Player
     ) -> Outcome:
-        return await bot.service.rematch(interaction.channel_id or 0, player, self.game_id)
+        return await bot.service.after.rematch(interaction.channel_id or 0, player, self.game_id)

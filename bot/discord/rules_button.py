@@ -46,7 +46,7 @@ class RulesButton(
         bot: ZigguratBot = interaction.client  # type: ignore[assignment]
 
         async def work(player: Player) -> Outcome:
-            return await bot.service.rules(
+            return await bot.service.reading.rules(
                 self.game, self.page, language=str(interaction.locale or "en")
             )
 

@@ -71,7 +71,7 @@ def verb_key(game: str, verb: str) -> str:
 
 def button_text(label: Text) -> Text:
     """A button named in a sentence ("tap **Play**")."""
-    return Text("button.named", {"label": label})
+    return Text("game.button_named", {"label": label})
 
 
 #: the Play button (it opens the move picker), named in a sentence

@@ -181,7 +181,16 @@ class Verb:
         return shown
 
     def notation(self, action: Any) -> str:
-        return " ".join([self.name, *self.words(action).values()])
+        return self.spell(self.words(action).values())
+
+    def spell(self, written: Iterable[str | None]) -> str:
+        """The notation this verb spells with its parameters' written values, in order
+        (a rest parameter's items joined by spaces; one that is None left out).
+
+        The one place words become notation: an action's ``str``, a slash command's
+        options (:mod:`bot.discord.cogs.games`) and the move picker's taps
+        (:mod:`bot.service.picker`) all spell through it."""
+        return " ".join([self.name, *(word for word in written if word is not None)])
 
     def build(self, args: Sequence[str]) -> Any:
         """The action from the words after the verb; :class:`ValueError` if they do not fit."""

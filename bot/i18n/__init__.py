@@ -4,10 +4,14 @@ Catalogs are JSON files ``locales/<lang>/<prefix>.json`` mapping a dotted key
 to a ``str.format`` template with named fields. A key lives in the file named
 by its first segment (``cmd.tikal.move`` in ``cmd.json``, ``tikal.render.ap``
 in ``tikal.json``; a game's image labels are ``<game>.render.*``), with the
-same files in every language; all files of a language are merged and a key
-found twice is an error. English is complete; another language falls back to English
-key by key. Discord locales (``zh-CN``, ``ko``, ``en-US``...) map to a
-catalog language with :func:`language_of`.
+same files in every language. A file holds a family of keys, never one key
+alone: a key that would be the only one of its prefix is named in the family
+it belongs to (the undo's answer is ``move.undone``, the reminder with a
+deadline ``reminder.deadline``, an unnamed member ``seat.unnamed``). All files
+of a language are merged and a key found twice is an error. English is
+complete; another language falls back to English key by key. Discord locales
+(``zh-CN``, ``ko``, ``en-US``...) map to a catalog language with
+:func:`language_of`.
 
 Decisions:
 

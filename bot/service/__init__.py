@@ -1,23 +1,25 @@
 """The application: lobby, play, publication, undo, clocks, and who may act.
 
 Transport-agnostic: the Discord adapter, the offline demo and the tests all
-call :class:`GameService`, which composes one part per seam:
+hold one :class:`GameService`, which composes one part per seam, and call the
+part that owns a command (``service.lobby.join(...)``, ``service.play.act(...)``):
 
-* :mod:`~bot.service.lobby` — open, join, leave, start, abandon;
-* :mod:`~bot.service.play` — steps, undo, timeout batches (one commit each);
-* :mod:`~bot.service.announce` — what a committed step tells whom;
-* :mod:`~bot.service.clock` — reminders and deadlines;
-* :mod:`~bot.service.reading` — status, board, hand, log, suggestions;
-* :mod:`~bot.service.tapping` — the move picker (:mod:`~bot.service.picker`,
-  :mod:`~bot.service.menus`): one call per tap, answering the seat's next
-  menu or the step it played;
-* closed DMs and kept messages, the adapter's memory: the store's own
-  methods, passed through as they are (``dms_closed``, ``remember_message``…);
-* :mod:`~bot.service.seats` — the host's clock controls, resigning, handing a
+* ``lobby`` (:mod:`~bot.service.lobby`) — open, join, leave, start, abandon;
+* ``play`` (:mod:`~bot.service.play`) — steps, undo, timeout batches (one
+  commit each); :mod:`~bot.service.announce` — what a committed step tells whom;
+* ``timers`` (:mod:`~bot.service.clock`) — reminders, deadlines, the audit;
+* ``reading`` (:mod:`~bot.service.reading`) — status, board, hand, log,
+  suggestions, rules;
+* ``tapping`` (:mod:`~bot.service.tapping`) — the move picker
+  (:mod:`~bot.service.picker`, :mod:`~bot.service.menus`): one call per tap,
+  answering the seat's next menu or the step it played;
+* ``memory`` (:mod:`~bot.service.memory`) — closed DMs and kept messages, the
+  adapter's memory, kept by the store;
+* ``seats`` (:mod:`~bot.service.seats`) — the host's clock controls, resigning, handing a
   seat over, automatic answers, notification choices;
 * :mod:`~bot.service.turn_clock` and :mod:`~bot.service.autoplay` — the turn
   clock, absent seats, and the decisions the table takes for a seat;
-* :mod:`~bot.service.after` — rematch, export (:mod:`~bot.service.record`,
+* ``after`` (:mod:`~bot.service.after`) — rematch, export (:mod:`~bot.service.record`,
   :mod:`~bot.service.animation`) and statistics;
 * :mod:`~bot.service.outcome` — the types it answers with;
 * :mod:`~bot.service.loaded` and :mod:`~bot.service.context` — a loaded
@@ -31,7 +33,6 @@ engine's declared shape and hooks.
 
 from __future__ import annotations
 
-import inspect
 import time
 from collections.abc import Callable, Mapping
 
@@ -39,18 +40,22 @@ from bot import games
 from bot.games.base import GameType
 from bot.service import computer, drawing
 from bot.service.after import After
-from bot.service.clock import Clock
-from bot.service.context import DEFAULT_COMPUTER_PAUSE, Context, admitted
+from bot.service.clock import Timers
+from bot.service.context import DEFAULT_COMPUTER_PAUSE, Context
 from bot.service.lobby import SEAT_COLOURS, Lobby, parse_options
+from bot.service.memory import Memory
 from bot.service.outcome import (
     Choice,
     ChoiceKind,
     LobbyPanel,
+    News,
     OptionMenu,
     Outcome,
     Player,
     PrivateMessage,
     Refusal,
+    Reply,
+    Step,
     StepKind,
 )
 from bot.service.play import Play
@@ -66,11 +71,14 @@ __all__ = [
     "ChoiceKind",
     "GameService",
     "LobbyPanel",
+    "News",
     "OptionMenu",
     "Outcome",
     "Player",
     "PrivateMessage",
     "Refusal",
+    "Reply",
+    "Step",
     "StepKind",
     "TapAnswer",
     "help_lines",
@@ -102,65 +110,16 @@ class GameService:
             render=render,
             computer_pause=computer_pause,
         )
+        # one part per seam; a caller calls the part that owns the command
+        # (``service.lobby.join``), and every command passes the gate (admitted)
         self.lobby = Lobby(self.ctx)
         self.play = Play(self.ctx)
-        self.clock_part = Clock(self.ctx, self.play)
+        self.timers = Timers(self.ctx, self.play)
         self.reading = Reading(self.ctx)
         self.seats = Seats(self.ctx, self.play)
         self.after = After(self.ctx, self.lobby)
         self.tapping = Tapping(self.ctx, self.play)
-        # the commands, by part
-        self.new_game = self.lobby.new_game
-        self.join = self.lobby.join
-        self.leave = self.lobby.leave
-        self.start = self.lobby.start
-        self.set_option = self.lobby.set_option
-        self.computer_menu = self.lobby.computer_menu
-        self.add_computer = self.lobby.add_computer
-        self.remove_computer = self.lobby.remove_computer
-        self.rules = self.reading.rules
-        self.abandon = self.lobby.abandon
-        self.act = self.play.act
-        self.undo = self.play.undo
-        self.fire_timer = self.clock_part.fire_timer
-        self.fire_due_timers = self.clock_part.fire_due_timers
-        self.repair_timers = self.clock_part.repair_timers
-        self.audit = self.clock_part.audit
-        self.status = self.reading.status
-        self.mine = self.reading.mine
-        self.board = self.reading.board
-        self.hand = self.reading.hand
-        self.log_lines = self.reading.log_lines
-        self.suggestions = self.reading.suggestions
-        self.legal_actions = self.reading.legal_actions
-        self.legal_values = self.reading.legal_values
-        self.tap = self.tapping.tap
-        self.press = self.tapping.press
-        # the adapter's memory (closed DMs, kept messages), straight from the store
-        self.dms_closed = store.dms_closed
-        self.mark_dms_closed = store.mark_dms_closed
-        self.mark_dms_open = store.mark_dms_open
-        self.note_dm_announcement = store.note_dm_announcement
-        self.remember_message = store.set_message
-        self.message = store.message
-        self.forget_message = store.forget_message
-        self.message_content = store.message_content
-        self.pause = self.seats.pause
-        self.resume = self.seats.resume
-        self.extend = self.seats.extend
-        self.replace = self.seats.replace
-        self.resign = self.seats.resign
-        self.back = self.seats.back
-        self.auto = self.seats.auto
-        self.notify = self.seats.notify
-        self.notify_choices = self.seats.notify_choices
-        self.rematch = self.after.rematch
-        self.export = self.after.export
-        self.stats = self.after.stats
-        # every command passes the gate: ids the store holds, clean names
-        for name, command in list(vars(self).items()):
-            if inspect.iscoroutinefunction(command):
-                setattr(self, name, admitted(command))
+        self.memory = Memory(self.ctx)
 
     @property
     def store(self) -> Store:

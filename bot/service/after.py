@@ -57,11 +57,11 @@ from typing import Any
 from bot.games.base import PlayerLabel
 from bot.i18n import Text
 from bot.service.animation import Animation, animate
-from bot.service.context import Context
+from bot.service.context import Context, admitted
 from bot.service.drawing import drawn
 from bot.service.lobby import Lobby, parse_options
 from bot.service.names import seat_name
-from bot.service.outcome import Outcome, Player, Refusal
+from bot.service.outcome import News, Outcome, Player, Refusal, Reply
 from bot.service.record import Board, RecordError, boards, document, dumps, exported_moves
 from bot.service.turn_clock import RESIGNED
 from bot.store import ChannelBusy, GameRow, PlayerResults
@@ -110,6 +110,7 @@ class After:
 
     # -- rematch ----------------------------------------------------------------
 
+    @admitted
     async def rematch(self, channel_id: int, user: Player, game_id: int) -> Outcome:
         """Open and start a rematch of finished game ``game_id`` in its channel."""
         old = await self.ctx.store.get_game(game_id)
@@ -148,18 +149,23 @@ class After:
             return Outcome(
                 game_id=row.id,
                 channel_id=channel_id,
-                reply=[Text("lobby.created_reply")],
-                public=[
-                    Text("after.rematch_lobby", {"player": user.name, "min": low}),
-                    *without,
-                ],
+                reply=Reply([Text("lobby.created_reply")]),
+                news=News(
+                    [
+                        Text("after.rematch_lobby", {"player": user.name, "min": low}),
+                        *without,
+                    ]
+                ),
             )
         outcome = await self.lobby.start(channel_id, user, keep_order=True)
-        outcome.public[0:0] = [Text("after.rematch_started", {"player": user.name}), *without]
+        news = outcome.news if outcome.news is not None else News()
+        news.lines[0:0] = [Text("after.rematch_started", {"player": user.name}), *without]
+        outcome.news = news
         return outcome
 
     # -- export -----------------------------------------------------------------
 
+    @admitted
     async def export(self, channel_id: int, *, budget: int = EXPORT_BUDGET) -> Export:
         """The record and animated replay of the channel's last game that is over."""
         store = self.ctx.store
@@ -233,13 +239,14 @@ class After:
 
     # -- statistics ---------------------------------------------------------------
 
+    @admitted
     async def stats(self, guild_id: int, member: Player | None = None) -> Outcome:
         """The server's results per game, or one member's."""
         if member is not None:
-            return Outcome(reply=await self._member_lines(guild_id, member))
+            return Outcome(reply=Reply(await self._member_lines(guild_id, member)))
         results = await self.ctx.store.guild_results(guild_id)
         if not results.games and not results.computer_games:
-            return Outcome(reply=[Text("after.stats.none")])
+            return Outcome(reply=Reply([Text("after.stats.none")]))
         lines = [Text("after.stats.header")]
         counted = [(g, False, n) for g, n in results.games.items()]
         counted += [(g, True, n) for g, n in results.computer_games.items()]
@@ -268,7 +275,7 @@ class After:
                 )
             if len(players) > MAX_STATS_PLAYERS:
                 lines.append(Text("after.stats.more", {"count": len(players) - MAX_STATS_PLAYERS}))
-        return Outcome(reply=lines)
+        return Outcome(reply=Reply(lines))
 
     async def _member_lines(self, guild_id: int, member: Player) -> list[Text]:
         results = await self.ctx.store.member_results(guild_id, member.id)

@@ -13,7 +13,7 @@ Decisions:
   taken back in a turn that goes on (a conflict decided by its defender, who
   then chooses treasures; a dug treasure), a hand-off to computer seats only
   (their run of turns), and a bid that leaves the auction open
-  (``engine.told_in_place``). Such an outcome (``Outcome.interim``) tells the
+  (``engine.told_in_place``). Such an outcome (``News.interim``) tells the
   steps since the last hand-off message, the question and Play when a member
   is awaited — no board, no DM — and the game's next public message replaces
   it and tells them again; the steps stay unpublished (``published_seq``)
@@ -66,8 +66,11 @@ from bot.service.loaded import LoadedGame
 from bot.service.outcome import (
     Choice,
     ChoiceKind,
+    News,
     Outcome,
     PrivateMessage,
+    Reply,
+    Step,
     StepKind,
 )
 from bot.store import SeatRow, TimerRow
@@ -302,13 +305,15 @@ async def handoff(
         return Outcome(
             game_id=game.id,
             channel_id=game.row.channel_id,
-            reply=reply,
-            public=public,
-            ping=game.users_of(newly & awaited),
-            choices=public_buttons(game, awaited),
             version=version,
-            step=StepKind.HANDOFF,
-            interim=True,
+            reply=Reply(reply),
+            news=News(
+                public,
+                ping=game.users_of(newly & awaited),
+                choices=public_buttons(game, awaited),
+                interim=True,
+            ),
+            step=Step(StepKind.HANDOFF),
         )
     following = game.engine.up_next(game.state) if result is None else None
     heads_up = None
@@ -329,17 +334,18 @@ async def handoff(
     return Outcome(
         game_id=game.id,
         channel_id=game.row.channel_id,
-        reply=reply,
-        public=public,
-        board=board,
-        private=messages,
-        ping=game.users_of(newly & awaited),
-        choices=public_buttons(game, awaited) if result is None else [REMATCH],
-        tally=counted,
-        finished=result is not None,
-        heads_up=heads_up,
         version=version,
-        step=StepKind.FINAL if result is not None else StepKind.HANDOFF,
+        reply=Reply(reply),
+        news=News(
+            public,
+            board=board,
+            ping=game.users_of(newly & awaited),
+            choices=public_buttons(game, awaited) if result is None else [REMATCH],
+            heads_up=heads_up,
+        ),
+        private=messages,
+        step=Step(StepKind.FINAL if result is not None else StepKind.HANDOFF, tally=counted),
+        finished=result is not None,
     )
 
 
@@ -390,12 +396,10 @@ async def preview(
     return Outcome(
         game_id=game.id,
         channel_id=game.row.channel_id,
-        reply=lines,
-        reply_image=image,
-        reply_zoom=zoom,
-        reply_choices=own_buttons(game, seat, can_undo=can_undo),
-        private=messages,
-        tally=await tally(ctx, game) if kind is StepKind.SUBMISSION else None,
         version=version,
-        step=kind,
+        reply=Reply(
+            lines, image=image, zoom=zoom, choices=own_buttons(game, seat, can_undo=can_undo)
+        ),
+        private=messages,
+        step=Step(kind, tally=await tally(ctx, game) if kind is StepKind.SUBMISSION else None),
     )

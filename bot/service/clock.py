@@ -20,7 +20,7 @@ Decisions:
   only says (a reminder's ping) is sent after its row is gone, so it is
   said at most once. A timer of a game that is no longer running is
   dropped.
-* At start (:meth:`Clock.repair_timers`), every running game that is not
+* At start (:meth:`Timers.repair_timers`), every running game that is not
   paused and awaits someone gets back the timers its options call for and
   it lacks (a game stopped by an older version that lost a timer while
   firing it): a deadline the engine still wants is due at once (it was lost
@@ -30,7 +30,7 @@ Decisions:
   and, in a race, its answer delay
   (:meth:`~bot.service.context.Context.computer_due`, drawn again: the lost
   timer's own due time is gone), not at once. Each repair is logged with
-  the game's id. :meth:`Clock.audit` lists the games that would be
+  the game's id. :meth:`Timers.audit` lists the games that would be
   repaired, changing nothing: the store's integrity check at the service's
   level (whatever a game awaits has what will move it,
   :mod:`bot.service.context`).
@@ -57,9 +57,9 @@ from bot.games.base import TurnShape
 from bot.i18n import Text
 from bot.logs import activity
 from bot.service.computer import Computers
-from bot.service.context import COMPUTER_TIMER, Context
+from bot.service.context import COMPUTER_TIMER, Context, admitted
 from bot.service.loaded import LoadedGame
-from bot.service.outcome import Outcome, Refusal
+from bot.service.outcome import News, Outcome, Refusal
 from bot.service.play import Play
 from bot.service.turn_clock import clock_seconds, clock_timers
 from bot.store import GameRow, TimerRow
@@ -73,13 +73,13 @@ Claim = Callable[[float], Awaitable[list[TimerRow]]]
 @dataclass(frozen=True)
 class Unmoved:
     """A running game that awaits a seat with nothing to move it, and the (kind, name,
-    due) timers it lacks (:meth:`Clock.audit`)."""
+    due) timers it lacks (:meth:`Timers.audit`)."""
 
     game_id: int
     missing: tuple[tuple[str, str, float], ...]
 
 
-class Clock:
+class Timers:
     """Fires due timers; see the module docstring."""
 
     def __init__(self, ctx: Context, play: Play) -> None:
@@ -87,6 +87,7 @@ class Clock:
         self.play = play
         self.computers = Computers(ctx, play)
 
+    @admitted
     async def fire_due_timers(
         self, now: float | None = None, *, claim: Claim | None = None
     ) -> list[Outcome]:
@@ -131,6 +132,7 @@ class Clock:
             metrics.timer(timer.kind, result, now - timer.due_at)
         return fired
 
+    @admitted
     async def fire_timer(self, timer: TimerRow) -> list[Outcome]:
         """Handle one due timer; it leaves the store with what it does (see above)."""
         if timer.kind == COMPUTER_TIMER:  # decided outside the channel's lock
@@ -169,6 +171,7 @@ class Clock:
         log.warning("unknown timer kind %s", timer.kind)
         return []
 
+    @admitted
     async def repair_timers(self, owns: Callable[[int | None], bool] | None = None) -> int:
         """Give every running game the timers it lacks (see above); how many games.
 
@@ -190,6 +193,7 @@ class Clock:
             self.ctx.timers_changed()
         return repaired
 
+    @admitted
     async def audit(self) -> list[Unmoved]:
         """The running games that await a seat with nothing to move it: each with the
         timers the repair would give it (the invariant of :mod:`bot.service.context`;
@@ -241,15 +245,14 @@ class Clock:
         waiting = game.waiting()
         ends = [t.due_at for t in await self.ctx.store.timers(game.id) if t.name == "turn"]
         text = (
-            Text("clock.reminder", {"players": game.names_of(waiting), "when": int(ends[0])})
+            Text("reminder.deadline", {"players": game.names_of(waiting), "when": int(ends[0])})
             if ends
             else Text("reminder.public", {"players": game.names_of(waiting)})
         )
         return Outcome(
             game_id=game.id,
             channel_id=game.row.channel_id,
-            public=[text],
-            ping=game.users_of(waiting),
+            news=News([text], ping=game.users_of(waiting)),
         )
 
     async def _remind(self, game: LoadedGame) -> Outcome:
@@ -261,6 +264,8 @@ class Clock:
         return Outcome(
             game_id=game.id,
             channel_id=game.row.channel_id,
-            public=[Text("reminder.public", {"players": game.names_of(waiting)})],
-            ping=game.users_of(waiting),
+            news=News(
+                [Text("reminder.public", {"players": game.names_of(waiting)})],
+                ping=game.users_of(waiting),
+            ),
         )

@@ -20,7 +20,7 @@ Decisions:
   (:func:`bot.service.seeds.answer_delay`). A step writes it in its own
   commit (``StepWrite.computer``); a start, a seat handed over or a resume
   adds it just after theirs, and
-  :meth:`~bot.service.clock.Clock.repair_timers` recreates one lost between
+  :meth:`~bot.service.clock.Timers.repair_timers` recreates one lost between
   the two. A restart or a SIGKILL loses nothing.
 * **Off the event loop, outside the lock.** When the timer fires, each
   awaited computer seat's plan is decided in a process pool of its own
@@ -73,7 +73,7 @@ from bot.service import announce
 from bot.service.autoplay import play_for_seats
 from bot.service.context import Context
 from bot.service.loaded import LoadedGame
-from bot.service.outcome import Outcome, Refusal, StepKind, classify
+from bot.service.outcome import Outcome, Refusal, Step, StepKind, classify
 from bot.service.play import Play, final_results, off_loop
 from bot.service.seeds import decision_seed
 from bot.service.workers import WorkerPool
@@ -356,7 +356,6 @@ class Computers:
         return Outcome(
             game_id=game.id,
             channel_id=game.row.channel_id,
-            tally=tally,
             version=version,
-            step=kind,
+            step=Step(kind, tally=tally),
         )

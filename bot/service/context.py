@@ -24,7 +24,7 @@ Decisions:
   (:meth:`bot.service.play.Play._commit`, which also writes the members'
   clock), a seat's change or hand-over (:meth:`Context.change_seat`,
   :meth:`Context.hand_seat`), the start and a resume. The audit
-  (:meth:`bot.service.clock.Clock.audit`) lists a game that breaks it, and
+  (:meth:`bot.service.clock.Timers.audit`) lists a game that breaks it, and
   the start-up repair restores what it lacks.
 * **The gate** (:func:`admitted`): every command of the service passes it.
   An integer argument the store cannot hold (a game, message, channel or
@@ -41,7 +41,7 @@ import asyncio
 import functools
 import logging
 from collections import OrderedDict
-from collections.abc import AsyncIterator, Awaitable, Callable, Mapping
+from collections.abc import AsyncIterator, Callable, Coroutine, Mapping
 from contextlib import asynccontextmanager
 from dataclasses import dataclass, field, replace
 from typing import Any, ParamSpec, TypeVar
@@ -89,7 +89,9 @@ def _admitted_value(value: Any) -> Any:
     return value
 
 
-def admitted(command: Callable[P, Awaitable[R]]) -> Callable[P, Awaitable[R]]:
+def admitted(
+    command: Callable[P, Coroutine[Any, Any, R]],
+) -> Callable[P, Coroutine[Any, Any, R]]:
     """``command`` behind the service's gate (see the module docstring)."""
 
     @functools.wraps(command)

@@ -44,17 +44,19 @@ from bot.games.computer import LEVELS
 from bot.i18n import Text, has_key, language_of
 from bot.service import announce
 from bot.service.computer import computer_name, next_computer_id, parse_level
-from bot.service.context import Context
+from bot.service.context import Context, admitted
 from bot.service.loaded import LoadedGame
 from bot.service.names import seat_name
 from bot.service.outcome import (
     Choice,
     ChoiceKind,
     LobbyPanel,
+    News,
     OptionMenu,
     Outcome,
     Player,
     Refusal,
+    Reply,
 )
 from bot.service.turn_clock import all_options, clock_seconds, clock_timers
 from bot.store import KEEP, ChannelBusy, GameRow, VersionConflict
@@ -191,6 +193,7 @@ class Lobby:
     def __init__(self, ctx: Context) -> None:
         self.ctx = ctx
 
+    @admitted
     async def new_game(
         self,
         *,
@@ -224,8 +227,8 @@ class Lobby:
         return Outcome(
             game_id=row.id,
             channel_id=channel_id,
-            reply=[Text("lobby.created_reply")],
-            public=list(panel.lines),
+            reply=Reply([Text("lobby.created_reply")]),
+            news=News(list(panel.lines)),
             lobby=panel,
         )
 
@@ -242,6 +245,7 @@ class Lobby:
         fresh = await self.ctx.store.get_game(row.id)
         return lobby_panel(self.ctx.game_type(row.game_type), fresh or row, state=state)
 
+    @admitted
     async def join(
         self, channel_id: int, user: Player, *, expected_game: int | None = None
     ) -> Outcome:
@@ -258,19 +262,9 @@ class Lobby:
             name = seat_name(user.name, user.id, row.language)
             await _stored(self.ctx.store.add_seat(row, user.id, name))
             panel = await self._panel(row)
-        return Outcome(
-            lobby=panel,
-            game_id=row.id,
-            channel_id=channel_id,
-            reply=[Text("lobby.joined_reply")],
-            public=[
-                Text(
-                    "lobby.joined",
-                    {"player": name, "count": len(row.seats) + 1, "max": high},
-                )
-            ],
-        )
+        return _seated(row, channel_id, name, high, Text("lobby.joined_reply"), panel)
 
+    @admitted
     async def leave(
         self, channel_id: int, user: Player, *, expected_game: int | None = None
     ) -> Outcome:
@@ -285,13 +279,14 @@ class Lobby:
             await _stored(self.ctx.store.remove_seat(row, user.id))
             panel = await self._panel(row)
         return Outcome(
-            lobby=panel,
             game_id=row.id,
             channel_id=channel_id,
-            reply=[Text("lobby.left_reply")],
-            public=[Text("lobby.left", {"player": user.name})],
+            reply=Reply([Text("lobby.left_reply")]),
+            news=News([Text("lobby.left", {"player": user.name})]),
+            lobby=panel,
         )
 
+    @admitted
     async def start(
         self,
         channel_id: int,
@@ -389,6 +384,7 @@ class Lobby:
             raise Refusal("computer.error.none", game=Text(game_type.engine.title_key))
         return row, game_type
 
+    @admitted
     async def computer_menu(
         self, channel_id: int, user: Player, *, expected_game: int | None = None
     ) -> Outcome:
@@ -404,10 +400,10 @@ class Lobby:
         return Outcome(
             game_id=row.id,
             channel_id=channel_id,
-            reply=[Text("computer.menu")],
-            reply_choices=choices,
+            reply=Reply([Text("computer.menu")], choices=choices),
         )
 
+    @admitted
     async def add_computer(
         self,
         channel_id: int,
@@ -430,19 +426,11 @@ class Lobby:
                 self.ctx.store.add_seat(row, next_computer_id(row), name, computer=chosen)
             )
             panel = await self._panel(row)
-        return Outcome(
-            lobby=panel,
-            game_id=row.id,
-            channel_id=channel_id,
-            reply=[Text("computer.added_reply", {"player": name})],
-            public=[
-                Text(
-                    "lobby.joined",
-                    {"player": name, "count": len(row.seats) + 1, "max": high},
-                )
-            ],
+        return _seated(
+            row, channel_id, name, high, Text("computer.added_reply", {"player": name}), panel
         )
 
+    @admitted
     async def remove_computer(
         self, channel_id: int, user: Player, *, expected_game: int | None = None
     ) -> Outcome:
@@ -456,13 +444,14 @@ class Lobby:
             await _stored(self.ctx.store.remove_seat(row, gone.user_id))
             panel = await self._panel(row)
         return Outcome(
-            lobby=panel,
             game_id=row.id,
             channel_id=channel_id,
-            reply=[Text("computer.removed_reply", {"player": gone.display_name})],
-            public=[Text("lobby.left", {"player": gone.display_name})],
+            reply=Reply([Text("computer.removed_reply", {"player": gone.display_name})]),
+            news=News([Text("lobby.left", {"player": gone.display_name})]),
+            lobby=panel,
         )
 
+    @admitted
     async def set_option(
         self,
         channel_id: int,
@@ -498,18 +487,19 @@ class Lobby:
                 return Outcome(
                     game_id=row.id,
                     channel_id=channel_id,
-                    reply=[Text("lobby.option_kept_reply", words)],
+                    reply=Reply([Text("lobby.option_kept_reply", words)]),
                 )
             await _stored(self.ctx.store.set_options(row, chosen))
             panel = await self._panel(row)
         return Outcome(
             game_id=row.id,
             channel_id=channel_id,
-            reply=[Text("lobby.option_set_reply", words)],
-            public=[Text("lobby.option_changed", {"player": user.name, **words})],
+            reply=Reply([Text("lobby.option_set_reply", words)]),
+            news=News([Text("lobby.option_changed", {"player": user.name, **words})]),
             lobby=panel,
         )
 
+    @admitted
     async def abandon(
         self,
         channel_id: int,
@@ -536,10 +526,14 @@ class Lobby:
                 return Outcome(
                     game_id=row.id,
                     channel_id=channel_id,
-                    reply=[Text("lobby.abandon_confirm")],
-                    reply_choices=[
-                        Choice(Text("lobby.confirm_button"), kind=ChoiceKind.ABANDON, danger=True)
-                    ],
+                    reply=Reply(
+                        [Text("lobby.abandon_confirm")],
+                        choices=[
+                            Choice(
+                                Text("lobby.confirm_button"), kind=ChoiceKind.ABANDON, danger=True
+                            )
+                        ],
+                    ),
                 )
             await _stored(self.ctx.store.set_status(row, "abandoned"))
             self.ctx.timers_changed()
@@ -551,10 +545,10 @@ class Lobby:
         return Outcome(
             game_id=row.id,
             channel_id=channel_id,
-            reply=[Text("lobby.abandoned_reply")],
-            public=[Text("lobby.abandoned", {"player": user.name})],
-            finished=True,
+            reply=Reply([Text("lobby.abandoned_reply")]),
+            news=News([Text("lobby.abandoned", {"player": user.name})]),
             lobby=closed,
+            finished=True,
         )
 
 
@@ -570,6 +564,21 @@ def seat_colours(game_type: GameType, count: int) -> list[tuple[str, str]]:
         )
         for i in range(count)
     ]
+
+
+def _seated(
+    row: GameRow, channel_id: int, name: str, high: int, reply: Text, panel: LobbyPanel
+) -> Outcome:
+    """A lobby's answer to a seat taken (a member's or a computer's): ``reply`` to the
+    invoker, the channel told who joined and how full the table is."""
+    joined = Text("lobby.joined", {"player": name, "count": len(row.seats) + 1, "max": high})
+    return Outcome(
+        game_id=row.id,
+        channel_id=channel_id,
+        reply=Reply([reply]),
+        news=News([joined]),
+        lobby=panel,
+    )
 
 
 async def _stored(call: Any) -> Any:

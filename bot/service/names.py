@@ -10,7 +10,7 @@ Decisions:
   the zero-width joiner inside an emoji) stay.
 * Whitespace at either end is trimmed, and at most :data:`MAX_NAME`
   characters are kept (Discord's own names have at most 32).
-* A name that is left empty is seated as the catalog's ``player.unnamed`` in
+* A name that is left empty is seated as the catalog's ``seat.unnamed`` in
   the game's language, with the last digits of the user's id, so the seat can
   still be told apart from the others.
 * The service's gate (:func:`bot.service.context.admitted`) cleans the name of
@@ -43,4 +43,4 @@ def seat_name(name: str, user_id: int, language: str) -> str:
     cleaned = clean_name(name)
     if cleaned:
         return cleaned
-    return t(language, "player.unnamed", number=f"{abs(user_id) % 10_000:04d}")
+    return t(language, "seat.unnamed", number=f"{abs(user_id) % 10_000:04d}")

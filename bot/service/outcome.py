@@ -6,11 +6,14 @@ Decisions:
   parameters), so each recipient reads it in their own language, and in
   user ids, so the adapter decides how to mention someone.
 * An :class:`Outcome` holds up to three deliveries: the invoker's private
-  answer (``reply`` with an optional preview image and buttons), one public
-  message (``public`` lines, the ``board``, the ``ping`` and public
-  buttons), and private messages per owner (DM, else ephemeral). A
-  simultaneous game's round adds a ``tally``: the content of the one
-  message kept up to date while seats submit.
+  answer (:class:`Reply`: lines, an optional preview image and buttons), one
+  public message (:class:`News`: lines, the board, the pings and public
+  buttons), and private messages per owner (DM, else ephemeral). A step of
+  play (:class:`Step`) says how it leaves the game; a simultaneous game's
+  round adds its ``tally``: the content of the one message kept up to date
+  while seats submit. The parts make the impossible unbuildable: no ping or
+  heads-up without a public message, no tally without a step, no interim
+  message with a board, no step without its game's version.
 * A hand-off's public message is part of the game's story: the adapter keeps
   the game's newest such message as the only one with live buttons. An
   ``interim`` one stands in until the next, which replaces it and tells its
@@ -166,48 +169,101 @@ def classify(
 
 
 @dataclass
+class Reply:
+    """The invoker's private answer: its lines, the image shown with them and the region
+    where the replying seat can act, zoomed for a phone (see ``Context.zoom``), its buttons,
+    and the move picker's next menu after a decision taken with a public button when they
+    still act (:mod:`bot.service.tapping`)."""
+
+    lines: list[Text] = field(default_factory=list)
+    image: bytes | None = None
+    zoom: bytes | None = None
+    choices: list[Choice] = field(default_factory=list)
+    menu: Menu | None = None
+
+
+@dataclass
+class News:
+    """The one public message of an outcome: its lines and board, the members it pings
+    and the one it gives a heads-up (awaited after those pinged), its buttons.
+
+    ``interim``: it stands in until the game's next public message, which tells its
+    lines again and replaces it (:mod:`bot.service.announce`), so it has no board.
+    ``in_channel``: post it in the game's channel itself, not as a follow-up of the
+    interaction (a game opened in a new thread).
+    """
+
+    lines: list[Text] = field(default_factory=list)
+    board: bytes | None = None
+    ping: list[int] = field(default_factory=list)
+    heads_up: int | None = None
+    choices: list[Choice] = field(default_factory=list)
+    interim: bool = False
+    in_channel: bool = False
+
+    def __post_init__(self) -> None:
+        if self.interim and self.board is not None:
+            raise ValueError("an interim public message has no board")
+
+
+@dataclass(frozen=True)
+class Step:
+    """A committed step of play: how it leaves the game and, in a simultaneous round,
+    the tally: its question, then who has submitted, who is awaited, the deadline (a
+    hand-off message that carries it asks the question)."""
+
+    kind: StepKind
+    tally: list[Text] | None = None
+
+
+@dataclass
 class Outcome:
-    """What a command produced, for the adapter to deliver (see the module docstring)."""
+    """What a command produced, for the adapter to deliver (see the module docstring).
+
+    Every outcome has its game and channel (when it concerns one) and the invoker's
+    :class:`Reply`; only some carry a public message (:class:`News`), private messages,
+    a :class:`Step` of play, or the lobby panel. ``finished``: the game is over after it
+    (a final step, or an abandoned game).
+    """
 
     game_id: int | None = None
     channel_id: int | None = None
-    reply: list[Text] = field(default_factory=list)
-    reply_image: bytes | None = None
-    #: the region where the replying seat can act, zoomed for a phone (see Context.zoom)
-    reply_zoom: bytes | None = None
-    reply_choices: list[Choice] = field(default_factory=list)
-    public: list[Text] = field(default_factory=list)
-    board: bytes | None = None
-    private: list[PrivateMessage] = field(default_factory=list)
-    ping: list[int] = field(default_factory=list)
-    choices: list[Choice] = field(default_factory=list)
-    #: a simultaneous round's tally: its question, then who has submitted, who is
-    #: awaited, the deadline (a hand-off message that carries it asks the question)
-    tally: list[Text] | None = None
-    finished: bool = False
-    #: who is awaited after those pinged, for a heads-up (their user id)
-    heads_up: int | None = None
-    #: post the public message in the game's channel itself, not as a follow-up of
-    #: the interaction (a game opened in a new thread)
-    public_in_channel: bool = False
     #: the game's stored version after this outcome (buttons carry it)
     version: int | None = None
-    step: StepKind | None = None
+    reply: Reply = field(default_factory=Reply)
+    news: News | None = None
+    private: list[PrivateMessage] = field(default_factory=list)
+    step: Step | None = None
     #: the lobby message: posted by the outcome opening the lobby, edited by later ones
     lobby: LobbyPanel | None = None
-    #: the invoker's next menu of the move picker, after a decision taken with a
-    #: public button when they still act (bot.service.tapping)
-    menu: Menu | None = None
-    #: the public message stands in until the game's next, which tells its lines
-    #: again and replaces it (bot.service.announce): no board, no private messages
-    interim: bool = False
+    finished: bool = False
+
+    def __post_init__(self) -> None:
+        if self.step is not None:
+            if self.game_id is None or self.version is None:
+                raise ValueError("a step of play names its game and the version it left")
+            if (self.step.kind is StepKind.FINAL) != self.finished:
+                raise ValueError("a final step, and only a final step, finishes a game it plays")
+
+    @property
+    def kind(self) -> StepKind | None:
+        """How the step of play leaves the game; None for an outcome that is no step."""
+        return None if self.step is None else self.step.kind
+
+    @property
+    def tally(self) -> list[Text] | None:
+        """The simultaneous round's tally the step carries, if any."""
+        return None if self.step is None else self.step.tally
 
     @property
     def has_public(self) -> bool:
-        return bool(self.public or self.board)
+        return self.news is not None and bool(self.news.lines or self.news.board)
 
     @property
     def story(self) -> bool:
         """The public message is one of the game's hand-off messages (not a side note
         such as a reminder or a pause): the newest of them carries the buttons."""
-        return self.has_public and (self.interim or self.step in (StepKind.HANDOFF, StepKind.FINAL))
+        return self.has_public and (
+            (self.news is not None and self.news.interim)
+            or self.kind in (StepKind.HANDOFF, StepKind.FINAL)
+        )

@@ -200,13 +200,10 @@ def param_words(verb: Verb, action: Any) -> tuple[str, ...]:
     return tuple(words)
 
 
-def notation(verb: Verb, words: Sequence[str]) -> str:
-    """The notation spelled by a verb and its parameters' words."""
-    spelled = [verb.name]
-    for word in words:
-        if word != NONE_WORD:
-            spelled.extend(word.split(ITEM_SEP))
-    return " ".join(spelled)
+def written(words: Sequence[str]) -> list[str | None]:
+    """The picker's words as the notation writes them (a rest parameter's items
+    separated by spaces, a parameter left out as None), for :meth:`Verb.spell`."""
+    return [None if word == NONE_WORD else word.replace(ITEM_SEP, " ") for word in words]
 
 
 def _path(verb: str, words: Sequence[str]) -> tuple[str, ...]:
@@ -1031,7 +1028,7 @@ class Picker:
                 )
             )
         if step.complete:
-            action = self.table.parse(notation(self.table[verb], pending.values))
+            action = self.table.parse(self.table[verb].spell(written(pending.values)))
             extra.append(
                 _Entry(
                     Text("picker.layout.submit"),
@@ -1137,7 +1134,7 @@ class Picker:
             words = list(sample.words)
             words[index] = suggestion.value.replace(" ", ITEM_SEP)
             try:
-                built = self.table.parse(notation(verb, words))
+                built = self.table.parse(verb.spell(written(words)))
             except RuleError:  # not this word
                 continue
             if built == sample.action:

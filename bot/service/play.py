@@ -80,9 +80,9 @@ from bot.games.base import Event, Result, RuleError, TurnShape
 from bot.i18n import Text
 from bot.service import announce
 from bot.service.autoplay import Played, play_for_seats
-from bot.service.context import Context
+from bot.service.context import Context, admitted
 from bot.service.loaded import LoadedGame, seated
-from bot.service.outcome import Outcome, Player, Refusal, StepKind, classify
+from bot.service.outcome import News, Outcome, Player, Refusal, StepKind, classify
 from bot.service.replay import UNDO, rebuild, standing
 from bot.service.turn_clock import (
     ABSENT_SEAT,
@@ -195,6 +195,7 @@ class Play:
     def __init__(self, ctx: Context) -> None:
         self.ctx = ctx
 
+    @admitted
     async def act(
         self,
         channel_id: int,
@@ -230,6 +231,7 @@ class Play:
         metrics.step(time.perf_counter() - started)
         return outcome
 
+    @admitted
     async def undo(
         self,
         channel_id: int,
@@ -268,7 +270,7 @@ class Play:
         # only the seat's own view can change: the others hear of theirs at the hand-off
         private = announce.private_updates(self.ctx, game, {seat: before.get(seat)}, [])
         taken = announce.described(game, engine.parse_action(last.action), public=False)
-        reply = [game.text("undo.done", {"action": taken})]
+        reply = [game.text("move.undone", {"action": taken})]
         return await announce.preview(
             self.ctx,
             game,
@@ -414,9 +416,11 @@ class Play:
             private=private,
         )
         if interim and told_lines:  # cannot be taken back: the channel hears of it now
-            outcome.public = told_lines + game.waiting_line()
-            outcome.choices = announce.public_buttons(game, after)
-            outcome.interim = True
+            outcome.news = News(
+                told_lines + game.waiting_line(),
+                choices=announce.public_buttons(game, after),
+                interim=True,
+            )
         return outcome
 
     @staticmethod

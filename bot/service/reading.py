@@ -38,11 +38,20 @@ from typing import Any
 from bot.games.base import GameType, PlayerLabel, Suggestion
 from bot.i18n import Text, language_of, t
 from bot.service import announce
-from bot.service.context import Context
+from bot.service.context import Context, admitted
 from bot.service.drawing import drawn
 from bot.service.loaded import LoadedGame, seat_text
 from bot.service.lobby import options_text, seat_colours
-from bot.service.outcome import Choice, ChoiceKind, Outcome, Player, PrivateMessage, Refusal
+from bot.service.outcome import (
+    Choice,
+    ChoiceKind,
+    News,
+    Outcome,
+    Player,
+    PrivateMessage,
+    Refusal,
+    Reply,
+)
 from bot.service.replay import standing
 from bot.service.turn_clock import RESIGNED
 
@@ -72,6 +81,7 @@ class Reading:
         state = None if row.state is None else game_type.engine.load_state(row.state)
         return LoadedGame(row, game_type, state)
 
+    @admitted
     async def status(self, channel_id: int) -> Outcome:
         game = await self._latest(channel_id)
         row, engine = game.row, game.engine
@@ -100,8 +110,9 @@ class Reading:
             result = engine.result(game.state)
             if result is not None:
                 lines.append(announce.ranking_text(game, result))
-        return Outcome(game_id=row.id, channel_id=channel_id, reply=lines)
+        return Outcome(game_id=row.id, channel_id=channel_id, reply=Reply(lines))
 
+    @admitted
     async def board(self, channel_id: int) -> Outcome:
         game = await self._latest(channel_id)
         if game.state is None:
@@ -109,13 +120,16 @@ class Reading:
         return Outcome(
             game_id=game.id,
             channel_id=channel_id,
-            public=[
-                Text("board.header", {"game": Text(game.engine.title_key)}),
-                *game.waiting_line(),
-            ],
-            board=await self.ctx.board(game),
+            news=News(
+                [
+                    Text("status.board_header", {"game": Text(game.engine.title_key)}),
+                    *game.waiting_line(),
+                ],
+                board=await self.ctx.board(game),
+            ),
         )
 
+    @admitted
     async def hand(self, channel_id: int, user: Player) -> Outcome:
         game = self.ctx.loaded(await self.ctx.open_game(channel_id))
         if not game.engine.has_private_view:
@@ -130,6 +144,7 @@ class Reading:
             private=[PrivateMessage(user.id, (header,), image)],
         )
 
+    @admitted
     async def log_lines(self, channel_id: int, count: int = 10) -> Outcome:
         row = await self.ctx.store.latest_game_in(channel_id)
         if row is None:
@@ -140,7 +155,7 @@ class Reading:
         moves = await self.ctx.store.moves(row.id, after=max(0, row.published_seq - 4 * MAX_LOG))
         shown = [m for m in standing(moves) if m.seq <= row.published_seq][-count:]
         if not shown:
-            return Outcome(game_id=row.id, channel_id=channel_id, reply=[Text("log.empty")])
+            return Outcome(game_id=row.id, channel_id=channel_id, reply=Reply([Text("log.empty")]))
         lines = [Text("log.header", {"count": len(shown)})] + [
             Text(
                 "log.line",
@@ -153,10 +168,11 @@ class Reading:
             )
             for m in shown
         ]
-        return Outcome(game_id=row.id, channel_id=channel_id, reply=lines)
+        return Outcome(game_id=row.id, channel_id=channel_id, reply=Reply(lines))
 
     # -- a player's games ---------------------------------------------------------
 
+    @admitted
     async def mine(self, user: Player, *, message_kind: str) -> Outcome:
         """``/game mine``: every running game the user has a seat in (not resigned),
         those that wait for them first, each list oldest first (see the module
@@ -196,11 +212,11 @@ class Reading:
                 params["players"] = game.names_of(awaited) or "—"
                 others.append(Text("mine.other_line", params))
         if not yours and not others:
-            return Outcome(reply=[Text("mine.none")])
+            return Outcome(reply=Reply([Text("mine.none")]))
         lines = [Text("mine.yours" if yours else "mine.none_yours"), *yours]
         if others:
             lines += [Text("mine.others"), *others]
-        return Outcome(reply=lines)
+        return Outcome(reply=Reply(lines))
 
     # -- suggestions ------------------------------------------------------------
 
@@ -217,6 +233,7 @@ class Reading:
             return None
         return game, seat.seat
 
+    @admitted
     async def suggestions(self, channel_id: int, user: Player, typed: str = "") -> list[str]:
         """Legal action notations for the user now, filtered by the words typed."""
         acting = await self._acting(channel_id, user)
@@ -227,6 +244,7 @@ class Reading:
         notations = [str(a) for a in game.engine.suggested_actions(game.state, seat)]
         return [n for n in notations if all(part in n.lower() for part in wanted)]
 
+    @admitted
     async def legal_actions(self, channel_id: int, user: Player) -> list[Any]:
         """The user's legal action values now (empty when they may not act)."""
         acting = await self._acting(channel_id, user)
@@ -235,6 +253,7 @@ class Reading:
         game, seat = acting
         return game.engine.legal_actions(game.state, seat)
 
+    @admitted
     async def legal_values(
         self, channel_id: int, user: Player, verb: str, param: str, chosen: Mapping[str, str]
     ) -> list[Suggestion]:
@@ -251,6 +270,7 @@ class Reading:
             for s in game.engine.legal_values(game.state, seat, verb, param, chosen)
         ]
 
+    @admitted
     async def rules(self, game: str, page: int = 0, *, language: str = "en") -> Outcome:
         """One page of ``/rules <game>`` in ``language``, with page buttons."""
         lines = rules_page(self.ctx.registry, game, page)
@@ -261,7 +281,7 @@ class Reading:
             for label, to in (("previous", page - 1), ("next", page + 1))
             if 0 <= to < RULES_PAGES
         ]
-        return Outcome(reply=lines, reply_image=image, reply_choices=choices)
+        return Outcome(reply=Reply(lines, image=image, choices=choices))
 
     async def _picture(self, game: str, kind: str, lang: str) -> bytes | None:
         """A picture of ``/rules``, drawn once per game, picture and language."""

@@ -36,10 +36,19 @@ from typing import Any
 
 from bot.i18n import Text
 from bot.service.computer import computer_name, next_computer_id, parse_level
-from bot.service.context import Context
+from bot.service.context import Context, admitted
 from bot.service.loaded import LoadedGame
 from bot.service.names import seat_name
-from bot.service.outcome import Choice, ChoiceKind, Outcome, Player, PrivateMessage, Refusal
+from bot.service.outcome import (
+    Choice,
+    ChoiceKind,
+    News,
+    Outcome,
+    Player,
+    PrivateMessage,
+    Refusal,
+    Reply,
+)
 from bot.service.play import Play
 from bot.service.turn_clock import ABSENT_SEAT, DAY, PLAYING, RESIGNED, clock_seconds, clock_timers
 from bot.store import StoreError, VersionConflict
@@ -62,6 +71,7 @@ class Seats:
             raise Refusal("error.host_only")
         return game
 
+    @admitted
     async def pause(self, channel_id: int, user: Player, *, can_manage_channel: bool) -> Outcome:
         async with self.ctx.locks.hold(channel_id):
             game = await self._hosted(channel_id, user, can_manage_channel)
@@ -80,11 +90,12 @@ class Seats:
         return Outcome(
             game_id=game.id,
             channel_id=channel_id,
-            reply=[Text("host.paused_reply")],
-            public=[Text("host.paused", {"player": user.name})],
             version=version,
+            reply=Reply([Text("host.paused_reply")]),
+            news=News([Text("host.paused", {"player": user.name})]),
         )
 
+    @admitted
     async def resume(self, channel_id: int, user: Player, *, can_manage_channel: bool) -> Outcome:
         async with self.ctx.locks.hold(channel_id):
             game = await self._hosted(channel_id, user, can_manage_channel)
@@ -121,12 +132,15 @@ class Seats:
         return Outcome(
             game_id=game.id,
             channel_id=channel_id,
-            reply=[Text("host.resumed_reply")],
-            public=[Text("host.resumed", {"player": user.name}), *game.waiting_line()],
-            ping=game.users_of(game.waiting()),
             version=version,
+            reply=Reply([Text("host.resumed_reply")]),
+            news=News(
+                [Text("host.resumed", {"player": user.name}), *game.waiting_line()],
+                ping=game.users_of(game.waiting()),
+            ),
         )
 
+    @admitted
     async def extend(self, channel_id: int, user: Player, *, can_manage_channel: bool) -> Outcome:
         async with self.ctx.locks.hold(channel_id):
             game = await self._hosted(channel_id, user, can_manage_channel)
@@ -144,11 +158,14 @@ class Seats:
         return Outcome(
             game_id=game.id,
             channel_id=channel_id,
-            reply=[Text("host.extended_reply")],
-            public=[Text("host.extended", {"player": user.name, "when": int(min(ends) + seconds)})],
             version=version,
+            reply=Reply([Text("host.extended_reply")]),
+            news=News(
+                [Text("host.extended", {"player": user.name, "when": int(min(ends) + seconds)})]
+            ),
         )
 
+    @admitted
     async def replace(
         self,
         channel_id: int,
@@ -208,20 +225,23 @@ class Seats:
         return Outcome(
             game_id=game.id,
             channel_id=channel_id,
-            reply=[Text("host.replaced_reply")],
-            public=[
-                Text(
-                    "host.replaced",
-                    {"old": seat.display_name, "new": new_name, "host": user.name},
-                )
-            ],
-            private=private,
-            ping=[new_id] if seat.seat in waiting and level is None else [],
             version=version,
+            reply=Reply([Text("host.replaced_reply")]),
+            news=News(
+                [
+                    Text(
+                        "host.replaced",
+                        {"old": seat.display_name, "new": new_name, "host": user.name},
+                    )
+                ],
+                ping=[new_id] if seat.seat in waiting and level is None else [],
+            ),
+            private=private,
         )
 
     # -- a player ---------------------------------------------------------------
 
+    @admitted
     async def resign(
         self,
         channel_id: int,
@@ -239,26 +259,29 @@ class Seats:
                 return Outcome(
                     game_id=game.id,
                     channel_id=channel_id,
-                    reply=[Text("seat.resign_confirm")],
-                    reply_choices=[
-                        Choice(Text("seat.resign_button"), kind=ChoiceKind.RESIGN, danger=True)
-                    ],
+                    reply=Reply(
+                        [Text("seat.resign_confirm")],
+                        choices=[
+                            Choice(Text("seat.resign_button"), kind=ChoiceKind.RESIGN, danger=True)
+                        ],
+                    ),
                 )
             version = await self.ctx.change_seat(game, seat.seat, {"status": RESIGNED})
             line = Text("seat.resigned", {"player": user.name})
             fresh = await self.ctx.running(channel_id)
             played = await self.play.play_out(fresh, [line])
         if played is not None:
-            played.reply = [Text("seat.resigned_reply")]
+            played.reply.lines = [Text("seat.resigned_reply")]
             return played
         return Outcome(
             game_id=game.id,
             channel_id=channel_id,
-            reply=[Text("seat.resigned_reply")],
-            public=[line],
             version=version,
+            reply=Reply([Text("seat.resigned_reply")]),
+            news=News([line]),
         )
 
+    @admitted
     async def back(self, channel_id: int, user: Player) -> Outcome:
         """An absent player plays their seat again (their next decisions wait for them)."""
         async with self.ctx.locks.hold(channel_id):
@@ -272,27 +295,30 @@ class Seats:
         return Outcome(
             game_id=game.id,
             channel_id=channel_id,
-            reply=[Text("seat.back_reply")],
-            public=[Text("table.back", {"seat": user.name})],
             version=version,
+            reply=Reply([Text("seat.back_reply")]),
+            news=News([Text("table.back", {"seat": user.name})]),
         )
 
+    @admitted
     async def auto(self, channel_id: int, user: Player, *, on: bool) -> Outcome:
         async with self.ctx.locks.hold(channel_id):
             game = await self.ctx.running(channel_id)
             seat = game.players_seat(user.id)
             await self.ctx.change_seat(game, seat.seat, {"auto": int(on)})
         key = "seat.auto_on" if on else "seat.auto_off"
-        return Outcome(game_id=game.id, channel_id=channel_id, reply=[Text(key)])
+        return Outcome(game_id=game.id, channel_id=channel_id, reply=Reply([Text(key)]))
 
+    @admitted
     async def notify(self, user: Player, how: str) -> Outcome:
         if how not in NOTIFY:
             raise Refusal(
                 "error.bad_option_value", option="how", value=how, choices=", ".join(NOTIFY)
             )
         await self.ctx.store.set_notify(user.id, how)
-        return Outcome(reply=[Text(f"notify.{how}")])
+        return Outcome(reply=Reply([Text(f"notify.{how}")]))
 
+    @admitted
     async def notify_choices(self, user_ids: list[int]) -> dict[int, str]:
         """How each user wants to be told it is their turn (default: in the channel)."""
         chosen = await self.ctx.store.notify_choices(user_ids)

@@ -52,7 +52,7 @@ from bot import metrics
 from bot.games.base import RuleError, TurnShape
 from bot.i18n import Text
 from bot.service import announce
-from bot.service.context import Context
+from bot.service.context import Context, admitted
 from bot.service.drawing import drawn
 from bot.service.loaded import LoadedGame
 from bot.service.menus import Menu
@@ -98,6 +98,7 @@ class Tapping:
         self.ctx = ctx
         self.play = play
 
+    @admitted
     async def tap(
         self,
         channel_id: int,
@@ -165,12 +166,13 @@ class Tapping:
             metrics.step(time.perf_counter() - started)
             return await self._after(game, seat, outcome)
 
+    @admitted
     async def press(
         self, channel_id: int, user: Player, action_text: str, *, game_id: int, version: int
     ) -> Outcome:
         """A public decision button (``action_text``, the notation in its custom_id) of
         ``game_id`` at ``version``: its outcome, carrying the clicker's next menu when
-        they still act (:attr:`Outcome.menu`)."""
+        they still act (:attr:`Reply.menu`)."""
         started = time.perf_counter()
         async with self.ctx.locks.hold(channel_id):
             game = await self.ctx.running(
@@ -184,7 +186,7 @@ class Tapping:
             outcome = await self.play.step(game, seat, action, end_forced=True)
             metrics.step(time.perf_counter() - started)
             answer = await self._after(game, seat, outcome)
-            outcome.menu = answer.menu
+            outcome.reply.menu = answer.menu
             return outcome
 
     # -- helpers ------------------------------------------------------------------
@@ -231,12 +233,13 @@ class Tapping:
         engine, state = game.engine, game.state
         if engine.result(state) is not None or not engine.may_act(state, seat):
             return TapAnswer(game.id, outcome=outcome)
-        if outcome.step is StepKind.SUBMISSION and seat not in engine.waiting_for(state):
+        if outcome.kind is StepKind.SUBMISSION and seat not in engine.waiting_for(state):
             return TapAnswer(game.id, outcome=outcome, lines=(Text("picker.sealed"),))
-        if outcome.step in (StepKind.HANDOFF, StepKind.FINAL) and not outcome.interim:
+        interim = outcome.news is not None and outcome.news.interim
+        if outcome.kind in (StepKind.HANDOFF, StepKind.FINAL) and not interim:
             return TapAnswer(game.id, outcome=outcome, lines=(Text("picker.moved_on"),))
         version = outcome.version if outcome.version is not None else game.row.version
-        undo = any(choice.kind is ChoiceKind.UNDO for choice in outcome.reply_choices)
+        undo = any(choice.kind is ChoiceKind.UNDO for choice in outcome.reply.choices)
         dumped = engine.dump_state(state)
 
         def build() -> Picker:

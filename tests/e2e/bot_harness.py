@@ -190,7 +190,7 @@ class BotHarness:
     async def legal(self, user: FakeUser, channel: FakeChannel | None = None) -> list[str]:
         """The user's legal action notations now (none once the game is over)."""
         try:
-            actions = await self.running.service.legal_actions(
+            actions = await self.running.service.reading.legal_actions(
                 (channel or self.channel).id, self.player(user)
             )
         except Refusal:

@@ -103,7 +103,7 @@ async def test_unexpected_error_answers_without_traceback(harness: BotHarness) -
     async def broken(channel_id: int) -> None:
         raise RuntimeError("secret internals")
 
-    h.running.service.status = broken  # type: ignore[method-assign]
+    h.running.service.reading.status = broken  # type: ignore[method-assign]
     itx = await h.slash(h.alice, "game status")
     refused(h, itx, t("en", "error.internal"))
     assert "secret internals" not in h.ephemeral_text(itx)

@@ -217,7 +217,7 @@ async def decided_by_the_defender(
     for seat, action in steps[done : step - 1]:
         user = users[seat]
         if quiet:
-            await service.act(h.channel.id, Player(user.id, user.name), action)
+            await service.play.act(h.channel.id, Player(user.id, user.name), action)
         else:
             assert not (await h.slash(user, "play", action=action)).rejected
     attacker, committed = steps[step - 1]

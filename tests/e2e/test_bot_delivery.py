@@ -7,7 +7,7 @@ from typing import Any
 from bot.discord.delivery import Delivery
 from bot.discord.messages import MAX_CONTENT, split_content
 from bot.i18n import Text
-from bot.service import Outcome
+from bot.service import News, Outcome
 
 
 class Sent:
@@ -29,9 +29,11 @@ async def post(outcome: Outcome) -> list[dict[str, Any]]:
 
 async def test_only_the_pinged_users_may_be_mentioned() -> None:
     outcome = Outcome(
-        public=[Text("move.played", {"seat": "@everyone <@&42> <@999>", "action": "x"})],
-        ping=[101, 102],
-        board=b"\x89PNG fake",
+        news=News(
+            [Text("move.played", {"seat": "@everyone <@&42> <@999>", "action": "x"})],
+            ping=[101, 102],
+            board=b"\x89PNG fake",
+        )
     )
     [call] = await post(outcome)
     mentions = call["allowed_mentions"].to_dict()
@@ -42,7 +44,7 @@ async def test_only_the_pinged_users_may_be_mentioned() -> None:
 
 
 async def test_no_ping_line_without_pings() -> None:
-    [call] = await post(Outcome(public=[Text("game.over")]))
+    [call] = await post(Outcome(news=News([Text("game.over")])))
     assert call["content"] == "The game is over. Final ranking:"
     assert call["allowed_mentions"].to_dict()["parse"] == []
     assert not call["allowed_mentions"].to_dict().get("users")
@@ -51,7 +53,7 @@ async def test_no_ping_line_without_pings() -> None:
 
 async def test_long_public_text_is_split_with_the_image_last() -> None:
     lines = [Text("move.played", {"seat": "p" * 90, "action": str(i)}) for i in range(60)]
-    calls = await post(Outcome(public=lines, ping=[7], board=b"\x89PNG fake"))
+    calls = await post(Outcome(news=News(lines, ping=[7], board=b"\x89PNG fake")))
     assert len(calls) > 1
     assert all(len(c["content"]) <= MAX_CONTENT for c in calls)
     assert [("file" in c) for c in calls] == [False] * (len(calls) - 1) + [True]

@@ -81,7 +81,7 @@ async def test_a_turn_posts_one_board_at_its_hand_off_and_previews_in_between(
     # Undo on the last preview takes the step back
     [undo] = ids(previews[-1], "zg:undo:")
     undone = await h.click(mover, previews[-1], undo)
-    assert t("en", "undo.done", action=said("relay", "step 1")) in h.ephemeral_text(undone)
+    assert t("en", "move.undone", action=said("relay", "step 1")) in h.ephemeral_text(undone)
     assert h.public_of(undone) == []
     # an outdated Undo button (the game moved on) is refused, and changes nothing
     before = await h.raw_game()

@@ -195,7 +195,7 @@ async def test_the_turn_clock_reminds_the_awaited_player_then_plays_their_timeou
     await pass_time(h, clock, start + DAY / 2 - 1)
     assert new_public(h, before) == []
     # half time, then shortly before the end: a reminder pinging only the awaited player
-    reminder_text = line("clock.reminder", players=late.name, when=int(start + DAY))
+    reminder_text = line("reminder.deadline", players=late.name, when=int(start + DAY))
     for due in (start + DAY / 2, start + SOON):
         await pass_time(h, clock, due + 1)
         [reminder] = new_public(h, before)

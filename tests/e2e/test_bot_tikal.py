@@ -443,7 +443,7 @@ async def test_undo_within_a_turn_and_not_past_a_recovered_token(harness: BotHar
 
     # Undo on the latest preview takes the last step back: a new private preview
     undone = await h.click(mover, second_preview, ids(second_preview, "zg:undo:")[0])
-    assert t("en", "undo.done", action=said("tikal", enter)) in h.ephemeral_text(undone)
+    assert t("en", "move.undone", action=said("tikal", enter)) in h.ephemeral_text(undone)
     assert h.public_of(undone) == []
     assert await stored_state(h) == after_place
     [preview] = previews(undone)
@@ -457,7 +457,7 @@ async def test_undo_within_a_turn_and_not_past_a_recovered_token(harness: BotHar
     assert await h.raw_game() == before
     # /game undo takes back the hex; then nothing is left to take back
     undone = await h.slash(mover, "game undo")
-    assert t("en", "undo.done", action=said("tikal", place)) in h.ephemeral_text(undone)
+    assert t("en", "move.undone", action=said("tikal", place)) in h.ephemeral_text(undone)
     assert await stored_state(h) == at_start
     before = await h.raw_game()
     refused = await h.slash(mover, "game undo")
@@ -492,7 +492,7 @@ async def test_undo_within_a_turn_and_not_past_a_recovered_token(harness: BotHar
     stepped = await h.slash(mover, "play", action=step)
     [preview] = previews(stepped)
     undone = await h.click(mover, preview, ids(preview, "zg:undo:")[0])
-    assert t("en", "undo.done", action=said("tikal", step)) in h.ephemeral_text(undone)
+    assert t("en", "move.undone", action=said("tikal", step)) in h.ephemeral_text(undone)
     assert await stored_state(h) == after_recover
     before = await h.raw_game()
     refused = await h.slash(mover, "game undo")

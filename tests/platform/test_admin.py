@@ -461,11 +461,11 @@ async def test_check_names_a_game_awaiting_a_seat_with_nothing_to_move_it(tmp_pa
     database = tmp_path / "ziggurat.db"
     store = await Store.open(database)
     service = GameService(store, load_builtin_games(), render=False)
-    await service.new_game(
+    await service.lobby.new_game(
         guild_id=GUILD, channel_id=CHANNEL, user=ALICE, game_type_name="tigris", options={}, seed=3
     )
-    await service.add_computer(CHANNEL, ALICE, "easy")
-    await service.start(CHANNEL, ALICE)
+    await service.lobby.add_computer(CHANNEL, ALICE, "easy")
+    await service.lobby.start(CHANNEL, ALICE)
     row = await store.latest_game_in(CHANNEL)
     assert row is not None
     await store.close()
@@ -485,7 +485,7 @@ async def test_check_names_a_game_awaiting_a_seat_with_nothing_to_move_it(tmp_pa
 
     store = await Store.open(database)
     service = GameService(store, load_builtin_games(), render=False)
-    assert await service.repair_timers() == 1
+    assert await service.timers.repair_timers() == 1
     await store.close()
     assert run_cli(tmp_path, "check", ZIGGURAT_DB=str(database)).returncode == 0
 

@@ -83,10 +83,10 @@ async def test_a_product_game_exports_every_board_the_channel_saw(
     # the final message explains each score and offers a rematch
     final = played.final
     assert final is not None
-    assert [c.kind for c in final.choices] == [ChoiceKind.REMATCH]
+    assert [c.kind for c in final.news.choices] == [ChoiceKind.REMATCH]
     result = engine.result(engine.load_state(row.state))
     assert result is not None
-    ranking = [line for line in final.public if line.key == "game.ranking_line"]
+    ranking = [line for line in final.news.lines if line.key == "game.ranking_line"]
     assert len(ranking) == len(row.seats)
     for seat, line in zip(result.ranking, ranking, strict=True):
         key, _ = result.details[seat]
@@ -99,7 +99,7 @@ async def test_a_product_game_exports_every_board_the_channel_saw(
         )
 
     service.render = True
-    exported = await service.export(CHANNEL)
+    exported = await service.after.export(CHANNEL)
     assert exported.game_id == row.id
     assert exported.record_name == f"ziggurat-{game}-{row.id}.json"
     assert len(exported.record) + len(exported.animation or b"") <= EXPORT_BUDGET
@@ -138,7 +138,7 @@ async def test_steps_taken_back_are_not_exported(
     row = await store.latest_game_in(CHANNEL)
     assert row is not None
     moves = await store.moves(row.id)
-    exported = await service.export(CHANNEL)
+    exported = await service.after.export(CHANNEL)
     assert exported.animation is None  # the service draws nothing when rendering is off
     doc = json.loads(exported.record)
     kept = [m["seq"] for m in doc["moves"]]
@@ -156,7 +156,7 @@ async def test_a_running_game_is_not_exported_and_an_abandoned_one_only_to_its_l
 ) -> None:
     players = (ALICE, BOB, CAROL)
     with pytest.raises(Refusal) as nothing:
-        await service.export(CHANNEL)
+        await service.after.export(CHANNEL)
     assert _key(nothing) == "error.no_game"
     played = await start_game(service, CHANNEL, "oracle", players, seed=3)
     await play_out(service, CHANNEL, players, random.Random(3), clock, played, stop_after=5)
@@ -166,17 +166,17 @@ async def test_a_running_game_is_not_exported_and_an_abandoned_one_only_to_its_l
     engine = REGISTRY["oracle"].engine
     awaited = sorted(engine.waiting_for(engine.load_state(row.state)))
     sealer = next(p for p in players if p.id == row.seats[awaited[0]].user_id)
-    card = str((await service.legal_actions(CHANNEL, sealer))[0])
-    await service.act(CHANNEL, sealer, card)
+    card = str((await service.reading.legal_actions(CHANNEL, sealer))[0])
+    await service.play.act(CHANNEL, sealer, card)
     with pytest.raises(Refusal) as running:
-        await service.export(CHANNEL)
+        await service.after.export(CHANNEL)
     assert _key(running) == "after.error.export_running"
 
-    await service.abandon(CHANNEL, ALICE, can_manage_channel=False, confirmed=True)
+    await service.lobby.abandon(CHANNEL, ALICE, can_manage_channel=False, confirmed=True)
     row = await store.latest_game_in(CHANNEL)
     assert row is not None and row.status == "abandoned"
     assert row.last_seq > row.published_seq  # the sealed card was never published
-    exported = await service.export(CHANNEL)
+    exported = await service.after.export(CHANNEL)
     doc = json.loads(exported.record)
     assert doc["status"] == "abandoned"
     assert max(m["seq"] for m in doc["moves"]) <= row.published_seq
@@ -185,10 +185,12 @@ async def test_a_running_game_is_not_exported_and_an_abandoned_one_only_to_its_l
     shown, _ = boards(engine, 3, record.options, record.seed, record.moves)
     assert [_json(b.view) for b in shown] == [_json(v) for v in played.views]
     # an abandoned lobby (never started) is not a game to export
-    await service.new_game(guild_id=GUILD, channel_id=OTHER, user=BOB, game_type_name="oracle")
-    await service.abandon(OTHER, BOB, can_manage_channel=False, confirmed=True)
+    await service.lobby.new_game(
+        guild_id=GUILD, channel_id=OTHER, user=BOB, game_type_name="oracle"
+    )
+    await service.lobby.abandon(OTHER, BOB, can_manage_channel=False, confirmed=True)
     with pytest.raises(Refusal) as lobby:
-        await service.export(OTHER)
+        await service.after.export(OTHER)
     assert _key(lobby) == "error.no_game"
 
 
@@ -205,14 +207,14 @@ async def test_rematch_same_players_and_options_rotated_seats_new_seed(
     assert old is not None and old.status == "finished"
 
     with pytest.raises(Refusal) as outsider:
-        await service.rematch(CHANNEL, MALLORY, old.id)
+        await service.after.rematch(CHANNEL, MALLORY, old.id)
     assert _key(outsider) == "after.error.rematch_not_player"
     with pytest.raises(Refusal) as elsewhere:
-        await service.rematch(OTHER, BOB, old.id)
+        await service.after.rematch(OTHER, BOB, old.id)
     assert _key(elsewhere) == "error.stale_button"
     assert await store.open_game_in(CHANNEL) is None  # nothing was opened
 
-    outcome = await service.rematch(CHANNEL, BOB, old.id)
+    outcome = await service.after.rematch(CHANNEL, BOB, old.id)
     new = await store.open_game_in(CHANNEL)
     assert new is not None and new.status == "running" and new.id != old.id
     assert [s.user_id for s in new.seats] == [uid for uid, _, _ in rotated(old)]
@@ -220,22 +222,22 @@ async def test_rematch_same_players_and_options_rotated_seats_new_seed(
     assert new.options == old.options == {"style": "fancy", "deadline": "none", "absent": "3"}
     assert new.seed != old.seed
     assert (new.language, new.guild_id, new.creator_id) == (old.language, old.guild_id, BOB.id)
-    assert outcome.public[0].key == "after.rematch_started"
-    assert "lobby.started" in [line.key for line in outcome.public]
-    assert sorted(outcome.ping) == sorted(p.id for p in players)  # everyone is awaited
+    assert outcome.news.lines[0].key == "after.rematch_started"
+    assert "lobby.started" in [line.key for line in outcome.news.lines]
+    assert sorted(outcome.news.ping) == sorted(p.id for p in players)  # everyone is awaited
     assert [s.colour for s in new.seats] == [s.colour for s in old.seats]  # colours by seat
 
     with pytest.raises(Refusal) as busy:
-        await service.rematch(CHANNEL, CAROL, old.id)
+        await service.after.rematch(CHANNEL, CAROL, old.id)
     assert _key(busy) == "after.error.rematch_busy"
     with pytest.raises(Refusal) as unfinished:
-        await service.rematch(CHANNEL, CAROL, new.id)
+        await service.after.rematch(CHANNEL, CAROL, new.id)
     assert _key(unfinished) == "error.stale_button"
     # the rematch plays to its end, and offers a rematch of its own
     played = Played()
     await play_out(service, CHANNEL, players, random.Random(9), clock, played)
     assert played.final is not None
-    assert [c.kind for c in played.final.choices] == [ChoiceKind.REMATCH]
+    assert [c.kind for c in played.final.news.choices] == [ChoiceKind.REMATCH]
 
 
 async def _resigned_and_finished(
@@ -243,7 +245,7 @@ async def _resigned_and_finished(
 ) -> Any:
     played = await start_game(service, CHANNEL, "relay", players, seed=3)
     await play_out(service, CHANNEL, players, random.Random(3), clock, played, stop_after=3)
-    await service.resign(CHANNEL, leaver, confirmed=True)
+    await service.seats.resign(CHANNEL, leaver, confirmed=True)
     await play_out(service, CHANNEL, players, random.Random(4), clock, played)
     old = await service.store.latest_game_in(CHANNEL)
     assert old is not None and old.status == "finished"
@@ -256,15 +258,15 @@ async def test_a_rematch_does_not_seat_a_player_who_resigned(
     service: GameService, store: Store, clock: Clock
 ) -> None:
     old = await _resigned_and_finished(service, clock, (ALICE, BOB, CAROL), CAROL)
-    outcome = await service.rematch(CHANNEL, BOB, old.id)
+    outcome = await service.after.rematch(CHANNEL, BOB, old.id)
     new = await store.open_game_in(CHANNEL)
     assert new is not None and new.status == "running"
     kept = [uid for uid, _, _ in rotated(old) if uid != CAROL.id]
     assert [s.user_id for s in new.seats] == kept and len(kept) == 2  # rotated, CAROL left out
-    keys = [line.key for line in outcome.public]
+    keys = [line.key for line in outcome.news.lines]
     assert keys[:2] == ["after.rematch_started", "after.rematch_without"]
-    assert outcome.public[1].params["players"] == CAROL.name
-    assert CAROL.id not in outcome.ping
+    assert outcome.news.lines[1].params["players"] == CAROL.name
+    assert CAROL.id not in outcome.news.ping
 
 
 @BOTH_BACKENDS
@@ -272,12 +274,12 @@ async def test_a_player_who_resigned_may_ask_for_the_rematch_themselves(
     service: GameService, store: Store, clock: Clock
 ) -> None:
     old = await _resigned_and_finished(service, clock, (ALICE, BOB, CAROL), CAROL)
-    outcome = await service.rematch(CHANNEL, CAROL, old.id)
+    outcome = await service.after.rematch(CHANNEL, CAROL, old.id)
     new = await store.open_game_in(CHANNEL)
     assert new is not None and sorted(s.user_id for s in new.seats) == sorted(
         p.id for p in (ALICE, BOB, CAROL)
     )
-    assert "after.rematch_without" not in [line.key for line in outcome.public]
+    assert "after.rematch_without" not in [line.key for line in outcome.news.lines]
 
 
 @BOTH_BACKENDS
@@ -285,32 +287,32 @@ async def test_too_few_players_left_for_a_rematch_leave_it_a_lobby(
     service: GameService, store: Store, clock: Clock
 ) -> None:
     old = await _resigned_and_finished(service, clock, (ALICE, BOB), BOB)
-    outcome = await service.rematch(CHANNEL, ALICE, old.id)
+    outcome = await service.after.rematch(CHANNEL, ALICE, old.id)
     new = await store.open_game_in(CHANNEL)
     assert new is not None and new.status == "lobby"
     assert [s.user_id for s in new.seats] == [ALICE.id] and new.creator_id == ALICE.id
-    assert [line.key for line in outcome.public] == [
+    assert [line.key for line in outcome.news.lines] == [
         "after.rematch_lobby",
         "after.rematch_without",
     ]
-    assert outcome.public[0].params["min"] == 2 and outcome.ping == []
-    await service.join(CHANNEL, DAVE)
-    started = await service.start(CHANNEL, ALICE)
-    assert "lobby.started" in [line.key for line in started.public]
+    assert outcome.news.lines[0].params["min"] == 2 and outcome.news.ping == []
+    await service.lobby.join(CHANNEL, DAVE)
+    started = await service.lobby.start(CHANNEL, ALICE)
+    assert "lobby.started" in [line.key for line in started.news.lines]
 
 
 # -- statistics -----------------------------------------------------------------------
 
 
 def _lines(outcome: Any) -> list[str]:
-    return [line.render("en") for line in outcome.reply]
+    return [line.render("en") for line in outcome.reply.lines]
 
 
 @BOTH_BACKENDS
 async def test_stats_count_finished_games_once_and_never_abandoned_ones(
     service: GameService, store: Store, clock: Clock
 ) -> None:
-    assert _lines(await service.stats(GUILD)) == [t("en", "after.stats.none")]
+    assert _lines(await service.after.stats(GUILD)) == [t("en", "after.stats.none")]
     await _finished(service, clock, "oracle", (ALICE, BOB, CAROL), seed=1)
     await _finished(service, clock, "relay", (BOB, DAVE), channel=OTHER, seed=4)
     first = await store.latest_game_in(CHANNEL)
@@ -321,7 +323,7 @@ async def test_stats_count_finished_games_once_and_never_abandoned_ones(
     # an abandoned game never counts, even one that was played
     played = await start_game(service, 7004, "oracle", (ALICE, CAROL), seed=8)
     await play_out(service, 7004, (ALICE, CAROL), random.Random(8), clock, played, stop_after=6)
-    await service.abandon(7004, ALICE, can_manage_channel=False, confirmed=True)
+    await service.lobby.abandon(7004, ALICE, can_manage_channel=False, confirmed=True)
 
     def expected(user: Player, *rows: Any) -> tuple[int, int, float]:
         places = [r.seat_of(user.id).place for r in rows if r.seat_of(user.id) is not None]
@@ -337,21 +339,21 @@ async def test_stats_count_finished_games_once_and_never_abandoned_ones(
         ("relay", BOB.id): expected(BOB, second),
         ("relay", DAVE.id): expected(DAVE, second),
     }
-    shown = _lines(await service.stats(GUILD))
+    shown = _lines(await service.after.stats(GUILD))
     assert shown[0] == t("en", "after.stats.header")
     assert t("en", "after.stats.game", game=t("en", "oracle.title"), count=1) in shown
     assert any(line.startswith("1. ") for line in shown)
-    member = _lines(await service.stats(GUILD, BOB))
+    member = _lines(await service.after.stats(GUILD, BOB))
     assert member[0] == t("en", "after.stats.member_header", player="Bob")
     assert len(member) == 3  # oracle and relay
-    assert _lines(await service.stats(GUILD, MALLORY)) == [
+    assert _lines(await service.after.stats(GUILD, MALLORY)) == [
         t("en", "after.stats.member_none", player="Mallory")
     ]
 
     # the final step again (a retried click, a double delivery): refused, nothing counted twice
     last = (await store.moves(first.id, last=1))[0]
     with pytest.raises(Refusal):
-        await service.act(CHANNEL, Player(first.seats[last.seat].user_id, "x"), last.action)
+        await service.play.act(CHANNEL, Player(first.seats[last.seat].user_id, "x"), last.action)
     assert await store.guild_results(GUILD) == results
     # a restart: a new service on the same database file counts the same
     path = store.path
@@ -360,7 +362,7 @@ async def test_stats_count_finished_games_once_and_never_abandoned_ones(
     try:
         again = GameService(reopened, REGISTRY, render=False, clock=clock)
         assert await reopened.guild_results(GUILD) == results
-        assert _lines(await again.stats(GUILD)) == shown
+        assert _lines(await again.after.stats(GUILD)) == shown
     finally:
         await reopened.close()
 
@@ -384,7 +386,7 @@ async def test_stats_list_the_best_players_of_a_game_first(store: Store) -> None
             )
 
     await store.write(unit)
-    shown = _lines(await service.stats(1))
+    shown = _lines(await service.after.stats(1))
     assert shown[1] == t("en", "after.stats.game", game=t("en", "oracle.title"), count=12)
     assert [line.split(":")[0] for line in shown[2:5]] == ["1. P00", "2. P01", "3. P02"]
     assert len(shown) == 2 + 10 + 1
@@ -528,6 +530,6 @@ async def test_a_game_that_no_longer_replays_is_refused_without_logging_its_move
 
     await store.write(unit)
     with pytest.raises(Refusal) as refused:
-        await service.export(CHANNEL)
+        await service.after.export(CHANNEL)
     assert _key(refused) == "after.error.export_replay"
     assert "secret" not in caplog.text and "no longer replays" in caplog.text

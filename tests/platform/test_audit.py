@@ -21,7 +21,7 @@ from bot import games, plugins
 from bot.games.base import GameEngine, GameType
 from bot.games.tigris.actions import PlaceTile
 from bot.i18n import Text, t
-from bot.service import Choice, ChoiceKind, GameService, Outcome, Player, Refusal
+from bot.service import Choice, ChoiceKind, GameService, News, Outcome, Player, Refusal
 from bot.store import Store
 from tests.conftest import ALICE, BOB, CAROL, CHANNEL, GUILD, ORACLE
 from tests.support import oracle
@@ -37,10 +37,10 @@ def rendered(lines: list[Text]) -> str:
 def public_face(outcome: Outcome) -> tuple[str, list[Text], list[Text], list[int]]:
     """Everything of an outcome that everyone sees, and the buttons the actor is offered."""
     return (
-        rendered(outcome.public),
-        [c.label for c in outcome.choices],
-        [c.label for c in outcome.reply_choices],
-        outcome.ping,
+        rendered((outcome.news or News()).lines),
+        [c.label for c in (outcome.news or News()).choices],
+        [c.label for c in outcome.reply.choices],
+        (outcome.news or News()).ping,
     )
 
 
@@ -67,7 +67,7 @@ async def test_support_question_and_buttons_do_not_depend_on_the_hand(
         service = GameService(store, games.REGISTRY, render=False)
         channels = (CHANNEL, CHANNEL + 1)
         for channel in channels:
-            await service.new_game(
+            await service.lobby.new_game(
                 guild_id=GUILD,
                 channel_id=channel,
                 user=PLAYERS[0],
@@ -76,8 +76,8 @@ async def test_support_question_and_buttons_do_not_depend_on_the_hand(
                 seed=8,
             )
             for player in PLAYERS[1:]:
-                await service.join(channel, player)
-            await service.start(channel, PLAYERS[0])
+                await service.lobby.join(channel, player)
+            await service.lobby.start(channel, PLAYERS[0])
         by_id = {p.id: p for p in PLAYERS}
         rng = random.Random(1)
         found = None
@@ -97,7 +97,7 @@ async def test_support_question_and_buttons_do_not_depend_on_the_hand(
                 break
             action = rng.choice(legal)
             for channel in channels:
-                await service.act(channel, by_id[row.seats[seat].user_id], str(action))
+                await service.play.act(channel, by_id[row.seats[seat].user_id], str(action))
         assert found, "no move opened a conflict"
         row, state, actor, trigger, after = found
         [decider] = engine.waiting_for(after)
@@ -116,7 +116,7 @@ async def test_support_question_and_buttons_do_not_depend_on_the_hand(
         await set_state(store, channels[1], engine, changed)
 
         user = by_id[row.seats[actor].user_id]
-        outcomes = [await service.act(channel, user, str(trigger)) for channel in channels]
+        outcomes = [await service.play.act(channel, user, str(trigger)) for channel in channels]
         views = []
         for channel in channels:
             current = await store.latest_game_in(channel)
@@ -126,7 +126,7 @@ async def test_support_question_and_buttons_do_not_depend_on_the_hand(
             views.append(engine.public_view(loaded))
         assert views[0] == views[1]
         assert public_face(outcomes[0]) == public_face(outcomes[1])
-        buttons = outcomes[0].choices or outcomes[0].reply_choices
+        buttons = (outcomes[0].news or News()).choices or outcomes[0].reply.choices
         assert buttons, "support is a quick decision with buttons"
     finally:
         await store.close()
@@ -140,12 +140,12 @@ class _WithoutButtons(oracle.OracleEngine):
 
 
 async def _oracle_game(service: GameService, game: str, players: list[Player]) -> None:
-    await service.new_game(
+    await service.lobby.new_game(
         guild_id=GUILD, channel_id=CHANNEL, user=players[0], game_type_name=game, seed=3
     )
     for player in players[1:]:
-        await service.join(CHANNEL, player)
-    await service.start(CHANNEL, players[0])
+        await service.lobby.join(CHANNEL, player)
+    await service.lobby.start(CHANNEL, players[0])
 
 
 def acts(choices: list[Choice]) -> list[str]:
@@ -160,18 +160,22 @@ async def test_buttons_come_only_from_public_choices(store: Store) -> None:
     }
     service = GameService(store, registry, render=False)
     await _oracle_game(service, "oracle", [ALICE, BOB])
-    first = await service.act(CHANNEL, ALICE, "play " + str((await _hand(store, ALICE))[0]))
-    assert acts(first.choices) == []  # cards are never public buttons...
-    own = [c.action for c in first.reply_choices]  # ...only the owner's own, ephemeral ones
+    first = await service.play.act(CHANNEL, ALICE, "play " + str((await _hand(store, ALICE))[0]))
+    assert acts((first.news or News()).choices) == []  # cards are never public buttons...
+    own = [c.action for c in first.reply.choices]  # ...only the owner's own, ephemeral ones
     assert own == [f"play {c}" for c in sorted(set(await _hand(store, ALICE)))]
-    second = await service.act(CHANNEL, BOB, "play " + str((await _hand(store, BOB))[0]))
-    assert acts(second.choices) == ["claim", "gift"]  # the public decision
-    await service.abandon(CHANNEL, ALICE, can_manage_channel=False, confirmed=True)
+    second = await service.play.act(CHANNEL, BOB, "play " + str((await _hand(store, BOB))[0]))
+    assert acts((second.news or News()).choices) == ["claim", "gift"]  # the public decision
+    await service.lobby.abandon(CHANNEL, ALICE, can_manage_channel=False, confirmed=True)
 
     await _oracle_game(service, "bare", [ALICE, BOB])
     for player in (ALICE, BOB):
-        outcome = await service.act(CHANNEL, player, "play " + str((await _hand(store, player))[0]))
-        assert acts(outcome.choices) == []  # no hook: no buttons, even for claim/gift
+        outcome = await service.play.act(
+            CHANNEL, player, "play " + str((await _hand(store, player))[0])
+        )
+        assert (
+            acts((outcome.news or News()).choices) == []
+        )  # no hook: no buttons, even for claim/gift
 
 
 async def _hand(store: Store, user: Player) -> list[int]:
@@ -186,7 +190,7 @@ async def _hand(store: Store, user: Player) -> list[int]:
 async def test_a_timed_out_card_is_announced_face_down(store: Store) -> None:
     now = [1_000_000.0]
     service = GameService(store, {"oracle": ORACLE}, render=False, clock=lambda: now[0])
-    await service.new_game(
+    await service.lobby.new_game(
         guild_id=GUILD,
         channel_id=CHANNEL,
         user=ALICE,
@@ -195,17 +199,17 @@ async def test_a_timed_out_card_is_announced_face_down(store: Store) -> None:
         seed=3,
     )
     for player in (BOB, CAROL):
-        await service.join(CHANNEL, player)
-    await service.start(CHANNEL, ALICE)
-    await service.act(CHANNEL, ALICE, "play " + str((await _hand(store, ALICE))[0]))
+        await service.lobby.join(CHANNEL, player)
+    await service.lobby.start(CHANNEL, ALICE)
+    await service.play.act(CHANNEL, ALICE, "play " + str((await _hand(store, ALICE))[0]))
     now[0] += 3601
-    outcomes = await service.fire_due_timers()
+    outcomes = await service.timers.fire_due_timers()
     assert len(outcomes) == 1  # the late seats, as one batch
-    timed_out = [line for line in outcomes[0].public if line.key == "move.timeout"]
+    timed_out = [line for line in outcomes[0].news.lines if line.key == "move.timeout"]
     assert sorted(line.params["seat"] for line in timed_out) == ["Bob", "Carol"]
     # in words, the card kept hidden: the verb's label alone
     assert {line.params["action"].render("en") for line in timed_out} == {"Play a card"}
-    text = rendered(outcomes[0].public)
+    text = rendered(outcomes[0].news.lines)
     assert t("en", "move.timeout", seat="Bob", action="Play a card") in text
 
 
@@ -215,13 +219,13 @@ async def test_a_button_of_an_earlier_game_is_stale(store: Store, game_over: str
     await _oracle_game(service, "oracle", [ALICE, BOB])
     row = await store.latest_game_in(CHANNEL)
     assert row is not None
-    await service.abandon(CHANNEL, ALICE, can_manage_channel=False, confirmed=True)
+    await service.lobby.abandon(CHANNEL, ALICE, can_manage_channel=False, confirmed=True)
     if game_over == "new lobby":
-        await service.new_game(
+        await service.lobby.new_game(
             guild_id=GUILD, channel_id=CHANNEL, user=BOB, game_type_name="oracle"
         )
     with pytest.raises(Refusal) as refused:
-        await service.act(
+        await service.play.act(
             CHANNEL, ALICE, "play 1", expected_game=row.id, expected_version=row.version
         )
     assert refused.value.text.key == "error.stale_button"

@@ -3,7 +3,7 @@
 A member's seat has the game's turn clock (or its round deadline, or at least
 its reminder); a computer seat a ``computer`` timer (while a member plays
 on). Each path that changes who is awaited or how a seat plays writes that
-with its own commit; :meth:`GameService.audit` lists the games that lack it,
+with its own commit; :meth:`~bot.service.clock.Timers.audit` lists the games that lack it,
 and the start-up repair restores it. Every test runs on SQLite and on
 PostgreSQL.
 """
@@ -78,7 +78,7 @@ async def open_with_computer(
     members: tuple[Player, ...] = (ALICE,),
     **options: str,
 ) -> None:
-    await table.new_game(
+    await table.lobby.new_game(
         guild_id=GUILD,
         channel_id=CHANNEL,
         user=members[0],
@@ -87,9 +87,9 @@ async def open_with_computer(
         seed=seed,
     )
     for member in members[1:]:
-        await table.join(CHANNEL, member)
-    await table.add_computer(CHANNEL, members[0], "easy")
-    await table.start(CHANNEL, members[0])
+        await table.lobby.join(CHANNEL, member)
+    await table.lobby.add_computer(CHANNEL, members[0], "easy")
+    await table.lobby.start(CHANNEL, members[0])
 
 
 async def computer_timers(store: Store) -> list[Any]:
@@ -106,7 +106,7 @@ async def run_clock_until(table: GameService, clock: Clock, done: Any, limit: in
         timers = await table.store.timers(row.id)
         assert timers, "the game waits with no timer at all"
         clock.now = max(clock.now, min(t.due_at for t in timers))
-        await table.fire_due_timers()
+        await table.timers.fire_due_timers()
     raise AssertionError("the clock never got there")
 
 
@@ -140,13 +140,13 @@ async def test_an_absent_member_who_plays_directly_hands_over_to_a_moving_comput
     # so the position varies), else whatever she may seal: she plays directly either way
     actions = [str(a) for a in engine.legal_actions(engine.load_state(row.state), 0)]
     place = next((a for a in actions if a.startswith("place")), actions[0])
-    await table.act(CHANNEL, ALICE, place)
+    await table.play.act(CHANNEL, ALICE, place)
     row = await channel_row(table.store)
     assert row.seats[0].status == "playing" and awaited(table, row) == {1}
     assert len(await computer_timers(table.store)) == 1
-    assert await table.audit() == []
+    assert await table.timers.audit() == []
     before = row.last_seq
-    await table.fire_due_timers()
+    await table.timers.fire_due_timers()
     moves = await table.store.moves(row.id, after=before)
     assert [m.kind for m in moves][:1] == ["computer"]
 
@@ -169,11 +169,11 @@ async def test_an_absent_member_who_ends_a_turn_directly_hands_over_to_a_moving_
         if engine.waiting_for(played(engine, row.state, action)) == {1}
     ]
     assert handing, "no step of Alice's hands over at once"
-    await table.act(CHANNEL, ALICE, str(handing[0]))
+    await table.play.act(CHANNEL, ALICE, str(handing[0]))
     row = await channel_row(table.store)
     assert awaited(table, row) == {1}
     assert len(await computer_timers(table.store)) == 1
-    assert await table.audit() == []
+    assert await table.timers.audit() == []
 
 
 async def test_back_and_resign_write_the_computer_timer_with_the_seat(
@@ -187,13 +187,13 @@ async def test_back_and_resign_write_the_computer_timer_with_the_seat(
         store, "UPDATE seats SET status = 'absent' WHERE game_id = ? AND user_id > 0", row.id
     )
     await raw_sql.execute(store, "DELETE FROM timers WHERE kind = ?", COMPUTER_TIMER)
-    assert await table.audit() == []  # no member plays on: the computer waits for one
-    await table.back(CHANNEL, ALICE)
+    assert await table.timers.audit() == []  # no member plays on: the computer waits for one
+    await table.seats.back(CHANNEL, ALICE)
     assert len(await computer_timers(store)) == 1
-    assert await table.audit() == []
-    await table.resign(CHANNEL, ALICE, confirmed=True)  # Bob absent, Alice resigned
+    assert await table.timers.audit() == []
+    await table.seats.resign(CHANNEL, ALICE, confirmed=True)  # Bob absent, Alice resigned
     assert await computer_timers(store) == []
-    assert await table.audit() == []
+    assert await table.timers.audit() == []
 
 
 async def test_the_audit_lists_a_game_awaiting_a_computer_with_no_timer(
@@ -202,14 +202,14 @@ async def test_the_audit_lists_a_game_awaiting_a_computer_with_no_timer(
     await open_with_computer(table, "robot_relay", seed=11)
     row = await channel_row(store)
     if row.seats[next(iter(awaited(table, row)))].computer is None:  # Alice first
-        await table.act(CHANNEL, ALICE, "end")
+        await table.play.act(CHANNEL, ALICE, "end")
     assert len(await computer_timers(store)) == 1
-    assert await table.audit() == []
+    assert await table.timers.audit() == []
     await raw_sql.execute(store, "DELETE FROM timers WHERE kind = ?", COMPUTER_TIMER)
-    (found,) = await table.audit()
+    (found,) = await table.timers.audit()
     assert found.game_id == row.id and [kind for kind, _, _ in found.missing] == [COMPUTER_TIMER]
-    assert await table.repair_timers() == 1
-    assert await table.audit() == []
+    assert await table.timers.repair_timers() == 1
+    assert await table.timers.audit() == []
 
 
 async def test_a_repaired_computer_timer_keeps_a_races_delay(
@@ -222,6 +222,6 @@ async def test_a_repaired_computer_timer_keeps_a_races_delay(
     assert timer.due_at == clock.now + RACE_DELAY
     await store.delete_timer(timer.id)
     clock.now += 30.0  # a restart
-    assert await table.repair_timers() == 1
+    assert await table.timers.repair_timers() == 1
     (repaired,) = await computer_timers(store)
     assert repaired.due_at == clock.now + RACE_DELAY

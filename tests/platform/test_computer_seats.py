@@ -19,7 +19,7 @@ import pytest
 
 from bot import games
 from bot.games.base import GameType
-from bot.service import GameService, Outcome, Player, Refusal
+from bot.service import GameService, News, Outcome, Player, Refusal
 from bot.service.computer import MARKER
 from bot.service.context import COMPUTER_TIMER
 from bot.store import Store
@@ -60,19 +60,20 @@ def table(store: Store, clock: Clock) -> GameService:
 
 
 async def lobby(table: GameService, game: str, *levels: str, seed: int = 7) -> None:
-    await table.new_game(
+    await table.lobby.new_game(
         guild_id=GUILD, channel_id=CHANNEL, user=ALICE, game_type_name=game, seed=seed
     )
     for level in levels:
-        await table.add_computer(CHANNEL, ALICE, level)
+        await table.lobby.add_computer(CHANNEL, ALICE, level)
 
 
 def no_computer_reached(outcomes: list[Outcome]) -> None:
     """Nothing is sent to, or pings, a computer seat (negative user ids)."""
     for outcome in outcomes:
         assert all(m.user_id > 0 for m in outcome.private), outcome.private
-        assert all(user > 0 for user in outcome.ping), outcome.ping
-        assert outcome.heads_up is None or outcome.heads_up > 0
+        news = outcome.news or News()
+        assert all(user > 0 for user in news.ping), news.ping
+        assert news.heads_up is None or news.heads_up > 0
 
 
 async def play_to_end(table: GameService, human: Player, seed: int) -> list[Outcome]:
@@ -80,43 +81,43 @@ async def play_to_end(table: GameService, human: Player, seed: int) -> list[Outc
     rng = random.Random(seed)
     outcomes: list[Outcome] = []
     for _ in range(400):
-        outcomes += await table.fire_due_timers()
+        outcomes += await table.timers.fire_due_timers()
         row = await channel_row(table.store)
         if row.status != "running":
             return outcomes
         try:
-            legal = await table.legal_actions(CHANNEL, human)
+            legal = await table.reading.legal_actions(CHANNEL, human)
         except Refusal:
             legal = []
         if legal:
-            outcomes.append(await table.act(CHANNEL, human, str(rng.choice(legal))))
+            outcomes.append(await table.play.act(CHANNEL, human, str(rng.choice(legal))))
     raise AssertionError("the game did not end")
 
 
 async def test_the_host_seats_and_removes_computer_players(table: GameService) -> None:
     await lobby(table, "robot_relay")
     with pytest.raises(Refusal) as refused:
-        await table.add_computer(CHANNEL, BOB, "easy")
+        await table.lobby.add_computer(CHANNEL, BOB, "easy")
     assert refused.value.text.key == "computer.error.host_only"
     with pytest.raises(Refusal) as refused:
-        await table.add_computer(CHANNEL, ALICE, "genius")
+        await table.lobby.add_computer(CHANNEL, ALICE, "genius")
     assert refused.value.text.key == "computer.error.level"
-    added = await table.add_computer(CHANNEL, ALICE, "strong")
+    added = await table.lobby.add_computer(CHANNEL, ALICE, "strong")
     assert added.lobby is not None and added.lobby.computers
     row = await channel_row(table.store)
     computer = row.seats[1]
     assert computer.computer == "strong" and computer.user_id < 0
     assert computer.display_name == f"{MARKER} CPU 1 (strong)"
-    await table.add_computer(CHANNEL, ALICE, "easy")
-    await table.add_computer(CHANNEL, ALICE, "easy")
+    await table.lobby.add_computer(CHANNEL, ALICE, "easy")
+    await table.lobby.add_computer(CHANNEL, ALICE, "easy")
     with pytest.raises(Refusal) as refused:  # Relay seats at most 4
-        await table.add_computer(CHANNEL, ALICE, "easy")
+        await table.lobby.add_computer(CHANNEL, ALICE, "easy")
     assert refused.value.text.key == "error.game_full"
-    await table.remove_computer(CHANNEL, ALICE)
+    await table.lobby.remove_computer(CHANNEL, ALICE)
     row = await channel_row(table.store)
     assert [s.computer for s in row.seats] == [None, "strong", "easy"]
     assert len({s.user_id for s in row.seats}) == 3
-    await table.add_computer(CHANNEL, ALICE, "easy")  # a fresh id, no collision
+    await table.lobby.add_computer(CHANNEL, ALICE, "easy")  # a fresh id, no collision
     row = await channel_row(table.store)
     assert len({s.user_id for s in row.seats}) == 4
 
@@ -124,12 +125,12 @@ async def test_the_host_seats_and_removes_computer_players(table: GameService) -
 async def test_a_game_without_a_computer_player_refuses_one(table: GameService) -> None:
     await lobby(table, "relay")
     with pytest.raises(Refusal) as refused:
-        await table.add_computer(CHANNEL, ALICE, "easy")
+        await table.lobby.add_computer(CHANNEL, ALICE, "easy")
     assert refused.value.text.key == "computer.error.none"
     with pytest.raises(Refusal):
-        await table.remove_computer(CHANNEL, ALICE)
+        await table.lobby.remove_computer(CHANNEL, ALICE)
     with pytest.raises(Refusal):
-        await table.computer_menu(CHANNEL, ALICE)
+        await table.lobby.computer_menu(CHANNEL, ALICE)
     row = await channel_row(table.store)
     assert not row.seats[1:]
 
@@ -145,7 +146,7 @@ async def test_a_game_of_computer_players_alone_is_refused(table: GameService) -
         seed=3,
     )
     with pytest.raises(Refusal) as refused:
-        await table.start(CHANNEL, ALICE)
+        await table.lobby.start(CHANNEL, ALICE)
     assert refused.value.text.key == "computer.error.alone"
 
 
@@ -153,16 +154,16 @@ async def test_a_computer_turn_is_one_commit_with_its_timer(
     table: GameService, store: Store
 ) -> None:
     await lobby(table, "robot_relay", "easy", seed=11)
-    await table.start(CHANNEL, ALICE)
+    await table.lobby.start(CHANNEL, ALICE)
     row = await channel_row(store)
     waiting = robots.RELAY.waiting_for(robots.RELAY.load_state(row.state))
     if row.seats[next(iter(waiting))].computer is None:  # Alice first: end her turn
-        await table.act(CHANNEL, ALICE, "end")
+        await table.play.act(CHANNEL, ALICE, "end")
         row = await channel_row(store)
     timers = [t for t in await store.timers(row.id) if t.kind == COMPUTER_TIMER]
     assert len(timers) == 1
     before = row
-    outcomes = await table.fire_due_timers()
+    outcomes = await table.timers.fire_due_timers()
     after = await channel_row(store)
     moves = await store.moves(row.id, after=before.last_seq)
     assert len(moves) >= 2 and {m.kind for m in moves} == {"computer"}  # a whole turn
@@ -172,8 +173,8 @@ async def test_a_computer_turn_is_one_commit_with_its_timer(
     assert after.version == before.version + 1
     assert len({m.created_at for m in moves}) == 1
     assert timers[0].id not in {t.id for t in await store.timers(row.id)}
-    assert [o.step.value for o in outcomes if o.has_public] == ["handoff"]
-    assert outcomes[-1].ping == [ALICE.id]
+    assert [o.kind.value for o in outcomes if o.has_public] == ["handoff"]
+    assert outcomes[-1].news.ping == [ALICE.id]
     no_computer_reached(outcomes)
 
 
@@ -181,7 +182,7 @@ async def test_a_game_with_computer_players_is_played_to_the_end(
     table: GameService, store: Store
 ) -> None:
     await lobby(table, "robot_oracle", "easy", "strong", seed=5)
-    outcomes = [await table.start(CHANNEL, ALICE)]
+    outcomes = [await table.lobby.start(CHANNEL, ALICE)]
     outcomes += await play_to_end(table, ALICE, seed=5)
     row = await channel_row(store)
     assert row.status == "finished"
@@ -193,13 +194,13 @@ async def test_a_game_with_computer_players_is_played_to_the_end(
 
 async def test_a_lost_computer_timer_is_repaired(table: GameService, store: Store) -> None:
     await lobby(table, "robot_oracle", "easy", seed=2)
-    await table.start(CHANNEL, ALICE)
+    await table.lobby.start(CHANNEL, ALICE)
     row = await channel_row(store)
     (timer,) = [t for t in await store.timers(row.id) if t.kind == COMPUTER_TIMER]
     await store.delete_timer(timer.id)  # lost while it fired, by an older version
-    assert await table.repair_timers() == 1
+    assert await table.timers.repair_timers() == 1
     assert [t.kind for t in await store.timers(row.id)].count(COMPUTER_TIMER) == 1
-    await table.fire_due_timers()
+    await table.timers.fire_due_timers()
     row = await channel_row(store)
     state = robots.ORACLE.load_state(row.state)
     (computer,) = [s.seat for s in row.seats if s.computer is not None]
@@ -209,31 +210,33 @@ async def test_a_lost_computer_timer_is_repaired(table: GameService, store: Stor
 async def test_a_resigned_seat_goes_to_a_computer_and_back(
     table: GameService, store: Store
 ) -> None:
-    await table.new_game(
+    await table.lobby.new_game(
         guild_id=GUILD, channel_id=CHANNEL, user=ALICE, game_type_name="robot_oracle", seed=4
     )
-    await table.join(CHANNEL, BOB)
-    await table.start(CHANNEL, ALICE)
+    await table.lobby.join(CHANNEL, BOB)
+    await table.lobby.start(CHANNEL, ALICE)
     with pytest.raises(Refusal) as refused:  # Bob still plays
-        await table.replace(CHANNEL, ALICE, BOB.id, None, can_manage_channel=False, computer="easy")
+        await table.seats.replace(
+            CHANNEL, ALICE, BOB.id, None, can_manage_channel=False, computer="easy"
+        )
     assert refused.value.text.key == "computer.error.replace_playing"
-    await table.resign(CHANNEL, BOB, confirmed=True)
-    handed = await table.replace(
+    await table.seats.resign(CHANNEL, BOB, confirmed=True)
+    handed = await table.seats.replace(
         CHANNEL, ALICE, BOB.id, None, can_manage_channel=False, computer="strong"
     )
     no_computer_reached([handed])
     row = await channel_row(store)
     seat = next(s for s in row.seats if s.computer is not None)
     assert seat.computer == "strong" and seat.status == "playing"
-    no_computer_reached(await table.fire_due_timers())
-    back = await table.replace(
+    no_computer_reached(await table.timers.fire_due_timers())
+    back = await table.seats.replace(
         CHANNEL, ALICE, None, CAROL, can_manage_channel=False, seat_number=seat.seat + 1
     )
     row = await channel_row(store)
     assert row.seats[seat.seat].user_id == CAROL.id and row.seats[seat.seat].computer is None
     assert [m.user_id for m in back.private] == [CAROL.id]  # her hand, by DM
     with pytest.raises(Refusal) as refused:
-        await table.replace(CHANNEL, ALICE, None, None, can_manage_channel=False)
+        await table.seats.replace(CHANNEL, ALICE, None, None, can_manage_channel=False)
     assert refused.value.text.key == "computer.error.replace_which"
 
 
@@ -241,17 +244,19 @@ async def test_rematch_keeps_computer_seats_and_stats_count_them_apart(
     table: GameService, store: Store
 ) -> None:
     await lobby(table, "robot_oracle", "easy", seed=9)
-    await table.start(CHANNEL, ALICE)
+    await table.lobby.start(CHANNEL, ALICE)
     await play_to_end(table, ALICE, seed=9)
     old = await channel_row(store)
-    stats = await table.stats(GUILD)
-    keys = [line.key for line in stats.reply]
+    stats = await table.after.stats(GUILD)
+    keys = [line.key for line in stats.reply.lines]
     assert "after.stats.game_computers" in keys and "after.stats.game" not in keys
-    players = [line.params["player"] for line in stats.reply if line.key == "after.stats.player"]
+    players = [
+        line.params["player"] for line in stats.reply.lines if line.key == "after.stats.player"
+    ]
     assert players == [ALICE.name]  # a computer seat is no player
-    mine = await table.stats(GUILD, ALICE)
-    assert [line.key for line in mine.reply][1:] == ["after.stats.member_game_computers"]
-    await table.rematch(CHANNEL, ALICE, old.id)
+    mine = await table.after.stats(GUILD, ALICE)
+    assert [line.key for line in mine.reply.lines][1:] == ["after.stats.member_game_computers"]
+    await table.after.rematch(CHANNEL, ALICE, old.id)
     new = await channel_row(store)
     assert new.id != old.id and new.status == "running"
     assert sorted((s.user_id, s.computer) for s in new.seats) == sorted(
@@ -267,22 +272,24 @@ async def test_every_computer_seat_has_a_secret_of_its_own_that_nothing_shows(
     """A secret is drawn when a computer takes a seat (lobby, handed a seat); a member's
     seat has none; it is in no repr, public view or record."""
     await lobby(table, "robot_oracle", "easy", "strong", seed=4)
-    await table.join(CHANNEL, BOB)
+    await table.lobby.join(CHANNEL, BOB)
     row = await channel_row(store)
     secrets = [s.secret for s in row.seats if s.computer is not None]
     assert len(set(secrets)) == 2 and None not in secrets
     assert [s.secret for s in row.seats if s.computer is None] == [None, None]
-    await table.start(CHANNEL, ALICE)
+    await table.lobby.start(CHANNEL, ALICE)
     bob = next(s.seat for s in (await channel_row(store)).seats if s.user_id == BOB.id)
-    await table.resign(CHANNEL, BOB, confirmed=True)
-    await table.replace(CHANNEL, ALICE, BOB.id, None, can_manage_channel=False, computer="easy")
+    await table.seats.resign(CHANNEL, BOB, confirmed=True)
+    await table.seats.replace(
+        CHANNEL, ALICE, BOB.id, None, can_manage_channel=False, computer="easy"
+    )
     row = await channel_row(store)
     handed = row.seats[bob]
     assert handed.computer == "easy" and handed.secret not in (None, *secrets)
     assert row.seats == (await channel_row(store)).seats  # kept with the seat
     shown = repr(row) + str(robots.ORACLE.public_view(robots.ORACLE.load_state(row.state)))
     assert all(str(s.secret) not in shown for s in row.seats if s.secret is not None)
-    await table.replace(
+    await table.seats.replace(
         CHANNEL, ALICE, None, CAROL, can_manage_channel=False, seat_number=handed.seat + 1
     )
     row = await channel_row(store)
@@ -303,7 +310,7 @@ async def test_the_answer_delay_comes_from_the_secret_and_survives_a_restart(
     monkeypatch.setattr(robots.OracleBrain, "answer_delay", answer_delay)
     await lobby(table, "robot_oracle", "strong", seed=6)
     started = clock.now
-    await table.start(CHANNEL, ALICE)
+    await table.lobby.start(CHANNEL, ALICE)
     row = await channel_row(store)
     (timer,) = [t for t in await store.timers(row.id) if t.kind == COMPUTER_TIMER]
     assert 30.0 <= timer.due_at - started <= 90.0
@@ -334,7 +341,7 @@ async def test_a_member_acting_while_a_computer_decides_is_not_kept_waiting(
     from bot.service import computer
 
     await lobby(table, "robot_oracle", "easy", seed=8)
-    await table.start(CHANNEL, ALICE)
+    await table.lobby.start(CHANNEL, ALICE)
     real = computer.decided
     seeds: list[object] = []
     answered: list[Outcome] = []
@@ -342,15 +349,15 @@ async def test_a_member_acting_while_a_computer_decides_is_not_kept_waiting(
     async def deciding(*args: object) -> list[str]:
         seeds.append(args[-1])
         if len(seeds) == 1:  # Alice acts in the middle of the first decision
-            legal = await table.legal_actions(CHANNEL, ALICE)
-            answered.append(await table.act(CHANNEL, ALICE, str(legal[0])))
+            legal = await table.reading.legal_actions(CHANNEL, ALICE)
+            answered.append(await table.play.act(CHANNEL, ALICE, str(legal[0])))
         return await real(*args)  # type: ignore[arg-type]
 
     monkeypatch.setattr(computer, "decided", deciding)
     before = await channel_row(store)
-    await table.fire_due_timers()
+    await table.timers.fire_due_timers()
     after = await channel_row(store)
-    assert [o.step.value for o in answered if o.step is not None] == ["submission"]
+    assert [o.kind.value for o in answered if o.kind is not None] == ["submission"]
     # decided again on the version after Alice's step (another seed), then committed
     assert len(seeds) >= 2 and seeds[0] != seeds[1]
     moves = await store.moves(after.id, after=before.last_seq)
@@ -368,7 +375,7 @@ async def test_a_decision_is_seeded_by_the_seats_secret_not_by_the_buttons_ids(
     from bot.service.seeds import seat_seed
 
     await lobby(table, "robot_oracle", "strong", seed=8)
-    await table.start(CHANNEL, ALICE)
+    await table.lobby.start(CHANNEL, ALICE)
     row = await channel_row(store)
     real = computer.decided
     seeds: list[int] = []
@@ -378,7 +385,7 @@ async def test_a_decision_is_seeded_by_the_seats_secret_not_by_the_buttons_ids(
         return await real(*args)
 
     monkeypatch.setattr(computer, "decided", deciding)
-    await table.fire_due_timers()
+    await table.timers.fire_due_timers()
     seat = next(s for s in row.seats if s.computer is not None)
     assert seeds == [seat_seed(seat.secret, "decide", str(row.version))]
     assert seeds[0] != legacy_seed(row.id, row.version, seat.seat)
@@ -394,8 +401,8 @@ async def test_a_failed_decision_plays_the_timeout_action(
 
     monkeypatch.setattr(computer, "decided", broken)
     await lobby(table, "robot_oracle", "easy", seed=2)
-    await table.start(CHANNEL, ALICE)
-    await table.fire_due_timers()
+    await table.lobby.start(CHANNEL, ALICE)
+    await table.timers.fire_due_timers()
     row = await channel_row(store)
     state = robots.ORACLE.load_state(row.state)
     (seat,) = [s.seat for s in row.seats if s.computer is not None]
@@ -409,7 +416,7 @@ async def test_a_late_computer_seat_is_never_marked_absent(store: Store, clock: 
     slow = GameService(
         store, {**games.REGISTRY, **ROBOTS}, clock=clock, render=False, computer_pause=86_400.0
     )
-    await slow.new_game(
+    await slow.lobby.new_game(
         guild_id=GUILD,
         channel_id=CHANNEL,
         user=ALICE,
@@ -417,17 +424,17 @@ async def test_a_late_computer_seat_is_never_marked_absent(store: Store, clock: 
         options={"deadline": "1h", "absent": "2"},
         seed=SEED_COMPUTER_WINS_ROUND_1,
     )
-    await slow.add_computer(CHANNEL, ALICE, "easy")
-    await slow.start(CHANNEL, ALICE)
+    await slow.lobby.add_computer(CHANNEL, ALICE, "easy")
+    await slow.lobby.start(CHANNEL, ALICE)
     clock.now += 3601  # round 1: both late
-    await slow.fire_due_timers()
+    await slow.timers.fire_due_timers()
     row = await channel_row(store)
     state = robots.ORACLE.load_state(row.state)
     assert state.chooser is not None and row.seats[state.chooser].computer is not None
     clock.now += 86_401  # the computer chooses; round 2 opens
-    await slow.fire_due_timers()
+    await slow.timers.fire_due_timers()
     clock.now += 3601  # round 2: both late again
-    await slow.fire_due_timers()
+    await slow.timers.fire_due_timers()
     row = await channel_row(store)
     statuses = {s.computer is not None: (s.status, s.timeouts) for s in row.seats}
     assert statuses[False] == ("absent", 2)
@@ -445,14 +452,14 @@ async def test_computer_seats_answer_after_the_shortest_answer_delay(
 
     monkeypatch.setattr(robots.OracleBrain, "answer_delay", answer_delay)
     await lobby(table, "robot_oracle", "easy", "strong", seed=6)
-    await table.start(CHANNEL, ALICE)
+    await table.lobby.start(CHANNEL, ALICE)
     row = await channel_row(store)
     (timer,) = [t for t in await store.timers(row.id) if t.kind == COMPUTER_TIMER]
     assert timer.due_at == clock.now + 10.0
     clock.now += 9.0
-    assert await table.fire_due_timers() == []
+    assert await table.timers.fire_due_timers() == []
     clock.now += 1.0
-    await table.fire_due_timers()
+    await table.timers.fire_due_timers()
     row = await channel_row(store)
     state = robots.ORACLE.load_state(row.state)
     assert {s.seat for s in row.seats if s.computer is not None} <= set(state.played)
@@ -470,16 +477,16 @@ async def test_computer_seats_answer_at_once_once_no_member_is_left_to_beat(
 
     monkeypatch.setattr(robots.OracleBrain, "answer_delay", answer_delay)
     await lobby(table, "robot_oracle", "easy", "strong", seed=6)
-    await table.start(CHANNEL, ALICE)
+    await table.lobby.start(CHANNEL, ALICE)
     row = await channel_row(store)
     (armed,) = [t for t in await store.timers(row.id) if t.kind == COMPUTER_TIMER]
     assert armed.due_at == clock.now + 30.0
     clock.now += 5.0
-    legal = await table.legal_actions(CHANNEL, ALICE)
-    await table.act(CHANNEL, ALICE, str(legal[0]))
+    legal = await table.reading.legal_actions(CHANNEL, ALICE)
+    await table.play.act(CHANNEL, ALICE, str(legal[0]))
     (timer,) = [t for t in await store.timers(row.id) if t.kind == COMPUTER_TIMER]
     assert (timer.id, timer.due_at) == (armed.id, clock.now)  # the same timer, earlier
-    await table.fire_due_timers()
+    await table.timers.fire_due_timers()
     moves = await store.moves(row.id, after=row.last_seq)
     assert [m.kind for m in moves][:3] == ["move", "computer", "computer"]
 

@@ -179,7 +179,7 @@ async def picking(store: Store) -> GameService:
 async def _mover(service: GameService) -> Any:
     for player in (ALICE, BOB):
         try:
-            await service.tap(CHANNEL, player)
+            await service.tapping.tap(CHANNEL, player)
         except Refusal:
             continue
         return player
@@ -191,13 +191,13 @@ async def test_every_tap_with_a_hostile_number_is_refused(picking: GameService) 
     answered as a stale or bad pick with a fresh menu, nothing played; ``١`` is not
     read as option 1."""
     player = await _mover(picking)
-    menu = (await picking.tap(CHANNEL, player)).menu
+    menu = (await picking.tapping.tap(CHANNEL, player)).menu
     assert menu is not None
     deeper = menu
     while "." not in deeper.token:  # a menu of a verb's parameter, nothing played yet
         leads = [o for o in deeper.options if not o.plays]
         assert leads, deeper
-        answer = await picking.tap(CHANNEL, player, deeper.token, [leads[0].token])
+        answer = await picking.tapping.tap(CHANNEL, player, deeper.token, [leads[0].token])
         assert answer.outcome is None and answer.menu is not None
         deeper = answer.menu
     before = await picking.store.latest_game_in(CHANNEL)
@@ -213,7 +213,7 @@ async def test_every_tap_with_a_hostile_number_is_refused(picking: GameService) 
         if "." not in word:  # "1.0" is two parts of a token, not one number
             taps += [(f"{menu.token}.{word}", ["0"]), (f"{word}.0", ["0"])]
         for token, picked in taps:
-            answer = await picking.tap(CHANNEL, player, token, picked)
+            answer = await picking.tapping.tap(CHANNEL, player, token, picked)
             assert answer.outcome is None, (token, picked)
             assert [line.key for line in answer.lines] in (
                 ["picker.stale_fresh"],
@@ -228,7 +228,7 @@ async def test_lobby_options_refuse_hostile_numbers(store: Store) -> None:
     service = GameService(store, REGISTRY, render=False)
     for word in ("²", "١", "２", "3 "):
         with pytest.raises(Refusal) as refused:
-            await service.new_game(
+            await service.lobby.new_game(
                 guild_id=GUILD,
                 channel_id=CHANNEL,
                 user=ALICE,
@@ -236,12 +236,12 @@ async def test_lobby_options_refuse_hostile_numbers(store: Store) -> None:
                 options={"absent": word},
             )
         assert refused.value.text.key == "error.bad_option_value"
-    await service.new_game(
+    await service.lobby.new_game(
         guild_id=GUILD, channel_id=CHANNEL, user=ALICE, game_type_name="tikal", seed=1
     )
     for word in ("²", "١", "２"):
         with pytest.raises(Refusal) as refused:
-            await service.set_option(CHANNEL, ALICE, "absent", word)
+            await service.lobby.set_option(CHANNEL, ALICE, "absent", word)
         assert refused.value.text.key == "error.bad_option_value"
     with pytest.raises(ValueError):
         absent_after({"absent": "²"})

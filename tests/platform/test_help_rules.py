@@ -59,12 +59,12 @@ def test_rules_teach_in_words_for_tapping(game: str, lang: str) -> None:
 async def test_rules_pages_carry_the_renderers_pictures(store: Store, game: str) -> None:
     service = GameService(store, REGISTRY)
     for page, kind in enumerate(RULES_PICTURES):
-        outcome = await service.rules(game, page, language="ko")
+        outcome = await service.reading.rules(game, page, language="ko")
         if kind is None:
-            assert outcome.reply_image is None
+            assert outcome.reply.image is None
             continue
-        assert outcome.reply_image is not None, (game, kind)
-        image = Image.open(io.BytesIO(outcome.reply_image))
+        assert outcome.reply.image is not None, (game, kind)
+        image = Image.open(io.BytesIO(outcome.reply.image))
         assert image.width >= 400 and image.height >= 300
-        again = await service.rules(game, page, language="ko")
-        assert again.reply_image is outcome.reply_image  # drawn once per process
+        again = await service.reading.rules(game, page, language="ko")
+        assert again.reply.image is outcome.reply.image  # drawn once per process

@@ -52,7 +52,7 @@ def actions_of(lines: list[Text]) -> list[Any]:
 async def temple_round_published_early(service: GameService, channel: int, sealed: str) -> Outcome:
     """Alice seals ``sealed``; Carol resigns before the round is revealed (the table
     passes for her and the round so far is published)."""
-    await service.new_game(
+    await service.lobby.new_game(
         guild_id=GUILD,
         channel_id=channel,
         user=ALICE,
@@ -61,10 +61,10 @@ async def temple_round_published_early(service: GameService, channel: int, seale
         seed=3,
     )
     for player in (BOB, CAROL):
-        await service.join(channel, player)
-    await service.start(channel, ALICE, keep_order=True)
-    await service.act(channel, ALICE, sealed)
-    return await service.resign(channel, CAROL, confirmed=True)
+        await service.lobby.join(channel, player)
+    await service.lobby.start(channel, ALICE, keep_order=True)
+    await service.play.act(channel, ALICE, sealed)
+    return await service.seats.resign(channel, CAROL, confirmed=True)
 
 
 async def test_a_sealed_pass_stays_sealed_when_a_round_is_published_early(
@@ -82,8 +82,8 @@ async def test_a_sealed_pass_stays_sealed_when_a_round_is_published_early(
         assert row is not None
         assert engine.load_state(row.state).round == 1  # not revealed yet
         assert row.published_seq == row.last_seq  # but published
-        log = await service.log_lines(channel, 50)
-        faces.append(([t.render("en") for t in resigned.public], actions_of(log.reply)))
+        log = await service.reading.log_lines(channel, 50)
+        faces.append(([t.render("en") for t in resigned.news.lines], actions_of(log.reply.lines)))
     assert faces[0] == faces[1]
     # Alice's pass is sealed, as is the table's for Carol (a timeout action is told by
     # its public words: Oracle's lowest card, say, is face down)
@@ -113,11 +113,11 @@ def table(store: Store) -> GameService:
 
 async def with_computer(service: GameService, game: str, level: str, seed: int) -> None:
     """Alice in seat 0, a computer at ``level`` in seat 1."""
-    await service.new_game(
+    await service.lobby.new_game(
         guild_id=GUILD, channel_id=CHANNEL, user=ALICE, game_type_name=game, seed=seed
     )
-    await service.add_computer(CHANNEL, ALICE, level)
-    await service.start(CHANNEL, ALICE, keep_order=True)
+    await service.lobby.add_computer(CHANNEL, ALICE, level)
+    await service.lobby.start(CHANNEL, ALICE, keep_order=True)
 
 
 async def same_secret(store: Store, secret: int = 12345) -> None:
@@ -142,7 +142,7 @@ async def overwrite_state(store: Store, state: Any) -> None:
 async def computer_moves(service: GameService) -> list[str]:
     row = await channel_row(service.store)
     before = row.last_seq
-    await service.fire_due_timers()
+    await service.timers.fire_due_timers()
     return [m.action for m in await service.store.moves(row.id, after=before) if m.seat == 1]
 
 
@@ -174,13 +174,13 @@ async def test_a_tigris_computer_moves_alike_whatever_it_cannot_see(
     # Alice's turn: the same two leaders in both games (her tiles play no part)
     leaders = [str(a) for a in engine.legal_actions(loaded[0], 0) if str(a).startswith("leader")]
     for service in services:
-        await service.act(CHANNEL, ALICE, leaders[0])
+        await service.play.act(CHANNEL, ALICE, leaders[0])
     now = engine.load_state((await channel_row(store)).state)
     second_leader = next(
         str(a) for a in engine.legal_actions(now, 0) if str(a).startswith("leader")
     )
     for service in services:
-        await service.act(CHANNEL, ALICE, second_leader)
+        await service.play.act(CHANNEL, ALICE, second_leader)
     moves = [await computer_moves(service) for service in services]
     assert moves[0] and moves[0] == moves[1]
 
@@ -195,8 +195,8 @@ async def test_a_temple_computer_seals_alike_whatever_a_member_sealed(
         await same_secret(service.store)
     state = engine.load_state((await channel_row(store)).state)
     place = next(str(a) for a in engine.legal_actions(state, 0) if str(a).startswith("place"))
-    await services[0].act(CHANNEL, ALICE, "pass")
-    await services[1].act(CHANNEL, ALICE, place)
+    await services[0].play.act(CHANNEL, ALICE, "pass")
+    await services[1].play.act(CHANNEL, ALICE, place)
     rows = [await channel_row(s.store) for s in services]
     assert (rows[0].id, rows[0].version) == (rows[1].id, rows[1].version)
     loaded = [engine.load_state(row.state) for row in rows]

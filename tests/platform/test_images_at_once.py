@@ -62,22 +62,22 @@ async def test_a_handoff_draws_its_board_and_private_views_at_once(tmp_path: Pat
     store = await Store.open(tmp_path / "ziggurat.db")
     try:
         service = GameService(store, registry)
-        await service.new_game(
+        await service.lobby.new_game(
             guild_id=GUILD, channel_id=CHANNEL, user=ALICE, game_type_name="oracle", seed=5
         )
         for player in (BOB, CAROL):
-            await service.join(CHANNEL, player)
-        await service.start(CHANNEL, ALICE)
+            await service.lobby.join(CHANNEL, player)
+        await service.lobby.start(CHANNEL, ALICE)
         for player in (ALICE, BOB):
-            action = (await service.legal_actions(CHANNEL, player))[0]
-            await service.act(CHANNEL, player, str(action))
+            action = (await service.reading.legal_actions(CHANNEL, player))[0]
+            await service.play.act(CHANNEL, player, str(action))
         overlap.armed = True
-        last = (await service.legal_actions(CHANNEL, CAROL))[0]
-        outcome = await service.act(CHANNEL, CAROL, str(last))
+        last = (await service.reading.legal_actions(CHANNEL, CAROL))[0]
+        outcome = await service.play.act(CHANNEL, CAROL, str(last))
     finally:
         await store.close()
-    assert outcome.step is StepKind.HANDOFF
-    assert outcome.board == PNG
+    assert outcome.kind is StepKind.HANDOFF
+    assert outcome.news.board == PNG
     assert len(outcome.private) == 3 and all(m.image == PNG for m in outcome.private)
     assert overlap.drawn == 4
     assert overlap.most >= 2

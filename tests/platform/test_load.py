@@ -27,14 +27,14 @@ PLAYERS = (Player(201, "Ann"), Player(202, "Ben"))
 async def _games(service: GameService, channels: range) -> None:
     await asyncio.gather(
         *(
-            service.new_game(
+            service.lobby.new_game(
                 guild_id=1, channel_id=c, user=PLAYERS[0], game_type_name="relay", seed=c
             )
             for c in channels
         )
     )
-    await asyncio.gather(*(service.join(c, PLAYERS[1]) for c in channels))
-    await asyncio.gather(*(service.start(c, PLAYERS[0]) for c in channels))
+    await asyncio.gather(*(service.lobby.join(c, PLAYERS[1]) for c in channels))
+    await asyncio.gather(*(service.lobby.start(c, PLAYERS[0]) for c in channels))
 
 
 async def _mover(store: Store, channel: int) -> Player:
@@ -56,14 +56,14 @@ async def test_moves_in_many_channels_at_once_are_each_committed_once(
         movers = {c: await _mover(store, c) for c in channels}
         action = "end" if wave % 3 == 2 else "step 1"
         results = await asyncio.gather(
-            *(service.act(c, movers[c], action) for c in channels), return_exceptions=True
+            *(service.play.act(c, movers[c], action) for c in channels), return_exceptions=True
         )
         for channel, result in zip(channels, results, strict=True):
             assert isinstance(result, Outcome), result  # every one answered as committed
             said = {"end": "End turn", "step 1": "Step: 1"}[action]  # the step in words
-            assert result.reply[0].params["action"].render("en") == said
+            assert result.reply.lines[0].params["action"].render("en") == said
             # drawn in the drawing processes while the other channels drew theirs
-            image = result.board if action == "end" else result.reply_image
+            image = result.news.board if action == "end" else result.reply.image
             assert image is not None and image.startswith(b"\x89PNG"), (channel, action)
             expected[channel].append(action)
     for channel in channels:
@@ -167,7 +167,9 @@ async def test_a_version_conflict_changes_nothing(tmp_path: Path) -> None:
         await _games(one, range(1, 2))
         mover = await _mover(first, 1)
         results = await asyncio.gather(
-            one.act(1, mover, "step 1"), two.act(1, mover, "step 2"), return_exceptions=True
+            one.play.act(1, mover, "step 1"),
+            two.play.act(1, mover, "step 2"),
+            return_exceptions=True,
         )
         assert sum(isinstance(r, Outcome) for r in results) == 1
         [refused] = [r for r in results if isinstance(r, Refusal)]
@@ -183,7 +185,7 @@ async def test_a_version_conflict_changes_nothing(tmp_path: Path) -> None:
 async def test_locks_do_not_outlive_their_commands(service: GameService, count: int) -> None:
     """Refused commands in channels without a game leave nothing behind in memory."""
     results = await asyncio.gather(
-        *(service.act(9000 + c, PLAYERS[0], "step 1") for c in range(count)),
+        *(service.play.act(9000 + c, PLAYERS[0], "step 1") for c in range(count)),
         return_exceptions=True,
     )
     assert all(isinstance(r, Refusal) for r in results)

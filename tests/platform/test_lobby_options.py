@@ -21,10 +21,10 @@ REGISTRY = plugins.load_builtin_games()
 @pytest.fixture
 async def tikal(store: Store) -> GameService:
     service = GameService(store, REGISTRY, render=False)
-    await service.new_game(
+    await service.lobby.new_game(
         guild_id=GUILD, channel_id=CHANNEL, user=ALICE, game_type_name="tikal", seed=7
     )
-    await service.join(CHANNEL, BOB)
+    await service.lobby.join(CHANNEL, BOB)
     return service
 
 
@@ -37,13 +37,13 @@ async def _raw(service: GameService) -> tuple:
 async def _refused(service: GameService, key: str, *args: object, **kwargs: object) -> None:
     before = await _raw(service)
     with pytest.raises(Refusal) as refused:
-        await service.set_option(CHANNEL, *args, **kwargs)  # type: ignore[arg-type]
+        await service.lobby.set_option(CHANNEL, *args, **kwargs)  # type: ignore[arg-type]
     assert refused.value.text.key == key
     assert await _raw(service) == before
 
 
 async def test_the_host_changes_an_option_and_the_panel_follows(tikal: GameService) -> None:
-    outcome = await tikal.set_option(CHANNEL, ALICE, "mode", "auction")
+    outcome = await tikal.lobby.set_option(CHANNEL, ALICE, "mode", "auction")
     row = await tikal.store.latest_game_in(CHANNEL)
     assert row is not None and row.options["mode"] == "auction"
     assert outcome.lobby is not None and outcome.lobby.open and not outcome.lobby.post
@@ -51,14 +51,14 @@ async def test_the_host_changes_an_option_and_the_panel_follows(tikal: GameServi
     assert mode.current == "auction"
     lines = [line.render("ko") for line in outcome.lobby.lines]
     assert "· 변형: 경매" in lines
-    assert [line.render("en") for line in outcome.public] == [
+    assert [line.render("en") for line in outcome.news.lines] == [
         f"{ALICE.name} set Variant to auction."
     ]
-    status = await tikal.status(CHANNEL)
-    assert "· 변형: 경매" in [line.render("ko") for line in status.reply]
+    status = await tikal.reading.status(CHANNEL)
+    assert "· 변형: 경매" in [line.render("ko") for line in status.reply.lines]
     # the same value again: said, nothing stored
-    again = await tikal.set_option(CHANNEL, ALICE, "mode", "auction")
-    assert again.lobby is None and again.reply[0].key == "lobby.option_kept_reply"
+    again = await tikal.lobby.set_option(CHANNEL, ALICE, "mode", "auction")
+    assert again.lobby is None and again.reply.lines[0].key == "lobby.option_kept_reply"
 
 
 async def test_others_bad_values_and_started_games_are_refused(tikal: GameService) -> None:
@@ -70,30 +70,30 @@ async def test_others_bad_values_and_started_games_are_refused(tikal: GameServic
     row = await tikal.store.latest_game_in(CHANNEL)
     assert row is not None
     await _refused(tikal, "error.stale_button", ALICE, "mode", "auction", expected_game=row.id + 1)
-    await tikal.start(CHANNEL, ALICE)
+    await tikal.lobby.start(CHANNEL, ALICE)
     await _refused(tikal, "error.options_started", ALICE, "mode", "auction")
 
 
 async def test_player_limits_of_the_options_are_enforced_at_the_start(store: Store) -> None:
     service = GameService(store, REGISTRY, render=False)
-    await service.new_game(
+    await service.lobby.new_game(
         guild_id=GUILD, channel_id=CHANNEL, user=ALICE, game_type_name="tikal", seed=7
     )
-    await service.join(CHANNEL, BOB)
-    await service.join(CHANNEL, CAROL)
-    await service.set_option(CHANNEL, ALICE, "mode", "mini")  # Mini-Tikal: exactly 2
+    await service.lobby.join(CHANNEL, BOB)
+    await service.lobby.join(CHANNEL, CAROL)
+    await service.lobby.set_option(CHANNEL, ALICE, "mode", "mini")  # Mini-Tikal: exactly 2
     with pytest.raises(Refusal) as refused:
-        await service.start(CHANNEL, ALICE)
+        await service.lobby.start(CHANNEL, ALICE)
     assert refused.value.text.key == "error.too_many_players"
-    await service.leave(CHANNEL, CAROL)
-    started = await service.start(CHANNEL, ALICE)
+    await service.lobby.leave(CHANNEL, CAROL)
+    started = await service.lobby.start(CHANNEL, ALICE)
     assert started.lobby is not None and not started.lobby.open
 
 
 async def test_lobby_taps_name_their_game(tikal: GameService) -> None:
     row = await tikal.store.latest_game_in(CHANNEL)
     assert row is not None
-    for call in (tikal.join, tikal.leave, tikal.start):
+    for call in (tikal.lobby.join, tikal.lobby.leave, tikal.lobby.start):
         with pytest.raises(Refusal) as refused:
             await call(CHANNEL, Player(99, "zed"), expected_game=row.id + 1)
         assert refused.value.text.key == "error.stale_button"
@@ -130,7 +130,7 @@ async def test_the_lobby_says_how_many_players_without_a_range_of_one(
     store: Store, mode: str, said: str
 ) -> None:
     service = GameService(store, REGISTRY, render=False)
-    opened = await service.new_game(
+    opened = await service.lobby.new_game(
         guild_id=GUILD,
         channel_id=CHANNEL,
         user=ALICE,
@@ -138,5 +138,5 @@ async def test_the_lobby_says_how_many_players_without_a_range_of_one(
         options={"mode": mode},
         seed=7,
     )
-    text = "\n".join(line.render("en") for line in opened.public)
+    text = "\n".join(line.render("en") for line in opened.news.lines)
     assert f" for {said}." in text and "2–2" not in text, text

@@ -108,12 +108,12 @@ async def test_open_games_are_counted_from_the_store_at_each_scrape(
         metrics.watch_open_games(store, asyncio.get_running_loop())
         key = ("ziggurat_open_games", (("game_type", "oracle"), ("status", "lobby")))
         assert key not in await scrape(served)
-        await service.new_game(
+        await service.lobby.new_game(
             guild_id=GUILD, channel_id=CHANNEL, user=ALICE, game_type_name="oracle"
         )
         assert (await scrape(served))[key] == 1
-        await service.join(CHANNEL, BOB)
-        await service.start(CHANNEL, ALICE)
+        await service.lobby.join(CHANNEL, BOB)
+        await service.lobby.start(CHANNEL, ALICE)
         samples = await scrape(served)
         assert key not in samples
         assert (
@@ -153,17 +153,17 @@ async def test_the_clock_counts_each_fired_timer_by_kind_and_lateness(
     robot = GameType(engine=robots.ORACLE, render_public=ORACLE.render_public)
     registry = {**games.REGISTRY, robots.ORACLE.name: robot}
     table = GameService(store, registry, clock=lambda: now, render=False, computer_pause=0.0)
-    await table.new_game(
+    await table.lobby.new_game(
         guild_id=GUILD, channel_id=CHANNEL, user=ALICE, game_type_name=robots.ORACLE.name, seed=7
     )
-    await table.add_computer(CHANNEL, ALICE, "easy")
-    await table.start(CHANNEL, ALICE)
+    await table.lobby.add_computer(CHANNEL, ALICE, "easy")
+    await table.lobby.start(CHANNEL, ALICE)
     game = await channel_row(store)
     await store.replace_timers(game.id, "reminder", now - 5)
     assert {t.kind for t in await store.due_timers(now)} == {"computer", "reminder"}
     before = await scrape(served)
     assert before[("ziggurat_timer_lateness_seconds_count", ())] == 0
-    fired = await table.fire_due_timers()
+    fired = await table.timers.fire_due_timers()
     assert fired and not await store.due_timers(now)
     samples = await scrape(served)
     fired_total = {

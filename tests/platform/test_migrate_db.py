@@ -30,19 +30,19 @@ ANN, BO = Player(201, "Ann"), Player(202, "Bo")
 
 async def _play(service: GameService, channel: int, game: str, steps: int, **options: str) -> None:
     rng = random.Random(channel)
-    await service.new_game(
+    await service.lobby.new_game(
         guild_id=1, channel_id=channel, user=ANN, game_type_name=game, options=options, seed=7
     )
-    await service.join(channel, BO)
-    await service.start(channel, ANN)
+    await service.lobby.join(channel, BO)
+    await service.lobby.start(channel, ANN)
     for _ in range(steps):
         for player in (ANN, BO):
-            legal = await service.legal_actions(channel, player)
+            legal = await service.reading.legal_actions(channel, player)
             if legal:
-                await service.act(channel, player, str(rng.choice(legal)))
+                await service.play.act(channel, player, str(rng.choice(legal)))
                 if rng.random() < 0.2:
                     with contextlib.suppress(Refusal):
-                        await service.undo(channel, player)
+                        await service.play.undo(channel, player)
                 break
 
 
@@ -53,8 +53,8 @@ async def _make_source(path: Path) -> dict[int, tuple[object, ...]]:
         service = GameService(store, REGISTRY, render=False)
         await _play(service, 1, "tigris", 25, clock="1d")
         await _play(service, 2, "tikal", 12, mode="mini")
-        await service.abandon(2, ANN, can_manage_channel=True, confirmed=True)
-        await service.new_game(guild_id=1, channel_id=3, user=BO, game_type_name="temple")
+        await service.lobby.abandon(2, ANN, can_manage_channel=True, confirmed=True)
+        await service.lobby.new_game(guild_id=1, channel_id=3, user=BO, game_type_name="temple")
         await store.set_notify(ANN.id, "dm")
         await store.mark_dms_closed(BO.id)
         await store.note_dm_announcement(BO.id, 1)
@@ -62,16 +62,18 @@ async def _make_source(path: Path) -> dict[int, tuple[object, ...]]:
         await store.add_timer(5.0, "sweep", None, {"why": "a timer of no game"})
         # a game with a computer seat: its level, its moves in the log, its move timer
         table = GameService(store, REGISTRY, render=False, computer_pause=0.0)
-        await table.new_game(guild_id=1, channel_id=5, user=ANN, game_type_name="tigris", seed=3)
-        await table.add_computer(5, ANN, "easy")
-        await table.start(5, ANN)
+        await table.lobby.new_game(
+            guild_id=1, channel_id=5, user=ANN, game_type_name="tigris", seed=3
+        )
+        await table.lobby.add_computer(5, ANN, "easy")
+        await table.lobby.start(5, ANN)
         rng = random.Random(5)
         for _ in range(6):
-            await table.fire_due_timers()
+            await table.timers.fire_due_timers()
             with contextlib.suppress(Refusal):
-                legal = await table.legal_actions(5, ANN)
+                legal = await table.reading.legal_actions(5, ANN)
                 if legal:
-                    await table.act(5, ANN, str(rng.choice(legal)))
+                    await table.play.act(5, ANN, str(rng.choice(legal)))
         computer = await store.get_game(4)
         assert computer is not None
         assert sorted(str(seat.computer) for seat in computer.seats) == ["None", "easy"]
@@ -129,7 +131,9 @@ def test_every_row_is_copied_verified_and_the_copy_plays_on(
                 assert await store.message(1, "tally") == (1, 99)
                 service = GameService(store, REGISTRY, render=False)
                 # the copied game plays on, and new rows continue after the copied ids
-                legal = await service.legal_actions(1, ANN) or await service.legal_actions(1, BO)
+                legal = await service.reading.legal_actions(
+                    1, ANN
+                ) or await service.reading.legal_actions(1, BO)
                 assert legal
                 lobby = await store.create_game(
                     guild_id=1,

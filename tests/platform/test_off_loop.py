@@ -47,7 +47,7 @@ async def test_steps_and_timeouts_apply_off_the_event_loop(tmp_path: Path) -> No
     store = await Store.open(tmp_path / "ziggurat.db")
     try:
         service = GameService(store, registry, render=False)
-        await service.new_game(
+        await service.lobby.new_game(
             guild_id=GUILD,
             channel_id=CHANNEL,
             user=ALICE,
@@ -55,13 +55,13 @@ async def test_steps_and_timeouts_apply_off_the_event_loop(tmp_path: Path) -> No
             options={"deadline": "1h"},
             seed=5,
         )
-        await service.join(CHANNEL, BOB)
-        await service.start(CHANNEL, ALICE)
-        action = (await service.legal_actions(CHANNEL, ALICE))[0]
-        await service.act(CHANNEL, ALICE, str(action))
+        await service.lobby.join(CHANNEL, BOB)
+        await service.lobby.start(CHANNEL, ALICE)
+        action = (await service.reading.legal_actions(CHANNEL, ALICE))[0]
+        await service.play.act(CHANNEL, ALICE, str(action))
         stepped = len(engine.threads)
         [deadline] = [t for t in await store.timers() if t.kind == "deadline"]
-        assert await service.fire_due_timers(deadline.due_at + 1)  # Bob times out
+        assert await service.timers.fire_due_timers(deadline.due_at + 1)  # Bob times out
     finally:
         await store.close()
     loop_thread = threading.current_thread()
@@ -75,19 +75,19 @@ async def test_a_computer_seats_moves_apply_off_the_event_loop(tmp_path: Path) -
     store = await Store.open(tmp_path / "ziggurat.db")
     try:
         service = GameService(store, registry, render=False, computer_pause=0.0)
-        await service.new_game(
+        await service.lobby.new_game(
             guild_id=GUILD,
             channel_id=CHANNEL,
             user=ALICE,
             game_type_name=robots.ORACLE.name,
             seed=5,
         )
-        await service.add_computer(CHANNEL, ALICE, "easy")
-        await service.start(CHANNEL, ALICE)
+        await service.lobby.add_computer(CHANNEL, ALICE, "easy")
+        await service.lobby.start(CHANNEL, ALICE)
         row = await store.open_game_in(CHANNEL)
         assert row is not None
         engine.threads.clear()
-        assert await service.fire_due_timers()  # the computer seat plays its card
+        assert await service.timers.fire_due_timers()  # the computer seat plays its card
         moves = [m for m in await store.moves(row.id) if m.kind == "computer"]
     finally:
         await store.close()

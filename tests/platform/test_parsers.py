@@ -13,7 +13,7 @@ from hypothesis import HealthCheck, given, settings
 from hypothesis import strategies as st
 
 from bot import games, plugins
-from bot.discord.cogs.games import notation
+from bot.discord.cogs.games import option_word
 from bot.games.base import GameEngine, RuleError
 
 plugins.load_builtin_games()
@@ -47,7 +47,7 @@ def test_arbitrary_slash_options_are_an_action_or_a_refusal(name, game_type, dat
     engine = game_type.engine
     for verb in engine.verbs.verbs.values():
         values = {p.name: data.draw(WORDS) for p in verb.params}
-        _parse(engine, notation(verb, values))
+        _parse(engine, verb.spell(option_word(values[p.name]) for p in verb.params))
 
 
 @pytest.mark.slow_except(

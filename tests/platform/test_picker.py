@@ -1,7 +1,7 @@
 """The move picker through the service: both ways exact, its limits, what plays on a tap.
 
 For random positions of every game and mode, the picker each seat that may
-act reaches by taps (:meth:`GameService.tap`) offers exactly that seat's
+act reaches by taps (:meth:`~bot.service.tapping.Tapping.tap`) offers exactly that seat's
 legal actions, one per step (actions the engine calls the same step, a Tikal
 hex turned to the same stones, count once): every step it offers is legal,
 and every legal action can be picked — a lightning layout (never suggested:
@@ -66,7 +66,7 @@ async def _picker_matches_legal_actions(
         seat = seat_row.seat
         if not engine.may_act(state, seat):
             with pytest.raises(Refusal):
-                await service.tap(CHANNEL, player)
+                await service.tapping.tap(CHANNEL, player)
             continue
         legal = {str(a) for a in engine.legal_actions(state, seat)}
         if not legal:
@@ -111,9 +111,9 @@ async def test_the_picker_reaches_exactly_the_legal_actions(
         seat_row = row.seats[chooser.choice(awaited)]
         player = next((p for p in seated if p.id == seat_row.user_id), None)
         assert player is not None, (seat_row, awaited, row.status)
-        legal = await service.legal_actions(CHANNEL, player)
+        legal = await service.reading.legal_actions(CHANNEL, player)
         try:
-            await service.act(CHANNEL, player, str(chooser.choice(legal)))
+            await service.play.act(CHANNEL, player, str(chooser.choice(legal)))
         except Refusal:
             continue
     assert walked >= 1
@@ -157,7 +157,7 @@ async def test_a_step_that_can_be_undone_plays_on_the_tap_and_no_other_unawares(
         awaited = sorted(engine.waiting_for(state))
         seat = rng.choice(awaited)
         player = next(p for p in seated if p.id == row.seats[seat].user_id)
-        answer = await service.tap(CHANNEL, player)
+        answer = await service.tapping.tap(CHANNEL, player)
         menu = answer.menu
         while menu is not None:
             table = engine.verbs
@@ -166,13 +166,13 @@ async def test_a_step_that_can_be_undone_plays_on_the_tap_and_no_other_unawares(
             options = [o for o in options if o.path] or options
             option = rng.choice(options)
             if len(option.path) != 1 + len(table[option.path[0]].params) and option.token != END:
-                answer = await service.tap(CHANNEL, player, menu.token, [option.token])
+                answer = await service.tapping.tap(CHANNEL, player, menu.token, [option.token])
                 assert answer.outcome is None
                 menu = answer.menu
                 continue
             action = engine.parse_action(next(n for n, o in steps.items() if o is option))
             why = judged(engine, engine.load_state(row.state), seat, action)
-            answer = await service.tap(CHANNEL, player, menu.token, [option.token])
+            answer = await service.tapping.tap(CHANNEL, player, menu.token, [option.token])
             if answer.outcome is None:  # a confirmation
                 assert not option.plays and why is not None, (option, why)
                 assert answer.menu is not None
@@ -181,7 +181,9 @@ async def test_a_step_that_can_be_undone_plays_on_the_tap_and_no_other_unawares(
                     action
                 )
                 confirmations += 1
-                answer = await service.tap(CHANNEL, player, answer.menu.token, [confirm.token])
+                answer = await service.tapping.tap(
+                    CHANNEL, player, answer.menu.token, [confirm.token]
+                )
                 assert answer.outcome is not None
             else:  # played on the tap: it could be taken back, or its option said not
                 assert option.plays or why is None, (option, why)
@@ -204,16 +206,16 @@ async def test_a_tap_plays_a_step_and_a_stale_one_gets_a_fresh_menu(store: Store
     (seat,) = engine.waiting_for(engine.load_state(row.state))
     mover, other = (ALICE, BOB) if row.seats[seat].user_id == ALICE.id else (BOB, ALICE)
     with pytest.raises(Refusal) as refused:
-        await service.tap(CHANNEL, other)
+        await service.tapping.tap(CHANNEL, other)
     assert refused.value.text.key == "error.not_your_turn"
     with pytest.raises(Refusal) as refused:
-        await service.tap(CHANNEL, MALLORY)
+        await service.tapping.tap(CHANNEL, MALLORY)
     assert refused.value.text.key == "error.not_in_game"
-    answer = await service.tap(CHANNEL, mover)
+    answer = await service.tapping.tap(CHANNEL, mover)
     first = answer.menu
     assert first is not None
     # an Undo with nothing of theirs to take back: said, with the menu again
-    undone = await service.tap(CHANNEL, mover, f"{row.version}u", ["u"])
+    undone = await service.tapping.tap(CHANNEL, mover, f"{row.version}u", ["u"])
     assert [t.key for t in undone.lines] == ["error.nothing_to_undo"] and undone.menu is not None
     assert (await channel_row(store)).version == row.version
     taps = 0
@@ -221,12 +223,12 @@ async def test_a_tap_plays_a_step_and_a_stale_one_gets_a_fresh_menu(store: Store
         assert answer.menu is not None
         taps += 1
         option = answer.menu.options[0]
-        answer = await service.tap(CHANNEL, mover, answer.menu.token, [option.token])
+        answer = await service.tapping.tap(CHANNEL, mover, answer.menu.token, [option.token])
     assert 1 <= taps <= 3
     after = await channel_row(store)
     assert after.version > row.version
     # the game moved on: a fresh menu, with a word saying why
-    answer = await service.tap(CHANNEL, mover, first.token, [first.options[0].token])
+    answer = await service.tapping.tap(CHANNEL, mover, first.token, [first.options[0].token])
     assert answer.outcome is None
     assert [t.key for t in answer.lines] in (["picker.stale_fresh"],)
     assert (await channel_row(store)).version == after.version
@@ -235,7 +237,7 @@ async def test_a_tap_plays_a_step_and_a_stale_one_gets_a_fresh_menu(store: Store
         (answer.menu.token if answer.menu else "", ["99"], "picker.bad_choice"),
         (answer.menu.token if answer.menu else "", [], "picker.bad_choice"),
     ):
-        fresh = await service.tap(CHANNEL, mover, token, picked)
+        fresh = await service.tapping.tap(CHANNEL, mover, token, picked)
         assert [t.key for t in fresh.lines] == [key] and fresh.menu is not None
     assert (await channel_row(store)).version == after.version
 

@@ -55,9 +55,9 @@ async def _racing(store: Store, seed: int, count: int = 2) -> tuple[GameService,
         awaited = sorted(TEMPLE.waiting_for(state))
         seat_row = row.seats[chooser.choice(awaited)]
         player = next(p for p in seated if p.id == seat_row.user_id)
-        legal = await service.legal_actions(CHANNEL, player)
+        legal = await service.reading.legal_actions(CHANNEL, player)
         try:
-            await service.act(CHANNEL, player, str(chooser.choice(legal)))
+            await service.play.act(CHANNEL, player, str(chooser.choice(legal)))
         except Refusal:
             continue
     raise AssertionError(f"seed {seed}: no race in {STEPS} steps")
@@ -98,7 +98,7 @@ async def test_a_layout_tapped_brick_by_brick_wins_the_race(store: Store) -> Non
     player = await _player(store, seat)
     layout = suggested_layout(state, seat)
     assert layout is not None
-    answer = await service.tap(CHANNEL, player)
+    answer = await service.tapping.tap(CHANNEL, player)
     menu = answer.menu
     assert menu is not None
     # the layout opens at once, one select per brick length, "Give up the race" beside it
@@ -116,7 +116,7 @@ async def test_a_layout_tapped_brick_by_brick_wins_the_race(store: Store) -> Non
         so_far = bricks_name(layout[:number]).render("en") if number else "—"
         assert title.startswith("Lightning temple so far: " + so_far), title
         option = _adding(menu, laid)[brick.notation()]
-        answer = await service.tap(CHANNEL, player, menu.token, [option.token])
+        answer = await service.tapping.tap(CHANNEL, player, menu.token, [option.token])
         taps += 1
         assert answer.outcome is None
         menu = answer.menu
@@ -129,7 +129,7 @@ async def test_a_layout_tapped_brick_by_brick_wins_the_race(store: Store) -> Non
     assert submit is not None and submit.plays
     for lang in ("zh", "zh-TW", "ko"):
         assert submit.label.render(lang) != "Submit"
-    answer = await service.tap(CHANNEL, player, menu.token, [submit.token])
+    answer = await service.tapping.tap(CHANNEL, player, menu.token, [submit.token])
     taps += 1
     assert answer.outcome is not None
     after = TEMPLE.load_state((await channel_row(store)).state)
@@ -141,17 +141,17 @@ async def test_a_race_won_meanwhile_refuses_the_tapped_layout(store: Store) -> N
     service, state = await _racing(store, 1)
     first, second = sorted(TEMPLE.waiting_for(state))
     late = await _player(store, second)
-    opened = await service.tap(CHANNEL, late)
+    opened = await service.tapping.tap(CHANNEL, late)
     assert opened.menu is not None
     winning = suggested_layout(state, first)
     assert winning is not None
-    await service.act(
+    await service.play.act(
         CHANNEL, await _player(store, first), "lightning " + " ".join(b.notation() for b in winning)
     )
     before = await channel_row(store)
     option = opened.menu.options[0]
     try:
-        answer = await service.tap(CHANNEL, late, opened.menu.token, [option.token])
+        answer = await service.tapping.tap(CHANNEL, late, opened.menu.token, [option.token])
     except Refusal as refused:
         assert refused.text.key == "error.not_your_turn"
     else:
@@ -163,19 +163,19 @@ async def test_remove_the_last_brick_and_a_skipped_seat(store: Store) -> None:
     service, state = await _racing(store, 1)
     seat, other = sorted(TEMPLE.waiting_for(state))
     player = await _player(store, seat)
-    first = (await service.tap(CHANNEL, player)).menu
+    first = (await service.tapping.tap(CHANNEL, player)).menu
     assert first is not None
     option = first.options[0]
-    one = (await service.tap(CHANNEL, player, first.token, [option.token])).menu
+    one = (await service.tapping.tap(CHANNEL, player, first.token, [option.token])).menu
     assert one is not None and len(_items(option)) == 1
     remove = _control(one, "Remove last brick")
     assert remove is not None and _items(remove) == []
     assert _control(one, "Submit") is None
-    back = (await service.tap(CHANNEL, player, one.token, [remove.token])).menu
+    back = (await service.tapping.tap(CHANNEL, player, one.token, [remove.token])).menu
     assert back is not None and back.title == first.title
-    await service.act(CHANNEL, await _player(store, other), "skip")
+    await service.play.act(CHANNEL, await _player(store, other), "skip")
     # another seat giving up leaves this seat's choices as they were
-    again = (await service.tap(CHANNEL, player, back.token, [option.token])).menu
+    again = (await service.tapping.tap(CHANNEL, player, back.token, [option.token])).menu
     assert again is not None and _control(again, "Remove last brick") is not None
 
 
@@ -224,7 +224,7 @@ async def test_every_offered_brick_keeps_the_layout_legal(
     for seat in sorted(TEMPLE.waiting_for(state)):
         player = await _player(store, seat)
         legal_so_far = _legal_so_far(state, seat)
-        menu = (await service.tap(CHANNEL, player)).menu
+        menu = (await service.tapping.tap(CHANNEL, player)).menu
         laid: list[str] = []
         for _ in range(30):
             assert menu is not None
@@ -247,7 +247,7 @@ async def test_every_offered_brick_keeps_the_layout_legal(
                 option = remove
             else:
                 break
-            answer = await service.tap(CHANNEL, player, menu.token, [option.token])
+            answer = await service.tapping.tap(CHANNEL, player, menu.token, [option.token])
             assert answer.outcome is None
             menu = answer.menu
             laid = _items(option) if not option.within else laid
@@ -264,13 +264,13 @@ async def test_every_offered_brick_keeps_the_layout_legal(
 
 async def tap_layout(service: GameService, player: Player, items: list[str]) -> tuple[Menu, int]:
     """Tap ``items`` into the seat's layout from its first menu: the last menu, and taps."""
-    menu = (await service.tap(CHANNEL, player)).menu
+    menu = (await service.tapping.tap(CHANNEL, player)).menu
     taps = 0
     laid: list[str] = []
     for item in items:
         assert menu is not None
         option = _adding(menu, laid)[item]
-        menu = (await service.tap(CHANNEL, player, menu.token, [option.token])).menu
+        menu = (await service.tapping.tap(CHANNEL, player, menu.token, [option.token])).menu
         taps += 1
         laid.append(item)
     assert menu is not None

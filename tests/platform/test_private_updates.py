@@ -6,7 +6,7 @@ from __future__ import annotations
 from pathlib import Path
 
 from bot import games, plugins
-from bot.service import GameService, Player
+from bot.service import GameService, News, Player
 from bot.store import Store
 
 ANN, BO = Player(4101, "Ann"), Player(4102, "Bo")
@@ -27,16 +27,16 @@ async def _temple(tmp_path: Path) -> tuple[GameService, Store]:
     plugins.load_builtin_games()
     store = await Store.open(tmp_path / "temple.db")
     service = GameService(store, games.REGISTRY, clock=CLOCK, render=False)
-    await service.new_game(
+    await service.lobby.new_game(
         guild_id=GUILD, channel_id=CHANNEL, user=ANN, game_type_name="temple", seed=3
     )
-    await service.join(CHANNEL, BO)
-    await service.start(CHANNEL, ANN)
+    await service.lobby.join(CHANNEL, BO)
+    await service.lobby.start(CHANNEL, ANN)
     return service, store
 
 
 async def _first_place(service: GameService, player: Player) -> str:
-    actions = await service.legal_actions(CHANNEL, player)
+    actions = await service.reading.legal_actions(CHANNEL, player)
     return next(str(a) for a in actions if str(a).startswith("place"))
 
 
@@ -45,13 +45,13 @@ async def test_a_reveal_sends_no_private_image_when_nothing_private_changed(
 ) -> None:
     service, store = await _temple(tmp_path)
     try:
-        sealed = await service.act(CHANNEL, ANN, await _first_place(service, ANN))
+        sealed = await service.play.act(CHANNEL, ANN, await _first_place(service, ANN))
         assert sealed.private == []  # Ann's own preview is her answer; Bo's view is unchanged
-        revealed = await service.act(CHANNEL, BO, "pass")
+        revealed = await service.play.act(CHANNEL, BO, "pass")
         assert revealed.has_public
         # Ann's sealed move was revealed to everyone and Bo passed: nothing private is new
         assert revealed.private == []
-        texts = [line.render("en") for line in revealed.reply]
+        texts = [line.render("en") for line in revealed.reply.lines]
         assert not any("change it until" in text for text in texts)  # round 1 is over
     finally:
         await store.close()
@@ -62,13 +62,13 @@ async def test_a_timed_out_seat_is_not_told_it_may_change_a_revealed_move(
 ) -> None:
     service, store = await _temple(tmp_path)
     try:
-        await service.act(CHANNEL, ANN, await _first_place(service, ANN))
+        await service.play.act(CHANNEL, ANN, await _first_place(service, ANN))
         row = await store.latest_game_in(CHANNEL)
         assert row is not None
         timers = [t for t in await store.timers(row.id) if t.kind == "deadline"]
         CLOCK.now = max(t.due_at for t in timers) + 1
-        fired = await service.fire_due_timers()
-        lines = [line.render("en") for outcome in fired for line in outcome.public]
+        fired = await service.timers.fire_due_timers()
+        lines = [line.render("en") for outcome in fired for line in (outcome.news or News()).lines]
         assert any("ran out of time" in line for line in lines)
         assert "Ann sealed a move." in lines  # her own step, pending until the hand-off
         assert "Bo sealed a move." not in lines  # the timeout line says what Bo did

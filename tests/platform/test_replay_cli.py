@@ -29,7 +29,7 @@ async def exported(store: Store, tmp_path: Path) -> tuple[Path, list[bytes]]:
     players = (ALICE, BOB, CAROL)
     played = await start_game(service, CHANNEL, "oracle", players, seed=11)
     await play_out(service, CHANNEL, players, random.Random(11), clock, played)
-    export = await service.export(CHANNEL)
+    export = await service.after.export(CHANNEL)
     path = tmp_path / export.record_name
     path.write_bytes(export.record)
     return path, played.boards

@@ -99,7 +99,7 @@ async def play_randomly(
                 if not legal:
                     continue
                 try:
-                    await service.act(CHANNEL, player, rng.choice(legal))
+                    await service.play.act(CHANNEL, player, rng.choice(legal))
                 except Refusal as refusal:
                     assert resigned or refusal.text.key != "error.resigned_seat"
                 else:
@@ -107,7 +107,7 @@ async def play_randomly(
             elif op == "undo":
                 seat = rng.choice(seats)
                 try:
-                    await service.undo(CHANNEL, players[seat.seat])
+                    await service.play.undo(CHANNEL, players[seat.seat])
                 except Refusal:
                     pass
                 else:
@@ -116,28 +116,28 @@ async def play_randomly(
                 timers = [t for t in await store.timers(row.id) if t.kind != "reminder"]
                 if timers:
                     clock.now = max(clock.now, min(t.due_at for t in timers))
-                    await service.fire_due_timers()
+                    await service.timers.fire_due_timers()
             elif op == "resign":
                 seat = rng.choice(seats)
                 playing = [s for s in seats if s.status != RESIGNED]
                 if len(playing) > 1:
                     try:
-                        await service.resign(CHANNEL, players[seat.seat], confirmed=True)
+                        await service.seats.resign(CHANNEL, players[seat.seat], confirmed=True)
                     except Refusal:
                         assert seat.status == RESIGNED
             elif op == "auto":
                 seat = rng.choice(seats)
-                await service.auto(CHANNEL, players[seat.seat], on=rng.random() < 0.7)
+                await service.seats.auto(CHANNEL, players[seat.seat], on=rng.random() < 0.7)
             elif op == "replace" and newcomers:
                 seat = rng.choice(seats)
                 host = players[0]
-                await service.replace(
+                await service.seats.replace(
                     CHANNEL, host, seat.user_id, newcomers.pop(), can_manage_channel=True
                 )
             elif op == "back":
                 seat = rng.choice(seats)
                 with contextlib.suppress(Refusal):  # not absent: refused, nothing changes
-                    await service.back(CHANNEL, players[seat.seat])
+                    await service.seats.back(CHANNEL, players[seat.seat])
         await check_log_replays(store)
     finally:
         await store.close()
@@ -167,27 +167,27 @@ async def test_a_resigned_seat_cannot_undo_what_the_table_played_for_it(store: S
     row = await channel_row(store)
     ann = players[_awaited(row)]
     bo = next(p for p in players.values() if p != ann)
-    await service.resign(CHANNEL, bo, confirmed=True)
+    await service.seats.resign(CHANNEL, bo, confirmed=True)
     engine = games.REGISTRY["tigris"].engine
     for _ in range(2):
         row = await channel_row(store)
         state = engine.load_state(row.state)
-        await service.act(CHANNEL, ann, str(engine.legal_actions(state, _awaited(row))[0]))
+        await service.play.act(CHANNEL, ann, str(engine.legal_actions(state, _awaited(row))[0]))
     row = await check_log_replays(store)
     log = await store.moves(row.id)
     assert [m.kind for m in log][-2:] == ["move", "auto"]  # the table played Bo's turn
     assert players[log[-1].seat] == bo
     assert players[_awaited(row)] == ann  # and the turn came back to Ann
     with pytest.raises(Refusal) as undo:
-        await service.undo(CHANNEL, bo)
+        await service.play.undo(CHANNEL, bo)
     assert undo.value.text.key == "error.resigned_seat"
     row = await channel_row(store)
     legal = engine.legal_actions(engine.load_state(row.state), _awaited(row))
     with pytest.raises(Refusal) as step:
-        await service.act(CHANNEL, bo, str(legal[0]))
+        await service.play.act(CHANNEL, bo, str(legal[0]))
     assert step.value.text.key == "error.resigned_seat"
     with pytest.raises(Refusal) as own:
-        await service.undo(CHANNEL, ann)
+        await service.play.undo(CHANNEL, ann)
     assert own.value.text.key == "error.nothing_to_undo"
     assert (await check_log_replays(store)).version == row.version
 
@@ -199,7 +199,7 @@ async def test_an_automatic_answer_is_a_checkpoint_for_everyone(store: Store) ->
     turn comes back to Ann: Bo cannot take the answer back and re-decide the revolt."""
     service, players = await _tigris(store, seed=0)
     bo_seat = next(seat for seat, p in players.items() if p == BOB)
-    await service.auto(CHANNEL, BOB, on=True)
+    await service.seats.auto(CHANNEL, BOB, on=True)
     engine = games.REGISTRY["tigris"].engine
     rng = random.Random(0)
     answered = False
@@ -207,7 +207,7 @@ async def test_an_automatic_answer_is_a_checkpoint_for_everyone(store: Store) ->
         row = await channel_row(store)
         seat = _awaited(row)
         legal = [str(a) for a in engine.legal_actions(engine.load_state(row.state), seat)]
-        await service.act(CHANNEL, players[seat], rng.choice(legal))
+        await service.play.act(CHANNEL, players[seat], rng.choice(legal))
         played = await store.moves(row.id, after=row.last_seq)
         after = await channel_row(store)
         answered = (
@@ -216,7 +216,7 @@ async def test_an_automatic_answer_is_a_checkpoint_for_everyone(store: Store) ->
         assert after.last_seq < 400, "the position was not reached"
     assert played[-1].seat == bo_seat and played[-1].action.startswith("support")
     with pytest.raises(Refusal) as undo:
-        await service.undo(CHANNEL, BOB)
+        await service.play.undo(CHANNEL, BOB)
     assert undo.value.text.key in ("error.nothing_to_undo", "error.undo_not_yours")
     await check_log_replays(store)
 

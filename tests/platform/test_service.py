@@ -19,7 +19,7 @@ ENGINE = games.REGISTRY["oracle"].engine
 
 
 async def _lobby(service: GameService, *players: Player, **options: str) -> Outcome:
-    outcome = await service.new_game(
+    outcome = await service.lobby.new_game(
         guild_id=GUILD,
         channel_id=CHANNEL,
         user=players[0],
@@ -28,13 +28,13 @@ async def _lobby(service: GameService, *players: Player, **options: str) -> Outc
         seed=42,
     )
     for player in players[1:]:
-        await service.join(CHANNEL, player)
+        await service.lobby.join(CHANNEL, player)
     return outcome
 
 
 async def _started(service: GameService, *players: Player) -> Outcome:
     await _lobby(service, *players)
-    return await service.start(CHANNEL, players[0])
+    return await service.lobby.start(CHANNEL, players[0])
 
 
 def _refusal_key(excinfo: pytest.ExceptionInfo[Refusal]) -> str:
@@ -50,13 +50,13 @@ async def _snapshot(store: Store) -> tuple:
 @BOTH_BACKENDS
 async def test_start_shows_seat_order_colours_and_pings_everyone(service: GameService) -> None:
     outcome = await _started(service, ALICE, BOB, CAROL)
-    seat_lines = [line for line in outcome.public if line.key == "lobby.seat_line"]
+    seat_lines = [line for line in outcome.news.lines if line.key == "lobby.seat_line"]
     assert len(seat_lines) == 3
     assert {line.params["player"] for line in seat_lines} == {"Alice", "Bob", "Carol"}
     colours = {line.params["colour"].render("en") for line in seat_lines}
     assert colours == {"amber", "purple", "teal"}  # words, not hex codes
-    assert sorted(outcome.ping) == [ALICE.id, BOB.id, CAROL.id]  # simultaneous first round
-    assert Image.open(io.BytesIO(outcome.board)).format == "PNG"
+    assert sorted(outcome.news.ping) == [ALICE.id, BOB.id, CAROL.id]  # simultaneous first round
+    assert Image.open(io.BytesIO(outcome.news.board)).format == "PNG"
     # everyone receives their private hand at the start
     assert sorted(p.user_id for p in outcome.private) == [ALICE.id, BOB.id, CAROL.id]
 
@@ -77,39 +77,45 @@ async def test_full_game_reaches_a_ranking(service: GameService, store: Store) -
     moves = 0
     while not outcome.finished:
         player = people[chooser.choice(await _awaited(service))]
-        action = chooser.choice(await service.legal_actions(CHANNEL, player))
-        outcome = await service.act(CHANNEL, player, str(action))
+        action = chooser.choice(await service.reading.legal_actions(CHANNEL, player))
+        outcome = await service.play.act(CHANNEL, player, str(action))
         moves += 1
     assert moves == 3 * 4  # three rounds: three plays and a claim each
-    assert outcome.ping == []
-    assert outcome.public[-1].key == "game.ranking_line"
+    assert outcome.news.ping == []
+    assert outcome.news.lines[-1].key == "game.ranking_line"
     game = await store.latest_game_in(CHANNEL)
     assert game is not None and game.status == "finished"
     assert len(await store.moves(game.id)) == moves
     assert await store.timers(game.id) == []  # no reminder for a finished game
-    status = await service.status(CHANNEL)
-    assert status.reply[-1].key == "game.final_ranking"
+    status = await service.reading.status(CHANNEL)
+    assert status.reply.lines[-1].key == "game.final_ranking"
     # the channel is free again
-    await service.new_game(guild_id=GUILD, channel_id=CHANNEL, user=BOB, game_type_name="oracle")
+    await service.lobby.new_game(
+        guild_id=GUILD, channel_id=CHANNEL, user=BOB, game_type_name="oracle"
+    )
 
 
 @BOTH_BACKENDS
 async def test_hidden_card_is_not_announced_publicly(service: GameService) -> None:
     await _started(service, ALICE, BOB)
     hand = ENGINE.private_view(await _state(service), await _seat(service, ALICE))["hand"]
-    outcome = await service.act(CHANNEL, ALICE, f"play {hand[0]}")
-    assert outcome.public == [] and outcome.board is None and outcome.ping == []  # sealed
-    assert any(line.key == "oracle.event.you_played" for line in outcome.reply)
+    outcome = await service.play.act(CHANNEL, ALICE, f"play {hand[0]}")
+    assert outcome.news is None  # sealed
+    assert any(line.key == "oracle.event.you_played" for line in outcome.reply.lines)
     assert all(p.user_id == ALICE.id for p in outcome.private)
-    assert (await service.log_lines(CHANNEL, 5)).reply[0].key == "log.empty"  # not yet public
+    assert (await service.reading.log_lines(CHANNEL, 5)).reply.lines[
+        0
+    ].key == "log.empty"  # not yet public
     bob_hand = ENGINE.private_view(await _state(service), await _seat(service, BOB))["hand"]
-    reveal = await service.act(CHANNEL, BOB, f"play {bob_hand[0]}")
-    public_text = " ".join(t("en", line.key, **line.params) for line in reveal.public)
+    reveal = await service.play.act(CHANNEL, BOB, f"play {bob_hand[0]}")
+    public_text = " ".join(t("en", line.key, **line.params) for line in reveal.news.lines)
     assert "Alice played a hidden card" in public_text
     assert f"play {hand[0]}" not in public_text
-    log = await service.log_lines(CHANNEL, 5)
+    log = await service.reading.log_lines(CHANNEL, 5)
     # the cards stay hidden in the log: the verb's label alone
-    assert [line.params["action"].render("en") for line in log.reply[1:]] == ["Play a card"] * 2
+    assert [line.params["action"].render("en") for line in log.reply.lines[1:]] == [
+        "Play a card"
+    ] * 2
 
 
 async def _state(service: GameService):
@@ -138,33 +144,33 @@ async def test_public_view_ignores_hidden_data(service: GameService) -> None:
 @pytest.mark.parametrize(
     "attempt, key",
     [
-        (lambda s: s.act(CHANNEL, MALLORY, "play 1"), "error.not_in_game"),
-        (lambda s: s.act(CHANNEL, ALICE, "dance"), "oracle.error.bad_notation"),
-        (lambda s: s.act(CHANNEL, ALICE, "play 9"), "oracle.error.no_such_card"),
-        (lambda s: s.act(CHANNEL, ALICE, "claim"), "oracle.error.nothing_to_choose"),
-        (lambda s: s.act(CHANNEL + 1, ALICE, "play 1"), "error.no_game"),
-        (lambda s: s.join(CHANNEL, DAVE), "error.already_started"),
-        (lambda s: s.leave(CHANNEL, BOB), "error.leave_started"),
-        (lambda s: s.start(CHANNEL, ALICE), "error.already_started"),
-        (lambda s: s.log_lines(CHANNEL, 0), "error.bad_count"),
+        (lambda s: s.play.act(CHANNEL, MALLORY, "play 1"), "error.not_in_game"),
+        (lambda s: s.play.act(CHANNEL, ALICE, "dance"), "oracle.error.bad_notation"),
+        (lambda s: s.play.act(CHANNEL, ALICE, "play 9"), "oracle.error.no_such_card"),
+        (lambda s: s.play.act(CHANNEL, ALICE, "claim"), "oracle.error.nothing_to_choose"),
+        (lambda s: s.play.act(CHANNEL + 1, ALICE, "play 1"), "error.no_game"),
+        (lambda s: s.lobby.join(CHANNEL, DAVE), "error.already_started"),
+        (lambda s: s.lobby.leave(CHANNEL, BOB), "error.leave_started"),
+        (lambda s: s.lobby.start(CHANNEL, ALICE), "error.already_started"),
+        (lambda s: s.reading.log_lines(CHANNEL, 0), "error.bad_count"),
         (
-            lambda s: s.abandon(CHANNEL, MALLORY, can_manage_channel=False, confirmed=True),
+            lambda s: s.lobby.abandon(CHANNEL, MALLORY, can_manage_channel=False, confirmed=True),
             "error.abandon_not_allowed",
         ),
         (
-            lambda s: s.new_game(
+            lambda s: s.lobby.new_game(
                 guild_id=GUILD, channel_id=CHANNEL, user=DAVE, game_type_name="oracle"
             ),
             "error.channel_busy",
         ),
         (
-            lambda s: s.new_game(
+            lambda s: s.lobby.new_game(
                 guild_id=GUILD, channel_id=CHANNEL + 2, user=DAVE, game_type_name="chess"
             ),
             "error.unknown_game",
         ),
         (
-            lambda s: s.new_game(
+            lambda s: s.lobby.new_game(
                 guild_id=GUILD,
                 channel_id=CHANNEL + 2,
                 user=DAVE,
@@ -198,13 +204,13 @@ async def test_out_of_turn_is_refused_with_whom_we_wait_for(
     await _started(service, ALICE, BOB)
     for player in (ALICE, BOB):  # both play; the winner must choose
         hand = ENGINE.private_view(await _state(service), await _seat(service, player))["hand"]
-        await service.act(CHANNEL, player, f"play {hand[0]}")
+        await service.play.act(CHANNEL, player, f"play {hand[0]}")
     state = await _state(service)
     loser = BOB if state.chooser == await _seat(service, ALICE) else ALICE
     winner = ALICE if loser is BOB else BOB
     before = await _snapshot(store)
     with pytest.raises(Refusal) as excinfo:
-        await service.act(CHANNEL, loser, "claim")
+        await service.play.act(CHANNEL, loser, "claim")
     assert _refusal_key(excinfo) == "error.not_your_turn"
     assert excinfo.value.text.params["players"] == winner.name
     assert await _snapshot(store) == before
@@ -214,27 +220,27 @@ async def test_out_of_turn_is_refused_with_whom_we_wait_for(
 async def test_lobby_rules(service: GameService, store: Store) -> None:
     await _lobby(service, ALICE)
     with pytest.raises(Refusal) as excinfo:
-        await service.start(CHANNEL, ALICE)
+        await service.lobby.start(CHANNEL, ALICE)
     assert _refusal_key(excinfo) == "error.not_enough_players"
-    await service.join(CHANNEL, BOB)
+    await service.lobby.join(CHANNEL, BOB)
     with pytest.raises(Refusal) as excinfo:
-        await service.join(CHANNEL, BOB)
+        await service.lobby.join(CHANNEL, BOB)
     assert _refusal_key(excinfo) == "error.already_joined"
     with pytest.raises(Refusal) as excinfo:
-        await service.start(CHANNEL, BOB)
+        await service.lobby.start(CHANNEL, BOB)
     assert _refusal_key(excinfo) == "error.only_creator_starts"
     with pytest.raises(Refusal) as excinfo:
-        await service.leave(CHANNEL, ALICE)
+        await service.lobby.leave(CHANNEL, ALICE)
     assert _refusal_key(excinfo) == "error.creator_cannot_leave"
     with pytest.raises(Refusal) as excinfo:
-        await service.act(CHANNEL, ALICE, "play 1")
+        await service.play.act(CHANNEL, ALICE, "play 1")
     assert _refusal_key(excinfo) == "error.not_started"
-    await service.join(CHANNEL, CAROL)
-    await service.join(CHANNEL, DAVE)
+    await service.lobby.join(CHANNEL, CAROL)
+    await service.lobby.join(CHANNEL, DAVE)
     with pytest.raises(Refusal) as excinfo:
-        await service.join(CHANNEL, MALLORY)
+        await service.lobby.join(CHANNEL, MALLORY)
     assert _refusal_key(excinfo) == "error.game_full"
-    await service.leave(CHANNEL, CAROL)
+    await service.lobby.leave(CHANNEL, CAROL)
     game = await store.open_game_in(CHANNEL)
     assert [s.display_name for s in game.seats] == ["Alice", "Bob", "Dave"]
     assert game.options == {"style": "plain", "deadline": "none", "absent": "3"}  # defaults
@@ -245,10 +251,10 @@ async def test_abandon_asks_first_and_allows_channel_managers(
     service: GameService, store: Store
 ) -> None:
     await _started(service, ALICE, BOB)
-    ask = await service.abandon(CHANNEL, MALLORY, can_manage_channel=True, confirmed=False)
-    assert ask.reply[0].key == "lobby.abandon_confirm" and ask.reply_choices
+    ask = await service.lobby.abandon(CHANNEL, MALLORY, can_manage_channel=True, confirmed=False)
+    assert ask.reply.lines[0].key == "lobby.abandon_confirm" and ask.reply.choices
     assert (await store.open_game_in(CHANNEL)).status == "running"
-    done = await service.abandon(CHANNEL, MALLORY, can_manage_channel=True, confirmed=True)
+    done = await service.lobby.abandon(CHANNEL, MALLORY, can_manage_channel=True, confirmed=True)
     assert done.finished
     assert await store.open_game_in(CHANNEL) is None
     game = await store.latest_game_in(CHANNEL)
@@ -260,22 +266,22 @@ async def test_concurrent_commands_in_one_channel_are_serialized(
     service: GameService, store: Store
 ) -> None:
     """The active Relay player fires six 1-AP steps at once: four fit in the turn."""
-    await service.new_game(
+    await service.lobby.new_game(
         guild_id=GUILD, channel_id=CHANNEL, user=ALICE, game_type_name="relay", seed=1
     )
-    await service.join(CHANNEL, BOB)
-    await service.start(CHANNEL, ALICE)
+    await service.lobby.join(CHANNEL, BOB)
+    await service.lobby.start(CHANNEL, ALICE)
     game = await store.latest_game_in(CHANNEL)
     active = ALICE if game.seats[0].user_id == ALICE.id else BOB
     results = await asyncio.gather(
-        *(service.act(CHANNEL, active, "step 1") for _ in range(6)), return_exceptions=True
+        *(service.play.act(CHANNEL, active, "step 1") for _ in range(6)), return_exceptions=True
     )
     wins = [r for r in results if isinstance(r, Outcome)]
     refusals = [r for r in results if isinstance(r, Refusal)]
     assert len(wins) == 4 and len(refusals) == 2
     assert {r.text.key for r in refusals} == {"error.not_your_turn"}
     assert [m.action for m in await store.moves(game.id)] == ["step 1"] * 4
-    assert [o.step.value for o in wins] == ["continue"] * 3 + ["handoff"]
+    assert [o.kind.value for o in wins] == ["continue"] * 3 + ["handoff"]
 
 
 @BOTH_BACKENDS
@@ -291,13 +297,13 @@ async def test_two_services_on_one_database_never_both_win(database_url: str) ->
             hand = ENGINE.load_state((await first_store.latest_game_in(CHANNEL)).state).hands[
                 (await first_store.latest_game_in(CHANNEL)).seat_of(player.id).seat
             ]
-            await first.act(CHANNEL, player, f"play {hand[0]}")
+            await first.play.act(CHANNEL, player, f"play {hand[0]}")
         game = await first_store.latest_game_in(CHANNEL)
         chooser = next(s for s in game.seats if s.seat == ENGINE.load_state(game.state).chooser)
         winner = ALICE if chooser.user_id == ALICE.id else BOB
         results = await asyncio.gather(
-            first.act(CHANNEL, winner, "claim"),
-            second.act(CHANNEL, winner, "gift"),
+            first.play.act(CHANNEL, winner, "claim"),
+            second.play.act(CHANNEL, winner, "gift"),
             return_exceptions=True,
         )
         assert sum(isinstance(r, Outcome) for r in results) == 1
@@ -321,24 +327,24 @@ async def test_reminders_fire_when_due_and_survive_a_restart(database_url: str) 
     store = await Store.open(database_url)
     service = GameService(store, games.REGISTRY, deadline_hours=1, clock=lambda: now[0])
     await _started(service, ALICE, BOB)
-    assert await service.fire_due_timers() == []  # nothing due yet
+    assert await service.timers.fire_due_timers() == []  # nothing due yet
     await store.close()
 
     store = await Store.open(database_url)  # a restart
     try:
         service = GameService(store, games.REGISTRY, deadline_hours=1, clock=lambda: now[0])
         now[0] += 3600
-        outcomes = await service.fire_due_timers()
+        outcomes = await service.timers.fire_due_timers()
         assert len(outcomes) == 1
-        assert outcomes[0].public[0].key == "reminder.public"
-        assert sorted(outcomes[0].ping) == [ALICE.id, BOB.id]
-        assert await service.fire_due_timers() == []  # re-armed an hour later
+        assert outcomes[0].news.lines[0].key == "reminder.public"
+        assert sorted(outcomes[0].news.ping) == [ALICE.id, BOB.id]
+        assert await service.timers.fire_due_timers() == []  # re-armed an hour later
         hand = ENGINE.load_state((await store.latest_game_in(CHANNEL)).state).hands
         game = await store.latest_game_in(CHANNEL)
-        await service.act(CHANNEL, ALICE, f"play {hand[game.seat_of(ALICE.id).seat][0]}")
+        await service.play.act(CHANNEL, ALICE, f"play {hand[game.seat_of(ALICE.id).seat][0]}")
         now[0] += 3600
-        outcomes = await service.fire_due_timers()
-        assert [o.ping for o in outcomes] == [[BOB.id]]  # only who we still wait for
+        outcomes = await service.timers.fire_due_timers()
+        assert [o.news.ping for o in outcomes] == [[BOB.id]]  # only who we still wait for
     finally:
         await store.close()
 
@@ -360,8 +366,8 @@ async def test_suggestions_offer_only_legal_moves_to_the_waited_player(
     await _started(service, ALICE, BOB)
     state = await _state(service)
     seat = await _seat(service, ALICE)
-    assert await service.suggestions(CHANNEL, ALICE) == [
+    assert await service.reading.suggestions(CHANNEL, ALICE) == [
         f"play {c}" for c in sorted(set(state.hands[seat]))
     ]
-    assert await service.suggestions(CHANNEL, MALLORY) == []
-    assert await service.suggestions(CHANNEL, ALICE, "claim") == []
+    assert await service.reading.suggestions(CHANNEL, MALLORY) == []
+    assert await service.reading.suggestions(CHANNEL, ALICE, "claim") == []

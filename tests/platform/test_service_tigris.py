@@ -22,12 +22,12 @@ def _text(lines) -> str:
 async def test_decisions_offer_buttons_and_hands_never_go_public(service: GameService) -> None:
     plugins.load_builtin_games()
     engine = games.REGISTRY["tigris"].engine
-    await service.new_game(
+    await service.lobby.new_game(
         guild_id=GUILD, channel_id=CHANNEL, user=PLAYERS[0], game_type_name="tigris", seed=11
     )
     for player in PLAYERS[1:]:
-        await service.join(CHANNEL, player)
-    outcome = await service.start(CHANNEL, PLAYERS[0])
+        await service.lobby.join(CHANNEL, player)
+    outcome = await service.lobby.start(CHANNEL, PLAYERS[0])
     by_id = {p.id: p for p in PLAYERS}
     chooser = random.Random(4)
     decisions = 0
@@ -36,17 +36,17 @@ async def test_decisions_offer_buttons_and_hands_never_go_public(service: GameSe
         state = engine.load_state(row.state)
         [seat] = engine.waiting_for(state)  # Tigris always waits for exactly one player
         user_id = row.seats[seat].user_id
-        if outcome.step is StepKind.HANDOFF:
-            assert outcome.ping == [user_id]
+        if outcome.kind is StepKind.HANDOFF:
+            assert outcome.news.ping == [user_id]
         player = by_id[user_id]
-        legal = [str(a) for a in await service.legal_actions(CHANNEL, player)]
+        legal = [str(a) for a in await service.reading.legal_actions(CHANNEL, player)]
         # the engine's public choices, which cover every legal answer: on the public
         # message after a hand-off, on the player's own answer when they go on
         public_choices = [str(a) for a in engine.public_choices(state, seat)]
         buttons = (
-            [c for c in outcome.choices if c.kind is ChoiceKind.ACT]
-            if outcome.step is not StepKind.CONTINUE
-            else [c for c in outcome.reply_choices if c.kind is ChoiceKind.ACT]
+            [c for c in outcome.news.choices if c.kind is ChoiceKind.ACT]
+            if outcome.kind is not StepKind.CONTINUE
+            else [c for c in outcome.reply.choices if c.kind is ChoiceKind.ACT]
         )
         if 1 < len(public_choices) <= 10:
             assert [c.action for c in buttons] == public_choices
@@ -58,23 +58,23 @@ async def test_decisions_offer_buttons_and_hands_never_go_public(service: GameSe
                 assert choice.label.key.startswith("tigris.choice."), choice.label.key
             decisions += 1
         else:
-            assert [c for c in outcome.choices if c.kind is ChoiceKind.ACT] == []
+            assert [c for c in outcome.news.choices if c.kind is ChoiceKind.ACT] == []
         swap_texts = []
         for seat in row.seats:
             hand = engine.private_view(state, seat.seat)["hand"]
             swap_texts.append("swap " + " ".join(hand))
-        public = _text(outcome.public)
+        public = _text(outcome.news.lines)
         # nobody's hand is spelt out in public, and scores stay hidden
         assert not any(text in public for text in swap_texts if len(text.split()) > 3)
-        public_keys = {line.key for line in outcome.public}
+        public_keys = {line.key for line in outcome.news.lines}
         assert not public_keys & {"tigris.event.scored", "tigris.event.monument_points"}
         action = chooser.choice(legal)
-        outcome = await service.act(CHANNEL, player, action)
+        outcome = await service.play.act(CHANNEL, player, action)
         if action.startswith("swap"):
-            assert action not in _text(outcome.public)
-            if outcome.step is not StepKind.CONTINUE:  # published: the log shows it face down
-                log = await service.log_lines(CHANNEL, 1)
+            assert action not in _text(outcome.news.lines)
+            if outcome.kind is not StepKind.CONTINUE:  # published: the log shows it face down
+                log = await service.reading.log_lines(CHANNEL, 1)
                 count = len(action.split()) - 1
                 words = f"swap {count} {'tile' if count == 1 else 'tiles'}"  # in words, face down
-                assert log.reply[-1].params["action"].render("en") == words
+                assert log.reply.lines[-1].params["action"].render("en") == words
     assert decisions > 0

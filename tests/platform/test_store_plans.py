@@ -41,76 +41,76 @@ async def _play_everything(service: GameService, now: list[float]) -> None:
     players = (ALICE, BOB, CAROL)
     rng = random.Random(3)
     for channel, game, options in ((11, "relay", {}), (12, "oracle", {"deadline": "1h"})):
-        await service.new_game(
+        await service.lobby.new_game(
             guild_id=1, channel_id=channel, user=ALICE, game_type_name=game, options=options
         )
-        await service.join(channel, BOB)
-        await service.leave(channel, BOB)
-        await service.join(channel, BOB)
-        await service.join(channel, CAROL)
-        await service.start(channel, ALICE)
+        await service.lobby.join(channel, BOB)
+        await service.lobby.leave(channel, BOB)
+        await service.lobby.join(channel, BOB)
+        await service.lobby.join(channel, CAROL)
+        await service.lobby.start(channel, ALICE)
         for _ in range(12):
             for player in players:
-                legal = await service.legal_actions(channel, player)
+                legal = await service.reading.legal_actions(channel, player)
                 if legal:
-                    await service.act(channel, player, str(rng.choice(legal)))
+                    await service.play.act(channel, player, str(rng.choice(legal)))
                     with contextlib.suppress(Refusal):
-                        await service.undo(channel, player)
+                        await service.play.undo(channel, player)
                     break
-        await service.status(channel)
-        await service.board(channel)
-        await service.log_lines(channel, 10)
-        await service.suggestions(channel, ALICE)
-        await service.legal_values(channel, ALICE, "step", "count", {})
+        await service.reading.status(channel)
+        await service.reading.board(channel)
+        await service.reading.log_lines(channel, 10)
+        await service.reading.suggestions(channel, ALICE)
+        await service.reading.legal_values(channel, ALICE, "step", "count", {})
         with contextlib.suppress(Refusal):
-            await service.hand(channel, ALICE)
+            await service.reading.hand(channel, ALICE)
     now[0] += 3600 * 30  # every deadline and reminder falls due
-    await service.fire_due_timers()
-    await service.mark_dms_closed(ALICE.id)
-    await service.note_dm_announcement(ALICE.id, 1)
-    await service.dms_closed(ALICE.id, 60)
-    await service.mark_dms_open(ALICE.id)
-    await service.remember_message(2, "tally", 12, 99, '["a", "b"]')
-    await service.message(2, "tally")
-    await service.message_content(2, "tally")
-    await service.remember_message(2, "live", 12, 98)
-    await service.mine(ALICE, message_kind="live")  # /game mine: every game of a player
-    await service.forget_message(2, "tally")
-    await service.abandon(11, ALICE, can_manage_channel=False, confirmed=True)
-    await service.status(11)
+    await service.timers.fire_due_timers()
+    await service.memory.mark_dms_closed(ALICE.id)
+    await service.memory.note_dm_announcement(ALICE.id, 1)
+    await service.memory.dms_closed(ALICE.id, 60)
+    await service.memory.mark_dms_open(ALICE.id)
+    await service.memory.remember_message(2, "tally", 12, 99, '["a", "b"]')
+    await service.memory.message(2, "tally")
+    await service.memory.message_content(2, "tally")
+    await service.memory.remember_message(2, "live", 12, 98)
+    await service.reading.mine(ALICE, message_kind="live")  # /game mine: every game of a player
+    await service.memory.forget_message(2, "tally")
+    await service.lobby.abandon(11, ALICE, can_manage_channel=False, confirmed=True)
+    await service.reading.status(11)
     # after the game: a finished game, its statistics, its export and its rematch
-    await service.new_game(guild_id=1, channel_id=13, user=ALICE, game_type_name="relay")
-    await service.join(13, BOB)
-    outcome = await service.start(13, ALICE)
+    await service.lobby.new_game(guild_id=1, channel_id=13, user=ALICE, game_type_name="relay")
+    await service.lobby.join(13, BOB)
+    outcome = await service.lobby.start(13, ALICE)
     while not outcome.finished:
         for player in (ALICE, BOB):
-            legal = await service.legal_actions(13, player)
+            legal = await service.reading.legal_actions(13, player)
             if legal:
-                outcome = await service.act(13, player, str(rng.choice(legal)))
+                outcome = await service.play.act(13, player, str(rng.choice(legal)))
                 break
     # a game with a computer seat: its move timer, a seat handed to it, statistics apart
-    await service.new_game(
+    await service.lobby.new_game(
         guild_id=1, channel_id=14, user=ALICE, game_type_name=robots.ORACLE.name, seed=5
     )
-    await service.add_computer(14, ALICE, "easy")
-    await service.start(14, ALICE)
+    await service.lobby.add_computer(14, ALICE, "easy")
+    await service.lobby.start(14, ALICE)
     for _ in range(400):
-        await service.fire_due_timers()
+        await service.timers.fire_due_timers()
         if await service.store.open_game_in(14) is None:
             break
         with contextlib.suppress(Refusal):
-            legal = await service.legal_actions(14, ALICE)
+            legal = await service.reading.legal_actions(14, ALICE)
             if legal:
-                await service.act(14, ALICE, str(rng.choice(legal)))
+                await service.play.act(14, ALICE, str(rng.choice(legal)))
     else:
         raise AssertionError("the computer game did not end")
-    await service.stats(1)
-    await service.stats(1, BOB)
-    await service.export(11)
+    await service.after.stats(1)
+    await service.after.stats(1, BOB)
+    await service.after.export(11)
     finished = await service.store.latest_game_in(13)
     assert finished is not None
-    await service.rematch(13, BOB, finished.id)
-    await service.export(13)
+    await service.after.rematch(13, BOB, finished.id)
+    await service.after.export(13)
 
 
 async def _leading_columns(store: Store) -> dict[str, str]:

@@ -47,31 +47,31 @@ async def test_control_characters_in_names_are_stored_cleaned(
     service: GameService, store: Store
 ) -> None:
     nul_alice = Player(ALICE.id, HOSTILE_NAME)
-    opened = await service.new_game(
+    opened = await service.lobby.new_game(
         guild_id=GUILD, channel_id=CHANNEL, user=nul_alice, game_type_name="relay", seed=3
     )
-    assert "\x00" not in opened.public[0].render("en")
-    await service.join(CHANNEL, Player(BOB.id, "B\x00ob"))
+    assert "\x00" not in opened.news.lines[0].render("en")
+    await service.lobby.join(CHANNEL, Player(BOB.id, "B\x00ob"))
     assert await _names(store) == sorted([CLEAN, "Bob"])
-    await service.start(CHANNEL, nul_alice)
-    replaced = await service.replace(
+    await service.lobby.start(CHANNEL, nul_alice)
+    replaced = await service.seats.replace(
         CHANNEL, nul_alice, BOB.id, Player(CAROL.id, "\x00\x00"), can_manage_channel=False
     )
-    assert "\x00" not in replaced.public[0].render("en")
+    assert "\x00" not in replaced.news.lines[0].render("en")
     assert await _names(store) == sorted([CLEAN, "Player 0103"])
-    await service.abandon(CHANNEL, nul_alice, can_manage_channel=False, confirmed=True)
+    await service.lobby.abandon(CHANNEL, nul_alice, can_manage_channel=False, confirmed=True)
 
 
 @BOTH_BACKENDS
 async def test_a_rematch_stores_cleaned_names(service: GameService, store: Store) -> None:
-    await service.new_game(
+    await service.lobby.new_game(
         guild_id=GUILD, channel_id=CHANNEL, user=ALICE, game_type_name="relay", seed=3
     )
-    await service.join(CHANNEL, BOB)
-    await service.start(CHANNEL, ALICE)
+    await service.lobby.join(CHANNEL, BOB)
+    await service.lobby.start(CHANNEL, ALICE)
     row = await channel_row(store)
     await store.set_status(row, "finished")  # over, as far as a rematch cares
-    await service.rematch(CHANNEL, Player(ALICE.id, "\x00Ali\x00ce\x00"), row.id)
+    await service.after.rematch(CHANNEL, Player(ALICE.id, "\x00Ali\x00ce\x00"), row.id)
     assert await _names(store) == ["Alice", "Bob"]
 
 
@@ -83,76 +83,82 @@ def _calls(service: GameService, big: int) -> list[tuple[str, Callable[[], Await
     """Every command, each with ``big`` where it takes an id (or a number it stores)."""
     far = Player(big, "Far")
     return [
-        ("rematch", lambda: service.rematch(CHANNEL, ALICE, big)),
-        ("rematch channel", lambda: service.rematch(big, ALICE, 1)),
+        ("rematch", lambda: service.after.rematch(CHANNEL, ALICE, big)),
+        ("rematch channel", lambda: service.after.rematch(big, ALICE, 1)),
         (
             "new channel",
-            lambda: service.new_game(
+            lambda: service.lobby.new_game(
                 guild_id=GUILD, channel_id=big, user=ALICE, game_type_name="relay"
             ),
         ),
         (
             "new guild",
-            lambda: service.new_game(
+            lambda: service.lobby.new_game(
                 guild_id=big, channel_id=CHANNEL, user=ALICE, game_type_name="relay"
             ),
         ),
         (
             "new user",
-            lambda: service.new_game(
+            lambda: service.lobby.new_game(
                 guild_id=GUILD, channel_id=CHANNEL, user=far, game_type_name="relay"
             ),
         ),
         (
             "new seed",
-            lambda: service.new_game(
+            lambda: service.lobby.new_game(
                 guild_id=GUILD, channel_id=CHANNEL, user=ALICE, game_type_name="relay", seed=big
             ),
         ),
-        ("join", lambda: service.join(CHANNEL, far)),
-        ("join game", lambda: service.join(CHANNEL, BOB, expected_game=big)),
-        ("start game", lambda: service.start(CHANNEL, ALICE, expected_game=big)),
-        ("act game", lambda: service.act(CHANNEL, ALICE, "end", expected_game=big)),
-        ("act version", lambda: service.act(CHANNEL, ALICE, "end", expected_version=big)),
-        ("act channel", lambda: service.act(big, ALICE, "end")),
-        ("undo version", lambda: service.undo(CHANNEL, ALICE, expected_version=big)),
-        ("tap user", lambda: service.tap(CHANNEL, far)),
-        ("tap game", lambda: service.tap(CHANNEL, ALICE, game_id=big)),
-        ("press version", lambda: service.press(CHANNEL, ALICE, "end", game_id=1, version=big)),
-        ("status", lambda: service.status(big)),
-        ("log", lambda: service.log_lines(big)),
-        ("hand", lambda: service.hand(CHANNEL, far)),
+        ("join", lambda: service.lobby.join(CHANNEL, far)),
+        ("join game", lambda: service.lobby.join(CHANNEL, BOB, expected_game=big)),
+        ("start game", lambda: service.lobby.start(CHANNEL, ALICE, expected_game=big)),
+        ("act game", lambda: service.play.act(CHANNEL, ALICE, "end", expected_game=big)),
+        ("act version", lambda: service.play.act(CHANNEL, ALICE, "end", expected_version=big)),
+        ("act channel", lambda: service.play.act(big, ALICE, "end")),
+        ("undo version", lambda: service.play.undo(CHANNEL, ALICE, expected_version=big)),
+        ("tap user", lambda: service.tapping.tap(CHANNEL, far)),
+        ("tap game", lambda: service.tapping.tap(CHANNEL, ALICE, game_id=big)),
+        (
+            "press version",
+            lambda: service.tapping.press(CHANNEL, ALICE, "end", game_id=1, version=big),
+        ),
+        ("status", lambda: service.reading.status(big)),
+        ("log", lambda: service.reading.log_lines(big)),
+        ("hand", lambda: service.reading.hand(CHANNEL, far)),
         (
             "replace old",
-            lambda: service.replace(CHANNEL, ALICE, big, CAROL, can_manage_channel=True),
+            lambda: service.seats.replace(CHANNEL, ALICE, big, CAROL, can_manage_channel=True),
         ),
         (
             "replace new",
-            lambda: service.replace(CHANNEL, ALICE, BOB.id, far, can_manage_channel=True),
+            lambda: service.seats.replace(CHANNEL, ALICE, BOB.id, far, can_manage_channel=True),
         ),
         (
             "replace seat",
-            lambda: service.replace(
+            lambda: service.seats.replace(
                 CHANNEL, ALICE, None, CAROL, can_manage_channel=True, seat_number=big
             ),
         ),
-        ("resign game", lambda: service.resign(CHANNEL, ALICE, confirmed=True, expected_game=big)),
+        (
+            "resign game",
+            lambda: service.seats.resign(CHANNEL, ALICE, confirmed=True, expected_game=big),
+        ),
         (
             "abandon game",
-            lambda: service.abandon(
+            lambda: service.lobby.abandon(
                 CHANNEL, ALICE, can_manage_channel=True, confirmed=True, expected_game=big
             ),
         ),
-        ("message", lambda: service.message(big, "lobby")),
-        ("remember message", lambda: service.remember_message(1, "lobby", CHANNEL, big)),
-        ("dms closed", lambda: service.dms_closed(big)),
-        ("mark dms", lambda: service.mark_dms_closed(big)),
-        ("note dm", lambda: service.note_dm_announcement(ALICE.id, big)),
-        ("notify", lambda: service.notify(far, "dm")),
-        ("notify choices", lambda: service.notify_choices([ALICE.id, big])),
-        ("stats", lambda: service.stats(big)),
-        ("stats member", lambda: service.stats(GUILD, far)),
-        ("export", lambda: service.export(big)),
+        ("message", lambda: service.memory.message(big, "lobby")),
+        ("remember message", lambda: service.memory.remember_message(1, "lobby", CHANNEL, big)),
+        ("dms closed", lambda: service.memory.dms_closed(big)),
+        ("mark dms", lambda: service.memory.mark_dms_closed(big)),
+        ("note dm", lambda: service.memory.note_dm_announcement(ALICE.id, big)),
+        ("notify", lambda: service.seats.notify(far, "dm")),
+        ("notify choices", lambda: service.seats.notify_choices([ALICE.id, big])),
+        ("stats", lambda: service.after.stats(big)),
+        ("stats member", lambda: service.after.stats(GUILD, far)),
+        ("export", lambda: service.after.export(big)),
     ]
 
 
@@ -161,11 +167,11 @@ def _calls(service: GameService, big: int) -> list[tuple[str, Callable[[], Await
 async def test_ids_the_store_cannot_hold_are_stale_everywhere(
     service: GameService, store: Store, big: int
 ) -> None:
-    await service.new_game(
+    await service.lobby.new_game(
         guild_id=GUILD, channel_id=CHANNEL, user=ALICE, game_type_name="relay", seed=3
     )
-    await service.join(CHANNEL, BOB)
-    await service.start(CHANNEL, ALICE)
+    await service.lobby.join(CHANNEL, BOB)
+    await service.lobby.start(CHANNEL, ALICE)
     before = await store.raw_game((await channel_row(store)).id)
     for name, call in _calls(service, big):
         with pytest.raises(Refusal) as refused:

@@ -93,9 +93,9 @@ class Seen:
     private: list[str] = field(default_factory=list)
 
     def add(self, outcome: Outcome) -> None:
-        self.public += [line.render("en") for line in outcome.public]
+        self.public += [line.render("en") for line in (outcome.news.lines if outcome.news else [])]
         self.public += [line.render("en") for line in outcome.tally or []]
-        self.private += [line.render("en") for line in outcome.reply]
+        self.private += [line.render("en") for line in outcome.reply.lines]
         for message in outcome.private:
             self.private += [line.render("en") for line in message.lines]
 
@@ -121,7 +121,7 @@ async def play_through(
         service = GameService(store, games.REGISTRY, clock=clock, render=False)
         seated = [Player(3000 + n, NAMES[n]) for n in range(players)]
         seen.add(
-            await service.new_game(
+            await service.lobby.new_game(
                 guild_id=GUILD,
                 channel_id=CHANNEL,
                 user=seated[0],
@@ -131,8 +131,8 @@ async def play_through(
             )
         )
         for player in seated[1:]:
-            seen.add(await service.join(CHANNEL, player))
-        outcome = await service.start(CHANNEL, seated[0])
+            seen.add(await service.lobby.join(CHANNEL, player))
+        outcome = await service.lobby.start(CHANNEL, seated[0])
         seen.add(outcome)
         chooser = random.Random(seed)
         finished = outcome.finished
@@ -144,16 +144,16 @@ async def play_through(
             timers = [t for t in await store.timers(row.id) if t.kind == "deadline"]
             if timers and chooser.random() < 0.15:
                 clock.now = max(clock.now, min(t.due_at for t in timers)) + 1
-                for fired in await service.fire_due_timers():
+                for fired in await service.timers.fire_due_timers():
                     seen.add(fired)
                     finished = finished or fired.finished
                 continue
             awaited = engine.waiting_for(engine.load_state(row.state))
             seat = chooser.choice(sorted(awaited))
             player = next(p for p in seated if p.id == row.seats[seat].user_id)
-            actions = await service.legal_actions(CHANNEL, player)
+            actions = await service.reading.legal_actions(CHANNEL, player)
             try:
-                outcome = await service.act(CHANNEL, player, str(chooser.choice(actions)))
+                outcome = await service.play.act(CHANNEL, player, str(chooser.choice(actions)))
             except Refusal:
                 clock.now += 120
                 continue

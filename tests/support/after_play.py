@@ -43,14 +43,14 @@ class Played:
 
 
 async def _shown(service: GameService, channel: int, outcome: Outcome, played: Played) -> None:
-    if outcome.step not in (StepKind.HANDOFF, StepKind.FINAL):
+    if outcome.kind not in (StepKind.HANDOFF, StepKind.FINAL):
         return
     row = await service.store.latest_game_in(channel)
     assert row is not None and row.state is not None
     engine = service.registry[row.game_type].engine
     played.views.append(engine.public_view(engine.load_state(row.state)))
-    if outcome.board is not None:
-        played.boards.append(outcome.board)
+    if outcome.news is not None and outcome.news.board is not None:
+        played.boards.append(outcome.news.board)
     if outcome.finished:
         played.final = outcome
 
@@ -66,7 +66,7 @@ async def start_game(
     options: dict[str, str] | None = None,
 ) -> Played:
     """Open, fill and start a game; the start's board is the first one shown."""
-    await service.new_game(
+    await service.lobby.new_game(
         guild_id=guild,
         channel_id=channel,
         user=players[0],
@@ -75,9 +75,9 @@ async def start_game(
         seed=seed,
     )
     for player in players[1:]:
-        await service.join(channel, player)
+        await service.lobby.join(channel, player)
     played = Played()
-    await _shown(service, channel, await service.start(channel, players[0]), played)
+    await _shown(service, channel, await service.lobby.start(channel, players[0]), played)
     return played
 
 
@@ -104,18 +104,18 @@ async def play_out(
         deadlines = [t for t in await service.store.timers(row.id) if t.kind == "deadline"]
         if deadlines and (not awaited or rng.random() < SLEEP_CHANCE):
             clock.now = min(t.due_at for t in deadlines) + 1
-            for outcome in await service.fire_due_timers():
+            for outcome in await service.timers.fire_due_timers():
                 await _shown(service, channel, outcome, played)
             continue
         player = people[row.seats[rng.choice(awaited)].user_id]
-        actions = await service.legal_actions(channel, player)
+        actions = await service.reading.legal_actions(channel, player)
         try:
-            outcome = await service.act(channel, player, str(rng.choice(actions)))
+            outcome = await service.play.act(channel, player, str(rng.choice(actions)))
         except Refusal:
             continue
         await _shown(service, channel, outcome, played)
-        if outcome.step is StepKind.CONTINUE and rng.random() < UNDO_CHANCE:
+        if outcome.kind is StepKind.CONTINUE and rng.random() < UNDO_CHANCE:
             with contextlib.suppress(Refusal):
-                await service.undo(channel, player)
+                await service.play.undo(channel, player)
                 played.undos += 1
     raise AssertionError("the game did not end")

@@ -61,7 +61,7 @@ async def ack(store: Store, channel: int) -> None:
 
 async def open_game(service: GameService, channel: int, rng: random.Random) -> None:
     name, options, levels = GAMES[channel % len(GAMES)]
-    await service.new_game(
+    await service.lobby.new_game(
         guild_id=1,
         channel_id=channel,
         user=MEMBER,
@@ -70,8 +70,8 @@ async def open_game(service: GameService, channel: int, rng: random.Random) -> N
         seed=rng.randrange(1000),
     )
     for level in levels:
-        await service.add_computer(channel, MEMBER, level)
-    await service.start(channel, MEMBER)
+        await service.lobby.add_computer(channel, MEMBER, level)
+    await service.lobby.start(channel, MEMBER)
 
 
 async def member_step(service: GameService, channel: int, rng: random.Random) -> Outcome | None:
@@ -81,15 +81,17 @@ async def member_step(service: GameService, channel: int, rng: random.Random) ->
     roll = rng.random()
     with contextlib.suppress(Refusal):
         if roll < 0.05:
-            return await service.undo(channel, MEMBER)
+            return await service.play.undo(channel, MEMBER)
         if roll < 0.07:
-            return await service.back(channel, MEMBER)
+            return await service.seats.back(channel, MEMBER)
         if roll < 0.075:  # the member leaves: the computers alone wait for a member
-            await service.resign(channel, MEMBER, confirmed=True)
-            return await service.abandon(channel, MEMBER, can_manage_channel=True, confirmed=True)
-        legal = await service.legal_actions(channel, MEMBER)
+            await service.seats.resign(channel, MEMBER, confirmed=True)
+            return await service.lobby.abandon(
+                channel, MEMBER, can_manage_channel=True, confirmed=True
+            )
+        legal = await service.reading.legal_actions(channel, MEMBER)
         if legal:
-            return await service.act(channel, MEMBER, str(rng.choice(legal)))
+            return await service.play.act(channel, MEMBER, str(rng.choice(legal)))
     return None
 
 
@@ -117,7 +119,7 @@ async def main(path: str, seed: int) -> None:
             timers = await store.timers()
             if timers:
                 now[0] = max(now[0], min(t.due_at for t in timers))
-        for outcome in await service.fire_due_timers():
+        for outcome in await service.timers.fire_due_timers():
             if outcome.channel_id is not None:
                 await ack(store, outcome.channel_id)
 

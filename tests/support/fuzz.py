@@ -14,7 +14,7 @@ characters, and the read-only commands. After every command it checks:
 * **the log replays**: the channel's game, replayed from its seed through its
   stored log (:class:`~bot.service.replay.Replayer`, fed as rows are written),
   is its stored state;
-* **whatever a game awaits has what will move it**: :meth:`GameService.audit`
+* **whatever a game awaits has what will move it**: :meth:`~bot.service.clock.Timers.audit`
   is empty (and a restart, now and then, finds nothing to repair);
 * **nothing hidden in public words**: for a member's step and another step the
   same seat could have taken instead, at least one of which the engine hides
@@ -39,7 +39,7 @@ from dataclasses import dataclass, field
 from typing import Any
 
 from bot.games.base import GameType, OptionSpec, RuleError
-from bot.service import ChoiceKind, GameService, Outcome, Player, Refusal, announce
+from bot.service import ChoiceKind, GameService, News, Outcome, Player, Refusal, announce
 from bot.service.loaded import LoadedGame
 from bot.service.menus import Menu
 from bot.service.replay import Replayer
@@ -221,7 +221,7 @@ class Fuzzer:
             if timers:
                 due = min(t.due_at for t in timers)
                 self.clock.now = max(self.clock.now, due + self.rng.choice((0.0, 1.0, 600.0)))
-        outcomes = await self._guarded("timers", self.service.fire_due_timers())
+        outcomes = await self._guarded("timers", self.service.timers.fire_due_timers())
         for outcome in outcomes or []:
             self._remember(outcome)
 
@@ -264,7 +264,7 @@ class Fuzzer:
         if outcome is None or outcome.channel_id not in self.seen:
             return
         seen = self.seen[outcome.channel_id]
-        for choice in [*outcome.choices, *outcome.reply_choices]:
+        for choice in [*(outcome.news or News()).choices, *outcome.reply.choices]:
             if choice.kind is ChoiceKind.ACT:
                 seen.buttons.append((outcome.game_id, outcome.version, choice.action))
         del seen.buttons[:-12]
@@ -277,7 +277,7 @@ class Fuzzer:
         """One tap of ``user``'s move picker (``token`` None opens it): the next menu,
         the outcome of the step the tap played, if any, and the catalog keys of the
         lines said first (a stale or bad pick's). The only call to the picker's API."""
-        answer = await self.service.tap(channel, user, token, picked, game_id=game_id)
+        answer = await self.service.tapping.tap(channel, user, token, picked, game_id=game_id)
         return answer.menu, answer.outcome, [line.key for line in answer.lines]
 
     async def _taps(self, channel: int, row: GameRow) -> None:
@@ -373,7 +373,7 @@ class Fuzzer:
         name = self.rng.choice(self.games)
         game_type = self.service.registry[name]
         user = self.rng.choice(MEMBERS)
-        outcome = await self.service.new_game(
+        outcome = await self.service.lobby.new_game(
             guild_id=1,
             channel_id=channel,
             user=user,
@@ -386,17 +386,17 @@ class Fuzzer:
         self._remember(outcome)
 
     async def _join(self, channel: int, row: GameRow) -> None:
-        await self.service.join(channel, self.rng.choice((*MEMBERS, STRANGER)))
+        await self.service.lobby.join(channel, self.rng.choice((*MEMBERS, STRANGER)))
 
     async def _leave(self, channel: int, row: GameRow) -> None:
-        await self.service.leave(channel, self.rng.choice(MEMBERS))
+        await self.service.lobby.leave(channel, self.rng.choice(MEMBERS))
 
     async def _add_computer(self, channel: int, row: GameRow) -> None:
         user = self._host(row) if self.rng.random() < 0.9 else self.rng.choice(MEMBERS)
-        await self.service.add_computer(channel, user, self.rng.choice(self.levels))
+        await self.service.lobby.add_computer(channel, user, self.rng.choice(self.levels))
 
     async def _remove_computer(self, channel: int, row: GameRow) -> None:
-        await self.service.remove_computer(channel, self._host(row))
+        await self.service.lobby.remove_computer(channel, self._host(row))
 
     async def _option(self, channel: int, row: GameRow) -> None:
         game_type = self.service.registry[row.game_type]
@@ -407,14 +407,14 @@ class Fuzzer:
             if self.rng.random() < 0.8
             else self.rng.choice(HOSTILE_NUMBERS + HOSTILE_WORDS[:2])
         )
-        await self.service.set_option(channel, self._host(row), spec.name, value)
+        await self.service.lobby.set_option(channel, self._host(row), spec.name, value)
 
     async def _start(self, channel: int, row: GameRow) -> None:
         user = self._host(row) if self.rng.random() < 0.9 else self.rng.choice(MEMBERS)
-        self._remember(await self.service.start(channel, user))
+        self._remember(await self.service.lobby.start(channel, user))
 
     async def _abandon(self, channel: int, row: GameRow) -> None:
-        await self.service.abandon(
+        await self.service.lobby.abandon(
             channel,
             self._host(row),
             can_manage_channel=self.rng.random() < 0.5,
@@ -423,25 +423,25 @@ class Fuzzer:
 
     async def _act(self, channel: int, row: GameRow) -> None:
         user = self._user(row)
-        legal = await self.service.legal_actions(channel, user)
+        legal = await self.service.reading.legal_actions(channel, user)
         if not legal:  # nobody here may act: the computers or the clock will
             await self._fire(moved=self.rng.random() < 0.3)
             return
         action = self.rng.choice(legal)
         if self.rng.random() < self.hidden_check:
             await self._check_hidden(channel, user, action, legal)
-        self._remember(await self.service.act(channel, user, str(action)))
+        self._remember(await self.service.play.act(channel, user, str(action)))
 
     async def _garbage(self, channel: int, row: GameRow) -> None:
         text = self.rng.choice(HOSTILE_WORDS)
         if self.rng.random() < 0.5:
-            legal = await self.service.legal_actions(channel, self._user(row))
+            legal = await self.service.reading.legal_actions(channel, self._user(row))
             if legal:  # a legal move with one number made hostile
                 words = str(self.rng.choice(legal)).split()
                 spot = self.rng.randrange(len(words))
                 words[spot] = self.rng.choice(HOSTILE_NUMBERS) or "?"
                 text = " ".join(words)
-        await self.service.act(channel, self._user(row), text)
+        await self.service.play.act(channel, self._user(row), text)
 
     async def _button(self, channel: int, row: GameRow) -> None:
         seen = self.seen[channel]
@@ -452,33 +452,35 @@ class Fuzzer:
             game_id = self.rng.choice(FAR)
         user = self._user(row)
         if self.rng.random() < 0.7 and game_id is not None and version is not None:
-            outcome = await self.service.press(
+            outcome = await self.service.tapping.press(
                 channel, user, action, game_id=game_id, version=version
             )
         else:
-            outcome = await self.service.act(
+            outcome = await self.service.play.act(
                 channel, user, action, expected_game=game_id, expected_version=version
             )
         self._remember(outcome)
 
     async def _undo(self, channel: int, row: GameRow) -> None:
-        self._remember(await self.service.undo(channel, self._user(row, awaited=False)))
+        self._remember(await self.service.play.undo(channel, self._user(row, awaited=False)))
 
     async def _back(self, channel: int, row: GameRow) -> None:
         absent = [m for m in MEMBERS if (s := row.seat_of(m.id)) and s.status == "absent"]
         user = self.rng.choice(absent) if absent else self._user(row, awaited=False)
-        await self.service.back(channel, user)
+        await self.service.seats.back(channel, user)
 
     async def _resign(self, channel: int, row: GameRow) -> None:
         user = self._user(row, awaited=False)
-        self._remember(await self.service.resign(channel, user, confirmed=self.rng.random() < 0.8))
+        self._remember(
+            await self.service.seats.resign(channel, user, confirmed=self.rng.random() < 0.8)
+        )
 
     async def _replace(self, channel: int, row: GameRow) -> None:
         seats = row.seats
         seat = self.rng.choice(seats)
         free = [m for m in MEMBERS if row.seat_of(m.id) is None]
         to_computer = self.rng.random() < 0.5 or not free
-        await self.service.replace(
+        await self.service.seats.replace(
             channel,
             self._host(row),
             None if seat.computer is not None else seat.user_id,
@@ -489,18 +491,20 @@ class Fuzzer:
         )
 
     async def _auto(self, channel: int, row: GameRow) -> None:
-        await self.service.auto(channel, self._user(row, awaited=False), on=self.rng.random() < 0.5)
+        await self.service.seats.auto(
+            channel, self._user(row, awaited=False), on=self.rng.random() < 0.5
+        )
 
     async def _pause(self, channel: int, row: GameRow) -> None:
-        await self.service.pause(channel, self._host(row), can_manage_channel=False)
+        await self.service.seats.pause(channel, self._host(row), can_manage_channel=False)
 
     async def _resume(self, channel: int, row: GameRow) -> None:
         self._remember(
-            await self.service.resume(channel, self._host(row), can_manage_channel=False)
+            await self.service.seats.resume(channel, self._host(row), can_manage_channel=False)
         )
 
     async def _extend(self, channel: int, row: GameRow) -> None:
-        await self.service.extend(channel, self._host(row), can_manage_channel=True)
+        await self.service.seats.extend(channel, self._host(row), can_manage_channel=True)
 
     async def _timeout(self, channel: int, row: GameRow) -> None:
         await self._fire(moved=True)
@@ -516,7 +520,7 @@ class Fuzzer:
             render=False,
             computer_pause=ctx.computer_pause,
         )
-        repaired = await self.service.repair_timers()
+        repaired = await self.service.timers.repair_timers()
         if repaired:
             self.tally.fail("repair", f"{self._command}: {repaired} games repaired at a restart")
 
@@ -528,42 +532,44 @@ class Fuzzer:
 
     async def _rematch(self, channel: int, row: GameRow) -> None:
         game_id = row.id if self.rng.random() < 0.85 else self.rng.choice((*FAR, row.id + 1))
-        outcome = await self.service.rematch(channel, self._user(row, awaited=False), game_id)
+        outcome = await self.service.after.rematch(channel, self._user(row, awaited=False), game_id)
         self.tally.games += 1
         self._remember(outcome)
 
     async def _export(self, channel: int, row: GameRow) -> None:
-        await self.service.export(channel)
+        await self.service.after.export(channel)
 
     async def _read(self, channel: int, row: GameRow | None) -> None:
         user = self._user(row, awaited=False)
         roll = self.rng.randrange(6)
         if roll == 0:
-            await self.service.status(channel)
+            await self.service.reading.status(channel)
         elif roll == 1:
-            await self.service.log_lines(channel, self.rng.choice((1, 10, 50, 0, 51)))
+            await self.service.reading.log_lines(channel, self.rng.choice((1, 10, 50, 0, 51)))
         elif roll == 2:
-            await self.service.hand(channel, user)
+            await self.service.reading.hand(channel, user)
         elif roll == 3:
-            await self.service.suggestions(channel, user, self.rng.choice(("", "p", "²", "\x00")))
+            await self.service.reading.suggestions(
+                channel, user, self.rng.choice(("", "p", "²", "\x00"))
+            )
         elif roll == 4:
-            await self.service.legal_values(
+            await self.service.reading.legal_values(
                 channel, user, self.rng.choice(("place", "tile", "bid", "²")), "square", {}
             )
         else:
-            await self.service.board(channel)
+            await self.service.reading.board(channel)
 
     async def _stale_ids(self, channel: int, row: GameRow) -> None:
         far = self.rng.choice(FAR)
         roll = self.rng.randrange(4)
         if roll == 0:
-            await self.service.act(channel, self._user(row), "pass", expected_version=far)
+            await self.service.play.act(channel, self._user(row), "pass", expected_version=far)
         elif roll == 1:
-            await self.service.rematch(channel, self._user(row), far)
+            await self.service.after.rematch(channel, self._user(row), far)
         elif roll == 2:
-            await self.service.join(channel, Player(far, "Far"))
+            await self.service.lobby.join(channel, Player(far, "Far"))
         else:
-            await self.service.message(far, "lobby")
+            await self.service.memory.message(far, "lobby")
 
     # -- the checks -----------------------------------------------------------------------
 
@@ -581,7 +587,7 @@ class Fuzzer:
                 if row.status == "finished":
                     self.tally.finished += row.id not in self._counted_finished
                     self._counted_finished.add(row.id)
-            for unmoved in await self.service.audit():
+            for unmoved in await self.service.timers.audit():
                 key = (unmoved.game_id, len(unmoved.missing))
                 if key not in self._unmoved:
                     self._unmoved.add(key)

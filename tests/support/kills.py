@@ -101,9 +101,9 @@ async def verify(
             undos += sum(m.kind == "undo" for m in log)
         if audit:
             service = GameService(store, registry, render=False, computer_pause=0.0)
-            unmoved = await service.audit()  # before any repair
+            unmoved = await service.timers.audit()  # before any repair
             assert unmoved == [], unmoved
-            assert await service.repair_timers() == 0
+            assert await service.timers.repair_timers() == 0
         return Killed(games, running, computer_moves, undos)
     finally:
         await store.close()

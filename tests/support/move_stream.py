@@ -4,7 +4,7 @@ Relay games take steps back now and then (``undo``), so the log holds undo rows.
 
 After each acknowledged move it prints ``ACK <game_id> <seq>`` and flushes,
 exactly as the Discord adapter would answer a player only after
-``GameService.act`` returned. The parent kills it with SIGKILL at a random
+``service.play.act`` returned. The parent kills it with SIGKILL at a random
 moment and checks that every acknowledged move is in the database.
 """
 
@@ -35,7 +35,7 @@ async def main(path: str, seed: int) -> None:
         channel += 1
         game_type = "relay" if channel % 2 == 0 else "oracle"
         engine = games.REGISTRY[game_type].engine
-        await service.new_game(
+        await service.lobby.new_game(
             guild_id=1,
             channel_id=channel,
             user=players[0],
@@ -43,8 +43,8 @@ async def main(path: str, seed: int) -> None:
             seed=chooser.randrange(1000),
         )
         for player in players[1:]:
-            await service.join(channel, player)
-        outcome = await service.start(channel, players[0])
+            await service.lobby.join(channel, player)
+        outcome = await service.lobby.start(channel, players[0])
         while not outcome.finished:
             game = await store.latest_game_in(channel)
             awaited = sorted(engine.waiting_for(engine.load_state(game.state)))
@@ -52,12 +52,12 @@ async def main(path: str, seed: int) -> None:
             user = next(p for p in players if p.id == user_id)
             if game_type == "relay" and chooser.random() < 0.2:
                 try:
-                    outcome = await service.undo(channel, user)
+                    outcome = await service.play.undo(channel, user)
                 except Refusal:
                     continue
             else:
-                action = chooser.choice(await service.legal_actions(channel, user))
-                outcome = await service.act(channel, user, str(action))
+                action = chooser.choice(await service.reading.legal_actions(channel, user))
+                outcome = await service.play.act(channel, user, str(action))
             game = await store.latest_game_in(channel)
             moves = await store.moves(game.id, last=1)
             print(f"ACK {game.id} {moves[-1].seq} {moves[-1].action}", flush=True)

@@ -1,6 +1,6 @@
 """Walking the move picker through the service, for the property tests.
 
-Every menu is reached by taps (:meth:`bot.service.GameService.tap`): an option
+Every menu is reached by taps (:meth:`bot.service.tapping.Tapping.tap`): an option
 that only narrows the pick is tapped; one that completes a step is read, not
 tapped (tapping it would play it): its ``path`` spells the step. The tests
 tap some of those too and check the step played is the one the path said.
@@ -32,7 +32,7 @@ from bot.service.menus import (
     width,
 )
 from bot.service.pick_token import ITEM_SEP, MAX_TOKEN
-from bot.service.picker import notation
+from bot.service.picker import written
 
 #: the longest game id the picker's custom_ids are sized for
 GAME_ID_DIGITS = 7
@@ -88,7 +88,7 @@ def complete(table: VerbTable, path: Sequence[str]) -> bool:
 
 
 def spelled(table: VerbTable, path: Sequence[str]) -> str:
-    return notation(table[path[0]], path[1:])
+    return table[path[0]].spell(written(path[1:]))
 
 
 def canonical(engine: Any, text: str) -> str:
@@ -127,7 +127,7 @@ async def walk(
     """Every step the player's picker offers now (notations), reached by tapping every
     option that only narrows the pick (never one that plays), and every menu seen;
     layouts entered item by item are left out (:func:`layout_menus`)."""
-    first = await service.tap(channel, player)
+    first = await service.tapping.tap(channel, player)
     assert first.menu is not None and first.outcome is None
     seen: list[Menu] = []
     found: set[str] = set()
@@ -146,7 +146,7 @@ async def walk(
                     continue
                 taps += 1
                 assert taps < limit, "picker tree too large to walk"
-                answer = await service.tap(channel, player, menu.token, [option.token])
+                answer = await service.tapping.tap(channel, player, menu.token, [option.token])
                 assert answer.outcome is None and answer.menu is not None, option
                 assert not answer.lines, [t.render("en") for t in answer.lines]
                 stack.append(answer.menu)
@@ -160,12 +160,12 @@ async def layout(
     menu then shown, whose Submit plays it, and the taps it took (the start unless the
     layout opens at once, one per item, or two where an item sits behind its
     group's button)."""
-    answer = await service.tap(channel, player)
+    answer = await service.tapping.tap(channel, player)
     assert answer.menu is not None
     starts = [o for o in answer.menu.options if o.layout and o.path == (verb,)]
     taps = 0
     if starts:  # else the layout is all there is, and the first menu already
-        answer = await service.tap(channel, player, answer.menu.token, [starts[0].token])
+        answer = await service.tapping.tap(channel, player, answer.menu.token, [starts[0].token])
         taps = 1
     laid: list[str] = []
     for item in items:
@@ -176,13 +176,13 @@ async def layout(
         direct = [o for o in menu.options if tuple(o.path) == (verb, goal)]
         if not direct:
             [group] = [o for o in menu.options if goal in o.within]  # a group's button
-            answer = await service.tap(channel, player, menu.token, [group.token])
+            answer = await service.tapping.tap(channel, player, menu.token, [group.token])
             taps += 1
             menu = answer.menu
             assert menu is not None
             direct = [o for o in menu.options if tuple(o.path) == (verb, goal)]
         [option] = direct
-        answer = await service.tap(channel, player, menu.token, [option.token])
+        answer = await service.tapping.tap(channel, player, menu.token, [option.token])
         assert answer.outcome is None
         taps += 1
         laid.append(item)

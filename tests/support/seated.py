@@ -13,7 +13,7 @@ async def open_game(
     service: GameService, game: str, *players: Player, seed: int, **options: str
 ) -> None:
     """Open ``game`` in the test channel, seat ``players`` (the first creates it), start."""
-    await service.new_game(
+    await service.lobby.new_game(
         guild_id=GUILD,
         channel_id=CHANNEL,
         user=players[0],
@@ -22,8 +22,8 @@ async def open_game(
         seed=seed,
     )
     for player in players[1:]:
-        await service.join(CHANNEL, player)
-    await service.start(CHANNEL, players[0])
+        await service.lobby.join(CHANNEL, player)
+    await service.lobby.start(CHANNEL, players[0])
 
 
 async def channel_row(store: Store) -> GameRow:

@@ -50,7 +50,7 @@ async def setup(path: str, count: int) -> None:
     service = GameService(store, registry(), render=False)
     for channel in range(1, count + 1):
         game, options = KINDS[channel % len(KINDS)]
-        await service.new_game(
+        await service.lobby.new_game(
             guild_id=1,
             channel_id=channel,
             user=PLAYERS[0],
@@ -59,10 +59,10 @@ async def setup(path: str, count: int) -> None:
             seed=channel,
         )
         if game == COMPUTER_GAME:
-            await service.add_computer(channel, PLAYERS[0], "easy")
+            await service.lobby.add_computer(channel, PLAYERS[0], "easy")
         else:
-            await service.join(channel, PLAYERS[1])
-        await service.start(channel, PLAYERS[0])
+            await service.lobby.join(channel, PLAYERS[1])
+        await service.lobby.start(channel, PLAYERS[0])
     await store.close()
     print("READY", flush=True)
 
@@ -76,7 +76,7 @@ async def fire(path: str) -> None:
         clock=lambda: time.time() + AHEAD,
         computer_pause=0.0,
     )
-    await service.fire_due_timers()
+    await service.timers.fire_due_timers()
     await store.close()
     print("DONE", flush=True)
 

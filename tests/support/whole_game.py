@@ -1,6 +1,6 @@
 """A whole game through the service, read as its players read it, in one language.
 
-Members play by taps (:meth:`bot.service.GameService.tap`: a random option of
+Members play by taps (:meth:`bot.service.tapping.Tapping.tap`: a random option of
 each menu, now and then Undo or Start over), computer seats from their timers,
 and now and then every awaited member lets the deadline pass, so the table's
 and the timeout's lines are read too. Everything a player reads is collected
@@ -32,7 +32,7 @@ from typing import Any
 from bot import games, plugins
 from bot.games.base import GameType
 from bot.i18n import Text
-from bot.service import GameService, Outcome, Player, Refusal, TapAnswer
+from bot.service import GameService, News, Outcome, Player, Refusal, TapAnswer
 from bot.service.menus import END, RESTART, UNDO, Menu
 from bot.store import Store
 from renderer import common, lettering
@@ -69,19 +69,22 @@ class Read:
             self.texts.append((where, text))
 
     def outcome(self, where: str, outcome: Outcome) -> None:
-        self.add(f"{where}reply", outcome.reply)
-        self.add(f"{where}public", outcome.public)
+        self.add(f"{where}reply", outcome.reply.lines)
+        self.add(f"{where}public", (outcome.news or News()).lines)
         self.add(f"{where}tally", outcome.tally or [])
         for message in outcome.private:
             self.add(f"{where}private", message.lines)
-        self.add(f"{where}button", [c.label for c in (*outcome.reply_choices, *outcome.choices)])
+        self.add(
+            f"{where}button",
+            [c.label for c in (*outcome.reply.choices, *(outcome.news or News()).choices)],
+        )
         if outcome.lobby is not None:
             self.add(f"{where}lobby", outcome.lobby.lines)
             for option in outcome.lobby.menus:
                 self.add(f"{where}lobby", [option.label])
                 self.add(f"{where}lobby", [label for _, label in option.values])
-        if outcome.menu is not None:
-            self.menu(outcome.menu)
+        if outcome.reply.menu is not None:
+            self.menu(outcome.reply.menu)
 
     def menu(self, menu: Menu) -> None:
         texts: list[Text] = [menu.title]
@@ -187,7 +190,7 @@ async def play_whole_game(
         host = seated[0]
         read.outcome(
             "",
-            await service.new_game(
+            await service.lobby.new_game(
                 guild_id=GUILD,
                 channel_id=CHANNEL,
                 user=host,
@@ -198,17 +201,17 @@ async def play_whole_game(
             ),
         )
         for player in seated[1:]:
-            read.outcome("", await service.join(CHANNEL, player))
-        read.outcome("", await service.computer_menu(CHANNEL, host))
+            read.outcome("", await service.lobby.join(CHANNEL, player))
+        read.outcome("", await service.lobby.computer_menu(CHANNEL, host))
         for _ in range(computers):
-            read.outcome("", await service.add_computer(CHANNEL, host, "easy"))
-        read.outcome("", await service.start(CHANNEL, host))
+            read.outcome("", await service.lobby.add_computer(CHANNEL, host, "easy"))
+        read.outcome("", await service.lobby.start(CHANNEL, host))
         row = await store.latest_game_in(CHANNEL)
         assert row is not None
         read.seat_names = tuple(s.display_name for s in row.seats)
         await _play(service, registry[game], read, seated, clock, random.Random(seed))
-        read.outcome("status:", await service.status(CHANNEL))
-        read.outcome("log:", await service.log_lines(CHANNEL, 40))
+        read.outcome("status:", await service.reading.status(CHANNEL))
+        read.outcome("log:", await service.reading.log_lines(CHANNEL, 40))
     finally:
         await store.close()
     return read
@@ -224,7 +227,7 @@ async def _play(
 ) -> None:
     engine = game_type.engine
     for _ in range(MAX_STEPS):
-        for fired in await service.fire_due_timers():
+        for fired in await service.timers.fire_due_timers():
             read.outcome("timer:", fired)
         row = await service.store.latest_game_in(CHANNEL)
         assert row is not None
@@ -242,7 +245,7 @@ async def _play(
         seat = rng.choice(awaited)
         player = next(p for p in seated if p.id == row.seats[seat].user_id)
         if engine.has_private_view and rng.random() < 0.1:
-            read.outcome("hand:", await service.hand(CHANNEL, player))
+            read.outcome("hand:", await service.reading.hand(CHANNEL, player))
         try:
             await _tap_a_step(service, read, player, rng)
         except Refusal as refusal:
@@ -253,13 +256,13 @@ async def _play(
 
 async def _tap_a_step(service: GameService, read: Read, player: Player, rng: random.Random) -> None:
     """Taps from the Play button until a step is played (or the menu runs out)."""
-    answer = await service.tap(CHANNEL, player)
+    answer = await service.tapping.tap(CHANNEL, player)
     for _ in range(MAX_TAPS):
         read.answer(answer)
         if answer.outcome is not None or answer.menu is None:
             return
         picked = _choose(answer.menu, rng)
-        answer = await service.tap(CHANNEL, player, answer.menu.token, picked)
+        answer = await service.tapping.tap(CHANNEL, player, answer.menu.token, picked)
     read.answer(answer)
 
 

@@ -86,7 +86,7 @@ class AfterCog(commands.Cog):
         )
 
         async def work(player: Player) -> Outcome:
-            return await self.service.stats(interaction.guild_id or 0, member)
+            return await self.service.after.stats(interaction.guild_id or 0, member)
 
         await self.bot.responder.run(interaction, work, game_command=False)
 
@@ -100,7 +100,7 @@ class AfterCog(commands.Cog):
 
     async def _export(self, interaction: discord.Interaction, handled: Handled) -> None:
         budget = min(EXPORT_BUDGET, int(getattr(interaction, "filesize_limit", EXPORT_BUDGET)))
-        exported = await self.service.export(interaction.channel_id or 0, budget=budget)
+        exported = await self.service.after.export(interaction.channel_id or 0, budget=budget)
         handled.game = exported.game_id
         try:
             await interaction.edit_original_response(

@@ -1,7 +1,7 @@
 """One slash-command group per registered game, generated from its verb table.
 
 ``/tigris tile colour:red square:F5`` builds the notation ``tile red F5``
-and plays it through ``service.act`` exactly as ``/play`` does. Nothing
+and plays it through ``service.play.act`` exactly as ``/play`` does. Nothing
 here names a game: the groups, their subcommands and options, their
 descriptions and their autocomplete all come from each engine's declared
 verbs (:mod:`bot.games.notation`).
@@ -53,14 +53,10 @@ MAX_CHOICES = 25
 MAX_PARAM = 100
 
 
-def notation(verb: Verb, values: dict[str, Any]) -> str:
-    """The notation a generated command's options spell."""
-    words = [verb.name]
-    for param in verb.params:
-        value = values.get(param.name)
-        if value is not None and str(value).strip():
-            words.append(str(value).strip())
-    return " ".join(words)
+def option_word(value: Any) -> str | None:
+    """A command option's value as the notation writes it; None when left out or blank."""
+    word = None if value is None else str(value).strip()
+    return word or None
 
 
 def choice_name(suggestion: Suggestion, lang: str) -> str:
@@ -103,10 +99,10 @@ def verb_group(engine: GameEngine[Any, Any], bot: ZigguratBot) -> app_commands.G
 
 def _player(bot: ZigguratBot, verb: Verb) -> Any:
     async def handler(interaction: discord.Interaction, values: dict[str, Any]) -> None:
-        action = notation(verb, values)
+        action = verb.spell(option_word(values.get(param.name)) for param in verb.params)
 
         async def work(player: Player) -> Outcome:
-            return await bot.service.act(interaction.channel_id or 0, player, action)
+            return await bot.service.play.act(interaction.channel_id or 0, player, action)
 
         await bot.responder.run(interaction, work)
 
@@ -123,7 +119,7 @@ def _completer(bot: ZigguratBot, verb: Verb, name: str) -> Any:
             if p.name != name
         }
         try:
-            suggestions = await bot.service.legal_values(
+            suggestions = await bot.service.reading.legal_values(
                 interaction.channel_id or 0, player_of(interaction), verb.name, name, chosen
             )
         except Exception:

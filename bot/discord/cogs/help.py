@@ -15,7 +15,7 @@ from discord.ext import commands
 
 from bot.discord.commands import Param, build_command
 from bot.discord.translator import L
-from bot.service import Outcome, Player, help_lines
+from bot.service import Outcome, Player, Reply, help_lines
 
 if TYPE_CHECKING:
     from bot.discord.client import ZigguratBot
@@ -61,7 +61,9 @@ class HelpCog(commands.Cog):
         game = str(values.get("game", ""))
 
         async def work(player: Player) -> Outcome:
-            return await self.bot.service.rules(game, 0, language=str(interaction.locale or "en"))
+            return await self.bot.service.reading.rules(
+                game, 0, language=str(interaction.locale or "en")
+            )
 
         await self.bot.responder.run(interaction, work, game_command=False, guild_only=False)
 
@@ -69,7 +71,7 @@ class HelpCog(commands.Cog):
         game = values.get("game")
 
         async def work(player: Player) -> Outcome:
-            return Outcome(reply=help_lines(self.bot.service.registry, game))
+            return Outcome(reply=Reply(help_lines(self.bot.service.registry, game)))
 
         await self.bot.responder.run(interaction, work, game_command=False, guild_only=False)
 

@@ -118,7 +118,7 @@ class LobbyCog(commands.Cog):
                 channel_id = interaction.channel_id or 0
                 if in_thread:
                     channel_id = await self._thread(interaction, game, player)
-                outcome = await self.service.new_game(
+                outcome = await self.service.lobby.new_game(
                     guild_id=interaction.guild_id,
                     channel_id=channel_id,
                     user=player,
@@ -127,8 +127,9 @@ class LobbyCog(commands.Cog):
                     language=str(interaction.guild_locale or "en"),
                 )
                 if in_thread:
-                    outcome.public_in_channel = True
-                    outcome.reply = [
+                    if outcome.news is not None:
+                        outcome.news.in_channel = True
+                    outcome.reply.lines = [
                         Text("lobby.created_in_thread", {"thread": f"<#{channel_id}>"})
                     ]
                 return outcome
@@ -160,29 +161,29 @@ class LobbyCog(commands.Cog):
         return thread.id
 
     async def join(self, interaction: discord.Interaction, values: dict[str, Any]) -> None:
-        await self._channel_command(interaction, self.service.join)
+        await self._channel_command(interaction, self.service.lobby.join)
 
     async def leave(self, interaction: discord.Interaction, values: dict[str, Any]) -> None:
-        await self._channel_command(interaction, self.service.leave)
+        await self._channel_command(interaction, self.service.lobby.leave)
 
     async def start(self, interaction: discord.Interaction, values: dict[str, Any]) -> None:
-        await self._channel_command(interaction, self.service.start)
+        await self._channel_command(interaction, self.service.lobby.start)
 
     async def undo(self, interaction: discord.Interaction, values: dict[str, Any]) -> None:
-        await self._channel_command(interaction, self.service.undo)
+        await self._channel_command(interaction, self.service.play.undo)
 
     async def hand(self, interaction: discord.Interaction, values: dict[str, Any]) -> None:
-        await self._channel_command(interaction, self.service.hand, private_inline=True)
+        await self._channel_command(interaction, self.service.reading.hand, private_inline=True)
 
     async def status(self, interaction: discord.Interaction, values: dict[str, Any]) -> None:
         async def work(player: Player) -> Outcome:
-            return await self.service.status(interaction.channel_id or 0)
+            return await self.service.reading.status(interaction.channel_id or 0)
 
         await self.bot.responder.run(interaction, work)
 
     async def board(self, interaction: discord.Interaction, values: dict[str, Any]) -> None:
         async def work(player: Player) -> Outcome:
-            return await self.service.board(interaction.channel_id or 0)
+            return await self.service.reading.board(interaction.channel_id or 0)
 
         await self.bot.responder.run(interaction, work)
 
@@ -190,13 +191,13 @@ class LobbyCog(commands.Cog):
         count = int(values.get("count", DEFAULT_LOG_COUNT))
 
         async def work(player: Player) -> Outcome:
-            return await self.service.log_lines(interaction.channel_id or 0, count)
+            return await self.service.reading.log_lines(interaction.channel_id or 0, count)
 
         await self.bot.responder.run(interaction, work)
 
     async def abandon(self, interaction: discord.Interaction, values: dict[str, Any]) -> None:
         async def work(player: Player) -> Outcome:
-            return await self.service.abandon(
+            return await self.service.lobby.abandon(
                 interaction.channel_id or 0,
                 player,
                 can_manage_channel=interaction.permissions.manage_channels,

@@ -38,7 +38,7 @@ class MineCog(commands.Cog):
 
     async def mine(self, interaction: discord.Interaction, values: dict[str, Any]) -> None:
         async def work(player: Player) -> Outcome:
-            return await self.bot.service.mine(player, message_kind=LIVE)
+            return await self.bot.service.reading.mine(player, message_kind=LIVE)
 
         await self.bot.responder.run(interaction, work, game_command=False)
 

@@ -1,7 +1,7 @@
 """``/play action:<notation>``: the one move command every game shares.
 
 The action is the game's own notation (``play 3``, ``tile red F5``); its
-autocomplete lists the user's legal actions now (``service.suggestions``,
+autocomplete lists the user's legal actions now (``service.reading.suggestions``,
 filtered by the words typed), so a player never has to learn the notation,
 and anything typed by hand is still checked by the rules engine, whose
 refusal comes back translated. Quick decisions also come as buttons
@@ -57,7 +57,7 @@ class PlayCog(commands.Cog):
         action = str(values["action"])
 
         async def work(player: Player) -> Outcome:
-            return await self.service.act(interaction.channel_id or 0, player, action)
+            return await self.service.play.act(interaction.channel_id or 0, player, action)
 
         await self.bot.responder.run(interaction, work)
 
@@ -66,7 +66,7 @@ class PlayCog(commands.Cog):
     ) -> list[app_commands.Choice[str]]:
         """The user's legal actions matching what they typed (none when not their turn)."""
         try:
-            notations = await self.service.suggestions(
+            notations = await self.service.reading.suggestions(
                 interaction.channel_id or 0, player_of(interaction), current
             )
         except Exception:

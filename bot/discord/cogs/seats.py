@@ -99,7 +99,7 @@ class SeatsCog(commands.Cog):
         )
 
     def _host(self, name: str) -> Any:
-        call = getattr(self.service, name)
+        call = getattr(self.service.seats, name)
 
         async def handler(interaction: discord.Interaction, values: dict[str, Any]) -> None:
             async def work(player: Player) -> Outcome:
@@ -121,7 +121,7 @@ class SeatsCog(commands.Cog):
         async def work(player: Player) -> Outcome:
             if new is not None and new.bot:
                 raise Refusal("error.replace_bot")
-            return await self.service.replace(
+            return await self.service.seats.replace(
                 interaction.channel_id or 0,
                 player,
                 old.id if old is not None else None,
@@ -137,7 +137,7 @@ class SeatsCog(commands.Cog):
         level = str(values["level"])
 
         async def work(player: Player) -> Outcome:
-            return await self.service.add_computer(interaction.channel_id or 0, player, level)
+            return await self.service.lobby.add_computer(interaction.channel_id or 0, player, level)
 
         await self.bot.responder.run(interaction, work)
 
@@ -145,19 +145,21 @@ class SeatsCog(commands.Cog):
         self, interaction: discord.Interaction, values: dict[str, Any]
     ) -> None:
         async def work(player: Player) -> Outcome:
-            return await self.service.remove_computer(interaction.channel_id or 0, player)
+            return await self.service.lobby.remove_computer(interaction.channel_id or 0, player)
 
         await self.bot.responder.run(interaction, work)
 
     async def resign(self, interaction: discord.Interaction, values: dict[str, Any]) -> None:
         async def work(player: Player) -> Outcome:
-            return await self.service.resign(interaction.channel_id or 0, player, confirmed=False)
+            return await self.service.seats.resign(
+                interaction.channel_id or 0, player, confirmed=False
+            )
 
         await self.bot.responder.run(interaction, work)
 
     async def back(self, interaction: discord.Interaction, values: dict[str, Any]) -> None:
         async def work(player: Player) -> Outcome:
-            return await self.service.back(interaction.channel_id or 0, player)
+            return await self.service.seats.back(interaction.channel_id or 0, player)
 
         await self.bot.responder.run(interaction, work)
 
@@ -165,7 +167,7 @@ class SeatsCog(commands.Cog):
         on = values["answers"] == "on"
 
         async def work(player: Player) -> Outcome:
-            return await self.service.auto(interaction.channel_id or 0, player, on=on)
+            return await self.service.seats.auto(interaction.channel_id or 0, player, on=on)
 
         await self.bot.responder.run(interaction, work)
 
@@ -173,7 +175,7 @@ class SeatsCog(commands.Cog):
         how = str(values["how"])
 
         async def work(player: Player) -> Outcome:
-            return await self.service.notify(player, how)
+            return await self.service.seats.notify(player, how)
 
         await self.bot.responder.run(interaction, work, game_command=False)
 

@@ -1,0 +1,57 @@
+"""The adapter's memory: whose DMs are closed, and the messages it keeps per game.
+
+Decisions:
+
+* The service keeps nothing of this itself: each call is the store's, behind
+  the service's gate (:func:`~bot.service.context.admitted`), so an id the
+  store cannot hold is refused as a stale button here too.
+"""
+
+from __future__ import annotations
+
+from bot.service.context import Context, admitted
+
+
+class Memory:
+    """Closed DMs and kept messages, read and written for the adapter."""
+
+    def __init__(self, ctx: Context) -> None:
+        self.ctx = ctx
+
+    @admitted
+    async def dms_closed(self, user_id: int, retry_after: float | None = None) -> bool:
+        """Whether the user's DMs are known to be closed (see the store's ``dms_closed``)."""
+        return await self.ctx.store.dms_closed(user_id, retry_after)
+
+    @admitted
+    async def mark_dms_closed(self, user_id: int) -> None:
+        await self.ctx.store.mark_dms_closed(user_id)
+
+    @admitted
+    async def mark_dms_open(self, user_id: int) -> None:
+        await self.ctx.store.mark_dms_open(user_id)
+
+    @admitted
+    async def note_dm_announcement(self, user_id: int, game_id: int) -> bool:
+        """True the first time the channel of ``game_id`` is told this user's DMs are closed."""
+        return await self.ctx.store.note_dm_announcement(user_id, game_id)
+
+    @admitted
+    async def remember_message(
+        self, game_id: int, kind: str, channel_id: int, message_id: int, content: str | None = None
+    ) -> None:
+        """Keep a game's message of this kind (one per kind), with the text it is edited from."""
+        await self.ctx.store.set_message(game_id, kind, channel_id, message_id, content)
+
+    @admitted
+    async def message(self, game_id: int, kind: str) -> tuple[int, int] | None:
+        """The (channel id, message id) of a game's kept message, if one was posted."""
+        return await self.ctx.store.message(game_id, kind)
+
+    @admitted
+    async def message_content(self, game_id: int, kind: str) -> str | None:
+        return await self.ctx.store.message_content(game_id, kind)
+
+    @admitted
+    async def forget_message(self, game_id: int, kind: str) -> None:
+        await self.ctx.store.forget_message(game_id, kind)
