@@ -63,7 +63,7 @@ Decisions:
   the board, camps and treasure tokens within reach. The value is our
   projection minus the others' (half the best, half the mean); at a scoring
   turn the plan's ``end`` scores, so the scoring itself is counted exactly.
-  The search's evaluation (:meth:`TikalBrain.evaluate`) also counts the
+  The search's evaluation (:meth:`TikalBrain.evaluate`, both levels) also counts the
   *threat* (:func:`with_threat`): when the rules already say whose turn is
   next (not while an auction decides it), that seat's best steal — the
   unguarded temple it can take from its holder with the AP it has, by the
