@@ -26,7 +26,8 @@ Decisions:
   holds (:func:`_defend_goals`): bringing enough strength that no other seat
   can take it in its next turn (:func:`reach_strength`: the most strength a
   seat brings in 10 AP, new figures from its entries and spare ones from
-  elsewhere), when one could.
+  elsewhere), when one could; and *holding* one it takes: taking it with
+  that much strength at once rather than the thinnest majority.
 * **Ways** are the rules' own: every cost is
   :func:`bot.games.tikal.paths.costs_from` (from one hex, or several with
   their starting costs), remembered per layout (:func:`ways`) since a plan
@@ -492,7 +493,7 @@ def best_steal(state: GameState) -> tuple[int, int, float, float] | None:
         if left_holder <= 0:
             continue
         need = top - hex_.of(mover).strength + 1
-        if need > 7:
+        if need > MAX_THREAT:
             continue
         dist = ways(state, mover, space, ap)
         brought = _bring(_units(state, mover, space, dist, entered), space, need, 0, ap)
