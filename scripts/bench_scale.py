@@ -27,10 +27,20 @@ moves the absolute figures: compare the ratios to their same-run floors.
   process's CPU a move (all its threads; floor: the same moves without
   images): one process's share, which bounds the throughput once the cores
   draw fast enough;
-* memory: RSS after a move in each of the ``--games`` games; the drawing
-  processes with all three games' renderers loaded and each game drawn in
-  each (RSS, and PSS: shared pages split between their users), and the
-  fork server; floor: a bare Python process with Pillow imported.
+* memory: RSS once the ``--games`` games are stored, and after a move in each
+  of them; then the allocation sites that still hold memory after
+  ``TRACED_MOVES`` more moves (:mod:`tracemalloc`: what a move leaves behind,
+  biggest first, each named by its innermost frame in the project); the
+  drawing processes with all three games' renderers loaded and each game
+  drawn in each (RSS, and PSS: shared pages split between their users), and
+  the fork server; floor: a bare Python process with Pillow imported.
+
+The drawing floors (a board's and a private view's drawing time, the bare
+encode, each game's board beside its encode) are measured in a measuring
+process of their own (:func:`measuring`): the bot never draws in its own
+process (its drawing processes do), and the renderers' caches, fonts and
+Pillow's buffers (about 60 MB with all three games drawn) would otherwise be
+counted as the bot's memory.
 
 The database (``--db``, a comma-separated list): ``sqlite`` (default: a file
 in a temporary folder), a SQLite file path, ``postgres`` (a throwaway
@@ -54,8 +64,10 @@ from __future__ import annotations
 import argparse
 import asyncio
 import contextlib
+import gc
 import io
 import json
+import multiprocessing
 import os
 import random
 import resource
@@ -64,7 +76,9 @@ import subprocess
 import sys
 import tempfile
 import time
+import tracemalloc
 from collections.abc import Iterator
+from concurrent.futures import ProcessPoolExecutor
 from pathlib import Path
 from typing import Any
 
@@ -86,6 +100,15 @@ BATCH = 100
 FIGURES: dict[str, str] = {}
 #: the line with which a run in a child process hands its figures to the comparing run
 FIGURES_LINE = "figures as JSON: "
+#: the moves traced for the allocation sites a move leaves behind (tracemalloc slows
+#: a move twentyfold with its frames, so a sample, not the whole pass)
+TRACED_MOVES = 500
+#: the frames kept of each traced allocation (enough to reach the project's own code)
+TRACED_FRAMES = 8
+#: the allocation sites printed
+TOP_SITES = 6
+ROOT = Path(__file__).resolve().parents[1]
+LABELS = [PlayerLabel(0, "Ishtar", "#f1a208"), PlayerLabel(1, "Gilgamesh", "#9b59b6")]
 
 
 STARTED = time.monotonic()
@@ -176,28 +199,54 @@ def mid_game(game_type: Any, seed: int = 7, steps: int = 60) -> Any:
     return state
 
 
-def board_ratios(registry: dict[str, Any]) -> None:
-    """Each game's board drawn whole beside the bare encode of the same image."""
-    labels = [PlayerLabel(0, "Ishtar", "#f1a208"), PlayerLabel(1, "Gilgamesh", "#9b59b6")]
+def board_ratios() -> list[tuple[str, str]]:
+    """Each game's board drawn whole beside the bare encode of the same image (run in
+    the measuring process: :func:`measuring`); the figure lines to print."""
+    registry = registry_here()
+    lines = []
     for name in ("tigris", "tikal", "temple"):
         game_type = registry[name]
         view = game_type.engine.public_view(mid_game(game_type))
-        image = Image.open(io.BytesIO(game_type.render_public(view, labels)))
+        image = Image.open(io.BytesIO(game_type.render_public(view, LABELS)))
         image.load()
         renders, encodes = [], []
         for _ in range(15):
             start = time.perf_counter()
-            game_type.render_public(view, labels)
+            game_type.render_public(view, LABELS)
             renders.append((time.perf_counter() - start) * 1000)
             start = time.perf_counter()
             encode_png(image)
             encodes.append((time.perf_counter() - start) * 1000)
         render, encode = statistics.median(renders), statistics.median(encodes)
-        say(
-            f"{name} board drawn whole",
-            f"{render:.1f} ms; floor: its bare PNG encode {encode:.1f} ms "
-            f"({image.width}x{image.height}); render/encode {render / encode:.2f} ({load()})",
+        lines.append(
+            (
+                f"{name} board drawn whole",
+                f"{render:.1f} ms; floor: its bare PNG encode {encode:.1f} ms "
+                f"({image.width}x{image.height}); render/encode {render / encode:.2f} ({load()})",
+            )
         )
+    return lines
+
+
+#: the built-in games of this process (:func:`registry_here`)
+_REGISTRY: dict[str, Any] = {}
+
+
+def registry_here() -> dict[str, Any]:
+    """The built-in games, loaded once in this process (the measuring process too)."""
+    if not _REGISTRY:
+        _REGISTRY.update(plugins.load_builtin_games())
+    return _REGISTRY
+
+
+def measuring() -> ProcessPoolExecutor:
+    """A process of its own for the drawing floors (see the module docstring)."""
+    return ProcessPoolExecutor(1, mp_context=multiprocessing.get_context("spawn"))
+
+
+async def measured(pool: ProcessPoolExecutor, work: Any, *args: Any) -> Any:
+    """``work(*args)`` in the measuring process."""
+    return await asyncio.get_running_loop().run_in_executor(pool, work, *args)
 
 
 def bare_python_mb() -> float:
@@ -294,37 +343,57 @@ async def simultaneous(
     return latencies, time.perf_counter() - start
 
 
-def render_times(game_type: Any, engine: Any, state: Any) -> tuple[float, float]:
-    """Seconds to draw one board and one private view (medians, one thread)."""
-    labels = [PlayerLabel(0, "Ishtar", "#f1a208"), PlayerLabel(1, "Gilgamesh", "#9b59b6")]
+def render_times(name: str, stored: Any) -> tuple[float, float, float]:
+    """Seconds to draw one board and one private view of the game whose stored state is
+    ``stored`` (medians, one thread), and milliseconds of the bare PNG encode of that
+    board (median); run in the measuring process (:func:`measuring`)."""
+    game_type = registry_here()[name]
+    engine = game_type.engine
+    state = engine.load_state(stored)
     view = engine.public_view(state)
     boards, privates = [], []
     for _ in range(20):
         start = time.perf_counter()
-        game_type.render_public(view, labels)
+        game_type.render_public(view, LABELS)
         boards.append(time.perf_counter() - start)
         start = time.perf_counter()
-        game_type.render_private(engine.private_view(state, 0), labels[0])
+        game_type.render_private(engine.private_view(state, 0), LABELS[0])
         privates.append(time.perf_counter() - start)
-    return statistics.median(boards), statistics.median(privates)
+    image = Image.open(io.BytesIO(game_type.render_public(view, LABELS)))
+    image.load()
+    encodes = []
+    for _ in range(20):
+        start = time.perf_counter()
+        encode_png(image)
+        encodes.append((time.perf_counter() - start) * 1000)
+    return statistics.median(boards), statistics.median(privates), statistics.median(encodes)
 
 
-async def wave_render_times(store: Store, game_type: Any, channels: range) -> tuple[float, float]:
-    """Mean seconds to draw the board and a private view of these channels' games."""
+def mean_render_times(name: str, states: list[Any]) -> tuple[float, float]:
+    """Mean seconds to draw the board and a private view of each stored state; run in
+    the measuring process (:func:`measuring`)."""
+    game_type = registry_here()[name]
     engine = game_type.engine
-    labels = [PlayerLabel(0, "Ishtar", "#f1a208"), PlayerLabel(1, "Gilgamesh", "#9b59b6")]
     boards, privates = [], []
+    for stored in states:
+        state = engine.load_state(stored)
+        start = time.perf_counter()
+        game_type.render_public(engine.public_view(state), LABELS)
+        boards.append(time.perf_counter() - start)
+        start = time.perf_counter()
+        game_type.render_private(engine.private_view(state, 0), LABELS[0])
+        privates.append(time.perf_counter() - start)
+    return statistics.mean(boards), statistics.mean(privates)
+
+
+async def stored_states(store: Store, channels: range) -> list[Any]:
+    """The stored states of these channels' games."""
+    states = []
     for channel in channels:
         row = await store.latest_game_in(channel)
         assert row is not None
-        state = engine.load_state(row.state)
-        start = time.perf_counter()
-        game_type.render_public(engine.public_view(state), labels)
-        boards.append(time.perf_counter() - start)
-        start = time.perf_counter()
-        game_type.render_private(engine.private_view(state, 0), labels[0])
-        privates.append(time.perf_counter() - start)
-    return statistics.mean(boards), statistics.mean(privates)
+        states.append(row.state)
+    return states
 
 
 class Counted:
@@ -372,10 +441,50 @@ async def one_after_another(service: GameService, channels: list[int], rng: rand
     return time.perf_counter() - start
 
 
+def project_site(traceback: tracemalloc.Traceback) -> str:
+    """Where an allocation was made: its innermost frame in the project's own code (not
+    the standard library's or an installed package's), else its innermost frame."""
+    frames = list(traceback)  # oldest first
+    ours = [
+        f for f in frames if f.filename.startswith(str(ROOT)) and "site-packages" not in f.filename
+    ]
+    frame = (ours or frames)[-1]
+    filename = frame.filename
+    if filename.startswith(str(ROOT)):
+        filename = filename[len(str(ROOT)) + 1 :]
+    return f"{filename}:{frame.lineno}"
+
+
+async def held_sites(service: GameService, channels: list[int], rng: random.Random) -> str:
+    """What a move in each of ``channels`` leaves held: the allocation sites (by
+    :func:`project_site`) whose memory is still allocated after the moves, biggest
+    first, and their total (:mod:`tracemalloc`, ``TRACED_FRAMES`` frames)."""
+    gc.collect()
+    tracemalloc.start(TRACED_FRAMES)
+    try:
+        before = tracemalloc.take_snapshot()
+        for first in range(0, len(channels), BATCH):
+            await simultaneous(service, channels[first : first + BATCH], rng)
+        gc.collect()
+        after = tracemalloc.take_snapshot()
+    finally:
+        tracemalloc.stop()
+    sizes: dict[str, list[int]] = {}
+    for stat in after.compare_to(before, "traceback"):
+        site = sizes.setdefault(project_site(stat.traceback), [0, 0])
+        site[0] += stat.size_diff
+        site[1] += stat.count_diff
+    total = sum(size for size, _ in sizes.values())
+    top = sorted(sizes.items(), key=lambda item: -item[1][0])[:TOP_SITES]
+    shown = "; ".join(
+        f"{site} {size / 1024:+.0f} KiB ({count:+d} blocks)" for site, (size, count) in top
+    )
+    return f"{total / 1024:+.0f} KiB in all ({total / len(channels):+.0f} B a move): {shown}"
+
+
 async def main(total: int, waves: int, db: str) -> None:
-    registry = plugins.load_builtin_games()
+    registry = registry_here()
     game_type = registry["tigris"]
-    engine = game_type.engine
     cores = os.cpu_count() or 1
     shown = redact_url(db) if is_url(db) else db
     print(f"database: {shown}; {cores} cores; {load()} at start", flush=True)
@@ -430,24 +539,16 @@ async def main(total: int, waves: int, db: str) -> None:
             service.render = True
             row = await store.latest_game_in(1)
             assert row is not None
-            state = engine.load_state(row.state)
-            board_s, private_s = render_times(game_type, engine, state)
-            labels = [PlayerLabel(0, "Ishtar", "#f1a208"), PlayerLabel(1, "Gilgamesh", "#9b59b6")]
-            board = game_type.render_public(engine.public_view(state), labels)
-            image = Image.open(io.BytesIO(board))
-            image.load()
-            encodes = []
-            for _ in range(20):
-                start = time.perf_counter()
-                encode_png(image)
-                encodes.append((time.perf_counter() - start) * 1000)
+            pool = measuring()  # the drawing floors: not in the bot's own process
+            board_s, private_s, encode = await measured(pool, render_times, "tigris", row.state)
             say(
                 "floor: bare PNG encode of one board",
-                f"{statistics.median(encodes):.1f} ms "
+                f"{encode:.1f} ms "
                 f"(the whole board: {board_s * 1000:.1f} ms; a private view: "
                 f"{private_s * 1000:.1f} ms)",
             )
-            board_ratios(registry)
+            for what, figures in await measured(pool, board_ratios):
+                say(what, figures)
             service.render = False  # the bot's own CPU a move without images: the floor
             bare_cpu = process_cpu()
             for _ in range(waves):
@@ -469,7 +570,9 @@ async def main(total: int, waves: int, db: str) -> None:
             throughput = moves / sum(walls)
             # what drawing those games' images costs one thread, measured on their
             # own states now (boards grow with the game)
-            board_s, private_s = await wave_render_times(store, game_type, range(101, 201))
+            states = await stored_states(store, range(101, 201))
+            board_s, private_s = await measured(pool, mean_render_times, "tigris", states)
+            pool.shutdown()
             unit = (counted.boards * board_s + counted.privates * private_s) / moves
             allowed = cores / unit
             say(
@@ -488,6 +591,8 @@ async def main(total: int, waves: int, db: str) -> None:
             )
             service.render = False
             await create_games(service, range(1001, total + 1))
+            gc.collect()
+            stored_rss = rss_mb()
             times = await single_moves(service, range(1, total + 1), 300)
             commits = await floor(db, folder)
             say(
@@ -501,13 +606,20 @@ async def main(total: int, waves: int, db: str) -> None:
             for first in range(1, total + 1, BATCH):
                 batch = list(range(first, min(first + BATCH, total + 1)))
                 await simultaneous(service, batch, rng)
+            touched = time.perf_counter() - start
+            gc.collect()
             bare = bare_python_mb()
             say(
                 f"RSS after a move in each of {total:,} games",
                 f"{rss_mb():.0f} MB "
-                f"({time.perf_counter() - start:.0f} s to touch them all; "
-                f"{len(service.ctx.locks)} channel locks held); floor: a bare Python "
-                f"with Pillow {bare:.0f} MB",
+                f"({stored_rss:.0f} MB with them stored, before; {touched:.0f} s to touch "
+                f"them all; {len(service.ctx.locks)} channel locks held); floor: a bare "
+                f"Python with Pillow {bare:.0f} MB",
+            )
+            traced = list(range(1, min(total, TRACED_MOVES) + 1))
+            say(
+                f"held after {len(traced)} more moves (tracemalloc, top sites)",
+                await held_sites(service, traced, rng),
             )
             service.render = True
             games = await every_game_drawn(service, registry)

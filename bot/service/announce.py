@@ -190,9 +190,11 @@ async def private_updates(
         seat = seat_row.seat
         if seat == skip or seat_row.computer is not None:  # nobody to tell
             continue
+        if has_view and seat not in before:  # not asked for: its view is not even drawn up
+            continue
         happened = event_texts(game, events, seat)
         view = game.engine.private_view(game.state, seat) if has_view else {}
-        lines = news(game, before[seat], view) if has_view and seat in before else []
+        lines = news(game, before[seat], view) if has_view else []
         if (lines and generic(lines)) or not has_view:  # the step's own words say more
             lines += happened
         if lines:

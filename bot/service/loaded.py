@@ -44,15 +44,29 @@ def label_text(row: GameRow, key: str, params: Mapping[str, Any]) -> Text:
 
 
 def _named(names: Mapping[int, str], key: str, params: Mapping[str, Any]) -> Text:
-    shown: dict[str, Any] = {}
+    renamed = _renamed(names, params)
+    return Text(key, dict(params) if renamed is None else renamed)
+
+
+def _renamed(names: Mapping[int, str], params: Mapping[str, Any]) -> dict[str, Any] | None:
+    """``params`` with their seat params as names, in nested texts too; None when none
+    holds a seat: a nested text without one is kept as it is, not rebuilt (a prompt's
+    alternatives nest a text per verb, and every message names them)."""
+    shown: dict[str, Any] | None = None
     for name, value in params.items():
         if (name == "seat" or name.endswith("_seat")) and isinstance(value, int):
-            shown[name] = names.get(value, str(value))
+            new: Any = names.get(value, str(value))
         elif isinstance(value, Text):
-            shown[name] = _named(names, value.key, value.params)
+            inner = _renamed(names, value.params)
+            if inner is None:
+                continue
+            new = Text(value.key, inner)
         else:
-            shown[name] = value
-    return Text(key, shown)
+            continue
+        if shown is None:
+            shown = dict(params)
+        shown[name] = new
+    return shown
 
 
 def seated(row: GameRow, changes: Mapping[int, Mapping[str, Any]]) -> GameRow:

@@ -193,6 +193,7 @@ class SqliteStore(SqlStore):
             finally:
                 for _ in batch:
                     self._queue.task_done()
+                del batch  # nothing of it is held while the task waits for the next
 
     async def _run_batch(self, batch: list[_Pending]) -> None:
         """Commit the batch; a unit that fails is dropped and the rest run again."""
@@ -250,13 +251,19 @@ class _WriterThread:
 
     def _serve(self) -> None:
         while (call := self._calls.get()) is not None:
-            loop, future, fn = call
-            try:
-                outcome: tuple[bool, Any] = (True, fn())
-            except BaseException as exc:
-                outcome = (False, exc)
-            with contextlib.suppress(RuntimeError):  # the loop is gone: nobody waits
-                loop.call_soon_threadsafe(_settle, future, *outcome)
+            self._answer(*call)
+            del call  # nothing of the last batch is held while the thread waits
+
+    @staticmethod
+    def _answer(
+        loop: asyncio.AbstractEventLoop, future: asyncio.Future[Any], fn: Callable[[], Any]
+    ) -> None:
+        try:
+            outcome: tuple[bool, Any] = (True, fn())
+        except BaseException as exc:
+            outcome = (False, exc)
+        with contextlib.suppress(RuntimeError):  # the loop is gone: nobody waits
+            loop.call_soon_threadsafe(_settle, future, *outcome)
 
     async def _call(self, fn: Callable[[], T]) -> T:
         loop = asyncio.get_running_loop()
