@@ -111,10 +111,6 @@ async def answering(
     lock = asyncio.Lock()
     _answering[interaction.id] = (lock, update)
 
-    async def late() -> None:
-        await asyncio.sleep(max(0.0, ANSWER_WITHIN - age_of(interaction)))
-        await once()
-
     async def once() -> None:
         async with lock:
             if interaction.response.is_done():
@@ -125,16 +121,22 @@ async def answering(
                 on_late()
                 log.warning("could not acknowledge interaction %s in time", interaction.id)
 
-    timer = asyncio.create_task(late())
+    late: list[asyncio.Task[None]] = []  # a timer, not a task: most answers are in time
+    timer = asyncio.get_running_loop().call_later(
+        max(0.0, ANSWER_WITHIN - age_of(interaction)),
+        lambda: late.append(asyncio.create_task(once())),
+    )
     try:
         yield
     finally:
         timer.cancel()
-        with contextlib.suppress(asyncio.CancelledError):
-            await timer
-        if not interaction.response.is_done():
-            await once()
-        _answering.pop(interaction.id, None)
+        try:
+            for task in late:
+                await task
+            if not interaction.response.is_done():
+                await once()
+        finally:
+            _answering.pop(interaction.id, None)
 
 
 async def original_response(interaction: discord.Interaction, **fields: Any) -> None:
