@@ -22,7 +22,12 @@ Decisions:
   set, an exchange, digging — its richest goal first, then the balanced
   turn. These are turns no priority builds (the greedy weighs gain per AP
   and never what an opponent loses), so strong does not merely look further
-  ahead than easy along the same turns.
+  ahead than easy along the same turns. Among them, *defending* a temple it
+  holds (:func:`_defend_goals`): bringing enough strength that no other seat
+  can take it in its next turn (:func:`reach_strength`: the most strength a
+  seat brings in 10 AP, new figures from its entries and spare ones from
+  elsewhere), when one could; and *holding* one it takes: taking it with
+  that much strength at once rather than the thinnest majority.
 * **Ways** are the rules' own: every cost is
   :func:`bot.games.tikal.paths.costs_from` (from one hex, or several with
   their starting costs), remembered per layout (:func:`ways`) since a plan
@@ -59,6 +64,14 @@ Decisions:
   the board, camps and treasure tokens within reach. The value is our
   projection minus the others' (half the best, half the mean); at a scoring
   turn the plan's ``end`` scores, so the scoring itself is counted exactly.
+  The search's evaluation (:meth:`TikalBrain.evaluate`, both levels) also counts the
+  *threat* (:func:`with_threat`): when the rules already say whose turn is
+  next (not while an auction decides it), that seat's best steal — the
+  unguarded temple it can take from its holder with the AP it has, by the
+  holder's loss plus its own gain — moves :data:`THREAT_SHARE` of both
+  between the two projections. So a temple held by a thin majority within the
+  next player's reach is worth little, and guarding it, outnumbering the
+  reach, or not spending the turn on it are weighed at their worth.
   A finished game is worth ±WIN (:func:`result_value`).
 * **Hidden information** is the order of the hex stacks and the face-down
   treasure tokens (the state's seed decides nothing after set-up but is
@@ -177,6 +190,10 @@ GUARD_WORTH = 2.0
 #: the leader while it can still move (not yet a guard)
 LEADER_WORTH = 2.5
 TOKEN_IN_REACH = 0.6
+#: the most strength a threat or a defence counts (a leader and four workers)
+MAX_THREAT = 7
+#: the share of the next mover's best steal of a temple the evaluation counts
+THREAT_SHARE = 0.8
 #: a bid never spends more than this share of our score
 BID_SHARE = 0.5
 #: points for playing before the others (their answer comes after ours)
@@ -223,7 +240,7 @@ class TikalBrain(Brain[GameState, Action]):
         final = result_value(self.engine, state, seat)
         if final is not None:
             return final
-        return relative(state, seat)
+        return _relative(with_threat(state, projections(state)), seat)
 
     def reveals(self, action: Action) -> bool:
         """A recovered treasure is a hex's hidden top token: the turn is planned again
@@ -425,8 +442,8 @@ def projections(state: GameState) -> list[float]:
             best, holder = ranked[0]
             second = ranked[1][0] if len(ranked) > 1 else 0
             if best > second:
-                margin = min(1.0, 0.55 + 0.15 * (best - second))
-                values[holder] += hex_.value * hold_weight(left[holder]) * margin
+                share = _margin_share(best - second)
+                values[holder] += hex_.value * hold_weight(left[holder]) * share
             else:
                 for strength, seat in ranked:
                     if strength == best:
@@ -437,6 +454,70 @@ def projections(state: GameState) -> list[float]:
                     reach = min(figs.count, len(hex_.tokens), MAX_TOKENS_PER_HEX_PER_TURN)
                     values[seat] += TOKEN_IN_REACH * reach
     return values
+
+
+def next_mover(state: GameState) -> tuple[int, int, int] | None:
+    """The seat whose turn is under way or comes next, its AP and the figures it has
+    entered, when the rules already say who it is (a hex to place or actions to take;
+    not while an auction decides it)."""
+    turn = state.turn
+    if turn is None or state.phase not in (PHASE_PLACE, PHASE_ACTIONS):
+        return None
+    return turn.seat, turn.ap, turn.entered
+
+
+def _margin_share(margin: int) -> float:
+    """The share of a held temple's worth a strict majority of ``margin`` counts."""
+    return min(1.0, 0.55 + 0.15 * margin)
+
+
+def best_steal(state: GameState) -> tuple[int, int, float, float] | None:
+    """The richest unguarded temple the next mover (:func:`next_mover`) can take from
+    its holder with the AP it has: (mover, holder, what the holder's projection loses,
+    what the mover's gains), or None when it can take none."""
+    mover_now = next_mover(state)
+    if mover_now is None:
+        return None
+    mover, ap, entered = mover_now
+    left_mover = scorings_left(state, mover)
+    best: tuple[int, int, float, float] | None = None
+    for space, hex_ in state.hexes.items():
+        if hex_.kind != TEMPLE or hex_.guard is not None or not hex_.figures:
+            continue
+        ranked = sorted(((f.strength, s) for s, f in hex_.figures.items()), reverse=True)
+        top, holder = ranked[0]
+        second = ranked[1][0] if len(ranked) > 1 else 0
+        if holder == mover or top == second:
+            continue
+        left_holder = scorings_left(state, holder)
+        if left_holder <= 0:
+            continue
+        need = top - hex_.of(mover).strength + 1
+        if need > MAX_THREAT:
+            continue
+        dist = ways(state, mover, space, ap)
+        brought = _bring(_units(state, mover, space, dist, entered), space, need, 0, ap)
+        if brought is None:
+            continue
+        loss = hex_.value * hold_weight(left_holder) * _margin_share(top - second)
+        gain = hex_.value * hold_weight(left_mover) * _margin_share(1)
+        if best is None or loss + gain > best[2] + best[3]:
+            best = (mover, holder, loss, gain)
+    return best
+
+
+def with_threat(state: GameState, values: list[float]) -> list[float]:
+    """The projections ``values`` once the next mover's best steal (:func:`best_steal`)
+    is counted at :data:`THREAT_SHARE`: a temple held by a thin majority within the
+    reach of the seat about to move is worth little to its holder."""
+    steal = best_steal(state)
+    if steal is None:
+        return values
+    mover, holder, loss, gain = steal
+    counted = list(values)
+    counted[holder] -= THREAT_SHARE * loss
+    counted[mover] += THREAT_SHARE * gain
+    return counted
 
 
 # -- plans --------------------------------------------------------------------------------
@@ -742,17 +823,21 @@ class _Unit:
     entry: Space | None
 
 
-def _units(world: GameState, seat: int, target: Space, dist: dict[Space, int]) -> list[_Unit]:
-    """The figures that could come to ``target`` this turn, cheapest first."""
-    turn = world.turn
-    assert turn is not None
+def _units(
+    world: GameState, seat: int, target: Space, dist: dict[Space, int], entered: int | None = None
+) -> list[_Unit]:
+    """The figures that could come to ``target`` this turn (``entered`` figures already
+    entered: the turn's own count unless given), cheapest first."""
+    if entered is None:
+        assert world.turn is not None
+        entered = world.turn.entered
     player = world.players[seat]
     units: list[_Unit] = []
     entries = [e for e in legal.entry_spaces(world, seat) if e in dist]
-    if entries and turn.entered < MAX_ENTERED_PER_TURN:
+    if entries and entered < MAX_ENTERED_PER_TURN:
         entry = min(entries, key=lambda e: (dist[e], e))
         cost = COST_ENTER + dist[entry]
-        room = MAX_ENTERED_PER_TURN - turn.entered
+        room = MAX_ENTERED_PER_TURN - entered
         units.extend(
             _Unit(cost, 1, WORKER, None, entry) for _ in range(min(player.workers, room, 6))
         )
@@ -912,6 +997,8 @@ def _temple_goals(
                     lost += LEADER_ON_BOARD + LEADER_WORTH
                 gain = (value + extra) * left - value * hold * min(1.0, 0.55 + 0.15 * margin) - lost
                 goals.append(Goal("guard", gain, cost, [*dig_steps[:extra], Guard(space, figure)]))
+        if deny:
+            goals.extend(_defend_goals(world, seat, space, hex_, ap, hold))
         if margin <= 2:
             dist = ways(world, seat, space, ap)
             brought = _bring(_units(world, seat, space, dist), space, 1, 1, ap)
@@ -928,6 +1015,11 @@ def _temple_goals(
     if brought is not None:
         cost, steps = brought
         goals.append(Goal("take", value * hold * 0.7, cost, steps))
+    if deny:  # taking it beyond what the others can bring in their next turn
+        safe = threat_on(world, seat, space, hex_) - mine.strength + 1
+        brought = _bring(units, space, safe, 0, ap) if need <= safe <= MAX_THREAT else None
+        if brought is not None:
+            goals.append(Goal("hold", value * hold * 0.85, brought[0], brought[1]))
     holder = _holder(hex_)
     if deny and holder is not None and holder != seat:
         # what the holder loses: taking it, or only tying it (nobody strictly strongest)
@@ -946,6 +1038,43 @@ def _temple_goals(
                 Goal("take", (value + 1) * hold * 0.85, cost + COST_DIG, [*steps, Dig(space)])
             )
     return goals
+
+
+def reach_strength(world: GameState, seat: int, target: Space, ap: int = 10) -> int:
+    """The most majority strength ``seat`` can bring to ``target`` in a turn of ``ap``
+    AP (new figures from its entries, spare ones from elsewhere)."""
+    dist = ways(world, seat, target, ap)
+    units = _units(world, seat, target, dist, entered=0)
+    strength = 0
+    while strength < MAX_THREAT and _bring(units, target, strength + 1, 0, ap) is not None:
+        strength += 1
+    return strength
+
+
+def threat_on(world: GameState, seat: int, space: Space, hex_: Hex) -> int:
+    """The most strength another seat can have on the temple at ``space`` after its
+    next turn (what it has there and :func:`reach_strength`)."""
+    return max(
+        hex_.of(other).strength + reach_strength(world, other, space)
+        for other in range(world.seats)
+        if other != seat
+    )
+
+
+def _defend_goals(
+    world: GameState, seat: int, space: Space, hex_: Hex, ap: int, hold: float
+) -> list[Goal]:
+    """Bringing enough strength to a temple ``seat`` holds that no other seat can take
+    it in its next turn (:func:`reach_strength`), when one could."""
+    need = threat_on(world, seat, space, hex_) - hex_.of(seat).strength + 1
+    if need <= 0 or need > MAX_THREAT:
+        return []
+    dist = ways(world, seat, space, ap)
+    brought = _bring(_units(world, seat, space, dist), space, need, 0, ap)
+    if brought is None:
+        return []
+    cost, steps = brought
+    return [Goal("defend", hex_.value * hold * 0.7, cost, steps)]
 
 
 def _treasure_goals(
@@ -1115,7 +1244,10 @@ def _win_free(world: GameState, seat: int) -> bool:
 
 def relative(state: GameState, seat: int) -> float:
     """``seat``'s projected total less the others' (half the best, half the mean)."""
-    values = projections(state)
+    return _relative(projections(state), seat)
+
+
+def _relative(values: list[float], seat: int) -> float:
     mine = values[seat]
     others = [v for s, v in enumerate(values) if s != seat]
     return mine - 0.5 * max(others) - 0.5 * sum(others) / len(others)

@@ -13,15 +13,16 @@ import pytest
 from hypothesis import example, given, settings
 from hypothesis import strategies as st
 
-from bot.games.computer import RANDOM, Budget, decide
+from bot.games.computer import RANDOM, Brain, Budget, decide
 from bot.games.tikal import ENGINE, rules
-from bot.games.tikal.actions import Bid, End, Exchange, Pass, Recover
+from bot.games.tikal.actions import Action, Bid, End, Exchange, Move, Pass, Recover
 from bot.games.tikal.components import MODES, TILES, TREASURE
 from bot.games.tikal.computer import (
     LOOK_AHEAD,
     STRONG,
     TikalBrain,
     fast_copy,
+    reach_strength,
     sample_world,
     ways,
 )
@@ -36,7 +37,7 @@ from bot.games.tikal.state import (
     Scoring,
     dump_state,
 )
-from tests.games.tikal.tikal_positions import S, acting, blank, put
+from tests.games.tikal.tikal_positions import S, acting, blank, lay, put
 
 #: every mode with every player count it allows
 CONFIGS = [("base", 2), ("base", 3), ("base", 4), ("auction", 2), ("auction", 3), ("auction", 4)]
@@ -344,3 +345,73 @@ def test_it_bids_for_a_value_6_temple_by_what_winning_is_worth() -> None:
         for level in ("easy", "strong"):
             assert decide(TikalBrain(ENGINE), auction(), 0, level, seed) == (Bid(5),)
         assert decide(baseline, auction(), 0, "strong", seed) == (Pass(),)
+
+
+def held_under_threat() -> GameState:
+    """Seat 0 holds A6 (raised to 5) with two workers against one of seat 1's; B7 (3)
+    is empty. Nobody has a guard or a leader left, so seat 1's next turn can bring
+    three workers from the base camp (3 AP each) and take A6 with strength 4."""
+    state = blank()
+    state.hexes[S("A6")].value = 5
+    state.hexes[S("B7")].value = 3
+    put(state, "A6", 0, workers=2)
+    put(state, "A6", 1, workers=1)
+    for player in state.players:
+        player.guards = 0
+        player.leader = False
+    return state
+
+
+def test_it_defends_a_temple_the_next_player_could_take() -> None:
+    """Strong brings A6 beyond what seat 1 can bring in its next turn (strength 5
+    against 1 + 3); the frozen baseline digs A6 to 7 and takes B7 instead, leaving A6
+    to two workers that seat 1 outnumbers next turn."""
+    for seed in range(3):
+        state = held_under_threat()
+        play_with(TikalBrain(ENGINE), state, 0, seed)
+        assert state.hexes[S("A6")].of(0).strength >= 5
+        assert reach_strength(state, 1, S("A6")) + state.hexes[S("A6")].of(1).strength < 5
+        state = held_under_threat()
+        play_with(TikalBrain(ENGINE).baseline(), state, 0, seed)
+        assert state.hexes[S("A6")].of(0).strength < 5
+
+
+def play_with(brain: Brain[GameState, Action], state: GameState, seat: int, seed: int) -> None:
+    for action in decide(brain, state, seat, "strong", seed):
+        if seat in rules.waiting_for(state):
+            ENGINE.apply(state, seat, action)
+
+
+def two_temples_in_reach() -> GameState:
+    """Few figures left: seat 0 has three workers on B6 (3 AP from A6 and from B7),
+    seat 1 three on C7 (2 AP from B7, 4 from A6); A6 and B7 are worth 3 and 4, empty.
+    Seat 1 can bring three figures to B7 or two to A6 in its next turn."""
+    state = blank()
+    state.hexes[S("A6")].value = 3
+    state.hexes[S("B7")].value = 4
+    lay(state, "C7", "A-3", 0)
+    put(state, "C7", 1, workers=3)
+    put(state, "B6", 0, workers=3)
+    for player in state.players:
+        player.workers = 0
+        player.guards = 0
+        player.leader = False
+    return state
+
+
+def test_it_weighs_taking_a_temple_beyond_the_next_players_reach() -> None:
+    """Strong's turns include all three workers to A6 (beyond seat 1's two), and its
+    evaluation, which counts seat 1's best steal, ranks that turn first: one worker
+    on each temple leaves B7 to two of seat 1's workers. The frozen baseline never
+    builds that turn (its greedy takes each temple with the thinnest majority)."""
+    state = two_temples_in_reach()
+    brain = TikalBrain(ENGINE)
+    safe = (Move(S("B6"), S("A6")),) * 3 + (End(),)
+    ranked = []
+    for plan in brain.plans_at(state, 0, 1):
+        after = fast_copy(state)
+        for action in plan:
+            ENGINE.apply(after, 0, action)
+        ranked.append((brain.evaluate(after, 0), plan))
+    assert max(ranked, key=lambda pair: pair[0])[1] == safe
+    assert safe not in TikalBrain(ENGINE).baseline().plans(state, 0)
