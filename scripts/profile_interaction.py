@@ -103,9 +103,9 @@ class Meter:
                 (kind, cpu, profile, self._statements - statements, self._loads - loads)
             )
 
-    def requested(self, kind: str, records: list[Any]) -> None:
+    def requested(self, kind: str, routes: list[str]) -> None:
         """Note the REST requests the bot sent to the fake Discord for the last interaction."""
-        self.requests.append((kind, [_route(r) for r in records]))
+        self.requests.append((kind, routes))
 
     def relabel(self, new: str) -> None:
         """File the last interaction measured under kind ``new``."""
@@ -154,9 +154,14 @@ class Meter:
             print("\n".join(line for line in out.getvalue().splitlines() if line.strip()))
 
 
-def _route(record: Any) -> str:
-    """A request as its method and path, snowflakes and tokens replaced by placeholders."""
+def _route(record: Any, fake: Any) -> str:
+    """A request as its method and path, snowflakes and tokens replaced by placeholders
+    (a DM channel's by ``{dm}``)."""
     path = re.sub(r"/interactions/\d+/[^/]+", "/interactions/{id}/{token}", record.path)
+    found = re.search(r"/channels/(\d+)", path)
+    channel = fake.channels.get(int(found[1])) if found else None
+    if found is not None and channel is not None and channel.is_dm:
+        path = path.replace(found[1], "{dm}")
     path = re.sub(r"/webhooks/\d+/[^/]+", "/webhooks/{app}/{token}", path)
     path = re.sub(r"/\d+", "/{id}", path)
     return f"{record.method} {path}"
@@ -297,7 +302,7 @@ async def drive(
 
         before = len(fake.requests)
         itx = await meter.measure(kind, one())
-        meter.requested(kind, fake.requests[before:])
+        meter.requested(kind, [_route(r, fake) for r in fake.requests[before:]])
         return itx
 
     async def slash(user: Any, command: str, **options: Any) -> Any:
