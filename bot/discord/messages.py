@@ -106,7 +106,8 @@ async def answering(
     on_late: Callable[[], None],
 ) -> AsyncIterator[None]:
     """Inside, ``interaction`` is answered first: ``acknowledge()`` runs only if no
-    response was sent :data:`ANSWER_WITHIN` seconds after Discord made it (``on_late``
+    response was sent :data:`ANSWER_WITHIN` seconds after Discord made it (or after
+    it arrived, whichever is sooner) (``on_late``
     when Discord refuses that acknowledgement), and at the end if none was sent."""
     lock = asyncio.Lock()
     _answering[interaction.id] = (lock, update)
@@ -122,8 +123,10 @@ async def answering(
                 log.warning("could not acknowledge interaction %s in time", interaction.id)
 
     late: list[asyncio.Task[None]] = []  # a timer, not a task: most answers are in time
+    # never later than ANSWER_WITHIN after it arrived either: a clock behind
+    # Discord's would otherwise make an interaction look younger than it is
     timer = asyncio.get_running_loop().call_later(
-        max(0.0, ANSWER_WITHIN - age_of(interaction)),
+        max(0.0, min(ANSWER_WITHIN, ANSWER_WITHIN - age_of(interaction))),
         lambda: late.append(asyncio.create_task(once())),
     )
     try:

@@ -84,3 +84,19 @@ async def test_an_interaction_arriving_old_is_deferred_before_its_work(
     assert answering == [("POST", "callback"), ("PATCH", "@original")]
     assert h.fake.interactions[-1].callback_type == CallbackType.DEFERRED_CHANNEL_MESSAGE
     assert told and version > 0
+
+
+async def test_a_clock_behind_discords_never_delays_the_acknowledgement(
+    harness: BotHarness, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    h = harness
+    await start_oracle(h, h.alice, h.bob)
+    # the bot's clock 100 s behind: every interaction looks 100 s younger than it is;
+    # the acknowledgement is still due ANSWER_WITHIN after it arrived (here: at once)
+    monkeypatch.setattr(messages, "age_of", lambda interaction: -100.0)
+    monkeypatch.setattr(interactions, "age_of", lambda interaction: -100.0)
+    monkeypatch.setattr(messages, "ANSWER_WITHIN", 0.0)
+    version, told, answering = await played(h)
+    assert answering == [("POST", "callback"), ("PATCH", "@original")]
+    assert h.fake.interactions[-1].callback_type == CallbackType.DEFERRED_CHANNEL_MESSAGE
+    assert told and version > 0
