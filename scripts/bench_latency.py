@@ -16,8 +16,10 @@ the game waits for someone else, a round resolved, the game ended) or a
 submission). Each figure is printed with a floor measured in the same run:
 
 * callback — from the fake sending INTERACTION_CREATE to receiving the bot's
-  callback (the ephemeral deferral): what Discord's 3-second rule measures;
-  floor: the same for ``/help`` (no game, no database write);
+  callback: what Discord's 3-second rule measures; an answer ready in time is
+  that callback itself (the move committed and its reply drawn), else it is
+  the "thinking" acknowledgement (``bot.discord.messages.answering``); floor:
+  the same for ``/help`` (no game, no database write);
 * fully answered, per kind — until the bot reported the interaction fully
   answered: the reply, the public message with the board image, and the
   DMs; floor: a bare commit on the same database (``bench_floors``) plus one board
@@ -191,7 +193,7 @@ def report(game: str, db: str, r: dict[str, Any]) -> None:
     print(f"{game} on {db}: {len(r['callback'])} moves over {r['games']} game(s), 3 players")
     print(f"floor: bare INSERT+COMMIT median {commit:.2f} ms")
     helped = statistics.median(r["help"])
-    print(summary("interaction -> callback (deferral)", r["callback"], helped))
+    print(summary("interaction -> callback (the first response)", r["callback"], helped))
     print(summary("hand-off -> fully answered", r["handoff"], commit + board))
     print(summary("step (no public message) -> fully answered", r["step"], commit + board))
     print(

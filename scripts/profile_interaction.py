@@ -32,6 +32,7 @@ import io
 import logging
 import pstats
 import random
+import re
 import statistics
 import sys
 import tempfile
@@ -65,6 +66,8 @@ class Meter:
         self._loads = 0
         self._turn = False
         self.texts: Counter[str] = Counter()
+        #: per interaction measured: its kind, and the REST requests it sent (method and route)
+        self.requests: list[tuple[str, list[str]]] = []
         for name in ("open_game_in", "get_game"):
             original = getattr(store, name)
 
@@ -100,10 +103,16 @@ class Meter:
                 (kind, cpu, profile, self._statements - statements, self._loads - loads)
             )
 
+    def requested(self, kind: str, routes: list[str]) -> None:
+        """Note the REST requests the bot sent to the fake Discord for the last interaction."""
+        self.requests.append((kind, routes))
+
     def relabel(self, new: str) -> None:
         """File the last interaction measured under kind ``new``."""
         _, *rest = self.runs[-1]
         self.runs[-1] = (new, *rest)  # type: ignore[assignment]
+        if self.requests:
+            self.requests[-1] = (new, self.requests[-1][1])
 
     def report(self, top: int) -> None:
         kinds = list(dict.fromkeys(kind for kind, *_ in self.runs))
@@ -120,6 +129,18 @@ class Meter:
                 flush=True,
             )
         for kind in kinds:
+            sent = [routes for k, routes in self.requests if k == kind]
+            if not sent:
+                continue
+            counts = [len(routes) for routes in sent]
+            print(
+                f"{kind}: REST requests median {statistics.median(counts):.0f},"
+                f" mean {statistics.mean(counts):.2f}; the commonest sequences:",
+                flush=True,
+            )
+            for sequence, n in Counter(" | ".join(r) for r in sent).most_common(3):
+                print(f"  {n}x {sequence}", flush=True)
+        for kind in kinds:
             profiles = [p for k, _, p, *_ in self.runs if k == kind and p is not None]
             if not profiles or top <= 0:
                 continue
@@ -131,6 +152,19 @@ class Meter:
             stats.sort_stats("cumulative").print_stats(top)
             print(f"-- the profile of {kind} ({len(profiles)} profiled; cProfile, loop thread)")
             print("\n".join(line for line in out.getvalue().splitlines() if line.strip()))
+
+
+def _route(record: Any, fake: Any) -> str:
+    """A request as its method and path, snowflakes and tokens replaced by placeholders
+    (a DM channel's by ``{dm}``)."""
+    path = re.sub(r"/interactions/\d+/[^/]+", "/interactions/{id}/{token}", record.path)
+    found = re.search(r"/channels/(\d+)", path)
+    channel = fake.channels.get(int(found[1])) if found else None
+    if found is not None and channel is not None and channel.is_dm:
+        path = path.replace(found[1], "{dm}")
+    path = re.sub(r"/webhooks/\d+/[^/]+", "/webhooks/{app}/{token}", path)
+    path = re.sub(r"/\d+", "/{id}", path)
+    return f"{record.method} {path}"
 
 
 # -- the service alone ----------------------------------------------------------------------
@@ -266,7 +300,10 @@ async def drive(
             await bot.wait_interaction_done(itx.id, 15)
             return itx
 
-        return await meter.measure(kind, one())
+        before = len(fake.requests)
+        itx = await meter.measure(kind, one())
+        meter.requested(kind, [_route(r, fake) for r in fake.requests[before:]])
+        return itx
 
     async def slash(user: Any, command: str, **options: Any) -> Any:
         itx = await side.call(fake.slash(user, channel, command, **options))

@@ -2,10 +2,13 @@
 
 Decisions:
 
-* Commands are deferred ephemerally ("thinking"); the first answer *edits
-  that original response* (``edit_original_response``, as Discord documents;
-  a follow-up there is deprecated) and is always the invoker's private
-  answer: the reply lines with the step's preview image and its buttons
+* Commands are answered first (:func:`~bot.discord.messages.answering`): the
+  first answer is the interaction's ephemeral response when ready in time,
+  else it *edits the original response* of the "thinking" acknowledgement
+  (``edit_original_response``, as Discord documents; a follow-up there is
+  deprecated); either way it is sent by
+  :func:`~bot.discord.messages.original_response`, and is always the invoker's
+  private answer: the reply lines with the step's preview image and its buttons
   (Undo, End turn, the player's own decisions), their private view for
   ``/game hand``, or a short acknowledgement. Later parts are follow-ups.
   The public message is a follow-up sent with ``ephemeral=False``: a
@@ -82,6 +85,7 @@ from bot.discord.messages import (
     MAX_CONTENT,
     ZOOM_FILE,
     locale_language,
+    original_response,
     png,
     render,
     split_content,
@@ -250,8 +254,11 @@ class Delivery:
                     extra["attachments"] = []
                 if replace:
                     extra.setdefault("view", None)
-                await interaction.edit_original_response(
-                    content=part, allowed_mentions=discord.AllowedMentions.none(), **extra
+                await original_response(
+                    interaction,
+                    content=part,
+                    allowed_mentions=discord.AllowedMentions.none(),
+                    **extra,
                 )
                 continue
             await interaction.followup.send(

@@ -6,8 +6,13 @@ answer with an :class:`~bot.service.Outcome`), the move picker's
 ``Responder.run(interaction, work)``:
 
 1. outside a server: answer ``error.dm_only`` at once;
-2. defer ephemerally ("thinking"), well inside Discord's 3 seconds — the
-   service may render a board, which can take longer than that on a busy host;
+2. answer first: the answer, when ready within
+   :data:`~bot.discord.messages.ANSWER_WITHIN` seconds of the interaction, is
+   its response; else it is deferred ephemerally ("thinking") then, well inside
+   Discord's 3 seconds — the service may render a board, which can take longer
+   than that on a busy host — and the answer edits it. An interaction already
+   that old when it arrives is deferred before its work, and not run if Discord
+   refuses that;
 3. ``work(player)`` calls the service and returns an Outcome;
 4. a :class:`~bot.service.Refusal` becomes an ephemeral follow-up with the
    translated reason (nothing was changed); any other exception is logged
@@ -25,6 +30,7 @@ answer with an :class:`~bot.service.Outcome`), the move picker's
 
 from __future__ import annotations
 
+import contextlib
 import logging
 import time
 from collections.abc import Awaitable, Callable
@@ -34,7 +40,13 @@ import discord
 
 from bot import metrics
 from bot.discord import custom_ids
-from bot.discord.messages import answer_ephemeral, locale_language
+from bot.discord.messages import (
+    ANSWER_WITHIN,
+    age_of,
+    answer_ephemeral,
+    answering,
+    locale_language,
+)
 from bot.i18n import Text
 from bot.logs import activity
 from bot.service import GameService, Outcome, Player, Refusal
@@ -139,6 +151,7 @@ async def guard(
     guild_only: bool = True,
     game: int | None = None,
     after: Callable[[Player], Awaitable[None]] | None = None,
+    answer_first: bool = False,
 ) -> None:
     """Run one interaction the one guarded way (the module docstring's steps 1–4, 7, 8).
 
@@ -149,6 +162,11 @@ async def guard(
     said with its reason, any other exception logged and said as
     ``error.internal``; ``after`` runs then, whatever ``work`` did. Either way
     the interaction is logged and counted (:class:`Handled`) and reported done.
+
+    ``answer_first``: a fresh interaction is not acknowledged before ``work`` but
+    answered by it (:func:`~bot.discord.messages.answering`); it is acknowledged
+    only if no answer is ready in time. Its answers must go through
+    :func:`~bot.discord.messages.original_response` (the delivery's do).
     """
     handled = Handled(interaction, game)
     try:
@@ -156,31 +174,42 @@ async def guard(
             handled.refused("error.dm_only")
             await answer_now(interaction, Text("error.dm_only"))
             return
-        try:
+
+        async def acknowledge() -> None:
             if defer == THINKING:
                 await interaction.response.defer(ephemeral=True, thinking=True)
             elif defer == UPDATE:
                 await interaction.response.defer()
-        except discord.HTTPException:
-            handled.expired()
-            log.warning(
-                "could not acknowledge interaction %s in time; it was not run",
-                interaction.id,
-                exc_info=True,
-            )
-            return
+
+        first = answer_first and defer != ACKNOWLEDGED and age_of(interaction) < ANSWER_WITHIN
+        if not first:
+            try:
+                await acknowledge()
+            except discord.HTTPException:
+                handled.expired()
+                log.warning(
+                    "could not acknowledge interaction %s in time; it was not run",
+                    interaction.id,
+                    exc_info=True,
+                )
+                return
         player = player_of(interaction)
-        try:
-            await work(player, handled)
-        except Refusal as refusal:
-            handled.refused(refusal.text.key)
-            await _said(say, interaction, refusal.text)
-        except Exception:
-            handled.failed()
-            log.exception("command failed: %s", _describe(interaction))
-            await _said(say, interaction, Text("error.internal"))
-        if after is not None:
-            await after(player)
+        async with (
+            answering(interaction, acknowledge, update=defer == UPDATE, on_late=handled.expired)
+            if first
+            else contextlib.nullcontext()
+        ):
+            try:
+                await work(player, handled)
+            except Refusal as refusal:
+                handled.refused(refusal.text.key)
+                await _said(say, interaction, refusal.text)
+            except Exception:
+                handled.failed()
+                log.exception("command failed: %s", _describe(interaction))
+                await _said(say, interaction, Text("error.internal"))
+            if after is not None:
+                await after(player)
     except BaseException:
         handled.failed()
         raise
@@ -255,6 +284,7 @@ class Responder:
             defer=ACKNOWLEDGED if acknowledged else THINKING,
             guild_only=guild_only,
             after=after,
+            answer_first=True,
         )
 
     async def say(self, interaction: discord.Interaction, text: Text) -> None:

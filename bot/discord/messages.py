@@ -7,13 +7,22 @@ Decisions:
   overlong line is cut hard), never refused.
 * An ephemeral answer that cannot be sent is logged, never raised: nobody is
   waiting for it but the clicker, whose client shows the failure.
+* An interaction answered first (:func:`answering`) is acknowledged only if its
+  answer is not ready :data:`ANSWER_WITHIN` seconds after Discord made it: a
+  ready answer is the interaction's response itself (one request, not a
+  "thinking" acknowledgement and then its edit). :func:`original_response`
+  sends or edits that response under the interaction's lock, so a late
+  acknowledgement and the answer never both respond.
 """
 
 from __future__ import annotations
 
+import asyncio
+import contextlib
 import io
 import logging
-from collections.abc import Sequence
+from collections.abc import AsyncIterator, Awaitable, Callable, Sequence
+from typing import Any
 
 import discord
 
@@ -27,6 +36,13 @@ MAX_CONTENT = 2000
 HAND_FILE = "hand.png"
 #: the file name of the zoomed region where a player can act (beside the board)
 ZOOM_FILE = "zoom.png"
+#: how long after Discord made an interaction its answer may wait before the bot
+#: acknowledges it (Discord wants the first response within 3 seconds)
+ANSWER_WITHIN = 1.5
+
+#: interactions answered first (:func:`answering`): their lock, and whether their
+#: response updates the clicked message (else it is a new ephemeral message)
+_answering: dict[int, tuple[asyncio.Lock, bool]] = {}
 
 
 def locale_language(locale: discord.Locale | str | None) -> str:
@@ -74,3 +90,77 @@ async def answer_ephemeral(interaction: discord.Interaction, content: str) -> No
             await interaction.response.send_message(content, ephemeral=True)
     except discord.HTTPException:
         log.exception("could not answer interaction %s", interaction.id)
+
+
+def age_of(interaction: discord.Interaction) -> float:
+    """Seconds since Discord made ``interaction`` (its snowflake's time)."""
+    return (discord.utils.utcnow() - interaction.created_at).total_seconds()
+
+
+@contextlib.asynccontextmanager
+async def answering(
+    interaction: discord.Interaction,
+    acknowledge: Callable[[], Awaitable[None]],
+    *,
+    update: bool,
+    on_late: Callable[[], None],
+) -> AsyncIterator[None]:
+    """Inside, ``interaction`` is answered first: ``acknowledge()`` runs only if no
+    response was sent :data:`ANSWER_WITHIN` seconds after Discord made it (or after
+    it arrived, whichever is sooner) (``on_late``
+    when Discord refuses that acknowledgement), and at the end if none was sent."""
+    lock = asyncio.Lock()
+    _answering[interaction.id] = (lock, update)
+
+    async def once() -> None:
+        async with lock:
+            if interaction.response.is_done():
+                return
+            try:
+                await acknowledge()
+            except discord.HTTPException:
+                on_late()
+                log.warning("could not acknowledge interaction %s in time", interaction.id)
+
+    late: list[asyncio.Task[None]] = []  # a timer, not a task: most answers are in time
+    # never later than ANSWER_WITHIN after it arrived either: a clock behind
+    # Discord's would otherwise make an interaction look younger than it is
+    timer = asyncio.get_running_loop().call_later(
+        max(0.0, min(ANSWER_WITHIN, ANSWER_WITHIN - age_of(interaction))),
+        lambda: late.append(asyncio.create_task(once())),
+    )
+    try:
+        yield
+    finally:
+        timer.cancel()
+        try:
+            for task in late:
+                await task
+            if not interaction.response.is_done():
+                await once()
+        finally:
+            _answering.pop(interaction.id, None)
+
+
+async def original_response(interaction: discord.Interaction, **fields: Any) -> None:
+    """Edit ``interaction``'s original response; an interaction answered first
+    (:func:`answering`) and not acknowledged yet gets ``fields`` as its response
+    instead (a new ephemeral message, or the clicked message updated). ``fields``
+    are :meth:`discord.Interaction.edit_original_response`'s."""
+    entry = _answering.get(interaction.id)
+    if entry is None:
+        await interaction.edit_original_response(**fields)
+        return
+    lock, update = entry
+    async with lock:
+        if interaction.response.is_done():
+            await interaction.edit_original_response(**fields)
+        elif update:
+            await interaction.response.edit_message(**fields)
+        else:
+            files = fields.pop("attachments", None)
+            if files:
+                fields["files"] = files
+            if fields.get("view", ...) is None:
+                del fields["view"]
+            await interaction.response.send_message(ephemeral=True, **fields)

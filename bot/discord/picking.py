@@ -24,15 +24,15 @@ sent: the component is left out and logged.
 
 Decisions:
 
-* One tap, one service call: every click is acknowledged at once as an
-  update of the picker message (``DEFERRED_UPDATE_MESSAGE``; the Play button
-  opens a new ephemeral message, "thinking"), then the service's answer
-  edits it: the lines (a stale picker's note, the step's result), the menu's
-  title and components, and its image — the step's preview, the map around
-  where the player can act on a fresh picker (with the player's private
-  view, image and words, in a game that has one), or the menu's picture (a
-  Tikal hex in each rotation). The public hand-off, the tally and private
-  messages go exactly as for a typed move.
+* One tap, one service call, answered first (:func:`~bot.discord.messages.answering`):
+  the service's answer, ready in time, is the click's response, an update of the picker
+  message (``UPDATE_MESSAGE``; the Play button opens a new ephemeral message); one not
+  ready in time edits the acknowledgement (``DEFERRED_UPDATE_MESSAGE``, "thinking" for
+  Play). The answer: the lines (a stale picker's note, the step's result), the menu's
+  title and components, and its image — the step's preview, the map around where the
+  player can act on a fresh picker (with the player's private view, image and words, in
+  a game that has one), or the menu's picture (a Tikal hex in each rotation). The public
+  hand-off, the tally and private messages go exactly as for a typed move.
 * A menu is drawn by :mod:`bot.discord.menu_view`.
 * Nothing in a custom_id is trusted: the service recomputes the menu from
   the token and the game's state, and answers a stale or unreadable one with
@@ -57,7 +57,15 @@ from bot.discord.custom_ids import PICK_BUTTON, PICK_SELECT, game_template
 from bot.discord.game_button import GameButton
 from bot.discord.interactions import THINKING, UPDATE, Handled, guard
 from bot.discord.menu_view import PICTURE_FILE, menu_view
-from bot.discord.messages import HAND_FILE, ZOOM_FILE, locale_language, png, render, split_content
+from bot.discord.messages import (
+    HAND_FILE,
+    ZOOM_FILE,
+    locale_language,
+    original_response,
+    png,
+    render,
+    split_content,
+)
 from bot.i18n import Text
 from bot.service import Player, TapAnswer
 
@@ -91,7 +99,8 @@ class Tapper:
         lang = locale_language(interaction.locale)
         content = split_content(render(lines, lang))[0]
         files = [png(data, file) for data, file in ((hand, HAND_FILE), (image, name)) if data]
-        await interaction.edit_original_response(
+        await original_response(
+            interaction,
             content=content,
             view=view,
             attachments=files,
@@ -142,6 +151,7 @@ class Tapper:
             on_done=self.bot.interaction_done,
             defer=THINKING if token is None else UPDATE,  # the Play button opens a new one
             game=game_id,
+            answer_first=True,
         )
 
 

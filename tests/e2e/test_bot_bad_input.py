@@ -10,7 +10,7 @@ import pytest
 from bot.i18n import t
 
 from .bot_harness import BotHarness, move, open_harness, start_oracle
-from .fake_discord import FakeDiscord, InteractionResult
+from .fake_discord import CallbackType, FakeDiscord, InteractionResult
 
 
 @pytest.fixture
@@ -20,7 +20,8 @@ async def harness(fake_discord: FakeDiscord, tmp_path: Path) -> AsyncIterator[Bo
 
 
 def refused(h: BotHarness, itx: InteractionResult, reason: str) -> None:
-    assert itx.acknowledged and itx.deferred and itx.ephemeral
+    # the refusal is the interaction's own response: no "thinking" acknowledgement first
+    assert itx.callback_type == CallbackType.CHANNEL_MESSAGE and itx.ephemeral
     assert h.public_of(itx) == []
     text = h.ephemeral_text(itx)
     assert reason in text, text

@@ -350,7 +350,7 @@ async def test_a_tikal_turn_by_taps_with_preview_undo_and_end_turn(harness: BotH
     # the step is taken back from the same message, which updates in place
     version = await tapper.version()
     itx = await tapper.tap(h.click(mover, picker, ids_ending(picker, ":u")[0]))
-    assert itx.callback_type == 6 and itx.response is picker  # an update, no new message
+    assert itx.callback_type == 7 and itx.response is picker  # an update, no new message
     assert await tapper.version() == version + 1
     assert "Took back: " in picker.text
     assert any(menu_of(picker))

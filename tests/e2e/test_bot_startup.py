@@ -20,7 +20,7 @@ from bot.i18n import t
 from bot.logs import OneLineFormatter
 
 from .bot_harness import BotHarness, open_harness, registry
-from .fake_discord import FakeDiscord
+from .fake_discord import CallbackType, FakeDiscord
 
 
 @pytest.fixture
@@ -157,7 +157,7 @@ async def test_every_command_string_has_every_catalog_language(harness: BotHarne
 
 async def test_help_answers_ephemerally(harness: BotHarness) -> None:
     itx = await harness.slash(harness.mallory, "help")
-    assert itx.deferred and itx.ephemeral
+    assert itx.callback_type == CallbackType.CHANNEL_MESSAGE and itx.ephemeral
     assert harness.public_of(itx) == []
     assert "/game new" in harness.ephemeral_text(itx)
     assert "oracle" in harness.ephemeral_text(itx)
