@@ -24,14 +24,8 @@
 # the run is about 5,700 CPU-seconds: about 6 minutes on 16 cores, 7 with the uneven
 # last round of each cell — inside 8 minutes. On fewer cores, SCALE = cores / 16 keeps
 # the same time (with wider intervals).
-set -euo pipefail
-
-out=${1:-arena-out}
-scale=${2:-1}
-python=${PYTHON:-python}
-jobs=${JOBS:-$(nproc)}
-mkdir -p "$out"
-: > "$out/all.txt"
+# shellcheck source=scripts/arena_common.sh
+source "$(dirname "$0")/arena_common.sh" arena-out "$@"
 
 # cell name | game | option (or -) | seats | games at scale 1 | CPU s/game measured
 cells=(

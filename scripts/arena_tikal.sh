@@ -22,14 +22,8 @@
 # (docs/arena-results.txt). Games run 16 at a time, so a cell takes its rounds of 16
 # games: base 4 rounds, auction 3, Mini 3, each four-player cell 3 (40 games, as the
 # issue asks), easy against random 2 each: about 5 minutes in all.
-set -euo pipefail
-
-out=${1:-arena-tikal}
-scale=${2:-1}
-python=${PYTHON:-python}
-jobs=${JOBS:-$(nproc)}
-mkdir -p "$out"
-: > "$out/all.txt"
+# shellcheck source=scripts/arena_common.sh
+source "$(dirname "$0")/arena_common.sh" arena-tikal "$@"
 
 # cell name | mode | seats (the tested level first) | games at scale 1 | goal (% of wins)
 cells=(
