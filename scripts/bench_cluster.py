@@ -60,7 +60,7 @@ from tests.e2e.test_bot_cluster import (
     send_plays,
     set_up_games,
 )
-from tests.support.postgres import PostgresServer, find_bin
+from tests.support.postgres import PostgresServer, benchmark_server
 
 #: each layout's processes (ZIGGURAT_SHARD_IDS, None: every shard; the shards it runs)
 LAYOUTS: dict[str, list[tuple[str | None, list[int]]]] = {
@@ -186,15 +186,8 @@ def main() -> None:
     parser = argparse.ArgumentParser(description=(__doc__ or "").splitlines()[0])
     parser.add_argument("--rounds", type=int, default=2)
     args = parser.parse_args()
-    bin_dir = find_bin()
-    if bin_dir is None:
-        raise SystemExit("PostgreSQL is not installed (apt-get install postgresql)")
-    server = PostgresServer(bin_dir, durable=True)
-    server.start()  # before the event loop: it migrates its template with asyncio.run
-    try:
+    with benchmark_server() as server:  # before the event loop
         asyncio.run(measure(server, args.rounds))
-    finally:
-        server.stop()
 
 
 if __name__ == "__main__":

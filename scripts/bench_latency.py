@@ -225,19 +225,12 @@ def main() -> int:
             continue
         if db != "postgres":
             parser.error(f"unknown database {db!r}")
-        from tests.support.postgres import PostgresServer, find_bin
+        from tests.support.postgres import benchmark_server
 
-        bin_dir = find_bin()
-        if bin_dir is None:
-            raise SystemExit("no PostgreSQL server (ZIGGURAT_PG_BIN, Debian's, or the wheel)")
-        server = PostgresServer(bin_dir, durable=True)
-        server.start()  # before any event loop: it migrates its template with asyncio.run
-        try:
+        with benchmark_server() as server:  # before any event loop
             for game in games:
                 url = server.url(server.create_database(migrated=False))
                 report(game, db, asyncio.run(bench(game, args.moves, args.seed, url)))
-        finally:
-            server.stop()
     print(f"load average at end: {load()}")
     return 0
 

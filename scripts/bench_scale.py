@@ -648,17 +648,10 @@ def database(db: str) -> Iterator[str]:
     if db != "postgres":
         yield db
         return
-    from tests.support.postgres import PostgresServer, find_bin
+    from tests.support.postgres import benchmark_server
 
-    bin_dir = find_bin()
-    if bin_dir is None:
-        raise SystemExit("PostgreSQL is not installed (apt-get install postgresql)")
-    server = PostgresServer(bin_dir, durable=True)
-    server.start()
-    try:
+    with benchmark_server() as server:
         yield server.url(server.create_database(migrated=False))
-    finally:
-        server.stop()
 
 
 def compare(dbs: list[str], total: int, waves: int) -> None:

@@ -228,17 +228,10 @@ class FakeThread:
 
 @contextlib.contextmanager
 def postgres_url() -> Iterator[str]:
-    from tests.support.postgres import PostgresServer, find_bin
+    from tests.support.postgres import benchmark_server
 
-    bin_dir = find_bin()
-    if bin_dir is None:
-        raise SystemExit("no PostgreSQL server found (ZIGGURAT_PG_BIN, Debian's, or the wheel)")
-    server = PostgresServer(bin_dir, durable=True)
-    server.start()
-    try:
+    with benchmark_server() as server:
         yield server.url(server.create_database(migrated=False))
-    finally:
-        server.stop()
 
 
 async def adapter_part(location: str, moves: int, top: int) -> None:

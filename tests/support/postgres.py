@@ -40,6 +40,7 @@ import subprocess
 import sys
 import tempfile
 import time
+from collections.abc import Iterator
 from pathlib import Path
 
 SKIP_VARIABLE = "ZIGGURAT_SKIP_POSTGRES"
@@ -267,3 +268,19 @@ class PostgresServer:
             self._process = None
         with contextlib.suppress(OSError):
             shutil.rmtree(self.root)
+
+
+@contextlib.contextmanager
+def benchmark_server() -> Iterator[PostgresServer]:
+    """A durable throwaway server for the benchmark scripts, stopped after; start it
+    before any event loop (it migrates its template with ``asyncio.run``). Without a
+    server to run: SystemExit saying where one is looked for."""
+    bin_dir = find_bin()
+    if bin_dir is None:
+        raise SystemExit("no PostgreSQL server found (ZIGGURAT_PG_BIN, Debian's, or the wheel)")
+    server = PostgresServer(bin_dir, durable=True)
+    server.start()
+    try:
+        yield server
+    finally:
+        server.stop()
