@@ -15,8 +15,8 @@ moves the absolute figures: compare the ratios to their same-run floors.
   play from a fixed seed) drawn whole, beside its floor: the bare PNG encode
   of the same image (medians of interleaved runs, one thread; the goal is a
   render within twice its encode);
-* one move through the service, render off, p50/p99, with 1,000 and then
-  ``--games`` games stored;
+* one move through the service, render off, p50/p99, with 1,000 (or ``--games``
+  when fewer) and then ``--games`` games stored;
 * 100 simultaneous moves in 100 channels, render off: p50/p99 of each
   move's latency from the common start, all committed; floor: the same 100
   moves one after another (their wall time; the ratio of the two walls is
@@ -90,12 +90,16 @@ from bench_floors import floor_commit, floor_commit_postgres
 
 from bot import plugins
 from bot.games.base import PlayerLabel, RuleError
-from bot.service import GameService, Player, context, drawing
+from bot.service import GameService, Player, drawing
 from bot.store import Store, is_postgres, redact_url
 from renderer.common import encode_png
 
 PLAYERS = (Player(1, "Ishtar"), Player(2, "Gilgamesh"))
 BATCH = 100
+#: the games stored for the first single moves (fewer when ``--games`` is less)
+FIRST_GAMES = 1000
+#: the fewest games a run needs: its waves use the channels up to 210
+MIN_GAMES = 210
 #: every figure printed in this run, by what it measures (for the side-by-side table)
 FIGURES: dict[str, str] = {}
 #: the line with which a run in a child process hands its figures to the comparing run
@@ -403,7 +407,7 @@ class Counted:
         self.game_type = game_type
         self.boards = 0
         self.privates = 0
-        self.original = context.drawn
+        self.original = drawing.drawn
 
     async def drawn(self, render: Any, *args: Any) -> bytes:
         if render is self.game_type.render_public:
@@ -414,11 +418,11 @@ class Counted:
         return image
 
     def __enter__(self) -> Counted:
-        context.drawn = self.drawn  # type: ignore[assignment]
+        drawing.drawn = self.drawn
         return self
 
     def __exit__(self, *exc: object) -> None:
-        context.drawn = self.original  # type: ignore[assignment]
+        drawing.drawn = self.original
 
 
 async def stored_moves(store: Store, channels: list[int]) -> int:
@@ -499,12 +503,13 @@ async def main(total: int, waves: int, db: str) -> None:
         store = await open_store(db, folder)
         try:
             service = GameService(store, registry, render=False)
-            await create_games(service, range(1, 1001))
-            times = await single_moves(service, range(1, 1001), 300)
+            first = min(FIRST_GAMES, total)
+            await create_games(service, range(1, first + 1))
+            times = await single_moves(service, range(1, first + 1), 300)
             alone = pct(times, 0.5)
             commits = await floor(db, folder)  # again: a floor from the same minute
             say(
-                "one move, no render, 1,000 games stored",
+                f"one move, no render, {first:,} games stored",
                 f"p50 {alone:.2f} ms, "
                 f"p99 {pct(times, 0.99):.2f} ms; floor: bare commit p50 "
                 f"{pct(commits, 0.5):.2f} ms, p50/floor {alone / pct(commits, 0.5):.1f} ({load()})",
@@ -590,7 +595,7 @@ async def main(total: int, waves: int, db: str) -> None:
                 f"moves without images {bare_cpu:.2f} ms ({load()})",
             )
             service.render = False
-            await create_games(service, range(1001, total + 1))
+            await create_games(service, range(first + 1, total + 1))
             gc.collect()
             stored_rss = rss_mb()
             times = await single_moves(service, range(1, total + 1), 300)
@@ -694,6 +699,8 @@ if __name__ == "__main__":
     )
     parser.add_argument("--hand-over", action="store_true", help=argparse.SUPPRESS)
     args = parser.parse_args()
+    if args.games < MIN_GAMES:
+        parser.error(f"--games must be at least {MIN_GAMES} (the waves use that many channels)")
     dbs = args.db.split(",")
     if len(dbs) > 1 or dbs == ["postgres"]:
         compare(dbs, args.games, args.waves)

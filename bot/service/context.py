@@ -47,7 +47,7 @@ from dataclasses import dataclass, field, replace
 from typing import Any, ParamSpec, TypeVar
 
 from bot.games.base import GameType
-from bot.service.drawing import drawn
+from bot.service import drawing
 from bot.service.loaded import LoadedGame, seated
 from bot.service.names import clean_name
 from bot.service.outcome import Player, Refusal
@@ -284,7 +284,9 @@ class Context:
             return None
         view = game.engine.public_view(game.state)
         try:
-            return await drawn(game.game_type.render_public, view, game.labels(), game.row.language)
+            return await drawing.drawn(
+                game.game_type.render_public, view, game.labels(), game.row.language
+            )
         except Exception:
             log.exception("could not draw the board of game %s; posting without it", game.id)
             return None
@@ -303,7 +305,7 @@ class Context:
             return None
         view = game.engine.public_view(game.state)
         try:
-            image: bytes | None = await drawn(
+            image: bytes | None = await drawing.drawn(
                 render_zoom, view, game.labels(), game.row.language, focus
             )
         except Exception:
@@ -320,7 +322,7 @@ class Context:
             return None
         label = game.labels()[seat]
         try:
-            return await drawn(render_private, view, label, game.row.language)
+            return await drawing.drawn(render_private, view, label, game.row.language)
         except Exception:
             log.exception("could not draw seat %s's view in game %s", seat, game.id)
             return None
