@@ -56,6 +56,7 @@ Decisions:
 from __future__ import annotations
 
 import asyncio
+import inspect
 from collections.abc import Awaitable, Mapping, Sequence
 from typing import Any
 
@@ -199,11 +200,12 @@ async def private_updates(
             lines += happened
         if lines:
             wanted.append((seat_row, lines, view))
-    images = await asyncio.gather(
+    images = await at_once(
+        ctx,
         *(
             ctx.private_image(game, view, seat_row.seat) if has_view else _none()
             for seat_row, _, view in wanted
-        )
+        ),
     )
     header = Text("hand.news", {"game": Text(game.engine.title_key)})
     return [
@@ -261,10 +263,15 @@ def own_buttons(game: LoadedGame, seat: int, *, can_undo: bool) -> list[Choice]:
     return buttons
 
 
-async def tally(ctx: Context, game: LoadedGame) -> list[Text] | None:
-    """The round's tally for a simultaneous game: submitted, awaited, deadline."""
+async def tally(
+    ctx: Context, game: LoadedGame, stored: Awaitable[object] | None = None
+) -> list[Text] | None:
+    """The round's tally for a simultaneous game: submitted, awaited, deadline (read once
+    ``stored``, the step's commit, is done)."""
     if game.engine.turns is not TurnShape.SIMULTANEOUS or game.engine.result(game.state):
         return None
+    if stored is not None:
+        await stored
     awaited = game.waiting()
     done = {s.seat for s in game.row.seats} - awaited
     question = game.engine.prompt(game.state)
@@ -292,13 +299,16 @@ async def handoff(
     reply: list[Text],
     private: Private,
     interim: bool = False,
+    stored: Awaitable[object] | None = None,
 ) -> Outcome:
     """The one public message of a hand-off (or of the end), with its pings and buttons;
     with ``interim``, the interim message that stands for it until then (no board,
     no tally, no private messages: ``private`` must be empty).
 
     ``private`` may still be drawing (:func:`private_updates` not awaited): the
-    board is drawn at the same time as the private images."""
+    board is drawn at the same time as the private images. ``stored``: the step's
+    commit when it is still under way (the answer is prepared meanwhile): what is
+    read back from the store waits for it."""
     result = game.engine.result(game.state)
     public = list(lines)
     public += result_lines(game, result) if result is not None else game.waiting_line()
@@ -328,10 +338,11 @@ async def handoff(
         public.append(game.text("game.up_next", {"seat": following}))
         heads_up = game.user_of(following)
     # a start that awaits only computer seats has no board: their run's message will
-    board, messages, counted = await asyncio.gather(
+    board, messages, counted = await at_once(
+        ctx,
         ctx.board(game) if result is not None or game.members_awaited() else _none(),
         _private(private),
-        tally(ctx, game),
+        tally(ctx, game, stored),
     )
     return Outcome(
         game_id=game.id,
@@ -355,6 +366,24 @@ async def _none() -> None:
     return None
 
 
+async def at_once(ctx: Context, *parts: Awaitable[Any]) -> list[Any]:
+    """The parts' results: awaited at once, each image on its own drawing process; one
+    after another when no image is drawn (``ctx.render`` off), since each then answers
+    without waiting for a process, and a task apiece would only cost the loop."""
+    if ctx.render:
+        return list(await asyncio.gather(*parts))
+    results: list[Any] = []
+    try:
+        for part in parts:
+            results.append(await part)
+    except BaseException:
+        for left in parts[len(results) + 1 :]:  # never awaited: closed, as gather cancels
+            if inspect.iscoroutine(left):
+                left.close()
+        raise
+    return results
+
+
 async def _private(private: Private) -> list[PrivateMessage]:
     return private if isinstance(private, list) else await private
 
@@ -375,11 +404,13 @@ async def preview(
     version: int,
     can_undo: bool,
     private: Private,
+    stored: Awaitable[object] | None = None,
 ) -> Outcome:
     """The acting seat's own answer after a step that hands nothing over.
 
     Its images (the seat's own view or the board, the zoom, and ``private``'s
-    when still drawing) are drawn at once, each on its own drawing process."""
+    when still drawing) are drawn at once, each on its own drawing process.
+    ``stored``: as for :func:`handoff`."""
     engine = game.engine
     lines = list(reply)
     summary = engine.step_summary(game.state, seat)
@@ -392,7 +423,7 @@ async def preview(
     else:
         lines += game.waiting_line()
         first = ctx.board(game)
-    image, zoom, messages = await asyncio.gather(first, ctx.zoom(game, seat), _private(private))
+    image, zoom, messages = await at_once(ctx, first, ctx.zoom(game, seat), _private(private))
     if image is None and own:  # no private image: the board instead
         image = await ctx.board(game)
     return Outcome(
@@ -403,5 +434,7 @@ async def preview(
             lines, image=image, zoom=zoom, choices=own_buttons(game, seat, can_undo=can_undo)
         ),
         private=messages,
-        step=Step(kind, tally=await tally(ctx, game) if kind is StepKind.SUBMISSION else None),
+        step=Step(
+            kind, tally=await tally(ctx, game, stored) if kind is StepKind.SUBMISSION else None
+        ),
     )

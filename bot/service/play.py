@@ -70,7 +70,7 @@ import asyncio
 import logging
 import math
 import time
-from collections.abc import Callable
+from collections.abc import Awaitable, Callable
 from concurrent.futures import ThreadPoolExecutor
 from dataclasses import replace
 from typing import Any, TypeVar
@@ -91,7 +91,7 @@ from bot.service.turn_clock import (
     clock_seconds,
     clock_timers,
 )
-from bot.store import KEEP, Keep, NewMove, StepWrite, VersionConflict
+from bot.store import KEEP, Committed, Keep, NewMove, StepWrite, VersionConflict
 
 log = logging.getLogger(__name__)
 
@@ -378,50 +378,63 @@ class Play:
             told=self._told_now(game) if published else KEEP,
             **self._timers(game, kind, had_deadlines),
         )
-        version = await self._commit(game, write)
-        shown_action = announce.described(game, action, public=False)
-        reply = [game.text("move.accepted", {"action": shown_action})]
-        if ended is not None:
-            reply.append(Text("picker.ended"))
-            events = [*events, *ended[1]]
-        all_events = [*events, *played.events]
-        told_lines = announce.shown(game, pending + lines + end_lines + played.lines)
-        if kind is not StepKind.CONTINUE and (published or interim):
-            reply += announce.event_texts(game, events, seat)
-            return await announce.handoff(
+
+        async def answer(version: int, stored: Awaitable[object]) -> Outcome:
+            """What the player and the table are told, prepared while the commit runs
+            (``stored``: the commit, awaited before anything is read back)."""
+            shown_action = announce.described(game, action, public=False)
+            reply = [game.text("move.accepted", {"action": shown_action})]
+            if ended is not None:
+                reply.append(Text("picker.ended"))
+                told_events = [*events, *ended[1]]
+            else:
+                told_events = events
+            all_events = [*told_events, *played.events]
+            told_lines = announce.shown(game, pending + lines + end_lines + played.lines)
+            if kind is not StepKind.CONTINUE and (published or interim):
+                reply += announce.event_texts(game, told_events, seat)
+                return await announce.handoff(
+                    self.ctx,
+                    game,
+                    lines=told_lines,
+                    newly=after
+                    if kind is StepKind.FINAL or new_turn
+                    else after - (before - {seat}),
+                    version=version,
+                    reply=reply,
+                    private=[]
+                    if interim
+                    else announce.private_updates(self.ctx, game, told or {}, all_events),
+                    interim=interim,
+                    stored=stored,
+                )
+            reply += announce.shown(game, lines) + announce.event_texts(game, told_events, seat)
+            # the others hear of their own changes with the next hand-off message
+            private: announce.Private = []
+            if kind is StepKind.CONTINUE:
+                private = announce.private_updates(
+                    self.ctx, game, {seat: before_private.get(seat)}, []
+                )
+            outcome = await announce.preview(
                 self.ctx,
                 game,
-                lines=told_lines,
-                newly=after if kind is StepKind.FINAL or new_turn else after - (before - {seat}),
-                version=version,
+                seat,
+                kind=kind,
                 reply=reply,
-                private=[]
-                if interim
-                else announce.private_updates(self.ctx, game, told or {}, all_events),
-                interim=interim,
+                version=version,
+                can_undo=not checkpoint,
+                private=private,
+                stored=stored,
             )
-        reply += announce.shown(game, lines) + announce.event_texts(game, events, seat)
-        # the others hear of their own changes with the next hand-off message
-        private: announce.Private = []
-        if kind is StepKind.CONTINUE:
-            private = announce.private_updates(self.ctx, game, {seat: before_private.get(seat)}, [])
-        outcome = await announce.preview(
-            self.ctx,
-            game,
-            seat,
-            kind=kind,
-            reply=reply,
-            version=version,
-            can_undo=not checkpoint,
-            private=private,
-        )
-        if interim and told_lines:  # cannot be taken back: the channel hears of it now
-            outcome.news = News(
-                told_lines + game.waiting_line(),
-                choices=announce.public_buttons(game, after),
-                interim=True,
-            )
-        return outcome
+            if interim and told_lines:  # cannot be taken back: the channel hears of it now
+                outcome.news = News(
+                    told_lines + game.waiting_line(),
+                    choices=announce.public_buttons(game, after),
+                    interim=True,
+                )
+            return outcome
+
+        return await self._committed(game, write, answer)
 
     @staticmethod
     def _kind(game: LoadedGame, seat: int, before: set[int], turn: int | None) -> StepKind:
@@ -622,22 +635,73 @@ class Play:
         moves = await self.ctx.store.moves(game.id, after=game.row.published_seq)
         return [Text.from_json(line) for move in standing(moves) for line in move.events]
 
+    def _final(self, game: LoadedGame, write: StepWrite) -> StepWrite:
+        """The write as it is committed: ``game.row`` becomes the row as written, and a
+        running game gets the computer timer it needs after the step (see :meth:`_commit`)."""
+        game.row = seated(game.row, write.seats)
+        if write.status != "running":
+            return write
+        due = self.ctx.computer_due(game)
+        if due is None and all(s.computer is None for s in game.row.seats):
+            return write  # no computer seat, so no computer timer to drop: nothing to write
+        return replace(write, computer=due)
+
+    def _armed(self, write: StepWrite) -> None:
+        """Tell the timer task of what a committed write armed."""
+        due = armed(write)
+        if due is not None:
+            self.ctx.timers_changed(due)
+
     async def _commit(self, game: LoadedGame, write: StepWrite) -> int:
         """Commit a step; the new version. A lost race is refused with nothing written.
 
-        Every step passes here — a member's, an undo, a timeout batch, the table's
-        moves, the computer seats' own — and here, once, it gets the computer timer
-        the game needs after it (:meth:`~bot.service.context.Context.computer_due`),
-        computed from the game as the step leaves it: its new state and its seats'
-        new statuses (``game.row`` becomes the row as written)."""
-        game.row = seated(game.row, write.seats)
-        if write.status == "running":
-            write = replace(write, computer=self.ctx.computer_due(game))
+        Every step passes here or through :meth:`_committed` — a member's, an undo, a
+        timeout batch, the table's moves, the computer seats' own — and there, once, it
+        gets the computer timer the game needs after it
+        (:meth:`~bot.service.context.Context.computer_due`), computed from the game as
+        the step leaves it: its new state and its seats' new statuses (``game.row``
+        becomes the row as written)."""
+        write = self._final(game, write)
         try:
             committed = await self.ctx.store.commit_step(game.row, write)
         except VersionConflict:
             raise Refusal("error.conflict") from None
-        due = armed(write)
-        if due is not None:
-            self.ctx.timers_changed(due)
+        self._armed(write)
         return committed.version
+
+    async def _committed(
+        self,
+        game: LoadedGame,
+        write: StepWrite,
+        answer: Callable[[int, Awaitable[object]], Awaitable[Outcome]],
+    ) -> Outcome:
+        """Commit a step as :meth:`_commit` does, and return ``answer(version, stored)``:
+        prepared while the commit runs, once only the commit remains (the store's
+        ``sent``), and returned only once it is committed, so nothing is told before
+        it is stored; a lost race is refused and the answer dropped. ``stored`` is the
+        commit, for an answer that reads what it stored."""
+        write = self._final(game, write)
+        ready = asyncio.get_running_loop().create_future()
+
+        def sent(*_: object) -> None:
+            if not ready.done():
+                ready.set_result(None)
+
+        commit = asyncio.ensure_future(self.ctx.store.commit_step(game.row, write, sent=sent))
+        commit.add_done_callback(sent)
+        await ready
+        try:
+            outcome = await answer(game.row.version + 1, commit)
+        except BaseException:
+            await self._stored(commit)  # a lost race says so; else the answer's own error
+            raise
+        outcome.version = await self._stored(commit)
+        self._armed(write)
+        return outcome
+
+    @staticmethod
+    async def _stored(commit: Awaitable[Committed]) -> int:
+        try:
+            return (await commit).version
+        except VersionConflict:
+            raise Refusal("error.conflict") from None

@@ -36,7 +36,7 @@ from __future__ import annotations
 import json
 import secrets
 from abc import ABC, abstractmethod
-from collections.abc import Mapping, Sequence
+from collections.abc import Callable, Mapping, Sequence
 from dataclasses import dataclass, field
 from pathlib import Path
 from typing import Any
@@ -531,11 +531,17 @@ class Store(ABC):
         """End an unfinished game (abandon it, typically) and drop its timers."""
 
     @abstractmethod
-    async def commit_step(self, game: GameRow, step: StepWrite) -> Committed:
+    async def commit_step(
+        self, game: GameRow, step: StepWrite, *, sent: Callable[[], None] | None = None
+    ) -> Committed:
         """Append the step's moves and store everything it changed, atomically.
 
         Raises :class:`VersionConflict` (nothing written) if the game changed
-        since ``game`` was loaded.
+        since ``game`` was loaded. ``sent`` is called on the event loop, at most
+        once and before this returns, when the step is with the database and only
+        its commit remains (SQLite: its statements ran, the commit's fsync is under
+        way; PostgreSQL: its script was sent): the caller may prepare its answer
+        meanwhile, to send it once this returned.
         """
 
     @abstractmethod

@@ -66,6 +66,7 @@ Decisions:
 
 from __future__ import annotations
 
+import asyncio
 import functools
 import math
 import re
@@ -204,12 +205,12 @@ class PostgresStore(SqlStore):
             raise StoreClosed(self.path)
         return list(await self._pool.fetch(statement.text, *POSTGRES.bind(statement, params)))
 
-    async def _perform(self, plan: PlanFactory[T]) -> T:
+    async def _perform(self, plan: PlanFactory[T], *, sent: Callable[[], None] | None = None) -> T:
         ahead = speculate(plan) if self.scripts else None
         script = _script(ahead[0]) if ahead is not None else None
         if ahead is not None and script is not None:
             try:
-                await self._run_script(script)
+                await self._run_script(script, sent)
             except asyncpg.PostgresError:
                 pass  # a count not as expected, a unique index…: statement by statement
             else:
@@ -217,12 +218,15 @@ class PostgresStore(SqlStore):
                 return ahead[1]
         return await self.write(lambda db: _run_plan(plan, db))
 
-    async def _run_script(self, script: str) -> None:
-        """Run a plan's script: one round trip, one transaction (the server's own)."""
+    async def _run_script(self, script: str, sent: Callable[[], None] | None = None) -> None:
+        """Run a plan's script: one round trip, one transaction (the server's own).
+        ``sent`` is called on the loop's next turn, once the script went out."""
         if self._closed:
             raise StoreClosed(self.path)
         try:
             async with self._pool.acquire() as conn:
+                if sent is not None:  # runs once this coroutine waits for the answer
+                    asyncio.get_running_loop().call_soon(sent)
                 await conn.execute(script)
         except asyncpg.InterfaceError as exc:
             if self._closed:
@@ -318,8 +322,8 @@ def _script(ops: Sequence[Op]) -> str | None:
             text = _inline(op.sql, params)
             if text is None:
                 return None
-            if op.expect is not None:
-                returning = "" if RETURNING.search(text) else " RETURNING 1"
+            if op.expect is not None:  # the statement's own words, not its values, say it
+                returning = "" if RETURNING.search(op.sql) else " RETURNING 1"
                 text = (
                     f"WITH changed AS ({text}{returning})"
                     f" SELECT 1 / (COUNT(*) = {int(op.expect)})::int FROM changed"

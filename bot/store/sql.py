@@ -27,7 +27,7 @@ from __future__ import annotations
 import json
 import time
 from abc import abstractmethod
-from collections.abc import Mapping, Sequence
+from collections.abc import Callable, Mapping, Sequence
 from typing import Any, TypeVar
 
 from bot.cluster import ShardRange
@@ -101,8 +101,9 @@ class SqlStore(Store):
         """The rows of one read (each readable by column name and by index)."""
 
     @abstractmethod
-    async def _perform(self, plan: PlanFactory[T]) -> T:
-        """Run a plan in a transaction; its result once committed (see :mod:`bot.store.plan`)."""
+    async def _perform(self, plan: PlanFactory[T], *, sent: Callable[[], None] | None = None) -> T:
+        """Run a plan in a transaction; its result once committed (see :mod:`bot.store.plan`).
+        ``sent``: called once only the commit remains (:meth:`~bot.store.Store.commit_step`)."""
 
     # -- reading ------------------------------------------------------------------------
 
@@ -332,7 +333,9 @@ class SqlStore(Store):
 
     # -- steps --------------------------------------------------------------------------
 
-    async def commit_step(self, game: GameRow, step: StepWrite) -> Committed:
+    async def commit_step(
+        self, game: GameRow, step: StepWrite, *, sent: Callable[[], None] | None = None
+    ) -> Committed:
         def plan() -> Plan[Committed]:
             now = time.time()
             last_seq = game.last_seq + len(step.moves)
@@ -403,7 +406,7 @@ class SqlStore(Store):
                 yield from _write_computer(game.id, step.computer)
             return Committed(game.version + 1, last_seq)
 
-        return await self._perform(plan)
+        return await self._perform(plan, sent=sent)
 
     # -- seats and clocks of a running game ------------------------------------------------
 

@@ -8,8 +8,11 @@ Decisions:
 
 * **One writer, group commit.** Every write is a *unit* (a function of the
   writer's ``sqlite3`` connection; the store's own units are plans stepped by
-  :func:`_run_plan`) handed to one writer task, which owns the only
-  connection that writes. The task takes every unit waiting, runs them in
+  :func:`_run_plan`) for the one writer thread, which owns the only
+  connection that writes. A unit written while the writer is idle is handed
+  to its thread at once, by its caller, with no task between them; one
+  written while a batch is under way waits, and when that batch is answered
+  every unit waiting goes to the thread as the next batch. A batch runs in
   one ``BEGIN IMMEDIATE`` transaction and commits once; no statement ever
   lands in another command's transaction. When a unit fails, the whole
   transaction is rolled back, that unit's caller gets the error, and the
@@ -57,8 +60,9 @@ import functools
 import queue
 import sqlite3
 import threading
+from collections import deque
 from collections.abc import Callable, Mapping, Sequence
-from dataclasses import dataclass, field
+from dataclasses import dataclass
 from pathlib import Path
 from typing import Any, TypeVar
 
@@ -90,9 +94,9 @@ UNIQUE_VIOLATIONS = (sqlite3.SQLITE_CONSTRAINT_UNIQUE, sqlite3.SQLITE_CONSTRAINT
 @dataclass
 class _Pending:
     unit: Unit[Any]
-    future: asyncio.Future[Any] = field(
-        default_factory=lambda: asyncio.get_running_loop().create_future()
-    )
+    future: asyncio.Future[Any]
+    #: told when the unit's batch begins its commit (:meth:`SqliteStore.write`)
+    sent: Callable[[], None] | None = None
 
 
 class SqliteStore(SqlStore):
@@ -105,8 +109,12 @@ class SqliteStore(SqlStore):
         super().__init__(path)
         self._writer = writer
         self._reader = reader
-        self._queue: asyncio.Queue[_Pending] = asyncio.Queue()
-        self._task: asyncio.Task[None] | None = None
+        #: the units waiting for the next batch
+        self._waiting: deque[_Pending] = deque()
+        #: whether a batch is with the writer's thread now
+        self._busy = False
+        #: told when the writer has nothing left to do (:meth:`close` waits for it)
+        self._drained: asyncio.Future[None] | None = None
 
     @classmethod
     async def open(cls, path: str | Path) -> SqliteStore:
@@ -124,19 +132,15 @@ class SqliteStore(SqlStore):
         for pragma in PRAGMAS[1:]:
             await reader.execute(pragma)
         await reader.execute("PRAGMA query_only=ON")
-        store = cls(writer, reader, path)
-        store._task = asyncio.create_task(store._write_loop(), name="ziggurat-store-writer")
-        return store
+        return cls(writer, reader, path)
 
     async def close(self) -> None:
         if self._closed:
             return
         self._closed = True
-        await self._queue.join()
-        if self._task is not None:
-            self._task.cancel()
-            with contextlib.suppress(asyncio.CancelledError):
-                await self._task
+        if self._busy or self._waiting:
+            self._drained = asyncio.get_running_loop().create_future()
+            await self._drained
         await self._reader.close()
         await self._writer.close()
 
@@ -165,73 +169,77 @@ class SqliteStore(SqlStore):
         bound = SQLITE.bind(statement, params)
         return list(await self._reader.execute_fetchall(statement.text, bound))
 
-    async def _perform(self, plan: PlanFactory[T]) -> T:
-        return await self.write(functools.partial(_run_plan, plan))
+    async def _perform(self, plan: PlanFactory[T], *, sent: Callable[[], None] | None = None) -> T:
+        return await self.write(functools.partial(_run_plan, plan), sent=sent)
 
     # -- the writer ---------------------------------------------------------------------
 
-    async def write(self, unit: Unit[T]) -> T:
+    async def write(self, unit: Unit[T], *, sent: Callable[[], None] | None = None) -> T:
         """Run ``unit`` in the next batch; return its result once the batch committed.
 
         Raises what the unit raised (its statements rolled back alone), or the
-        commit's error (nothing of the batch written).
+        commit's error (nothing of the batch written). ``sent`` is called (on the
+        loop) when the batch's statements ran and its ``COMMIT`` begins.
         """
         if self._closed:
             raise StoreClosed(self.path)
-        pending = _Pending(unit)
-        self._queue.put_nowait(pending)
-        result: T = await asyncio.shield(pending.future)
+        future = asyncio.get_running_loop().create_future()
+        self._waiting.append(_Pending(unit, future, sent))
+        if not self._busy:
+            self._send(self._next_batch())
+        result: T = await asyncio.shield(future)
         return result
 
-    async def _write_loop(self) -> None:
-        while True:
-            batch = [await self._queue.get()]
-            while len(batch) < MAX_BATCH and not self._queue.empty():
-                batch.append(self._queue.get_nowait())
-            try:
-                await self._run_batch(batch)
-            finally:
-                for _ in batch:
-                    self._queue.task_done()
-                del batch  # nothing of it is held while the task waits for the next
+    def _next_batch(self) -> list[_Pending]:
+        batch: list[_Pending] = []
+        while self._waiting and len(batch) < MAX_BATCH:
+            batch.append(self._waiting.popleft())
+        return batch
 
-    async def _run_batch(self, batch: list[_Pending]) -> None:
-        """Commit the batch; a unit that fails is dropped and the rest run again."""
-        remaining = list(batch)
-        while remaining:
-            failed = await self._attempt(remaining)
-            if failed is None:
-                return
-            index, error = failed
-            _settle(remaining.pop(index).future, False, error)
+    def _send(self, batch: list[_Pending]) -> None:
+        """Hand ``batch`` to the writer's thread now, as one transaction (one trip)."""
+        self._busy = True
+        units = [pending.unit for pending in batch]
+        told = [pending.sent for pending in batch if pending.sent is not None]
+        committing = None
+        if told:  # the thread tells the loop before its COMMIT, only when someone listens
+            loop = asyncio.get_running_loop()
+            committing = functools.partial(loop.call_soon_threadsafe, _tell, told)
+        self._writer.send(
+            functools.partial(_transaction, units=units, committing=committing),
+            functools.partial(self._attempted, batch),
+        )
 
-    async def _attempt(self, batch: list[_Pending]) -> tuple[int, Exception] | None:
-        """Run every unit in one transaction and commit it, in one trip to the writer's thread.
+    def _attempted(self, batch: list[_Pending], ok: bool, done: Any) -> None:
+        """On the loop, once the writer's thread ran ``batch``: answer its callers, and send
+        the next batch (the units that did not fail again, alone, else those waiting).
 
-        Returns the first unit that failed (everything rolled back) so the
-        caller can run the others again without it; None once committed, or
-        when the transaction itself failed (every unit is then told so).
-        """
-        try:
-            done = await self._writer.run(_transaction, [p.unit for p in batch])
-        except BaseException as exc:
+        A unit that failed is dropped and the rest run again; when the transaction
+        itself failed, every unit is told so and nothing was written."""
+        again: list[_Pending] = []
+        if not ok:
+            error = done if isinstance(done, Exception) else StoreClosed(self.path)
             for pending in batch:
-                error = exc if isinstance(exc, Exception) else StoreClosed()
                 _settle(pending.future, False, error)
-            if not isinstance(exc, Exception):
-                raise
-            return None
-        if done.failed is not None:
-            return done.failed
-        self.batches += 1
-        self.units += len(batch)
-        for pending, result in zip(batch, done.results, strict=True):
-            _settle(pending.future, True, result)
-        return None
+        elif done.failed is not None:
+            index, error = done.failed
+            _settle(batch[index].future, False, error)
+            again = batch[:index] + batch[index + 1 :]
+        else:
+            self.batches += 1
+            self.units += len(batch)
+            for pending, result in zip(batch, done.results, strict=True):
+                _settle(pending.future, True, result)
+        del batch, done  # nothing of it is held while the writer waits for the next
+        self._busy = False
+        if again or self._waiting:
+            self._send(again or self._next_batch())
+        elif self._drained is not None and not self._drained.done():
+            self._drained.set_result(None)
 
 
 class _WriterThread:
-    """One thread owning a plain ``sqlite3`` connection; each :meth:`run` is one trip.
+    """One thread owning a plain ``sqlite3`` connection; each call is one trip.
 
     The connection is made on the thread and only ever used there (sqlite3's
     same-thread check stays on). A call is queued to the thread, which hands
@@ -241,7 +249,7 @@ class _WriterThread:
 
     def __init__(self) -> None:
         self._calls: queue.SimpleQueue[
-            tuple[asyncio.AbstractEventLoop, asyncio.Future[Any], Callable[[], Any]] | None
+            tuple[asyncio.AbstractEventLoop, Callable[[bool, Any], None], Callable[[], Any]] | None
         ] = queue.SimpleQueue()
         self._db: sqlite3.Connection | None = None
         self._thread = threading.Thread(
@@ -256,19 +264,35 @@ class _WriterThread:
 
     @staticmethod
     def _answer(
-        loop: asyncio.AbstractEventLoop, future: asyncio.Future[Any], fn: Callable[[], Any]
+        loop: asyncio.AbstractEventLoop,
+        then: Callable[[bool, Any], None],
+        fn: Callable[[], Any],
     ) -> None:
         try:
             outcome: tuple[bool, Any] = (True, fn())
         except BaseException as exc:
             outcome = (False, exc)
         with contextlib.suppress(RuntimeError):  # the loop is gone: nobody waits
-            loop.call_soon_threadsafe(_settle, future, *outcome)
+            loop.call_soon_threadsafe(then, *outcome)
+
+    def send(
+        self, fn: Callable[[sqlite3.Connection], Any], then: Callable[[bool, Any], None]
+    ) -> None:
+        """Run ``fn`` on the thread; ``then(ok, its result or error)`` on this loop after.
+
+        The call is handed over here, synchronously: the thread starts on it while
+        the caller goes on."""
+        db = self._db
+        loop = asyncio.get_running_loop()
+        if db is None:
+            loop.call_soon(then, False, StoreClosed())
+            return
+        self._calls.put((loop, then, functools.partial(fn, db)))
 
     async def _call(self, fn: Callable[[], T]) -> T:
         loop = asyncio.get_running_loop()
         future: asyncio.Future[T] = loop.create_future()
-        self._calls.put((loop, future, fn))
+        self._calls.put((loop, functools.partial(_settle, future), fn))
         return await future
 
     async def connect(self, path: str) -> None:
@@ -296,6 +320,12 @@ class _WriterThread:
         if db is not None:
             await self._call(db.close)
         self._calls.put(None)
+
+
+def _tell(told: Sequence[Callable[[], None]]) -> None:
+    """Call each unit's ``sent`` (on the loop)."""
+    for sent in told:
+        sent()
 
 
 def _settle(future: asyncio.Future[Any], ok: bool, value: Any) -> None:
@@ -363,8 +393,14 @@ class _Attempt:
     failed: tuple[int, Exception] | None = None
 
 
-def _transaction(db: sqlite3.Connection, units: Sequence[Unit[Any]]) -> _Attempt:
-    """Run units in one transaction on the writer's own thread (see the module docstring)."""
+def _transaction(
+    db: sqlite3.Connection,
+    *,
+    units: Sequence[Unit[Any]],
+    committing: Callable[[], Any] | None = None,
+) -> _Attempt:
+    """Run units in one transaction on the writer's own thread (see the module docstring);
+    ``committing`` is called once they all ran, just before the ``COMMIT``."""
     db.execute("BEGIN IMMEDIATE")
     results: list[Any] = []
     try:
@@ -374,6 +410,9 @@ def _transaction(db: sqlite3.Connection, units: Sequence[Unit[Any]]) -> _Attempt
             except Exception as exc:
                 db.execute("ROLLBACK")
                 return _Attempt(results, (index, exc))
+        if committing is not None:
+            with contextlib.suppress(RuntimeError):  # the loop is gone: nobody listens
+                committing()
         db.execute("COMMIT")
     except BaseException:
         if db.in_transaction:
