@@ -7,8 +7,12 @@ Decisions:
   (which refuses with nothing changed, or applies all), then commit the
   move row, the new state, the undo checkpoint, the publication mark and
   the game's timers in one transaction (version-checked), and only then
-  answer. A refused command raises :class:`Refusal` before anything is
-  written.
+  answer. The answer is prepared while the commit runs, once only the
+  commit itself remains (SQLite's fsync; PostgreSQL's round trip), from the
+  state being stored and the version it will have, and returned only once
+  the commit is done; a commit refused drops it (``error.conflict``), and
+  what it reads back from the store (a round's tally) waits for the commit.
+  A refused command raises :class:`Refusal` before anything is written.
 * A step is a checkpoint — never undone, nor anything before it — when it
   hands the game over or ends it, when the engine says it drew or revealed
   something, or when the table played a decision after it (for an absent,
@@ -687,9 +691,11 @@ class Play:
             if not ready.done():
                 ready.set_result(None)
 
-        commit = asyncio.ensure_future(self.ctx.store.commit_step(game.row, write, sent=sent))
-        commit.add_done_callback(sent)
+        commit = self.ctx.store.start_step(game.row, write, sent=sent)
+        commit.add_done_callback(sent)  # failed before its commit: nothing to wait for
         await ready
+        if commit.done() and commit.exception() is not None:  # refused: nothing to prepare
+            await self._stored(commit)
         try:
             outcome = await answer(game.row.version + 1, commit)
         except BaseException:

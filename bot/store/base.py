@@ -33,6 +33,7 @@ Decisions (every backend keeps them; ``tests/platform/test_store.py`` runs on ea
 
 from __future__ import annotations
 
+import asyncio
 import json
 import secrets
 from abc import ABC, abstractmethod
@@ -543,6 +544,15 @@ class Store(ABC):
         way; PostgreSQL: its script was sent): the caller may prepare its answer
         meanwhile, to send it once this returned.
         """
+
+    def start_step(
+        self, game: GameRow, step: StepWrite, *, sent: Callable[[], None] | None = None
+    ) -> asyncio.Future[Committed]:
+        """:meth:`commit_step`, started now: its result (or error) once committed. A
+        caller that prepares its answer while the commit runs gets the write to the
+        database without first waiting for the loop's next turn where the backend can
+        (SQLite hands it to its writer here)."""
+        return asyncio.ensure_future(self.commit_step(game, step, sent=sent))
 
     @abstractmethod
     async def set_seat(

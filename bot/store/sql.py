@@ -24,6 +24,7 @@ Decisions (the interface's are :mod:`bot.store.base`'s):
 
 from __future__ import annotations
 
+import asyncio
 import json
 import time
 from abc import abstractmethod
@@ -104,6 +105,12 @@ class SqlStore(Store):
     async def _perform(self, plan: PlanFactory[T], *, sent: Callable[[], None] | None = None) -> T:
         """Run a plan in a transaction; its result once committed (see :mod:`bot.store.plan`).
         ``sent``: called once only the commit remains (:meth:`~bot.store.Store.commit_step`)."""
+
+    def _start(
+        self, plan: PlanFactory[T], *, sent: Callable[[], None] | None = None
+    ) -> asyncio.Future[T]:
+        """:meth:`_perform`, started now (:meth:`~bot.store.Store.start_step`)."""
+        return asyncio.ensure_future(self._perform(plan, sent=sent))
 
     # -- reading ------------------------------------------------------------------------
 
@@ -336,6 +343,11 @@ class SqlStore(Store):
     async def commit_step(
         self, game: GameRow, step: StepWrite, *, sent: Callable[[], None] | None = None
     ) -> Committed:
+        return await self.start_step(game, step, sent=sent)
+
+    def start_step(
+        self, game: GameRow, step: StepWrite, *, sent: Callable[[], None] | None = None
+    ) -> asyncio.Future[Committed]:
         def plan() -> Plan[Committed]:
             now = time.time()
             last_seq = game.last_seq + len(step.moves)
@@ -406,7 +418,7 @@ class SqlStore(Store):
                 yield from _write_computer(game.id, step.computer)
             return Committed(game.version + 1, last_seq)
 
-        return await self._perform(plan, sent=sent)
+        return self._start(plan, sent=sent)
 
     # -- seats and clocks of a running game ------------------------------------------------
 

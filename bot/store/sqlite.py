@@ -172,6 +172,11 @@ class SqliteStore(SqlStore):
     async def _perform(self, plan: PlanFactory[T], *, sent: Callable[[], None] | None = None) -> T:
         return await self.write(functools.partial(_run_plan, plan), sent=sent)
 
+    def _start(
+        self, plan: PlanFactory[T], *, sent: Callable[[], None] | None = None
+    ) -> asyncio.Future[T]:
+        return self.submit(functools.partial(_run_plan, plan), sent=sent)
+
     # -- the writer ---------------------------------------------------------------------
 
     async def write(self, unit: Unit[T], *, sent: Callable[[], None] | None = None) -> T:
@@ -181,14 +186,19 @@ class SqliteStore(SqlStore):
         commit's error (nothing of the batch written). ``sent`` is called (on the
         loop) when the batch's statements ran and its ``COMMIT`` begins.
         """
+        result: T = await asyncio.shield(self.submit(unit, sent=sent))
+        return result
+
+    def submit(self, unit: Unit[T], *, sent: Callable[[], None] | None = None) -> asyncio.Future[T]:
+        """:meth:`write`, started now: the unit is with the writer's thread before this
+        returns when the writer is idle, else waits for the next batch."""
         if self._closed:
             raise StoreClosed(self.path)
-        future = asyncio.get_running_loop().create_future()
+        future: asyncio.Future[T] = asyncio.get_running_loop().create_future()
         self._waiting.append(_Pending(unit, future, sent))
         if not self._busy:
             self._send(self._next_batch())
-        result: T = await asyncio.shield(future)
-        return result
+        return future
 
     def _next_batch(self) -> list[_Pending]:
         batch: list[_Pending] = []
