@@ -13,7 +13,7 @@ tests of ``tests/e2e/test_bot_channel.py`` use the same table.
 
 A *hand-off between people* is counted at each commit after which the game
 awaits a member it did not await before that commit, or awaits members in a new
-turn or round (seen by wrapping the store's ``commit_step``): a member's turn
+turn or round (seen by wrapping the store's ``start_step``): a member's turn
 handed to the next member is one; a run of computer turns (or a computer
 defending a conflict) that ends with a member awaited again is one; a sealed
 submission, a bid to a computer, a step in a turn that goes on are none.
@@ -168,15 +168,20 @@ class StoryTable:
 
         h.fake._record = recorded  # type: ignore[method-assign]
         assert h.store is not None
-        commit = h.store.commit_step
+        commit = h.store.start_step  # every step's commit starts here (commit_step too)
 
-        async def committed(game: Any, step: Any) -> Any:
-            done = await commit(game, step)
-            if game.id == self.game_id:
-                self._count_handoff(game, step.state)
+        def committed(game: Any, step: Any, **kwargs: Any) -> Any:
+            done = commit(game, step, **kwargs)
+
+            def count(future: Any) -> None:
+                stored = not future.cancelled() and future.exception() is None
+                if stored and game.id == self.game_id:
+                    self._count_handoff(game, step.state)
+
+            done.add_done_callback(count)
             return done
 
-        h.store.commit_step = committed  # type: ignore[method-assign]
+        h.store.start_step = committed  # type: ignore[method-assign]
         start = h.store.start_game
 
         async def started(game: Any, state: Any, order: Any, *args: Any, **kwargs: Any) -> Any:
