@@ -35,7 +35,9 @@ Decisions:
   and the buttons go. A tally whose message is gone, or that has no hand-off
   message, is posted on its own with ``channel.send``.
 * After a step that hands nothing over, the invoker's changed private view
-  comes with their answer (ephemeral), not by DM.
+  comes with their answer (ephemeral), not by DM: in the answer's own message
+  (its lines after the reply's, its image as ``hand.png`` beside the preview),
+  one request where a follow-up would make two.
 * One public message per outcome: the public lines, then a last line
   ``game.your_turn`` mentioning exactly ``News.ping``, the board as
   ``board.png`` and a button per :class:`~bot.service.Choice`. Only those users
@@ -224,9 +226,11 @@ class Delivery:
         image_name: str = HAND_FILE,
         replace: bool = False,
         zoom: bytes | None = None,
+        hand: bytes | None = None,
     ) -> None:
         """Messages only the invoker sees; the image (and the zoom of where the
-        invoker can act, :data:`ZOOM_FILE`) and view ride on the last part.
+        invoker can act, :data:`ZOOM_FILE`, and their private view beside a step's
+        preview, :data:`HAND_FILE`) and view ride on the last part.
 
         The first answer to the deferred interaction edits its original
         response; every later part is a follow-up. ``replace`` (the move
@@ -239,7 +243,7 @@ class Delivery:
             last = index == len(parts) - 1
             files = [
                 png(data, name)
-                for data, name in ((image, image_name), (zoom, ZOOM_FILE))
+                for data, name in ((image, image_name), (zoom, ZOOM_FILE), (hand, HAND_FILE))
                 if last and data is not None
             ]
             if files:
@@ -316,22 +320,26 @@ class Delivery:
         inline = [pm for pm in private if inline_all and pm.user_id == me]
         private = [pm for pm in private if pm not in inline]
         reply = outcome.reply
-        view = self.reply_view(outcome, reply.choices, own_lang)
         if picker_lines is None and reply.menu is not None and interaction.guild_id is not None:
             # a public decision's answer: the clicker's next menu, as the picker shows it
             picker_lines = [reply.menu.title]
             picker_view = menu_view(outcome.game_id or 0, reply.menu, own_lang)
         picked = picker_lines is not None
-        if picked:
-            view = picker_view
+        view = picker_view if picked else self.reply_view(outcome, reply.choices, own_lang)
 
         if reply.lines:
             private_preview = outcome.kind is StepKind.SUBMISSION
+            # the invoker's changed private view rides on the answer (one message, not two)
+            hand: PrivateMessage | None = None
+            if inline and not (private_preview and inline[0].image is not None):
+                hand = inline.pop(0)
+                shown.add(me)
             await self.ephemeral(
                 interaction,
-                [*reply.lines, *(picker_lines or ())],
+                [*reply.lines, *(hand.lines if hand else ()), *(picker_lines or ())],
                 image=reply.image,
                 zoom=reply.zoom,
+                hand=None if hand is None else hand.image,
                 view=view,
                 image_name=HAND_FILE if private_preview else BOARD_FILE,
                 replace=picked,
@@ -735,7 +743,9 @@ class Delivery:
     ) -> bool:
         """DM one private message; False if the user cannot be reached that way."""
         user_id = message.user_id
-        if await self.service.memory.dms_closed(user_id, retry_after=DM_RETRY_SECONDS):
+        # one read for the usual user, whose DMs were never refused
+        refused = await self.service.memory.dms_closed(user_id)
+        if refused and await self.service.memory.dms_closed(user_id, retry_after=DM_RETRY_SECONDS):
             return False
         parts = split_content(render(message.lines, lang))
         try:
@@ -757,7 +767,7 @@ class Delivery:
         except discord.HTTPException:
             log.warning("DM to %s failed", user_id, exc_info=True)
             return False
-        if await self.service.memory.dms_closed(user_id):
+        if refused:
             await self.service.memory.mark_dms_open(user_id)  # they reopened their DMs
         return True
 
