@@ -29,7 +29,7 @@ the median of the runs.
 Each layout also prints its plays' and decisions' rates as a fraction of its
 ``/help`` rate (a sealed play's goal: a third of ``/help``'s).
 
-Usage: ``nice python scripts/bench_cluster.py [--rounds 2]``. The machine's
+Usage: ``nice python scripts/bench_cluster.py [--rounds 2] [--layouts '1 process']``. The machine's
 cores are shared by both layouts' processes, the fake Discord and the
 server, so the two-process figures show what splitting costs or gains on
 *this* machine; on several machines each process has its own cores.
@@ -185,7 +185,19 @@ async def measure(server: PostgresServer, rounds: int) -> None:
 def main() -> None:
     parser = argparse.ArgumentParser(description=(__doc__ or "").splitlines()[0])
     parser.add_argument("--rounds", type=int, default=2)
+    parser.add_argument(
+        "--layouts",
+        default="",
+        help="run only the layouts whose name holds one of these comma-separated words"
+        " (e.g. '1 process'; default: all)",
+    )
     args = parser.parse_args()
+    wanted = [w.strip() for w in args.layouts.split(",") if w.strip()]
+    for name in list(LAYOUTS):
+        if wanted and not any(w in name for w in wanted):
+            del LAYOUTS[name]
+    if not LAYOUTS:
+        parser.error(f"no layout matches {args.layouts!r}")
     with benchmark_server() as server:  # before the event loop
         asyncio.run(measure(server, args.rounds))
 

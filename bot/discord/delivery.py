@@ -54,8 +54,10 @@ Decisions:
   DMed again for :data:`DM_RETRY_SECONDS` (each refused DM counts against
   Discord's invalid-request limit); after that one DM is tried, and a
   delivered DM forgets the refusal.
-* The "your turn" DM (for players who chose DM notifications) carries the
-  public message's move buttons
+* The "your turn" DM (for players who chose DM notifications) leads the same
+  user's private message of that outcome, in one DM (one request, not two; the
+  note first, so a notification shows it), and carries the public message's move
+  buttons
   (:data:`bot.discord.handover.DM_KINDS`); a click there runs in the game's
   channel, by the process owning its guild (:mod:`bot.discord.handover`), and
   the step's public message goes to the game's channel.
@@ -73,6 +75,7 @@ import logging
 from collections import OrderedDict
 from collections.abc import AsyncIterator, Awaitable, Callable, Sequence
 from contextlib import asynccontextmanager
+from dataclasses import dataclass
 from typing import TYPE_CHECKING, Any
 
 import discord
@@ -139,6 +142,21 @@ def with_tally(kept: str, tally: str) -> str:
 
 
 Send = Callable[..., Awaitable[Any]]
+
+
+@dataclass(frozen=True)
+class TurnNote:
+    """A "your turn" (or "you are next") DM not sent yet: its lines, in ``lang``, and its
+    buttons in a language (built once per language)."""
+
+    user_id: int
+    lines: tuple[Text, ...]
+    lang: str
+    view: Callable[[str], discord.ui.View | None]
+
+
+#: the "your turn" DMs of one outcome waiting to ride on their users' private messages
+TurnNotes = dict[int, TurnNote]
 
 
 def tail_fitted(text: str, limit: int = MAX_CONTENT) -> str:
@@ -365,7 +383,10 @@ class Delivery:
                 return await channel.send(**kwargs)
             return await interaction.followup.send(ephemeral=False, wait=True, **kwargs)
 
-        if outcome.has_public and not await self.post_public(send_public, outcome, public_lang):
+        notes: TurnNotes = {}
+        if outcome.has_public and not await self.post_public(
+            send_public, outcome, public_lang, notes=notes
+        ):
             await self.ephemeral(interaction, [Text("delivery.public_failed")])
         if outcome.tally is not None or outcome.finished:
             await self.tally(outcome, public_lang, send_public)
@@ -383,6 +404,7 @@ class Delivery:
             public_lang=public_lang,
             send_public=send_public,
             actor_fallback=fallback,
+            notes=notes,
         )
         return shown
 
@@ -411,8 +433,9 @@ class Delivery:
         guild = getattr(channel, "guild", None)
         lang = locale_language(guild.preferred_locale if guild is not None else None)
         send = channel.send
+        notes: TurnNotes = {}
         if outcome.has_public:
-            await self.post_public(send, outcome, lang)
+            await self.post_public(send, outcome, lang, notes=notes)
         if outcome.tally is not None or outcome.finished:
             await self.tally(outcome, lang, send)
         await self.send_private(
@@ -423,11 +446,14 @@ class Delivery:
             public_lang=lang,
             send_public=send,
             actor_fallback=None,
+            notes=notes,
         )
 
     # -- the pieces ---------------------------------------------------------------
 
-    async def post_public(self, send: Send, outcome: Outcome, lang: str) -> bool:
+    async def post_public(
+        self, send: Send, outcome: Outcome, lang: str, *, notes: TurnNotes | None = None
+    ) -> bool:
         """The one public message of an outcome; False (logged) if Discord refused it.
 
         Each awaited player is named, but only those who chose to be told in the
@@ -437,19 +463,29 @@ class Delivery:
         newest told (a member's step and the computers' answer to it delivered at
         once) stands aside — an interim one is not posted (the newer message tells
         its lines), a hand-off one is posted without buttons and changes nothing.
+
+        ``notes``: the "your turn" DMs are left there for :meth:`send_private` (each
+        rides on its user's private message, if any), else sent here.
         """
         news = outcome.news
         if news is None:
             return True
         if not outcome.story or outcome.game_id is None:
-            return await self._post(send, outcome, news, lang)
+            return await self._post(send, outcome, news, lang, notes=notes)
         async with self.stories.telling(outcome.game_id, outcome.version) as late:
             if late and news.interim:
                 return True
-            return await self._post(send, outcome, news, lang, late=late)
+            return await self._post(send, outcome, news, lang, late=late, notes=notes)
 
     async def _post(
-        self, send: Send, outcome: Outcome, news: News, lang: str, *, late: bool = False
+        self,
+        send: Send,
+        outcome: Outcome,
+        news: News,
+        lang: str,
+        *,
+        late: bool = False,
+        notes: TurnNotes | None = None,
     ) -> bool:
         """:meth:`post_public`'s work: ``outcome``'s ``news`` (``late``: a hand-off message
         that stands aside)."""
@@ -507,7 +543,7 @@ class Delivery:
             await self.remember_lobby(outcome, sent)
         if story and sent is not None:
             await self._retell(outcome, news, sent, kept, live, lang, base=base)
-        await self._turn_dms(outcome, news, choices, lang)
+        await self._turn_dms(outcome, news, choices, lang, notes)
         return True
 
     async def _retell(
@@ -586,9 +622,15 @@ class Delivery:
             return dict.fromkeys(wanted, "channel")
 
     async def _turn_dms(
-        self, outcome: Outcome, news: News, choices: dict[int, str], lang: str
+        self,
+        outcome: Outcome,
+        news: News,
+        choices: dict[int, str],
+        lang: str,
+        pending: TurnNotes | None = None,
     ) -> None:
-        """ "Your turn" and "you are next" by DM, for those who asked for DMs."""
+        """ "Your turn" and "you are next" by DM, for those who asked for DMs: sent now,
+        or left in ``pending`` for :meth:`send_private`."""
         where = f"<#{outcome.channel_id}>"
         notes = [
             (uid, Text("notify.your_turn_dm", {"channel": where}))
@@ -597,10 +639,29 @@ class Delivery:
         ]
         if news.heads_up is not None and choices.get(news.heads_up) in ("dm", "both"):
             notes.append((news.heads_up, Text("notify.next_dm", {"channel": where})))
+        if not notes:
+            return
         dm_choices = [c for c in news.choices if c.kind in DM_KINDS]
-        view = self.reply_view(outcome, dm_choices, lang) if dm_choices else None
+        views: dict[str, discord.ui.View | None] = {}
+
+        def view_in(language: str) -> discord.ui.View | None:
+            if language not in views:
+                views[language] = (
+                    self.reply_view(outcome, dm_choices, language) if dm_choices else None
+                )
+            return views[language]
+
         for uid, text in notes:  # with where to see every game that waits for them
-            await self.dm(PrivateMessage(uid, (text, Text("notify.mine"))), lang, view=view)
+            note = TurnNote(uid, (text, Text("notify.mine")), lang, view_in)
+            if pending is not None and uid not in pending:
+                pending[uid] = note
+            else:
+                await self._send_note(note)
+
+    async def _send_note(self, note: TurnNote) -> None:
+        await self.dm(
+            PrivateMessage(note.user_id, note.lines), note.lang, view=note.view(note.lang)
+        )
 
     async def tally(self, outcome: Outcome, lang: str, fallback: Send) -> None:
         """Keep the round's tally: edit it on a submission; when the game ends (abandoned),
@@ -716,12 +777,23 @@ class Delivery:
         public_lang: str,
         send_public: Send,
         actor_fallback: Callable[[PrivateMessage], Awaitable[None]] | None,
+        notes: TurnNotes | None = None,
     ) -> None:
-        """DM each private message; handle closed DMs as the module docstring says."""
+        """DM each private message; handle closed DMs as the module docstring says.
+
+        ``notes`` (the outcome's "your turn" DMs not sent yet): a user's note leads
+        their private message, in one DM with the note's buttons; the others follow
+        on their own."""
+        pending = notes if notes is not None else {}
 
         async def one(pm: PrivateMessage) -> None:
             lang = actor_lang if pm.user_id == actor else public_lang
-            delivered = await self.dm(pm, lang)
+            note = pending.pop(pm.user_id, None)
+            if note is None:
+                delivered = await self.dm(pm, lang)
+            else:
+                merged = PrivateMessage(pm.user_id, (*note.lines, *pm.lines), pm.image)
+                delivered = await self.dm(merged, lang, view=note.view(lang))
             if delivered:
                 return
             if pm.user_id == actor and actor_fallback is not None:
@@ -737,6 +809,9 @@ class Delivery:
                     log.exception("could not post the closed-DM notice for %s", pm.user_id)
 
         await asyncio.gather(*(one(pm) for pm in messages))
+        for note in list(pending.values()):
+            await self._send_note(note)
+        pending.clear()
 
     async def dm(
         self, message: PrivateMessage, lang: str, *, view: discord.ui.View | None = None
