@@ -3,7 +3,9 @@
 Prints, for each kind of interaction, the event loop's own CPU time for it
 (``time.thread_time`` of the loop's thread: the engine threads, the drawing
 processes and the fake Discord are not counted), the statements it sent to
-the database, how many times it loaded the game, and the profile's top
+the database, how many times it loaded the game, the Python function calls
+the loop made for it (``cProfile``'s count, which a busy machine does not
+change as it changes times), and the profile's top
 entries (``cProfile`` on the loop's thread, by own time); asserts nothing.
 
 * ``service``: a move through :class:`~bot.service.GameService` with images
@@ -124,11 +126,13 @@ class Meter:
             times = [cpu for _, cpu, *_ in mine if cpu is not None] or [float("nan")]
             statements = [run[3] for run in mine]
             loads = [run[4] for run in mine]
+            calls = [pstats.Stats(run[2]).total_calls for run in mine if run[2] is not None]  # type: ignore[attr-defined]
             print(
                 f"{kind}: n={len(mine)}, the loop's CPU median {statistics.median(times):.2f} ms,"
                 f" mean {statistics.mean(times):.2f} ms; statements median "
                 f"{statistics.median(statements):.0f}; game loads median "
-                f"{statistics.median(loads):.0f}, max {max(loads)}",
+                f"{statistics.median(loads):.0f}, max {max(loads)}; Python calls on the loop"
+                f" (profiled ones) median {statistics.median(calls or [0]):.0f}",
                 flush=True,
             )
         for kind in kinds:

@@ -511,9 +511,11 @@ class Delivery:
         base = around_tally(parts[-1]) if tally else None
         parts = [part.replace(TALLY_SLOT, tally) for part in parts]
         view = None if late else self.reply_view(outcome, news.choices, lang)
+        buttons = view  # the choices' buttons, which the "your turn" DMs may carry too
         posting_lobby = outcome.lobby is not None and outcome.lobby.post
         if posting_lobby and outcome.lobby is not None and outcome.game_id is not None:
             view = lobby_view(outcome.lobby, outcome.game_id, lang)
+            buttons = None
         kept: tuple[int, int] | None = None
         live: tuple[int, int] | None = None
         if story and outcome.game_id is not None:
@@ -543,7 +545,7 @@ class Delivery:
             await self.remember_lobby(outcome, sent)
         if story and sent is not None:
             await self._retell(outcome, news, sent, kept, live, lang, base=base)
-        await self._turn_dms(outcome, news, choices, lang, notes)
+        await self._turn_dms(outcome, news, choices, lang, notes, buttons=buttons)
         return True
 
     async def _retell(
@@ -628,9 +630,12 @@ class Delivery:
         choices: dict[int, str],
         lang: str,
         pending: TurnNotes | None = None,
+        *,
+        buttons: discord.ui.View | None = None,
     ) -> None:
         """ "Your turn" and "you are next" by DM, for those who asked for DMs: sent now,
-        or left in ``pending`` for :meth:`send_private`."""
+        or left in ``pending`` for :meth:`send_private`. ``buttons``: the public message's
+        view of ``news.choices`` in ``lang``, reused when they all go by DM too."""
         where = f"<#{outcome.channel_id}>"
         notes = [
             (uid, Text("notify.your_turn_dm", {"channel": where}))
@@ -643,6 +648,8 @@ class Delivery:
             return
         dm_choices = [c for c in news.choices if c.kind in DM_KINDS]
         views: dict[str, discord.ui.View | None] = {}
+        if buttons is not None and len(dm_choices) == len(news.choices):
+            views[lang] = buttons  # the same buttons: built once
 
         def view_in(language: str) -> discord.ui.View | None:
             if language not in views:
