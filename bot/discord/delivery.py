@@ -567,27 +567,33 @@ class Delivery:
         if game_id is None:
             return
         where = (_channel_id(sent, outcome.channel_id), int(sent.id))
-        closed = await self._close_tally(game_id, lang)
+        # a new round's tally replaces the closed one where it is kept: no forgetting first
+        closed = await self._close_tally(game_id, lang, forget=base is None)
+        tallied = False
         try:
             await self.service.memory.remember_message(game_id, LIVE, *where)
             if base is not None:
                 await self.service.memory.remember_message(game_id, TALLY, *where, base)
+                tallied = True
             if news.interim:
                 await self.service.memory.remember_message(game_id, INTERIM, *where)
             elif kept is not None:
                 await self.service.memory.forget_message(game_id, INTERIM)
         except Exception:
             log.exception("could not remember the messages of game %s", game_id)
+            if closed is not None and base is not None and not tallied:
+                await self._forget_tally(game_id)
         if kept is not None and kept != where:
             await self._delete(kept)
         elif live is not None and live not in (where, closed):
             await self._edit(live, None, None, view=None)
 
     async def _close_tally(
-        self, game_id: int, lang: str, *, why: str = "tally.closed"
+        self, game_id: int, lang: str, *, why: str = "tally.closed", forget: bool = True
     ) -> tuple[int, int] | None:
         """Say the kept tally's round is over (``why``: revealed below, or the game
-        ended), without its buttons, and forget it; the message it was in, if any."""
+        ended), without its buttons, and forget it (unless not ``forget``: the caller
+        keeps the next round's in its place); the message it was in, if any."""
         kept = await self.service.memory.message(game_id, TALLY)
         if kept is None:
             return None
@@ -595,11 +601,15 @@ class Delivery:
         closed = render([Text(why)], lang)
         content = closed if base is None else with_tally(base, closed)
         await self._edit(kept, content, discord.AllowedMentions.none(), view=None)
+        if forget:
+            await self._forget_tally(game_id)
+        return kept
+
+    async def _forget_tally(self, game_id: int) -> None:
         try:
             await self.service.memory.forget_message(game_id, TALLY)
         except Exception:
             log.exception("could not forget the tally of game %s", game_id)
-        return kept
 
     async def _delete(self, kept: tuple[int, int]) -> None:
         """Delete a message the bot posted (logged if it is gone already)."""
