@@ -323,7 +323,8 @@ class Delivery:
         picker_view: discord.ui.View | None = None,
     ) -> set[int]:
         """Deliver a successful command's outcome; return whose private view the
-        invoker was shown ephemerally (so it is not shown twice).
+        invoker was shown, ephemerally or by a DM just delivered (so it is not shown
+        twice).
 
         A step played through the move picker (:mod:`bot.discord.picking`)
         passes ``picker_lines`` and ``picker_view``: the answer replaces the
@@ -405,6 +406,7 @@ class Delivery:
             send_public=send_public,
             actor_fallback=fallback,
             notes=notes,
+            delivered_to=shown,  # a DM just delivered: their DMs are open, nothing to show
         )
         return shown
 
@@ -795,8 +797,10 @@ class Delivery:
         send_public: Send,
         actor_fallback: Callable[[PrivateMessage], Awaitable[None]] | None,
         notes: TurnNotes | None = None,
+        delivered_to: set[int] | None = None,
     ) -> None:
         """DM each private message; handle closed DMs as the module docstring says.
+        The actor, when their own was delivered, is added to ``delivered_to``.
 
         ``notes`` (the outcome's "your turn" DMs not sent yet): a user's note leads
         their private message, in one DM with the note's buttons; the others follow
@@ -812,6 +816,8 @@ class Delivery:
                 merged = PrivateMessage(pm.user_id, (*note.lines, *pm.lines), pm.image)
                 delivered = await self.dm(merged, lang, view=note.view(lang))
             if delivered:
+                if pm.user_id == actor and delivered_to is not None:
+                    delivered_to.add(actor)
                 return
             if pm.user_id == actor and actor_fallback is not None:
                 await actor_fallback(pm)
