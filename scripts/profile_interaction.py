@@ -24,7 +24,7 @@ entries (``cProfile`` on the loop's thread, by own time); asserts nothing.
 throwaway server, :mod:`tests.support.postgres`, ``fsync`` on).
 
 Usage: ``python scripts/profile_interaction.py [--part service,adapter]
-[--db sqlite] [--moves 200] [--top 25]``
+[--db sqlite] [--moves 200] [--sealed 100] [--top 25]``
 """
 
 from __future__ import annotations
@@ -241,7 +241,7 @@ def postgres_url() -> Iterator[str]:
         yield server.url(server.create_database(migrated=False))
 
 
-async def adapter_part(location: str, moves: int, top: int) -> None:
+async def adapter_part(location: str, moves: int, top: int, sealed_moves: int) -> None:
     from bot.config import Settings
     from bot.discord.client import create_bot
     from tests.e2e.bot_harness import registry
@@ -269,7 +269,9 @@ async def adapter_part(location: str, moves: int, top: int) -> None:
             task = asyncio.create_task(bot.start(fake.token))
             await side.call(fake.wait_ready(15))
             await bot.wait_until_ready()
-            await drive(side, fake, bot, store, (channel, sealed), users, moves, top)
+            await drive(
+                side, fake, bot, store, (channel, sealed), users, (moves, sealed_moves), top
+            )
     finally:
         if bot is not None:
             await bot.close()
@@ -287,10 +289,11 @@ async def drive(
     store: Store,
     channels: tuple[Any, Any],
     users: list[Any],
-    moves: int,
+    counts: tuple[int, int],
     top: int,
 ) -> None:
     channel, sealed = channels
+    moves, sealed_moves = counts
     logging.getLogger().setLevel(logging.ERROR)
     meter = Meter(store)
     await meter.start()
@@ -393,7 +396,7 @@ async def drive(
         await bot.wait_interaction_done(itx.id, 15)
         return itx
 
-    await sealed_plays(run, slash_sealed, fake, bot, store, sealed, users, moves)
+    await sealed_plays(run, slash_sealed, fake, bot, store, sealed, users, sealed_moves)
     print(f"statements of the run: {dict(meter.texts.most_common(12))}")
     meter.report(top)
 
@@ -444,6 +447,9 @@ def main() -> None:
     parser.add_argument("--moves", type=int, default=200)
     parser.add_argument("--top", type=int, default=25)
     parser.add_argument("--games", type=int, default=1000, help="games stored (service part)")
+    parser.add_argument(
+        "--sealed", type=int, default=None, help="sealed plays (adapter part; --moves / 2)"
+    )
     args = parser.parse_args()
     with contextlib.ExitStack() as stack:
         for part in args.part.split(","):
@@ -455,7 +461,8 @@ def main() -> None:
             if part == "service":
                 asyncio.run(service_part(location, args.moves, args.top, args.games))
             else:
-                asyncio.run(adapter_part(location, args.moves, args.top))
+                sealed = args.moves // 2 if args.sealed is None else args.sealed
+                asyncio.run(adapter_part(location, args.moves, args.top, sealed))
 
 
 if __name__ == "__main__":
