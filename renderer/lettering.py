@@ -162,9 +162,10 @@ class Pen:
         if not text:
             return 0.0
         _note(text, size, detail, bold)
-        strip, width, baseline = _strip(text, size, bold, fill)
+        strip, width, baseline, (left, top) = _strip(text, size, bold, fill)
         x, y = baseline_start(xy, width, font_stack(size, bold), anchor)
-        paste(img, strip, (x - 4, y - baseline))
+        if strip is not None:  # where the whole strip would go, then its inked part
+            paste(img, strip, (round(x - 4) + left, round(y - baseline) + top))
         return width
 
 
@@ -175,11 +176,19 @@ def _note(text: str, size: float, detail: bool, bold: bool) -> None:
 
 
 @lru_cache(maxsize=4096)
-def _strip(text: str, size: int, bold: bool, fill: RGB) -> tuple[Image.Image, float, int]:
-    """``text`` drawn once on a transparent strip: (image, text width, baseline y)."""
+def _strip(
+    text: str, size: int, bold: bool, fill: RGB
+) -> tuple[Image.Image | None, float, int, tuple[int, int]]:
+    """``text`` drawn once on a transparent strip: (its inked part, or None when it has
+    none; the text's width; the baseline's y on the strip; where the inked part starts
+    on the strip). Pasting only the inked part draws the same pixels (a transparent
+    pixel leaves the canvas as it was) over a fraction of the strip."""
     stack = font_stack(size, bold)
     width = stack.width(text)
     baseline = round(size * 1.25)
     img = Image.new("RGBA", (math.ceil(width) + 8, round(size * 1.8)), (0, 0, 0, 0))
     draw_text(ImageDraw.Draw(img), (4, baseline), text, stack, fill, anchor="ls")
-    return img, width, baseline
+    inked = img.getchannel("A").getbbox()
+    if inked is None:
+        return None, width, baseline, (0, 0)
+    return img.crop(inked), width, baseline, (inked[0], inked[1])

@@ -153,3 +153,52 @@ def test_remembered_texts_stay_within_their_budget():
     assert masks.get(("text", 0)) is None and masks.get(("text", 99)) is not None
     masks.put(("huge",), object(), 20_000)  # over the whole budget: not kept
     assert masks.get(("huge",)) is None
+
+
+def _noisy_canvas(mode: str = "RGB") -> Image.Image:
+    """A canvas whose every pixel differs from its neighbours, so a blend shows."""
+    size = (240, 200)
+    noise = bytes((i * 37) % 251 for i in range(size[0] * size[1] * len(mode)))
+    return Image.frombytes(mode, size, noise)
+
+
+def _sprites() -> list[Image.Image]:
+    def hexagon(d: ImageDraw.ImageDraw, k: float) -> None:
+        d.regular_polygon((72 * k, 64 * k, 62 * k), 6, fill=(200, 120, 40), outline=(0, 0, 0))
+        d.text((50 * k, 55 * k), "Ab", fill=(255, 255, 255))
+
+    def ring(d: ImageDraw.ImageDraw, k: float) -> None:
+        d.ellipse((2 * k, 2 * k, 140 * k, 124 * k), outline=(250, 250, 0), width=round(5 * k))
+
+    def square(d: ImageDraw.ImageDraw, k: float) -> None:
+        d.rounded_rectangle((1 * k, 1 * k, 63 * k, 63 * k), radius=9 * k, fill=(30, 160, 90))
+
+    def haze(d: ImageDraw.ImageDraw, k: float) -> None:  # translucent middle: pasted whole
+        d.ellipse((0, 0, 60 * k, 60 * k), fill=(10, 20, 200, 128))
+
+    sprites = [common.sprite(144, 128, hexagon), common.sprite(144, 128, ring)]
+    sprites += [common.sprite(64, 64, square), common.sprite(60, 60, haze)]
+    return [*sprites, common.sprite(40, 24, square)]  # too small to cut
+
+
+def test_a_sprite_pasted_in_pieces_draws_what_a_whole_paste_draws():
+    for sprite in _sprites():
+        for xy in ((10.4, 7.6), (-60, -40), (160.5, 120.5), (3, 150)):  # inside, at edges
+            for _ in range(2):  # cut the first time, from the remembered pieces after
+                mine, theirs = _noisy_canvas(), _noisy_canvas()
+                common.paste(mine, sprite, xy)
+                theirs.paste(sprite, (round(xy[0]), round(xy[1])), sprite)
+                assert mine.tobytes() == theirs.tobytes()
+    pieces = [common._pieces(sprite) for sprite in _sprites()[:3]]
+    assert all(len(cut) > 1 for cut in pieces)  # the tile, the ring, the square are cut
+    assert [masked for *_, masked in pieces[0]].count(False) == 1  # an opaque middle, copied
+    assert all(masked for *_, masked in pieces[1])  # the ring's empty middle is skipped
+
+
+def test_a_sprite_on_another_kind_of_canvas_is_pasted_as_pillow_does():
+    sprite = _sprites()[0]
+    for mode in ("RGBA", "L"):
+        mine, theirs = _noisy_canvas(mode), _noisy_canvas(mode)
+        common.paste(mine, sprite, (5, 5))
+        theirs.paste(sprite, (5, 5), sprite)
+        assert mine.tobytes() == theirs.tobytes()
