@@ -488,7 +488,6 @@ def _draw_header(
             status = f"{rolled} · {status}"
         colour = LIGHTNING if phase == "race" else TEXT_DIM
     PEN.text(d, (PAD, 76), PEN.fit(status, GLANCE, W - 2 * PAD), GLANCE, colour)
-    d.line((PAD, HEADER_H - 2, W - PAD, HEADER_H - 2), fill=CARD_EDGE, width=2)
 
 
 def _draw_card_tile(
@@ -500,13 +499,14 @@ def _draw_card_tile(
     footer: str,
     lang: str,
     race: bool = False,
+    framed: bool = False,
 ) -> None:
     """A face-up card: heading (its area), name, value, the temple, a footer.
     The raced lightning card is gold-framed and drawn as a labelled grid:
-    players write their layout from it."""
+    players write their layout from it. ``framed``: its frame is on the canvas."""
     x0, y0, x1, y1 = box
-    outline, width = (LIGHTNING, 3) if race else (CARD_EDGE, 1)
-    d.rounded_rectangle(box, radius=12, fill=CARD, outline=outline, width=width)
+    if not framed:
+        _card_frame(d, box, race)
     hx = x0 + 12
     if race:
         paste(img, bolt_sprite(26), (hx - 2, y0 + 8))
@@ -536,12 +536,25 @@ def _draw_card_tile(
         PEN.text(d, ((x0 + x1) / 2, y1 - 22), footer, GLANCE, TEXT_DIM, anchor="mm")
 
 
+def _card_frame(d: Draw, box: tuple[int, int, int, int], race: bool = False) -> None:
+    """A card's (or the deck's) frame: the raced card's gold."""
+    outline, width = (LIGHTNING, 3) if race else (CARD_EDGE, 1)
+    d.rounded_rectangle(box, radius=12, fill=CARD, outline=outline, width=width)
+
+
 def _draw_deck(
-    img: Image.Image, d: Draw, box: tuple[int, int, int, int], deck: View, lang: str
+    img: Image.Image,
+    d: Draw,
+    box: tuple[int, int, int, int],
+    deck: View,
+    lang: str,
+    framed: bool = False,
 ) -> None:
-    """The deck: a little stack, how many cards are left, and its visible top card."""
+    """The deck: a little stack, how many cards are left, and its visible top card
+    (``framed``: its frame is on the canvas)."""
     x0, y0, x1, y1 = box
-    d.rounded_rectangle(box, radius=12, fill=CARD, outline=CARD_EDGE)
+    if not framed:
+        _card_frame(d, box)
     count = int(deck.get("count") or 0)
     for i in range(min(count, 5)):
         stack_box = (x0 + 14 + i * 3, y0 + 14 - i * 2, x0 + 44 + i * 3, y0 + 54 - i * 2)
@@ -566,8 +579,20 @@ def _draw_deck(
     paste(img, art, ((x0 + x1 - art.width) / 2, y1 - 14 - art.height))
 
 
-def _draw_cards(img: Image.Image, d: Draw, view: View, lang: str, top: int = HEADER_H) -> None:
-    """The face-up cards, the raced lightning card (during a race) and the deck."""
+def _card_boxes(top: int, race: bool, slots: int) -> list[tuple[int, int, int, int]]:
+    """Where the face-up cards, the raced card (during a race) and the deck go."""
+    y0, y1 = top + 12, top + CARDS_H - 8
+    lefts = [PAD + i * (CARD_W + 12) for i in range(slots + race)]
+    boxes = [(x, y0, x + CARD_W, y1) for x in lefts]
+    deck_x = lefts[-1] + CARD_W + 12 if lefts else PAD
+    return [*boxes, (deck_x, y0, W - PAD, y1)]
+
+
+def _draw_cards(
+    img: Image.Image, d: Draw, view: View, lang: str, top: int = HEADER_H, framed: bool = False
+) -> None:
+    """The face-up cards, the raced lightning card (during a race) and the deck
+    (``framed``: their frames are on the canvas)."""
     y0, y1 = top + 12, top + CARDS_H - 8
     x = PAD
     for slot in view.get("slots") or ():
@@ -577,7 +602,8 @@ def _draw_cards(img: Image.Image, d: Draw, view: View, lang: str, top: int = HEA
             "" if card is None or left is None else t(lang, "temple.render.rounds_left", count=left)
         )
         heading = t(lang, "temple.render.area", area=int(slot.get("area", 0)) + 1)
-        _draw_card_tile(img, d, (x, y0, x + CARD_W, y1), card, heading, footer, lang)
+        box = (x, y0, x + CARD_W, y1)
+        _draw_card_tile(img, d, box, card, heading, footer, lang, framed=framed)
         x += CARD_W + 12
     race = view.get("race")
     if race:
@@ -585,9 +611,10 @@ def _draw_cards(img: Image.Image, d: Draw, view: View, lang: str, top: int = HEA
         skipped = len(race.get("skipped") or ())
         footer = t(lang, "temple.render.skipped", count=skipped) if skipped else ""
         box = (x, y0, x + CARD_W, y1)
-        _draw_card_tile(img, d, box, race.get("card"), heading, footer, lang, race=True)
+        card = race.get("card")
+        _draw_card_tile(img, d, box, card, heading, footer, lang, race=True, framed=framed)
         x += CARD_W + 12
-    _draw_deck(img, d, (x, y0, W - PAD, y1), view.get("deck") or {}, lang)
+    _draw_deck(img, d, (x, y0, W - PAD, y1), view.get("deck") or {}, lang, framed)
 
 
 def _draw_area(
@@ -709,15 +736,15 @@ def _draw_player(
     player: Mapping[str, Any],
     view: View,
     lang: str,
+    framed: bool = False,
 ) -> None:
     """One player's board, full width: name, score, die and status; tokens, cards
     won and supply; then the three build areas side by side (or, at the end, the
-    place and where the points came from)."""
+    place and where the points came from). ``framed``: its panel is on the canvas."""
     height = panel_height(rows)
-    box = (PAD, y, W - PAD, y + height)
     waiting = {int(s) for s in view.get("waiting_for") or ()}
-    d.rounded_rectangle(box, radius=12, fill=CARD, outline=CARD_EDGE)
-    d.rounded_rectangle((PAD, y, PAD + 8, y + height), radius=4, fill=seat.colour)
+    if not framed:
+        _panel(d, y, rows, seat.colour)
     x: float = PAD + 22
     line1, line2 = y + 32, y + 84
     total = (player.get("score") or {}).get("total", 0)
@@ -770,6 +797,13 @@ def _draw_player(
         _draw_area(img, d, ax, top, rows, area, lang, pending.get(number))
 
 
+def _panel(d: Draw, y: int, rows: int, colour: RGB) -> None:
+    """A player's panel at ``y``, with the seat's colour down its left edge."""
+    height = panel_height(rows)
+    d.rounded_rectangle((PAD, y, W - PAD, y + height), radius=12, fill=CARD, outline=CARD_EDGE)
+    d.rounded_rectangle((PAD, y, PAD + 8, y + height), radius=4, fill=colour)
+
+
 def _draw_final(
     d: Draw,
     left: int,
@@ -819,13 +853,51 @@ def _draw_legend(img: Image.Image, d: Draw, y: float, lang: str) -> None:
         x += 26
 
 
+@lru_cache(maxsize=2)
+def _frame_layer(
+    height: int,
+    top: int,
+    cards: tuple[tuple[tuple[int, int, int, int], bool], ...],
+    panels: tuple[tuple[int, RGB], ...],
+    rows: int,
+    legend: int,
+    lang: str,
+) -> Image.Image:
+    """What a round's image draws the same every round, drawn once: the background,
+    the rules under the header and the caption, the cards' and the deck's frames
+    (``cards``: box, raced), the players' panels (``panels``: top, seat colour) and
+    the legend at ``legend``. A round's image starts from a copy (two layouts kept:
+    ~7 MB each)."""
+    img = Image.new("RGB", (W, height), FRAME)
+    d = ImageDraw.Draw(img)
+    d.line((PAD, HEADER_H - 2, W - PAD, HEADER_H - 2), fill=CARD_EDGE, width=2)
+    if top != HEADER_H:
+        d.line((PAD, top - 2, W - PAD, top - 2), fill=CARD_EDGE, width=2)
+    for box, race in cards:
+        _card_frame(d, box, race)
+    for y, colour in panels:
+        _panel(d, y, rows, colour)
+    _draw_legend(img, d, legend, lang)
+    return img
+
+
 def _compose(view: View, seats: Sequence[Seat], lang: str) -> Image.Image:
     players = list(view.get("players") or ())
     rows = grid_rows(players)
     caption = caption_text(view, seats, lang)
     top = HEADER_H + (CAPTION_H if caption else 0)
     height = top + CARDS_H + len(players) * (panel_height(rows) + PANEL_GAP) + LEGEND_H + PAD
-    img = Image.new("RGB", (W, height), FRAME)
+    race = bool(view.get("race"))
+    boxes = _card_boxes(top, race, len(view.get("slots") or ()))
+    cards = tuple((box, race and i == len(boxes) - 2) for i, box in enumerate(boxes))
+    by_seat = {s.seat: s for s in seats}
+    boards = [
+        (by_seat[int(p.get("seat", 0))], p) for p in players if int(p.get("seat", 0)) in by_seat
+    ]
+    step = panel_height(rows) + PANEL_GAP
+    panels = tuple((top + CARDS_H + i * step, seat.colour) for i, (seat, _) in enumerate(boards))
+    legend = top + CARDS_H + len(boards) * step + 24
+    img = _frame_layer(height, top, cards, panels, rows, legend, lang).copy()
     d = ImageDraw.Draw(img)
     round_no = int(view.get("round") or 0)
     title = t(lang, "temple.render.title")
@@ -835,17 +907,9 @@ def _compose(view: View, seats: Sequence[Seat], lang: str) -> Image.Image:
     if caption:
         text = PEN.fit(caption, GLANCE, W - 2 * PAD)
         PEN.text(d, (PAD, HEADER_H + CAPTION_H / 2), text, GLANCE, TEXT)
-        d.line((PAD, top - 2, W - PAD, top - 2), fill=CARD_EDGE, width=2)
-    _draw_cards(img, d, view, lang, top)
-    by_seat = {s.seat: s for s in seats}
-    y = top + CARDS_H
-    for player in players:
-        seat = by_seat.get(int(player.get("seat", 0)))
-        if seat is None:
-            continue
-        _draw_player(img, d, y, rows, seat, player, view, lang)
-        y += panel_height(rows) + PANEL_GAP
-    _draw_legend(img, d, y + 24, lang)
+    _draw_cards(img, d, view, lang, top, framed=True)
+    for (y, _), (seat, player) in zip(panels, boards, strict=True):
+        _draw_player(img, d, y, rows, seat, player, view, lang, framed=True)
     return img
 
 
