@@ -187,8 +187,15 @@ TEXT_KEYS: tuple[str, ...] = (
 def image_language(lang: str | None) -> str:
     """``lang`` when the fonts can draw every label of it, card names included, else
     English."""
+    return drawable_language(lang, _label_keys())
+
+
+@cache
+def _label_keys() -> tuple[str, ...]:
+    """The catalog keys of every label an image may draw (looked up once: the
+    catalog's keys do not change while the bot runs)."""
     cards = (k for k in catalog(DEFAULT_LANG) if k.startswith("temple.card."))
-    return drawable_language(lang, (*TEXT_KEYS, *cards))
+    return (*TEXT_KEYS, *cards)
 
 
 def card_name(lang: str, card_id: str) -> str:
