@@ -49,6 +49,7 @@ import re
 import shutil
 import subprocess
 import unicodedata
+import weakref
 from collections import OrderedDict
 from collections.abc import Callable, Iterable, Mapping, Sequence
 from dataclasses import dataclass, field
@@ -621,7 +622,12 @@ def paste(canvas: Image.Image, image: Image.Image, xy: tuple[float, float]) -> N
         canvas.paste(image, (x, y), image)
         return
     target = canvas.im
-    for dx, dy, piece, masked in _pieces(image):
+    pieces = _pieces(image)
+    if pieces is None:
+        core = image.im
+        target.paste(core, (x, y, x + image.width, y + image.height), core)
+        return
+    for dx, dy, piece, masked in pieces:
         core = piece.im
         box = (x + dx, y + dy, x + dx + piece.width, y + dy + piece.height)
         if masked:
@@ -632,33 +638,35 @@ def paste(canvas: Image.Image, image: Image.Image, xy: tuple[float, float]) -> N
 
 #: a piece of a sprite: where it starts on the sprite, its image, whether it is blended
 _Piece = tuple[int, int, Image.Image, bool]
-#: sprites already cut (:func:`_pieces`), by id, each with the sprite itself (an id
-#: names one object only while it lives); emptied when full
-_CUT: dict[int, tuple[Image.Image, tuple[_Piece, ...]]] = {}
+#: sprites already looked at (:func:`_pieces`), by id, each with a weak reference to the
+#: sprite (an id names one object only while it lives; the sprite's own cache, not
+#: this one, decides how long it lives); emptied when full
+_CUT: dict[int, tuple[weakref.ref[Image.Image], tuple[_Piece, ...] | None]] = {}
 _MAX_CUT = 2048
 #: a middle smaller than this (pixels) is not cut out: the pieces would cost more
 _CUT_AREA = 50 * 50
 
 
-def _pieces(image: Image.Image) -> tuple[_Piece, ...]:
-    """``image`` (RGBA) as pieces that paste the same pixels, remembered."""
+def _pieces(image: Image.Image) -> tuple[_Piece, ...] | None:
+    """``image`` (RGBA) as pieces that paste the same pixels, or None to paste it
+    whole; remembered."""
     known = _CUT.get(id(image))
-    if known is not None and known[0] is image:
+    if known is not None and known[0]() is image:
         return known[1]
     pieces = _cut(image)
     if len(_CUT) >= _MAX_CUT:
         _CUT.clear()
-    _CUT[id(image)] = (image, pieces)
+    _CUT[id(image)] = (weakref.ref(image), pieces)
     return pieces
 
 
-def _cut(image: Image.Image) -> tuple[_Piece, ...]:
+def _cut(image: Image.Image) -> tuple[_Piece, ...] | None:
     """The largest rectangle around the sprite's centre that is all opaque (copied)
     or all transparent (skipped), and the bands around it (blended, each cut to its
     visible part); the whole sprite, blended, when there is no such rectangle worth
-    it. Blending with alpha 255 gives the sprite's pixel and with 0 the canvas's, so
-    the pieces draw exactly what the whole would."""
-    whole: tuple[_Piece, ...] = ((0, 0, image, True),)
+    it (None). Blending with alpha 255 gives the sprite's pixel and with 0 the
+    canvas's, so the pieces draw exactly what the whole would."""
+    whole = None
     width, height = image.size
     if width * height < _CUT_AREA:
         return whole
