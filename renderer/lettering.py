@@ -138,12 +138,14 @@ class Pen:
         k: float = 1,
         stroke: int = 0,
         stroke_fill: RGB | None = None,
+        on: RGB | None = None,
     ) -> float:
         """Draw ``text`` ``size`` px tall (``size * k`` on a ``k``-times canvas)
-        with font fallback; returns its width on that canvas."""
+        with font fallback; returns its width on that canvas. ``on``: the flat
+        colour under the text, where the caller knows it (drawn faster)."""
         _note(text, size, detail, bold)
         stack = font_stack(round(size * k), bold)
-        return draw_text(draw, xy, text, stack, fill, anchor, stroke, stroke_fill)
+        return draw_text(draw, xy, text, stack, fill, anchor, stroke, stroke_fill, on)
 
     def put(
         self,

@@ -481,7 +481,7 @@ def _draw_header(
 ) -> None:
     """The title, then (below it) whom the game waits for, or how it ended."""
     names = {s.seat: PEN.fit(s.name, GLANCE, 230) for s in seats}  # short names here
-    PEN.text(d, (PAD, 30), title, PEN.px(11), TEXT, bold=True)
+    PEN.text(d, (PAD, 30), title, PEN.px(11), TEXT, bold=True, on=FRAME)
     phase = str(view.get("phase") or "")
     if phase == "over":
         key = END_KEYS.get(str(view.get("end_reason")), "temple.render.over.complete")
@@ -494,7 +494,7 @@ def _draw_header(
             rolled = t(lang, "temple.render.roller", name=names[int(view["roller"])])
             status = f"{rolled} · {status}"
         colour = LIGHTNING if phase == "race" else TEXT_DIM
-    PEN.text(d, (PAD, 76), PEN.fit(status, GLANCE, W - 2 * PAD), GLANCE, colour)
+    PEN.text(d, (PAD, 76), PEN.fit(status, GLANCE, W - 2 * PAD), GLANCE, colour, on=FRAME)
 
 
 def _draw_card_tile(
@@ -518,10 +518,12 @@ def _draw_card_tile(
     if race:
         paste(img, bolt_sprite(26), (hx - 2, y0 + 8))
         hx += 28
-    PEN.text(d, (hx, y0 + 24), PEN.fit(heading, GLANCE, x1 - hx - 50), GLANCE, TEXT_DIM)
+    PEN.text(d, (hx, y0 + 24), PEN.fit(heading, GLANCE, x1 - hx - 50), GLANCE, TEXT_DIM, on=CARD)
     if card is None:
         centre = ((x0 + x1) / 2, (y0 + y1) / 2)
-        PEN.text(d, centre, t(lang, "temple.render.no_card"), GLANCE, TEXT_DIM, anchor="mm")
+        PEN.text(
+            d, centre, t(lang, "temple.render.no_card"), GLANCE, TEXT_DIM, anchor="mm", on=CARD
+        )
         return
     _value_badge(d, x1 - 26, y0 + 26, int(card.get("value") or 0))
     if card.get("lightning"):
@@ -529,7 +531,7 @@ def _draw_card_tile(
     else:
         name = card_name(lang, str(card.get("id")))
     name = PEN.fit(name, GLANCE, x1 - x0 - 24, bold=True)
-    PEN.text(d, (x0 + 12, y0 + 60), name, GLANCE, TEXT, bold=True)
+    PEN.text(d, (x0 + 12, y0 + 60), name, GLANCE, TEXT, bold=True, on=CARD)
     cells = _card_cells(card)
     width, height = int(card.get("width") or 0), int(card.get("height") or 0)
     if race:
@@ -540,7 +542,7 @@ def _draw_card_tile(
     paste(img, art, ((x0 + x1 - art.width) / 2, y1 - 44 - art.height))
     if footer:
         footer = PEN.fit(footer, GLANCE, x1 - x0 - 12)
-        PEN.text(d, ((x0 + x1) / 2, y1 - 22), footer, GLANCE, TEXT_DIM, anchor="mm")
+        PEN.text(d, ((x0 + x1) / 2, y1 - 22), footer, GLANCE, TEXT_DIM, anchor="mm", on=CARD)
 
 
 def _card_frame(d: Draw, box: tuple[int, int, int, int], race: bool = False) -> None:
@@ -570,7 +572,7 @@ def _draw_deck(
         t(lang, "temple.render.deck", count=count) if count else t(lang, "temple.render.deck_empty")
     )
     label = PEN.fit(label, BIG, x1 - x0 - 80, bold=True)
-    PEN.text(d, (x0 + 70, y0 + 34), label, BIG, TEXT, bold=True)
+    PEN.text(d, (x0 + 70, y0 + 34), label, BIG, TEXT, bold=True, on=CARD)
     top = deck.get("top")
     if not top:
         return
@@ -579,7 +581,7 @@ def _draw_deck(
     if lightning:
         name = t(lang, "temple.render.lightning")
     text = PEN.fit(f"{t(lang, 'temple.render.next')}: {name}", GLANCE, x1 - x0 - 70)
-    PEN.text(d, (x0 + 14, y0 + 86), text, GLANCE, TEXT_DIM)
+    PEN.text(d, (x0 + 14, y0 + 86), text, GLANCE, TEXT_DIM, on=CARD)
     _value_badge(d, x1 - 28, y0 + 86, int(top.get("value") or 0))
     width, height = int(top.get("width") or 0), int(top.get("height") or 0)
     art = card_art(_card_cells(top), width, height, TOP_CELL, lightning)
@@ -642,17 +644,19 @@ def _draw_area(
     grid_top = y + AREA_HEAD
     if card_id is None:
         heading = t(lang, "temple.render.area", area=number)
-        PEN.text(d, (x, y + 18), heading, GLANCE, TEXT_DIM, bold=True)
+        PEN.text(d, (x, y + 18), heading, GLANCE, TEXT_DIM, bold=True, on=CARD)
         box = (x + LABEL, grid_top, x + AREA_W, grid_top + rows * CELL)
         d.rounded_rectangle(box, radius=8, outline=CARD_EDGE)
         centre_x, centre_y = (box[0] + box[2]) / 2, (box[1] + box[3]) / 2
         if pending is None:
             no_card = t(lang, "temple.render.no_card")
-            PEN.text(d, (centre_x, centre_y), no_card, GLANCE, TEXT_DIM, anchor="mm")
+            PEN.text(d, (centre_x, centre_y), no_card, GLANCE, TEXT_DIM, anchor="mm", on=CARD)
             return
         done = t(lang, "temple.render.completed")
         done = PEN.fit(done, GLANCE, box[2] - box[0] - 8, bold=True)
-        PEN.text(d, (centre_x, centre_y - 22), done, GLANCE, OK_GREEN, bold=True, anchor="mm")
+        PEN.text(
+            d, (centre_x, centre_y - 22), done, GLANCE, OK_GREEN, bold=True, anchor="mm", on=CARD
+        )
         bricks = [brick_sprite(int(k), 20) for k in pending]
         bx = centre_x - (sum(b.width for b in bricks) + 6 * (len(bricks) - 1)) / 2
         for brick in bricks:
@@ -661,21 +665,21 @@ def _draw_area(
         return
     room = AREA_W - (40 if area.get("mortar") else 0)
     heading = PEN.fit(f"{number} · {card_name(lang, str(card_id))}", GLANCE, room, bold=True)
-    PEN.text(d, (x, y + 18), heading, GLANCE, TEXT, bold=True)
+    PEN.text(d, (x, y + 18), heading, GLANCE, TEXT, bold=True, on=CARD)
     if area.get("mortar"):
         paste(img, token_sprite("mortar", 36, True), (x + AREA_W - 36, y))
     if area.get("matches"):
         status, colour = t(lang, "temple.render.complete"), OK_GREEN
     else:
         status, colour = t(lang, "temple.render.to_go", count=area.get("missing", 0)), TEXT_DIM
-    end = x + PEN.text(d, (x, y + 54), status, GLANCE, colour)
+    end = x + PEN.text(d, (x, y + 54), status, GLANCE, colour, on=CARD)
     for flag, key, tint in (
         ("relay", "temple.render.relay", PENDING),
         ("joint", "temple.render.joint", GOLD),
     ):
         if area.get(flag):
             label = PEN.fit("· " + t(lang, key), GLANCE, x + AREA_W - end - 6)
-            end += 6 + PEN.text(d, (end + 6, y + 54), label, GLANCE, tint)
+            end += 6 + PEN.text(d, (end + 6, y + 54), label, GLANCE, tint, on=CARD)
     width, height = int(area.get("width") or 0), int(area.get("height") or 0)
     grid = area_grid(_card_cells(area), width, height)
     gx = x + (AREA_W - grid.width) // 2
@@ -704,17 +708,21 @@ def _draw_supply(
     """Supply counts by length (a small brick of each length and its count), then
     the bonus bricks, on one row centred on ``y``; returns the end x."""
     small = 13
-    x += 12 + PEN.text(d, (x, y), t(lang, "temple.render.supply"), GLANCE, TEXT_DIM)
+    x += 12 + PEN.text(d, (x, y), t(lang, "temple.render.supply"), GLANCE, TEXT_DIM, on=CARD)
     supply = player.get("supply") or {}
     for length in (4, 3, 2, 1):
         count = int(supply.get(str(length), 0))
         paste(img, brick_sprite(length, small), (x, y - small / 2))
         x += length * small + 4
         colour = TEXT if count else TEXT_DIM
-        x += PEN.text(d, (x, y), f"×{count}", GLANCE, colour, bold=True) + 16
+        x += PEN.text(d, (x, y), f"×{count}", GLANCE, colour, bold=True, on=CARD) + 16
     bonus = [int(v) for v in player.get("bonus") or ()]
     if bonus:
-        x += 8 + PEN.text(d, (x + 8, y), t(lang, "temple.render.bonus"), GLANCE, TEXT_DIM) + 10
+        x += (
+            8
+            + PEN.text(d, (x + 8, y), t(lang, "temple.render.bonus"), GLANCE, TEXT_DIM, on=CARD)
+            + 10
+        )
         for length in bonus:
             if x + length * small > W - PAD - 16:
                 break
@@ -758,8 +766,8 @@ def _draw_player(
     score = t(lang, "temple.render.score", score=total)
     score_w = PEN.width_of(score, BIG, bold=True)
     name = PEN.fit(seat.name, BIG, 420, bold=True)
-    x += PEN.text(d, (x, line1), name, BIG, TEXT, bold=True) + 24
-    x += PEN.text(d, (x, line1), score, BIG, GOLD, bold=True) + 24
+    x += PEN.text(d, (x, line1), name, BIG, TEXT, bold=True, on=CARD) + 24
+    x += PEN.text(d, (x, line1), score, BIG, GOLD, bold=True, on=CARD) + 24
     face = player.get("die")
     if face:
         paste(img, die_sprite(str(face), 44, seat.colour), (x, line1 - 22))
@@ -768,7 +776,7 @@ def _draw_player(
     if status is not None:
         key, tint = status
         text = PEN.fit(t(lang, key), GLANCE, W - PAD - 16 - x, bold=tint != TEXT_DIM)
-        PEN.text(d, (x, line1), text, GLANCE, tint, bold=tint != TEXT_DIM)
+        PEN.text(d, (x, line1), text, GLANCE, tint, bold=tint != TEXT_DIM, on=CARD)
     del score_w
     x = PAD + 22
     tokens = player.get("tokens") or {}
@@ -828,12 +836,12 @@ def _draw_final(
     cx, cy = left + 60, y + height / 2
     colour = GOLD if place == 1 else TEXT_DIM
     d.ellipse((cx - 48, cy - 48, cx + 48, cy + 48), outline=colour, width=4)
-    PEN.text(d, (cx, cy), str(place), PEN.px(15), colour, bold=True, anchor="mm")
+    PEN.text(d, (cx, cy), str(place), PEN.px(15), colour, bold=True, anchor="mm", on=CARD)
     label = t(lang, "temple.render.place_score", place=place, score=score.get("total", 0))
-    x = left + 140 + PEN.text(d, (left + 140, cy - 26), label, BIG, TEXT, bold=True)
+    x = left + 140 + PEN.text(d, (left + 140, cy - 26), label, BIG, TEXT, bold=True, on=CARD)
     if tiebreak is not None:
         text = PEN.fit(t(lang, "temple.render.tiebreak", value=tiebreak), GLANCE, right - x - 16)
-        PEN.text(d, (x + 16, cy - 26), text, GLANCE, GOLD, bold=True)
+        PEN.text(d, (x + 16, cy - 26), text, GLANCE, GOLD, bold=True, on=CARD)
     parts = t(
         lang,
         "temple.render.breakdown",
@@ -842,7 +850,14 @@ def _draw_final(
         bonus=score.get("bonus", 0),
         unused=score.get("unused", 0),
     )
-    PEN.text(d, (left + 140, cy + 22), PEN.fit(parts, GLANCE, right - left - 150), GLANCE, TEXT_DIM)
+    PEN.text(
+        d,
+        (left + 140, cy + 22),
+        PEN.fit(parts, GLANCE, right - left - 150),
+        GLANCE,
+        TEXT_DIM,
+        on=CARD,
+    )
 
 
 def _draw_legend(img: Image.Image, d: Draw, y: float, lang: str) -> None:
@@ -913,7 +928,7 @@ def _compose(view: View, seats: Sequence[Seat], lang: str) -> Image.Image:
     _draw_header(img, d, view, seats, lang, title)
     if caption:
         text = PEN.fit(caption, GLANCE, W - 2 * PAD)
-        PEN.text(d, (PAD, HEADER_H + CAPTION_H / 2), text, GLANCE, TEXT)
+        PEN.text(d, (PAD, HEADER_H + CAPTION_H / 2), text, GLANCE, TEXT, on=FRAME)
     _draw_cards(img, d, view, lang, top, framed=True)
     for (y, _), (seat, player) in zip(panels, boards, strict=True):
         _draw_player(img, d, y, rows, seat, player, view, lang, framed=True)

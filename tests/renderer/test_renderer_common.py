@@ -204,3 +204,34 @@ def test_a_sprite_on_another_kind_of_canvas_is_pasted_as_pillow_does():
         common.paste(mine, sprite, (5, 5))
         theirs.paste(sprite, (5, 5), sprite)
         assert mine.tobytes() == theirs.tobytes()
+
+
+def test_a_text_drawn_on_its_known_colour_draws_what_pillow_draws(monkeypatch):
+    """A text on a flat colour the caller names (``on``) is copied from a blend made
+    once: the same pixels as Pillow's own, the first time and from the cache."""
+    monkeypatch.setattr(common, "TEXT_ON", common._Masks(1_000_000))
+    stack = font_stack(23, bold=True)
+    for text, xy, fill in (
+        ("Ziggurat · 12", (3.25, 30.5), (250, 200, 10)),
+        ("李小龙 ×3", (7.5, 31.0), (9, 9, 9)),
+    ):
+        for _ in range(2):
+            mine, theirs = (Image.new("RGB", (260, 50), (40, 44, 52)) for _ in range(2))
+            common.draw_text(ImageDraw.Draw(mine), xy, text, stack, fill, "ls", on=(40, 44, 52))
+            draw = ImageDraw.Draw(theirs)
+            x = xy[0]
+            for chunk, font in stack.runs(text):
+                width = max(1, round(font.size / 30)) if id(font) in stack.faux_bold else 0
+                draw.text(
+                    (x, xy[1]),
+                    chunk,
+                    font=font,
+                    fill=fill,
+                    anchor="ls",
+                    stroke_width=width,
+                    stroke_fill=fill,
+                )
+                x += stack.length(chunk, font)
+            assert mine.tobytes() == theirs.tobytes()
+            assert mine.getcolors(1) is None  # something was drawn
+    assert len(common.TEXT_ON) >= 2  # the known colour's way was taken
