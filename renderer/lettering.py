@@ -158,16 +158,26 @@ class Pen:
         bold: bool = False,
         anchor: str = "lm",
         detail: bool = False,
+        on: RGB | None = None,
     ) -> float:
         """:meth:`text` through a cache of drawn strips (a board repeats most of its
-        words from one render to the next); returns the width."""
+        words from one render to the next); returns the width. ``on``: the flat
+        colour under the text, where the caller knows it: the strip blended onto it
+        once, then copied where it has ink (the same pixels, without blending)."""
         if not text:
             return 0.0
         _note(text, size, detail, bold)
         strip, width, baseline, (left, top) = _strip(text, size, bold, fill)
         x, y = baseline_start(xy, width, font_stack(size, bold), anchor)
-        if strip is not None:  # where the whole strip would go, then its inked part
-            paste(img, strip, (round(x - 4) + left, round(y - baseline) + top))
+        if strip is None:
+            return width
+        at = (round(x - 4) + left, round(y - baseline) + top)  # the inked part's place
+        if on is None or img.mode != "RGB":
+            paste(img, strip, at)
+        else:
+            blended, inked = _strip_on(text, size, bold, fill, on)
+            box = (at[0], at[1], at[0] + strip.width, at[1] + strip.height)
+            img.im.paste(blended.im, box, inked.im)
         return width
 
 
@@ -175,6 +185,21 @@ def _note(text: str, size: float, detail: bool, bold: bool) -> None:
     found = _RECORD.get()
     if found is not None and text.strip():
         found.append(Lettered(text, size, detail, bold))
+
+
+@lru_cache(maxsize=1024)
+def _strip_on(
+    text: str, size: int, bold: bool, fill: RGB, on: RGB
+) -> tuple[Image.Image, Image.Image]:
+    """The inked part of :func:`_strip` pasted onto a canvas of ``on``, and the one-bit
+    mask of where it has ink: copying the first through the second draws what pasting
+    the strip draws wherever the canvas is ``on``."""
+    strip = _strip(text, size, bold, fill)[0]
+    assert strip is not None
+    blended = Image.new("RGB", strip.size, on)
+    blended.paste(strip, (0, 0), strip)
+    inked = strip.getchannel("A").point(lambda v: 255 if v else 0, "1")
+    return blended, inked
 
 
 @lru_cache(maxsize=4096)

@@ -235,3 +235,15 @@ def test_a_text_drawn_on_its_known_colour_draws_what_pillow_draws(monkeypatch):
             assert mine.tobytes() == theirs.tobytes()
             assert mine.getcolors(1) is None  # something was drawn
     assert len(common.TEXT_ON) >= 2  # the known colour's way was taken
+
+
+def test_a_strip_put_on_its_known_colour_draws_what_pasting_it_draws():
+    from renderer.lettering import Pen
+
+    pen = Pen(1240)
+    for text, xy, anchor in (("Stacks 12 · 李", (10.5, 25.25), "lm"), ("×3", (130, 25), "mm")):
+        mine, theirs = (Image.new("RGB", (260, 50), (24, 26, 30)) for _ in range(2))
+        assert pen.put(mine, xy, text, 28, (240, 240, 240), anchor=anchor, on=(24, 26, 30)) > 0
+        pen.put(theirs, xy, text, 28, (240, 240, 240), anchor=anchor)
+        assert mine.tobytes() == theirs.tobytes()
+        assert mine.getcolors(1) is None  # something was drawn
