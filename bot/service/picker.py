@@ -610,9 +610,11 @@ class Picker:
             start = replace(pending, verb=verb, values=(), group=None)
             opened: list[tuple[str, ...]] = []
             long = False
+            param = self.table[verb].params[depth].name
+            ranked = (verb, param) in self.engine.ranked
             for words in self._prefixes(start, rows_of, 0, depth):
                 count = len({row.words[depth] for row in rows_of if row.words[:depth] == words})
-                if not 1 < count <= MAX_SELECT_OPTIONS:
+                if count < 2 or (count > MAX_SELECT_OPTIONS and not ranked):
                     continue
                 size = opened_size(verb, words)
                 fewer = [
@@ -643,7 +645,9 @@ class Picker:
         """The options of ``verb`` that begin with ``words``, one level (or more, while
         they fit one select) further: one select under a header naming ``words``
         (``Move A5 — To which space``); each label the values that follow, or — when
-        ``long`` — every value (``A5 → C5 · 2 AP``)."""
+        ``long`` — every value (``A5 → C5 · 2 AP``). Values the engine ranks (a move's
+        destinations, cheapest first) too many for one select: the first 24, and a
+        last option for the rest (``+6 more from A5``), leading to all of them."""
         start = replace(pending, verb=verb, values=(), group=None)
         at = start.then(*words)
         inside = [row for row in rows if row.words[: len(words)] == words]
@@ -654,13 +658,34 @@ class Picker:
                 break
             depth += 1
         following = self._prefixes(at, inside, index, depth)
+        param = self.table[verb].params[index]
+        farther: list[tuple[str, ...]] = []
+        if len(following) > MAX_SELECT_OPTIONS:  # ranked: the first ones, then the rest
+            assert (verb, param.name) in self.engine.ranked
+            following, farther = (
+                following[: MAX_SELECT_OPTIONS - 1],
+                following[MAX_SELECT_OPTIONS - 1 :],
+            )
         shown = [(*words, *more) for more in following]
         entries = [self._entry(start, chosen, rows, tag=True, shown=shown) for chosen in shown]
         if long:
             named = self._chosen_text(at)
             for entry in entries:
                 entry.label = _joined([named, entry.label], self._join)
-        param = self.table[verb].params[index]
+        if farther:
+            entries.append(
+                _Entry(
+                    Text("picker.more", {"count": len(farther), "what": self._chosen_text(at)}),
+                    at,
+                    self._param_title(at, param),
+                    path=_path(verb, words),
+                    within=frozenset(more[0] for more in farther),
+                    tagged=Text(
+                        "picker.more_of",
+                        {"what": self._tagged(verb, self._chosen_text(at)), "count": len(farther)},
+                    ),
+                )
+            )
         block = self._judged_block(self._param_title(at, param), entries)
         block.select = block.opened = True
         block.name = self._tagged(verb, self._chosen_text(at))

@@ -29,10 +29,10 @@ from tests.support.picking import check_menu, spelled
 SEED, STEPS = 7, 62
 
 
-def _tikal_position() -> tuple[object, int]:
-    game = TIKAL.new_game(2, {}, SEED)
-    chooser = random.Random(SEED)
-    for _ in range(STEPS):
+def _tikal_position(seed: int = SEED, steps: int = STEPS) -> tuple[object, int]:
+    game = TIKAL.new_game(2, {}, seed)
+    chooser = random.Random(seed)
+    for _ in range(steps):
         (seat,) = rules.waiting_for(game)
         flow.apply(game, seat, choose(game, seat, chooser))
     (seat,) = rules.waiting_for(game)
@@ -59,6 +59,8 @@ def test_a_move_from_an_origin_with_a_select_of_its_own_is_one_tap() -> None:
         # (the origin too where two origins' options would read alike)
         for option in section.options:
             assert option.path[:2] == ("move", origin)
+            if len(option.path) == 2:  # the farther destinations (another test)
+                continue
             step = spelled(TIKAL.verbs, option.path)
             assert step in moves
             label = option.label.render("en")
@@ -74,7 +76,7 @@ def test_a_move_from_an_origin_with_a_select_of_its_own_is_one_tap() -> None:
             figures = picker.menu(chosen)
             assert {o.path[:3] for o in figures.options} == {option.path}
             assert {o.path[3] for o in figures.options} == {"leader", "_"}
-        reached = {o.path[2] for o in section.options}
+        reached = {o.path[2] for o in section.options if len(o.path) > 2}
         assert reached == {m.split()[2] for m in moves if m.split()[1] == origin}
     assert len(origins) >= 2, [s.header for s in menu.sections]
     assert one_tap >= MAX_SELECT_OPTIONS
@@ -112,3 +114,41 @@ def test_a_catastrophe_on_an_open_board_is_grouped_by_kingdom_first() -> None:
         assert inside.title.render("en").startswith(option.label.render("en") + " — ")
         offered = {o.path[-1] for o in inside.options}
         assert offered == set(option.within)
+
+
+def test_an_origin_with_more_destinations_than_a_select_offers_its_cheapest_first() -> None:
+    """An origin reaching more spaces than one select holds: its select offers the 24
+    cheapest, and a last option for the others, leading to every destination."""
+    game, seat = _tikal_position(seed=1, steps=160)
+    picker = Picker(TIKAL, game, seat, version=0)
+    menu = picker.menu()
+    check_menu(menu)
+    moves = [str(a).split() for a in TIKAL.legal_actions(game, seat) if str(a).startswith("move ")]
+    found = 0
+    for section in menu.sections:
+        more = [o for o in section.options if o.label.render("en").startswith("+")]
+        if not more:
+            continue
+        found += 1
+        (farther,) = more
+        assert section.options[-1] is farther and len(section.options) == MAX_SELECT_OPTIONS
+        origin = farther.path[1]
+        assert farther.path == ("move", origin)
+        assert farther.label.render("en") == f"+{len(farther.within)} more from {origin}"
+        near = [o.path[2] for o in section.options[:-1]]
+        targets = {m[2] for m in moves if m[1] == origin}
+        assert set(near) | farther.within == targets and not set(near) & farther.within
+        # cheapest first: no farther space costs less than a near one
+        costs = {
+            o.path[2]: int(o.label.render("en").split("· ")[1].split()[0])
+            for o in section.options[:-1]
+        }
+        chosen = picker.choose(picker.read(menu.token), [farther.token])
+        everything = picker.menu(chosen)  # type: ignore[arg-type]
+        check_menu(everything)
+        listed = {o.path[2]: o for o in everything.options if len(o.path) > 2}
+        assert set(listed) == targets
+        for target in farther.within:
+            label = listed[target].label.render("en")
+            assert int(label.split("· ")[1].split()[0]) >= max(costs.values())
+    assert found
