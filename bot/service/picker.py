@@ -576,6 +576,10 @@ class Picker:
             rows_left,
         )
         blocks = blocks_at(depths, spread)
+        opened = [b for b in blocks if b.opened]
+        steps = sum(isinstance(e.then, Picked) for b in opened for e in b.entries)
+        for block in opened:  # judged as one block: by each one's first when many
+            self._judge_entries(block.entries, first_only=steps > MAX_JUDGED)
         entries = [e for b in blocks for e in b.entries]
         if len(entries) == 1 and isinstance(entries[0].then, Pending):
             return self._build(entries[0].then)  # one way on: taken without asking
@@ -602,6 +606,7 @@ class Picker:
         menu's labels would read alike."""
         depths = dict(depths)
         spread: Spread = {}
+        taken = 0  # rows given to opened options
         for verb in verbs:
             depth = depths[verb]
             rows_of = verbs[verb]
@@ -613,17 +618,18 @@ class Picker:
             param = self.table[verb].params[depth].name
             ranked = (verb, param) in self.engine.ranked
             for words in self._prefixes(start, rows_of, 0, depth):
+                if taken >= rows - 1:  # a row stays for everything else
+                    break
                 count = len({row.words[depth] for row in rows_of if row.words[:depth] == words})
                 if count < 2 or (count > MAX_SELECT_OPTIONS and not ranked):
                     continue
                 size = opened_size(verb, words)
                 fewer = [
-                    {**depths, other: shallower}
+                    {**depths, other: 0}
                     for other in sorted(verbs, key=lambda v: size_at(v, depths[v]))
                     if other not in (verb, *spread)
                     and depths[other] > 0
                     and size_at(other, depths[other]) < size
-                    for shallower in range(depths[other] - 1, -1, -1)
                 ]
                 found = None
                 for trial_depths in (depths, *fewer):
@@ -634,9 +640,11 @@ class Picker:
                             break
                     if found is not None:
                         break
-                if found is not None:
-                    depths, spread, long = found
-                    opened.append(words)
+                if found is None:  # no row for it: none for the next either
+                    break
+                depths, spread, long = found
+                opened.append(words)
+                taken += 1
         return depths, spread
 
     def _opened_block(
@@ -686,7 +694,7 @@ class Picker:
                     ),
                 )
             )
-        block = self._judged_block(self._param_title(at, param), entries)
+        block = _Block(self._param_title(at, param), entries)  # judged once chosen
         block.select = block.opened = True
         block.name = self._tagged(verb, self._chosen_text(at))
         return block
@@ -938,9 +946,16 @@ class Picker:
         taken back is marked (why) and plays at once. A block of many options is judged
         on its first step alone."""
         steps = [e for e in entries if isinstance(e.then, Picked) and not e.then.confirmed]
+        self._judge_entries(entries, first_only=len(steps) > MAX_JUDGED)
+        return _Block(header, entries)
+
+    def _judge_entries(self, entries: list[_Entry], *, first_only: bool) -> None:
+        """Mark the entries whose step cannot be taken back (see :meth:`_judged_block`);
+        ``first_only``: all as their first step is."""
+        steps = [e for e in entries if isinstance(e.then, Picked) and not e.then.confirmed]
         if not steps or self.judge is None:
-            return _Block(header, entries)
-        if len(steps) > MAX_JUDGED:
+            return
+        if first_only:
             first = steps[0].then
             assert isinstance(first, Picked)
             whys = [self._judge(first.action)] * len(steps)
@@ -953,7 +968,6 @@ class Picker:
             entry.then = Picked(entry.then.action, confirmed=True)
             entry.style = Style.SUCCESS
             entry.why = why
-        return _Block(header, entries)
 
     def _judge(self, action: Any) -> Text | None:
         key = str(action)
