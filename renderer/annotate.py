@@ -27,6 +27,9 @@ TEXT = (240, 240, 240)
 DISC = (214, 51, 132)  # magenta: no board uses it, so a callout never reads as a piece
 RIM = (22, 22, 22)
 NUMBER = (255, 255, 255)
+#: a side-by-side caption's size in phone px: a teaching page is read, not glanced at,
+#: so above the glance floor (the Temple Rush scoring captions read 9 px on a phone)
+CAPTION = 12
 
 
 @dataclass(frozen=True)
@@ -125,24 +128,26 @@ def side_by_side(
     images: Sequence[Image.Image], captions: Sequence[str], width: int, background: RGB = FRAME
 ) -> Image.Image:
     """``images`` in a row, each scaled to fit its share of ``width``, with a caption
-    under each (for a card beside builds that match it or not)."""
+    under each (for a card beside builds that match it or not), at
+    :data:`CAPTION` phone px and on as many lines as it takes, never cut."""
     pen = Pen(width)
-    size = pen.floor
-    pad = size
+    size = pen.px(CAPTION)
+    pad = pen.floor
     share = (width - pad * (len(images) + 1)) / max(1, len(images))
     scaled = []
     for image in images:
         k = min(share / image.width, 2.0)
         scaled.append(image.resize((round(image.width * k), round(image.height * k))))
     tallest = max((s.height for s in scaled), default=0)
-    height = pad + tallest + pad + round(size * 3.2) + pad
+    wrapped = [wrap(pen, caption, size, share) for caption in captions]
+    lines = max((len(w) for w in wrapped), default=0)
+    height = pad + tallest + pad + round(size * (1.5 * lines + 0.2)) + pad
     sheet = Image.new("RGB", (width, height), background)
-    for i, (image, caption) in enumerate(zip(scaled, captions, strict=True)):
+    for i, (image, caption_lines) in enumerate(zip(scaled, wrapped, strict=True)):
         x = pad + i * (share + pad)
         y = pad + tallest - image.height
         sheet.paste(image.convert("RGB"), (round(x + (share - image.width) / 2), y))
-        for j, line in enumerate(wrap(pen, caption, size, share)[:2]):
-            line = pen.fit(line, size, share)
+        for j, line in enumerate(caption_lines):
             centre = (x + share / 2, pad + tallest + pad + size * 0.8 + j * size * 1.5)
             pen.text(ImageDraw.Draw(sheet), centre, line, size, TEXT, anchor="mm")
     return sheet

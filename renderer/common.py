@@ -49,6 +49,7 @@ import re
 import shutil
 import subprocess
 import unicodedata
+import weakref
 from collections import OrderedDict
 from collections.abc import Callable, Iterable, Mapping, Sequence
 from dataclasses import dataclass, field
@@ -483,12 +484,14 @@ def draw_text(
     anchor: str = "lm",
     stroke_width: int = 0,
     stroke_fill: RGB | RGBA | str | None = None,
+    on: RGB | None = None,
 ) -> float:
     """Draw ``text`` with font fallback and return its width.
 
     ``anchor`` is two letters like Pillow's: horizontal ``l``/``m``/``r`` then
     vertical ``m`` (middle of the primary font's ascender/descender) or ``s``
-    (baseline). Runs of different fonts share one baseline.
+    (baseline). Runs of different fonts share one baseline. ``on``: the flat colour
+    the text is drawn on, when the caller knows it (:func:`_draw_plain`).
     """
     if isinstance(stack, ImageFont.FreeTypeFont):
         stack = FontStack((stack,))
@@ -499,11 +502,82 @@ def draw_text(
         width_, fill_ = stroke_width, stroke_fill
         if not stroke_width and id(font) in stack.faux_bold:
             width_, fill_ = max(1, round(font.size / 30)), fill
-        draw.text(
-            (x, y), chunk, font=font, fill=fill, anchor="ls", stroke_width=width_, stroke_fill=fill_
-        )
+        if width_ or not _plain_text(draw, chunk, font, fill):
+            draw.text(
+                (x, y), chunk, font=font, fill=fill, anchor="ls", stroke_width=width_,
+                stroke_fill=fill_,
+            )  # fmt: skip
+        else:
+            _draw_plain(draw, (x, y), chunk, font, fill, on)
         x += stack.length(chunk, font)
     return width
+
+
+def _plain_text(draw: ImageDraw.ImageDraw, chunk: str, font: Font, fill: object) -> bool:
+    """Whether :func:`_draw_plain` draws ``chunk`` as ``draw.text`` would: one line, a
+    remembering font, a colour given as numbers, an antialiased canvas."""
+    return (
+        isinstance(font, RememberingFont)
+        and isinstance(fill, tuple)
+        and draw.fontmode == "L"
+        and "\n" not in chunk
+    )
+
+
+def _draw_plain(
+    draw: ImageDraw.ImageDraw,
+    xy: tuple[float, float],
+    chunk: str,
+    font: Font,
+    fill: Any,
+    on: RGB | None = None,
+) -> None:
+    """``draw.text(xy, chunk, font=font, fill=fill, anchor="ls")`` without its layout
+    machinery: the same mask (remembered, :class:`RememberingFont`) at the same place
+    with the same ink, drawn by the same call (``draw_bitmap``); a board draws dozens
+    of texts, and the machinery cost more than drawing them.
+
+    ``on``, the flat colour under the text's inked pixels (the caller's promise): the
+    text blended onto that colour once (:data:`TEXT_ON`), then copied wherever the
+    mask has ink: the pixels ``draw_bitmap`` would blend there, six times faster
+    (blending every pixel of a text's box was most of what a text cost)."""
+    x, y = xy
+    ink = draw.draw.draw_ink(fill)
+    start = (math.modf(x)[0], math.modf(y)[0])
+    if on is not None and draw.im is not None:
+        key = (font, chunk, start, ink, on)
+        found = TEXT_ON.get(key)
+        if found is None:
+            found = _text_on(font, chunk, start, ink, on)
+            TEXT_ON.put(key, found, found[0].size[0] * found[0].size[1] * 5 + 200)
+        strip, inked, (dx, dy) = found
+        left, top = int(x) + dx, int(y) + dy
+        draw.im.paste(strip, (left, top, left + strip.size[0], top + strip.size[1]), inked)
+        return
+    mask, offset = font.getmask2(
+        chunk, "L", None, None, None, 0, "ls", ink, start, stroke_filled=True
+    )
+    draw.draw.draw_bitmap((int(x) + offset[0], int(y) + offset[1]), mask, ink)
+
+
+#: texts already blended onto a flat colour (:func:`_draw_plain`), at most this many bytes
+TEXT_ON = _Masks(8 * 1024 * 1024)
+
+
+def _text_on(
+    font: Font, chunk: str, start: tuple[float, float], ink: int, on: RGB
+) -> tuple[Any, Any, tuple[int, int]]:
+    """``chunk`` blended by ``draw_bitmap`` onto ``on``, the one-bit mask of its inked
+    pixels, and where they go from the pen's position (the images' cores)."""
+    mask, offset = font.getmask2(
+        chunk, "L", None, None, None, 0, "ls", ink, start, stroke_filled=True
+    )
+    strip = Image.new("RGB", mask.size, on)
+    ImageDraw.Draw(strip).draw.draw_bitmap((0, 0), mask, ink)
+    coverage = Image.new("L", mask.size)
+    coverage.im.paste(mask, (0, 0, *mask.size))
+    inked = coverage.point(lambda v: 255 if v else 0, "1")
+    return strip.im, inked.im, (int(offset[0]), int(offset[1]))
 
 
 # --------------------------------------------------------------------------- colours
@@ -569,8 +643,138 @@ def sprite(
 
 
 def paste(canvas: Image.Image, image: Image.Image, xy: tuple[float, float]) -> None:
-    """Paste an RGBA sprite at ``xy`` (top-left, rounded) using its alpha."""
-    canvas.paste(image, (round(xy[0]), round(xy[1])), image)
+    """Paste an RGBA sprite at ``xy`` (top-left, rounded) using its alpha.
+
+    The same pixels as ``canvas.paste(image, xy, image)``, drawn for less: Pillow's
+    checks around a paste cost as much as a small paste, and a masked paste blends
+    every pixel of the sprite, the opaque inside of a tile and the empty inside of a
+    ring too. So, where Pillow's own would do nothing more (images made in memory,
+    an RGBA sprite on a writable RGB canvas): the images' cores are pasted directly,
+    and a sprite big enough is pasted in pieces (:func:`_pieces`): its opaque middle
+    copied without blending, its empty middle skipped, the rest blended as before.
+    """
+    x, y = round(xy[0]), round(xy[1])
+    if (
+        type(canvas) is not Image.Image
+        or type(image) is not Image.Image
+        or image.mode != "RGBA"
+        or canvas.mode != "RGB"
+        or canvas.readonly
+    ):
+        canvas.paste(image, (x, y), image)
+        return
+    target = canvas.im
+    pieces = _pieces(image)
+    if pieces is None:
+        core = image.im
+        target.paste(core, (x, y, x + image.width, y + image.height), core)
+        return
+    for dx, dy, piece, masked in pieces:
+        core = piece.im
+        box = (x + dx, y + dy, x + dx + piece.width, y + dy + piece.height)
+        if masked:
+            target.paste(core, box, core)
+        else:
+            target.paste(core, box)
+
+
+#: a piece of a sprite: where it starts on the sprite, its image, whether it is blended
+_Piece = tuple[int, int, Image.Image, bool]
+#: sprites already looked at (:func:`_pieces`), by id, each with a weak reference to the
+#: sprite (an id names one object only while it lives; the sprite's own cache, not
+#: this one, decides how long it lives); emptied when full
+_CUT: dict[int, tuple[weakref.ref[Image.Image], tuple[_Piece, ...] | None]] = {}
+_MAX_CUT = 2048
+#: a middle smaller than this (pixels) is not cut out: the pieces would cost more
+_CUT_AREA = 50 * 50
+
+
+def _pieces(image: Image.Image) -> tuple[_Piece, ...] | None:
+    """``image`` (RGBA) as pieces that paste the same pixels, or None to paste it
+    whole; remembered."""
+    known = _CUT.get(id(image))
+    if known is not None and known[0]() is image:
+        return known[1]
+    pieces = _cut(image)
+    if len(_CUT) >= _MAX_CUT:
+        _CUT.clear()
+    _CUT[id(image)] = (weakref.ref(image), pieces)
+    return pieces
+
+
+def _cut(image: Image.Image) -> tuple[_Piece, ...] | None:
+    """The largest rectangle around the sprite's centre that is all opaque (copied)
+    or all transparent (skipped), and the bands around it (blended, each cut to its
+    visible part); the whole sprite, blended, when there is no such rectangle worth
+    it (None). Blending with alpha 255 gives the sprite's pixel and with 0 the
+    canvas's, so the pieces draw exactly what the whole would."""
+    whole = None
+    width, height = image.size
+    if width * height < _CUT_AREA:
+        return whole
+    alpha = image.getchannel("A")
+    cx, cy = width // 2, height // 2
+    middle = alpha.getpixel((cx, cy))
+    if middle not in (0, 255):
+        return whole
+    rect = _middle_rectangle(alpha.tobytes(), width, height, b"\xff" if middle else b"\x00")
+    if rect is None:
+        return whole
+    x0, y0, x1, y1 = rect
+    if (x1 - x0) * (y1 - y0) < _CUT_AREA:  # the pieces' own cost would eat the saving
+        return whole
+    pieces: list[_Piece] = []
+    for box in ((0, 0, width, y0), (0, y1, width, height), (0, y0, x0, y1), (x1, y0, width, y1)):
+        if box[2] <= box[0] or box[3] <= box[1]:
+            continue
+        band = image.crop(box)
+        seen = band.getchannel("A").getbbox()
+        if seen is not None:
+            pieces.append((box[0] + seen[0], box[1] + seen[1], band.crop(seen), True))
+    if middle == 255:
+        pieces.append((x0, y0, image.crop(rect).convert("RGB"), False))
+    return tuple(pieces)
+
+
+def _middle_rectangle(
+    alpha: bytes, width: int, height: int, value: bytes
+) -> tuple[int, int, int, int] | None:
+    """The largest rectangle of ``value`` alone, of whole rows through the centre, each
+    row's part the run of ``value`` through the centre column (left, top, right,
+    bottom; right and bottom excluded)."""
+    cx, cy = width // 2, height // 2
+    runs: list[tuple[int, int]] = []
+    for y in range(height):
+        row = alpha[y * width : (y + 1) * width]
+        if row[cx : cx + 1] != value:
+            runs.append((cx, cx))
+            continue
+        left = len(row[:cx].rstrip(value))
+        right = width - len(row[cx:].lstrip(value))
+        runs.append((left, right))
+    # the best of every top (at or above the centre row) with every bottom (below it)
+    ups: list[tuple[int, int, int]] = []  # (top, widest left, narrowest right)
+    left, right = 0, width
+    for top in range(cy, -1, -1):
+        left, right = max(left, runs[top][0]), min(right, runs[top][1])
+        if right <= left:
+            break
+        ups.append((top, left, right))
+    downs: list[tuple[int, int, int]] = []
+    left, right = 0, width
+    for bottom in range(cy, height):
+        left, right = max(left, runs[bottom][0]), min(right, runs[bottom][1])
+        if right <= left:
+            break
+        downs.append((bottom + 1, left, right))
+    best: tuple[int, tuple[int, int, int, int]] | None = None
+    for top, up_left, up_right in ups:
+        for bottom, down_left, down_right in downs:
+            left, right = max(up_left, down_left), min(up_right, down_right)
+            area = (right - left) * (bottom - top)
+            if right > left and (best is None or area > best[0]):
+                best = (area, (left, top, right, bottom))
+    return best[1] if best is not None else None
 
 
 def paste_centered(canvas: Image.Image, image: Image.Image, center: tuple[float, float]) -> None:

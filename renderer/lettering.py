@@ -138,12 +138,14 @@ class Pen:
         k: float = 1,
         stroke: int = 0,
         stroke_fill: RGB | None = None,
+        on: RGB | None = None,
     ) -> float:
         """Draw ``text`` ``size`` px tall (``size * k`` on a ``k``-times canvas)
-        with font fallback; returns its width on that canvas."""
+        with font fallback; returns its width on that canvas. ``on``: the flat
+        colour under the text, where the caller knows it (drawn faster)."""
         _note(text, size, detail, bold)
         stack = font_stack(round(size * k), bold)
-        return draw_text(draw, xy, text, stack, fill, anchor, stroke, stroke_fill)
+        return draw_text(draw, xy, text, stack, fill, anchor, stroke, stroke_fill, on)
 
     def put(
         self,
@@ -156,15 +158,26 @@ class Pen:
         bold: bool = False,
         anchor: str = "lm",
         detail: bool = False,
+        on: RGB | None = None,
     ) -> float:
         """:meth:`text` through a cache of drawn strips (a board repeats most of its
-        words from one render to the next); returns the width."""
+        words from one render to the next); returns the width. ``on``: the flat
+        colour under the text, where the caller knows it: the strip blended onto it
+        once, then copied where it has ink (the same pixels, without blending)."""
         if not text:
             return 0.0
         _note(text, size, detail, bold)
-        strip, width, baseline = _strip(text, size, bold, fill)
+        strip, width, baseline, (left, top) = _strip(text, size, bold, fill)
         x, y = baseline_start(xy, width, font_stack(size, bold), anchor)
-        paste(img, strip, (x - 4, y - baseline))
+        if strip is None:
+            return width
+        at = (round(x - 4) + left, round(y - baseline) + top)  # the inked part's place
+        if on is None or img.mode != "RGB":
+            paste(img, strip, at)
+        else:
+            blended, inked = _strip_on(text, size, bold, fill, on)
+            box = (at[0], at[1], at[0] + strip.width, at[1] + strip.height)
+            img.im.paste(blended.im, box, inked.im)
         return width
 
 
@@ -174,12 +187,35 @@ def _note(text: str, size: float, detail: bool, bold: bool) -> None:
         found.append(Lettered(text, size, detail, bold))
 
 
+@lru_cache(maxsize=1024)
+def _strip_on(
+    text: str, size: int, bold: bool, fill: RGB, on: RGB
+) -> tuple[Image.Image, Image.Image]:
+    """The inked part of :func:`_strip` pasted onto a canvas of ``on``, and the one-bit
+    mask of where it has ink: copying the first through the second draws what pasting
+    the strip draws wherever the canvas is ``on``."""
+    strip = _strip(text, size, bold, fill)[0]
+    assert strip is not None
+    blended = Image.new("RGB", strip.size, on)
+    blended.paste(strip, (0, 0), strip)
+    inked = strip.getchannel("A").point(lambda v: 255 if v else 0, "1")
+    return blended, inked
+
+
 @lru_cache(maxsize=4096)
-def _strip(text: str, size: int, bold: bool, fill: RGB) -> tuple[Image.Image, float, int]:
-    """``text`` drawn once on a transparent strip: (image, text width, baseline y)."""
+def _strip(
+    text: str, size: int, bold: bool, fill: RGB
+) -> tuple[Image.Image | None, float, int, tuple[int, int]]:
+    """``text`` drawn once on a transparent strip: (its inked part, or None when it has
+    none; the text's width; the baseline's y on the strip; where the inked part starts
+    on the strip). Pasting only the inked part draws the same pixels (a transparent
+    pixel leaves the canvas as it was) over a fraction of the strip."""
     stack = font_stack(size, bold)
     width = stack.width(text)
     baseline = round(size * 1.25)
     img = Image.new("RGBA", (math.ceil(width) + 8, round(size * 1.8)), (0, 0, 0, 0))
     draw_text(ImageDraw.Draw(img), (4, baseline), text, stack, fill, anchor="ls")
-    return img, width, baseline
+    inked = img.getchannel("A").getbbox()
+    if inked is None:
+        return None, width, baseline, (0, 0)
+    return img.crop(inked), width, baseline, (inked[0], inked[1])

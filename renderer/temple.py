@@ -187,8 +187,15 @@ TEXT_KEYS: tuple[str, ...] = (
 def image_language(lang: str | None) -> str:
     """``lang`` when the fonts can draw every label of it, card names included, else
     English."""
+    return drawable_language(lang, _label_keys())
+
+
+@cache
+def _label_keys() -> tuple[str, ...]:
+    """The catalog keys of every label an image may draw (looked up once: the
+    catalog's keys do not change while the bot runs)."""
     cards = (k for k in catalog(DEFAULT_LANG) if k.startswith("temple.card."))
-    return drawable_language(lang, (*TEXT_KEYS, *cards))
+    return (*TEXT_KEYS, *cards)
 
 
 def card_name(lang: str, card_id: str) -> str:
@@ -474,7 +481,7 @@ def _draw_header(
 ) -> None:
     """The title, then (below it) whom the game waits for, or how it ended."""
     names = {s.seat: PEN.fit(s.name, GLANCE, 230) for s in seats}  # short names here
-    PEN.text(d, (PAD, 30), title, PEN.px(11), TEXT, bold=True)
+    PEN.text(d, (PAD, 30), title, PEN.px(11), TEXT, bold=True, on=FRAME)
     phase = str(view.get("phase") or "")
     if phase == "over":
         key = END_KEYS.get(str(view.get("end_reason")), "temple.render.over.complete")
@@ -487,8 +494,7 @@ def _draw_header(
             rolled = t(lang, "temple.render.roller", name=names[int(view["roller"])])
             status = f"{rolled} · {status}"
         colour = LIGHTNING if phase == "race" else TEXT_DIM
-    PEN.text(d, (PAD, 76), PEN.fit(status, GLANCE, W - 2 * PAD), GLANCE, colour)
-    d.line((PAD, HEADER_H - 2, W - PAD, HEADER_H - 2), fill=CARD_EDGE, width=2)
+    PEN.text(d, (PAD, 76), PEN.fit(status, GLANCE, W - 2 * PAD), GLANCE, colour, on=FRAME)
 
 
 def _draw_card_tile(
@@ -500,21 +506,24 @@ def _draw_card_tile(
     footer: str,
     lang: str,
     race: bool = False,
+    framed: bool = False,
 ) -> None:
     """A face-up card: heading (its area), name, value, the temple, a footer.
     The raced lightning card is gold-framed and drawn as a labelled grid:
-    players write their layout from it."""
+    players write their layout from it. ``framed``: its frame is on the canvas."""
     x0, y0, x1, y1 = box
-    outline, width = (LIGHTNING, 3) if race else (CARD_EDGE, 1)
-    d.rounded_rectangle(box, radius=12, fill=CARD, outline=outline, width=width)
+    if not framed:
+        _card_frame(d, box, race)
     hx = x0 + 12
     if race:
         paste(img, bolt_sprite(26), (hx - 2, y0 + 8))
         hx += 28
-    PEN.text(d, (hx, y0 + 24), PEN.fit(heading, GLANCE, x1 - hx - 50), GLANCE, TEXT_DIM)
+    PEN.text(d, (hx, y0 + 24), PEN.fit(heading, GLANCE, x1 - hx - 50), GLANCE, TEXT_DIM, on=CARD)
     if card is None:
         centre = ((x0 + x1) / 2, (y0 + y1) / 2)
-        PEN.text(d, centre, t(lang, "temple.render.no_card"), GLANCE, TEXT_DIM, anchor="mm")
+        PEN.text(
+            d, centre, t(lang, "temple.render.no_card"), GLANCE, TEXT_DIM, anchor="mm", on=CARD
+        )
         return
     _value_badge(d, x1 - 26, y0 + 26, int(card.get("value") or 0))
     if card.get("lightning"):
@@ -522,7 +531,7 @@ def _draw_card_tile(
     else:
         name = card_name(lang, str(card.get("id")))
     name = PEN.fit(name, GLANCE, x1 - x0 - 24, bold=True)
-    PEN.text(d, (x0 + 12, y0 + 60), name, GLANCE, TEXT, bold=True)
+    PEN.text(d, (x0 + 12, y0 + 60), name, GLANCE, TEXT, bold=True, on=CARD)
     cells = _card_cells(card)
     width, height = int(card.get("width") or 0), int(card.get("height") or 0)
     if race:
@@ -533,15 +542,28 @@ def _draw_card_tile(
     paste(img, art, ((x0 + x1 - art.width) / 2, y1 - 44 - art.height))
     if footer:
         footer = PEN.fit(footer, GLANCE, x1 - x0 - 12)
-        PEN.text(d, ((x0 + x1) / 2, y1 - 22), footer, GLANCE, TEXT_DIM, anchor="mm")
+        PEN.text(d, ((x0 + x1) / 2, y1 - 22), footer, GLANCE, TEXT_DIM, anchor="mm", on=CARD)
+
+
+def _card_frame(d: Draw, box: tuple[int, int, int, int], race: bool = False) -> None:
+    """A card's (or the deck's) frame: the raced card's gold."""
+    outline, width = (LIGHTNING, 3) if race else (CARD_EDGE, 1)
+    d.rounded_rectangle(box, radius=12, fill=CARD, outline=outline, width=width)
 
 
 def _draw_deck(
-    img: Image.Image, d: Draw, box: tuple[int, int, int, int], deck: View, lang: str
+    img: Image.Image,
+    d: Draw,
+    box: tuple[int, int, int, int],
+    deck: View,
+    lang: str,
+    framed: bool = False,
 ) -> None:
-    """The deck: a little stack, how many cards are left, and its visible top card."""
+    """The deck: a little stack, how many cards are left, and its visible top card
+    (``framed``: its frame is on the canvas)."""
     x0, y0, x1, y1 = box
-    d.rounded_rectangle(box, radius=12, fill=CARD, outline=CARD_EDGE)
+    if not framed:
+        _card_frame(d, box)
     count = int(deck.get("count") or 0)
     for i in range(min(count, 5)):
         stack_box = (x0 + 14 + i * 3, y0 + 14 - i * 2, x0 + 44 + i * 3, y0 + 54 - i * 2)
@@ -550,7 +572,7 @@ def _draw_deck(
         t(lang, "temple.render.deck", count=count) if count else t(lang, "temple.render.deck_empty")
     )
     label = PEN.fit(label, BIG, x1 - x0 - 80, bold=True)
-    PEN.text(d, (x0 + 70, y0 + 34), label, BIG, TEXT, bold=True)
+    PEN.text(d, (x0 + 70, y0 + 34), label, BIG, TEXT, bold=True, on=CARD)
     top = deck.get("top")
     if not top:
         return
@@ -559,15 +581,27 @@ def _draw_deck(
     if lightning:
         name = t(lang, "temple.render.lightning")
     text = PEN.fit(f"{t(lang, 'temple.render.next')}: {name}", GLANCE, x1 - x0 - 70)
-    PEN.text(d, (x0 + 14, y0 + 86), text, GLANCE, TEXT_DIM)
+    PEN.text(d, (x0 + 14, y0 + 86), text, GLANCE, TEXT_DIM, on=CARD)
     _value_badge(d, x1 - 28, y0 + 86, int(top.get("value") or 0))
     width, height = int(top.get("width") or 0), int(top.get("height") or 0)
     art = card_art(_card_cells(top), width, height, TOP_CELL, lightning)
     paste(img, art, ((x0 + x1 - art.width) / 2, y1 - 14 - art.height))
 
 
-def _draw_cards(img: Image.Image, d: Draw, view: View, lang: str, top: int = HEADER_H) -> None:
-    """The face-up cards, the raced lightning card (during a race) and the deck."""
+def _card_boxes(top: int, race: bool, slots: int) -> list[tuple[int, int, int, int]]:
+    """Where the face-up cards, the raced card (during a race) and the deck go."""
+    y0, y1 = top + 12, top + CARDS_H - 8
+    lefts = [PAD + i * (CARD_W + 12) for i in range(slots + race)]
+    boxes = [(x, y0, x + CARD_W, y1) for x in lefts]
+    deck_x = lefts[-1] + CARD_W + 12 if lefts else PAD
+    return [*boxes, (deck_x, y0, W - PAD, y1)]
+
+
+def _draw_cards(
+    img: Image.Image, d: Draw, view: View, lang: str, top: int = HEADER_H, framed: bool = False
+) -> None:
+    """The face-up cards, the raced lightning card (during a race) and the deck
+    (``framed``: their frames are on the canvas)."""
     y0, y1 = top + 12, top + CARDS_H - 8
     x = PAD
     for slot in view.get("slots") or ():
@@ -577,7 +611,8 @@ def _draw_cards(img: Image.Image, d: Draw, view: View, lang: str, top: int = HEA
             "" if card is None or left is None else t(lang, "temple.render.rounds_left", count=left)
         )
         heading = t(lang, "temple.render.area", area=int(slot.get("area", 0)) + 1)
-        _draw_card_tile(img, d, (x, y0, x + CARD_W, y1), card, heading, footer, lang)
+        box = (x, y0, x + CARD_W, y1)
+        _draw_card_tile(img, d, box, card, heading, footer, lang, framed=framed)
         x += CARD_W + 12
     race = view.get("race")
     if race:
@@ -585,9 +620,10 @@ def _draw_cards(img: Image.Image, d: Draw, view: View, lang: str, top: int = HEA
         skipped = len(race.get("skipped") or ())
         footer = t(lang, "temple.render.skipped", count=skipped) if skipped else ""
         box = (x, y0, x + CARD_W, y1)
-        _draw_card_tile(img, d, box, race.get("card"), heading, footer, lang, race=True)
+        card = race.get("card")
+        _draw_card_tile(img, d, box, card, heading, footer, lang, race=True, framed=framed)
         x += CARD_W + 12
-    _draw_deck(img, d, (x, y0, W - PAD, y1), view.get("deck") or {}, lang)
+    _draw_deck(img, d, (x, y0, W - PAD, y1), view.get("deck") or {}, lang, framed)
 
 
 def _draw_area(
@@ -608,17 +644,19 @@ def _draw_area(
     grid_top = y + AREA_HEAD
     if card_id is None:
         heading = t(lang, "temple.render.area", area=number)
-        PEN.text(d, (x, y + 18), heading, GLANCE, TEXT_DIM, bold=True)
+        PEN.text(d, (x, y + 18), heading, GLANCE, TEXT_DIM, bold=True, on=CARD)
         box = (x + LABEL, grid_top, x + AREA_W, grid_top + rows * CELL)
         d.rounded_rectangle(box, radius=8, outline=CARD_EDGE)
         centre_x, centre_y = (box[0] + box[2]) / 2, (box[1] + box[3]) / 2
         if pending is None:
             no_card = t(lang, "temple.render.no_card")
-            PEN.text(d, (centre_x, centre_y), no_card, GLANCE, TEXT_DIM, anchor="mm")
+            PEN.text(d, (centre_x, centre_y), no_card, GLANCE, TEXT_DIM, anchor="mm", on=CARD)
             return
         done = t(lang, "temple.render.completed")
         done = PEN.fit(done, GLANCE, box[2] - box[0] - 8, bold=True)
-        PEN.text(d, (centre_x, centre_y - 22), done, GLANCE, OK_GREEN, bold=True, anchor="mm")
+        PEN.text(
+            d, (centre_x, centre_y - 22), done, GLANCE, OK_GREEN, bold=True, anchor="mm", on=CARD
+        )
         bricks = [brick_sprite(int(k), 20) for k in pending]
         bx = centre_x - (sum(b.width for b in bricks) + 6 * (len(bricks) - 1)) / 2
         for brick in bricks:
@@ -627,21 +665,21 @@ def _draw_area(
         return
     room = AREA_W - (40 if area.get("mortar") else 0)
     heading = PEN.fit(f"{number} · {card_name(lang, str(card_id))}", GLANCE, room, bold=True)
-    PEN.text(d, (x, y + 18), heading, GLANCE, TEXT, bold=True)
+    PEN.text(d, (x, y + 18), heading, GLANCE, TEXT, bold=True, on=CARD)
     if area.get("mortar"):
         paste(img, token_sprite("mortar", 36, True), (x + AREA_W - 36, y))
     if area.get("matches"):
         status, colour = t(lang, "temple.render.complete"), OK_GREEN
     else:
         status, colour = t(lang, "temple.render.to_go", count=area.get("missing", 0)), TEXT_DIM
-    end = x + PEN.text(d, (x, y + 54), status, GLANCE, colour)
+    end = x + PEN.text(d, (x, y + 54), status, GLANCE, colour, on=CARD)
     for flag, key, tint in (
         ("relay", "temple.render.relay", PENDING),
         ("joint", "temple.render.joint", GOLD),
     ):
         if area.get(flag):
             label = PEN.fit("· " + t(lang, key), GLANCE, x + AREA_W - end - 6)
-            end += 6 + PEN.text(d, (end + 6, y + 54), label, GLANCE, tint)
+            end += 6 + PEN.text(d, (end + 6, y + 54), label, GLANCE, tint, on=CARD)
     width, height = int(area.get("width") or 0), int(area.get("height") or 0)
     grid = area_grid(_card_cells(area), width, height)
     gx = x + (AREA_W - grid.width) // 2
@@ -670,17 +708,21 @@ def _draw_supply(
     """Supply counts by length (a small brick of each length and its count), then
     the bonus bricks, on one row centred on ``y``; returns the end x."""
     small = 13
-    x += 12 + PEN.text(d, (x, y), t(lang, "temple.render.supply"), GLANCE, TEXT_DIM)
+    x += 12 + PEN.text(d, (x, y), t(lang, "temple.render.supply"), GLANCE, TEXT_DIM, on=CARD)
     supply = player.get("supply") or {}
     for length in (4, 3, 2, 1):
         count = int(supply.get(str(length), 0))
         paste(img, brick_sprite(length, small), (x, y - small / 2))
         x += length * small + 4
         colour = TEXT if count else TEXT_DIM
-        x += PEN.text(d, (x, y), f"×{count}", GLANCE, colour, bold=True) + 16
+        x += PEN.text(d, (x, y), f"×{count}", GLANCE, colour, bold=True, on=CARD) + 16
     bonus = [int(v) for v in player.get("bonus") or ()]
     if bonus:
-        x += 8 + PEN.text(d, (x + 8, y), t(lang, "temple.render.bonus"), GLANCE, TEXT_DIM) + 10
+        x += (
+            8
+            + PEN.text(d, (x + 8, y), t(lang, "temple.render.bonus"), GLANCE, TEXT_DIM, on=CARD)
+            + 10
+        )
         for length in bonus:
             if x + length * small > W - PAD - 16:
                 break
@@ -709,23 +751,23 @@ def _draw_player(
     player: Mapping[str, Any],
     view: View,
     lang: str,
+    framed: bool = False,
 ) -> None:
     """One player's board, full width: name, score, die and status; tokens, cards
     won and supply; then the three build areas side by side (or, at the end, the
-    place and where the points came from)."""
+    place and where the points came from). ``framed``: its panel is on the canvas."""
     height = panel_height(rows)
-    box = (PAD, y, W - PAD, y + height)
     waiting = {int(s) for s in view.get("waiting_for") or ()}
-    d.rounded_rectangle(box, radius=12, fill=CARD, outline=CARD_EDGE)
-    d.rounded_rectangle((PAD, y, PAD + 8, y + height), radius=4, fill=seat.colour)
+    if not framed:
+        _panel(d, y, rows, seat.colour)
     x: float = PAD + 22
     line1, line2 = y + 32, y + 84
     total = (player.get("score") or {}).get("total", 0)
     score = t(lang, "temple.render.score", score=total)
     score_w = PEN.width_of(score, BIG, bold=True)
     name = PEN.fit(seat.name, BIG, 420, bold=True)
-    x += PEN.text(d, (x, line1), name, BIG, TEXT, bold=True) + 24
-    x += PEN.text(d, (x, line1), score, BIG, GOLD, bold=True) + 24
+    x += PEN.text(d, (x, line1), name, BIG, TEXT, bold=True, on=CARD) + 24
+    x += PEN.text(d, (x, line1), score, BIG, GOLD, bold=True, on=CARD) + 24
     face = player.get("die")
     if face:
         paste(img, die_sprite(str(face), 44, seat.colour), (x, line1 - 22))
@@ -734,7 +776,7 @@ def _draw_player(
     if status is not None:
         key, tint = status
         text = PEN.fit(t(lang, key), GLANCE, W - PAD - 16 - x, bold=tint != TEXT_DIM)
-        PEN.text(d, (x, line1), text, GLANCE, tint, bold=tint != TEXT_DIM)
+        PEN.text(d, (x, line1), text, GLANCE, tint, bold=tint != TEXT_DIM, on=CARD)
     del score_w
     x = PAD + 22
     tokens = player.get("tokens") or {}
@@ -770,6 +812,13 @@ def _draw_player(
         _draw_area(img, d, ax, top, rows, area, lang, pending.get(number))
 
 
+def _panel(d: Draw, y: int, rows: int, colour: RGB) -> None:
+    """A player's panel at ``y``, with the seat's colour down its left edge."""
+    height = panel_height(rows)
+    d.rounded_rectangle((PAD, y, W - PAD, y + height), radius=12, fill=CARD, outline=CARD_EDGE)
+    d.rounded_rectangle((PAD, y, PAD + 8, y + height), radius=4, fill=colour)
+
+
 def _draw_final(
     d: Draw,
     left: int,
@@ -787,12 +836,12 @@ def _draw_final(
     cx, cy = left + 60, y + height / 2
     colour = GOLD if place == 1 else TEXT_DIM
     d.ellipse((cx - 48, cy - 48, cx + 48, cy + 48), outline=colour, width=4)
-    PEN.text(d, (cx, cy), str(place), PEN.px(15), colour, bold=True, anchor="mm")
+    PEN.text(d, (cx, cy), str(place), PEN.px(15), colour, bold=True, anchor="mm", on=CARD)
     label = t(lang, "temple.render.place_score", place=place, score=score.get("total", 0))
-    x = left + 140 + PEN.text(d, (left + 140, cy - 26), label, BIG, TEXT, bold=True)
+    x = left + 140 + PEN.text(d, (left + 140, cy - 26), label, BIG, TEXT, bold=True, on=CARD)
     if tiebreak is not None:
         text = PEN.fit(t(lang, "temple.render.tiebreak", value=tiebreak), GLANCE, right - x - 16)
-        PEN.text(d, (x + 16, cy - 26), text, GLANCE, GOLD, bold=True)
+        PEN.text(d, (x + 16, cy - 26), text, GLANCE, GOLD, bold=True, on=CARD)
     parts = t(
         lang,
         "temple.render.breakdown",
@@ -801,7 +850,14 @@ def _draw_final(
         bonus=score.get("bonus", 0),
         unused=score.get("unused", 0),
     )
-    PEN.text(d, (left + 140, cy + 22), PEN.fit(parts, GLANCE, right - left - 150), GLANCE, TEXT_DIM)
+    PEN.text(
+        d,
+        (left + 140, cy + 22),
+        PEN.fit(parts, GLANCE, right - left - 150),
+        GLANCE,
+        TEXT_DIM,
+        on=CARD,
+    )
 
 
 def _draw_legend(img: Image.Image, d: Draw, y: float, lang: str) -> None:
@@ -819,13 +875,51 @@ def _draw_legend(img: Image.Image, d: Draw, y: float, lang: str) -> None:
         x += 26
 
 
+@lru_cache(maxsize=2)
+def _frame_layer(
+    height: int,
+    top: int,
+    cards: tuple[tuple[tuple[int, int, int, int], bool], ...],
+    panels: tuple[tuple[int, RGB], ...],
+    rows: int,
+    legend: int,
+    lang: str,
+) -> Image.Image:
+    """What a round's image draws the same every round, drawn once: the background,
+    the rules under the header and the caption, the cards' and the deck's frames
+    (``cards``: box, raced), the players' panels (``panels``: top, seat colour) and
+    the legend at ``legend``. A round's image starts from a copy (two layouts kept:
+    ~7 MB each)."""
+    img = Image.new("RGB", (W, height), FRAME)
+    d = ImageDraw.Draw(img)
+    d.line((PAD, HEADER_H - 2, W - PAD, HEADER_H - 2), fill=CARD_EDGE, width=2)
+    if top != HEADER_H:
+        d.line((PAD, top - 2, W - PAD, top - 2), fill=CARD_EDGE, width=2)
+    for box, race in cards:
+        _card_frame(d, box, race)
+    for y, colour in panels:
+        _panel(d, y, rows, colour)
+    _draw_legend(img, d, legend, lang)
+    return img
+
+
 def _compose(view: View, seats: Sequence[Seat], lang: str) -> Image.Image:
     players = list(view.get("players") or ())
     rows = grid_rows(players)
     caption = caption_text(view, seats, lang)
     top = HEADER_H + (CAPTION_H if caption else 0)
     height = top + CARDS_H + len(players) * (panel_height(rows) + PANEL_GAP) + LEGEND_H + PAD
-    img = Image.new("RGB", (W, height), FRAME)
+    race = bool(view.get("race"))
+    boxes = _card_boxes(top, race, len(view.get("slots") or ()))
+    cards = tuple((box, race and i == len(boxes) - 2) for i, box in enumerate(boxes))
+    by_seat = {s.seat: s for s in seats}
+    boards = [
+        (by_seat[int(p.get("seat", 0))], p) for p in players if int(p.get("seat", 0)) in by_seat
+    ]
+    step = panel_height(rows) + PANEL_GAP
+    panels = tuple((top + CARDS_H + i * step, seat.colour) for i, (seat, _) in enumerate(boards))
+    legend = top + CARDS_H + len(boards) * step + 24
+    img = _frame_layer(height, top, cards, panels, rows, legend, lang).copy()
     d = ImageDraw.Draw(img)
     round_no = int(view.get("round") or 0)
     title = t(lang, "temple.render.title")
@@ -834,18 +928,10 @@ def _compose(view: View, seats: Sequence[Seat], lang: str) -> Image.Image:
     _draw_header(img, d, view, seats, lang, title)
     if caption:
         text = PEN.fit(caption, GLANCE, W - 2 * PAD)
-        PEN.text(d, (PAD, HEADER_H + CAPTION_H / 2), text, GLANCE, TEXT)
-        d.line((PAD, top - 2, W - PAD, top - 2), fill=CARD_EDGE, width=2)
-    _draw_cards(img, d, view, lang, top)
-    by_seat = {s.seat: s for s in seats}
-    y = top + CARDS_H
-    for player in players:
-        seat = by_seat.get(int(player.get("seat", 0)))
-        if seat is None:
-            continue
-        _draw_player(img, d, y, rows, seat, player, view, lang)
-        y += panel_height(rows) + PANEL_GAP
-    _draw_legend(img, d, y + 24, lang)
+        PEN.text(d, (PAD, HEADER_H + CAPTION_H / 2), text, GLANCE, TEXT, on=FRAME)
+    _draw_cards(img, d, view, lang, top, framed=True)
+    for (y, _), (seat, player) in zip(panels, boards, strict=True):
+        _draw_player(img, d, y, rows, seat, player, view, lang, framed=True)
     return img
 
 

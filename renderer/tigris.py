@@ -884,13 +884,15 @@ def _name_with_badge(
     size: int,
     max_width: float,
     pen: Pen = PEN,
+    on: RGB | None = None,
 ) -> float:
-    """Dynasty badge then the bold name, vertically centred on ``y``; returns the end x."""
+    """Dynasty badge then the bold name, vertically centred on ``y``; returns the end x
+    (``on``: the flat colour it is drawn on, where known)."""
     badge = dynasty_badge(seat.dynasty, seat.colour, size + 8)
     paste(img, badge, (x, y - badge.height / 2))
     x += badge.width + 8
     name = pen.fit(seat.name, size, max_width - badge.width - 8, bold=True)
-    return x + pen.text(d, (x, y), name, size, TEXT, bold=True)
+    return x + pen.text(d, (x, y), name, size, TEXT, bold=True, on=on)
 
 
 def _phase_text(view: View, lang: str) -> str:
@@ -920,7 +922,7 @@ def _draw_status(
     right_block = 500
     if phase == "over":
         over = t(lang, "tigris.render.game_over")
-        x += PEN.text(d, (x, line1), over, BIG, HIGHLIGHT, bold=True)
+        x += PEN.text(d, (x, line1), over, BIG, HIGHLIGHT, bold=True, on=FRAME)
         _draw_ranking(d, view, by_seat, x + 24, line1, BOARD_W - right_block, lang)
     else:
         waiting = [by_seat[s] for s in turn.get("waiting_for") or () if s in by_seat]
@@ -930,9 +932,9 @@ def _draw_status(
         budget = BOARD_W - right_block - x - PEN.width_of(phase_text, BIG) - 16
         for seat in waiting:
             share = budget / len(waiting)
-            x = _name_with_badge(img, d, x, line1, seat, BIG, share) + 14
+            x = _name_with_badge(img, d, x, line1, seat, BIG, share, on=FRAME) + 14
         phase_text = PEN.fit(phase_text, BIG, BOARD_W - right_block - x)
-        PEN.text(d, (x, line1), phase_text, BIG, TEXT)
+        PEN.text(d, (x, line1), phase_text, BIG, TEXT, on=FRAME)
     steps = turn_steps(view)
     if steps:
         last = steps[-1]
@@ -944,7 +946,7 @@ def _draw_status(
         else:
             text = t(lang, "tigris.render.last_anonymous", action=action)
         text = PEN.fit(text, GLANCE, BOARD_W - right_block - PAD)
-        PEN.text(d, (PAD, y + 80), text, GLANCE, TEXT_DIM)
+        PEN.text(d, (PAD, y + 80), text, GLANCE, TEXT_DIM, on=FRAME)
     _draw_counters(img, d, view, BOARD_W - right_block + 20, y, lang)
 
 
@@ -970,7 +972,7 @@ def _draw_ranking(
         )
         if x + PEN.width_of(text, GLANCE, bold=True) > right:
             break
-        x += PEN.text(d, (x, y), text, GLANCE, seat.colour, bold=True) + 22
+        x += PEN.text(d, (x, y), text, GLANCE, seat.colour, bold=True, on=FRAME) + 22
 
 
 def step_words(step: Mapping[str, Any], lang: str) -> str:
@@ -985,21 +987,29 @@ def _draw_counters(img: Image.Image, d: Draw, view: View, x: int, y: int, lang: 
     """Bag and treasures left on line 1, the monuments still to build on line 2."""
     line1 = y + 32
     paste(img, bag_sprite(), (x, line1 - 17))
-    x1 = x + 40 + PEN.text(d, (x + 40, line1), str(view.get("bag", "?")), BIG, TEXT, bold=True)
-    x1 += 6 + PEN.text(d, (x1 + 6, line1 + 2), t(lang, "tigris.render.bag"), GLANCE, TEXT_DIM)
+    x1 = (
+        x
+        + 40
+        + PEN.text(d, (x + 40, line1), str(view.get("bag", "?")), BIG, TEXT, bold=True, on=FRAME)
+    )
+    x1 += 6 + PEN.text(
+        d, (x1 + 6, line1 + 2), t(lang, "tigris.render.bag"), GLANCE, TEXT_DIM, on=FRAME
+    )
     x1 += 24
     paste(img, treasure_sprite(False, 30), (x1, line1 - 15))
     left_count = str(view.get("treasures_left", "?"))
-    x2 = x1 + 36 + PEN.text(d, (x1 + 36, line1), left_count, BIG, TEXT, bold=True)
+    x2 = x1 + 36 + PEN.text(d, (x1 + 36, line1), left_count, BIG, TEXT, bold=True, on=FRAME)
     treasures = PEN.fit(t(lang, "tigris.render.treasures"), GLANCE, BOARD_W - PAD - x2 - 6)
-    PEN.text(d, (x2 + 6, line1 + 2), treasures, GLANCE, TEXT_DIM)
+    PEN.text(d, (x2 + 6, line1 + 2), treasures, GLANCE, TEXT_DIM, on=FRAME)
     line2 = y + 80
     left = view.get("monuments_left") or []
     heading = t(lang, "tigris.render.monuments_left")
     room = BOARD_W - PAD - x - 46 * len(left) - 10
-    mx = x + PEN.text(d, (x, line2), PEN.fit(heading, GLANCE, room), GLANCE, TEXT_DIM) + 10
+    mx = (
+        x + PEN.text(d, (x, line2), PEN.fit(heading, GLANCE, room), GLANCE, TEXT_DIM, on=FRAME) + 10
+    )
     if not left:
-        PEN.text(d, (mx, line2), t(lang, "tigris.render.none"), GLANCE, TEXT_DIM)
+        PEN.text(d, (mx, line2), t(lang, "tigris.render.none"), GLANCE, TEXT_DIM, on=FRAME)
     for pair in left:
         pair = [*list(pair), "black", "black"]
         paste(img, monument_sprite(pair[0], pair[1], 44), (mx, line2 - 26))
@@ -1204,20 +1214,20 @@ def _draw_legend(img: Image.Image, d: Draw, y: int, lang: str) -> None:
     for colour in TILE_ORDER:
         paste_centered(img, tile_sprite(colour, 40), (x + 20, y))
         word = t(lang, f"tigris.render.legend.{colour}")
-        x += 50 + PEN.text(d, (x + 50, y), word, GLANCE, TEXT_DIM) + 34
+        x += 50 + PEN.text(d, (x + 50, y), word, GLANCE, TEXT_DIM, on=FRAME) + 34
     y += 52
     x = PAD
     for colour in LEADER_ORDER:
         token = leader_sprite(colour, (150, 150, 150), "", 44, letter=leader_letter(lang, colour))
         paste_centered(img, token, (x + 22, y))
         word = t(lang, f"tigris.leader.{colour}")
-        x += 52 + PEN.text(d, (x + 52, y), word, GLANCE, TEXT_DIM) + 26
+        x += 52 + PEN.text(d, (x + 52, y), word, GLANCE, TEXT_DIM, on=FRAME) + 26
     for sprite_, key in (
         (catastrophe_sprite(40), "tigris.render.legend.catastrophe"),
         (treasure_sprite(False, 36), "tigris.render.legend.treasure"),
     ):
         paste_centered(img, sprite_, (x + 20, y))
-        x += 48 + PEN.text(d, (x + 48, y), t(lang, key), GLANCE, TEXT_DIM) + 26
+        x += 48 + PEN.text(d, (x + 48, y), t(lang, key), GLANCE, TEXT_DIM, on=FRAME) + 26
 
 
 # --------------------------------------------------------------------------- API

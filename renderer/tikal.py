@@ -1152,12 +1152,15 @@ def _draw_status(
         best = max((int(s.info.get("score", 0)) for s in seats), default=0)
         winners = [s for s in seats if int(s.info.get("score", 0)) == best]
         over = t(lang, "tikal.render.game_over")
-        x += PEN.put(img, (x, line1), over, big, HIGHLIGHT, bold=True) + 20
+        x += PEN.put(img, (x, line1), over, big, HIGHLIGHT, bold=True, on=FRAME) + 20
         for seat in winners:
             _dot(d, x + 11, line1, seat.colour)
             x += 30
             text = t(lang, "tikal.render.winner", player=seat.name, score=best)
-            x += PEN.put(img, (x, line1), PEN.fit(text, mid, width - x - PAD), mid, TEXT) + 20
+            x += (
+                PEN.put(img, (x, line1), PEN.fit(text, mid, width - x - PAD), mid, TEXT, on=FRAME)
+                + 20
+            )
         return
     waiting = [by_seat[s] for s in view.get("waiting_for") or () if s in by_seat]
     if waiting:
@@ -1165,18 +1168,20 @@ def _draw_status(
         _dot(d, x + 12, line1, seat.colour, 13)
         x += 34
         name = PEN.fit(seat.name, big, 360, bold=True)
-        x += PEN.put(img, (x, line1), name, big, TEXT, bold=True) + 16
+        x += PEN.put(img, (x, line1), name, big, TEXT, bold=True, on=FRAME) + 16
     phase = str(view.get("phase", ""))
     kind = str(turn.get("kind", "normal"))
     what = t(lang, TURN_KEYS[kind]) if kind in TURN_KEYS and phase == "actions" else ""
     what = what or (t(lang, PHASE_KEYS[phase]) if phase in PHASE_KEYS else "")
-    x += PEN.put(img, (x, line1), PEN.fit(what, mid, width - x - 420), mid, TEXT_DIM) + 24
+    x += PEN.put(img, (x, line1), PEN.fit(what, mid, width - x - 420), mid, TEXT_DIM, on=FRAME) + 24
     if phase == "actions":
         ap = t(lang, "tikal.render.ap", ap=int(turn.get("ap", 0)))
-        x += PEN.put(img, (x, line1), ap, big, HIGHLIGHT, bold=True) + 16
+        x += PEN.put(img, (x, line1), ap, big, HIGHLIGHT, bold=True, on=FRAME) + 16
         limit = (view.get("limits") or {}).get("entered_per_turn", "?")
         entered = t(lang, "tikal.render.entered", entered=int(turn.get("entered", 0)), limit=limit)
-        PEN.put(img, (x, line1 + 2), PEN.fit(entered, mid, width - x - PAD), mid, TEXT_DIM)
+        PEN.put(
+            img, (x, line1 + 2), PEN.fit(entered, mid, width - x - PAD), mid, TEXT_DIM, on=FRAME
+        )
     scoring = view.get("scoring")
     x = PAD
     if scoring:
@@ -1186,7 +1191,7 @@ def _draw_status(
             else "tikal.render.scoring_round"
         )
         text = t(lang, key, number=int(scoring.get("number", 0)))
-        x += PEN.put(img, (x, line2), text, mid, HIGHLIGHT) + 16
+        x += PEN.put(img, (x, line2), text, mid, HIGHLIGHT, on=FRAME) + 16
         done = set(scoring.get("done") or ())
         for seat_no in scoring.get("order") or ():
             scorer = by_seat.get(seat_no)
@@ -1203,7 +1208,7 @@ def _draw_status(
         player = PEN.fit(who.name, GLANCE, 220) if who else "?"
         action = " · ".join(step_words(step, lang) for step in steps)
         text = t(lang, "tikal.render.last", player=player, action=action)
-        PEN.put(img, (x, line2), PEN.fit(text, GLANCE, width - x - PAD), GLANCE, TEXT_DIM)
+        PEN.put(img, (x, line2), PEN.fit(text, GLANCE, width - x - PAD), GLANCE, TEXT_DIM, on=FRAME)
 
 
 def step_words(step: Mapping[str, Any], lang: str) -> str:
@@ -1467,24 +1472,28 @@ def _draw_legend(img: Image.Image, d: Draw, view: View, y: int, width: int, lang
     """What a badge, a chip and a plate mean; then the treasure kinds, by name."""
     x: float = PAD
     paste_centered(img, badge_sprite(3), (x + 17, y))
-    x += 42 + PEN.put(img, (x + 42, y), t(lang, "tikal.render.legend_cost"), GLANCE, TEXT_DIM) + 36
+    x += (
+        42
+        + PEN.put(img, (x + 42, y), t(lang, "tikal.render.legend_cost"), GLANCE, TEXT_DIM, on=FRAME)
+        + 36
+    )
     chip = chip_sprite((150, 150, 150), 2, True)
     paste(img, chip, (x, y - chip.height / 2))
     x += chip.width + 10
     chip_text = PEN.fit(t(lang, "tikal.render.legend_chip"), GLANCE, width - x - PAD)
-    PEN.put(img, (x, y), chip_text, GLANCE, TEXT_DIM)
+    PEN.put(img, (x, y), chip_text, GLANCE, TEXT_DIM, on=FRAME)
     y += 46
     x = PAD
     paste_centered(img, value_plate(4, None, 40), (x + 20, y))
     plate_text = PEN.fit(t(lang, "tikal.render.legend_plate"), GLANCE, width - x - 48 - PAD)
-    PEN.put(img, (x + 48, y), plate_text, GLANCE, TEXT_DIM)
+    PEN.put(img, (x + 48, y), plate_text, GLANCE, TEXT_DIM, on=FRAME)
     y += 46
     x = PAD
     kinds = list((view.get("limits") or {}).get("treasure_kinds") or TREASURE_ORDER)
     for kind in kinds:
         paste_centered(img, treasure_icon(kind, 32), (x + 16, y))
         name = t(lang, TREASURE_KEYS[kind]) if kind in TREASURE_KEYS else kind
-        x += 38 + PEN.put(img, (x + 38, y), name, GLANCE, TEXT_DIM) + 22
+        x += 38 + PEN.put(img, (x + 38, y), name, GLANCE, TEXT_DIM, on=FRAME) + 22
 
 
 def _draw_panel(img: Image.Image, view: View, seats: Sequence[Seat], top: int, lang: str) -> None:

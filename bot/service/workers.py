@@ -13,6 +13,14 @@ Decisions:
   contending with the loop for the interpreter, and pickled an image on the
   way back; an answer that is ``bytes`` (a PNG) comes back raw. Jobs go out
   in the order they are asked for.
+* **The loop never waits on a pipe.** An answer is framed (its kind and
+  length, then its body, written at once) and the loop reads what has
+  arrived without blocking, keeping a partly read answer for the next
+  wake-up: reading it whole at the first byte (``Connection.recv_bytes``)
+  held the loop until the worker had written the rest, which on busy cores
+  is the next time the worker is scheduled (measured on 2 cores: 0.37 ms of
+  the loop an image, a third of what a move costs it). A body that arrives
+  whole is the answer itself, with no copy.
 * A busy process is sent one job more, to start as soon as it answers (two
   in flight at most): without it a process idles from its answer until the
   loop has read it and written the next job.
@@ -34,11 +42,14 @@ Decisions:
 from __future__ import annotations
 
 import asyncio
+import contextlib
 import logging
 import multiprocessing
 import os
 import pickle
 import select
+import socket
+import struct
 import threading
 import time
 from collections import deque
@@ -49,8 +60,12 @@ from typing import Any
 
 log = logging.getLogger(__name__)
 
-#: how an answer starts: raw bytes, a pickled value, a pickled error
+#: what an answer's body is: raw bytes, a pickled value, a pickled error
 _BYTES, _VALUE, _ERROR = b"i", b"v", b"e"
+#: an answer's frame: its kind, then its body's length in bytes
+_FRAME = struct.Struct("!cQ")
+#: the socket buffer a worker asks for, so that an image is written in one go
+_SEND_BUFFER = 1 << 20
 #: jobs a process holds at most: the one it runs and the next
 IN_FLIGHT = 2
 
@@ -87,26 +102,50 @@ def _serve(conn: Connection, bot: int, setup: Callable[[], None] | None) -> None
     watch_bot(bot)
     if setup is not None:
         setup()
+    fd = conn.fileno()
+    _ask_send_buffer(fd)
     while True:
         try:
             job = conn.recv_bytes()
         except (EOFError, OSError):
             return
+        kind, body = _answer(job)
         try:
-            function, args = pickle.loads(job)
-            value = function(*args)
-        except Exception as exc:
-            try:
-                answer = _ERROR + pickle.dumps(exc)
-            except Exception:
-                answer = _ERROR + pickle.dumps(RuntimeError(f"{type(exc).__name__}: {exc}"))
-        else:
-            is_bytes = isinstance(value, bytes)
-            answer = _BYTES + value if is_bytes else _VALUE + pickle.dumps(value)
-        try:
-            conn.send_bytes(answer)
+            _write_all(fd, _FRAME.pack(kind, len(body)), body)
         except OSError:
             return
+
+
+def _answer(job: bytes) -> tuple[bytes, bytes]:
+    """The kind and body of the answer to ``job``."""
+    try:
+        function, args = pickle.loads(job)
+        value = function(*args)
+    except Exception as exc:
+        try:
+            return _ERROR, pickle.dumps(exc)
+        except Exception:
+            return _ERROR, pickle.dumps(RuntimeError(f"{type(exc).__name__}: {exc}"))
+    if isinstance(value, bytes):
+        return _BYTES, value
+    return _VALUE, pickle.dumps(value)
+
+
+def _ask_send_buffer(fd: int) -> None:
+    """Ask for a send buffer that holds an image whole (the system may give less)."""
+    with contextlib.suppress(OSError), socket.socket(fileno=os.dup(fd)) as sock:
+        sock.setsockopt(socket.SOL_SOCKET, socket.SO_SNDBUF, _SEND_BUFFER)
+
+
+def _write_all(fd: int, *parts: bytes | memoryview) -> None:
+    """Write ``parts`` to ``fd`` in order, whatever the pipe takes at a time."""
+    pending = [memoryview(part) for part in parts if len(part)]
+    while pending:
+        written = os.writev(fd, pending)
+        while pending and written >= len(pending[0]):
+            written -= len(pending.pop(0))
+        if pending and written:
+            pending[0] = pending[0][written:]
 
 
 class _Worker:
@@ -115,7 +154,56 @@ class _Worker:
     def __init__(self, process: multiprocessing.process.BaseProcess, conn: Connection) -> None:
         self.process = process
         self.conn = conn
+        #: the same socket, read without blocking (``MSG_DONTWAIT``; writes still block)
+        self.reader = socket.socket(fileno=os.dup(conn.fileno()))
         self.jobs: deque[asyncio.Future[Any]] = deque()
+        #: the answer being read: its frame so far, then its kind, size and body so far
+        self.frame = b""
+        self.kind = b""
+        self.size: int | None = None
+        self.body: bytearray | None = None
+        self.filled = 0
+
+    def read(self) -> list[tuple[bytes, bytes]]:
+        """The answers whole now (kind, body), reading what has arrived without waiting
+        for the rest; raises EOFError once the worker's end is closed."""
+        done: list[tuple[bytes, bytes]] = []
+        try:
+            while True:
+                if self.size is None:
+                    chunk = self.reader.recv(_FRAME.size - len(self.frame), socket.MSG_DONTWAIT)
+                    if not chunk:
+                        raise EOFError("the worker's pipe closed")
+                    self.frame += chunk
+                    if len(self.frame) == _FRAME.size:
+                        self.kind, self.size = _FRAME.unpack(self.frame)
+                        self.frame = b""
+                elif self.body is None:
+                    whole = self.reader.recv(self.size, socket.MSG_DONTWAIT) if self.size else b""
+                    if self.size and not whole:
+                        raise EOFError("the worker's pipe closed")
+                    if len(whole) == self.size:  # the usual case: the body as it came
+                        done.append((self.kind, whole))
+                        self.size = None
+                    else:
+                        self.body = bytearray(self.size)
+                        self.body[: len(whole)] = whole
+                        self.filled = len(whole)
+                else:
+                    view = memoryview(self.body)[self.filled :]
+                    got = self.reader.recv_into(view, len(view), socket.MSG_DONTWAIT)
+                    if not got:
+                        raise EOFError("the worker's pipe closed")
+                    self.filled += got
+                    if self.filled == len(self.body):
+                        done.append((self.kind, bytes(self.body)))
+                        self.size, self.body = None, None
+        except BlockingIOError:
+            return done
+
+    def close(self) -> None:
+        self.reader.close()
+        self.conn.close()
 
 
 class _Running:
@@ -169,22 +257,22 @@ class _Running:
 
     def _answered(self, worker: _Worker) -> None:
         try:
-            answer = worker.conn.recv_bytes()
+            answers = worker.read()
         except (EOFError, OSError) as exc:
             self._break(exc)
             return
-        future = worker.jobs.popleft() if worker.jobs else None
-        if future is not None and not future.done() and not future.get_loop().is_closed():
-            kind, body = answer[:1], answer[1:]
-            if kind == _BYTES:
-                future.set_result(body)
-            elif kind == _VALUE:
-                future.set_result(pickle.loads(body))
-            else:
-                future.set_exception(pickle.loads(body))
-        if self.waiting:
-            job, waiting = self.waiting.popleft()
-            self._send(worker, job, waiting)
+        for kind, body in answers:
+            future = worker.jobs.popleft() if worker.jobs else None
+            if future is not None and not future.done() and not future.get_loop().is_closed():
+                if kind == _BYTES:
+                    future.set_result(body)
+                elif kind == _VALUE:
+                    future.set_result(pickle.loads(body))
+                else:
+                    future.set_exception(pickle.loads(body))
+            if self.waiting and not self.broken:
+                job, waiting = self.waiting.popleft()
+                self._send(worker, job, waiting)
 
     def _break(self, cause: BaseException) -> None:
         """A process died: every job in flight or waiting runs on a thread instead."""
@@ -204,7 +292,7 @@ class _Running:
         for worker in self.workers:
             if loop is not None and not loop.is_closed():
                 loop.remove_reader(worker.conn.fileno())
-            worker.conn.close()
+            worker.close()
             if worker.process.is_alive():
                 worker.process.kill()
         self.workers = []

@@ -5,6 +5,7 @@ renderer that cannot be sent and a worker that dies."""
 from __future__ import annotations
 
 import asyncio
+import multiprocessing
 import os
 import signal
 from typing import Any
@@ -12,7 +13,7 @@ from typing import Any
 import pytest
 
 from bot.games.base import PlayerLabel
-from bot.service import drawing
+from bot.service import drawing, workers
 from tests.support.oracle_render import render_relay
 
 VIEW = {"deck": 9, "ap": 4, "cards": [[], [2]], "active": 0, "positions": [0, 3]}
@@ -68,3 +69,46 @@ async def test_a_renderers_error_comes_back_as_itself() -> None:
         await drawing.drawn(_refused, VIEW, PLAYERS, "ko")
     image = await drawing.drawn(_drawn_here, VIEW, PLAYERS, "en")  # the process goes on
     assert int.from_bytes(image[-4:], "big") in drawing.worker_pids()
+
+
+def _large(size: int) -> bytes:
+    return bytes(range(256)) * (size // 256)
+
+
+def _large_value(size: int) -> dict[str, bytes]:
+    return {"image": _large(size)}
+
+
+async def test_an_image_larger_than_the_pipe_comes_back_whole() -> None:
+    size = 8 * 1024 * 1024  # far more than a socket's buffer: read over many wake-ups
+    images = await asyncio.gather(*(drawing.drawn(_large, size) for _ in range(3)))
+    assert all(image == _large(size) for image in images)
+    (value, where) = await drawing.POOL.run(_large_value, size)
+    assert where == "process" and value == {"image": _large(size)}
+
+
+def test_an_answer_read_in_pieces_is_kept_until_it_is_whole() -> None:
+    """The loop reads what has arrived and returns: a frame or body cut anywhere waits
+    for the rest, and answers that arrive together are all read."""
+    mine, theirs = multiprocessing.Pipe()
+    worker = workers._Worker(multiprocessing.current_process(), mine)
+    try:
+        first, second = b"\x89PNG" + bytes(range(200)), b"second"
+        sent = workers._FRAME.pack(workers._BYTES, len(first)) + first
+        sent += workers._FRAME.pack(workers._BYTES, len(second)) + second
+        read: list[tuple[bytes, bytes]] = []
+        fd = theirs.fileno()
+        previous = 0
+        # inside the first frame, at its end, inside its body, then the rest at once
+        for cut in (3, workers._FRAME.size, 10, 150, len(sent)):
+            os.write(fd, sent[previous:cut])
+            previous = cut
+            read += worker.read()
+            if cut < len(first) + workers._FRAME.size:
+                assert read == []
+        assert read == [(workers._BYTES, first), (workers._BYTES, second)]
+        theirs.close()
+        with pytest.raises(EOFError):
+            worker.read()
+    finally:
+        worker.close()

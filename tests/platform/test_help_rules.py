@@ -10,6 +10,7 @@ import pytest
 from PIL import Image
 
 from bot import plugins
+from bot.discord.messages import MAX_CONTENT, render
 from bot.i18n import LANGUAGES, Text, t
 from bot.service import GameService, help_lines, rules_page
 from bot.service.reading import RULES_PAGES, RULES_PICTURES
@@ -68,3 +69,12 @@ async def test_rules_pages_carry_the_renderers_pictures(store: Store, game: str)
         assert image.width >= 400 and image.height >= 300
         again = await service.reading.rules(game, page, language="ko")
         assert again.reply.image is outcome.reply.image  # drawn once per process
+
+
+@pytest.mark.parametrize("lang", LANGUAGES)
+def test_help_is_one_message_in_every_language(lang: str) -> None:
+    """/help and each game's /help fit one Discord message, so a phone shows them whole
+    without a second message after the first."""
+    for game in [None, *sorted(REGISTRY)]:
+        text = render(help_lines(REGISTRY, game), lang)
+        assert len(text) <= MAX_CONTENT, (game, len(text))

@@ -2,8 +2,10 @@
 
 from __future__ import annotations
 
-from renderer.annotate import Callout, _disc_place, wrap
-from renderer.lettering import Pen
+from PIL import Image
+
+from renderer.annotate import CAPTION, Callout, _disc_place, side_by_side, wrap
+from renderer.lettering import GLANCE, Pen, phone_size, recording
 
 
 def _overlap(a: tuple[float, float], b: tuple[float, float], size: int) -> bool:
@@ -40,3 +42,18 @@ def test_a_clause_break_that_would_take_more_lines_is_not_taken():
     text = "a: bbbbbbbbbb cccccccccc"
     width = pen.width_of("a: bbbbbbbbbb", size) + 1
     assert wrap(pen, text, size, width) == ["a: bbbbbbbbbb", "cccccccccc"]
+
+
+def test_side_by_side_captions_are_whole_and_read_above_the_glance_floor():
+    images = [Image.new("RGB", (300, 200), (0, 0, 0)) for _ in range(3)]
+    long = "a caption long enough to need three lines at this size under a narrow picture"
+    captions = ["short", long, "this one does not: 4 cells missing"]
+    with recording() as texts:
+        sheet = side_by_side(images, captions, 1240)
+    drawn = [lettered.text for lettered in texts]
+    assert " ".join(drawn) == " ".join(captions)  # in order, nothing cut
+    assert sum(1 for line in drawn if line in long) >= 3
+    assert {round(phone_size(lettered.size, 1240)) for lettered in texts} == {CAPTION}
+    assert CAPTION > GLANCE
+    shorter = side_by_side(images, ["short"] * 3, 1240)
+    assert sheet.height > shorter.height  # the sheet grows with the lines it holds

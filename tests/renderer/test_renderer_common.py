@@ -153,3 +153,97 @@ def test_remembered_texts_stay_within_their_budget():
     assert masks.get(("text", 0)) is None and masks.get(("text", 99)) is not None
     masks.put(("huge",), object(), 20_000)  # over the whole budget: not kept
     assert masks.get(("huge",)) is None
+
+
+def _noisy_canvas(mode: str = "RGB") -> Image.Image:
+    """A canvas whose every pixel differs from its neighbours, so a blend shows."""
+    size = (240, 200)
+    noise = bytes((i * 37) % 251 for i in range(size[0] * size[1] * len(mode)))
+    return Image.frombytes(mode, size, noise)
+
+
+def _sprites() -> list[Image.Image]:
+    def hexagon(d: ImageDraw.ImageDraw, k: float) -> None:
+        d.regular_polygon((72 * k, 64 * k, 62 * k), 6, fill=(200, 120, 40), outline=(0, 0, 0))
+        d.text((50 * k, 55 * k), "Ab", fill=(255, 255, 255))
+
+    def ring(d: ImageDraw.ImageDraw, k: float) -> None:
+        d.ellipse((2 * k, 2 * k, 140 * k, 124 * k), outline=(250, 250, 0), width=round(5 * k))
+
+    def square(d: ImageDraw.ImageDraw, k: float) -> None:
+        d.rounded_rectangle((1 * k, 1 * k, 63 * k, 63 * k), radius=9 * k, fill=(30, 160, 90))
+
+    def haze(d: ImageDraw.ImageDraw, k: float) -> None:  # translucent middle: pasted whole
+        d.ellipse((0, 0, 60 * k, 60 * k), fill=(10, 20, 200, 128))
+
+    sprites = [common.sprite(144, 128, hexagon), common.sprite(144, 128, ring)]
+    sprites += [common.sprite(64, 64, square), common.sprite(60, 60, haze)]
+    return [*sprites, common.sprite(40, 24, square)]  # too small to cut
+
+
+def test_a_sprite_pasted_in_pieces_draws_what_a_whole_paste_draws():
+    for sprite in _sprites():
+        for xy in ((10.4, 7.6), (-60, -40), (160.5, 120.5), (3, 150)):  # inside, at edges
+            for _ in range(2):  # cut the first time, from the remembered pieces after
+                mine, theirs = _noisy_canvas(), _noisy_canvas()
+                common.paste(mine, sprite, xy)
+                theirs.paste(sprite, (round(xy[0]), round(xy[1])), sprite)
+                assert mine.tobytes() == theirs.tobytes()
+    sprites = _sprites()
+    tile, ring, square, haze, small = (common._pieces(sprite) for sprite in sprites)
+    assert tile is not None and ring is not None and square is not None  # cut
+    assert [masked for *_, masked in tile].count(False) == 1  # an opaque middle, copied
+    assert all(masked for *_, masked in ring)  # the ring's empty middle is skipped
+    assert haze is None and small is None  # pasted whole
+
+
+def test_a_sprite_on_another_kind_of_canvas_is_pasted_as_pillow_does():
+    sprite = _sprites()[0]
+    for mode in ("RGBA", "L"):
+        mine, theirs = _noisy_canvas(mode), _noisy_canvas(mode)
+        common.paste(mine, sprite, (5, 5))
+        theirs.paste(sprite, (5, 5), sprite)
+        assert mine.tobytes() == theirs.tobytes()
+
+
+def test_a_text_drawn_on_its_known_colour_draws_what_pillow_draws(monkeypatch):
+    """A text on a flat colour the caller names (``on``) is copied from a blend made
+    once: the same pixels as Pillow's own, the first time and from the cache."""
+    monkeypatch.setattr(common, "TEXT_ON", common._Masks(1_000_000))
+    stack = font_stack(23, bold=True)
+    for text, xy, fill in (
+        ("Ziggurat · 12", (3.25, 30.5), (250, 200, 10)),
+        ("李小龙 ×3", (7.5, 31.0), (9, 9, 9)),
+    ):
+        for _ in range(2):
+            mine, theirs = (Image.new("RGB", (260, 50), (40, 44, 52)) for _ in range(2))
+            common.draw_text(ImageDraw.Draw(mine), xy, text, stack, fill, "ls", on=(40, 44, 52))
+            draw = ImageDraw.Draw(theirs)
+            x = xy[0]
+            for chunk, font in stack.runs(text):
+                width = max(1, round(font.size / 30)) if id(font) in stack.faux_bold else 0
+                draw.text(
+                    (x, xy[1]),
+                    chunk,
+                    font=font,
+                    fill=fill,
+                    anchor="ls",
+                    stroke_width=width,
+                    stroke_fill=fill,
+                )
+                x += stack.length(chunk, font)
+            assert mine.tobytes() == theirs.tobytes()
+            assert mine.getcolors(1) is None  # something was drawn
+    assert len(common.TEXT_ON) >= 2  # the known colour's way was taken
+
+
+def test_a_strip_put_on_its_known_colour_draws_what_pasting_it_draws():
+    from renderer.lettering import Pen
+
+    pen = Pen(1240)
+    for text, xy, anchor in (("Stacks 12 · 李", (10.5, 25.25), "lm"), ("×3", (130, 25), "mm")):
+        mine, theirs = (Image.new("RGB", (260, 50), (24, 26, 30)) for _ in range(2))
+        assert pen.put(mine, xy, text, 28, (240, 240, 240), anchor=anchor, on=(24, 26, 30)) > 0
+        pen.put(theirs, xy, text, 28, (240, 240, 240), anchor=anchor)
+        assert mine.tobytes() == theirs.tobytes()
+        assert mine.getcolors(1) is None  # something was drawn
