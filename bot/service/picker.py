@@ -1557,10 +1557,10 @@ def _arrange(blocks: list[_Block], rows: int) -> list[_Laid] | None:
     ]
     while True:
         laid = _laid(blocks, buttons, rows, alone=alone)
-        if laid is not None and _distinct(laid):
-            return laid
-        if not buttons:
+        if laid is not None and not _distinct(laid):
             return None
+        if laid is not None or not buttons:
+            return laid
         # the block of most options (quick decisions last) becomes a select
         buttons.remove(max(buttons, key=lambda b: (not _quick(b), len(b.entries))))
 
