@@ -601,12 +601,15 @@ class Picker:
         verb's depth after: each verb's options, in menu order, whose next choice fits
         one select become that select (a Tikal move's origin, its destinations) while
         the menu fits — taking the row of a verb opened to fewer options than it
-        offers (that verb shallower: ``Trade`` instead of its 12 exchanges); labels
-        without the option's own words (``→ C5 · 2 AP``), or with them when the
-        menu's labels would read alike."""
+        offers (that verb shallower: ``Trade`` instead of its 12 exchanges), never a
+        quick decision's button (Pass); labels without the option's own words
+        (``→ C5 · 2 AP``), or with them when the menu's labels would read alike."""
         depths = dict(depths)
         spread: Spread = {}
         taken = 0  # rows given to opened options
+        # the quick decisions shown as buttons stay buttons
+        laid = _arrange(blocks_at(depths, None), rows)
+        quick = 0 if laid is None else _buttons(laid, self.quick)
         for verb in verbs:
             depth = depths[verb]
             rows_of = verbs[verb]
@@ -635,7 +638,8 @@ class Picker:
                 for trial_depths in (depths, *fewer):
                     for wide in (False, True) if not long else (True,):
                         trial: Spread = {**spread, verb: ((*opened, words), wide)}
-                        if _arrange(blocks_at(trial_depths, trial), rows) is not None:
+                        laid = _arrange(blocks_at(trial_depths, trial), rows)
+                        if laid is not None and _buttons(laid, self.quick) >= quick:
                             found = (trial_depths, trial, wide)
                             break
                     if found is not None:
@@ -1626,6 +1630,17 @@ def _laid(
             return None
         laid.append(_Laid(Widget.SELECT, part.header, labelled))
     return laid
+
+
+def _buttons(laid: Sequence[_Laid], quick: Mapping[str, Any]) -> int:
+    """How many of the ``quick`` decisions ``laid`` shows as buttons."""
+    return sum(
+        1
+        for part in laid
+        if part.widget is Widget.BUTTONS
+        for entry, _ in part.entries
+        if isinstance(entry.then, Picked) and str(entry.then.action) in quick
+    )
 
 
 def _distinct(laid: Sequence[_Laid]) -> bool:
