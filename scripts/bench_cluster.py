@@ -27,9 +27,13 @@ runs of each layout, alternating; p50/p99 over all runs' answers, answers/s
 the median of the runs.
 
 Each layout also prints its plays' and decisions' rates as a fraction of its
-``/help`` rate (a sealed play's goal: a third of ``/help``'s).
+``/help`` rate (a sealed play's goal: a third of ``/help``'s), and the CPU the
+bot processes' event loops (their main threads, ``/proc/<pid>/task/<pid>/schedstat``)
+ran per interaction in each wave, all of its work until the fake is quiet: the
+floor's beside a play's is the rate ratio a machine whose one loop is the limit
+would give, and, unlike a rate, a busy machine changes it little.
 
-Usage: ``nice python scripts/bench_cluster.py [--rounds 2]``. The machine's
+Usage: ``nice python scripts/bench_cluster.py [--rounds 2] [--layouts '1 process']``. The machine's
 cores are shared by both layouts' processes, the fake Discord and the
 server, so the two-process figures show what splitting costs or gains on
 *this* machine; on several machines each process has its own cores.
@@ -39,6 +43,8 @@ from __future__ import annotations
 
 import argparse
 import asyncio
+import functools
+import math
 import statistics
 import sys
 import tempfile
@@ -86,28 +92,45 @@ async def timed(fake: FakeDiscord, sent: Sequence[InteractionResult], start: flo
     return list(await asyncio.gather(*(one(itx) for itx in sent)))
 
 
+def loop_cpu(world: Cluster) -> float:
+    """Seconds of CPU the bot processes' event loops (their main threads) have run, from
+    ``/proc/<pid>/task/<pid>/schedstat`` (nanoseconds); NaN where that cannot be read."""
+    total = 0
+    for member in world.members.values():
+        pid = member.process.pid
+        try:
+            total += int(Path(f"/proc/{pid}/task/{pid}/schedstat").read_text().split()[0])
+        except (OSError, ValueError, IndexError):
+            return math.nan
+    return total / 1e9
+
+
 async def wave(
-    fake: FakeDiscord, send: Callable[[], Awaitable[Sequence[InteractionResult]]]
-) -> tuple[list[float], float]:
-    """Each answer's time (ms) from the common start, and answers per second."""
+    fake: FakeDiscord,
+    send: Callable[[], Awaitable[Sequence[InteractionResult]]],
+    cpu: Callable[[], float],
+) -> tuple[list[float], float, float]:
+    """Each answer's time (ms) from the common start, answers per second, and the bot's
+    event loops' CPU per interaction (ms, every answer's whole work, until quiet)."""
     loop = asyncio.get_running_loop()
     start = loop.time()
+    began = cpu()
     sent = await send()
     times = await timed(fake, sent, start)
     await fake.wait_quiet(0.3, timeout=WAIT)
-    return times, len(times) / (max(times) / 1000)
+    return times, len(times) / (max(times) / 1000), (cpu() - began) * 1000 / len(times)
 
 
-def line(name: str, times: list[float], rate: float) -> str:
+def line(name: str, times: list[float], rate: float, cpu: float) -> str:
     return (
         f"  {name:<34} n={len(times):>3}  p50 {statistics.median(times):7.0f} ms"
-        f"  p99 {pct(times, 0.99):7.0f} ms  {rate:6.1f}/s"
+        f"  p99 {pct(times, 0.99):7.0f} ms  {rate:6.1f}/s  loop CPU {cpu:5.2f} ms each"
     )
 
 
 async def run_layout(
     server: PostgresServer, folder: Path, name: str
-) -> dict[str, tuple[list[float], float]]:
+) -> dict[str, tuple[list[float], float, float]]:
     """One run of a layout: fresh fake Discord, database and processes; the three waves."""
     fake = FakeDiscord()
     await fake.start()
@@ -116,17 +139,20 @@ async def run_layout(
     database = "" if sqlite else server.create_database()
     world = Cluster(fake, here, str(here / "bench.db") if sqlite else server.url(database))
     world.build()
-    results: dict[str, tuple[list[float], float]] = {}
+    results: dict[str, tuple[list[float], float, float]] = {}
     try:
         for key, (ids, shards) in enumerate(LAYOUTS[name]):
             await world.launch(key, ids, shards)
         await set_up_games(world)
         await fake.wait_quiet(0.5, timeout=WAIT)
+        cpu = functools.partial(loop_cpu, world)
         results["floor"] = await wave(
-            fake, lambda: asyncio.gather(*(fake.slash(u, c, "help") for u, c in pairs(world)))
+            fake,
+            lambda: asyncio.gather(*(fake.slash(u, c, "help") for u, c in pairs(world))),
+            cpu,
         )
         rows = await read_games(world.db, world.channels)
-        results["plays"] = await wave(fake, lambda: plays(world, rows))
+        results["plays"] = await wave(fake, lambda: plays(world, rows), cpu)
         rows = await read_games(world.db, world.channels)
         by_id = {u.id: u for u in world.users}
         deciders = [(by_id[awaited(rows[c.id])[0]], c) for c in world.channels]
@@ -135,6 +161,7 @@ async def run_layout(
             lambda: asyncio.gather(
                 *(fake.slash(u, c, "play", action="claim") for u, c in deciders)
             ),
+            cpu,
         )
     finally:
         await world.stop()
@@ -154,7 +181,9 @@ async def plays(world: Cluster, rows: dict[int, GameRow]) -> list[InteractionRes
 
 async def measure(server: PostgresServer, rounds: int) -> None:
     register_oracle()
-    runs: dict[str, list[dict[str, tuple[list[float], float]]]] = {name: [] for name in LAYOUTS}
+    runs: dict[str, list[dict[str, tuple[list[float], float, float]]]] = {
+        name: [] for name in LAYOUTS
+    }
     with tempfile.TemporaryDirectory(prefix="bench-cluster-") as folder:
         for round_no in range(1, rounds + 1):  # the layouts alternate: both meet the same load
             for name in LAYOUTS:
@@ -167,6 +196,7 @@ async def measure(server: PostgresServer, rounds: int) -> None:
     for name in LAYOUTS:
         print(f"{name}: {rounds} runs, 100 channels on 2 shards")
         rates: dict[str, float] = {}
+        cpus: dict[str, float] = {}
         for label, key in (
             ("floor: /help in 100 channels", "floor"),
             ("200 sealed plays at once", "plays"),
@@ -174,10 +204,17 @@ async def measure(server: PostgresServer, rounds: int) -> None:
         ):
             times = [t for run in runs[name] for t in run[key][0]]
             rate = rates[key] = statistics.median(run[key][1] for run in runs[name])
-            print(line(label, times, rate))
+            cpus[key] = statistics.median(run[key][2] for run in runs[name])
+            print(line(label, times, rate, cpus[key]))
         print(
             f"  rate / the floor's rate: sealed plays {rates['plays'] / rates['floor']:.2f},"
             f" decisions {rates['claims'] / rates['floor']:.2f} (goal for a sealed play: 0.33)",
+            flush=True,
+        )
+        print(
+            f"  the floor's loop CPU / theirs (the rate ratio a loop-bound quiet machine"
+            f" would give): sealed plays {cpus['floor'] / cpus['plays']:.2f},"
+            f" decisions {cpus['floor'] / cpus['claims']:.2f}",
             flush=True,
         )
 
@@ -185,7 +222,19 @@ async def measure(server: PostgresServer, rounds: int) -> None:
 def main() -> None:
     parser = argparse.ArgumentParser(description=(__doc__ or "").splitlines()[0])
     parser.add_argument("--rounds", type=int, default=2)
+    parser.add_argument(
+        "--layouts",
+        default="",
+        help="run only the layouts whose name holds one of these comma-separated words"
+        " (e.g. '1 process'; default: all)",
+    )
     args = parser.parse_args()
+    wanted = [w.strip() for w in args.layouts.split(",") if w.strip()]
+    for name in list(LAYOUTS):
+        if wanted and not any(w in name for w in wanted):
+            del LAYOUTS[name]
+    if not LAYOUTS:
+        parser.error(f"no layout matches {args.layouts!r}")
     with benchmark_server() as server:  # before the event loop
         asyncio.run(measure(server, args.rounds))
 

@@ -3,7 +3,9 @@
 Prints, for each kind of interaction, the event loop's own CPU time for it
 (``time.thread_time`` of the loop's thread: the engine threads, the drawing
 processes and the fake Discord are not counted), the statements it sent to
-the database, how many times it loaded the game, and the profile's top
+the database, how many times it loaded the game, the Python function calls
+the loop made for it (``cProfile``'s count, which a busy machine does not
+change as it changes times), and the profile's top
 entries (``cProfile`` on the loop's thread, by own time); asserts nothing.
 
 * ``service``: a move through :class:`~bot.service.GameService` with images
@@ -13,13 +15,16 @@ entries (``cProfile`` on the loop's thread, by own time); asserts nothing.
   fake runs in a thread of its own, with its own event loop, so the
   profile is the bot's alone), a 3-player Tigris & Euphrates game: ``/play``
   moves, and taps of the move picker (the Play button, then the picker's
-  options until a step is played); ``/help`` beside them as the floor.
+  options until a step is played); then, in another channel, the shard cluster
+  benchmark's sealed plays (the Oracle test game, two players; a round's first
+  play and its last apart) and the round winners' decisions; ``/help`` beside
+  them as the floor.
 
 ``--db``: ``sqlite`` (a file in a temporary folder) or ``postgres`` (a
 throwaway server, :mod:`tests.support.postgres`, ``fsync`` on).
 
 Usage: ``python scripts/profile_interaction.py [--part service,adapter]
-[--db sqlite] [--moves 200] [--top 25]``
+[--db sqlite] [--moves 200] [--sealed 100] [--top 25]``
 """
 
 from __future__ import annotations
@@ -39,7 +44,7 @@ import tempfile
 import threading
 import time
 from collections import Counter
-from collections.abc import Awaitable, Coroutine, Iterator
+from collections.abc import Awaitable, Callable, Coroutine, Iterator
 from pathlib import Path
 from typing import Any, TypeVar
 
@@ -121,11 +126,13 @@ class Meter:
             times = [cpu for _, cpu, *_ in mine if cpu is not None] or [float("nan")]
             statements = [run[3] for run in mine]
             loads = [run[4] for run in mine]
+            calls = [pstats.Stats(run[2]).total_calls for run in mine if run[2] is not None]  # type: ignore[attr-defined]
             print(
                 f"{kind}: n={len(mine)}, the loop's CPU median {statistics.median(times):.2f} ms,"
                 f" mean {statistics.mean(times):.2f} ms; statements median "
                 f"{statistics.median(statements):.0f}; game loads median "
-                f"{statistics.median(loads):.0f}, max {max(loads)}",
+                f"{statistics.median(loads):.0f}, max {max(loads)}; Python calls on the loop"
+                f" (profiled ones) median {statistics.median(calls or [0]):.0f}",
                 flush=True,
             )
         for kind in kinds:
@@ -138,7 +145,7 @@ class Meter:
                 f" mean {statistics.mean(counts):.2f}; the commonest sequences:",
                 flush=True,
             )
-            for sequence, n in Counter(" | ".join(r) for r in sent).most_common(3):
+            for sequence, n in Counter(" | ".join(r) for r in sent).most_common(5):
                 print(f"  {n}x {sequence}", flush=True)
         for kind in kinds:
             profiles = [p for k, _, p, *_ in self.runs if k == kind and p is not None]
@@ -234,7 +241,7 @@ def postgres_url() -> Iterator[str]:
         yield server.url(server.create_database(migrated=False))
 
 
-async def adapter_part(location: str, moves: int, top: int) -> None:
+async def adapter_part(location: str, moves: int, top: int, sealed_moves: int) -> None:
     from bot.config import Settings
     from bot.discord.client import create_bot
     from tests.e2e.bot_harness import registry
@@ -243,6 +250,7 @@ async def adapter_part(location: str, moves: int, top: int) -> None:
     fake = await side.start()
     guild = fake.add_guild("Profile")
     channel = fake.add_channel(guild, "games")
+    sealed = fake.add_channel(guild, "sealed")
     users = [fake.add_user(name) for name in ("alice", "bob", "dora")]
     store = await Store.open(location)
     bot: Any = None
@@ -261,7 +269,9 @@ async def adapter_part(location: str, moves: int, top: int) -> None:
             task = asyncio.create_task(bot.start(fake.token))
             await side.call(fake.wait_ready(15))
             await bot.wait_until_ready()
-            await drive(side, fake, bot, store, channel, users, moves, top)
+            await drive(
+                side, fake, bot, store, (channel, sealed), users, (moves, sealed_moves), top
+            )
     finally:
         if bot is not None:
             await bot.close()
@@ -277,11 +287,13 @@ async def drive(
     fake: Any,
     bot: Any,
     store: Store,
-    channel: Any,
+    channels: tuple[Any, Any],
     users: list[Any],
-    moves: int,
+    counts: tuple[int, int],
     top: int,
 ) -> None:
+    channel, sealed = channels
+    moves, sealed_moves = counts
     logging.getLogger().setLevel(logging.ERROR)
     meter = Meter(store)
     await meter.start()
@@ -378,8 +390,54 @@ async def drive(
             if after != now:
                 meter.relabel("tap: an option that plays a step")
                 break
+
+    async def slash_sealed(user: Any, command: str, **options: Any) -> Any:
+        itx = await side.call(fake.slash(user, sealed, command, **options))
+        await bot.wait_interaction_done(itx.id, 15)
+        return itx
+
+    await sealed_plays(run, slash_sealed, fake, bot, store, sealed, users, sealed_moves)
     print(f"statements of the run: {dict(meter.texts.most_common(12))}")
     meter.report(top)
+
+
+async def sealed_plays(
+    run: Callable[[str, Coroutine[Any, Any, Any]], Awaitable[Any]],
+    slash: Callable[..., Awaitable[Any]],
+    fake: Any,
+    bot: Any,
+    store: Store,
+    channel: Any,
+    users: list[Any],
+    moves: int,
+) -> None:
+    """The shard cluster benchmark's interaction (``bench_cluster.py``): sealed plays
+    of the Oracle test game, two players, "your turn" by DM, each playing their highest
+    card; a round's first play is a submission (its tally edited), its last reveals the
+    round (a hand-off); the round's winner's decision beside them."""
+    first, second = users[0], users[1]
+    for user in (first, second):
+        await slash(user, "game notify", how="dm")
+    played = 0
+    while played < moves:
+        row = await store.latest_game_in(channel.id)
+        if row is None or row.status != "running":
+            await slash(first, "game new oracle")
+            await slash(second, "game join")
+            await slash(first, "game start")
+            continue
+        engine = bot.service.registry[row.game_type].engine
+        state = engine.load_state(row.state)
+        waiting = sorted(engine.waiting_for(state))
+        seat = waiting[0]
+        user = first if row.seats[seat].user_id == first.id else second
+        action = str(engine.legal_actions(state, seat)[-1])  # the highest card
+        if not action.startswith("play"):
+            await run("a decision (/play claim)", fake.slash(user, channel, "play", action=action))
+            continue
+        kind = "sealed play: the round's last" if len(waiting) == 1 else "sealed play: a submission"
+        await run(kind, fake.slash(user, channel, "play", action=action))
+        played += 1
 
 
 def main() -> None:
@@ -389,6 +447,9 @@ def main() -> None:
     parser.add_argument("--moves", type=int, default=200)
     parser.add_argument("--top", type=int, default=25)
     parser.add_argument("--games", type=int, default=1000, help="games stored (service part)")
+    parser.add_argument(
+        "--sealed", type=int, default=None, help="sealed plays (adapter part; --moves / 2)"
+    )
     args = parser.parse_args()
     with contextlib.ExitStack() as stack:
         for part in args.part.split(","):
@@ -400,7 +461,8 @@ def main() -> None:
             if part == "service":
                 asyncio.run(service_part(location, args.moves, args.top, args.games))
             else:
-                asyncio.run(adapter_part(location, args.moves, args.top))
+                sealed = args.moves // 2 if args.sealed is None else args.sealed
+                asyncio.run(adapter_part(location, args.moves, args.top, sealed))
 
 
 if __name__ == "__main__":

@@ -35,7 +35,9 @@ Decisions:
   and the buttons go. A tally whose message is gone, or that has no hand-off
   message, is posted on its own with ``channel.send``.
 * After a step that hands nothing over, the invoker's changed private view
-  comes with their answer (ephemeral), not by DM.
+  comes with their answer (ephemeral), not by DM: in the answer's own message
+  (its lines after the reply's, its image as ``hand.png`` beside the preview),
+  one request where a follow-up would make two.
 * One public message per outcome: the public lines, then a last line
   ``game.your_turn`` mentioning exactly ``News.ping``, the board as
   ``board.png`` and a button per :class:`~bot.service.Choice`. Only those users
@@ -52,8 +54,10 @@ Decisions:
   DMed again for :data:`DM_RETRY_SECONDS` (each refused DM counts against
   Discord's invalid-request limit); after that one DM is tried, and a
   delivered DM forgets the refusal.
-* The "your turn" DM (for players who chose DM notifications) carries the
-  public message's move buttons
+* The "your turn" DM (for players who chose DM notifications) leads the same
+  user's private message of that outcome, in one DM (one request, not two; the
+  note first, so a notification shows it), and carries the public message's move
+  buttons
   (:data:`bot.discord.handover.DM_KINDS`); a click there runs in the game's
   channel, by the process owning its guild (:mod:`bot.discord.handover`), and
   the step's public message goes to the game's channel.
@@ -71,6 +75,7 @@ import logging
 from collections import OrderedDict
 from collections.abc import AsyncIterator, Awaitable, Callable, Sequence
 from contextlib import asynccontextmanager
+from dataclasses import dataclass
 from typing import TYPE_CHECKING, Any
 
 import discord
@@ -137,6 +142,21 @@ def with_tally(kept: str, tally: str) -> str:
 
 
 Send = Callable[..., Awaitable[Any]]
+
+
+@dataclass(frozen=True)
+class TurnNote:
+    """A "your turn" (or "you are next") DM not sent yet: its lines, in ``lang``, and its
+    buttons in a language (built once per language)."""
+
+    user_id: int
+    lines: tuple[Text, ...]
+    lang: str
+    view: Callable[[str], discord.ui.View | None]
+
+
+#: the "your turn" DMs of one outcome waiting to ride on their users' private messages
+TurnNotes = dict[int, TurnNote]
 
 
 def tail_fitted(text: str, limit: int = MAX_CONTENT) -> str:
@@ -224,9 +244,11 @@ class Delivery:
         image_name: str = HAND_FILE,
         replace: bool = False,
         zoom: bytes | None = None,
+        hand: bytes | None = None,
     ) -> None:
         """Messages only the invoker sees; the image (and the zoom of where the
-        invoker can act, :data:`ZOOM_FILE`) and view ride on the last part.
+        invoker can act, :data:`ZOOM_FILE`, and their private view beside a step's
+        preview, :data:`HAND_FILE`) and view ride on the last part.
 
         The first answer to the deferred interaction edits its original
         response; every later part is a follow-up. ``replace`` (the move
@@ -239,7 +261,7 @@ class Delivery:
             last = index == len(parts) - 1
             files = [
                 png(data, name)
-                for data, name in ((image, image_name), (zoom, ZOOM_FILE))
+                for data, name in ((image, image_name), (zoom, ZOOM_FILE), (hand, HAND_FILE))
                 if last and data is not None
             ]
             if files:
@@ -301,7 +323,8 @@ class Delivery:
         picker_view: discord.ui.View | None = None,
     ) -> set[int]:
         """Deliver a successful command's outcome; return whose private view the
-        invoker was shown ephemerally (so it is not shown twice).
+        invoker was shown, ephemerally or by a DM just delivered (so it is not shown
+        twice).
 
         A step played through the move picker (:mod:`bot.discord.picking`)
         passes ``picker_lines`` and ``picker_view``: the answer replaces the
@@ -316,22 +339,26 @@ class Delivery:
         inline = [pm for pm in private if inline_all and pm.user_id == me]
         private = [pm for pm in private if pm not in inline]
         reply = outcome.reply
-        view = self.reply_view(outcome, reply.choices, own_lang)
         if picker_lines is None and reply.menu is not None and interaction.guild_id is not None:
             # a public decision's answer: the clicker's next menu, as the picker shows it
             picker_lines = [reply.menu.title]
             picker_view = menu_view(outcome.game_id or 0, reply.menu, own_lang)
         picked = picker_lines is not None
-        if picked:
-            view = picker_view
+        view = picker_view if picked else self.reply_view(outcome, reply.choices, own_lang)
 
         if reply.lines:
             private_preview = outcome.kind is StepKind.SUBMISSION
+            # the invoker's changed private view rides on the answer (one message, not two)
+            hand: PrivateMessage | None = None
+            if inline and not (private_preview and inline[0].image is not None):
+                hand = inline.pop(0)
+                shown.add(me)
             await self.ephemeral(
                 interaction,
-                [*reply.lines, *(picker_lines or ())],
+                [*reply.lines, *(hand.lines if hand else ()), *(picker_lines or ())],
                 image=reply.image,
                 zoom=reply.zoom,
+                hand=None if hand is None else hand.image,
                 view=view,
                 image_name=HAND_FILE if private_preview else BOARD_FILE,
                 replace=picked,
@@ -357,7 +384,10 @@ class Delivery:
                 return await channel.send(**kwargs)
             return await interaction.followup.send(ephemeral=False, wait=True, **kwargs)
 
-        if outcome.has_public and not await self.post_public(send_public, outcome, public_lang):
+        notes: TurnNotes = {}
+        if outcome.has_public and not await self.post_public(
+            send_public, outcome, public_lang, notes=notes
+        ):
             await self.ephemeral(interaction, [Text("delivery.public_failed")])
         if outcome.tally is not None or outcome.finished:
             await self.tally(outcome, public_lang, send_public)
@@ -375,6 +405,8 @@ class Delivery:
             public_lang=public_lang,
             send_public=send_public,
             actor_fallback=fallback,
+            notes=notes,
+            delivered_to=shown,  # a DM just delivered: their DMs are open, nothing to show
         )
         return shown
 
@@ -403,8 +435,9 @@ class Delivery:
         guild = getattr(channel, "guild", None)
         lang = locale_language(guild.preferred_locale if guild is not None else None)
         send = channel.send
+        notes: TurnNotes = {}
         if outcome.has_public:
-            await self.post_public(send, outcome, lang)
+            await self.post_public(send, outcome, lang, notes=notes)
         if outcome.tally is not None or outcome.finished:
             await self.tally(outcome, lang, send)
         await self.send_private(
@@ -415,11 +448,14 @@ class Delivery:
             public_lang=lang,
             send_public=send,
             actor_fallback=None,
+            notes=notes,
         )
 
     # -- the pieces ---------------------------------------------------------------
 
-    async def post_public(self, send: Send, outcome: Outcome, lang: str) -> bool:
+    async def post_public(
+        self, send: Send, outcome: Outcome, lang: str, *, notes: TurnNotes | None = None
+    ) -> bool:
         """The one public message of an outcome; False (logged) if Discord refused it.
 
         Each awaited player is named, but only those who chose to be told in the
@@ -429,19 +465,29 @@ class Delivery:
         newest told (a member's step and the computers' answer to it delivered at
         once) stands aside — an interim one is not posted (the newer message tells
         its lines), a hand-off one is posted without buttons and changes nothing.
+
+        ``notes``: the "your turn" DMs are left there for :meth:`send_private` (each
+        rides on its user's private message, if any), else sent here.
         """
         news = outcome.news
         if news is None:
             return True
         if not outcome.story or outcome.game_id is None:
-            return await self._post(send, outcome, news, lang)
+            return await self._post(send, outcome, news, lang, notes=notes)
         async with self.stories.telling(outcome.game_id, outcome.version) as late:
             if late and news.interim:
                 return True
-            return await self._post(send, outcome, news, lang, late=late)
+            return await self._post(send, outcome, news, lang, late=late, notes=notes)
 
     async def _post(
-        self, send: Send, outcome: Outcome, news: News, lang: str, *, late: bool = False
+        self,
+        send: Send,
+        outcome: Outcome,
+        news: News,
+        lang: str,
+        *,
+        late: bool = False,
+        notes: TurnNotes | None = None,
     ) -> bool:
         """:meth:`post_public`'s work: ``outcome``'s ``news`` (``late``: a hand-off message
         that stands aside)."""
@@ -467,9 +513,11 @@ class Delivery:
         base = around_tally(parts[-1]) if tally else None
         parts = [part.replace(TALLY_SLOT, tally) for part in parts]
         view = None if late else self.reply_view(outcome, news.choices, lang)
+        buttons = view  # the choices' buttons, which the "your turn" DMs may carry too
         posting_lobby = outcome.lobby is not None and outcome.lobby.post
         if posting_lobby and outcome.lobby is not None and outcome.game_id is not None:
             view = lobby_view(outcome.lobby, outcome.game_id, lang)
+            buttons = None
         kept: tuple[int, int] | None = None
         live: tuple[int, int] | None = None
         if story and outcome.game_id is not None:
@@ -499,7 +547,7 @@ class Delivery:
             await self.remember_lobby(outcome, sent)
         if story and sent is not None:
             await self._retell(outcome, news, sent, kept, live, lang, base=base)
-        await self._turn_dms(outcome, news, choices, lang)
+        await self._turn_dms(outcome, news, choices, lang, notes, buttons=buttons)
         return True
 
     async def _retell(
@@ -521,27 +569,33 @@ class Delivery:
         if game_id is None:
             return
         where = (_channel_id(sent, outcome.channel_id), int(sent.id))
-        closed = await self._close_tally(game_id, lang)
+        # a new round's tally replaces the closed one where it is kept: no forgetting first
+        closed = await self._close_tally(game_id, lang, forget=base is None)
+        tallied = False
         try:
             await self.service.memory.remember_message(game_id, LIVE, *where)
             if base is not None:
                 await self.service.memory.remember_message(game_id, TALLY, *where, base)
+                tallied = True
             if news.interim:
                 await self.service.memory.remember_message(game_id, INTERIM, *where)
             elif kept is not None:
                 await self.service.memory.forget_message(game_id, INTERIM)
         except Exception:
             log.exception("could not remember the messages of game %s", game_id)
+            if closed is not None and base is not None and not tallied:
+                await self._forget_tally(game_id)
         if kept is not None and kept != where:
             await self._delete(kept)
         elif live is not None and live not in (where, closed):
             await self._edit(live, None, None, view=None)
 
     async def _close_tally(
-        self, game_id: int, lang: str, *, why: str = "tally.closed"
+        self, game_id: int, lang: str, *, why: str = "tally.closed", forget: bool = True
     ) -> tuple[int, int] | None:
         """Say the kept tally's round is over (``why``: revealed below, or the game
-        ended), without its buttons, and forget it; the message it was in, if any."""
+        ended), without its buttons, and forget it (unless not ``forget``: the caller
+        keeps the next round's in its place); the message it was in, if any."""
         kept = await self.service.memory.message(game_id, TALLY)
         if kept is None:
             return None
@@ -549,11 +603,15 @@ class Delivery:
         closed = render([Text(why)], lang)
         content = closed if base is None else with_tally(base, closed)
         await self._edit(kept, content, discord.AllowedMentions.none(), view=None)
+        if forget:
+            await self._forget_tally(game_id)
+        return kept
+
+    async def _forget_tally(self, game_id: int) -> None:
         try:
             await self.service.memory.forget_message(game_id, TALLY)
         except Exception:
             log.exception("could not forget the tally of game %s", game_id)
-        return kept
 
     async def _delete(self, kept: tuple[int, int]) -> None:
         """Delete a message the bot posted (logged if it is gone already)."""
@@ -578,9 +636,18 @@ class Delivery:
             return dict.fromkeys(wanted, "channel")
 
     async def _turn_dms(
-        self, outcome: Outcome, news: News, choices: dict[int, str], lang: str
+        self,
+        outcome: Outcome,
+        news: News,
+        choices: dict[int, str],
+        lang: str,
+        pending: TurnNotes | None = None,
+        *,
+        buttons: discord.ui.View | None = None,
     ) -> None:
-        """ "Your turn" and "you are next" by DM, for those who asked for DMs."""
+        """ "Your turn" and "you are next" by DM, for those who asked for DMs: sent now,
+        or left in ``pending`` for :meth:`send_private`. ``buttons``: the public message's
+        view of ``news.choices`` in ``lang``, reused when they all go by DM too."""
         where = f"<#{outcome.channel_id}>"
         notes = [
             (uid, Text("notify.your_turn_dm", {"channel": where}))
@@ -589,10 +656,31 @@ class Delivery:
         ]
         if news.heads_up is not None and choices.get(news.heads_up) in ("dm", "both"):
             notes.append((news.heads_up, Text("notify.next_dm", {"channel": where})))
+        if not notes:
+            return
         dm_choices = [c for c in news.choices if c.kind in DM_KINDS]
-        view = self.reply_view(outcome, dm_choices, lang) if dm_choices else None
+        views: dict[str, discord.ui.View | None] = {}
+        if buttons is not None and len(dm_choices) == len(news.choices):
+            views[lang] = buttons  # the same buttons: built once
+
+        def view_in(language: str) -> discord.ui.View | None:
+            if language not in views:
+                views[language] = (
+                    self.reply_view(outcome, dm_choices, language) if dm_choices else None
+                )
+            return views[language]
+
         for uid, text in notes:  # with where to see every game that waits for them
-            await self.dm(PrivateMessage(uid, (text, Text("notify.mine"))), lang, view=view)
+            note = TurnNote(uid, (text, Text("notify.mine")), lang, view_in)
+            if pending is not None and uid not in pending:
+                pending[uid] = note
+            else:
+                await self._send_note(note)
+
+    async def _send_note(self, note: TurnNote) -> None:
+        await self.dm(
+            PrivateMessage(note.user_id, note.lines), note.lang, view=note.view(note.lang)
+        )
 
     async def tally(self, outcome: Outcome, lang: str, fallback: Send) -> None:
         """Keep the round's tally: edit it on a submission; when the game ends (abandoned),
@@ -708,13 +796,28 @@ class Delivery:
         public_lang: str,
         send_public: Send,
         actor_fallback: Callable[[PrivateMessage], Awaitable[None]] | None,
+        notes: TurnNotes | None = None,
+        delivered_to: set[int] | None = None,
     ) -> None:
-        """DM each private message; handle closed DMs as the module docstring says."""
+        """DM each private message; handle closed DMs as the module docstring says.
+        The actor, when their own was delivered, is added to ``delivered_to``.
+
+        ``notes`` (the outcome's "your turn" DMs not sent yet): a user's note leads
+        their private message, in one DM with the note's buttons; the others follow
+        on their own."""
+        pending = notes if notes is not None else {}
 
         async def one(pm: PrivateMessage) -> None:
             lang = actor_lang if pm.user_id == actor else public_lang
-            delivered = await self.dm(pm, lang)
+            note = pending.pop(pm.user_id, None)
+            if note is None:
+                delivered = await self.dm(pm, lang)
+            else:
+                merged = PrivateMessage(pm.user_id, (*note.lines, *pm.lines), pm.image)
+                delivered = await self.dm(merged, lang, view=note.view(lang))
             if delivered:
+                if pm.user_id == actor and delivered_to is not None:
+                    delivered_to.add(actor)
                 return
             if pm.user_id == actor and actor_fallback is not None:
                 await actor_fallback(pm)
@@ -729,13 +832,18 @@ class Delivery:
                     log.exception("could not post the closed-DM notice for %s", pm.user_id)
 
         await asyncio.gather(*(one(pm) for pm in messages))
+        for note in list(pending.values()):
+            await self._send_note(note)
+        pending.clear()
 
     async def dm(
         self, message: PrivateMessage, lang: str, *, view: discord.ui.View | None = None
     ) -> bool:
         """DM one private message; False if the user cannot be reached that way."""
         user_id = message.user_id
-        if await self.service.memory.dms_closed(user_id, retry_after=DM_RETRY_SECONDS):
+        # one read for the usual user, whose DMs were never refused
+        refused = await self.service.memory.dms_closed(user_id)
+        if refused and await self.service.memory.dms_closed(user_id, retry_after=DM_RETRY_SECONDS):
             return False
         parts = split_content(render(message.lines, lang))
         try:
@@ -757,7 +865,7 @@ class Delivery:
         except discord.HTTPException:
             log.warning("DM to %s failed", user_id, exc_info=True)
             return False
-        if await self.service.memory.dms_closed(user_id):
+        if refused:
             await self.service.memory.mark_dms_open(user_id)  # they reopened their DMs
         return True
 

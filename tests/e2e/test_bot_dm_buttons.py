@@ -26,12 +26,19 @@ async def test_a_decision_clicked_in_the_your_turn_dm(
             await h.slash(user, "game notify", how="dm")
         await start_oracle(h, *players)
         for user in await h.waiting(players):
+            dms = {u.id: len(fake_discord.dms_to(u)) for u in players}
             await move(h, user, (await h.legal(user))[-1])
         [winner] = await h.waiting(players)
+        # the reveal: one DM each (their private view), the winner's led by "your turn"
+        news = t("en", "hand.news", game=t("en", "oracle.title"))
+        turn = t("en", "notify.your_turn_dm", channel=f"<#{h.channel.id}>")
+        for user in players:
+            [dm] = fake_discord.dms_to(user)[dms[user.id] :]
+            assert news in dm.text and [a.filename for a in dm.attachments] == ["hand.png"]
+            assert dm.text.startswith(turn) == (user is winner) == bool(action_buttons(dm))
         assert h.store is not None
         before = await h.store.latest_game_in(h.channel.id)
         assert before is not None
-        turn = t("en", "notify.your_turn_dm", channel=f"<#{h.channel.id}>")
         note = [m for m in fake_discord.dms_to(winner) if m.text.startswith(turn)][-1]
         buttons = action_buttons(note)
         assert sorted(buttons) == ["claim", "gift"]

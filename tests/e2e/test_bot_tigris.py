@@ -87,6 +87,10 @@ async def test_tigris_commands_offer_only_legal_choices(harness: BotHarness) -> 
     files = {a.filename: m for m in played.messages if m.ephemeral for a in m.attachments}
     assert set(files) == {"board.png", "hand.png"}  # the preview, and the mover's new hand
     assert any(cid.startswith("zg:undo:") for cid in files["board.png"].custom_ids())
+    # in one message, the interaction's own response: no follow-up for the hand
+    assert files["board.png"] is files["hand.png"] is played.response
+    assert played.followups == []
+    assert "Your hand (" in played.response.text
     assert (await h.store.moves(await h.game_id()))[-1].action == action  # type: ignore[union-attr]
 
     leaders = await h.autocomplete(mover, "tigris leader", "leader")
