@@ -21,7 +21,11 @@ Decisions:
   support, a bonus brick) as buttons that play, and every verb opened as
   deep as the menu can hold (:func:`_deepen`): a verb merged with its
   values (``Dig A6 · 2 AP``), a Tikal move's destinations when its origin
-  is forced. A choice with one way on is taken without asking. A ``rest``
+  is forced. Rows left over are spread (:meth:`Picker._spread`): a verb's
+  option whose next choice fits one select becomes that select, under a
+  header naming it (``Move A5 — To which space``, its options
+  ``→ C5 · 2 AP``), taking the row of a verb opened to fewer options (which
+  goes back to fewer levels). A choice with one way on is taken without asking. A ``rest``
   parameter (a swap's tiles) is one multiple-choice select of its own, and a
   parameter the engine pictures (a Tikal hex's rotation) its own menu of
   buttons beside the picture.
@@ -100,8 +104,13 @@ _SQUARE = re.compile(r"^([A-Za-z]+)([0-9]+)$")
 MAX_JUDGED = 30
 #: the most options a menu offers at once (every row a select of the most options)
 MAX_OPTIONS = (MAX_ROWS - 1) * MAX_SELECT_OPTIONS
+#: a pick's group that is the engine's (``value_groups``): this, then its number
+ENGINE_GROUP = "k"
 
 TextOf = Callable[[str, Mapping[str, Any]], Text]
+#: options opened a level further in the first menu, by verb: their words, and whether
+#: their labels say them (:meth:`Picker._spread`)
+Spread = Mapping[str, tuple[tuple[tuple[str, ...], ...], bool]]
 #: the service's judgement of a step: None when it can be taken back, else why not
 Judge = Callable[[Any], Text | None]
 
@@ -176,6 +185,9 @@ class _Block:
     mixed: bool = False
     #: a short name of what it holds (a verb's), for a header shared with others
     name: Text | None = None
+    #: options opened a level further (:meth:`Picker._spread`): a select shared only
+    #: with others opened so
+    opened: bool = False
 
     def labelled(self, widget: Widget, *, alone: bool = True) -> list[tuple[_Entry, Text]]:
         """The entries' labels: with their verb when the block mixes verbs, or when it
@@ -509,22 +521,36 @@ class Picker:
             return self._layout_menu(replace(pending, verb=verb))
         rows_left = MAX_ROWS - (1 if self._controls(pending, first=True) else 0)
 
-        made: dict[tuple[str, int], _Block] = {}
+        made: dict[tuple[str, int, frozenset[tuple[str, ...]]], _Block] = {}
+        opened_made: dict[tuple[str, tuple[str, ...], bool], _Block] = {}
 
-        def block_of(verb: str, depth: int) -> _Block:
-            if (verb, depth) not in made:
-                made[(verb, depth)] = self._verb_block(pending, verb, verbs[verb], depth)
-            return made[(verb, depth)]
+        def block_of(
+            verb: str, depth: int, without: frozenset[tuple[str, ...]] = frozenset()
+        ) -> _Block:
+            key = (verb, depth, without)
+            if key not in made:
+                made[key] = self._verb_block(pending, verb, verbs[verb], depth, without)
+            return made[key]
 
-        def blocks_at(depths: Mapping[str, int]) -> list[_Block]:
+        def opened_of(verb: str, words: tuple[str, ...], long: bool) -> _Block:
+            key = (verb, words, long)
+            if key not in opened_made:
+                opened_made[key] = self._opened_block(pending, verb, verbs[verb], words, long)
+            return opened_made[key]
+
+        def blocks_at(depths: Mapping[str, int], spread: Spread | None = None) -> list[_Block]:
             found: list[_Block] = []
             singles: list[_Entry] = []
+            further: list[_Block] = []  # last, so the blocks before share selects
             for verb in verbs:
-                block = block_of(verb, depths[verb])
+                opened, long = (spread or {}).get(verb, ((), False))
+                block = block_of(verb, depths[verb], frozenset(opened))
                 if len(block.entries) == 1 and not block.select:
                     singles.append(block.entries[0])
-                else:
+                elif block.entries:
                     found.append(block)
+                further.extend(opened_of(verb, words, long) for words in opened)
+            found.extend(further)
             if singles:
                 found.insert(0, _Block(Text("picker.title.verb"), singles, mixed=True))
             if lone:  # the quick decisions first, as buttons
@@ -540,13 +566,142 @@ class Picker:
             rows_left,
             size_at,
         )
-        blocks = blocks_at(depths)
+        depths, spread = self._spread(
+            pending,
+            verbs,
+            depths,
+            blocks_at,
+            size_at,
+            lambda verb, words: len(opened_of(verb, words, False).entries),
+            rows_left,
+        )
+        blocks = blocks_at(depths, spread)
+        opened = [b for b in blocks if b.opened]
+        steps = sum(isinstance(e.then, Picked) for b in opened for e in b.entries)
+        for block in opened:  # judged as one block: by each one's first when many
+            self._judge_entries(block.entries, first_only=steps > MAX_JUDGED)
         entries = [e for b in blocks for e in b.entries]
         if len(entries) == 1 and isinstance(entries[0].then, Pending):
             return self._build(entries[0].then)  # one way on: taken without asking
         if not entries:
             return self._finish(pending, Text("picker.title.only_end"), [], first=True)
         return self._finish(pending, Text("picker.title.verb"), blocks, first=True)
+
+    def _spread(
+        self,
+        pending: Pending,
+        verbs: Mapping[str, list[_Row]],
+        depths: Mapping[str, int],
+        blocks_at: Callable[[Mapping[str, int], Spread | None], list[_Block]],
+        size_at: Callable[[str, int], int],
+        opened_size: Callable[[str, tuple[str, ...]], int],
+        rows: int,
+    ) -> tuple[dict[str, int], Spread]:
+        """The options opened a level further (see the module docstring), and each
+        verb's depth after: each verb's options, in menu order, whose next choice fits
+        one select become that select (a Tikal move's origin, its destinations) while
+        the menu fits — taking the row of a verb opened to fewer options than it
+        offers (that verb shallower: ``Trade`` instead of its 12 exchanges), never a
+        quick decision's button (Pass); labels without the option's own words
+        (``→ C5 · 2 AP``), or with them when the menu's labels would read alike."""
+        depths = dict(depths)
+        spread: Spread = {}
+        taken = 0  # rows given to opened options
+        # the quick decisions shown as buttons stay buttons
+        laid = _arrange(blocks_at(depths, None), rows)
+        quick = 0 if laid is None else _buttons(laid, self.quick)
+        for verb in verbs:
+            depth = depths[verb]
+            rows_of = verbs[verb]
+            if depth == 0 or depth >= self._depth_limit(verb):
+                continue
+            start = replace(pending, verb=verb, values=(), group=None)
+            opened: list[tuple[str, ...]] = []
+            long = False
+            param = self.table[verb].params[depth].name
+            ranked = (verb, param) in self.engine.ranked
+            for words in self._prefixes(start, rows_of, 0, depth):
+                if taken >= rows - 1:  # a row stays for everything else
+                    break
+                count = len({row.words[depth] for row in rows_of if row.words[:depth] == words})
+                if count < 2 or (count > MAX_SELECT_OPTIONS and not ranked):
+                    continue
+                size = opened_size(verb, words)
+                fewer = [
+                    {**depths, other: 0}
+                    for other in sorted(verbs, key=lambda v: size_at(v, depths[v]))
+                    if other not in (verb, *spread)
+                    and depths[other] > 0
+                    and size_at(other, depths[other]) < size
+                ]
+                found = None
+                for trial_depths in (depths, *fewer):
+                    for wide in (False, True) if not long else (True,):
+                        trial: Spread = {**spread, verb: ((*opened, words), wide)}
+                        laid = _arrange(blocks_at(trial_depths, trial), rows)
+                        if laid is not None and _buttons(laid, self.quick) >= quick:
+                            found = (trial_depths, trial, wide)
+                            break
+                    if found is not None:
+                        break
+                if found is None:  # no row for it: none for the next either
+                    break
+                depths, spread, long = found
+                opened.append(words)
+                taken += 1
+        return depths, spread
+
+    def _opened_block(
+        self, pending: Pending, verb: str, rows: list[_Row], words: tuple[str, ...], long: bool
+    ) -> _Block:
+        """The options of ``verb`` that begin with ``words``, one level (or more, while
+        they fit one select) further: one select under a header naming ``words``
+        (``Move A5 — To which space``); each label the values that follow, or — when
+        ``long`` — every value (``A5 → C5 · 2 AP``). Values the engine ranks (a move's
+        destinations, cheapest first) too many for one select: the first 24, and a
+        last option for the rest (``+6 more from A5``), leading to all of them."""
+        start = replace(pending, verb=verb, values=(), group=None)
+        at = start.then(*words)
+        inside = [row for row in rows if row.words[: len(words)] == words]
+        index, limit = len(words), self._depth_limit(verb)
+        depth = 1
+        while index + depth < limit:
+            if len(self._prefixes(at, inside, index, depth + 1)) > MAX_SELECT_OPTIONS:
+                break
+            depth += 1
+        following = self._prefixes(at, inside, index, depth)
+        param = self.table[verb].params[index]
+        farther: list[tuple[str, ...]] = []
+        if len(following) > MAX_SELECT_OPTIONS:  # ranked: the first ones, then the rest
+            assert (verb, param.name) in self.engine.ranked
+            following, farther = (
+                following[: MAX_SELECT_OPTIONS - 1],
+                following[MAX_SELECT_OPTIONS - 1 :],
+            )
+        shown = [(*words, *more) for more in following]
+        entries = [self._entry(start, chosen, rows, tag=True, shown=shown) for chosen in shown]
+        if long:
+            named = self._chosen_text(at)
+            for entry in entries:
+                entry.label = _joined([named, entry.label], self._join)
+        if farther:
+            entries.append(
+                _Entry(
+                    Text("picker.more", {"count": len(farther), "what": self._chosen_text(at)}),
+                    at,
+                    self._param_title(at, param),
+                    path=_path(verb, words),
+                    within=frozenset(more[0] for more in farther),
+                    tagged=Text(
+                        "picker.more_of",
+                        {"what": self._tagged(verb, self._chosen_text(at)), "count": len(farther)},
+                    ),
+                )
+            )
+        block = _Block(self._param_title(at, param), entries)  # judged once chosen
+        block.select = block.opened = True
+        block.name = self._tagged(verb, self._chosen_text(at))
+        return block
 
     def _chained(self, pending: Pending) -> _Built | None:
         """The quick decisions, each merged with the same seat's next choice when the
@@ -635,8 +790,16 @@ class Picker:
                 return index
         return len(self.table[verb].params)
 
-    def _verb_block(self, pending: Pending, verb: str, rows: list[_Row], depth: int) -> _Block:
-        """A verb's options with its first ``depth`` parameters chosen."""
+    def _verb_block(
+        self,
+        pending: Pending,
+        verb: str,
+        rows: list[_Row],
+        depth: int,
+        without: frozenset[tuple[str, ...]] = frozenset(),
+    ) -> _Block:
+        """A verb's options with its first ``depth`` parameters chosen (but those
+        ``without``: opened in selects of their own)."""
         start = replace(pending, verb=verb, values=(), group=None)
         header = self._verb_header(verb)
         if depth == 0:
@@ -645,6 +808,8 @@ class Picker:
                 entry.detail = header
             return self._judged_block(header, [entry])
         prefixes = self._prefixes(start, rows, 0, depth)
+        if without:
+            prefixes = [words for words in prefixes if words not in without]
         entries = [self._entry(start, words, rows, tag=True, shown=prefixes) for words in prefixes]
         block = self._judged_block(self._shared_header(start, prefixes, rows, header), entries)
         block.name = self.text(*self.engine.verb_label(verb))
@@ -785,9 +950,16 @@ class Picker:
         taken back is marked (why) and plays at once. A block of many options is judged
         on its first step alone."""
         steps = [e for e in entries if isinstance(e.then, Picked) and not e.then.confirmed]
+        self._judge_entries(entries, first_only=len(steps) > MAX_JUDGED)
+        return _Block(header, entries)
+
+    def _judge_entries(self, entries: list[_Entry], *, first_only: bool) -> None:
+        """Mark the entries whose step cannot be taken back (see :meth:`_judged_block`);
+        ``first_only``: all as their first step is."""
+        steps = [e for e in entries if isinstance(e.then, Picked) and not e.then.confirmed]
         if not steps or self.judge is None:
-            return _Block(header, entries)
-        if len(steps) > MAX_JUDGED:
+            return
+        if first_only:
             first = steps[0].then
             assert isinstance(first, Picked)
             whys = [self._judge(first.action)] * len(steps)
@@ -800,7 +972,6 @@ class Picker:
             entry.then = Picked(entry.then.action, confirmed=True)
             entry.style = Style.SUCCESS
             entry.why = why
-        return _Block(header, entries)
 
     def _judge(self, action: Any) -> Text | None:
         key = str(action)
@@ -819,9 +990,12 @@ class Picker:
         title = self._param_title(pending, param)
         values = self._ordered_values(pending, rows, index)
         if pending.group is not None:
-            values = self._in_group(values, pending.group)
+            values = self._in_group(pending, values, pending.group)
             if not values:
                 raise StalePick()
+            named = self._group_header(pending, values)
+            if named is not None:  # the engine's group: its header says what is inside
+                title = Text("picker.header.shared", {"shared": named, "what": title})
             rows = [row for row in rows if row.words[index] in set(values)]
         if param.rest and pending.group is None:
             multi = self._multi_menu(pending, param, rows, title)
@@ -928,14 +1102,9 @@ class Picker:
         """The values in the engine's groups (``value_groups``: by what they act on),
         each a select under the engine's header; None when the engine has none or
         they do not fit the menu."""
-        assert pending.verb is not None
-        param = self.table[pending.verb].params[len(pending.values)]
         firsts = list(dict.fromkeys(words[0] for words in prefixes))
-        found = self.engine.value_groups(self.state, self.seat, pending.verb, param.name, firsts)
-        if not found:
-            return None
-        placed = [word for _, members in found for word in members]
-        if sorted(placed) != sorted(firsts):  # every value in exactly one group
+        found = self._value_groups(pending, firsts)
+        if found is None:
             return None
         blocks = []
         for header, members in found:
@@ -973,7 +1142,21 @@ class Picker:
         param = self.table[pending.verb].params[len(pending.values)]
         return (pending.verb, param.name) not in self.engine.ranked
 
-    def _in_group(self, values: list[str], group: str) -> list[str]:
+    def _group_header(self, pending: Pending, values: list[str]) -> Text | None:
+        """The header of the engine's group ``pending`` looks into, if it is one."""
+        group = pending.group or ""
+        if not group.startswith(ENGINE_GROUP) or not group[1:].isdigit():
+            return None
+        everything = self._ordered_values(pending, self._matching(pending), len(pending.values))
+        found = self._value_groups(pending, everything) or []
+        number = int(group[1:])
+        return self.text(*found[number][0]) if number < len(found) else None
+
+    def _in_group(self, pending: Pending, values: list[str], group: str) -> list[str]:
+        if group.startswith(ENGINE_GROUP) and group[1:].isdigit():
+            found = self._value_groups(pending, values) or []
+            number = int(group[1:])
+            return list(found[number][1]) if number < len(found) else []
         first, sep, last = group.partition("-")
         if not sep:
             return []
@@ -985,14 +1168,34 @@ class Picker:
             return []
         return values[low:high]
 
+    def _value_groups(
+        self, pending: Pending, values: Sequence[str]
+    ) -> list[tuple[tuple[str, Mapping[str, Any]], list[str]]] | None:
+        """The engine's groups of the next parameter's ``values`` (``value_groups``), or
+        None when it has none or they do not hold every value exactly once."""
+        assert pending.verb is not None
+        param = self.table[pending.verb].params[len(pending.values)]
+        found = self.engine.value_groups(self.state, self.seat, pending.verb, param.name, values)
+        if not found:
+            return None
+        placed = [word for _, members in found for word in members]
+        if sorted(placed) != sorted(values):
+            return None
+        return found
+
     def _group_menu(
         self, pending: Pending, values: list[str], title: Text, rows: list[_Row]
     ) -> _Built:
-        """Too many values for one menu: groups first, each a button (column bands of
-        board squares, else ranges of the ordered values)."""
+        """Too many values for one menu: groups first (the engine's, by what they act
+        on, each labelled by its header; else column bands of board squares, else
+        ranges of the ordered values)."""
+        assert pending.verb is not None
+        if pending.group is None:
+            engine_groups = self._engine_group_menu(pending, values, title)
+            if engine_groups is not None:
+                return engine_groups
         entries: list[_Entry] = []
         columns = _bands(values, size=MAX_OPTIONS)
-        assert pending.verb is not None
         if columns is not None and len(columns) <= MAX_SELECT_OPTIONS:
             for first, last, members in columns:
                 entries.append(
@@ -1031,6 +1234,30 @@ class Picker:
                     )
                 )
         return self._finish(pending, title, [_Block(title, entries)])
+
+    def _engine_group_menu(self, pending: Pending, values: list[str], title: Text) -> _Built | None:
+        """The engine's groups of ``values`` as the first level (each option its group's
+        header, how many values it holds on its second line, and leads to them); None
+        when the engine has none or they do not fit one menu."""
+        assert pending.verb is not None
+        found = self._value_groups(pending, values)
+        if found is None or len(found) > MAX_OPTIONS:
+            return None
+        entries = [
+            _Entry(
+                self.text(*header),
+                replace(pending, group=f"{ENGINE_GROUP}{number}"),
+                Text("picker.group.count", {"count": len(members)}),
+                path=_path(pending.verb, pending.values),
+                within=frozenset(members),
+            )
+            for number, (header, members) in enumerate(found)
+        ]
+        block = _Block(title, entries)
+        controls = self._controls(pending, first=False)
+        if _arrange([block], MAX_ROWS - (1 if controls else 0)) is None:
+            return None
+        return self._finish(pending, title, [block])
 
     # -- a multiple choice (a swap's tiles) ------------------------------------------------
 
@@ -1386,7 +1613,7 @@ def _laid(
                 counted = {"n": n + 1, "of": len(chunks)}
                 header = Text("picker.group.part", {"what": header, **counted})
                 name = Text("picker.group.part", {"what": name, **counted})
-            parts.append(_Part(header, name, chunk, block.mixed))
+            parts.append(_Part(header, name, chunk, block.mixed, block.opened))
     left = rows - sum(s.rows for s in laid)
     if left < 0:
         return None
@@ -1403,6 +1630,17 @@ def _laid(
             return None
         laid.append(_Laid(Widget.SELECT, part.header, labelled))
     return laid
+
+
+def _buttons(laid: Sequence[_Laid], quick: Mapping[str, Any]) -> int:
+    """How many of the ``quick`` decisions ``laid`` shows as buttons."""
+    return sum(
+        1
+        for part in laid
+        if part.widget is Widget.BUTTONS
+        for entry, _ in part.entries
+        if isinstance(entry.then, Picked) and str(entry.then.action) in quick
+    )
 
 
 def _distinct(laid: Sequence[_Laid]) -> bool:
@@ -1429,15 +1667,22 @@ class _Part:
     name: Text | None
     entries: list[_Entry]
     mixed: bool
+    opened: bool = False
 
 
 def _merge_smallest(parts: list[_Part]) -> list[_Part] | None:
     """Two neighbouring parts that fit one select, merged (the pair of fewest
-    options; the header names both shortly); None when no two fit."""
+    options whose labels, with their verbs, still read apart; the header names both
+    shortly); None when no two fit."""
     best: tuple[int, int] | None = None
     for i in range(len(parts) - 1):
         size = len(parts[i].entries) + len(parts[i + 1].entries)
-        if size <= MAX_SELECT_OPTIONS and (best is None or size < best[0]):
+        if size > MAX_SELECT_OPTIONS or (best is not None and size >= best[0]):
+            continue
+        if parts[i].opened != parts[i + 1].opened:
+            continue
+        entries = [*parts[i].entries, *parts[i + 1].entries]
+        if distinct([_mixed_label(e, Widget.SELECT) for e in entries]):
             best = (size, i)
     if best is None:
         return None
@@ -1447,7 +1692,7 @@ def _merge_smallest(parts: list[_Part]) -> list[_Part] | None:
         name = first.name or second.name
     else:
         name = Text("picker.headers", {"first": first.name, "rest": second.name})
-    merged = _Part(name, name, [*first.entries, *second.entries], True)
+    merged = _Part(name, name, [*first.entries, *second.entries], True, first.opened)
     return [*parts[:i], merged, *parts[i + 2 :]]
 
 
