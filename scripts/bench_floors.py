@@ -52,3 +52,42 @@ async def floor_commit_postgres(url: str, count: int = 300) -> list[float]:
         return times
     finally:
         await db.close()
+
+
+async def floor_read(folder: Path, count: int = 300) -> list[float]:
+    """Milliseconds of a bare one-row read by primary key through aiosqlite (one
+    connection, the store's pragmas), ``count`` times, in a file in ``folder``."""
+    db = await aiosqlite.connect(folder / "floor-read.db", isolation_level=None)
+    try:
+        for pragma in PRAGMAS:
+            await db.execute(pragma)
+        await db.execute("CREATE TABLE IF NOT EXISTS r (id INTEGER PRIMARY KEY, x TEXT)")
+        await db.execute("INSERT OR REPLACE INTO r VALUES (1, ?)", ("x" * 2000,))
+        times = []
+        for _ in range(count):
+            start = time.perf_counter()
+            async with db.execute("SELECT x FROM r WHERE id = ?", (1,)) as cursor:
+                await cursor.fetchall()
+            times.append((time.perf_counter() - start) * 1000)
+        return times
+    finally:
+        await db.close()
+
+
+async def floor_read_postgres(url: str, count: int = 300) -> list[float]:
+    """Milliseconds of a bare one-row read by primary key through asyncpg on one
+    connection (no pool), ``count`` times: a read's round trip and nothing else."""
+    asyncpg: Any = importlib.import_module("asyncpg")
+    db = await asyncpg.connect(url)
+    try:
+        await db.execute("CREATE TABLE bench_read (id INTEGER PRIMARY KEY, x TEXT)")
+        await db.execute("INSERT INTO bench_read VALUES (1, $1)", "x" * 2000)
+        times = []
+        for _ in range(count):
+            start = time.perf_counter()
+            await db.fetch("SELECT x FROM bench_read WHERE id = $1", 1)
+            times.append((time.perf_counter() - start) * 1000)
+        await db.execute("DROP TABLE bench_read")
+        return times
+    finally:
+        await db.close()

@@ -86,7 +86,7 @@ from PIL import Image
 
 sys.path.insert(0, str(Path(__file__).resolve().parents[1]))
 
-from bench_floors import floor_commit, floor_commit_postgres
+from bench_floors import floor_commit, floor_commit_postgres, floor_read, floor_read_postgres
 
 from bot import plugins
 from bot.games.base import PlayerLabel, RuleError
@@ -177,6 +177,13 @@ async def floor(db: str, folder: Path) -> list[float]:
     if is_url(db):
         return await floor_commit_postgres(db)
     return await floor_commit(folder)
+
+
+async def floor_reads(db: str, folder: Path) -> list[float]:
+    """Milliseconds of a bare one-row read on ``db`` (on one connection, no pool)."""
+    if is_url(db):
+        return await floor_read_postgres(db)
+    return await floor_read(folder)
 
 
 def process_cpu() -> float:
@@ -318,13 +325,89 @@ async def next_move(service: GameService, channel: int, rng: random.Random) -> t
     return player, str(rng.choice(await service.reading.legal_actions(channel, player)))
 
 
-async def single_moves(service: GameService, channels: range, count: int) -> list[float]:
+class Split:
+    """Where single moves' time goes: while set on a store, each of its reads
+    (``_fetch``: a round trip and its decoding) and writes (a step's
+    ``start_step`` until committed, any other plan's ``_perform``) adds its wall
+    time to the move under way, and the loop thread's CPU time is taken over the
+    whole move (the engine's thread not counted)."""
+
+    def __init__(self, store: Store) -> None:
+        self.store: Any = store
+        self.reads: list[float] = []
+        self.writes: list[float] = []
+        self.cpu: list[float] = []
+        self.statements: list[int] = []
+        self._read = self._write = 0.0
+        self._count = 0
+        self._stepping = False
+        fetch, perform, start_step = store._fetch, store._perform, store.start_step  # type: ignore[attr-defined]
+
+        async def timed_fetch(*args: Any, **kwargs: Any) -> Any:
+            start = time.perf_counter()
+            try:
+                return await fetch(*args, **kwargs)
+            finally:
+                self._read += time.perf_counter() - start
+                self._count += 1
+
+        async def timed(work: Any) -> Any:
+            start = time.perf_counter()
+            try:
+                return await work
+            finally:
+                self._write += time.perf_counter() - start
+                self._count += 1
+
+        def timed_perform(*args: Any, **kwargs: Any) -> Any:
+            work = perform(*args, **kwargs)
+            return work if self._stepping else timed(work)  # a step is timed whole
+
+        def timed_step(*args: Any, **kwargs: Any) -> Any:
+            self._stepping = True
+            try:
+                return asyncio.ensure_future(timed(start_step(*args, **kwargs)))
+            finally:
+                self._stepping = False
+
+        self.store._fetch, self.store._perform = timed_fetch, timed_perform
+        self.store.start_step = timed_step
+
+    def close(self) -> None:
+        del self.store._fetch, self.store._perform, self.store.start_step  # the class's own
+
+    @contextlib.contextmanager
+    def move(self) -> Iterator[None]:
+        self._read = self._write = 0.0
+        self._count = 0
+        cpu = time.thread_time()
+        yield
+        self.cpu.append((time.thread_time() - cpu) * 1000)
+        self.reads.append(self._read * 1000)
+        self.writes.append(self._write * 1000)
+        self.statements.append(self._count)
+
+    def line(self, times: list[float], commit: float, read: float) -> str:
+        """The split's medians beside the same run's bare commit and bare read."""
+        cpu, reads, writes = (pct(v, 0.5) for v in (self.cpu, self.reads, self.writes))
+        return (
+            f"a move p50 {pct(times, 0.5):.2f} ms: the loop's CPU {cpu:.2f} ms; reads "
+            f"{reads:.2f} ms, the write {writes:.2f} ms ({pct(self.statements, 0.5)} store "
+            f"calls); floors: bare commit {commit:.2f} ms, bare read {read:.2f} ms; "
+            f"the loop's CPU alone / bare commit {cpu / commit:.1f}"
+        )
+
+
+async def single_moves(
+    service: GameService, channels: range, count: int, split: Split | None = None
+) -> list[float]:
     rng = random.Random(len(channels))
     times = []
     for channel in rng.sample(list(channels), count):
         player, action = await next_move(service, channel, rng)
         start = time.perf_counter()
-        await service.play.act(channel, player, action)
+        with split.move() if split is not None else contextlib.nullcontext():
+            await service.play.act(channel, player, action)
         times.append((time.perf_counter() - start) * 1000)
     return times
 
@@ -505,14 +588,23 @@ async def main(total: int, waves: int, db: str) -> None:
             service = GameService(store, registry, render=False)
             first = min(FIRST_GAMES, total)
             await create_games(service, range(1, first + 1))
-            times = await single_moves(service, range(1, first + 1), 300)
+            split = Split(store)
+            try:
+                times = await single_moves(service, range(1, first + 1), 300, split)
+            finally:
+                split.close()
             alone = pct(times, 0.5)
             commits = await floor(db, folder)  # again: a floor from the same minute
+            reads = await floor_reads(db, folder)
             say(
                 f"one move, no render, {first:,} games stored",
                 f"p50 {alone:.2f} ms, "
                 f"p99 {pct(times, 0.99):.2f} ms; floor: bare commit p50 "
                 f"{pct(commits, 0.5):.2f} ms, p50/floor {alone / pct(commits, 0.5):.1f} ({load()})",
+            )
+            say(
+                "where a move's time goes",
+                split.line(times, pct(commits, 0.5), pct(reads, 0.5)),
             )
             rng = random.Random(1)
             channels = list(range(1, 101))
