@@ -170,7 +170,7 @@ async def told_views(ctx: Context, game: LoadedGame, before: Mapping[int, Any]) 
     """Each seat's private view as its player was last told of it, else as ``before``."""
     if not game.engine.has_private_view:
         return dict(before)
-    told = await ctx.store.told(game.id) or {}
+    told = game.row.told_views() or {}  # read with the game: no round trip of its own
     return {seat: told.get(seat, view) for seat, view in before.items()}
 
 

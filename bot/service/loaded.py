@@ -5,7 +5,18 @@ Decisions:
 * A command loads the game once, under its channel's lock, and works on a
   private state built from the row it just read: nothing is cached between
   commands (rebuilding a state from JSON is cheaper than copying a cached
-  one, and a cache would grow with the games ever seen).
+  one, and a cache would grow with the games ever seen). A cache of rows per
+  process would save the load's round trip, but not safely: in a shard
+  cluster another process (a hand-over's owner, the timers' claimant) and the
+  admin commands write games too, so a cached row can be stale; a step from
+  it is refused by the version check, but a refusal or an answer computed
+  from it (not your turn, stale button, the board shown) would not be, and
+  the row a committed step leaves would have to be rebuilt in Python beside
+  the SQL that writes it. The load stays one indexed read (about a tenth of
+  a move on PostgreSQL, ``scripts/bench_scale.py``'s split).
+* What a hand-off tells each seat is compared with what the seat was told
+  before (``GameRow.told_views``): read with the row, in the same statement,
+  so it is the told of the version the step is checked against.
 * A resigned seat is the table's for good: its player can neither step nor
   undo (:meth:`LoadedGame.acting_seat`); only the table plays it.
 * A computer seat (``SeatRow.computer``) has no member: nobody is pinged or

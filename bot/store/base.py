@@ -174,9 +174,17 @@ class GameRow:
     #: the timers a paused clock will restore (kind, name, seconds left), else None
     paused: list[Any] | None = None
     finished_at: float | None = None
+    #: the ``told`` column as stored (JSON text, or None): read with the game, so a
+    #: hand-off needs no read of its own (:meth:`told_views`); hidden from ``repr``
+    told_json: str | None = field(default=None, repr=False)
 
     def seat_of(self, user_id: int) -> SeatRow | None:
         return next((s for s in self.seats if s.user_id == user_id), None)
+
+    def told_views(self) -> dict[int, Any] | None:
+        """Each seat's private view as last told, as of this row's version (what
+        :meth:`Store.told` reads), None when none was written yet."""
+        return decode_told(self.told_json)
 
 
 @dataclass(frozen=True)
@@ -383,7 +391,15 @@ def decode_game(row: Any) -> GameRow:
         last_seq=int(row["last_seq"]),
         paused=json.loads(row["paused"]) if row["paused"] is not None else None,
         finished_at=row["finished_at"],
+        told_json=row["told"],
     )
+
+
+def decode_told(text: str | None) -> dict[int, Any] | None:
+    """The ``told`` column's views by seat (:attr:`StepWrite.told`), None when empty."""
+    if text is None:
+        return None
+    return {int(seat): view for seat, view in json.loads(text).items()}
 
 
 def decode_move(row: Any) -> MoveRow:

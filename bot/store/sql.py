@@ -56,12 +56,13 @@ from bot.store.base import (
     decode_game,
     decode_move,
     decode_timer,
+    decode_told,
     dumps,
     seat_secret,
     seats_with_secrets,
 )
 from bot.store.dialect import Compiled, Dialect
-from bot.store.plan import Duplicate, Plan, PlanFactory, count, many, rows, run
+from bot.store.plan import Duplicate, Op, Plan, PlanFactory, count, many, rows, run
 
 T = TypeVar("T")
 
@@ -69,7 +70,7 @@ T = TypeVar("T")
 GAME_COLUMNS = (
     "id, guild_id, channel_id, game_type, status, creator_id, options, seed, state, version,"
     " created_at, updated_at, waiting_since, language, checkpoint_seq, published_seq, last_seq,"
-    " paused, finished_at, {seats_json} AS seats_json"
+    " paused, finished_at, told, {seats_json} AS seats_json"
 )
 SELECT_GAME = f"SELECT {GAME_COLUMNS} FROM games"
 MOVE_COLUMNS = "seq, seat, action, created_at, kind, events, checkpoint"
@@ -105,6 +106,17 @@ class SqlStore(Store):
     async def _perform(self, plan: PlanFactory[T], *, sent: Callable[[], None] | None = None) -> T:
         """Run a plan in a transaction; its result once committed (see :mod:`bot.store.plan`).
         ``sent``: called once only the commit remains (:meth:`~bot.store.Store.commit_step`)."""
+
+    async def _statement(self, op: Op) -> Any:
+        """One statement as a unit of its own: its count, or its rows (as the plan
+        ``yield op`` would be sent them); a backend may run it without a
+        ``BEGIN``/``COMMIT`` of its own, a lone statement being atomic."""
+
+        def plan() -> Plan[Any]:
+            result = yield op
+            return result
+
+        return await self._perform(plan)
 
     def _start(
         self, plan: PlanFactory[T], *, sent: Callable[[], None] | None = None
@@ -518,21 +530,12 @@ class SqlStore(Store):
 
     async def _write(self, sql: str, **params: Any) -> int:
         """Run one statement in a transaction of its own; the rows it changed."""
-
-        def plan() -> Plan[int]:
-            changed: int = yield count(sql, **params)
-            return changed
-
-        return await self._perform(plan)
+        return int(await self._statement(count(sql, **params)))
 
     async def _insert(self, sql: str, **params: Any) -> int:
         """Run one ``INSERT … RETURNING id`` in a transaction of its own; the new row's id."""
-
-        def plan() -> Plan[int]:
-            added = yield rows(sql, **params)
-            return int(added[0][0])
-
-        return await self._perform(plan)
+        added = await self._statement(rows(sql, **params))
+        return int(added[0][0])
 
     async def set_notify(self, user_id: int, how: str) -> None:
         await self._write(
@@ -681,9 +684,7 @@ class SqlStore(Store):
 
     async def told(self, game_id: int) -> dict[int, Any] | None:
         row = await self._one("SELECT told FROM games WHERE id = :id", id=game_id)
-        if row is None or row[0] is None:
-            return None
-        return {int(seat): view for seat, view in json.loads(row[0]).items()}
+        return None if row is None else decode_told(row[0])
 
     # -- a player's games ---------------------------------------------------------------
 
@@ -820,8 +821,8 @@ class SqlStore(Store):
         # another process is claiming right now is skipped (SKIP LOCKED), not waited for
         _, shard_params = shards.condition("games.guild_id")
 
-        def plan() -> Plan[list[TimerRow]]:
-            claimed = yield rows(
+        claimed = await self._statement(
+            rows(
                 "UPDATE timers SET claimed_by = :claimant, claimed_at = :now WHERE id IN ("
                 " SELECT timers.id"
                 + TIMERS_AND_GAMES
@@ -835,9 +836,8 @@ class SqlStore(Store):
                 limit=limit,
                 **shard_params,
             )
-            return sorted((decode_timer(r) for r in claimed), key=lambda t: (t.due_at, t.id))
-
-        return await self._perform(plan)
+        )
+        return sorted((decode_timer(r) for r in claimed), key=lambda t: (t.due_at, t.id))
 
     async def next_owned_timer(
         self, shards: ShardRange, claimant: str, lease: float
@@ -870,8 +870,8 @@ class SqlStore(Store):
 
     async def take_handovers(self, shards: ShardRange, limit: int = 100) -> list[HandOver]:
         # SKIP LOCKED: two processes taking at once split the rows instead of waiting
-        def plan() -> Plan[list[HandOver]]:
-            taken = yield rows(
+        taken = await self._statement(
+            rows(
                 "DELETE FROM handovers WHERE id IN (SELECT id FROM handovers"
                 " WHERE shard BETWEEN :first AND :last ORDER BY id LIMIT :limit"
                 "{skip_locked:handovers}) RETURNING id, game_id, payload, created_at",
@@ -879,11 +879,8 @@ class SqlStore(Store):
                 last=shards.last,
                 limit=limit,
             )
-            return sorted(
-                HandOver(int(r[0]), int(r[1]), json.loads(r[2]), float(r[3])) for r in taken
-            )
-
-        return await self._perform(plan)
+        )
+        return sorted(HandOver(int(r[0]), int(r[1]), json.loads(r[2]), float(r[3])) for r in taken)
 
     async def has_handovers(self, shards: ShardRange) -> bool:
         row = await self._one(
