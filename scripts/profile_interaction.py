@@ -71,6 +71,9 @@ class Meter:
         self._loads = 0
         self._turn = False
         self.texts: Counter[str] = Counter()
+        self._sent: list[str] = []
+        #: per interaction measured: its kind, and the statements it sent (first words)
+        self.statements: list[tuple[str, list[str]]] = []
         #: per interaction measured: its kind, and the REST requests it sent (method and route)
         self.requests: list[tuple[str, list[str]]] = []
         for name in ("open_game_in", "get_game"):
@@ -85,6 +88,8 @@ class Meter:
     def traced(self, sql: str) -> None:
         self._statements += 1
         self.texts[" ".join(sql.split()[:3])] += 1
+        # a PostgreSQL plan's script is traced once, as its statements joined
+        self._sent.append(" ".join(sql.split()[:3]) + (" (script)" if ";\n" in sql else ""))
 
     async def start(self) -> None:
         await self.store.trace(self.traced)
@@ -92,7 +97,7 @@ class Meter:
     async def measure(self, kind: str, work: Awaitable[T]) -> T:
         """Run ``work``; every other interaction is profiled, the others give the CPU
         figures (the profiler's own cost left out of them)."""
-        statements, loads = self._statements, self._loads
+        statements, loads, sent = self._statements, self._loads, len(self._sent)
         self._turn = profiled = not self._turn
         profile = cProfile.Profile(time.thread_time) if profiled else None
         began = time.thread_time()
@@ -107,6 +112,8 @@ class Meter:
             self.runs.append(
                 (kind, cpu, profile, self._statements - statements, self._loads - loads)
             )
+            self.statements.append((kind, self._sent[sent:]))
+            del self._sent[:]
 
     def requested(self, kind: str, routes: list[str]) -> None:
         """Note the REST requests the bot sent to the fake Discord for the last interaction."""
@@ -116,6 +123,7 @@ class Meter:
         """File the last interaction measured under kind ``new``."""
         _, *rest = self.runs[-1]
         self.runs[-1] = (new, *rest)  # type: ignore[assignment]
+        self.statements[-1] = (new, self.statements[-1][1])
         if self.requests:
             self.requests[-1] = (new, self.requests[-1][1])
 
@@ -147,6 +155,11 @@ class Meter:
             )
             for sequence, n in Counter(" | ".join(r) for r in sent).most_common(5):
                 print(f"  {n}x {sequence}", flush=True)
+        for kind in kinds:
+            sequences = Counter(" | ".join(sent) for k, sent in self.statements if k == kind)
+            print(f"{kind}: the commonest statement sequences:", flush=True)
+            for sequence, n in sequences.most_common(2):
+                print(f"  {n}x {sequence or '(none)'}", flush=True)
         for kind in kinds:
             profiles = [p for k, _, p, *_ in self.runs if k == kind and p is not None]
             if not profiles or top <= 0:

@@ -521,8 +521,9 @@ class Delivery:
         kept: tuple[int, int] | None = None
         live: tuple[int, int] | None = None
         if story and outcome.game_id is not None:
-            kept = await self.service.memory.message(outcome.game_id, INTERIM)
-            live = await self.service.memory.message(outcome.game_id, LIVE)
+            found = await self.service.memory.messages(outcome.game_id, INTERIM, LIVE)
+            kept = found[INTERIM].where if INTERIM in found else None
+            live = found[LIVE].where if LIVE in found else None
             if (  # an interim message pinging nobody new: the one before, edited
                 news.interim
                 and kept is not None
@@ -596,10 +597,10 @@ class Delivery:
         """Say the kept tally's round is over (``why``: revealed below, or the game
         ended), without its buttons, and forget it (unless not ``forget``: the caller
         keeps the next round's in its place); the message it was in, if any."""
-        kept = await self.service.memory.message(game_id, TALLY)
-        if kept is None:
+        tally = (await self.service.memory.messages(game_id, TALLY)).get(TALLY)
+        if tally is None:
             return None
-        base = await self.service.memory.message_content(game_id, TALLY)
+        kept, base = tally.where, tally.content
         closed = render([Text(why)], lang)
         content = closed if base is None else with_tally(base, closed)
         await self._edit(kept, content, discord.AllowedMentions.none(), view=None)
@@ -707,8 +708,8 @@ class Delivery:
         """Edit the tally of a sealed submission's round (see :meth:`tally`)."""
         assert outcome.tally is not None
         none = discord.AllowedMentions.none()
-        kept = await self.service.memory.message(game_id, TALLY)
-        base = await self.service.memory.message_content(game_id, TALLY)
+        tally = (await self.service.memory.messages(game_id, TALLY)).get(TALLY)
+        kept, base = (tally.where, tally.content) if tally is not None else (None, None)
         counted = render(outcome.tally[1:] if base is not None else outcome.tally, lang)
         content = split_content(counted if base is None else with_tally(base, counted))[0]
         if kept is not None and await self._edit(kept, content, none):

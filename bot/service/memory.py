@@ -10,6 +10,7 @@ Decisions:
 from __future__ import annotations
 
 from bot.service.context import Context, admitted
+from bot.store import KeptMessage
 
 
 class Memory:
@@ -51,6 +52,11 @@ class Memory:
     @admitted
     async def message_content(self, game_id: int, kind: str) -> str | None:
         return await self.ctx.store.message_content(game_id, kind)
+
+    @admitted
+    async def messages(self, game_id: int, *kinds: str) -> dict[str, KeptMessage]:
+        """A game's kept messages of these kinds, by kind (those posted), in one read."""
+        return await self.ctx.store.messages(game_id, kinds)
 
     @admitted
     async def forget_message(self, game_id: int, kind: str) -> None:

@@ -187,6 +187,21 @@ class GameRow:
         return decode_told(self.told_json)
 
 
+@dataclass(frozen=True, slots=True)
+class KeptMessage:
+    """A game's kept message (:meth:`Store.messages`): where it is, and the text it is
+    edited from, if one was kept."""
+
+    channel_id: int
+    message_id: int
+    content: str | None = None
+
+    @property
+    def where(self) -> tuple[int, int]:
+        """(channel id, message id), as :meth:`Store.message` gives it."""
+        return self.channel_id, self.message_id
+
+
 @dataclass(frozen=True)
 class MoveRow:
     seq: int
@@ -692,6 +707,11 @@ class Store(ABC):
     @abstractmethod
     async def message_content(self, game_id: int, kind: str) -> str | None:
         """The text kept with a game's kept message of this kind, if any."""
+
+    @abstractmethod
+    async def messages(self, game_id: int, kinds: Sequence[str]) -> dict[str, KeptMessage]:
+        """A game's kept messages of these kinds, by kind (those posted), with their
+        texts: what :meth:`message` and :meth:`message_content` read, in one read."""
 
     @abstractmethod
     async def forget_message(self, game_id: int, kind: str) -> None:

@@ -42,6 +42,7 @@ from bot.store.base import (
     GuildResults,
     HandOver,
     Keep,
+    KeptMessage,
     MoveRow,
     PlayerGame,
     PlayerResults,
@@ -674,6 +675,18 @@ class SqlStore(Store):
             kind=kind,
         )
         return (int(row[0]), int(row[1])) if row else None
+
+    async def messages(self, game_id: int, kinds: Sequence[str]) -> dict[str, KeptMessage]:
+        found = await self._all(
+            "SELECT kind, channel_id, message_id, content FROM game_messages"
+            " WHERE game_id = :game_id AND kind {in:kinds}",
+            game_id=game_id,
+            kinds=list(kinds),
+        )
+        return {
+            str(r[0]): KeptMessage(int(r[1]), int(r[2]), None if r[3] is None else str(r[3]))
+            for r in found
+        }
 
     async def forget_message(self, game_id: int, kind: str) -> None:
         await self._write(

@@ -8,7 +8,7 @@ from __future__ import annotations
 import pytest
 
 from bot.service import GameService, Player
-from bot.store import KEEP, StepWrite, Store, StoreError, VersionConflict
+from bot.store import KEEP, KeptMessage, StepWrite, Store, StoreError, VersionConflict
 from tests.conftest import ALICE, BOB, BOTH_BACKENDS, CHANNEL, GUILD
 
 pytestmark = BOTH_BACKENDS
@@ -134,3 +134,32 @@ async def test_a_lone_statement_is_sent_alone_and_refused_as_before(
     assert [(t.id, t.due_at) for t in await store.timers(game.id)] == [(timer, 1e9)]
     assert await store.delete_timer(timer) is True
     assert await store.delete_timer(timer) is False  # the count it changed, read back
+
+
+async def test_a_games_kept_messages_come_in_one_read(store: Store) -> None:
+    game = await store.create_game(
+        guild_id=1,
+        channel_id=1,
+        game_type="oracle",
+        creator_id=10,
+        creator_name="Ann",
+        options={},
+        seed=5,
+    )
+    await store.set_message(game.id, "live", 7, 8)
+    await store.set_message(game.id, "tally", 7, 9, "base text")
+    await store.set_message(game.id, "lobby", 7, 10)
+    sent: list[str] = []
+    await store.trace(sent.append)
+    found = await store.messages(game.id, ("interim", "live", "tally"))
+    await store.trace(None)
+    assert len([s for s in sent if s.lstrip().upper().startswith("SELECT")]) == 1, sent
+    assert found == {
+        "live": KeptMessage(7, 8, None),
+        "tally": KeptMessage(7, 9, "base text"),
+    }
+    assert found["tally"].where == await store.message(game.id, "tally") == (7, 9)
+    assert found["tally"].content == await store.message_content(game.id, "tally")
+    await store.forget_message(game.id, "tally")
+    assert await store.messages(game.id, ("tally",)) == {}
+    assert await store.messages(game.id + 1, ("live",)) == {}  # another game's: none
