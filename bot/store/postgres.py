@@ -44,6 +44,10 @@ Decisions:
   no cursor outside a transaction, a ``PREPARE`` deallocated where it is
   made; so release only rolls back a transaction left open (asyncpg's own
   check) and sends nothing.
+* **No idle timer.** A pooled connection is not closed for being idle
+  (``max_inactive_connection_lifetime=0``): asyncpg would arm a timer on
+  every release and cancel it on every acquire, a cost on each statement;
+  the pool stays bounded by :data:`POOL_SIZE`.
 * ``READ COMMITTED``: the version check is ``UPDATE … WHERE version = :version``;
   a concurrent update of the same game waits for the first to commit, then
   finds the version moved and matches no row
@@ -154,7 +158,12 @@ class PostgresStore(SqlStore):
         tracer = _Tracer()
         try:
             pool = await asyncpg.create_pool(
-                url, min_size=1, max_size=POOL_SIZE, init=tracer.attach, reset=_keep_session
+                url,
+                min_size=1,
+                max_size=POOL_SIZE,
+                init=tracer.attach,
+                reset=_keep_session,
+                max_inactive_connection_lifetime=0,
             )
         except (asyncpg.PostgresError, asyncpg.InterfaceError) as exc:
             # refused logins, unknown databases: an OSError, as a missing server is
@@ -284,6 +293,11 @@ def literal(value: Any) -> str | None:
     """``value`` as a PostgreSQL literal (``standard_conforming_strings`` on), or None
     when it has none here: a value that is not None, a bool, an int, a finite float, a
     string without NUL, or a list of those (an array, for ``= ANY(...)``)."""
+    kind = type(value)  # the common exact types first: a step's values are mostly these
+    if kind is str:
+        return None if "\x00" in value else "'" + value.replace("'", "''") + "'"
+    if kind is int:
+        return str(value) if value >= 0 else f"({value})"
     if value is None:
         return "NULL"
     if isinstance(value, bool):
