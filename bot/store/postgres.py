@@ -235,47 +235,44 @@ class PostgresStore(SqlStore):
     async def _run_script(self, script: str, sent: Callable[[], None] | None = None) -> None:
         """Run a plan's script: one round trip, one transaction (the server's own).
         ``sent`` is called on the loop's next turn, once the script went out."""
-        if self._closed:
-            raise StoreClosed(self.path)
-        try:
-            async with self._pool.acquire() as conn:
-                if sent is not None:  # runs once this coroutine waits for the answer
-                    asyncio.get_running_loop().call_soon(sent)
-                await conn.execute(script)
-        except asyncpg.InterfaceError as exc:
-            if self._closed:
-                raise StoreClosed(self.path) from exc
-            raise
-        self.batches += 1
-        self.units += 1
+
+        async def unit(conn: Connection) -> None:
+            if sent is not None:  # runs once this coroutine waits for the answer
+                asyncio.get_running_loop().call_soon(sent)
+            await conn.execute(script)
+
+        await self._on_connection(unit, transaction=False)
 
     async def _statement(self, op: Op) -> Any:
         """One statement on a pooled connection with no ``BEGIN``/``COMMIT`` around it
         (the server runs a lone statement as a transaction of its own): one round trip,
         not three."""
+
+        async def unit(conn: Connection) -> Any:
+            try:
+                return await _execute(conn, op)
+            except asyncpg.UniqueViolationError as exc:
+                raise duplicate(exc) from exc
+
+        return await self._on_connection(unit, transaction=False)
+
+    async def write(self, unit: Unit[T]) -> T:
+        """Run ``unit`` in a transaction of its own; its result once committed."""
+        return await self._on_connection(unit, transaction=True)
+
+    async def _on_connection(self, unit: Unit[T], *, transaction: bool) -> T:
+        """Run ``unit`` on a pooled connection, in a transaction of ours or (a script, a
+        lone statement: the server's own) not; a closed store's errors as
+        :class:`StoreClosed`."""
         if self._closed:
             raise StoreClosed(self.path)
         try:
             async with self._pool.acquire() as conn:
-                try:
-                    result = await _execute(conn, op)
-                except asyncpg.UniqueViolationError as exc:
-                    raise duplicate(exc) from exc
-        except asyncpg.InterfaceError as exc:
-            if self._closed:
-                raise StoreClosed(self.path) from exc
-            raise
-        self.batches += 1
-        self.units += 1
-        return result
-
-    async def write(self, unit: Unit[T]) -> T:
-        """Run ``unit`` in a transaction of its own; its result once committed."""
-        if self._closed:
-            raise StoreClosed(self.path)
-        try:
-            async with self._pool.acquire() as conn, conn.transaction():
-                result = await unit(conn)
+                if transaction:
+                    async with conn.transaction():
+                        result = await unit(conn)
+                else:
+                    result = await unit(conn)
         except asyncpg.InterfaceError as exc:
             if self._closed:
                 raise StoreClosed(self.path) from exc

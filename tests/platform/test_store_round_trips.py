@@ -8,7 +8,7 @@ from __future__ import annotations
 import pytest
 
 from bot.service import GameService, Player
-from bot.store import KEEP, KeptMessage, StepWrite, Store, StoreError, VersionConflict
+from bot.store import KEEP, GameRow, KeptMessage, StepWrite, Store, StoreError, VersionConflict
 from tests.conftest import ALICE, BOB, BOTH_BACKENDS, CHANNEL, GUILD
 
 pytestmark = BOTH_BACKENDS
@@ -20,6 +20,18 @@ GAME_LOAD = "SELECT id, guild_id, channel_id, game_type"
 def _statements(sent: list[str]) -> list[str]:
     """Each statement sent (a PostgreSQL plan's script is traced as its statements)."""
     return [part.strip() for text in sent for part in text.split(";\n")]
+
+
+async def _lobby(store: Store) -> GameRow:
+    return await store.create_game(
+        guild_id=1,
+        channel_id=1,
+        game_type="oracle",
+        creator_id=10,
+        creator_name="Ann",
+        options={},
+        seed=5,
+    )
 
 
 async def _oracle(service: GameService) -> None:
@@ -61,15 +73,7 @@ async def test_a_hand_off_loads_the_game_once_and_reads_no_told_of_its_own(
 
 
 async def test_a_row_carries_the_told_views_of_its_version(store: Store) -> None:
-    game = await store.create_game(
-        guild_id=1,
-        channel_id=1,
-        game_type="oracle",
-        creator_id=10,
-        creator_name="Ann",
-        options={},
-        seed=5,
-    )
+    game = await _lobby(store)
     assert game.told_views() is None
     await store.add_seat(game, 11, "Ben")
     lobby = await store.get_game(game.id)
@@ -105,15 +109,7 @@ async def test_a_row_carries_the_told_views_of_its_version(store: Store) -> None
 async def test_a_lone_statement_is_sent_alone_and_refused_as_before(
     store: Store, backend: str
 ) -> None:
-    game = await store.create_game(
-        guild_id=1,
-        channel_id=1,
-        game_type="oracle",
-        creator_id=10,
-        creator_name="Ann",
-        options={},
-        seed=5,
-    )
+    game = await _lobby(store)
     sent: list[str] = []
     await store.trace(sent.append)
     await store.set_message(game.id, "live", 7, 8, "text")
@@ -137,15 +133,7 @@ async def test_a_lone_statement_is_sent_alone_and_refused_as_before(
 
 
 async def test_a_games_kept_messages_come_in_one_read(store: Store) -> None:
-    game = await store.create_game(
-        guild_id=1,
-        channel_id=1,
-        game_type="oracle",
-        creator_id=10,
-        creator_name="Ann",
-        options={},
-        seed=5,
-    )
+    game = await _lobby(store)
     await store.set_message(game.id, "live", 7, 8)
     await store.set_message(game.id, "tally", 7, 9, "base text")
     await store.set_message(game.id, "lobby", 7, 10)
