@@ -79,6 +79,7 @@ import asyncio
 import functools
 import math
 import re
+import weakref
 from collections.abc import Awaitable, Callable, Mapping, Sequence
 from typing import Any, TypeVar
 
@@ -108,13 +109,26 @@ GAME_COLUMNS = POSTGRES.expand(GAME_COLUMNS_WRITTEN)
 class _Tracer:
     """Hands what each round trip of a pooled connection sends to ``callback`` while one
     is set: a statement, or a plan's script as its statements with their parameters
-    (``$1``…, as they are run one by one), joined by ``";\n"``."""
+    (``$1``…, as they are run one by one), joined by ``";\n"``. asyncpg's query logger
+    is on the connections only then: it costs every query a record and a callback."""
 
     def __init__(self) -> None:
         self.callback: Callable[[str], None] | None = None
+        self._connections: weakref.WeakSet[Any] = weakref.WeakSet()
 
     async def attach(self, db: Connection) -> None:
-        db.add_query_logger(self._logged)
+        """The pool's ``init``: each new connection, traced if a trace is on."""
+        self._connections.add(db)
+        if self.callback is not None:
+            db.add_query_logger(self._logged)
+
+    def set(self, callback: Callable[[str], None] | None) -> None:
+        self.callback = callback
+        for db in list(self._connections):
+            if callback is None:
+                db.remove_query_logger(self._logged)
+            else:
+                db.add_query_logger(self._logged)
 
     def _logged(self, query: Any) -> None:
         text = str(query.query)
@@ -190,7 +204,7 @@ class PostgresStore(SqlStore):
     async def trace(self, callback: Callable[[str], None] | None) -> None:
         """Report what each round trip of the pool's connections sends (for tests and
         diagnostics): a statement, or a plan's script as its statements (see :class:`_Tracer`)."""
-        self._tracer.callback = callback
+        self._tracer.set(callback)
 
     async def query_plan(self, sql: str) -> list[str]:
         """The generic plan of a statement (any parameter values), one line per plan node.

@@ -5,6 +5,8 @@ with its refusals and the version check as they were."""
 
 from __future__ import annotations
 
+import asyncio
+
 import pytest
 
 from bot.service import GameService, Player
@@ -151,3 +153,18 @@ async def test_a_games_kept_messages_come_in_one_read(store: Store) -> None:
     await store.forget_message(game.id, "tally")
     assert await store.messages(game.id, ("tally",)) == {}
     assert await store.messages(game.id + 1, ("live",)) == {}  # another game's: none
+
+
+async def test_a_trace_sees_every_connection_while_it_is_on_and_none_after(store: Store) -> None:
+    game = await _lobby(store)
+    await asyncio.gather(*(store.get_game(game.id) for _ in range(6)))  # the pool grows
+    sent: list[str] = []
+    await store.trace(sent.append)
+    await asyncio.gather(*(store.get_game(game.id) for _ in range(6)))
+    await asyncio.sleep(0)  # asyncpg hands a query to its loggers on the loop's next turn
+    assert sum(s.startswith(GAME_LOAD) for s in sent) == 6, sent
+    await store.trace(None)
+    seen = len(sent)
+    await asyncio.gather(*(store.get_game(game.id) for _ in range(6)))
+    await asyncio.sleep(0)
+    assert len(sent) == seen
