@@ -96,7 +96,11 @@ class Meter:
 
     async def measure(self, kind: str, work: Awaitable[T]) -> T:
         """Run ``work``; every other interaction is profiled, the others give the CPU
-        figures (the profiler's own cost left out of them)."""
+        figures (the profiler's own cost left out of them). A statement reaches the trace
+        on the loop's turn after it ran (asyncpg's query logger): one turn before and
+        after the work, so that each is counted with the interaction that sent it."""
+        await asyncio.sleep(0)
+        del self._sent[:]
         statements, loads, sent = self._statements, self._loads, len(self._sent)
         self._turn = profiled = not self._turn
         profile = cProfile.Profile(time.thread_time) if profiled else None
@@ -109,6 +113,7 @@ class Meter:
             if profile is not None:
                 profile.disable()
             cpu = None if profiled else (time.thread_time() - began) * 1000
+            await asyncio.sleep(0)
             self.runs.append(
                 (kind, cpu, profile, self._statements - statements, self._loads - loads)
             )

@@ -37,6 +37,14 @@ Decisions:
   :meth:`~bot.store.sql.SqlStore._statement`) is sent with no ``BEGIN`` or
   ``COMMIT`` around it: the server runs a lone statement as a transaction of
   its own, so it is as atomic, in one round trip instead of three.
+* **Connections kept between units.** A unit that ran to its end keeps its
+  connection idle in the store (:meth:`PostgresStore._take`) instead of
+  handing it back to asyncpg's pool: the pool's release costs every statement
+  a task of its own (``asyncio.shield``) and its acquire a proxy, two more
+  turns of the event loop a statement. The pool still opens, bounds
+  (:data:`POOL_SIZE`) and closes the connections: a connection is handed back
+  to it when the unit failed or was cancelled, when it is lost or inside a
+  transaction, when another unit is waiting for the pool, and at close.
 * **No reset on release.** asyncpg resets a pooled connection when it is
   released (``RESET ALL``, ``UNLISTEN *``…: one more round trip per read and
   per write). Nothing here changes a session: no ``SET`` outside a
@@ -165,6 +173,10 @@ class PostgresStore(SqlStore):
         self.url = url
         #: whether a plan may be sent as one script (``standard_conforming_strings``)
         self.scripts = scripts
+        #: connections taken from the pool and kept idle between units (:meth:`_take`)
+        self._idle: list[Connection] = []
+        #: units waiting for the pool to hand them a connection
+        self._waiting = 0
 
     @classmethod
     async def open(cls, location: str | Any) -> PostgresStore:
@@ -196,14 +208,22 @@ class PostgresStore(SqlStore):
         if self._closed:
             return
         self._closed = True
+        idle, self._idle = self._idle, []
+        for conn in idle:
+            await self._pool.release(conn)
         await self._pool.close()
 
     async def schema_version(self) -> int:
-        return int(await self._pool.fetchval("SELECT version FROM schema_version"))
+        found = await self._on_connection(
+            lambda db: db.fetchval("SELECT version FROM schema_version"), transaction=False
+        )
+        return int(found)
 
     async def trace(self, callback: Callable[[str], None] | None) -> None:
         """Report what each round trip of the pool's connections sends (for tests and
         diagnostics): a statement, or a plan's script as its statements (see :class:`_Tracer`)."""
+        if callback is None:  # asyncpg hands a query to its loggers on the loop's next turn
+            await asyncio.sleep(0)
         self._tracer.set(callback)
 
     async def query_plan(self, sql: str) -> list[str]:
@@ -214,24 +234,29 @@ class PostgresStore(SqlStore):
         """
         marks = [int(n) for n in re.findall(r"\$(\d+)", sql)]
         args = ", ".join("NULL" for _ in range(max(marks, default=0)))
-        async with self._pool.acquire() as db, db.transaction():
+
+        async def explained(db: Connection) -> list[Any]:
             await db.execute("SET LOCAL enable_seqscan = off")
             await db.execute("SET LOCAL plan_cache_mode = force_generic_plan")
             await db.execute(f"PREPARE ziggurat_plan AS {sql}")
             try:
-                rows = await db.fetch(
-                    "EXPLAIN EXECUTE ziggurat_plan" + (f"({args})" if args else "")
+                return list(
+                    await db.fetch("EXPLAIN EXECUTE ziggurat_plan" + (f"({args})" if args else ""))
                 )
             finally:
                 await db.execute("DEALLOCATE ziggurat_plan")
+
+        rows = await self._on_connection(explained, transaction=True, counted=False)
         return [str(r[0]) for r in rows]
 
     # -- what the statements need -------------------------------------------------------
 
     async def _fetch(self, statement: Compiled, params: Mapping[str, Any]) -> list[Any]:
-        if self._closed:
-            raise StoreClosed(self.path)
-        return list(await self._pool.fetch(statement.text, *POSTGRES.bind(statement, params)))
+        args = POSTGRES.bind(statement, params)
+        found = await self._on_connection(
+            lambda db: db.fetch(statement.text, *args), transaction=False, counted=False
+        )
+        return list(found)
 
     async def _perform(self, plan: PlanFactory[T], *, sent: Callable[[], None] | None = None) -> T:
         ahead = speculate(plan) if self.scripts else None
@@ -274,26 +299,60 @@ class PostgresStore(SqlStore):
         """Run ``unit`` in a transaction of its own; its result once committed."""
         return await self._on_connection(unit, transaction=True)
 
-    async def _on_connection(self, unit: Unit[T], *, transaction: bool) -> T:
-        """Run ``unit`` on a pooled connection, in a transaction of ours or (a script, a
-        lone statement: the server's own) not; a closed store's errors as
-        :class:`StoreClosed`."""
+    async def _on_connection(self, unit: Unit[T], *, transaction: bool, counted: bool = True) -> T:
+        """Run ``unit`` on a pooled connection, in a transaction of ours or (a read, a
+        script, a lone statement: the server's own) not; a closed store's errors as
+        :class:`StoreClosed`. ``counted``: a write, counted in :attr:`units`."""
         if self._closed:
             raise StoreClosed(self.path)
+        done = False
         try:
-            async with self._pool.acquire() as conn:
+            conn = await self._take()
+            try:
                 if transaction:
                     async with conn.transaction():
                         result = await unit(conn)
                 else:
                     result = await unit(conn)
+                done = True
+            finally:
+                await self._give(conn, kept=done)
         except asyncpg.InterfaceError as exc:
             if self._closed:
                 raise StoreClosed(self.path) from exc
             raise
-        self.batches += 1
-        self.units += 1
+        if counted:
+            self.batches += 1
+            self.units += 1
         return result
+
+    async def _take(self) -> Connection:
+        """A connection for one unit: one kept idle since an earlier unit, else the pool's."""
+        while self._idle:
+            conn = self._idle.pop()
+            if not conn.is_closed():
+                return conn
+            await self._pool.release(conn)  # lost: its holder connects again when next taken
+        self._waiting += 1
+        try:
+            return await self._pool.acquire()
+        finally:
+            self._waiting -= 1
+
+    async def _give(self, conn: Connection, *, kept: bool) -> None:
+        """After a unit: keep ``conn`` idle for the next (the unit ``kept`` it: it ran to
+        its end), else hand it back to the pool, as when another unit waits for the
+        pool, the store is closing, or the connection is lost or inside a transaction."""
+        if (
+            kept
+            and not self._waiting
+            and not self._closed
+            and not conn.is_closed()
+            and not conn.is_in_transaction()
+        ):
+            self._idle.append(conn)
+        else:
+            await self._pool.release(conn)
 
 
 async def _keep_session(db: Connection) -> None:

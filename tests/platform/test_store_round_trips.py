@@ -11,6 +11,7 @@ import pytest
 
 from bot.service import GameService, Player
 from bot.store import KEEP, GameRow, KeptMessage, StepWrite, Store, StoreError, VersionConflict
+from bot.store import postgres as pg
 from tests.conftest import ALICE, BOB, BOTH_BACKENDS, CHANNEL, GUILD
 
 pytestmark = BOTH_BACKENDS
@@ -168,3 +169,30 @@ async def test_a_trace_sees_every_connection_while_it_is_on_and_none_after(store
     await asyncio.gather(*(store.get_game(game.id) for _ in range(6)))
     await asyncio.sleep(0)
     assert len(sent) == seen
+
+
+async def test_more_units_at_once_than_connections_all_finish_and_a_cancelled_one_costs_none(
+    store: Store, backend: str
+) -> None:
+    game = await _lobby(store)
+    # three times the PostgreSQL pool's size at once: reads, lone writes and failing writes
+    await asyncio.gather(
+        *(store.get_game(game.id) for _ in range(3 * pg.POOL_SIZE)),
+        *(store.set_message(game.id, f"k{n}", 1, n) for n in range(3 * pg.POOL_SIZE)),
+    )
+    refused = await asyncio.gather(
+        *(store.add_timer(1e9, "reminder", game.id) for _ in range(pg.POOL_SIZE + 2)),
+        return_exceptions=True,
+    )
+    assert sum(isinstance(r, StoreError) for r in refused) == pg.POOL_SIZE + 1
+    found = await store.messages(game.id, [f"k{n}" for n in range(3 * pg.POOL_SIZE)])
+    assert len(found) == 3 * pg.POOL_SIZE
+    if backend == "postgres":  # a unit cancelled mid-query hands its connection back
+        sleeping = asyncio.ensure_future(store.write(lambda db: db.execute("SELECT pg_sleep(5)")))
+        await asyncio.sleep(0.2)
+        sleeping.cancel()
+        with pytest.raises(asyncio.CancelledError):
+            await sleeping
+        await asyncio.gather(*(store.get_game(game.id) for _ in range(2 * pg.POOL_SIZE)))
+    row = await store.get_game(game.id)
+    assert row is not None and row.id == game.id
