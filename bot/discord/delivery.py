@@ -80,6 +80,7 @@ from typing import TYPE_CHECKING, Any
 
 import discord
 
+from bot.discord import rest
 from bot.discord.components import ButtonView
 from bot.discord.handover import DM_KINDS
 from bot.discord.items import button_for
@@ -773,14 +774,13 @@ class Delivery:
         ``view`` is given (``view=None``: none); False (logged) if it is gone or not
         editable."""
         channel_id, message_id = kept
-        channel = self.client.get_partial_messageable(channel_id)
         changes: dict[str, Any] = dict(view)
         if content is not None:
             changes["content"] = content
-        if mentions is not None:
-            changes["allowed_mentions"] = mentions
         try:
-            await channel.get_partial_message(message_id).edit(**changes)
+            await rest.edit(
+                self.client, channel_id, message_id, allowed_mentions=mentions, **changes
+            )
         except discord.HTTPException:
             log.info("message %s in channel %s could not be edited", message_id, channel_id)
             return False
@@ -849,12 +849,17 @@ class Delivery:
         try:
             channel = await self.client.create_dm(discord.Object(user_id))
             for index, part in enumerate(parts):
-                extra: dict[str, Any] = {}
-                if index == len(parts) - 1 and message.image is not None:
-                    extra["file"] = png(message.image, HAND_FILE)
-                if index == len(parts) - 1 and view is not None:
-                    extra["view"] = view
-                await channel.send(part, allowed_mentions=discord.AllowedMentions.none(), **extra)
+                last = index == len(parts) - 1
+                await rest.send(
+                    self.client,
+                    channel.id,
+                    part,
+                    allowed_mentions=discord.AllowedMentions.none(),
+                    file=png(message.image, HAND_FILE)
+                    if last and message.image is not None
+                    else None,
+                    view=view if last else None,
+                )
         except discord.Forbidden as exc:
             if exc.code == CANNOT_DM:
                 log.info("user %s does not accept DMs; using the fallback", user_id)
