@@ -73,7 +73,7 @@ import asyncio
 import json
 import logging
 from collections import OrderedDict
-from collections.abc import AsyncIterator, Awaitable, Callable, Sequence
+from collections.abc import AsyncIterator, Awaitable, Callable, Mapping, Sequence
 from contextlib import asynccontextmanager
 from dataclasses import dataclass
 from typing import TYPE_CHECKING, Any
@@ -98,6 +98,7 @@ from bot.discord.messages import (
 )
 from bot.i18n import Text, t
 from bot.service import Choice, News, Outcome, PrivateMessage, StepKind
+from bot.store import KeptMessage
 
 if TYPE_CHECKING:
     from bot.service import GameService
@@ -521,9 +522,10 @@ class Delivery:
             buttons = None
         kept: tuple[int, int] | None = None
         live: tuple[int, int] | None = None
+        known: dict[str, KeptMessage] = {}
         if story and outcome.game_id is not None:
-            kept = await self.service.memory.message(outcome.game_id, INTERIM)
-            live = await self.service.memory.message(outcome.game_id, LIVE)
+            known = await self.service.memory.messages(outcome.game_id)  # one read for the story
+            kept, live = _where(known.get(INTERIM)), _where(known.get(LIVE))
             if (  # an interim message pinging nobody new: the one before, edited
                 news.interim
                 and kept is not None
@@ -547,7 +549,7 @@ class Delivery:
         if posting_lobby and sent is not None:
             await self.remember_lobby(outcome, sent)
         if story and sent is not None:
-            await self._retell(outcome, news, sent, kept, live, lang, base=base)
+            await self._retell(outcome, news, sent, kept, live, lang, base=base, known=known)
         await self._turn_dms(outcome, news, choices, lang, notes, buttons=buttons)
         return True
 
@@ -561,17 +563,19 @@ class Delivery:
         lang: str,
         *,
         base: str | None,
+        known: Mapping[str, KeptMessage],
     ) -> None:
         """After a hand-off message ``sent``: close the round's tally before it, remember
         it (with ``base``, its text without its tally, when it ends with one), then
         delete the interim message it replaces (``kept``) or drop the buttons of the
-        game's newest message before (``live``)."""
+        game's newest message before (``live``); ``known``: the game's kept messages, read
+        before it was sent."""
         game_id = outcome.game_id
         if game_id is None:
             return
         where = (_channel_id(sent, outcome.channel_id), int(sent.id))
         # a new round's tally replaces the closed one where it is kept: no forgetting first
-        closed = await self._close_tally(game_id, lang, forget=base is None)
+        closed = await self._close_tally(game_id, lang, forget=base is None, known=known)
         tallied = False
         try:
             await self.service.memory.remember_message(game_id, LIVE, *where)
@@ -592,15 +596,25 @@ class Delivery:
             await self._edit(live, None, None, view=None)
 
     async def _close_tally(
-        self, game_id: int, lang: str, *, why: str = "tally.closed", forget: bool = True
+        self,
+        game_id: int,
+        lang: str,
+        *,
+        why: str = "tally.closed",
+        forget: bool = True,
+        known: Mapping[str, KeptMessage] | None = None,
     ) -> tuple[int, int] | None:
         """Say the kept tally's round is over (``why``: revealed below, or the game
         ended), without its buttons, and forget it (unless not ``forget``: the caller
-        keeps the next round's in its place); the message it was in, if any."""
-        kept = await self.service.memory.message(game_id, TALLY)
-        if kept is None:
+        keeps the next round's in its place); the message it was in, if any.
+        ``known``: the game's kept messages, when already read."""
+        if known is None:
+            known = await self.service.memory.messages(game_id)
+        tally = known.get(TALLY)
+        kept = _where(tally)
+        if tally is None or kept is None:
             return None
-        base = await self.service.memory.message_content(game_id, TALLY)
+        base = tally.content
         closed = render([Text(why)], lang)
         content = closed if base is None else with_tally(base, closed)
         await self._edit(kept, content, discord.AllowedMentions.none(), view=None)
@@ -693,8 +707,9 @@ class Delivery:
             return
         if outcome.tally is None or outcome.kind is not StepKind.SUBMISSION:
             why = "tally.ended" if outcome.finished else "tally.closed"
-            closed = await self._close_tally(outcome.game_id, lang, why=why)
-            live = await self.service.memory.message(outcome.game_id, LIVE)
+            known = await self.service.memory.messages(outcome.game_id)
+            closed = await self._close_tally(outcome.game_id, lang, why=why, known=known)
+            live = _where(known.get(LIVE))
             if outcome.finished and live is not None and live != closed:  # abandoned
                 await self._edit(live, None, None, view=None)
             return
@@ -708,8 +723,8 @@ class Delivery:
         """Edit the tally of a sealed submission's round (see :meth:`tally`)."""
         assert outcome.tally is not None
         none = discord.AllowedMentions.none()
-        kept = await self.service.memory.message(game_id, TALLY)
-        base = await self.service.memory.message_content(game_id, TALLY)
+        tally = (await self.service.memory.messages(game_id)).get(TALLY)
+        kept, base = _where(tally), None if tally is None else tally.content
         counted = render(outcome.tally[1:] if base is not None else outcome.tally, lang)
         content = split_content(counted if base is None else with_tally(base, counted))[0]
         if kept is not None and await self._edit(kept, content, none):
@@ -873,6 +888,11 @@ class Delivery:
         if refused:
             await self.service.memory.mark_dms_open(user_id)  # they reopened their DMs
         return True
+
+
+def _where(kept: KeptMessage | None) -> tuple[int, int] | None:
+    """A kept message's (channel id, message id)."""
+    return None if kept is None else (kept.channel_id, kept.message_id)
 
 
 def _channel_id(message: Any, default: int | None) -> int:

@@ -10,6 +10,7 @@ Decisions:
 from __future__ import annotations
 
 from bot.service.context import Context, admitted
+from bot.store import KeptMessage
 
 
 class Memory:
@@ -51,6 +52,12 @@ class Memory:
     @admitted
     async def message_content(self, game_id: int, kind: str) -> str | None:
         return await self.ctx.store.message_content(game_id, kind)
+
+    @admitted
+    async def messages(self, game_id: int) -> dict[str, KeptMessage]:
+        """Every kept message of a game, by kind, with its text: one read where a
+        message's story needs several of them."""
+        return await self.ctx.store.messages(game_id)
 
     @admitted
     async def forget_message(self, game_id: int, kind: str) -> None:

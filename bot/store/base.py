@@ -40,7 +40,7 @@ from abc import ABC, abstractmethod
 from collections.abc import Callable, Mapping, Sequence
 from dataclasses import dataclass, field
 from pathlib import Path
-from typing import Any
+from typing import Any, NamedTuple
 from urllib.parse import urlsplit, urlunsplit
 
 from bot.cluster import ShardRange
@@ -177,6 +177,14 @@ class GameRow:
 
     def seat_of(self, user_id: int) -> SeatRow | None:
         return next((s for s in self.seats if s.user_id == user_id), None)
+
+
+class KeptMessage(NamedTuple):
+    """A game's kept message: where it is, and the text it is edited from (if any)."""
+
+    channel_id: int
+    message_id: int
+    content: str | None
 
 
 @dataclass(frozen=True)
@@ -676,6 +684,10 @@ class Store(ABC):
     @abstractmethod
     async def message_content(self, game_id: int, kind: str) -> str | None:
         """The text kept with a game's kept message of this kind, if any."""
+
+    @abstractmethod
+    async def messages(self, game_id: int) -> dict[str, KeptMessage]:
+        """Every kept message of a game, by kind, in one read."""
 
     @abstractmethod
     async def forget_message(self, game_id: int, kind: str) -> None:

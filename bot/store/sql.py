@@ -42,6 +42,7 @@ from bot.store.base import (
     GuildResults,
     HandOver,
     Keep,
+    KeptMessage,
     MoveRow,
     PlayerGame,
     PlayerResults,
@@ -671,6 +672,19 @@ class SqlStore(Store):
             kind=kind,
         )
         return (int(row[0]), int(row[1])) if row else None
+
+    async def messages(self, game_id: int) -> dict[str, KeptMessage]:
+        found = await self._all(
+            "SELECT kind, channel_id, message_id, content FROM game_messages"
+            " WHERE game_id = :game_id",
+            game_id=game_id,
+        )
+        return {
+            str(row[0]): KeptMessage(
+                int(row[1]), int(row[2]), None if row[3] is None else str(row[3])
+            )
+            for row in found
+        }
 
     async def forget_message(self, game_id: int, kind: str) -> None:
         await self._write(

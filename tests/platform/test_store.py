@@ -14,6 +14,7 @@ from bot.store import (
     KEEP,
     MIGRATIONS,
     ChannelBusy,
+    KeptMessage,
     NewMove,
     StepWrite,
     Store,
@@ -514,8 +515,15 @@ async def test_kept_messages_told_views_and_a_players_running_games(store: Store
     await store.set_message(first.id, "live", 7, 71, '["head", "tail"]')
     assert await store.message(first.id, "live") == (7, 71)
     assert await store.message_content(first.id, "live") == '["head", "tail"]'
+    await store.set_message(first.id, "tally", 7, 73, "[]")
+    assert await store.messages(first.id) == {
+        "live": KeptMessage(7, 71, '["head", "tail"]'),
+        "tally": KeptMessage(7, 73, "[]"),
+    }
     await store.set_message(first.id, "live", 7, 72)
     assert await store.message_content(first.id, "live") is None
+    assert (await store.messages(first.id))["live"] == KeptMessage(7, 72, None)
+    assert await store.messages(second.id) == {}
     await store.set_message(second.id, "interim", 8, 81)
     await store.forget_message(second.id, "interim")
     assert await store.message(second.id, "interim") is None

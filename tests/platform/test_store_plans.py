@@ -74,6 +74,7 @@ async def _play_everything(service: GameService, now: list[float]) -> None:
     await service.memory.message(2, "tally")
     await service.memory.message_content(2, "tally")
     await service.memory.remember_message(2, "live", 12, 98)
+    await service.memory.messages(2)
     await service.reading.mine(ALICE, message_kind="live")  # /game mine: every game of a player
     await service.memory.forget_message(2, "tally")
     await service.lobby.abandon(11, ALICE, can_manage_channel=False, confirmed=True)
