@@ -574,21 +574,21 @@ class Delivery:
         if game_id is None:
             return
         where = (_channel_id(sent, outcome.channel_id), int(sent.id))
-        # a new round's tally replaces the closed one where it is kept: no forgetting first
-        closed = await self._close_tally(game_id, lang, forget=base is None, known=known)
-        tallied = False
+        # the closed tally is forgotten, or replaced by a new round's, in the one write below
+        closed = await self._close_tally(game_id, lang, forget=False, known=known)
+        remembered = {LIVE: KeptMessage(*where, None)}
+        if base is not None:
+            remembered[TALLY] = KeptMessage(*where, base)
+        if news.interim:
+            remembered[INTERIM] = KeptMessage(*where, None)
+        forgotten = [TALLY] if closed is not None and base is None else []
+        if not news.interim and kept is not None:
+            forgotten.append(INTERIM)
         try:
-            await self.service.memory.remember_message(game_id, LIVE, *where)
-            if base is not None:
-                await self.service.memory.remember_message(game_id, TALLY, *where, base)
-                tallied = True
-            if news.interim:
-                await self.service.memory.remember_message(game_id, INTERIM, *where)
-            elif kept is not None:
-                await self.service.memory.forget_message(game_id, INTERIM)
+            await self.service.memory.keep_messages(game_id, remembered, forgotten)
         except Exception:
             log.exception("could not remember the messages of game %s", game_id)
-            if closed is not None and base is not None and not tallied:
+            if closed is not None:  # a closed tally is never edited again
                 await self._forget_tally(game_id)
         if kept is not None and kept != where:
             await self._delete(kept)

@@ -9,6 +9,8 @@ Decisions:
 
 from __future__ import annotations
 
+from collections.abc import Collection, Mapping
+
 from bot.service.context import Context, admitted
 from bot.store import KeptMessage
 
@@ -62,3 +64,11 @@ class Memory:
     @admitted
     async def forget_message(self, game_id: int, kind: str) -> None:
         await self.ctx.store.forget_message(game_id, kind)
+
+    @admitted
+    async def keep_messages(
+        self, game_id: int, kept: Mapping[str, KeptMessage], forgotten: Collection[str] = ()
+    ) -> None:
+        """Keep a game's messages of these kinds and forget the ``forgotten`` kinds, in one
+        write: a hand-off message is remembered with its tally at once, or not at all."""
+        await self.ctx.store.keep_messages(game_id, kept, forgotten)

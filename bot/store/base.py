@@ -37,7 +37,7 @@ import asyncio
 import json
 import secrets
 from abc import ABC, abstractmethod
-from collections.abc import Callable, Mapping, Sequence
+from collections.abc import Callable, Collection, Mapping, Sequence
 from dataclasses import dataclass, field
 from pathlib import Path
 from typing import Any, NamedTuple
@@ -692,6 +692,13 @@ class Store(ABC):
     @abstractmethod
     async def forget_message(self, game_id: int, kind: str) -> None:
         """Forget a game's kept message of this kind (it was deleted)."""
+
+    @abstractmethod
+    async def keep_messages(
+        self, game_id: int, kept: Mapping[str, KeptMessage], forgotten: Collection[str] = ()
+    ) -> None:
+        """Keep a game's messages of these kinds and forget those of the ``forgotten``
+        kinds, all in one transaction."""
 
     @abstractmethod
     async def told(self, game_id: int) -> dict[int, Any] | None:

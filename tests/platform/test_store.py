@@ -8,6 +8,7 @@ import contextlib
 import sqlite3
 from pathlib import Path
 
+import asyncpg
 import pytest
 
 from bot.store import (
@@ -524,6 +525,19 @@ async def test_kept_messages_told_views_and_a_players_running_games(store: Store
     assert await store.message_content(first.id, "live") is None
     assert (await store.messages(first.id))["live"] == KeptMessage(7, 72, None)
     assert await store.messages(second.id) == {}
+    # several kept and forgotten in one write: all of them, or none (a refused id)
+    await store.keep_messages(
+        first.id, {"live": KeptMessage(7, 74, None), "interim": KeptMessage(7, 74, None)}, ["tally"]
+    )
+    kept = {"live": KeptMessage(7, 74, None), "interim": KeptMessage(7, 74, None)}
+    assert await store.messages(first.id) == kept
+    with pytest.raises((OverflowError, asyncpg.DataError)):  # the service refuses it first
+        await store.keep_messages(
+            first.id, {"tally": KeptMessage(7, 75, "[]"), "x": KeptMessage(7, 2**70, None)}
+        )
+    assert await store.messages(first.id) == kept
+    await store.keep_messages(first.id, {"live": KeptMessage(7, 72, None)}, ["interim", "none"])
+    assert await store.messages(first.id) == {"live": KeptMessage(7, 72, None)}
     await store.set_message(second.id, "interim", 8, 81)
     await store.forget_message(second.id, "interim")
     assert await store.message(second.id, "interim") is None
