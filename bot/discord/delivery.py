@@ -692,9 +692,12 @@ class Delivery:
             else:
                 await self._send_note(note)
 
-    async def _send_note(self, note: TurnNote) -> None:
+    async def _send_note(self, note: TurnNote, *, closed: bool | None = None) -> None:
         await self.dm(
-            PrivateMessage(note.user_id, note.lines), note.lang, view=note.view(note.lang)
+            PrivateMessage(note.user_id, note.lines),
+            note.lang,
+            view=note.view(note.lang),
+            closed=closed,
         )
 
     async def tally(self, outcome: Outcome, lang: str, fallback: Send) -> None:
@@ -821,15 +824,24 @@ class Delivery:
         their private message, in one DM with the note's buttons; the others follow
         on their own."""
         pending = notes if notes is not None else {}
+        recipients = list(dict.fromkeys([*(pm.user_id for pm in messages), *pending]))
+        closed: set[int] | None = None  # one read for several DMs; one DM reads its own
+        if len(recipients) > 1:
+            closed = await self.service.memory.dms_closed_among(recipients)
+
+        def known(user_id: int) -> bool | None:
+            return None if closed is None else user_id in closed
 
         async def one(pm: PrivateMessage) -> None:
             lang = actor_lang if pm.user_id == actor else public_lang
             note = pending.pop(pm.user_id, None)
             if note is None:
-                delivered = await self.dm(pm, lang)
+                delivered = await self.dm(pm, lang, closed=known(pm.user_id))
             else:
                 merged = PrivateMessage(pm.user_id, (*note.lines, *pm.lines), pm.image)
-                delivered = await self.dm(merged, lang, view=note.view(lang))
+                delivered = await self.dm(
+                    merged, lang, view=note.view(lang), closed=known(pm.user_id)
+                )
             if delivered:
                 if pm.user_id == actor and delivered_to is not None:
                     delivered_to.add(actor)
@@ -848,16 +860,22 @@ class Delivery:
 
         await asyncio.gather(*(one(pm) for pm in messages))
         for note in list(pending.values()):
-            await self._send_note(note)
+            await self._send_note(note, closed=known(note.user_id))
         pending.clear()
 
     async def dm(
-        self, message: PrivateMessage, lang: str, *, view: discord.ui.View | None = None
+        self,
+        message: PrivateMessage,
+        lang: str,
+        *,
+        view: discord.ui.View | None = None,
+        closed: bool | None = None,
     ) -> bool:
-        """DM one private message; False if the user cannot be reached that way."""
+        """DM one private message; False if the user cannot be reached that way.
+        ``closed``: whether their DMs are known closed, when already read."""
         user_id = message.user_id
         # one read for the usual user, whose DMs were never refused
-        refused = await self.service.memory.dms_closed(user_id)
+        refused = await self.service.memory.dms_closed(user_id) if closed is None else closed
         if refused and await self.service.memory.dms_closed(user_id, retry_after=DM_RETRY_SECONDS):
             return False
         parts = split_content(render(message.lines, lang))

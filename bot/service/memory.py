@@ -9,7 +9,7 @@ Decisions:
 
 from __future__ import annotations
 
-from collections.abc import Collection, Mapping
+from collections.abc import Collection, Mapping, Sequence
 
 from bot.service.context import Context, admitted
 from bot.store import KeptMessage
@@ -25,6 +25,12 @@ class Memory:
     async def dms_closed(self, user_id: int, retry_after: float | None = None) -> bool:
         """Whether the user's DMs are known to be closed (see the store's ``dms_closed``)."""
         return await self.ctx.store.dms_closed(user_id, retry_after)
+
+    @admitted
+    async def dms_closed_among(self, user_ids: Sequence[int]) -> set[int]:
+        """Those of ``user_ids`` whose DMs are known to be closed, in one read (an outcome's
+        DMs asked at once)."""
+        return await self.ctx.store.dms_closed_among(user_ids)
 
     @admitted
     async def mark_dms_closed(self, user_id: int) -> None:

@@ -726,6 +726,11 @@ class Store(ABC):
         """
 
     @abstractmethod
+    async def dms_closed_among(self, user_ids: Sequence[int]) -> set[int]:
+        """Those of ``user_ids`` whose DMs are known to be closed (refused at any time),
+        in one read."""
+
+    @abstractmethod
     async def note_dm_announcement(self, user_id: int, game_id: int) -> bool:
         """Record that the channel of ``game_id`` was told about closed DMs.
 

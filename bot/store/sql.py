@@ -759,6 +759,14 @@ class SqlStore(Store):
             return False
         return retry_after is None or time.time() - float(row[0]) < retry_after
 
+    async def dms_closed_among(self, user_ids: Sequence[int]) -> set[int]:
+        if not user_ids:
+            return set()
+        found = await self._all(
+            "SELECT user_id FROM closed_dms WHERE user_id {in:user_ids}", user_ids=list(user_ids)
+        )
+        return {int(r[0]) for r in found}
+
     async def note_dm_announcement(self, user_id: int, game_id: int) -> bool:
         def plan() -> Plan[bool]:
             found = yield rows(

@@ -3,12 +3,14 @@ Discord needs, and what each says is what was stored."""
 
 from __future__ import annotations
 
+from collections import Counter
 from collections.abc import AsyncIterator
 from pathlib import Path
 
 import pytest
 
 from bot.i18n import t
+from bot.store.sqlite import SqliteStore
 
 from .bot_harness import BotHarness, open_harness, start_oracle
 from .fake_discord import FakeDiscord, FakeUser
@@ -61,6 +63,9 @@ async def test_a_sealed_round_costs_the_requests_it_needs(harness: BotHarness) -
     assert t("en", "tally.submitted", players="alice") in story.text
     assert story.custom_ids()  # the round's buttons stay
     # the round's last: its answer, the reveal posted, the tally closed, each hand by DM
+    statements: list[str] = []
+    assert isinstance(h.store, SqliteStore)
+    await h.store.trace(statements.append)
     assert await sealed(h, h.bob) == [
         "POST callback",
         "POST follow-up",
@@ -75,3 +80,13 @@ async def test_a_sealed_round_costs_the_requests_it_needs(harness: BotHarness) -
         [hand] = h.fake.dms_to(user)[dms[user.id] :]
         assert hand.attachments and not hand.ephemeral
     assert all(r.status < 400 for r in h.fake.requests[since:])
+    # the story's kept messages read once, both DMs' recipients asked about closed DMs
+    # in one read
+    await h.store.trace(None)
+    about = Counter(" ".join(sql.split()[:4]) for sql in statements)
+    assert about["SELECT kind, channel_id, message_id,"] == 1
+    assert about["SELECT channel_id, message_id FROM"] == 0
+    assert about["SELECT content FROM game_messages"] == 0
+    assert about["INSERT INTO game_messages (game_id,"] == 2  # the new message: live, tally
+    assert about["SELECT user_id FROM closed_dms"] == 1
+    assert about["SELECT since FROM closed_dms"] == 0

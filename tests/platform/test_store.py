@@ -210,11 +210,15 @@ async def test_closed_dms_are_remembered_and_announced_once_per_game(store: Stor
     assert not await store.dms_closed(5)
     await store.mark_dms_closed(5)
     assert await store.dms_closed(5)
+    await store.mark_dms_closed(6)
+    assert await store.dms_closed_among([4, 5, 6, 7]) == {5, 6}
+    assert await store.dms_closed_among([]) == set()
     assert await store.note_dm_announcement(5, 1)
     assert not await store.note_dm_announcement(5, 1)
     assert await store.note_dm_announcement(5, 2)
     await store.mark_dms_open(5)
     assert not await store.dms_closed(5)
+    assert await store.dms_closed_among([5, 6]) == {6}
 
 
 @BOTH_BACKENDS

@@ -69,6 +69,7 @@ async def _play_everything(service: GameService, now: list[float]) -> None:
     await service.memory.mark_dms_closed(ALICE.id)
     await service.memory.note_dm_announcement(ALICE.id, 1)
     await service.memory.dms_closed(ALICE.id, 60)
+    await service.memory.dms_closed_among([ALICE.id, BOB.id])
     await service.memory.mark_dms_open(ALICE.id)
     await service.memory.remember_message(2, "tally", 12, 99, '["a", "b"]')
     await service.memory.message(2, "tally")
