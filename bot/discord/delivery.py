@@ -63,6 +63,12 @@ Decisions:
   the step's public message goes to the game's channel.
 * Buttons carry the game's version, so a button from an earlier decision is
   refused as stale instead of replaying its action on a later one.
+* What one message of the story needs from the store is read once
+  (:meth:`~bot.service.memory.Memory.messages`: the game's kept messages and
+  the tally's text) and written once (:meth:`~bot.service.memory.Memory.keep_messages`:
+  the new message as live, tally or interim, and what it replaces forgotten, in
+  one transaction); an outcome's DMs ask once whose DMs are closed. Edits and
+  DMs, whose answers nobody reads, go through :mod:`bot.discord.rest`.
 * A failure to send is logged and, where someone is waiting for an answer,
   reported to them; it never hides the fact that the move itself was recorded.
 """
