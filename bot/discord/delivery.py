@@ -43,6 +43,13 @@ Decisions:
   ``board.png`` and a button per :class:`~bot.service.Choice`. Only those users
   may be pinged (``AllowedMentions`` with users only); text over Discord's
   2000 characters is split by lines, the image and buttons on the last part.
+* **Order of a hand-off's parts.** The invoker's answer first (a follow-up
+  needs it), then the public message; once that is posted, the DMs go while
+  the story's earlier messages are tidied (the newest remembered, the one
+  before stripped of its buttons or the interim one deleted): neither waits
+  for the other, and no DM comes before the public message it follows. The
+  store reads the public message needs (notification choices, the interim
+  and newest messages) are made at once.
 * Public text is in the guild's language, ephemeral text in the invoker's, DMs
   in the invoker's language for the invoker and the guild's for the others.
 * Private messages go by DM. A DM refused with code 50007 marks the user's DMs
@@ -385,29 +392,39 @@ class Delivery:
             return await interaction.followup.send(ephemeral=False, wait=True, **kwargs)
 
         notes: TurnNotes = {}
-        if outcome.has_public and not await self.post_public(
-            send_public, outcome, public_lang, notes=notes
-        ):
-            await self.ephemeral(interaction, [Text("delivery.public_failed")])
-        if outcome.tally is not None or outcome.finished:
-            await self.tally(outcome, public_lang, send_public)
-        await self.edit_lobby(outcome, public_lang)
+        posted = asyncio.Event()
+
+        async def public() -> None:
+            try:
+                if outcome.has_public and not await self.post_public(
+                    send_public, outcome, public_lang, notes=notes, posted=posted
+                ):
+                    await self.ephemeral(interaction, [Text("delivery.public_failed")])
+            finally:
+                posted.set()
+            if outcome.tally is not None or outcome.finished:
+                await self.tally(outcome, public_lang, send_public)
+            await self.edit_lobby(outcome, public_lang)
 
         async def fallback(pm: PrivateMessage) -> None:
             await self.ephemeral(interaction, [Text("dm.fallback"), *pm.lines], image=pm.image)
             shown.add(me)
 
-        await self.send_private(
-            private,
-            game_id=outcome.game_id,
-            actor=me,
-            actor_lang=own_lang,
-            public_lang=public_lang,
-            send_public=send_public,
-            actor_fallback=fallback,
-            notes=notes,
-            delivered_to=shown,  # a DM just delivered: their DMs are open, nothing to show
-        )
+        async def dms() -> None:
+            await posted.wait()  # the public message first, then what is private
+            await self.send_private(
+                private,
+                game_id=outcome.game_id,
+                actor=me,
+                actor_lang=own_lang,
+                public_lang=public_lang,
+                send_public=send_public,
+                actor_fallback=fallback,
+                notes=notes,
+                delivered_to=shown,  # a DM just delivered: their DMs are open, nothing to show
+            )
+
+        await asyncio.gather(public(), dms())
         return shown
 
     # -- messages without an interaction (timers) ---------------------------------
@@ -454,7 +471,13 @@ class Delivery:
     # -- the pieces ---------------------------------------------------------------
 
     async def post_public(
-        self, send: Send, outcome: Outcome, lang: str, *, notes: TurnNotes | None = None
+        self,
+        send: Send,
+        outcome: Outcome,
+        lang: str,
+        *,
+        notes: TurnNotes | None = None,
+        posted: asyncio.Event | None = None,
     ) -> bool:
         """The one public message of an outcome; False (logged) if Discord refused it.
 
@@ -467,17 +490,22 @@ class Delivery:
         its lines), a hand-off one is posted without buttons and changes nothing.
 
         ``notes``: the "your turn" DMs are left there for :meth:`send_private` (each
-        rides on its user's private message, if any), else sent here.
+        rides on its user's private message, if any), else sent here. ``posted`` is set
+        once the message is posted and ``notes`` filled, before the messages of the
+        game's story before it are tidied (:meth:`_retell`): what is private may go
+        meanwhile.
         """
         news = outcome.news
         if news is None:
             return True
         if not outcome.story or outcome.game_id is None:
-            return await self._post(send, outcome, news, lang, notes=notes)
+            return await self._post(send, outcome, news, lang, notes=notes, posted=posted)
         async with self.stories.telling(outcome.game_id, outcome.version) as late:
             if late and news.interim:
                 return True
-            return await self._post(send, outcome, news, lang, late=late, notes=notes)
+            return await self._post(
+                send, outcome, news, lang, late=late, notes=notes, posted=posted
+            )
 
     async def _post(
         self,
@@ -488,17 +516,23 @@ class Delivery:
         *,
         late: bool = False,
         notes: TurnNotes | None = None,
+        posted: asyncio.Event | None = None,
     ) -> bool:
         """:meth:`post_public`'s work: ``outcome``'s ``news`` (``late``: a hand-off message
         that stands aside)."""
         lines = [line.render(lang) for line in news.lines]
-        choices = await self._notify_choices(news)
+        story = outcome.story and outcome.game_id is not None and not late
+        # what the message needs from the store, read at once
+        choices, kept, live = await asyncio.gather(
+            self._notify_choices(news),
+            self._kept(outcome.game_id, INTERIM, story),
+            self._kept(outcome.game_id, LIVE, story),
+        )
         pinged = [uid for uid in news.ping if choices.get(uid) in ("channel", "both")]
         ping = ""
         if news.ping:
             mentions = " ".join(f"<@{uid}>" for uid in news.ping)
             ping = t(lang, "game.your_turn", mentions=mentions)
-        story = outcome.story and outcome.game_id is not None and not late
         tally = render(outcome.tally[1:], lang) if story and outcome.tally else ""
         # the last part's text around its tally (kept, to edit the tally in place)
         around = "\n".join([TALLY_SLOT, *([ping] if ping else [])])
@@ -518,18 +552,14 @@ class Delivery:
         if posting_lobby and outcome.lobby is not None and outcome.game_id is not None:
             view = lobby_view(outcome.lobby, outcome.game_id, lang)
             buttons = None
-        kept: tuple[int, int] | None = None
-        live: tuple[int, int] | None = None
-        if story and outcome.game_id is not None:
-            kept = await self.service.memory.message(outcome.game_id, INTERIM)
-            live = await self.service.memory.message(outcome.game_id, LIVE)
-            if (  # an interim message pinging nobody new: the one before, edited
-                news.interim
-                and kept is not None
-                and not news.ping
-                and await self._edit(kept, parts[0], mention_only([]), view=view)
-            ):
-                return True
+        if (  # an interim message pinging nobody new: the one before, edited
+            story
+            and news.interim
+            and kept is not None
+            and not news.ping
+            and await self._edit(kept, parts[0], mention_only([]), view=view)
+        ):
+            return True
         sent: Any = None
         try:
             for index, part in enumerate(parts):
@@ -543,12 +573,20 @@ class Delivery:
         except discord.HTTPException:
             log.exception("could not post the public message of game %s", outcome.game_id)
             return False
+        await self._turn_dms(outcome, news, choices, lang, notes, buttons=buttons)
+        if posted is not None:
+            posted.set()
         if posting_lobby and sent is not None:
             await self.remember_lobby(outcome, sent)
         if story and sent is not None:
             await self._retell(outcome, news, sent, kept, live, lang, base=base)
-        await self._turn_dms(outcome, news, choices, lang, notes, buttons=buttons)
         return True
+
+    async def _kept(self, game_id: int | None, kind: str, story: bool) -> tuple[int, int] | None:
+        """The game's remembered message of ``kind`` when the message tells its story."""
+        if not story or game_id is None:
+            return None
+        return await self.service.memory.message(game_id, kind)
 
     async def _retell(
         self,
@@ -564,31 +602,37 @@ class Delivery:
         """After a hand-off message ``sent``: close the round's tally before it, remember
         it (with ``base``, its text without its tally, when it ends with one), then
         delete the interim message it replaces (``kept``) or drop the buttons of the
-        game's newest message before (``live``)."""
+        game's newest message before (``live``), while remembering."""
         game_id = outcome.game_id
         if game_id is None:
             return
         where = (_channel_id(sent, outcome.channel_id), int(sent.id))
         # a new round's tally replaces the closed one where it is kept: no forgetting first
         closed = await self._close_tally(game_id, lang, forget=base is None)
-        tallied = False
-        try:
-            await self.service.memory.remember_message(game_id, LIVE, *where)
-            if base is not None:
-                await self.service.memory.remember_message(game_id, TALLY, *where, base)
-                tallied = True
-            if news.interim:
-                await self.service.memory.remember_message(game_id, INTERIM, *where)
-            elif kept is not None:
-                await self.service.memory.forget_message(game_id, INTERIM)
-        except Exception:
-            log.exception("could not remember the messages of game %s", game_id)
-            if closed is not None and base is not None and not tallied:
-                await self._forget_tally(game_id)
-        if kept is not None and kept != where:
-            await self._delete(kept)
-        elif live is not None and live not in (where, closed):
-            await self._edit(live, None, None, view=None)
+
+        async def remember() -> None:
+            tallied = False
+            try:
+                await self.service.memory.remember_message(game_id, LIVE, *where)
+                if base is not None:
+                    await self.service.memory.remember_message(game_id, TALLY, *where, base)
+                    tallied = True
+                if news.interim:
+                    await self.service.memory.remember_message(game_id, INTERIM, *where)
+                elif kept is not None:
+                    await self.service.memory.forget_message(game_id, INTERIM)
+            except Exception:
+                log.exception("could not remember the messages of game %s", game_id)
+                if closed is not None and base is not None and not tallied:
+                    await self._forget_tally(game_id)
+
+        async def tidy() -> None:
+            if kept is not None and kept != where:
+                await self._delete(kept)
+            elif live is not None and live not in (where, closed):
+                await self._edit(live, None, None, view=None)
+
+        await asyncio.gather(remember(), tidy())
 
     async def _close_tally(
         self, game_id: int, lang: str, *, why: str = "tally.closed", forget: bool = True
