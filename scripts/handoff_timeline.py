@@ -277,6 +277,23 @@ def report(game: str, timelines: list[Timeline], show: int) -> None:
         lengths = [e - s for s, e in zip(starts[label], ends[label], strict=True)]
         length = statistics.median(lengths)
         print(f"   {a:7.1f} -> {b:7.1f} ({length:5.1f})  {label}  [{len(starts[label])}]")
+    tails = [
+        total - next(b for label, _, b in spans if label == "answer")
+        for spans, total in timelines
+        if any(label == "answer" for label, _, _ in spans)
+    ]
+    drawn = [
+        next(b for label, _, b in spans if label == "answer")
+        for spans, _ in timelines
+        if any(label == "answer" for label, _, _ in spans)
+    ]
+    if tails:
+        print(
+            f"-- INTERACTION_CREATE -> answer prepared (images drawn): median "
+            f"{statistics.median(drawn):.1f} ms; answer prepared -> fully answered (delivery): "
+            f"median {statistics.median(tails):.1f} ms; fully answered: median "
+            f"{statistics.median(t for _, t in timelines):.1f} ms"
+        )
     gaps = []
     for spans, total in timelines:
         committed = next((b for label, _, b in spans if label == "commit"), None)
