@@ -44,7 +44,9 @@ Decisions:
   may be pinged (``AllowedMentions`` with users only); text over Discord's
   2000 characters is split by lines, the image and buttons on the last part.
 * **Order of a hand-off's parts.** The invoker's answer first (a follow-up
-  needs it), then the public message; once that is posted, the DMs go while
+  needs it), sent while the hand-off's images are still being drawn
+  (:data:`bot.service.announce.DRAWN_LATER`, set by the responder), then the
+  public message once they are; once that is posted, the DMs go while
   the story's earlier messages are tidied (the newest remembered, the one
   before stripped of its buttons or the interim one deleted): neither waits
   for the other, and no DM comes before the public message it follows. The
@@ -342,9 +344,9 @@ class Delivery:
         public_lang = locale_language(interaction.guild_locale)
         shown: set[int] = set()
         inline_all = private_inline or outcome.kind in (StepKind.CONTINUE, StepKind.SUBMISSION)
-        private = list(outcome.private)
-        inline = [pm for pm in private if inline_all and pm.user_id == me]
-        private = [pm for pm in private if pm not in inline]
+        if inline_all:  # the answer itself shows a private image: it waits for them
+            await outcome.drawn()
+        inline = [pm for pm in outcome.private if inline_all and pm.user_id == me]
         reply = outcome.reply
         if picker_lines is None and reply.menu is not None and interaction.guild_id is not None:
             # a public decision's answer: the clicker's next menu, as the picker shows it
@@ -391,6 +393,8 @@ class Delivery:
                 return await channel.send(**kwargs)
             return await interaction.followup.send(ephemeral=False, wait=True, **kwargs)
 
+        await outcome.drawn()  # a hand-off's images, drawn while the invoker was answered
+        private = [pm for pm in outcome.private if not (inline_all and pm.user_id == me)]
         notes: TurnNotes = {}
         posted = asyncio.Event()
 
@@ -431,6 +435,7 @@ class Delivery:
 
     async def to_channel(self, outcome: Outcome) -> None:
         """Post a timer's outcome in its channel and DM its private messages."""
+        await outcome.drawn()
         if outcome.channel_id is None:
             log.error("outcome of game %s has no channel; nothing posted", outcome.game_id)
             return

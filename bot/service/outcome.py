@@ -26,7 +26,7 @@ Decisions:
 from __future__ import annotations
 
 import enum
-from collections.abc import Collection
+from collections.abc import Awaitable, Collection
 from dataclasses import dataclass, field
 from typing import Any
 
@@ -237,6 +237,16 @@ class Outcome:
     #: the lobby message: posted by the outcome opening the lobby, edited by later ones
     lobby: LobbyPanel | None = None
     finished: bool = False
+    #: a hand-off's images (and round tally) still being drawn when the service was
+    #: asked to answer as soon as the step is stored (:data:`bot.service.announce.DRAWN_LATER`):
+    #: :meth:`drawn` fills ``news.board``, ``private`` and the tally in
+    drawing: Awaitable[None] | None = field(default=None, repr=False, compare=False)
+
+    async def drawn(self) -> None:
+        """Wait until the images still being drawn (:attr:`drawing`) are in place."""
+        if self.drawing is not None:
+            drawing, self.drawing = self.drawing, None
+            await drawing
 
     def __post_init__(self) -> None:
         if self.step is not None:
