@@ -15,7 +15,8 @@ INTERACTION_CREATE:
   marks when only the commit itself remained (the answer is prepared from there);
 * ``draw:<renderer>``: each image, from its request to its PNG (queueing for a
   drawing process included);
-* ``answer``: the service's answer prepared (``announce.handoff``), images included;
+* ``answer``: the service's answer prepared (``announce.handoff``; images included
+  unless the invoker is answered while they are drawn, ``announce.DRAWN_LATER``);
 * ``REST <method> <route>``: each request discord.py made, from its call to its
   response (callback, follow-ups, message edits, DMs);
 * ``store:<read>``: the adapter's reads and writes of what it remembers (``Memory``);
@@ -277,22 +278,26 @@ def report(game: str, timelines: list[Timeline], show: int) -> None:
         lengths = [e - s for s, e in zip(starts[label], ends[label], strict=True)]
         length = statistics.median(lengths)
         print(f"   {a:7.1f} -> {b:7.1f} ({length:5.1f})  {label}  [{len(starts[label])}]")
-    tails = [
-        total - next(b for label, _, b in spans if label == "answer")
-        for spans, total in timelines
-        if any(label == "answer" for label, _, _ in spans)
-    ]
-    drawn = [
-        next(b for label, _, b in spans if label == "answer")
+    drawn, tails = [], []
+    for spans, total in timelines:
+        ends = [b for label, _, b in spans if label.startswith("draw:")]
+        if ends:
+            drawn.append(max(ends))
+            tails.append(total - max(ends))
+    callbacks = [
+        next(a for label, a, _ in spans if label == "callback received by the fake")
         for spans, _ in timelines
-        if any(label == "answer" for label, _, _ in spans)
     ]
+    print(
+        f"-- INTERACTION_CREATE -> the invoker's answer received: median "
+        f"{statistics.median(callbacks):.1f} ms; fully answered: median "
+        f"{statistics.median(t for _, t in timelines):.1f} ms"
+    )
     if tails:
         print(
-            f"-- INTERACTION_CREATE -> answer prepared (images drawn): median "
-            f"{statistics.median(drawn):.1f} ms; answer prepared -> fully answered (delivery): "
-            f"median {statistics.median(tails):.1f} ms; fully answered: median "
-            f"{statistics.median(t for _, t in timelines):.1f} ms"
+            f"-- INTERACTION_CREATE -> the last image drawn: median "
+            f"{statistics.median(drawn):.1f} ms; the last image drawn -> fully answered: "
+            f"median {statistics.median(tails):.1f} ms"
         )
     gaps = []
     for spans, total in timelines:
