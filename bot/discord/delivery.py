@@ -393,8 +393,7 @@ class Delivery:
                 return await channel.send(**kwargs)
             return await interaction.followup.send(ephemeral=False, wait=True, **kwargs)
 
-        await outcome.drawn()  # a hand-off's images, drawn while the invoker was answered
-        private = [pm for pm in outcome.private if not (inline_all and pm.user_id == me)]
+        await outcome.drawn(private=False)  # the board, drawn while the invoker was answered
         notes: TurnNotes = {}
         posted = asyncio.Event()
 
@@ -416,6 +415,8 @@ class Delivery:
 
         async def dms() -> None:
             await posted.wait()  # the public message first, then what is private
+            await outcome.drawn()
+            private = [pm for pm in outcome.private if not (inline_all and pm.user_id == me)]
             await self.send_private(
                 private,
                 game_id=outcome.game_id,

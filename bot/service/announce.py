@@ -46,9 +46,10 @@ Decisions:
 * **The invoker's answer does not wait for a hand-off's images.** An adapter
   that sets :data:`DRAWN_LATER` gets a hand-off's outcome as soon as the step
   is stored, its board, private images and round tally still being drawn and
-  read (``Outcome.drawing``): it answers the invoker (words only) meanwhile and
-  awaits ``Outcome.drawn()`` before the public message. Everyone else gets the
-  outcome whole, as before.
+  read (``Outcome.drawing``, ``Outcome.drawing_private``): it answers the
+  invoker (words only) meanwhile, posts the public message once the board and
+  the tally are in (``Outcome.drawn(private=False)``) and the DMs once their
+  images are. Everyone else gets the outcome whole, as before.
 * **DMs carry news, once per hand-off.** Private updates go with hand-off
   messages only: to each seat whose private view changed since its player was
   last told of it (the views are stored with the hand-off, ``told``), in words
@@ -364,23 +365,24 @@ async def handoff(
         finished=result is not None,
     )
     # a start that awaits only computer seats has no board: their run's message will
-    parts = at_once(
-        ctx,
-        ctx.board(game) if result is not None or game.members_awaited() else _none(),
-        _private(private),
-        tally(ctx, game, stored),
-    )
+    board = ctx.board(game) if result is not None or game.members_awaited() else _none()
+    if not DRAWN_LATER.get():
+        news.board, outcome.private, counted = await at_once(
+            ctx, board, _private(private), tally(ctx, game, stored)
+        )
+        outcome.step = Step(kind, tally=counted)
+        return outcome
 
-    async def drawn() -> None:
-        news.board, outcome.private, counted = await parts
+    async def public_part() -> None:
+        news.board, counted = await at_once(ctx, board, tally(ctx, game, stored))
         outcome.step = Step(kind, tally=counted)
 
-    if DRAWN_LATER.get():
-        drawing = asyncio.ensure_future(drawn())
-        drawing.add_done_callback(_seen)  # a commit refused: the outcome is dropped unread
-        outcome.drawing = drawing
-    else:
-        await drawn()
+    async def private_part() -> None:
+        outcome.private = await _private(private)
+
+    # the board is asked for first (it starts first), the private images beside it
+    outcome.drawing = _watched(asyncio.ensure_future(public_part()))
+    outcome.drawing_private = _watched(asyncio.ensure_future(private_part()))
     return outcome
 
 
@@ -388,11 +390,11 @@ async def _none() -> None:
     return None
 
 
-def _seen(task: asyncio.Future[None]) -> None:
-    """Retrieve a drawing's error, so that one nobody awaits is not reported as lost
-    (one awaited is raised there all the same)."""
-    if not task.cancelled():
-        task.exception()
+def _watched(task: asyncio.Future[None]) -> asyncio.Future[None]:
+    """``task``, its error retrieved once done: one nobody awaits (a commit refused
+    drops the outcome unread) is not reported as lost; one awaited raises all the same."""
+    task.add_done_callback(lambda done: None if done.cancelled() else done.exception())
+    return task
 
 
 async def at_once(ctx: Context, *parts: Awaitable[Any]) -> list[Any]:

@@ -237,15 +237,21 @@ class Outcome:
     #: the lobby message: posted by the outcome opening the lobby, edited by later ones
     lobby: LobbyPanel | None = None
     finished: bool = False
-    #: a hand-off's images (and round tally) still being drawn when the service was
-    #: asked to answer as soon as the step is stored (:data:`bot.service.announce.DRAWN_LATER`):
-    #: :meth:`drawn` fills ``news.board``, ``private`` and the tally in
+    #: a hand-off's board and round tally still being drawn and read, when the service
+    #: was asked to answer as soon as the step is stored
+    #: (:data:`bot.service.announce.DRAWN_LATER`); :meth:`drawn` puts them in place
     drawing: Awaitable[None] | None = field(default=None, repr=False, compare=False)
+    #: the same for the private messages' images (``private`` is filled in)
+    drawing_private: Awaitable[None] | None = field(default=None, repr=False, compare=False)
 
-    async def drawn(self) -> None:
-        """Wait until the images still being drawn (:attr:`drawing`) are in place."""
+    async def drawn(self, *, private: bool = True) -> None:
+        """Wait until what is still being drawn is in place: the board and the tally,
+        and (unless not ``private``) the private messages."""
         if self.drawing is not None:
             drawing, self.drawing = self.drawing, None
+            await drawing
+        if private and self.drawing_private is not None:
+            drawing, self.drawing_private = self.drawing_private, None
             await drawing
 
     def __post_init__(self) -> None:
