@@ -46,12 +46,12 @@ Decisions:
 * **Order of a hand-off's parts.** The invoker's answer first (a follow-up
   needs it), sent while the hand-off's images are still being drawn
   (:data:`bot.service.announce.DRAWN_LATER`, set by the responder), then the
-  public message once they are; once that is posted, the DMs go while
+  public message once its board is (the store reads it needs are made
+  meanwhile, at once); once that is posted, the DMs go while
   the story's earlier messages are tidied (the newest remembered, the one
   before stripped of its buttons or the interim one deleted): neither waits
-  for the other, and no DM comes before the public message it follows. The
-  store reads the public message needs (notification choices, the interim
-  and newest messages) are made at once.
+  for the other, and no DM comes before the public message it follows (nor
+  before its own image is drawn).
 * Public text is in the guild's language, ephemeral text in the invoker's, DMs
   in the invoker's language for the invoker and the guild's for the others.
 * Private messages go by DM. A DM refused with code 50007 marks the user's DMs
@@ -393,7 +393,6 @@ class Delivery:
                 return await channel.send(**kwargs)
             return await interaction.followup.send(ephemeral=False, wait=True, **kwargs)
 
-        await outcome.drawn(private=False)  # the board, drawn while the invoker was answered
         notes: TurnNotes = {}
         posted = asyncio.Event()
 
@@ -405,6 +404,7 @@ class Delivery:
                     await self.ephemeral(interaction, [Text("delivery.public_failed")])
             finally:
                 posted.set()
+            await outcome.drawn(private=False)  # the tally (in place already when posted)
             if outcome.tally is not None or outcome.finished:
                 await self.tally(outcome, public_lang, send_public)
             await self.edit_lobby(outcome, public_lang)
@@ -503,6 +503,7 @@ class Delivery:
         """
         news = outcome.news
         if news is None:
+            await outcome.drawn(private=False)
             return True
         if not outcome.story or outcome.game_id is None:
             return await self._post(send, outcome, news, lang, notes=notes, posted=posted)
@@ -529,10 +530,12 @@ class Delivery:
         lines = [line.render(lang) for line in news.lines]
         story = outcome.story and outcome.game_id is not None and not late
         # what the message needs from the store, read at once
-        choices, kept, live = await asyncio.gather(
+        # (while a hand-off answered early still draws its board: Outcome.drawn)
+        choices, kept, live, _ = await asyncio.gather(
             self._notify_choices(news),
             self._kept(outcome.game_id, INTERIM, story),
             self._kept(outcome.game_id, LIVE, story),
+            outcome.drawn(private=False),
         )
         pinged = [uid for uid in news.ping if choices.get(uid) in ("channel", "both")]
         ping = ""

@@ -25,8 +25,9 @@ Decisions:
 
 from __future__ import annotations
 
+import asyncio
 import enum
-from collections.abc import Awaitable, Collection
+from collections.abc import Collection
 from dataclasses import dataclass, field
 from typing import Any
 
@@ -240,19 +241,18 @@ class Outcome:
     #: a hand-off's board and round tally still being drawn and read, when the service
     #: was asked to answer as soon as the step is stored
     #: (:data:`bot.service.announce.DRAWN_LATER`); :meth:`drawn` puts them in place
-    drawing: Awaitable[None] | None = field(default=None, repr=False, compare=False)
+    drawing: asyncio.Future[None] | None = field(default=None, repr=False, compare=False)
     #: the same for the private messages' images (``private`` is filled in)
-    drawing_private: Awaitable[None] | None = field(default=None, repr=False, compare=False)
+    drawing_private: asyncio.Future[None] | None = field(default=None, repr=False, compare=False)
 
     async def drawn(self, *, private: bool = True) -> None:
         """Wait until what is still being drawn is in place: the board and the tally,
-        and (unless not ``private``) the private messages."""
+        and (unless not ``private``) the private messages. Any number of callers may
+        wait; a drawing that failed raises for each."""
         if self.drawing is not None:
-            drawing, self.drawing = self.drawing, None
-            await drawing
+            await self.drawing
         if private and self.drawing_private is not None:
-            drawing, self.drawing_private = self.drawing_private, None
-            await drawing
+            await self.drawing_private
 
     def __post_init__(self) -> None:
         if self.step is not None:

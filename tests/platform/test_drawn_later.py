@@ -50,7 +50,9 @@ async def test_an_early_handoff_carries_the_same_images_once_drawn(tmp_path: Pat
     whole, whole_pending = await last_play(tmp_path, early=False)
     assert early.kind is whole.kind is StepKind.HANDOFF
     assert pending and not whole_pending
-    assert early.drawing is None and early.drawing_private is None
+    assert early.drawing is not None and early.drawing.done()
+    assert early.drawing_private is not None and early.drawing_private.done()
+    assert whole.drawing is None and whole.drawing_private is None
     assert early.news is not None and whole.news is not None
     assert early.news.board is not None and early.news.board[:4] == b"\x89PNG"
     assert early.news.board == whole.news.board
