@@ -155,10 +155,27 @@ class Meter:
             stats = pstats.Stats(profiles[0], stream=out)
             for profile in profiles[1:]:
                 stats.add(profile)
+            shares = _calls_by_library(stats.stats, len(profiles))  # type: ignore[attr-defined]
+            print(f"{kind}: Python calls a profiled interaction, by library: {shares}")
             stats.strip_dirs().sort_stats("tottime").print_stats(top)
             stats.sort_stats("cumulative").print_stats(top)
             print(f"-- the profile of {kind} ({len(profiles)} profiled; cProfile, loop thread)")
             print("\n".join(line for line in out.getvalue().splitlines() if line.strip()))
+
+
+#: the libraries a profile's calls are counted by, each a path part that marks its files
+_LIBRARIES = ("discord", "aiohttp", "asyncpg", "asyncio", "bot", "tests")
+
+
+def _calls_by_library(entries: dict[Any, Any], runs: int) -> str:
+    """Calls a run, per library (by the first of :data:`_LIBRARIES` in a function's path;
+    builtins and the rest as ``other``), most first."""
+    counts: Counter[str] = Counter()
+    for (path, _line, _name), (_primitive, calls, *_rest) in entries.items():
+        parts = Path(path).parts
+        library = next((name for name in _LIBRARIES if name in parts), "other")
+        counts[library] += calls
+    return ", ".join(f"{name} {n / runs:.0f}" for name, n in counts.most_common())
 
 
 def _route(record: Any, fake: Any) -> str:

@@ -46,12 +46,12 @@ Decisions:
 * **Order of a hand-off's parts.** The invoker's answer first (a follow-up
   needs it), sent while the hand-off's images are still being drawn
   (:data:`bot.service.announce.DRAWN_LATER`, set by the responder), then the
-  public message once its board is (the store reads it needs are made
-  meanwhile, at once); once that is posted, the DMs go while
-  the story's earlier messages are tidied (the newest remembered, the one
-  before stripped of its buttons or the interim one deleted): neither waits
-  for the other, and no DM comes before the public message it follows (nor
-  before its own image is drawn).
+  public message once its board is (what it needs from the store, below, is
+  read meanwhile); once that is posted, the DMs go while the story's earlier
+  messages are tidied (the new one kept in the store at the same time as the
+  one before is stripped of its buttons or the interim one deleted): neither
+  waits for the other, and no DM comes before the public message it follows
+  (nor before its own image is drawn).
 * Public text is in the guild's language, ephemeral text in the invoker's, DMs
   in the invoker's language for the invoker and the guild's for the others.
 * Private messages go by DM. A DM refused with code 50007 marks the user's DMs
@@ -72,6 +72,12 @@ Decisions:
   the step's public message goes to the game's channel.
 * Buttons carry the game's version, so a button from an earlier decision is
   refused as stale instead of replaying its action on a later one.
+* What one message of the story needs from the store is read once
+  (:meth:`~bot.service.memory.Memory.messages`: the game's kept messages and
+  the tally's text) and written once (:meth:`~bot.service.memory.Memory.keep_messages`:
+  the new message as live, tally or interim, and what it replaces forgotten, in
+  one transaction); an outcome's DMs ask once whose DMs are closed. Edits and
+  DMs, whose answers nobody reads, go through :mod:`bot.discord.rest`.
 * A failure to send is logged and, where someone is waiting for an answer,
   reported to them; it never hides the fact that the move itself was recorded.
 """
@@ -82,13 +88,14 @@ import asyncio
 import json
 import logging
 from collections import OrderedDict
-from collections.abc import AsyncIterator, Awaitable, Callable, Sequence
+from collections.abc import AsyncIterator, Awaitable, Callable, Mapping, Sequence
 from contextlib import asynccontextmanager
 from dataclasses import dataclass
 from typing import TYPE_CHECKING, Any
 
 import discord
 
+from bot.discord import rest
 from bot.discord.components import ButtonView
 from bot.discord.handover import DM_KINDS
 from bot.discord.items import button_for
@@ -106,6 +113,7 @@ from bot.discord.messages import (
 )
 from bot.i18n import Text, t
 from bot.service import Choice, News, Outcome, PrivateMessage, StepKind
+from bot.store import KeptMessage
 
 if TYPE_CHECKING:
     from bot.service import GameService
@@ -531,12 +539,12 @@ class Delivery:
         story = outcome.story and outcome.game_id is not None and not late
         # what the message needs from the store, read at once
         # (while a hand-off answered early still draws its board: Outcome.drawn)
-        choices, kept, live, _ = await asyncio.gather(
+        choices, known, _ = await asyncio.gather(
             self._notify_choices(news),
-            self._kept(outcome.game_id, INTERIM, story),
-            self._kept(outcome.game_id, LIVE, story),
+            self._known(outcome.game_id, story),  # one read for the story
             outcome.drawn(private=False),
         )
+        kept, live = _where(known.get(INTERIM)), _where(known.get(LIVE))
         pinged = [uid for uid in news.ping if choices.get(uid) in ("channel", "both")]
         ping = ""
         if news.ping:
@@ -588,14 +596,14 @@ class Delivery:
         if posting_lobby and sent is not None:
             await self.remember_lobby(outcome, sent)
         if story and sent is not None:
-            await self._retell(outcome, news, sent, kept, live, lang, base=base)
+            await self._retell(outcome, news, sent, kept, live, lang, base=base, known=known)
         return True
 
-    async def _kept(self, game_id: int | None, kind: str, story: bool) -> tuple[int, int] | None:
-        """The game's remembered message of ``kind`` when the message tells its story."""
+    async def _known(self, game_id: int | None, story: bool) -> dict[str, KeptMessage]:
+        """The game's kept messages when the message tells its story (else none)."""
         if not story or game_id is None:
-            return None
-        return await self.service.memory.message(game_id, kind)
+            return {}
+        return await self.service.memory.messages(game_id)
 
     async def _retell(
         self,
@@ -607,32 +615,34 @@ class Delivery:
         lang: str,
         *,
         base: str | None,
+        known: Mapping[str, KeptMessage],
     ) -> None:
         """After a hand-off message ``sent``: close the round's tally before it, remember
         it (with ``base``, its text without its tally, when it ends with one), then
         delete the interim message it replaces (``kept``) or drop the buttons of the
-        game's newest message before (``live``), while remembering."""
+        game's newest message before (``live``) while remembering; ``known``: the game's
+        kept messages, read before it was sent."""
         game_id = outcome.game_id
         if game_id is None:
             return
         where = (_channel_id(sent, outcome.channel_id), int(sent.id))
-        # a new round's tally replaces the closed one where it is kept: no forgetting first
-        closed = await self._close_tally(game_id, lang, forget=base is None)
+        # the closed tally is forgotten, or replaced by a new round's, in the one write below
+        closed = await self._close_tally(game_id, lang, forget=False, known=known)
+        remembered = {LIVE: KeptMessage(*where, None)}
+        if base is not None:
+            remembered[TALLY] = KeptMessage(*where, base)
+        if news.interim:
+            remembered[INTERIM] = KeptMessage(*where, None)
+        forgotten = [TALLY] if closed is not None and base is None else []
+        if not news.interim and kept is not None:
+            forgotten.append(INTERIM)
 
         async def remember() -> None:
-            tallied = False
             try:
-                await self.service.memory.remember_message(game_id, LIVE, *where)
-                if base is not None:
-                    await self.service.memory.remember_message(game_id, TALLY, *where, base)
-                    tallied = True
-                if news.interim:
-                    await self.service.memory.remember_message(game_id, INTERIM, *where)
-                elif kept is not None:
-                    await self.service.memory.forget_message(game_id, INTERIM)
+                await self.service.memory.keep_messages(game_id, remembered, forgotten)
             except Exception:
                 log.exception("could not remember the messages of game %s", game_id)
-                if closed is not None and base is not None and not tallied:
+                if closed is not None:  # a closed tally is never edited again
                     await self._forget_tally(game_id)
 
         async def tidy() -> None:
@@ -644,15 +654,25 @@ class Delivery:
         await asyncio.gather(remember(), tidy())
 
     async def _close_tally(
-        self, game_id: int, lang: str, *, why: str = "tally.closed", forget: bool = True
+        self,
+        game_id: int,
+        lang: str,
+        *,
+        why: str = "tally.closed",
+        forget: bool = True,
+        known: Mapping[str, KeptMessage] | None = None,
     ) -> tuple[int, int] | None:
         """Say the kept tally's round is over (``why``: revealed below, or the game
         ended), without its buttons, and forget it (unless not ``forget``: the caller
-        keeps the next round's in its place); the message it was in, if any."""
-        kept = await self.service.memory.message(game_id, TALLY)
-        if kept is None:
+        keeps the next round's in its place); the message it was in, if any.
+        ``known``: the game's kept messages, when already read."""
+        if known is None:
+            known = await self.service.memory.messages(game_id)
+        tally = known.get(TALLY)
+        kept = _where(tally)
+        if tally is None or kept is None:
             return None
-        base = await self.service.memory.message_content(game_id, TALLY)
+        base = tally.content
         closed = render([Text(why)], lang)
         content = closed if base is None else with_tally(base, closed)
         await self._edit(kept, content, discord.AllowedMentions.none(), view=None)
@@ -730,9 +750,12 @@ class Delivery:
             else:
                 await self._send_note(note)
 
-    async def _send_note(self, note: TurnNote) -> None:
+    async def _send_note(self, note: TurnNote, *, closed: bool | None = None) -> None:
         await self.dm(
-            PrivateMessage(note.user_id, note.lines), note.lang, view=note.view(note.lang)
+            PrivateMessage(note.user_id, note.lines),
+            note.lang,
+            view=note.view(note.lang),
+            closed=closed,
         )
 
     async def tally(self, outcome: Outcome, lang: str, fallback: Send) -> None:
@@ -745,8 +768,9 @@ class Delivery:
             return
         if outcome.tally is None or outcome.kind is not StepKind.SUBMISSION:
             why = "tally.ended" if outcome.finished else "tally.closed"
-            closed = await self._close_tally(outcome.game_id, lang, why=why)
-            live = await self.service.memory.message(outcome.game_id, LIVE)
+            known = await self.service.memory.messages(outcome.game_id)
+            closed = await self._close_tally(outcome.game_id, lang, why=why, known=known)
+            live = _where(known.get(LIVE))
             if outcome.finished and live is not None and live != closed:  # abandoned
                 await self._edit(live, None, None, view=None)
             return
@@ -760,8 +784,8 @@ class Delivery:
         """Edit the tally of a sealed submission's round (see :meth:`tally`)."""
         assert outcome.tally is not None
         none = discord.AllowedMentions.none()
-        kept = await self.service.memory.message(game_id, TALLY)
-        base = await self.service.memory.message_content(game_id, TALLY)
+        tally = (await self.service.memory.messages(game_id)).get(TALLY)
+        kept, base = _where(tally), None if tally is None else tally.content
         counted = render(outcome.tally[1:] if base is not None else outcome.tally, lang)
         content = split_content(counted if base is None else with_tally(base, counted))[0]
         if kept is not None and await self._edit(kept, content, none):
@@ -826,14 +850,13 @@ class Delivery:
         ``view`` is given (``view=None``: none); False (logged) if it is gone or not
         editable."""
         channel_id, message_id = kept
-        channel = self.client.get_partial_messageable(channel_id)
         changes: dict[str, Any] = dict(view)
         if content is not None:
             changes["content"] = content
-        if mentions is not None:
-            changes["allowed_mentions"] = mentions
         try:
-            await channel.get_partial_message(message_id).edit(**changes)
+            await rest.edit(
+                self.client, channel_id, message_id, allowed_mentions=mentions, **changes
+            )
         except discord.HTTPException:
             log.info("message %s in channel %s could not be edited", message_id, channel_id)
             return False
@@ -859,15 +882,24 @@ class Delivery:
         their private message, in one DM with the note's buttons; the others follow
         on their own."""
         pending = notes if notes is not None else {}
+        recipients = list(dict.fromkeys([*(pm.user_id for pm in messages), *pending]))
+        closed: set[int] | None = None  # one read for several DMs; one DM reads its own
+        if len(recipients) > 1:
+            closed = await self.service.memory.dms_closed_among(recipients)
+
+        def known(user_id: int) -> bool | None:
+            return None if closed is None else user_id in closed
 
         async def one(pm: PrivateMessage) -> None:
             lang = actor_lang if pm.user_id == actor else public_lang
             note = pending.pop(pm.user_id, None)
             if note is None:
-                delivered = await self.dm(pm, lang)
+                delivered = await self.dm(pm, lang, closed=known(pm.user_id))
             else:
                 merged = PrivateMessage(pm.user_id, (*note.lines, *pm.lines), pm.image)
-                delivered = await self.dm(merged, lang, view=note.view(lang))
+                delivered = await self.dm(
+                    merged, lang, view=note.view(lang), closed=known(pm.user_id)
+                )
             if delivered:
                 if pm.user_id == actor and delivered_to is not None:
                     delivered_to.add(actor)
@@ -886,28 +918,39 @@ class Delivery:
 
         await asyncio.gather(*(one(pm) for pm in messages))
         for note in list(pending.values()):
-            await self._send_note(note)
+            await self._send_note(note, closed=known(note.user_id))
         pending.clear()
 
     async def dm(
-        self, message: PrivateMessage, lang: str, *, view: discord.ui.View | None = None
+        self,
+        message: PrivateMessage,
+        lang: str,
+        *,
+        view: discord.ui.View | None = None,
+        closed: bool | None = None,
     ) -> bool:
-        """DM one private message; False if the user cannot be reached that way."""
+        """DM one private message; False if the user cannot be reached that way.
+        ``closed``: whether their DMs are known closed, when already read."""
         user_id = message.user_id
         # one read for the usual user, whose DMs were never refused
-        refused = await self.service.memory.dms_closed(user_id)
+        refused = await self.service.memory.dms_closed(user_id) if closed is None else closed
         if refused and await self.service.memory.dms_closed(user_id, retry_after=DM_RETRY_SECONDS):
             return False
         parts = split_content(render(message.lines, lang))
         try:
             channel = await self.client.create_dm(discord.Object(user_id))
             for index, part in enumerate(parts):
-                extra: dict[str, Any] = {}
-                if index == len(parts) - 1 and message.image is not None:
-                    extra["file"] = png(message.image, HAND_FILE)
-                if index == len(parts) - 1 and view is not None:
-                    extra["view"] = view
-                await channel.send(part, allowed_mentions=discord.AllowedMentions.none(), **extra)
+                last = index == len(parts) - 1
+                await rest.send(
+                    self.client,
+                    channel.id,
+                    part,
+                    allowed_mentions=discord.AllowedMentions.none(),
+                    file=png(message.image, HAND_FILE)
+                    if last and message.image is not None
+                    else None,
+                    view=view if last else None,
+                )
         except discord.Forbidden as exc:
             if exc.code == CANNOT_DM:
                 log.info("user %s does not accept DMs; using the fallback", user_id)
@@ -921,6 +964,11 @@ class Delivery:
         if refused:
             await self.service.memory.mark_dms_open(user_id)  # they reopened their DMs
         return True
+
+
+def _where(kept: KeptMessage | None) -> tuple[int, int] | None:
+    """A kept message's (channel id, message id)."""
+    return None if kept is None else (kept.channel_id, kept.message_id)
 
 
 def _channel_id(message: Any, default: int | None) -> int:

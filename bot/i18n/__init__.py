@@ -48,7 +48,7 @@ import logging
 import re
 from collections.abc import Mapping, Sequence
 from dataclasses import dataclass, field
-from functools import cache
+from functools import cache, lru_cache
 from pathlib import Path
 from typing import Any
 
@@ -115,6 +115,7 @@ def catalog(lang: str) -> dict[str, str]:
     return merged
 
 
+@lru_cache(maxsize=256)  # Discord has a few dozen locales; every text rendered asks
 def language_of(locale: str | None) -> str:
     """Map a Discord locale such as ``zh-CN`` or ``en-GB`` to a catalog language."""
     if not locale:

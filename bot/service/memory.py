@@ -9,7 +9,10 @@ Decisions:
 
 from __future__ import annotations
 
+from collections.abc import Collection, Mapping, Sequence
+
 from bot.service.context import Context, admitted
+from bot.store import KeptMessage
 
 
 class Memory:
@@ -22,6 +25,12 @@ class Memory:
     async def dms_closed(self, user_id: int, retry_after: float | None = None) -> bool:
         """Whether the user's DMs are known to be closed (see the store's ``dms_closed``)."""
         return await self.ctx.store.dms_closed(user_id, retry_after)
+
+    @admitted
+    async def dms_closed_among(self, user_ids: Sequence[int]) -> set[int]:
+        """Those of ``user_ids`` whose DMs are known to be closed, in one read (an outcome's
+        DMs asked at once)."""
+        return await self.ctx.store.dms_closed_among(user_ids)
 
     @admitted
     async def mark_dms_closed(self, user_id: int) -> None:
@@ -53,5 +62,19 @@ class Memory:
         return await self.ctx.store.message_content(game_id, kind)
 
     @admitted
+    async def messages(self, game_id: int) -> dict[str, KeptMessage]:
+        """Every kept message of a game, by kind, with its text: one read where a
+        message's story needs several of them."""
+        return await self.ctx.store.messages(game_id)
+
+    @admitted
     async def forget_message(self, game_id: int, kind: str) -> None:
         await self.ctx.store.forget_message(game_id, kind)
+
+    @admitted
+    async def keep_messages(
+        self, game_id: int, kept: Mapping[str, KeptMessage], forgotten: Collection[str] = ()
+    ) -> None:
+        """Keep a game's messages of these kinds and forget the ``forgotten`` kinds, in one
+        write: a hand-off message is remembered with its tally at once, or not at all."""
+        await self.ctx.store.keep_messages(game_id, kept, forgotten)

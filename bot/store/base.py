@@ -37,10 +37,10 @@ import asyncio
 import json
 import secrets
 from abc import ABC, abstractmethod
-from collections.abc import Callable, Mapping, Sequence
+from collections.abc import Callable, Collection, Mapping, Sequence
 from dataclasses import dataclass, field
 from pathlib import Path
-from typing import Any
+from typing import Any, NamedTuple
 from urllib.parse import urlsplit, urlunsplit
 
 from bot.cluster import ShardRange
@@ -177,6 +177,14 @@ class GameRow:
 
     def seat_of(self, user_id: int) -> SeatRow | None:
         return next((s for s in self.seats if s.user_id == user_id), None)
+
+
+class KeptMessage(NamedTuple):
+    """A game's kept message: where it is, and the text it is edited from (if any)."""
+
+    channel_id: int
+    message_id: int
+    content: str | None
 
 
 @dataclass(frozen=True)
@@ -678,8 +686,19 @@ class Store(ABC):
         """The text kept with a game's kept message of this kind, if any."""
 
     @abstractmethod
+    async def messages(self, game_id: int) -> dict[str, KeptMessage]:
+        """Every kept message of a game, by kind, in one read."""
+
+    @abstractmethod
     async def forget_message(self, game_id: int, kind: str) -> None:
         """Forget a game's kept message of this kind (it was deleted)."""
+
+    @abstractmethod
+    async def keep_messages(
+        self, game_id: int, kept: Mapping[str, KeptMessage], forgotten: Collection[str] = ()
+    ) -> None:
+        """Keep a game's messages of these kinds and forget those of the ``forgotten``
+        kinds, all in one transaction."""
 
     @abstractmethod
     async def told(self, game_id: int) -> dict[int, Any] | None:
@@ -705,6 +724,11 @@ class Store(ABC):
         With ``retry_after`` (seconds), a refusal older than that no longer
         counts, so the caller tries a DM again: people do reopen their DMs.
         """
+
+    @abstractmethod
+    async def dms_closed_among(self, user_ids: Sequence[int]) -> set[int]:
+        """Those of ``user_ids`` whose DMs are known to be closed (refused at any time),
+        in one read."""
 
     @abstractmethod
     async def note_dm_announcement(self, user_id: int, game_id: int) -> bool:

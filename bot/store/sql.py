@@ -28,7 +28,7 @@ import asyncio
 import json
 import time
 from abc import abstractmethod
-from collections.abc import Callable, Mapping, Sequence
+from collections.abc import Callable, Collection, Mapping, Sequence
 from typing import Any, TypeVar
 
 from bot.cluster import ShardRange
@@ -42,6 +42,7 @@ from bot.store.base import (
     GuildResults,
     HandOver,
     Keep,
+    KeptMessage,
     MoveRow,
     PlayerGame,
     PlayerResults,
@@ -644,10 +645,7 @@ class SqlStore(Store):
         self, game_id: int, kind: str, channel_id: int, message_id: int, content: str | None = None
     ) -> None:
         await self._write(
-            "INSERT INTO game_messages (game_id, kind, channel_id, message_id, content)"
-            " VALUES (:game_id, :kind, :channel_id, :message_id, :content)"
-            " ON CONFLICT (game_id, kind) DO UPDATE SET channel_id = excluded.channel_id,"
-            " message_id = excluded.message_id, content = excluded.content",
+            SET_MESSAGE,
             game_id=game_id,
             kind=kind,
             channel_id=channel_id,
@@ -672,12 +670,32 @@ class SqlStore(Store):
         )
         return (int(row[0]), int(row[1])) if row else None
 
-    async def forget_message(self, game_id: int, kind: str) -> None:
-        await self._write(
-            "DELETE FROM game_messages WHERE game_id = :game_id AND kind = :kind",
+    async def messages(self, game_id: int) -> dict[str, KeptMessage]:
+        found = await self._all(
+            "SELECT kind, channel_id, message_id, content FROM game_messages"
+            " WHERE game_id = :game_id",
             game_id=game_id,
-            kind=kind,
         )
+        return {
+            str(row[0]): KeptMessage(
+                int(row[1]), int(row[2]), None if row[3] is None else str(row[3])
+            )
+            for row in found
+        }
+
+    async def forget_message(self, game_id: int, kind: str) -> None:
+        await self._write(FORGET_MESSAGE, game_id=game_id, kind=kind)
+
+    async def keep_messages(
+        self, game_id: int, kept: Mapping[str, KeptMessage], forgotten: Collection[str] = ()
+    ) -> None:
+        def plan() -> Plan[None]:
+            for kind, message in kept.items():
+                yield run(SET_MESSAGE, game_id=game_id, kind=kind, **message._asdict())
+            for kind in forgotten:
+                yield run(FORGET_MESSAGE, game_id=game_id, kind=kind)
+
+        await self._perform(plan)
 
     async def told(self, game_id: int) -> dict[int, Any] | None:
         row = await self._one("SELECT told FROM games WHERE id = :id", id=game_id)
@@ -740,6 +758,14 @@ class SqlStore(Store):
         if row is None:
             return False
         return retry_after is None or time.time() - float(row[0]) < retry_after
+
+    async def dms_closed_among(self, user_ids: Sequence[int]) -> set[int]:
+        if not user_ids:
+            return set()
+        found = await self._all(
+            "SELECT user_id FROM closed_dms WHERE user_id {in:user_ids}", user_ids=list(user_ids)
+        )
+        return {int(r[0]) for r in found}
 
     async def note_dm_announcement(self, user_id: int, game_id: int) -> bool:
         def plan() -> Plan[bool]:
@@ -903,6 +929,13 @@ INSERT_SEAT = (
 RENUMBER_NEGATIVE_SEATS = "UPDATE seats SET seat = -seat - 1 WHERE game_id = :game_id AND seat < 0"
 DELETE_GAME_TIMERS = "DELETE FROM timers WHERE game_id = :game_id"
 DELETE_TIMER = "DELETE FROM timers WHERE id = :id"
+SET_MESSAGE = (
+    "INSERT INTO game_messages (game_id, kind, channel_id, message_id, content)"
+    " VALUES (:game_id, :kind, :channel_id, :message_id, :content)"
+    " ON CONFLICT (game_id, kind) DO UPDATE SET channel_id = excluded.channel_id,"
+    " message_id = excluded.message_id, content = excluded.content"
+)
+FORGET_MESSAGE = "DELETE FROM game_messages WHERE game_id = :game_id AND kind = :kind"
 
 
 def _seat(

@@ -37,6 +37,7 @@ from bot.i18n import t
 from bot.service import Player
 from bot.service.loaded import seat_text
 from bot.service.replay import standing
+from bot.store import GameRow, MoveRow
 from tests.support.channel_story import (
     BOARD,
     StoryTable,
@@ -64,21 +65,38 @@ def story_messages(h: BotHarness) -> list[RecordedMessage]:
     return [m for m in h.public_messages() if m.author is h.fake.bot_user]
 
 
-async def told_lines(table: StoryTable) -> list[str]:
+class ToldLines:
     """The public lines (English) of every standing step that can no longer be taken back
     (up to the game's checkpoint; in a game of sealed rounds, only those published: a
-    sealed move is told by the tally until its round is revealed)."""
-    h = table.h
-    assert h.store is not None
-    row = await table.row()
-    engine = REGISTRY[row.game_type].engine
-    last = row.published_seq
-    if engine.turns.value == "sequential":
-        last = max(last, row.checkpoint_seq)
-    moves = [m for m in standing(await h.store.moves(row.id)) if m.seq <= last]
-    return [
-        seat_text(row, line[0], _params(line[1])).render("en") for m in moves for line in m.events
-    ]
+    sealed move is told by the tally until its round is revealed).
+
+    The log is append-only, so its rows are read once each (only those past the last
+    read) and each step's lines rendered once; which steps stand is worked out from
+    all of them every time, as :func:`~bot.service.replay.standing` does."""
+
+    def __init__(self) -> None:
+        self.rows: list[MoveRow] = []
+        self.lines: dict[int, list[str]] = {}
+
+    async def __call__(self, table: StoryTable, row: GameRow) -> list[str]:
+        h = table.h
+        assert h.store is not None
+        engine = REGISTRY[row.game_type].engine
+        last = row.published_seq
+        if engine.turns.value == "sequential":
+            last = max(last, row.checkpoint_seq)
+        after = self.rows[-1].seq if self.rows else 0
+        self.rows += await h.store.moves(row.id, after=after)
+        told: list[str] = []
+        for move in standing(self.rows):
+            if move.seq > last:
+                break
+            if move.seq not in self.lines:
+                self.lines[move.seq] = [
+                    seat_text(row, line[0], _params(line[1])).render("en") for line in move.events
+                ]
+            told += self.lines[move.seq]
+        return told
 
 
 def _params(params: Any) -> dict[str, Any]:
@@ -100,18 +118,28 @@ class Checks:
         self.dms = {u.id: 0 for u in table.people}
         self.handoffs = table.handoffs
         self.checked = 0
+        self.told_lines = ToldLines()
+        #: the story's messages (id, text) and how many told lines were in them at the last check
+        self.shown: list[tuple[int, str]] = []
+        self.found = 0
 
     async def __call__(self, table: StoryTable, itx: InteractionResult) -> None:
         h = table.h
         self.checked += 1
         messages = story_messages(h)
         text = "\n".join(m.text for m in messages)
-        # every public line of every step that cannot be taken back is in the channel
-        for line in await told_lines(table):
+        row = await table.row()
+        # every public line of every step that cannot be taken back is in the channel;
+        # while the channel only grew (no message edited or deleted since the last check)
+        # the lines found then are still there, and only the newer ones are looked for
+        shown = [(m.id, m.text) for m in messages]
+        lines = await self.told_lines(table, row)
+        grew = shown[: len(self.shown)] == self.shown
+        for line in lines[self.found if grew else 0 :]:
             assert line in text, (line, messages[-1].text if messages else "")
+        self.shown, self.found = shown, len(lines)
         # one message with live buttons at most: the game's newest; Play when it awaits a
         # member, never on a message posted while it awaited only computer seats
-        row = await table.row()
         live = [m for m in messages if live_buttons(m)]
         assert len(live) <= 1, [m.text[:80] for m in live]
         members, _ = await table.members_awaited()

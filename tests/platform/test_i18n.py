@@ -87,6 +87,15 @@ def test_discord_locales_map_to_catalog_languages() -> None:
     assert language_of(None) == "en"
 
 
+def test_a_locale_is_mapped_once_then_read_from_the_cache() -> None:
+    language_of.cache_clear()
+    texts = [t("ko", "error.internal") for _ in range(20)]
+    assert len(set(texts)) == 1
+    info = language_of.cache_info()
+    assert info.misses == 1 and info.hits >= 19
+    assert language_of("ko-KR") == "ko" and language_of.cache_info().misses == 2
+
+
 def test_traditional_and_simplified_chinese_are_different_catalogs() -> None:
     assert "zh-TW" in LANGUAGES  # every key: tests/platform/test_i18n_terms.py
     assert t("zh-TW", "tikal.render.treasures") == "寶藏"

@@ -8,12 +8,14 @@ import contextlib
 import sqlite3
 from pathlib import Path
 
+import asyncpg
 import pytest
 
 from bot.store import (
     KEEP,
     MIGRATIONS,
     ChannelBusy,
+    KeptMessage,
     NewMove,
     StepWrite,
     Store,
@@ -208,11 +210,15 @@ async def test_closed_dms_are_remembered_and_announced_once_per_game(store: Stor
     assert not await store.dms_closed(5)
     await store.mark_dms_closed(5)
     assert await store.dms_closed(5)
+    await store.mark_dms_closed(6)
+    assert await store.dms_closed_among([4, 5, 6, 7]) == {5, 6}
+    assert await store.dms_closed_among([]) == set()
     assert await store.note_dm_announcement(5, 1)
     assert not await store.note_dm_announcement(5, 1)
     assert await store.note_dm_announcement(5, 2)
     await store.mark_dms_open(5)
     assert not await store.dms_closed(5)
+    assert await store.dms_closed_among([5, 6]) == {6}
 
 
 @BOTH_BACKENDS
@@ -514,8 +520,28 @@ async def test_kept_messages_told_views_and_a_players_running_games(store: Store
     await store.set_message(first.id, "live", 7, 71, '["head", "tail"]')
     assert await store.message(first.id, "live") == (7, 71)
     assert await store.message_content(first.id, "live") == '["head", "tail"]'
+    await store.set_message(first.id, "tally", 7, 73, "[]")
+    assert await store.messages(first.id) == {
+        "live": KeptMessage(7, 71, '["head", "tail"]'),
+        "tally": KeptMessage(7, 73, "[]"),
+    }
     await store.set_message(first.id, "live", 7, 72)
     assert await store.message_content(first.id, "live") is None
+    assert (await store.messages(first.id))["live"] == KeptMessage(7, 72, None)
+    assert await store.messages(second.id) == {}
+    # several kept and forgotten in one write: all of them, or none (a refused id)
+    await store.keep_messages(
+        first.id, {"live": KeptMessage(7, 74, None), "interim": KeptMessage(7, 74, None)}, ["tally"]
+    )
+    kept = {"live": KeptMessage(7, 74, None), "interim": KeptMessage(7, 74, None)}
+    assert await store.messages(first.id) == kept
+    with pytest.raises((OverflowError, asyncpg.DataError)):  # the service refuses it first
+        await store.keep_messages(
+            first.id, {"tally": KeptMessage(7, 75, "[]"), "x": KeptMessage(7, 2**70, None)}
+        )
+    assert await store.messages(first.id) == kept
+    await store.keep_messages(first.id, {"live": KeptMessage(7, 72, None)}, ["interim", "none"])
+    assert await store.messages(first.id) == {"live": KeptMessage(7, 72, None)}
     await store.set_message(second.id, "interim", 8, 81)
     await store.forget_message(second.id, "interim")
     assert await store.message(second.id, "interim") is None

@@ -20,7 +20,7 @@ import re
 from bot import games
 from bot.games.base import GameType
 from bot.service import GameService, Refusal
-from bot.store import Store
+from bot.store import KeptMessage, Store
 from tests.conftest import ALICE, BOB, BOTH_BACKENDS, CAROL, ORACLE
 from tests.support import raw_sql, robots
 
@@ -69,11 +69,14 @@ async def _play_everything(service: GameService, now: list[float]) -> None:
     await service.memory.mark_dms_closed(ALICE.id)
     await service.memory.note_dm_announcement(ALICE.id, 1)
     await service.memory.dms_closed(ALICE.id, 60)
+    await service.memory.dms_closed_among([ALICE.id, BOB.id])
     await service.memory.mark_dms_open(ALICE.id)
     await service.memory.remember_message(2, "tally", 12, 99, '["a", "b"]')
     await service.memory.message(2, "tally")
     await service.memory.message_content(2, "tally")
     await service.memory.remember_message(2, "live", 12, 98)
+    await service.memory.messages(2)
+    await service.memory.keep_messages(2, {"live": KeptMessage(12, 97, None)}, ["interim"])
     await service.reading.mine(ALICE, message_kind="live")  # /game mine: every game of a player
     await service.memory.forget_message(2, "tally")
     await service.lobby.abandon(11, ALICE, can_manage_channel=False, confirmed=True)

@@ -1,0 +1,92 @@
+"""The REST requests a sealed round costs, counted against the fake Discord: each is one
+Discord needs, and what each says is what was stored."""
+
+from __future__ import annotations
+
+from collections import Counter
+from collections.abc import AsyncIterator
+from pathlib import Path
+
+import pytest
+
+from bot.i18n import t
+from bot.store.sqlite import SqliteStore
+
+from .bot_harness import BotHarness, open_harness, start_oracle
+from .fake_discord import FakeDiscord, FakeUser
+
+
+@pytest.fixture
+async def harness(fake_discord: FakeDiscord, tmp_path: Path) -> AsyncIterator[BotHarness]:
+    async with open_harness(fake_discord, tmp_path) as opened:
+        yield opened
+
+
+def routes(h: BotHarness, since: int) -> list[str]:
+    """The requests since ``since``, as method and the path's kind (ids left out)."""
+    found = []
+    for r in h.fake.requests[since:]:
+        if "/interactions/" in r.path:
+            kind = "callback"
+        elif "/webhooks/" in r.path:
+            kind = "follow-up"
+        elif any(
+            r.path == f"/api/v10/channels/{c.id}/messages"
+            for c in h.fake.channels.values()
+            if c.is_dm
+        ):
+            kind = "DM"
+        else:
+            kind = "message"
+        found.append(f"{r.method} {kind}")
+    return found
+
+
+async def sealed(h: BotHarness, user: FakeUser) -> list[str]:
+    since = len(h.fake.requests)
+    card = (await h.legal(user))[-1]
+    itx = await h.slash(user, "play", action=card)
+    assert not itx.rejected and h.ephemeral_text(itx), h.ephemeral_text(itx)
+    return routes(h, since)
+
+
+async def test_a_sealed_round_costs_the_requests_it_needs(harness: BotHarness) -> None:
+    h = harness
+    await start_oracle(h, h.alice, h.bob)
+    [story] = h.public_messages()[-1:]
+    assert t("en", "tally.awaited", players="").strip() in story.text
+    dms = {user.id: len(h.fake.dms_to(user)) for user in (h.alice, h.bob)}
+    since = len(h.fake.requests)
+    # a submission: its answer, and the round's tally in the game's message, edited
+    assert await sealed(h, h.alice) == ["POST callback", "PATCH message"]
+    assert h.fake.requests[-1].path.endswith(f"/messages/{story.id}")
+    assert t("en", "tally.submitted", players="alice") in story.text
+    assert story.custom_ids()  # the round's buttons stay
+    # the round's last: its answer, the reveal posted, the tally closed, each hand by DM
+    statements: list[str] = []
+    assert isinstance(h.store, SqliteStore)
+    await h.store.trace(statements.append)
+    assert await sealed(h, h.bob) == [
+        "POST callback",
+        "POST follow-up",
+        "PATCH message",
+        "POST DM",
+        "POST DM",
+    ]
+    assert t("en", "tally.closed") in story.text and story.custom_ids() == []
+    reveal = h.public_messages()[-1]
+    assert reveal is not story and reveal.custom_ids()
+    for user in (h.alice, h.bob):
+        [hand] = h.fake.dms_to(user)[dms[user.id] :]
+        assert hand.attachments and not hand.ephemeral
+    assert all(r.status < 400 for r in h.fake.requests[since:])
+    # the story's kept messages read once, both DMs' recipients asked about closed DMs
+    # in one read
+    await h.store.trace(None)
+    about = Counter(" ".join(sql.split()[:4]) for sql in statements)
+    assert about["SELECT kind, channel_id, message_id,"] == 1
+    assert about["SELECT channel_id, message_id FROM"] == 0
+    assert about["SELECT content FROM game_messages"] == 0
+    assert about["INSERT INTO game_messages (game_id,"] == 2  # the new message: live, tally
+    assert about["SELECT user_id FROM closed_dms"] == 1
+    assert about["SELECT since FROM closed_dms"] == 0
