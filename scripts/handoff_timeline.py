@@ -139,13 +139,17 @@ def instrument() -> None:
     _wrap_async(delivery_module.Delivery, "_retell", lambda *a, **k: "deliver: retell")
     for name in (
         "dms_closed",
+        "dms_closed_among",
         "remember_message",
         "message",
         "message_content",
+        "messages",
+        "keep_messages",
         "forget_message",
         "note_dm_announcement",
     ):
-        _wrap_async(memory.Memory, name, lambda *a, _n=name, **k: f"store:{_n}")
+        if hasattr(memory.Memory, name):
+            _wrap_async(memory.Memory, name, lambda *a, _n=name, **k: f"store:{_n}")
     _wrap_async(
         drawing.POOL,
         "run",
