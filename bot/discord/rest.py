@@ -74,7 +74,11 @@ async def send(
 ) -> int:
     """Post a message in a channel (a DM channel too); the new message's id."""
     fields = _fields(
-        client, content, allowed_mentions, view or MISSING, None if file is None else [file]
+        client,
+        content,
+        allowed_mentions,
+        MISSING if view is None else view,
+        None if file is None else [file],
     )
     with handle_message_parameters(**fields) as params:
         data = await client.http.send_message(channel_id, params=params)
