@@ -37,7 +37,12 @@ Decisions recorded here:
   cost, because callers cache the result.
 * PNG encoding: images are mapped onto a cached 256-colour palette (exact key
   colours plus an octree of a sample image) and saved at zlib level 3: about a
-  third of the RGB size and several times faster to encode.
+  third of the RGB size and several times faster to encode. An image kept in
+  full colour (a Tigris hand: thousands of antialiased colours, no palette
+  holds them exactly) is written with no PNG row filter (:func:`unfiltered_png`):
+  Pillow tries every filter on every row, which cost a hand 6 ms of its
+  6.7 ms; unfiltered it is 2–2.5× faster to encode and no bigger, with the
+  same pixels.
 """
 
 from __future__ import annotations
@@ -47,9 +52,11 @@ import math
 import os
 import re
 import shutil
+import struct
 import subprocess
 import unicodedata
 import weakref
+import zlib
 from collections import OrderedDict
 from collections.abc import Callable, Iterable, Mapping, Sequence
 from dataclasses import dataclass, field
@@ -831,9 +838,47 @@ def encode_png(
     if palette is not None:
         rgb = image if image.mode == "RGB" else image.convert("RGB")  # no copy when RGB
         image = rgb.quantize(palette=palette, dither=Image.Dither.NONE)
+    elif image.mode in _PNG_COLOUR_TYPES:
+        return unfiltered_png(image, compress_level)
     buffer = io.BytesIO()
     image.save(buffer, format="PNG", compress_level=compress_level)
     return buffer.getvalue()
+
+
+#: PNG colour types of the modes :func:`unfiltered_png` writes (8 bits a sample)
+_PNG_COLOUR_TYPES = {"RGB": (2, 3), "RGBA": (6, 4)}
+_PNG_SIGNATURE = b"\x89PNG\r\n\x1a\n"
+
+
+def _png_chunk(kind: bytes, data: bytes) -> bytes:
+    return b"".join(
+        (struct.pack("!I", len(data)), kind, data, struct.pack("!I", zlib.crc32(kind + data)))
+    )
+
+
+def unfiltered_png(image: Image.Image, compress_level: int = 3) -> bytes:
+    """PNG bytes of an RGB or RGBA ``image``, every row with filter type 0 (none) and
+    the whole deflated at ``compress_level``: the same pixels as Pillow's PNG, whose
+    encoder tries all five filters on every row of a full-colour image."""
+    colour_type, channels = _PNG_COLOUR_TYPES[image.mode]
+    width, height = image.size
+    stride = width * channels
+    pixels = memoryview(image.tobytes())
+    deflate = zlib.compressobj(compress_level)
+    data = []
+    for start in range(0, stride * height, stride):
+        data.append(deflate.compress(b"\x00"))  # the row's filter type: none
+        data.append(deflate.compress(pixels[start : start + stride]))
+    data.append(deflate.flush())
+    header = struct.pack("!IIBBBBB", width, height, 8, colour_type, 0, 0, 0)
+    return b"".join(
+        (
+            _PNG_SIGNATURE,
+            _png_chunk(b"IHDR", header),
+            _png_chunk(b"IDAT", b"".join(data)),
+            _png_chunk(b"IEND", b""),
+        )
+    )
 
 
 SeatT = TypeVar("SeatT")

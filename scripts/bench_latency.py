@@ -28,7 +28,14 @@ submission). Each figure is printed with a floor measured in the same run:
   preview, the board or the seat's own view, with the zoom beside it);
 * the images of one hand-off of the game's last state, drawn one after
   another (sum) and at once (as the bot draws them): their ratio is what
-  drawing them concurrently saves; floor: the board alone.
+  drawing them concurrently saves; floor: the board alone;
+* the CPU time of those images, each drawn in this process
+  (``time.process_time``, which a busy machine barely moves): the board's and
+  the private views', and what the machine's cores allow at best for them at
+  once (the longest image, or their sum over the cores). Where that is above
+  the board alone, the hand-off's floor on this machine is that, not the board.
+
+``scripts/handoff_timeline.py`` shows where one hand-off's time goes.
 
 Figures are medians unless said; the machine's load (``/proc/loadavg``) is
 printed at the start and the end.
@@ -126,6 +133,34 @@ async def handoff_images(h: BotHarness) -> tuple[list[float], list[float], list[
     return board_alone, sequential, concurrent, len(views)
 
 
+def cpu_ms(draw: Any, *args: Any) -> float:
+    """The median CPU time (ms) of ``draw(*args)`` in this process, after one warm-up."""
+    draw(*args)
+    times = []
+    for _ in range(IMAGE_ROUNDS):
+        start = time.process_time()
+        draw(*args)
+        times.append((time.process_time() - start) * 1000)
+    return statistics.median(times)
+
+
+async def handoff_cpu(h: BotHarness) -> tuple[float, list[float]]:
+    """CPU time (ms) of the last game's board and of each private view, drawn here."""
+    assert h.store is not None
+    row = await h.store.latest_game_in(h.channel.id)
+    assert row is not None and row.state is not None
+    game = h.running.service.ctx.loaded(row)
+    engine, game_type = game.engine, game.game_type
+    labels = game.labels()
+    board = cpu_ms(game_type.render_public, engine.public_view(game.state), labels, row.language)
+    views = []
+    if engine.has_private_view and game_type.render_private is not None:
+        for s in row.seats:
+            view = engine.private_view(game.state, s.seat)
+            views.append(cpu_ms(game_type.render_private, view, labels[s.seat], row.language))
+    return board, views
+
+
 async def bench(game: str, moves: int, seed: int, url: str | None = None) -> dict[str, Any]:
     """One game's figures on SQLite, or on the empty PostgreSQL database at ``url``."""
     rng = random.Random(seed)
@@ -169,6 +204,7 @@ async def bench(game: str, moves: int, seed: int, url: str | None = None) -> dic
                     callback.append(itx.latency * 1000)
                     (handoff if h.public_of(itx) else step).append((done - sent) * 1000)
                 board, sequential, concurrent, views = await handoff_images(h)
+                cpu_board, cpu_views = await handoff_cpu(h)
             finally:
                 await h.stop()
     return {
@@ -182,6 +218,8 @@ async def bench(game: str, moves: int, seed: int, url: str | None = None) -> dic
         "sequential": sequential,
         "concurrent": concurrent,
         "views": views,
+        "cpu_board": cpu_board,
+        "cpu_views": cpu_views,
     }
 
 
@@ -201,6 +239,16 @@ def report(game: str, db: str, r: dict[str, Any]) -> None:
         f"{sequential:.1f} ms, at once {concurrent:.1f} ms (at once/one after another "
         f"{concurrent / sequential:.2f}); floor: the board alone {board:.1f} ms "
         f"(at once/board {concurrent / board:.2f})",
+        flush=True,
+    )
+    cpu_board, cpu_views = r["cpu_board"], r["cpu_views"]
+    total = cpu_board + sum(cpu_views)
+    cores = drawing.RENDER_WORKERS
+    best = max([cpu_board, *cpu_views, total / cores])
+    print(
+        f"CPU of those images: board {cpu_board:.1f} ms + {len(cpu_views)} private views "
+        f"{sum(cpu_views):.1f} ms = {total:.1f} ms; at once on {cores} cores at best "
+        f"{best:.1f} ms (÷ board {best / cpu_board:.2f})",
         flush=True,
     )
 

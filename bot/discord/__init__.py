@@ -28,5 +28,7 @@ Modules, one job each (each imports only those listed after it, type hints aside
 * :mod:`~bot.discord.custom_ids` — every ``custom_id`` pattern, builder and its limit;
 * :mod:`~bot.discord.commands` — slash commands whose parameters depend on the
   registered games;
-* :mod:`~bot.discord.translator` — command names and descriptions from the catalog.
+* :mod:`~bot.discord.translator` — command names and descriptions from the catalog;
+* :mod:`~bot.discord.rest` — messages sent and edited through discord.py's own HTTP
+  layer when nobody reads Discord's answer (a DM, a tally's edit).
 """

@@ -43,6 +43,15 @@ Decisions:
   ``board.png`` and a button per :class:`~bot.service.Choice`. Only those users
   may be pinged (``AllowedMentions`` with users only); text over Discord's
   2000 characters is split by lines, the image and buttons on the last part.
+* **Order of a hand-off's parts.** The invoker's answer first (a follow-up
+  needs it), sent while the hand-off's images are still being drawn
+  (:data:`bot.service.announce.DRAWN_LATER`, set by the responder), then the
+  public message once its board is (what it needs from the store, below, is
+  read meanwhile); once that is posted, the DMs go while the story's earlier
+  messages are tidied (the new one kept in the store at the same time as the
+  one before is stripped of its buttons or the interim one deleted): neither
+  waits for the other, and no DM comes before the public message it follows
+  (nor before its own image is drawn).
 * Public text is in the guild's language, ephemeral text in the invoker's, DMs
   in the invoker's language for the invoker and the guild's for the others.
 * Private messages go by DM. A DM refused with code 50007 marks the user's DMs
@@ -343,9 +352,9 @@ class Delivery:
         public_lang = locale_language(interaction.guild_locale)
         shown: set[int] = set()
         inline_all = private_inline or outcome.kind in (StepKind.CONTINUE, StepKind.SUBMISSION)
-        private = list(outcome.private)
-        inline = [pm for pm in private if inline_all and pm.user_id == me]
-        private = [pm for pm in private if pm not in inline]
+        if inline_all:  # the answer itself shows a private image: it waits for them
+            await outcome.drawn()
+        inline = [pm for pm in outcome.private if inline_all and pm.user_id == me]
         reply = outcome.reply
         if picker_lines is None and reply.menu is not None and interaction.guild_id is not None:
             # a public decision's answer: the clicker's next menu, as the picker shows it
@@ -393,35 +402,49 @@ class Delivery:
             return await interaction.followup.send(ephemeral=False, wait=True, **kwargs)
 
         notes: TurnNotes = {}
-        if outcome.has_public and not await self.post_public(
-            send_public, outcome, public_lang, notes=notes
-        ):
-            await self.ephemeral(interaction, [Text("delivery.public_failed")])
-        if outcome.tally is not None or outcome.finished:
-            await self.tally(outcome, public_lang, send_public)
-        await self.edit_lobby(outcome, public_lang)
+        posted = asyncio.Event()
+
+        async def public() -> None:
+            try:
+                if outcome.has_public and not await self.post_public(
+                    send_public, outcome, public_lang, notes=notes, posted=posted
+                ):
+                    await self.ephemeral(interaction, [Text("delivery.public_failed")])
+            finally:
+                posted.set()
+            await outcome.drawn(private=False)  # the tally (in place already when posted)
+            if outcome.tally is not None or outcome.finished:
+                await self.tally(outcome, public_lang, send_public)
+            await self.edit_lobby(outcome, public_lang)
 
         async def fallback(pm: PrivateMessage) -> None:
             await self.ephemeral(interaction, [Text("dm.fallback"), *pm.lines], image=pm.image)
             shown.add(me)
 
-        await self.send_private(
-            private,
-            game_id=outcome.game_id,
-            actor=me,
-            actor_lang=own_lang,
-            public_lang=public_lang,
-            send_public=send_public,
-            actor_fallback=fallback,
-            notes=notes,
-            delivered_to=shown,  # a DM just delivered: their DMs are open, nothing to show
-        )
+        async def dms() -> None:
+            await posted.wait()  # the public message first, then what is private
+            await outcome.drawn()
+            private = [pm for pm in outcome.private if not (inline_all and pm.user_id == me)]
+            await self.send_private(
+                private,
+                game_id=outcome.game_id,
+                actor=me,
+                actor_lang=own_lang,
+                public_lang=public_lang,
+                send_public=send_public,
+                actor_fallback=fallback,
+                notes=notes,
+                delivered_to=shown,  # a DM just delivered: their DMs are open, nothing to show
+            )
+
+        await asyncio.gather(public(), dms())
         return shown
 
     # -- messages without an interaction (timers) ---------------------------------
 
     async def to_channel(self, outcome: Outcome) -> None:
         """Post a timer's outcome in its channel and DM its private messages."""
+        await outcome.drawn()
         if outcome.channel_id is None:
             log.error("outcome of game %s has no channel; nothing posted", outcome.game_id)
             return
@@ -462,7 +485,13 @@ class Delivery:
     # -- the pieces ---------------------------------------------------------------
 
     async def post_public(
-        self, send: Send, outcome: Outcome, lang: str, *, notes: TurnNotes | None = None
+        self,
+        send: Send,
+        outcome: Outcome,
+        lang: str,
+        *,
+        notes: TurnNotes | None = None,
+        posted: asyncio.Event | None = None,
     ) -> bool:
         """The one public message of an outcome; False (logged) if Discord refused it.
 
@@ -475,17 +504,23 @@ class Delivery:
         its lines), a hand-off one is posted without buttons and changes nothing.
 
         ``notes``: the "your turn" DMs are left there for :meth:`send_private` (each
-        rides on its user's private message, if any), else sent here.
+        rides on its user's private message, if any), else sent here. ``posted`` is set
+        once the message is posted and ``notes`` filled, before the messages of the
+        game's story before it are tidied (:meth:`_retell`): what is private may go
+        meanwhile.
         """
         news = outcome.news
         if news is None:
+            await outcome.drawn(private=False)
             return True
         if not outcome.story or outcome.game_id is None:
-            return await self._post(send, outcome, news, lang, notes=notes)
+            return await self._post(send, outcome, news, lang, notes=notes, posted=posted)
         async with self.stories.telling(outcome.game_id, outcome.version) as late:
             if late and news.interim:
                 return True
-            return await self._post(send, outcome, news, lang, late=late, notes=notes)
+            return await self._post(
+                send, outcome, news, lang, late=late, notes=notes, posted=posted
+            )
 
     async def _post(
         self,
@@ -496,17 +531,25 @@ class Delivery:
         *,
         late: bool = False,
         notes: TurnNotes | None = None,
+        posted: asyncio.Event | None = None,
     ) -> bool:
         """:meth:`post_public`'s work: ``outcome``'s ``news`` (``late``: a hand-off message
         that stands aside)."""
         lines = [line.render(lang) for line in news.lines]
-        choices = await self._notify_choices(news)
+        story = outcome.story and outcome.game_id is not None and not late
+        # what the message needs from the store, read at once
+        # (while a hand-off answered early still draws its board: Outcome.drawn)
+        choices, known, _ = await asyncio.gather(
+            self._notify_choices(news),
+            self._known(outcome.game_id, story),  # one read for the story
+            outcome.drawn(private=False),
+        )
+        kept, live = _where(known.get(INTERIM)), _where(known.get(LIVE))
         pinged = [uid for uid in news.ping if choices.get(uid) in ("channel", "both")]
         ping = ""
         if news.ping:
             mentions = " ".join(f"<@{uid}>" for uid in news.ping)
             ping = t(lang, "game.your_turn", mentions=mentions)
-        story = outcome.story and outcome.game_id is not None and not late
         tally = render(outcome.tally[1:], lang) if story and outcome.tally else ""
         # the last part's text around its tally (kept, to edit the tally in place)
         around = "\n".join([TALLY_SLOT, *([ping] if ping else [])])
@@ -526,19 +569,14 @@ class Delivery:
         if posting_lobby and outcome.lobby is not None and outcome.game_id is not None:
             view = lobby_view(outcome.lobby, outcome.game_id, lang)
             buttons = None
-        kept: tuple[int, int] | None = None
-        live: tuple[int, int] | None = None
-        known: dict[str, KeptMessage] = {}
-        if story and outcome.game_id is not None:
-            known = await self.service.memory.messages(outcome.game_id)  # one read for the story
-            kept, live = _where(known.get(INTERIM)), _where(known.get(LIVE))
-            if (  # an interim message pinging nobody new: the one before, edited
-                news.interim
-                and kept is not None
-                and not news.ping
-                and await self._edit(kept, parts[0], mention_only([]), view=view)
-            ):
-                return True
+        if (  # an interim message pinging nobody new: the one before, edited
+            story
+            and news.interim
+            and kept is not None
+            and not news.ping
+            and await self._edit(kept, parts[0], mention_only([]), view=view)
+        ):
+            return True
         sent: Any = None
         try:
             for index, part in enumerate(parts):
@@ -552,12 +590,20 @@ class Delivery:
         except discord.HTTPException:
             log.exception("could not post the public message of game %s", outcome.game_id)
             return False
+        await self._turn_dms(outcome, news, choices, lang, notes, buttons=buttons)
+        if posted is not None:
+            posted.set()
         if posting_lobby and sent is not None:
             await self.remember_lobby(outcome, sent)
         if story and sent is not None:
             await self._retell(outcome, news, sent, kept, live, lang, base=base, known=known)
-        await self._turn_dms(outcome, news, choices, lang, notes, buttons=buttons)
         return True
+
+    async def _known(self, game_id: int | None, story: bool) -> dict[str, KeptMessage]:
+        """The game's kept messages when the message tells its story (else none)."""
+        if not story or game_id is None:
+            return {}
+        return await self.service.memory.messages(game_id)
 
     async def _retell(
         self,
@@ -574,8 +620,8 @@ class Delivery:
         """After a hand-off message ``sent``: close the round's tally before it, remember
         it (with ``base``, its text without its tally, when it ends with one), then
         delete the interim message it replaces (``kept``) or drop the buttons of the
-        game's newest message before (``live``); ``known``: the game's kept messages, read
-        before it was sent."""
+        game's newest message before (``live``) while remembering; ``known``: the game's
+        kept messages, read before it was sent."""
         game_id = outcome.game_id
         if game_id is None:
             return
@@ -590,16 +636,22 @@ class Delivery:
         forgotten = [TALLY] if closed is not None and base is None else []
         if not news.interim and kept is not None:
             forgotten.append(INTERIM)
-        try:
-            await self.service.memory.keep_messages(game_id, remembered, forgotten)
-        except Exception:
-            log.exception("could not remember the messages of game %s", game_id)
-            if closed is not None:  # a closed tally is never edited again
-                await self._forget_tally(game_id)
-        if kept is not None and kept != where:
-            await self._delete(kept)
-        elif live is not None and live not in (where, closed):
-            await self._edit(live, None, None, view=None)
+
+        async def remember() -> None:
+            try:
+                await self.service.memory.keep_messages(game_id, remembered, forgotten)
+            except Exception:
+                log.exception("could not remember the messages of game %s", game_id)
+                if closed is not None:  # a closed tally is never edited again
+                    await self._forget_tally(game_id)
+
+        async def tidy() -> None:
+            if kept is not None and kept != where:
+                await self._delete(kept)
+            elif live is not None and live not in (where, closed):
+                await self._edit(live, None, None, view=None)
+
+        await asyncio.gather(remember(), tidy())
 
     async def _close_tally(
         self,

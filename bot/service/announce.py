@@ -43,6 +43,13 @@ Decisions:
   private view that changed, a preview's image and zoom — are drawn
   concurrently, each on its own drawing process (:mod:`bot.service.drawing`):
   a hand-off waits for its slowest image, not for their sum.
+* **The invoker's answer does not wait for a hand-off's images.** An adapter
+  that sets :data:`DRAWN_LATER` gets a hand-off's outcome as soon as the step
+  is stored, its board, private images and round tally still being drawn and
+  read (``Outcome.drawing``, ``Outcome.drawing_private``): it answers the
+  invoker (words only) meanwhile, posts the public message once the board and
+  the tally are in (``Outcome.drawn(private=False)``) and the DMs once their
+  images are. Everyone else gets the outcome whole, as before.
 * **DMs carry news, once per hand-off.** Private updates go with hand-off
   messages only: to each seat whose private view changed since its player was
   last told of it (the views are stored with the hand-off, ``told``), in words
@@ -58,6 +65,7 @@ from __future__ import annotations
 import asyncio
 import inspect
 from collections.abc import Awaitable, Mapping, Sequence
+from contextvars import ContextVar
 from typing import Any
 
 from bot.games.base import Event, Result, TurnShape
@@ -89,6 +97,9 @@ MAX_PRIVATE_CHOICES = 20
 Private = list[PrivateMessage] | Awaitable[list[PrivateMessage]]
 #: the engine contract's generic private news (``GameEngine.private_news``'s default)
 GENERIC_NEWS = frozenset({"hand.changed", "hand.view"})
+#: set (in its task) by an adapter that answers the invoker while a hand-off's images
+#: are drawn: :func:`handoff` then returns with them still drawing (``Outcome.drawing``)
+DRAWN_LATER: ContextVar[bool] = ContextVar("ziggurat_drawn_later", default=False)
 
 
 def event_texts(game: LoadedGame, events: Sequence[Event], seat: int | None = None) -> list[Text]:
@@ -337,33 +348,53 @@ async def handoff(
     ):
         public.append(game.text("game.up_next", {"seat": following}))
         heads_up = game.user_of(following)
-    # a start that awaits only computer seats has no board: their run's message will
-    board, messages, counted = await at_once(
-        ctx,
-        ctx.board(game) if result is not None or game.members_awaited() else _none(),
-        _private(private),
-        tally(ctx, game, stored),
+    kind = StepKind.FINAL if result is not None else StepKind.HANDOFF
+    news = News(
+        public,
+        ping=game.users_of(newly & awaited),
+        choices=public_buttons(game, awaited) if result is None else [REMATCH],
+        heads_up=heads_up,
     )
-    return Outcome(
+    outcome = Outcome(
         game_id=game.id,
         channel_id=game.row.channel_id,
         version=version,
         reply=Reply(reply),
-        news=News(
-            public,
-            board=board,
-            ping=game.users_of(newly & awaited),
-            choices=public_buttons(game, awaited) if result is None else [REMATCH],
-            heads_up=heads_up,
-        ),
-        private=messages,
-        step=Step(StepKind.FINAL if result is not None else StepKind.HANDOFF, tally=counted),
+        news=news,
+        step=Step(kind),
         finished=result is not None,
     )
+    # a start that awaits only computer seats has no board: their run's message will
+    board = ctx.board(game) if result is not None or game.members_awaited() else _none()
+    if not DRAWN_LATER.get():
+        news.board, outcome.private, counted = await at_once(
+            ctx, board, _private(private), tally(ctx, game, stored)
+        )
+        outcome.step = Step(kind, tally=counted)
+        return outcome
+
+    async def public_part() -> None:
+        news.board, counted = await at_once(ctx, board, tally(ctx, game, stored))
+        outcome.step = Step(kind, tally=counted)
+
+    async def private_part() -> None:
+        outcome.private = await _private(private)
+
+    # the board is asked for first (it starts first), the private images beside it
+    outcome.drawing = _watched(asyncio.ensure_future(public_part()))
+    outcome.drawing_private = _watched(asyncio.ensure_future(private_part()))
+    return outcome
 
 
 async def _none() -> None:
     return None
+
+
+def _watched(task: asyncio.Future[None]) -> asyncio.Future[None]:
+    """``task``, its error retrieved once done: one nobody awaits (a commit refused
+    drops the outcome unread) is not reported as lost; one awaited raises all the same."""
+    task.add_done_callback(lambda done: None if done.cancelled() else done.exception())
+    return task
 
 
 async def at_once(ctx: Context, *parts: Awaitable[Any]) -> list[Any]:

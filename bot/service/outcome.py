@@ -25,6 +25,7 @@ Decisions:
 
 from __future__ import annotations
 
+import asyncio
 import enum
 from collections.abc import Collection
 from dataclasses import dataclass, field
@@ -237,6 +238,21 @@ class Outcome:
     #: the lobby message: posted by the outcome opening the lobby, edited by later ones
     lobby: LobbyPanel | None = None
     finished: bool = False
+    #: a hand-off's board and round tally still being drawn and read, when the service
+    #: was asked to answer as soon as the step is stored
+    #: (:data:`bot.service.announce.DRAWN_LATER`); :meth:`drawn` puts them in place
+    drawing: asyncio.Future[None] | None = field(default=None, repr=False, compare=False)
+    #: the same for the private messages' images (``private`` is filled in)
+    drawing_private: asyncio.Future[None] | None = field(default=None, repr=False, compare=False)
+
+    async def drawn(self, *, private: bool = True) -> None:
+        """Wait until what is still being drawn is in place: the board and the tally,
+        and (unless not ``private``) the private messages. Any number of callers may
+        wait; a drawing that failed raises for each."""
+        if self.drawing is not None:
+            await self.drawing
+        if private and self.drawing_private is not None:
+            await self.drawing_private
 
     def __post_init__(self) -> None:
         if self.step is not None:

@@ -7,10 +7,12 @@ of her private content.
 
 from __future__ import annotations
 
+import asyncio
 import random
 import sqlite3
 from collections.abc import AsyncIterator
 from pathlib import Path
+from typing import Any
 
 import pytest
 
@@ -144,3 +146,72 @@ async def test_reopened_dms_are_used_again_after_the_retry_delay(harness: BotHar
     [dm] = h.fake.dms_to(h.carol)
     assert dm.attachments and dm.attachments[0].data == await private_png(h, h.carol)
     assert not await h.store.dms_closed(h.carol.id)
+
+
+async def test_a_handoffs_dms_follow_its_public_message_without_waiting_for_the_tidying(
+    harness: BotHarness, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    """The start (a hand-off with hands to tell): each DM is posted after the public
+    message, and while the messages before it are tidied (``Delivery._retell``): a
+    tidying held until a DM went through would wait forever if the DMs waited for it."""
+    h = harness
+    delivery = h.running.delivery
+    dm_sent = asyncio.Event()
+    tidied: list[bool] = []
+    original_dm, original_retell = delivery.dm, delivery._retell
+
+    async def dm(*args: Any, **kwargs: Any) -> bool:
+        delivered = await original_dm(*args, **kwargs)
+        dm_sent.set()
+        return delivered
+
+    async def retell(*args: Any, **kwargs: Any) -> None:
+        await asyncio.wait_for(dm_sent.wait(), 10)
+        tidied.append(True)
+        await original_retell(*args, **kwargs)
+
+    monkeypatch.setattr(delivery, "dm", dm)
+    monkeypatch.setattr(delivery, "_retell", retell)
+    started = await start_oracle(h, h.alice, h.bob, h.carol)
+    assert tidied == [True]
+    [public] = [m for m in h.public_of(started) if m.attachments]
+    dms = h.fake.dms_to(h.alice) + h.fake.dms_to(h.bob)
+    assert len(dms) == 2
+    assert all(m.id > public.id for m in dms)
+
+
+async def test_a_handoffs_invoker_is_answered_before_its_board_is_drawn(
+    harness: BotHarness, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    """The start (a hand-off): the invoker's answer goes while the board is drawn —
+    a board held until that answer went through would wait forever otherwise — and
+    the public message still carries the board, the DMs the hands."""
+    h = harness
+    ctx = h.running.service.ctx
+    delivery = h.running.delivery
+    answered = asyncio.Event()
+    held: list[bool] = []
+    original_board, original_ephemeral = ctx.board, delivery.ephemeral
+
+    async def board(*args: Any, **kwargs: Any) -> bytes | None:
+        await asyncio.wait_for(answered.wait(), 10)
+        held.append(True)
+        return await original_board(*args, **kwargs)
+
+    async def ephemeral(*args: Any, **kwargs: Any) -> None:
+        await original_ephemeral(*args, **kwargs)
+        answered.set()
+
+    await h.slash(h.alice, "game new oracle")
+    for user in (h.bob, h.carol):
+        await h.slash(user, "game join")
+    monkeypatch.setattr(ctx, "board", board)
+    monkeypatch.setattr(delivery, "ephemeral", ephemeral)
+    started = await h.slash(h.alice, "game start")
+    assert held == [True]
+    [answer] = [m for m in started.messages if m.ephemeral]
+    [public] = [m for m in h.public_of(started) if m.attachments]
+    assert answer.id < public.id
+    assert [a.filename for a in public.attachments] == ["board.png"]
+    decode_png(public.attachments[0].data)
+    assert [len(h.fake.dms_to(u)) for u in (h.alice, h.bob)] == [1, 1]

@@ -1,0 +1,63 @@
+"""A hand-off answered early (``announce.DRAWN_LATER``) tells exactly what it tells whole.
+
+The same Oracle game is played twice from the same seed, once as the adapter
+plays it (the outcome back once stored, its images still drawing) and once
+whole; the round's last play hands off. Once ``Outcome.drawn()`` is done the
+early outcome carries the same board, private messages (words and images)
+and tally, byte for byte, and before it, none of them yet.
+"""
+
+from __future__ import annotations
+
+from pathlib import Path
+
+from bot.service import GameService, Outcome, StepKind
+from bot.service.announce import DRAWN_LATER
+from bot.store import Store
+from tests.conftest import ALICE, BOB, CAROL, CHANNEL, GUILD, register_oracle
+
+
+async def last_play(tmp_path: Path, *, early: bool) -> tuple[Outcome, bool]:
+    """The outcome of the round's last play, and whether its board was still to come."""
+    register_oracle()
+    store = await Store.open(tmp_path / f"ziggurat-{early}.db")
+    try:
+        service = GameService(store)
+        await service.lobby.new_game(
+            guild_id=GUILD, channel_id=CHANNEL, user=ALICE, game_type_name="oracle", seed=5
+        )
+        for player in (BOB, CAROL):
+            await service.lobby.join(CHANNEL, player)
+        await service.lobby.start(CHANNEL, ALICE)
+        for player in (ALICE, BOB):
+            action = (await service.reading.legal_actions(CHANNEL, player))[0]
+            await service.play.act(CHANNEL, player, str(action))
+        last = (await service.reading.legal_actions(CHANNEL, CAROL))[0]
+        token = DRAWN_LATER.set(early)
+        try:
+            outcome = await service.play.act(CHANNEL, CAROL, str(last))
+        finally:
+            DRAWN_LATER.reset(token)
+        pending = outcome.news is not None and outcome.news.board is None
+        await outcome.drawn()
+    finally:
+        await store.close()
+    return outcome, pending
+
+
+async def test_an_early_handoff_carries_the_same_images_once_drawn(tmp_path: Path) -> None:
+    early, pending = await last_play(tmp_path, early=True)
+    whole, whole_pending = await last_play(tmp_path, early=False)
+    assert early.kind is whole.kind is StepKind.HANDOFF
+    assert pending and not whole_pending
+    assert early.drawing is not None and early.drawing.done()
+    assert early.drawing_private is not None and early.drawing_private.done()
+    assert whole.drawing is None and whole.drawing_private is None
+    assert early.news is not None and whole.news is not None
+    assert early.news.board is not None and early.news.board[:4] == b"\x89PNG"
+    assert early.news.board == whole.news.board
+    assert early.news.lines == whole.news.lines
+    assert early.private and early.private == whole.private
+    assert all(pm.image is not None for pm in early.private)
+    assert early.tally == whole.tally
+    assert early.version == whole.version
