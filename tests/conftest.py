@@ -62,6 +62,22 @@ CHANNEL = 5001
 GUILD = 9001
 
 
+async def oracle_before_its_rounds_last(service: GameService) -> str:
+    """Open a 3-player Oracle game (seed 5) in :data:`CHANNEL` and play Alice's and Bob's
+    sealed moves of its first round: Carol's move, returned, is the round's last (it
+    hands off)."""
+    await service.lobby.new_game(
+        guild_id=GUILD, channel_id=CHANNEL, user=ALICE, game_type_name="oracle", seed=5
+    )
+    for player in (BOB, CAROL):
+        await service.lobby.join(CHANNEL, player)
+    await service.lobby.start(CHANNEL, ALICE)
+    for player in (ALICE, BOB):
+        action = (await service.reading.legal_actions(CHANNEL, player))[0]
+        await service.play.act(CHANNEL, player, str(action))
+    return str((await service.reading.legal_actions(CHANNEL, CAROL))[0])
+
+
 def pytest_collection_modifyitems(items: list[pytest.Item]) -> None:
     """Mark ``slow`` every case of a ``slow_except`` test but the ones it names."""
     for item in items:

@@ -14,7 +14,7 @@ from pathlib import Path
 from bot.service import GameService, Outcome, StepKind
 from bot.service.announce import DRAWN_LATER
 from bot.store import Store
-from tests.conftest import ALICE, BOB, CAROL, CHANNEL, GUILD, register_oracle
+from tests.conftest import CAROL, CHANNEL, oracle_before_its_rounds_last, register_oracle
 
 
 async def last_play(tmp_path: Path, *, early: bool) -> tuple[Outcome, bool]:
@@ -23,19 +23,10 @@ async def last_play(tmp_path: Path, *, early: bool) -> tuple[Outcome, bool]:
     store = await Store.open(tmp_path / f"ziggurat-{early}.db")
     try:
         service = GameService(store)
-        await service.lobby.new_game(
-            guild_id=GUILD, channel_id=CHANNEL, user=ALICE, game_type_name="oracle", seed=5
-        )
-        for player in (BOB, CAROL):
-            await service.lobby.join(CHANNEL, player)
-        await service.lobby.start(CHANNEL, ALICE)
-        for player in (ALICE, BOB):
-            action = (await service.reading.legal_actions(CHANNEL, player))[0]
-            await service.play.act(CHANNEL, player, str(action))
-        last = (await service.reading.legal_actions(CHANNEL, CAROL))[0]
+        last = await oracle_before_its_rounds_last(service)
         token = DRAWN_LATER.set(early)
         try:
-            outcome = await service.play.act(CHANNEL, CAROL, str(last))
+            outcome = await service.play.act(CHANNEL, CAROL, last)
         finally:
             DRAWN_LATER.reset(token)
         pending = outcome.news is not None and outcome.news.board is None

@@ -17,7 +17,7 @@ from pathlib import Path
 from bot import games
 from bot.service import GameService, StepKind
 from bot.store import Store
-from tests.conftest import ALICE, BOB, CAROL, CHANNEL, GUILD
+from tests.conftest import CAROL, CHANNEL, oracle_before_its_rounds_last
 
 #: generous: only a drawing one after another waits this long (and then fails)
 WAIT = 10.0
@@ -62,18 +62,9 @@ async def test_a_handoff_draws_its_board_and_private_views_at_once(tmp_path: Pat
     store = await Store.open(tmp_path / "ziggurat.db")
     try:
         service = GameService(store, registry)
-        await service.lobby.new_game(
-            guild_id=GUILD, channel_id=CHANNEL, user=ALICE, game_type_name="oracle", seed=5
-        )
-        for player in (BOB, CAROL):
-            await service.lobby.join(CHANNEL, player)
-        await service.lobby.start(CHANNEL, ALICE)
-        for player in (ALICE, BOB):
-            action = (await service.reading.legal_actions(CHANNEL, player))[0]
-            await service.play.act(CHANNEL, player, str(action))
+        last = await oracle_before_its_rounds_last(service)
         overlap.armed = True
-        last = (await service.reading.legal_actions(CHANNEL, CAROL))[0]
-        outcome = await service.play.act(CHANNEL, CAROL, str(last))
+        outcome = await service.play.act(CHANNEL, CAROL, last)
     finally:
         await store.close()
     assert outcome.kind is StepKind.HANDOFF
