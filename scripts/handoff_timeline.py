@@ -142,7 +142,6 @@ def instrument() -> None:
         "dms_closed_among",
         "remember_message",
         "message",
-        "message_content",
         "messages",
         "keep_messages",
         "forget_message",

@@ -58,10 +58,6 @@ class Memory:
         return await self.ctx.store.message(game_id, kind)
 
     @admitted
-    async def message_content(self, game_id: int, kind: str) -> str | None:
-        return await self.ctx.store.message_content(game_id, kind)
-
-    @admitted
     async def messages(self, game_id: int) -> dict[str, KeptMessage]:
         """Every kept message of a game, by kind, with its text: one read where a
         message's story needs several of them."""

@@ -698,10 +698,6 @@ class Store(ABC):
         """The (channel id, message id) of a game's kept message, if one was posted."""
 
     @abstractmethod
-    async def message_content(self, game_id: int, kind: str) -> str | None:
-        """The text kept with a game's kept message of this kind, if any."""
-
-    @abstractmethod
     async def messages(self, game_id: int) -> dict[str, KeptMessage]:
         """Every kept message of a game, by kind, in one read."""
 

@@ -656,14 +656,6 @@ class SqlStore(Store):
             content=content,
         )
 
-    async def message_content(self, game_id: int, kind: str) -> str | None:
-        row = await self._one(
-            "SELECT content FROM game_messages WHERE game_id = :game_id AND kind = :kind",
-            game_id=game_id,
-            kind=kind,
-        )
-        return None if row is None or row[0] is None else str(row[0])
-
     async def message(self, game_id: int, kind: str) -> tuple[int, int] | None:
         row = await self._one(
             "SELECT channel_id, message_id FROM game_messages"

@@ -519,14 +519,12 @@ async def test_kept_messages_told_views_and_a_players_running_games(store: Store
     # a kept message and the text it is edited from; forgotten when deleted
     await store.set_message(first.id, "live", 7, 71, '["head", "tail"]')
     assert await store.message(first.id, "live") == (7, 71)
-    assert await store.message_content(first.id, "live") == '["head", "tail"]'
     await store.set_message(first.id, "tally", 7, 73, "[]")
     assert await store.messages(first.id) == {
         "live": KeptMessage(7, 71, '["head", "tail"]'),
         "tally": KeptMessage(7, 73, "[]"),
     }
     await store.set_message(first.id, "live", 7, 72)
-    assert await store.message_content(first.id, "live") is None
     assert (await store.messages(first.id))["live"] == KeptMessage(7, 72, None)
     assert await store.messages(second.id) == {}
     # several kept and forgotten in one write: all of them, or none (a refused id)

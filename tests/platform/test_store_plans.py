@@ -73,7 +73,6 @@ async def _play_everything(service: GameService, now: list[float]) -> None:
     await service.memory.mark_dms_open(ALICE.id)
     await service.memory.remember_message(2, "tally", 12, 99, '["a", "b"]')
     await service.memory.message(2, "tally")
-    await service.memory.message_content(2, "tally")
     await service.memory.remember_message(2, "live", 12, 98)
     await service.memory.messages(2)
     await service.memory.keep_messages(2, {"live": KeptMessage(12, 97, None)}, ["interim"])

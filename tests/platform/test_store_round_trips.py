@@ -126,7 +126,7 @@ async def test_a_lone_statement_is_sent_alone_and_refused_as_before(
     else:  # SQLite's writer wraps its batch in a transaction of its own
         assert any(s.startswith("INSERT INTO game_messages") for s in sent), sent
     assert await store.message(game.id, "live") == (7, 8)
-    assert await store.message_content(game.id, "live") == "text"
+    assert (await store.messages(game.id))["live"].content == "text"
     # a unique index still refuses (one reminder a game), and nothing changes
     with pytest.raises(StoreError):
         await store.add_timer(2e9, "reminder", game.id)
