@@ -80,13 +80,15 @@ async def test_a_sealed_round_costs_the_requests_it_needs(harness: BotHarness) -
         [hand] = h.fake.dms_to(user)[dms[user.id] :]
         assert hand.attachments and not hand.ephemeral
     assert all(r.status < 400 for r in h.fake.requests[since:])
-    # the story's kept messages read once, both DMs' recipients asked about closed DMs
-    # in one read
+    # what the reveal needs from the store (the story's kept messages, how the awaited
+    # chose to be told, whose DMs are closed among both DMs' recipients) in one read
     await h.store.trace(None)
     about = Counter(" ".join(sql.split()[:4]) for sql in statements)
-    assert about["SELECT kind, channel_id, message_id,"] == 1
+    assert about["SELECT 0, kind, channel_id,"] == 1
+    assert about["SELECT kind, channel_id, message_id,"] == 0
+    assert about["SELECT user_id, notify FROM"] == 0
     assert about["SELECT channel_id, message_id FROM"] == 0
     assert about["SELECT content FROM game_messages"] == 0
     assert about["INSERT INTO game_messages (game_id,"] == 2  # the new message: live, tally
-    assert about["SELECT user_id FROM closed_dms"] == 1
+    assert about["SELECT user_id FROM closed_dms"] == 0
     assert about["SELECT since FROM closed_dms"] == 0
