@@ -179,16 +179,16 @@ TurnNotes = dict[int, TurnNote]
 @dataclass
 class ClosedDms:
     """Whose DMs are known closed among the users asked, read with the public message's
-    other reads (:meth:`Delivery._reads`) for the DMs that follow it."""
+    other reads (:meth:`Delivery._reads`) for the DMs that follow it: the outcome's DM
+    recipients known by then, the users it pings, and ``likely`` (the invoker)."""
 
+    likely: tuple[int, ...] = ()
     asked: frozenset[int] = frozenset()
     closed: frozenset[int] = frozenset()
 
-    def among(self, user_ids: Sequence[int]) -> set[int] | None:
-        """Those of ``user_ids`` known closed; None when some were not asked."""
-        if not self.asked.issuperset(user_ids):
-            return None
-        return {uid for uid in user_ids if uid in self.closed}
+    def unasked(self, user_ids: Sequence[int]) -> list[int]:
+        """Those of ``user_ids`` not asked about (a private message drawn after the read)."""
+        return [uid for uid in user_ids if uid not in self.asked]
 
 
 def tail_fitted(text: str, limit: int = MAX_CONTENT) -> str:
@@ -417,7 +417,7 @@ class Delivery:
             return await interaction.followup.send(ephemeral=False, wait=True, **kwargs)
 
         notes: TurnNotes = {}
-        closed_dms = ClosedDms()
+        closed_dms = ClosedDms(likely=(me,))  # whose private view may be drawn later
         posted = asyncio.Event()
 
         async def public() -> None:
@@ -642,7 +642,11 @@ class Delivery:
         tells the story; whose DMs are closed among the outcome's DM recipients goes into
         ``closed_dms``. Should that read fail, the reads are made apart as before it."""
         wanted = list(news.ping) + ([news.heads_up] if news.heads_up else [])
-        recipients = [pm.user_id for pm in outcome.private] if closed_dms is not None else []
+        recipients = (
+            [*(pm.user_id for pm in outcome.private), *closed_dms.likely]
+            if closed_dms is not None
+            else []
+        )
         users = list(dict.fromkeys([*wanted, *recipients]))
         game_id = outcome.game_id if story else None
         if not users and game_id is None:
@@ -945,12 +949,17 @@ class Delivery:
         public message (:meth:`_reads`)."""
         pending = notes if notes is not None else {}
         recipients = list(dict.fromkeys([*(pm.user_id for pm in messages), *pending]))
-        # known already, else one read for several DMs; one DM reads its own
-        closed = None if closed_dms is None else closed_dms.among(recipients)
-        if closed is None and len(recipients) > 1:
-            closed = await self.service.memory.dms_closed_among(recipients)
+        # known already (read with the public message), else one read for several DMs;
+        # one DM reads its own
+        asked = closed_dms if closed_dms is not None else ClosedDms()
+        unasked = asked.unasked(recipients)
+        closed: set[int] | None = None
+        if len(unasked) > 1 or (unasked and len(recipients) > 1):
+            closed = await self.service.memory.dms_closed_among(unasked)
 
         def known(user_id: int) -> bool | None:
+            if user_id in asked.asked:
+                return user_id in asked.closed
             return None if closed is None else user_id in closed
 
         async def one(pm: PrivateMessage) -> None:
