@@ -72,12 +72,16 @@ Decisions:
   the step's public message goes to the game's channel.
 * Buttons carry the game's version, so a button from an earlier decision is
   refused as stale instead of replaying its action on a later one.
-* What one message of the story needs from the store is read once
-  (:meth:`~bot.service.memory.Memory.messages`: the game's kept messages and
-  the tally's text) and written once (:meth:`~bot.service.memory.Memory.keep_messages`:
-  the new message as live, tally or interim, and what it replaces forgotten, in
-  one transaction); an outcome's DMs ask once whose DMs are closed. Edits and
-  DMs, whose answers nobody reads, go through :mod:`bot.discord.rest`.
+* What one public message needs from the store is read in one statement
+  (:meth:`~bot.service.memory.Memory.message_reads`: the game's kept messages
+  with the tally's text when it tells the story, how the users it pings chose
+  to be told, and whose DMs are closed among the outcome's DM recipients known
+  by then, the pinged and the invoker) and written once
+  (:meth:`~bot.service.memory.Memory.keep_messages`: the new message as live,
+  tally or interim, and what it replaces forgotten, in one transaction); the
+  DMs that follow it read again only about recipients it did not ask about (a
+  private view drawn after it), in one read. Edits and DMs, whose answers
+  nobody reads, go through :mod:`bot.discord.rest`.
 * A failure to send is logged and, where someone is waiting for an answer,
   reported to them; it never hides the fact that the move itself was recorded.
 """

@@ -151,3 +151,30 @@ async def test_dms_use_what_the_public_message_read_about_closed_dms(
     assert about["SELECT user_id FROM closed_dms"] == 1
     assert about["SELECT since FROM closed_dms"] == 2
     assert [len(h.fake.dms_to(u)) - before[u.id] for u in (h.alice, h.bob, h.carol)] == [2, 0, 0]
+
+
+async def test_a_failed_read_of_what_a_message_needs_falls_back_to_the_reads_apart(
+    harness: BotHarness, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    h = harness
+    assert h.bot is not None
+    await start_oracle(h, h.alice, h.bob)
+    [story] = h.public_messages()[-1:]
+    dms = {user.id: len(h.fake.dms_to(user)) for user in (h.alice, h.bob)}
+
+    async def refused(game_id: int | None, user_ids: object) -> object:
+        raise OSError("the database is gone for a moment")
+
+    monkeypatch.setattr(h.bot.service.memory, "message_reads", refused)
+    await sealed(h, h.alice)
+    assert await sealed(h, h.bob) == [
+        "POST callback",
+        "POST follow-up",
+        "PATCH message",
+        "POST DM",
+        "POST DM",
+    ]
+    # the reveal told as always: the tally closed in the story's message, each hand DMed
+    assert t("en", "tally.closed") in story.text and story.custom_ids() == []
+    assert h.public_messages()[-1] is not story
+    assert all(len(h.fake.dms_to(u)) == dms[u.id] + 1 for u in (h.alice, h.bob))
