@@ -359,8 +359,8 @@ class Delivery:
         picker_view: discord.ui.View | None = None,
     ) -> set[int]:
         """Deliver a successful command's outcome; return whose private view the
-        invoker was shown, ephemerally or by a DM just delivered (so it is not shown
-        twice).
+        invoker was shown, ephemerally or by a DM just delivered, or whose DMs the
+        public message's read found open (so it is not shown twice, nor asked again).
 
         A step played through the move picker (:mod:`bot.discord.picking`)
         passes ``picker_lines`` and ``picker_view``: the answer replaces the
@@ -464,6 +464,8 @@ class Delivery:
             )
 
         await asyncio.gather(public(), dms())
+        if me in closed_dms.asked and me not in closed_dms.closed:
+            shown.add(me)  # their DMs are open (read with the public message): nothing to show
         return shown
 
     # -- messages without an interaction (timers) ---------------------------------

@@ -17,6 +17,7 @@ from bot.store.sqlite import SqliteStore
 
 from .bot_harness import BotHarness, open_harness, start_oracle
 from .fake_discord import FakeDiscord, FakeUser
+from .test_bot_shapes import start_relay
 
 
 @pytest.fixture
@@ -178,3 +179,26 @@ async def test_a_failed_read_of_what_a_message_needs_falls_back_to_the_reads_apa
     assert t("en", "tally.closed") in story.text and story.custom_ids() == []
     assert h.public_messages()[-1] is not story
     assert all(len(h.fake.dms_to(u)) == dms[u.id] + 1 for u in (h.alice, h.bob))
+
+
+async def test_a_hand_off_asks_once_whether_the_movers_dms_are_open(harness: BotHarness) -> None:
+    """The mover's DMs, found open by the hand-off message's read, are not asked about
+    again to show them their private view (a fallback only closed DMs need)."""
+    h = harness
+    assert isinstance(h.store, SqliteStore)
+    await start_relay(h, [h.alice, h.bob])
+    [mover] = await h.waiting([h.alice, h.bob])
+    for _ in range(8):  # steps of 1 until the turn is handed off
+        statements: list[str] = []
+        await h.store.trace(statements.append)
+        itx = await h.slash(mover, "relay step", count="1")
+        await asyncio.sleep(0)
+        await h.store.trace(None)
+        about = Counter(" ".join(sql.split()[:4]) for sql in statements)
+        if h.public_of(itx):
+            break
+        # mid-turn: no public message, so the fallback asks (one read)
+        assert about["SELECT since FROM closed_dms"] == 1
+    assert h.public_of(itx)  # handed off
+    assert about["SELECT 0, kind, channel_id,"] == 1
+    assert about["SELECT since FROM closed_dms"] == 0
