@@ -281,17 +281,25 @@ class PostgresStore(SqlStore):
     ) -> T:
         ahead = speculate(plan) if self.scripts or disjoint else None
         if ahead is not None:
-            statement, args = _one_statement(ahead[0]) if disjoint else (None, [])
-            if statement is None and self.scripts:
-                statement = _script(ahead[0])
+            ops, result = ahead
+            statement, args = _one_statement(ops) if disjoint else (None, [])
             if statement is not None:
                 try:
                     await self._run_script(statement, sent, args)
+                except asyncpg.PostgresError:  # a value it cannot bind (asyncpg's DataError) too
+                    return await self.write(lambda db: _run_plan(plan, db))  # as a script's
+                else:
+                    self._tracer.script(ops)
+                    return result
+            script = _script(ops) if self.scripts else None
+            if script is not None:
+                try:
+                    await self._run_script(script, sent)
                 except asyncpg.PostgresError:
                     pass  # a count not as expected, a unique index…: statement by statement
                 else:
-                    self._tracer.script(ahead[0])
-                    return ahead[1]
+                    self._tracer.script(ops)
+                    return result
         return await self.write(lambda db: _run_plan(plan, db))
 
     async def _run_script(

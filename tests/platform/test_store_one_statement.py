@@ -71,7 +71,14 @@ STEPS = [
         deadlines={},
         computer=6e9,
     ),
-    StepWrite(state={"n": 4}, status="running", moves=[NewMove(1, "e")], deadlines=KEEP),
+    # a due time as an int (a clock that ticks in whole seconds)
+    StepWrite(
+        state={"n": 4},
+        status="running",
+        moves=[NewMove(1, "e")],
+        deadlines=KEEP,
+        reminder=7 * 10**9,
+    ),
 ]
 
 
@@ -135,7 +142,10 @@ async def test_a_disjoint_step_stores_exactly_what_the_script_stored(
     assert bound_sent == scripted_sent and len(bound_sent) == 2 * len(STEPS)
     writes = [s for s in bound_sent if s.startswith("UPDATE games SET version = version + 1")]
     assert len(writes) == len(STEPS) and all("INSERT INTO moves" in s for s in writes)
-    assert {(t["kind"], t["name"], t["due_at"]) for t in bound["timers"]} == {("computer", "", 6e9)}
+    assert {(t["kind"], t["name"], t["due_at"]) for t in bound["timers"]} == {
+        ("computer", "", 6e9),
+        ("reminder", "", 7e9),
+    }
     assert [m["action"] for m in bound["moves"]] == ["a 'b'", "c", "d", "undo", "e"]
     assert bound["games"][0]["version"] == 1 + 1 + len(STEPS)  # created, started, the steps
     assert [(s["status"], s["timeouts"], s["auto"]) for s in bound["seats"]][1] == (
