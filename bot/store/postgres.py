@@ -187,6 +187,9 @@ class PostgresStore(SqlStore):
         self.url = url
         #: whether a plan may be sent as one script (``standard_conforming_strings``)
         self.scripts = scripts
+        #: whether a disjoint plan is sent as one statement, its values bound (else as
+        #: the script: ``scripts/bench_step_write.py`` measures the two)
+        self.one_statement = True
         #: connections taken from the pool and kept idle between units (:meth:`_take`)
         self._idle: list[Connection] = []
         #: units waiting for the pool to hand them a connection
@@ -282,7 +285,8 @@ class PostgresStore(SqlStore):
         ahead = speculate(plan) if self.scripts or disjoint else None
         if ahead is not None:
             ops, result = ahead
-            statement, args = _one_statement(ops) if disjoint else (None, [])
+            bound = disjoint and self.one_statement
+            statement, args = _one_statement(ops) if bound else (None, [])
             if statement is not None:
                 try:
                     await self._run_script(statement, sent, args)

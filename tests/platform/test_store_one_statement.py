@@ -109,22 +109,31 @@ async def _rows(store: pg.PostgresStore, game_id: int) -> dict[str, list[dict[st
 
 
 async def _played(
-    postgres_server: PostgresServer, monkeypatch: pytest.MonkeyPatch, *, one_statement: bool
+    postgres_server: PostgresServer, *, one_statement: bool
 ) -> tuple[dict[str, list[dict[str, Any]]], list[str]]:
     name = postgres_server.create_database()
     store = await Store.open(postgres_server.url(name))
     assert isinstance(store, pg.PostgresStore)
     try:
-        with monkeypatch.context() as patched:
-            if not one_statement:  # the script of literals, as before
-                patched.setattr(pg, "_one_statement", lambda ops: (None, []))
-            game = await _running_game(store)
-            sent: list[str] = []
-            await store.trace(sent.append)
-            for step in STEPS:
-                await store.commit_step(game, step)
-                game = await store.get_game(game.id)
-            await store.trace(None)
+        store.one_statement = one_statement  # off: the script of literals, as before
+        game = await _running_game(store)
+        sent: list[str] = []
+        run: list[str] = []
+        run_script = store._run_script
+
+        async def recorded(script: str, sent_: Any = None, args: Any = ()) -> None:
+            run.append(script)
+            await run_script(script, sent_, args)
+
+        store._run_script = recorded  # type: ignore[method-assign]
+        await store.trace(sent.append)
+        for step in STEPS:
+            await store.commit_step(game, step)
+            game = await store.get_game(game.id)
+        await store.trace(None)
+        assert len(run) == len(STEPS)  # each step in one round trip, none run again
+        bound = [script.startswith(pg.SCRIPT_MARK + "WITH w0 AS") for script in run]
+        assert bound == [one_statement] * len(STEPS), run
         return await _rows(store, game.id), sent
     finally:
         await store.close()
@@ -132,10 +141,10 @@ async def _played(
 
 
 async def test_a_disjoint_step_stores_exactly_what_the_script_stored(
-    postgres_server: PostgresServer, monkeypatch: pytest.MonkeyPatch
+    postgres_server: PostgresServer,
 ) -> None:
-    scripted, scripted_sent = await _played(postgres_server, monkeypatch, one_statement=False)
-    bound, bound_sent = await _played(postgres_server, monkeypatch, one_statement=True)
+    scripted, scripted_sent = await _played(postgres_server, one_statement=False)
+    bound, bound_sent = await _played(postgres_server, one_statement=True)
     for table in scripted:
         assert bound[table] == scripted[table], (table, bound[table], scripted[table])
     # one round trip a step (and the load after it), traced as the same statements
