@@ -42,10 +42,11 @@ Decisions:
   no value is quoted in Python. The parts share one snapshot (none sees
   another's changes), hence disjoint plans only; the expected counts are
   checked at its end as the script checks them, and an error rolls the whole
-  statement back, so the fallback is the script's. Measured on an idle 2-core
-  box (a Tigris step, ``/tmp`` micro-benchmark, 3 runs of 300): the script
-  0.43–0.47 ms, the one statement 0.29–0.33 ms, a bare commit 0.15–0.19 ms;
-  the loop's CPU alike (0.04–0.07 ms).
+  statement back, so the fallback is the script's. Measured
+  (``scripts/bench_step_write.py``, a Tigris step, 900 commits each way
+  alternated, a loaded 2-core box): the script 0.61–0.69 ms, the one
+  statement 0.43–0.45 ms, a bare commit 0.14–0.16 ms; the loop's CPU alike
+  (0.18–0.20 ms).
 * **A lone statement alone.** A unit of one statement whose result is read
   (a kept message, a timer added, timers claimed, hand-overs taken:
   :meth:`~bot.store.sql.SqlStore._statement`) is sent with no ``BEGIN`` or
