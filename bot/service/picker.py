@@ -287,6 +287,8 @@ class Picker:
             self.stamp = str(version)
         self.undo = undo
         self._labels: dict[tuple[str, str, tuple[str, ...]], dict[str, Suggestion]] = {}
+        #: the seat's legal actions, when asked (:meth:`_legal_actions`)
+        self._legal: list[Any] | None = None
         self._judged: dict[str, Text | None] = {}
         self._orders: dict[tuple[str | None, tuple[str, ...]], dict[str, int]] = {}
         self._built: dict[Pending, _Built] = {}
@@ -1447,10 +1449,21 @@ class Picker:
                 if w != NONE_WORD
             }
             found = self.engine.legal_values(
-                self.state, self.seat, pending.verb, verb.params[index].name, chosen
+                self.state,
+                self.seat,
+                pending.verb,
+                verb.params[index].name,
+                chosen,
+                legal=self._legal_actions(),
             )
             self._labels[key] = {s.value.lower().replace(" ", ITEM_SEP): s for s in found}
         return self._labels[key]
+
+    def _legal_actions(self) -> list[Any]:
+        """The seat's legal actions, worked out once (every ``legal_values`` reads them)."""
+        if self._legal is None:
+            self._legal = self.engine.legal_actions(self.state, self.seat)
+        return self._legal
 
     def _label(self, pending: Pending, word: str, rows: list[_Row]) -> tuple[Text, Text | None]:
         """A value's short label and its detail: the engine's, else its kind's, else the
