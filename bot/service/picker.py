@@ -54,9 +54,10 @@ Decisions:
   "Remove the last brick" and "Submit" (once the engine calls it
   complete) among the controls. Everything offered comes from the engine.
 * An option's token is its index in the menu: the menu is rebuilt from the
-  pick's token when the choice comes back, so nothing chosen is trusted; a
-  token of another stamp, unreadable, or naming no option is refused
-  (:class:`StalePick`).
+  pick's token when the choice comes back (or taken from the menus the
+  service built at the same position, :data:`Built`), so nothing chosen is
+  trusted; a token of another stamp, unreadable, or naming no option is
+  refused (:class:`StalePick`).
 """
 
 from __future__ import annotations
@@ -208,6 +209,12 @@ class _Built:
     prefix: Pending | None = None
 
 
+#: menus built at one position, by pick: what a picker of the same position (the same
+#: game, version, seat, undo hint and player names) may reuse instead of building them
+#: again (the menu a tap chooses from is the one the tap before answered with)
+Built = dict[Pending, _Built]
+
+
 def param_words(verb: Verb, action: Any) -> tuple[str, ...]:
     """Each parameter's word in the picker (a rest parameter's items joined by ``,``)."""
     words: list[str] = []
@@ -245,6 +252,7 @@ class Picker:
         text: TextOf = Text,
         undo: bool = False,
         judge: Judge | None = None,
+        built: Built | None = None,
     ) -> None:
         self.engine = engine
         self.state = state
@@ -291,7 +299,9 @@ class Picker:
         self._legal: list[Any] | None = None
         self._judged: dict[str, Text | None] = {}
         self._orders: dict[tuple[str | None, tuple[str, ...]], dict[str, int]] = {}
-        self._built: dict[Pending, _Built] = {}
+        #: the menus built at this position, by pick: ``built`` when given (shared by the
+        #: pickers of one position, see :data:`Built`)
+        self._built: dict[Pending, _Built] = {} if built is None else built
         self._named: dict[tuple[str, tuple[str, ...], str], tuple[Text, Text | None]] = {}
         #: how many of a list of rows begin with each prefix of words (by the list's id)
         self._prefix_counts: dict[int, tuple[list[_Row], Counter[tuple[str, ...]]]] = {}

@@ -1,5 +1,10 @@
 """The picker's shortcuts change no menu: built both ways, compared.
 
+The service keeps the menus built at a position (game, version, seat, undo
+hint, names) and a later tap there reuses them: through random tap walks of
+every game, each menu a tap answers with is the one a picker built afresh
+from the stored game gives.
+
 The picker works the seat's legal actions out once and hands them to every
 ``legal_values`` it asks (``legal=``). For random positions of every game and
 mode, every menu a seat reaches (the first, and each one its options open,
@@ -20,10 +25,15 @@ import pytest
 from bot import plugins
 from bot.games.base import GameEngine
 from bot.i18n import Text
-from bot.service.menus import Menu
+from bot.service import GameService, Player
+from bot.service.loaded import label_text
+from bot.service.menus import RESTART, Menu
 from bot.service.pick_token import Pending
 from bot.service.picker import Picked, Picker, StalePick
 from bot.service.play import judged
+from bot.store import Store
+from tests.conftest import CHANNEL
+from tests.support.seated import channel_row, open_game
 
 GAMES = plugins.load_builtin_games()
 
@@ -151,3 +161,63 @@ def test_legal_values_answer_the_same_given_the_legal_actions(
                     ), f"{game}: {verb.name} {param.name} {chosen}"
                     asked += 1
     assert asked > 0
+
+
+#: game, players, options, seed, taps
+WALKS = [
+    ("tigris", 3, {}, 31, 160),
+    ("tikal", 2, {"mode": "base"}, 32, 160),
+    ("tikal", 3, {"mode": "auction"}, 33, 120),
+    ("temple", 3, {}, 34, 160),
+    ("temple", 3, {"joint": "on"}, 35, 160),
+]
+
+
+@pytest.mark.parametrize(("game", "count", "options", "seed", "taps"), WALKS)
+async def test_a_tap_answers_the_menu_a_fresh_picker_builds(
+    store: Store, game: str, count: int, options: dict[str, str], seed: int, taps: int
+) -> None:
+    """Random taps through a game: every menu a tap answers with (the service keeps
+    the menus built at a position and reuses them) is the menu a picker built afresh
+    from the stored game at the token's pick gives."""
+    service = GameService(store, render=False)
+    players = [Player(9000 + n, f"Player {n + 1}") for n in range(count)]
+    await open_game(service, game, *players, seed=seed, **options)
+    game_type = GAMES[game]
+    engine = game_type.engine
+    chooser = random.Random(seed)
+    compared = kept = 0
+    for _ in range(taps):
+        row = await channel_row(store)
+        if row.status != "running":
+            break
+        state = engine.load_state(row.state)
+        seat = chooser.choice(sorted(engine.waiting_for(state)))
+        player = next(p for p in players if p.id == row.seats[seat].user_id)
+        menu = (await service.tapping.tap(CHANNEL, player)).menu
+        while menu is not None and menu.title.key != "picker.title.confirm":
+            row = await channel_row(store)
+            pending = Pending.decode(menu.token, engine.verbs)
+            fresh = Picker(
+                engine,
+                engine.load_state(row.state),
+                seat,
+                version=row.version,
+                text=lambda key, params, row=row: label_text(row, game_type, key, params),
+                undo=pending.undo,
+                judge=lambda action, row=row, seat=seat: judged(
+                    engine, engine.load_state(row.state), seat, action
+                ),
+            )
+            assert fresh.menu(pending) == menu, f"{game}: the menu at {menu.token} differs"
+            compared += 1
+            options_ = [o for o in (*menu.options, *menu.controls) if o.token != RESTART]
+            option = chooser.choice([o for o in options_ if not o.layout] or options_)
+            before = len(service.tapping._kept)
+            answer = await service.tapping.tap(CHANNEL, player, menu.token, [option.token])
+            kept += len(service.tapping._kept) == before  # a position tapped before
+            if answer.outcome is not None or answer.lines:
+                break
+            menu = answer.menu
+    assert compared >= taps // 2, f"{game}: only {compared} menus compared"
+    assert kept > 0, f"{game}: no tap reused a position's menus"
