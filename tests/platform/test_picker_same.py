@@ -18,12 +18,13 @@ from __future__ import annotations
 
 import random
 from collections import deque
+from collections.abc import Mapping
 from typing import Any
 
 import pytest
 
 from bot import plugins
-from bot.games.base import GameEngine
+from bot.games.base import GameEngine, GameType
 from bot.i18n import Text
 from bot.service import GameService, Player
 from bot.service.loaded import label_text
@@ -32,6 +33,7 @@ from bot.service.pick_token import Pending
 from bot.service.picker import Picked, Picker, StalePick
 from bot.service.play import judged
 from bot.store import Store
+from bot.store.base import GameRow
 from tests.conftest import CHANNEL
 from tests.support.seated import channel_row, open_game
 
@@ -173,6 +175,22 @@ WALKS = [
 ]
 
 
+def _fresh(game_type: GameType, row: GameRow, seat: int, pending: Pending) -> Picker:
+    """A picker built afresh from the stored game, remembering nothing."""
+    engine = game_type.engine
+
+    def text(key: str, params: Mapping[str, Any]) -> Text:
+        return label_text(row, game_type, key, params)
+
+    def judge(action: Any) -> Text | None:
+        return judged(engine, engine.load_state(row.state), seat, action)
+
+    state = engine.load_state(row.state)
+    return Picker(
+        engine, state, seat, version=row.version, text=text, undo=pending.undo, judge=judge
+    )
+
+
 @pytest.mark.parametrize(("game", "count", "options", "seed", "taps"), WALKS)
 async def test_a_tap_answers_the_menu_a_fresh_picker_builds(
     store: Store, game: str, count: int, options: dict[str, str], seed: int, taps: int
@@ -198,17 +216,7 @@ async def test_a_tap_answers_the_menu_a_fresh_picker_builds(
         while menu is not None and menu.title.key != "picker.title.confirm":
             row = await channel_row(store)
             pending = Pending.decode(menu.token, engine.verbs)
-            fresh = Picker(
-                engine,
-                engine.load_state(row.state),
-                seat,
-                version=row.version,
-                text=lambda key, params, row=row: label_text(row, game_type, key, params),
-                undo=pending.undo,
-                judge=lambda action, row=row, seat=seat: judged(
-                    engine, engine.load_state(row.state), seat, action
-                ),
-            )
+            fresh = _fresh(game_type, row, seat, pending)
             assert fresh.menu(pending) == menu, f"{game}: the menu at {menu.token} differs"
             compared += 1
             options_ = [o for o in (*menu.options, *menu.controls) if o.token != RESTART]
