@@ -37,6 +37,9 @@ Decisions:
   pickled). A function that cannot be sent to another process (a closure, as
   tests make), or a job whose process failed (a worker killed, no room for a
   new process), runs on the pool's threads instead: late is better than never.
+* A job cancelled while it waits for a process (a step refused at its commit
+  drops the images asked ahead) is never sent; one already sent runs to its
+  end and its answer is dropped.
 """
 
 from __future__ import annotations
@@ -270,9 +273,11 @@ class _Running:
                     future.set_result(pickle.loads(body))
                 else:
                     future.set_exception(pickle.loads(body))
-            if self.waiting and not self.broken:
+            while self.waiting and not self.broken:
                 job, waiting = self.waiting.popleft()
-                self._send(worker, job, waiting)
+                if not waiting.cancelled():  # nobody waits for it any more: never drawn
+                    self._send(worker, job, waiting)
+                    break
 
     def _break(self, cause: BaseException) -> None:
         """A process died: every job in flight or waiting runs on a thread instead."""

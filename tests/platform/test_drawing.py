@@ -112,3 +112,33 @@ def test_an_answer_read_in_pieces_is_kept_until_it_is_whole() -> None:
             worker.read()
     finally:
         worker.close()
+
+
+def _logged(path: str, n: int) -> bytes:
+    with open(path, "a", encoding="utf-8") as log:
+        log.write(f"{n}\n")
+    return n.to_bytes(4, "big")
+
+
+async def test_a_job_cancelled_while_it_waits_is_never_sent(tmp_path: Any) -> None:
+    """An image dropped before a process took it (a step refused at its commit) costs
+    no drawing; the ones sent before it and after it are drawn."""
+    log = str(tmp_path / "drawn.txt")
+    pool = workers.WorkerPool(1, "ziggurat-test-cancel")
+    try:
+        asked = [asyncio.ensure_future(pool.run(_logged, log, n)) for n in range(4)]
+        await asyncio.sleep(0)  # each asked: two in flight on the one process, two waiting
+        assert len(pool._on(asyncio.get_running_loop()).waiting) == 2
+        asked[2].cancel()
+        done = await asyncio.gather(*asked, return_exceptions=True)
+        assert isinstance(done[2], asyncio.CancelledError)
+        assert [value for value, _ in (done[0], done[1], done[3])] == [
+            n.to_bytes(4, "big") for n in (0, 1, 3)
+        ]
+        with open(log, encoding="utf-8") as drawn:
+            assert drawn.read().split() == ["0", "1", "3"]
+    finally:
+        running = pool._running
+        if running is not None:
+            running.close()
+        pool.threads.shutdown(wait=False)
