@@ -16,7 +16,7 @@ INTERACTION_CREATE:
 * ``draw:<renderer>``: each image, from its request to its PNG (queueing for a
   drawing process included);
 * ``answer``: the service's answer prepared (``announce.handoff``; images included
-  unless the invoker is answered while they are drawn, ``announce.DRAWN_LATER``);
+  unless the invoker is answered while they are drawn, ``announce.answered_early``);
 * ``REST <method> <route>``: each request discord.py made, from its call to its
   response (callback, follow-ups, message edits, DMs);
 * ``store:<read>``: the adapter's reads and writes of what it remembers (``Memory``);
