@@ -8,6 +8,7 @@ import asyncio
 import multiprocessing
 import os
 import signal
+import time
 from typing import Any
 
 import pytest
@@ -137,6 +138,40 @@ async def test_a_job_cancelled_while_it_waits_is_never_sent(tmp_path: Any) -> No
         ]
         with open(log, encoding="utf-8") as drawn:
             assert drawn.read().split() == ["0", "1", "3"]
+    finally:
+        running = pool._running
+        if running is not None:
+            running.close()
+        pool.threads.shutdown(wait=False)
+
+
+def _big(flag: str) -> bytes:
+    """A long image: it ends once ``flag`` exists (or after 20 s, so nothing hangs)."""
+    for _ in range(2000):
+        if os.path.exists(flag):
+            break
+        time.sleep(0.01)
+    return os.getpid().to_bytes(4, "big")
+
+
+def _small(n: int) -> bytes:
+    return os.getpid().to_bytes(4, "big")
+
+
+async def test_small_images_are_not_queued_behind_a_long_one(tmp_path: Any) -> None:
+    """A hand-off asks for its board first, then its private views: with the board
+    still drawing on one process, the views all go to the other as it frees, none
+    sent ahead to wait behind the board."""
+    flag = str(tmp_path / "the board may end")
+    pool = workers.WorkerPool(2, "ziggurat-test-order")
+    try:
+        board = asyncio.ensure_future(pool.run(_big, flag))
+        views = await asyncio.gather(*(pool.run(_small, n) for n in range(3)))
+        with open(flag, "w", encoding="utf-8"):
+            pass
+        (drawn, _) = await board
+        assert drawn not in {image for image, _ in views}  # none waited behind the board
+        assert all(where == "process" for _, where in views)
     finally:
         running = pool._running
         if running is not None:
