@@ -177,3 +177,12 @@ async def test_small_images_are_not_queued_behind_a_long_one(tmp_path: Any) -> N
         if running is not None:
             running.close()
         pool.threads.shutdown(wait=False)
+
+
+async def test_the_drawing_processes_run_below_the_bots_priority() -> None:
+    await drawing.drawn(_drawn_here, VIEW, PLAYERS, "en")
+    mine = os.getpriority(os.PRIO_PROCESS, 0)
+    pids = drawing.worker_pids()
+    assert pids
+    for pid in pids:
+        assert os.getpriority(os.PRIO_PROCESS, pid) == min(19, mine + drawing.NICENESS)
