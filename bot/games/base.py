@@ -46,6 +46,7 @@ Decisions recorded here:
 from __future__ import annotations
 
 import enum
+import functools
 from abc import ABC, abstractmethod
 from collections.abc import Mapping, Sequence
 from dataclasses import dataclass, field
@@ -80,7 +81,13 @@ PLAY_BUTTON = button_text(Text("picker.play_button"))
 
 def verbs_text(game: str, verbs: Sequence[str]) -> Text:
     """The picker's buttons for ``verbs``, named as alternatives ("**Move**, **Dig**
-    or **End turn**"): a sentence listing what a player may do."""
+    or **End turn**"): a sentence listing what a player may do. Built once per game
+    and verbs (a prompt names them at every step; a text is never changed)."""
+    return _verbs_text(game, tuple(verbs))
+
+
+@functools.lru_cache(maxsize=256)
+def _verbs_text(game: str, verbs: tuple[str, ...]) -> Text:
     return either([button_text(Text(verb_key(game, verb))) for verb in verbs])
 
 

@@ -71,8 +71,14 @@ P = ParamSpec("P")
 R = TypeVar("R")
 
 
+#: a name cleaned once (a player's name is the same at each of their commands)
+_cleaned = functools.lru_cache(maxsize=4096)(clean_name)
+
+
 def _admitted_value(value: Any) -> Any:
     """``value`` as the service takes it (see :func:`admitted`); Refusal if refused."""
+    if value is None or type(value) is str:  # the commonest, with nothing to check
+        return value
     if isinstance(value, bool):
         return value
     if isinstance(value, int):
@@ -81,7 +87,7 @@ def _admitted_value(value: Any) -> Any:
         return value
     if isinstance(value, Player):
         _admitted_value(value.id)
-        name = clean_name(value.name)
+        name = _cleaned(value.name)
         return value if name == value.name else Player(value.id, name)
     if isinstance(value, list | tuple | set | frozenset):
         for item in value:

@@ -29,7 +29,7 @@ Decisions:
 from __future__ import annotations
 
 from collections.abc import Mapping, Sequence
-from dataclasses import dataclass, replace
+from dataclasses import dataclass, field, replace
 from typing import Any
 
 from bot.games.base import GameEngine, GameType, PlayerLabel, RuleError
@@ -69,12 +69,15 @@ def _named(names: Mapping[int, str | Text], key: str, params: Mapping[str, Any])
 def _renamed(names: Mapping[int, str | Text], params: Mapping[str, Any]) -> dict[str, Any] | None:
     """``params`` with their seat params as names, in nested texts too; None when none
     holds a seat: a nested text without one is kept as it is, not rebuilt (a prompt's
-    alternatives nest a text per verb, and every message names them)."""
+    alternatives nest a text per verb, and every message names them), and a nested text
+    without params is not even looked into (a colour's or a verb's word)."""
     shown: dict[str, Any] | None = None
     for name, value in params.items():
         if (name == "seat" or name.endswith("_seat")) and isinstance(value, int):
             new: Any = names.get(value, str(value))
         elif isinstance(value, Text):
+            if not value.params:
+                continue
             inner = _renamed(names, value.params)
             if inner is None:
                 continue
@@ -109,6 +112,10 @@ class LoadedGame:
     row: GameRow
     game_type: GameType
     state: Any = None
+    #: the seats' names of :attr:`row` (:meth:`text`), with the row they were read from
+    _names: tuple[GameRow, dict[int, str]] | None = field(
+        default=None, init=False, repr=False, compare=False
+    )
 
     @property
     def engine(self) -> GameEngine[Any, Any]:
@@ -119,7 +126,13 @@ class LoadedGame:
         return self.row.id
 
     def text(self, key: str, params: Mapping[str, Any] | None = None) -> Text:
-        return seat_text(self.row, key, params or {})
+        """As :func:`seat_text`; the names read once per row (a step's answer names
+        the seats in every line it says)."""
+        if not params:
+            return Text(key, {})
+        if self._names is None or self._names[0] is not self.row:
+            self._names = (self.row, {s.seat: s.display_name for s in self.row.seats})
+        return _named(self._names[1], key, params)
 
     def label_text(self, key: str, params: Mapping[str, Any] | None = None) -> Text:
         return label_text(self.row, self.game_type, key, params or {})

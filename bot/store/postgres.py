@@ -32,6 +32,21 @@ Decisions:
   asyncpg has no pipeline mode. The literals need
   ``standard_conforming_strings`` (the default since PostgreSQL 9.1): a
   server without it gets the statements one by one.
+* **A running step as one statement.** A plan whose statements each change
+  rows no other of them changes (``disjoint``: a running step with no fired
+  timer and no turn clock replaced, :meth:`~bot.store.sql.SqlStore.start_step`)
+  is sent as one statement instead, each of its statements a data-modifying
+  ``WITH`` part, its values bound as parameters (:func:`_one_statement`): the
+  server parses and plans one text per shape of step once per connection
+  (asyncpg's statement cache) instead of every statement of every script, and
+  no value is quoted in Python. The parts share one snapshot (none sees
+  another's changes), hence disjoint plans only; the expected counts are
+  checked at its end as the script checks them, and an error rolls the whole
+  statement back, so the fallback is the script's. Measured
+  (``scripts/bench_step_write.py``, a Tigris step, 900 commits each way
+  alternated, a loaded 2-core box): the script 0.61–0.69 ms, the one
+  statement 0.43–0.45 ms, a bare commit 0.14–0.16 ms; the loop's CPU alike
+  (0.18–0.20 ms).
 * **A lone statement alone.** A unit of one statement whose result is read
   (a kept message, a timer added, timers claimed, hand-overs taken:
   :meth:`~bot.store.sql.SqlStore._statement`) is sent with no ``BEGIN`` or
@@ -173,6 +188,9 @@ class PostgresStore(SqlStore):
         self.url = url
         #: whether a plan may be sent as one script (``standard_conforming_strings``)
         self.scripts = scripts
+        #: whether a disjoint plan is sent as one statement, its values bound (else as
+        #: the script: ``scripts/bench_step_write.py`` measures the two)
+        self.one_statement = True
         #: connections taken from the pool and kept idle between units (:meth:`_take`)
         self._idle: list[Connection] = []
         #: units waiting for the pool to hand them a connection
@@ -258,27 +276,48 @@ class PostgresStore(SqlStore):
         )
         return list(found)
 
-    async def _perform(self, plan: PlanFactory[T], *, sent: Callable[[], None] | None = None) -> T:
-        ahead = speculate(plan) if self.scripts else None
-        script = _script(ahead[0]) if ahead is not None else None
-        if ahead is not None and script is not None:
-            try:
-                await self._run_script(script, sent)
-            except asyncpg.PostgresError:
-                pass  # a count not as expected, a unique index…: statement by statement
-            else:
-                self._tracer.script(ahead[0])
-                return ahead[1]
+    async def _perform(
+        self,
+        plan: PlanFactory[T],
+        *,
+        sent: Callable[[], None] | None = None,
+        disjoint: bool = False,
+    ) -> T:
+        ahead = speculate(plan) if self.scripts or disjoint else None
+        if ahead is not None:
+            ops, result = ahead
+            bound = disjoint and self.one_statement
+            statement, args = _one_statement(ops) if bound else (None, [])
+            if statement is not None:
+                try:
+                    await self._run_script(statement, sent, args)
+                except asyncpg.PostgresError:  # a value it cannot bind (asyncpg's DataError) too
+                    return await self.write(lambda db: _run_plan(plan, db))  # as a script's
+                else:
+                    self._tracer.script(ops)
+                    return result
+            script = _script(ops) if self.scripts else None
+            if script is not None:
+                try:
+                    await self._run_script(script, sent)
+                except asyncpg.PostgresError:
+                    pass  # a count not as expected, a unique index…: statement by statement
+                else:
+                    self._tracer.script(ops)
+                    return result
         return await self.write(lambda db: _run_plan(plan, db))
 
-    async def _run_script(self, script: str, sent: Callable[[], None] | None = None) -> None:
-        """Run a plan's script: one round trip, one transaction (the server's own).
-        ``sent`` is called on the loop's next turn, once the script went out."""
+    async def _run_script(
+        self, script: str, sent: Callable[[], None] | None = None, args: Sequence[Any] = ()
+    ) -> None:
+        """Run a plan's script, or its one statement with ``args`` bound: one round trip,
+        one transaction (the server's own). ``sent`` is called on the loop's next turn,
+        once it went out."""
 
         async def unit(conn: Connection) -> None:
             if sent is not None:  # runs once this coroutine waits for the answer
                 asyncio.get_running_loop().call_soon(sent)
-            await conn.execute(script)
+            await conn.execute(script, *args)
 
         await self._on_connection(unit, transaction=False)
 
@@ -439,6 +478,40 @@ def _script(ops: Sequence[Op]) -> str | None:
                 )
             statements.append(text)
     return SCRIPT_MARK + ";\n".join(statements) if statements else None
+
+
+#: a parameter's number in a compiled statement (``$3``)
+NUMBERED = re.compile(r"\$(\d+)")
+
+
+@functools.lru_cache(maxsize=1024)
+def _renumbered(text: str, offset: int) -> str:
+    """A compiled statement's text with its parameters numbered from ``offset + 1``."""
+    return NUMBERED.sub(lambda found: f"${int(found[1]) + offset}", text)
+
+
+def _one_statement(ops: Sequence[Op]) -> tuple[str | None, list[Any]]:
+    """A disjoint plan's ops (see :meth:`~bot.store.sql.SqlStore._perform`) as one
+    statement, each op a data-modifying ``WITH`` part, its values bound as parameters
+    (the server keeps the statement prepared: one text per shape of step, whatever its
+    values); an expected count is checked by the server, a difference dividing by zero.
+    No part sees another's changes (one snapshot), hence disjoint plans only."""
+    parts: list[str] = []
+    checks: list[str] = []
+    args: list[Any] = []
+    for op in ops:
+        compiled = POSTGRES.compile(op.sql)
+        returning = "" if RETURNING.search(op.sql) else " RETURNING 1"
+        for params in op.params if op.kind == "many" else (op.params,):
+            name = f"w{len(parts)}"
+            parts.append(f"{name} AS ({_renumbered(compiled.text, len(args))}{returning})")
+            args += POSTGRES.bind(compiled, params)
+            if op.expect is not None:
+                checks.append(f"(SELECT COUNT(*) FROM {name}) = {int(op.expect)}")
+    if not parts:
+        return None, []
+    check = " AND ".join(checks) or "TRUE"
+    return f"{SCRIPT_MARK}WITH {', '.join(parts)} SELECT 1 / ({check})::int", args
 
 
 async def _run_plan(plan: PlanFactory[T], db: Connection) -> T:

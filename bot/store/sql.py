@@ -104,9 +104,17 @@ class SqlStore(Store):
         """The rows of one read (each readable by column name and by index)."""
 
     @abstractmethod
-    async def _perform(self, plan: PlanFactory[T], *, sent: Callable[[], None] | None = None) -> T:
+    async def _perform(
+        self,
+        plan: PlanFactory[T],
+        *,
+        sent: Callable[[], None] | None = None,
+        disjoint: bool = False,
+    ) -> T:
         """Run a plan in a transaction; its result once committed (see :mod:`bot.store.plan`).
-        ``sent``: called once only the commit remains (:meth:`~bot.store.Store.commit_step`)."""
+        ``sent``: called once only the commit remains (:meth:`~bot.store.Store.commit_step`).
+        ``disjoint``: no row is changed by two of its statements, nor read by one after
+        another changed it, so a backend may run them as one statement (PostgreSQL)."""
 
     async def _statement(self, op: Op) -> Any:
         """One statement as a unit of its own: its count, or its rows (as the plan
@@ -120,10 +128,14 @@ class SqlStore(Store):
         return await self._perform(plan)
 
     def _start(
-        self, plan: PlanFactory[T], *, sent: Callable[[], None] | None = None
+        self,
+        plan: PlanFactory[T],
+        *,
+        sent: Callable[[], None] | None = None,
+        disjoint: bool = False,
     ) -> asyncio.Future[T]:
         """:meth:`_perform`, started now (:meth:`~bot.store.Store.start_step`)."""
-        return asyncio.ensure_future(self._perform(plan, sent=sent))
+        return asyncio.ensure_future(self._perform(plan, sent=sent, disjoint=disjoint))
 
     # -- reading ------------------------------------------------------------------------
 
@@ -431,7 +443,17 @@ class SqlStore(Store):
                 yield from _write_computer(game.id, step.computer)
             return Committed(game.version + 1, last_seq)
 
-        return self._start(plan, sent=sent)
+        # a running step with no fired timer and no turn clock changes each row once: the
+        # game's, a row per move, a seat's, a timer per kind and name (deadlines dropped and
+        # deadlines added never the same); a timer fired, a clock replaced (its timers
+        # deleted, then inserted again) or a game finished (its row updated twice) is not
+        disjoint = (
+            step.status == "running"
+            and step.fired is None
+            and isinstance(step.clock, Keep)
+            and not step.results
+        )
+        return self._start(plan, sent=sent, disjoint=disjoint)
 
     # -- seats and clocks of a running game ------------------------------------------------
 

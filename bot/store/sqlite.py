@@ -169,11 +169,21 @@ class SqliteStore(SqlStore):
         bound = SQLITE.bind(statement, params)
         return list(await self._reader.execute_fetchall(statement.text, bound))
 
-    async def _perform(self, plan: PlanFactory[T], *, sent: Callable[[], None] | None = None) -> T:
+    async def _perform(
+        self,
+        plan: PlanFactory[T],
+        *,
+        sent: Callable[[], None] | None = None,
+        disjoint: bool = False,
+    ) -> T:
         return await self.write(functools.partial(_run_plan, plan), sent=sent)
 
     def _start(
-        self, plan: PlanFactory[T], *, sent: Callable[[], None] | None = None
+        self,
+        plan: PlanFactory[T],
+        *,
+        sent: Callable[[], None] | None = None,
+        disjoint: bool = False,
     ) -> asyncio.Future[T]:
         return self.submit(functools.partial(_run_plan, plan), sent=sent)
 

@@ -173,6 +173,9 @@ async def test_what_a_script_cannot_do_ends_as_one_statement_at_a_time_would(
 async def test_without_standard_conforming_strings_a_step_goes_statement_by_statement(
     postgres_server: PostgresServer,
 ) -> None:
+    """A step that is not disjoint (a turn clock replaced) needs the script's literals:
+    without ``standard_conforming_strings`` it goes statement by statement; a disjoint
+    one binds its values, so it is still one statement."""
     name = postgres_server.create_database()
     postgres_server.sql(f"ALTER DATABASE {name} SET standard_conforming_strings = off")
     store = await Store.open(postgres_server.url(name))
@@ -182,12 +185,27 @@ async def test_without_standard_conforming_strings_a_step_goes_statement_by_stat
         sent: list[str] = []
         await store.trace(sent.append)
         await store.commit_step(
-            game, StepWrite(state={"said": "a\\'b"}, status="running", moves=[NewMove(0, "a")])
+            game,
+            StepWrite(
+                state={"said": "a\\'b"},
+                status="running",
+                moves=[NewMove(0, "a")],
+                clock={"turn": 5e9},
+            ),
         )
         await store.trace(None)
         assert len(sent) > 3 and not any(";\n" in s for s in sent)
         after = await store.get_game(game.id)
         assert after is not None and after.state == {"said": "a\\'b"}
+        sent.clear()
+        await store.trace(sent.append)
+        await store.commit_step(
+            after, StepWrite(state={"said": "b\\'c"}, status="running", moves=[NewMove(1, "b")])
+        )
+        await store.trace(None)
+        assert len(sent) == 1, sent
+        after = await store.get_game(game.id)
+        assert after is not None and after.state == {"said": "b\\'c"}
     finally:
         await store.close()
         postgres_server.drop_database(name)

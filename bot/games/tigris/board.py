@@ -36,9 +36,17 @@ def square_row(sq: Square) -> int:
     return sq // COLS
 
 
+def _spelled(sq: Square) -> str:
+    return f"{_LETTERS[sq % COLS]}{sq // COLS + 1}"
+
+
+#: every square's name, spelled once (a state's JSON names each square it holds)
+_NAMES: Final = tuple(_spelled(sq) for sq in SQUARES)
+
+
 def square_name(sq: Square) -> str:
     """``F5`` for column F, row 5."""
-    return f"{_LETTERS[sq % COLS]}{sq // COLS + 1}"
+    return _NAMES[sq] if 0 <= sq < len(_NAMES) else _spelled(sq)
 
 
 @lru_cache(maxsize=2048)  # every load of a state parses each square's name: remembered

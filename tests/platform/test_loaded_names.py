@@ -1,0 +1,56 @@
+"""A loaded game names its seats in every text it says: the names are read once per row,
+and follow the row when it changes (a replaced player); nested texts are renamed at any
+depth, and one without a seat is kept as it is."""
+
+from __future__ import annotations
+
+from dataclasses import replace
+from pathlib import Path
+
+from bot import games, plugins
+from bot.games.base import verbs_text
+from bot.i18n import Text
+from bot.service import GameService, Player
+from bot.service.loaded import seat_text
+from bot.store import Store
+
+ANN, BO = Player(4201, "Ann"), Player(4202, "Bo")
+CHANNEL, GUILD = 7201, 9001
+
+
+async def test_a_games_texts_name_its_seats_as_its_row_does_now(tmp_path: Path) -> None:
+    plugins.load_builtin_games()
+    store = await Store.open(tmp_path / "names.db")
+    try:
+        service = GameService(store, games.REGISTRY, render=False)
+        await service.lobby.new_game(
+            guild_id=GUILD, channel_id=CHANNEL, user=ANN, game_type_name="tigris", seed=3
+        )
+        await service.lobby.join(CHANNEL, BO)
+        await service.lobby.start(CHANNEL, ANN)
+        game = await service.ctx.running(CHANNEL)
+        names = {s.seat: s.display_name for s in game.row.seats}
+        deep = {"tiles": Text("list.comma", {"head": Text("x", {"seat": 1}), "tail": Text("y")})}
+        for key, params in (("move.played", {"seat": 0, "action": Text("a")}), ("z", deep)):
+            assert game.text(key, params) == seat_text(game.row, key, params)
+        said = game.text("z", deep)
+        assert said.params["tiles"].params["head"].params["seat"] == names[1]
+        assert said.params["tiles"].params["tail"] is deep["tiles"].params["tail"]
+        untouched = {"verbs": verbs_text("tigris", ("tile", "pass"))}
+        assert game.text("q", untouched).params["verbs"] is untouched["verbs"]
+        assert game.text("plain") == Text("plain", {})
+        # a new row (a replaced player): its names, not the ones read before
+        seats = list(game.row.seats)
+        seats[1] = replace(seats[1], display_name="Cy")
+        game.row = replace(game.row, seats=tuple(seats))
+        assert game.text("move.played", {"seat": 1}).params["seat"] == "Cy"
+        assert game.text("move.played", {"seat": 0}).params["seat"] == names[0]
+    finally:
+        await store.close()
+
+
+def test_verbs_text_is_the_same_text_each_time_and_unchanged_by_its_users() -> None:
+    first = verbs_text("tigris", ["tile", "leader", "pass"])
+    again = verbs_text("tigris", ("tile", "leader", "pass"))
+    assert first is again and first.render("en") == again.render("en")
+    assert verbs_text("tigris", ("pass", "tile")) != first
