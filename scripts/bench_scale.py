@@ -23,7 +23,9 @@ moves the absolute figures: compare the ratios to their same-run floors.
   what concurrency gains);
 * the same with the images drawn (board and changed private views):
   throughput in moves/s and as a ratio of what the cores allow
-  (cores ÷ one move's drawing time on one thread), and the bot's own
+  (cores ÷ one move's drawing time on one thread); where the cores' time
+  went meanwhile (the drawing processes, the bot's process, the database
+  server's processes, the machine's other processes, idle: ``/proc``), and the bot's own
   process's CPU a move (all its threads; floor: the same moves without
   images): one process's share, which bounds the throughput once the cores
   draw fast enough;
@@ -184,6 +186,96 @@ async def floor_reads(db: str, folder: Path) -> list[float]:
     if is_url(db):
         return await floor_read_postgres(db)
     return await floor_read(folder)
+
+
+#: clock ticks a second, the unit of /proc's CPU times
+TICKS = os.sysconf("SC_CLK_TCK")
+
+
+def ticks_of(pid: int) -> int:
+    """Clock ticks of CPU process ``pid`` used so far (all its threads); 0 once gone."""
+    try:
+        with open(f"/proc/{pid}/stat") as stat:
+            fields = stat.read().rsplit(")", 1)[1].split()
+    except OSError:
+        return 0
+    return int(fields[11]) + int(fields[12])  # utime, stime
+
+
+def tree_of(root: int) -> list[int]:
+    """``root`` and every process descended from it (the database server's backends)."""
+    parents: dict[int, int] = {}
+    for entry in os.listdir("/proc"):
+        if entry.isdigit():
+            try:
+                with open(f"/proc/{entry}/stat") as stat:
+                    parents[int(entry)] = int(stat.read().rsplit(")", 1)[1].split()[1])
+            except OSError:
+                continue
+    tree, grown = {root}, True
+    while grown:
+        more = {pid for pid, parent in parents.items() if parent in tree} - tree
+        tree |= more
+        grown = bool(more)
+    return sorted(tree)
+
+
+def machine_busy() -> float:
+    """Seconds of CPU the whole machine's cores were busy so far (``/proc/stat``)."""
+    with open("/proc/stat") as stat:
+        fields = [int(f) for f in stat.readline().split()[1:]]
+    idle = fields[3] + fields[4]  # idle, iowait
+    return (sum(fields[:8]) - idle) / TICKS
+
+
+async def server_pid(db: str) -> int | None:
+    """The PostgreSQL server's main process on this machine (None for SQLite)."""
+    if not is_url(db):
+        return None
+    import asyncpg
+
+    conn = await asyncpg.connect(db)
+    try:
+        data = await conn.fetchval("SHOW data_directory")
+    finally:
+        await conn.close()
+    try:
+        return int((Path(data) / "postmaster.pid").read_text().split()[0])
+    except (OSError, ValueError, IndexError):
+        return None
+
+
+class Cores:
+    """Where the machine's cores went over a stretch: the drawing processes, the bot's
+    own process (all its threads), the database server (its main process and
+    backends), everything else on the machine, and idle."""
+
+    def __init__(self, server: int | None) -> None:
+        self.server = server
+        self.start = self.sample()
+
+    def sample(self) -> dict[str, float]:
+        server = 0 if self.server is None else sum(map(ticks_of, tree_of(self.server)))
+        return {
+            "drawing": sum(map(ticks_of, drawing.worker_pids())) / TICKS,
+            "the bot": process_cpu(),
+            "the database server": server / TICKS,
+            "machine": machine_busy(),
+            "wall": time.perf_counter(),
+        }
+
+    def line(self, moves: int, cores: int) -> str:
+        """Each part's ms a move and its share of the cores' time over the stretch."""
+        end = self.sample()
+        used = {k: end[k] - self.start[k] for k in end}
+        capacity = cores * used.pop("wall")
+        machine = used.pop("machine")
+        used["other processes"] = max(0.0, machine - sum(used.values()))
+        used["idle"] = max(0.0, capacity - machine)
+        return f"{capacity / moves * 1000:.2f} ms of {cores} cores a move: " + ", ".join(
+            f"{what} {seconds / moves * 1000:.2f} ms ({seconds / capacity:.0%})"
+            for what, seconds in used.items()
+        )
 
 
 def process_cpu() -> float:
@@ -657,12 +749,14 @@ async def main(total: int, waves: int, db: str) -> None:
             walls = []
             rendered: list[float] = []
             cpu = process_cpu()
+            where = Cores(await server_pid(db))
             with Counted(game_type) as counted:
                 for _ in range(waves):
                     latencies, wall = await simultaneous(service, list(range(101, 201)), rng)
                     walls.append(wall)
                     rendered += latencies
             moves = 100 * waves
+            went = where.line(moves, cores)
             cpu = (process_cpu() - cpu) / moves * 1000
             throughput = moves / sum(walls)
             # what drawing those games' images costs one thread, measured on their
@@ -681,6 +775,7 @@ async def main(total: int, waves: int, db: str) -> None:
                 f"so {cores} cores allow {allowed:.0f} moves/s: ratio {throughput / allowed:.0%} "
                 f"({load()})",
             )
+            say("where the cores went in those waves", f"{went} ({load()})")
             say(
                 "the bot's process CPU a move with images (all its threads)",
                 f"{cpu:.2f} ms, so one process allows {1000 / cpu:.0f} moves/s; floor: the same "

@@ -12,7 +12,8 @@ one of two kinds, told apart by its answer:
   load of the game, the token checked, the picker built, the next menu built.
   Floor: the bare picker build — the same picker and the same next menu built
   from the state already in memory (no load, no lock, no token), measured just
-  before the tap;
+  before the tap. The service keeps the menus built at a position, so the tap
+  reuses the menu it chooses from and may cost less than this floor;
 * **step** — a tap that plays a step (and answers with the seat's next menu):
   also the step applied, judged, committed with its version check, and the next
   picker built. Floor: a bare commit (``BEGIN IMMEDIATE; INSERT; COMMIT`` with

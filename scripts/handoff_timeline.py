@@ -1,10 +1,11 @@
 """Where the time of one hand-off goes: a timeline from INTERACTION_CREATE to fully answered.
 
 Usage: ``python scripts/handoff_timeline.py [--game tigris,tikal,temple] [--moves 40]
-[--seed 1] [--show 1]``
+[--seed 1] [--show 1] [--db sqlite,postgres]``
 
 Plays random legal moves with ``/play`` as :mod:`bench_latency` does (the real bot,
-a real SQLite file, the fake Discord on loopback) and records, for each move, when
+a real SQLite file or a throwaway PostgreSQL server, the fake Discord on loopback)
+and records, for each move, when
 each part of its answer started and ended, in milliseconds after the fake sent
 INTERACTION_CREATE:
 
@@ -16,7 +17,7 @@ INTERACTION_CREATE:
 * ``draw:<renderer>``: each image, from its request to its PNG (queueing for a
   drawing process included);
 * ``answer``: the service's answer prepared (``announce.handoff``; images included
-  unless the invoker is answered while they are drawn, ``announce.DRAWN_LATER``);
+  unless the invoker is answered while they are drawn, ``announce.answered_early``);
 * ``REST <method> <route>``: each request discord.py made, from its call to its
   response (callback, follow-ups, message edits, DMs);
 * ``store:<read>``: the adapter's reads and writes of what it remembers (``Memory``);
@@ -26,8 +27,10 @@ It prints the median timeline of the hand-offs (each part by its order of
 occurrence: the second image drawn is ``draw:…#2``), the first ``--show``
 hand-offs in full, and the share of the time between the commit and fully
 answered that no drawing, request or store call covered (the loop's own Python,
-the fake's included, since it shares the loop). Measurement only: the wrapping
-is done here, the bot is unchanged.
+the fake's included, since it shares the loop), and the critical path: when the
+board (the first image) was asked after the commit began, how long it took beside
+the same board drawn again alone, and what followed the last image. Measurement
+only: the wrapping is done here, the bot is unchanged.
 """
 
 from __future__ import annotations
@@ -216,12 +219,13 @@ def uncovered(spans: list[Part], begin: float, end: float) -> float:
     return max(0.0, end - begin - covered)
 
 
-async def measure(game: str, moves: int, seed: int) -> list[Timeline]:
+async def measure(game: str, moves: int, seed: int, url: str | None = None) -> list[Timeline]:
+    """The hand-offs' timelines on SQLite, or on the empty PostgreSQL database at ``url``."""
     rng = random.Random(seed)
     timelines = []
     async with FakeDiscord() as fake:
         with fake.patched(), tempfile.TemporaryDirectory() as tmp:
-            h = BotHarness(fake, Path(tmp) / "timeline.db")
+            h = BotHarness(fake, url or Path(tmp) / "timeline.db")  # type: ignore[arg-type]
             await h.start()
             try:
                 players = [h.alice, h.bob, h.carol]
@@ -259,8 +263,35 @@ async def measure(game: str, moves: int, seed: int) -> list[Timeline]:
     return timelines
 
 
-def report(game: str, timelines: list[Timeline], show: int) -> None:
-    print(f"\n== {game}: {len(timelines)} hand-offs by /play (SQLite) ==")
+def critical_path(timelines: list[Timeline]) -> str:
+    """Medians of a hand-off's critical path: until its board is asked (the first image,
+    asked first), the board, and from the board drawn to fully answered; beside it
+    the floor's parts, the commit and the same board drawn again."""
+    asked, board, after, commit, redrawn = [], [], [], [], []
+    for spans, total in timelines:
+        draws = [(a, b) for label, a, b in spans if label.startswith("draw:")]
+        commits = [(a, b) for label, a, b in spans if label == "commit"]
+        again = [a for label, a, _ in spans if label.startswith("(after:")]
+        if not draws or not commits:
+            continue
+        start, end = draws[0]
+        asked.append(start - commits[0][0])
+        board.append(end - start)
+        after.append(total - max(b for _, b in draws))
+        commit.append(commits[0][1] - commits[0][0])
+        redrawn.extend(-a for a in again)
+    if not asked:
+        return "no hand-off drew an image"
+    m = statistics.median
+    return (
+        f"the board asked {m(asked):+.1f} ms after the commit began (its length "
+        f"{m(commit):.1f} ms); the board {m(board):.1f} ms (the same board drawn again "
+        f"alone {m(redrawn):.1f} ms); the last image drawn -> fully answered {m(after):.1f} ms"
+    )
+
+
+def report(game: str, timelines: list[Timeline], show: int, db: str = "sqlite") -> None:
+    print(f"\n== {game}: {len(timelines)} hand-offs by /play ({db}) ==")
     if not timelines:
         return
     for index, (spans, total) in enumerate(timelines[:show]):
@@ -312,6 +343,7 @@ def report(game: str, timelines: list[Timeline], show: int) -> None:
             f"-- from the commit to fully answered, covered by no drawing, request or "
             f"store call: median {statistics.median(gaps):.1f} ms"
         )
+    print(f"-- the critical path: {critical_path(timelines)}")
 
 
 def main() -> int:
@@ -320,12 +352,25 @@ def main() -> int:
     parser.add_argument("--moves", type=int, default=40)
     parser.add_argument("--seed", type=int, default=1)
     parser.add_argument("--show", type=int, default=1)
+    parser.add_argument("--db", default="sqlite", help="comma-separated: sqlite,postgres")
     args = parser.parse_args()
     logging.basicConfig(level=logging.ERROR)
     instrument()
     print(f"load average at start: {Path('/proc/loadavg').read_text().split()[0]}")
-    for game in args.game.split(","):
-        report(game, asyncio.run(measure(game, args.moves, args.seed)), args.show)
+    for db in args.db.split(","):
+        if db == "sqlite":
+            for game in args.game.split(","):
+                report(game, asyncio.run(measure(game, args.moves, args.seed)), args.show)
+            continue
+        if db != "postgres":
+            parser.error(f"unknown database {db!r}")
+        from tests.support.postgres import benchmark_server
+
+        with benchmark_server() as server:  # before any event loop
+            for game in args.game.split(","):
+                url = server.url(server.create_database(migrated=False))
+                timelines = asyncio.run(measure(game, args.moves, args.seed, url))
+                report(game, timelines, args.show, db)
     print(f"load average at end: {Path('/proc/loadavg').read_text().split()[0]}")
     return 0
 

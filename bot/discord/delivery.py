@@ -45,7 +45,7 @@ Decisions:
   2000 characters is split by lines, the image and buttons on the last part.
 * **Order of a hand-off's parts.** The invoker's answer first (a follow-up
   needs it), sent while the hand-off's images are still being drawn
-  (:data:`bot.service.announce.DRAWN_LATER`, set by the responder), then the
+  (:func:`bot.service.announce.answered_early`, by the responder), then the
   public message once its board is (what it needs from the store, below, is
   read meanwhile); once that is posted, the DMs go while the story's earlier
   messages are tidied (the new one kept in the store at the same time as the

@@ -52,7 +52,7 @@ from bot.discord.messages import (
 from bot.i18n import Text
 from bot.logs import activity
 from bot.service import GameService, Outcome, Player, Refusal
-from bot.service.announce import DRAWN_LATER
+from bot.service.announce import answered_early
 
 if TYPE_CHECKING:
     from bot.discord.delivery import Delivery
@@ -266,11 +266,8 @@ class Responder:
             nonlocal shown
             # a hand-off's outcome comes back once stored, its images still drawing:
             # the invoker is answered meanwhile (bot.discord.delivery)
-            drawn_later = DRAWN_LATER.set(True)
-            try:
+            with answered_early():
                 outcome = await work(player)
-            finally:
-                DRAWN_LATER.reset(drawn_later)
             handled.answered(outcome)
             try:
                 shown = await self.delivery.to_interaction(

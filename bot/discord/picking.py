@@ -68,7 +68,7 @@ from bot.discord.messages import (
 )
 from bot.i18n import Text
 from bot.service import Player, TapAnswer
-from bot.service.announce import DRAWN_LATER
+from bot.service.announce import answered_early
 
 if TYPE_CHECKING:
     from bot.discord.client import ZigguratBot
@@ -141,13 +141,10 @@ class Tapper:
 
         async def work(player: Player, handled: Handled) -> None:
             # a step that hands off comes back once stored, its images still drawing
-            drawn_later = DRAWN_LATER.set(True)
-            try:
+            with answered_early():
                 answer = await self.bot.service.tapping.tap(
                     interaction.channel_id or 0, player, token, list(picked), game_id=game_id
                 )
-            finally:
-                DRAWN_LATER.reset(drawn_later)
             await self.answer(interaction, answer)
 
         await guard(

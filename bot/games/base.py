@@ -444,14 +444,24 @@ class GameEngine(ABC, Generic[S, A]):
         return None
 
     def legal_values(
-        self, state: S, seat: Seat, verb: str, param: str, chosen: Mapping[str, str]
+        self,
+        state: S,
+        seat: Seat,
+        verb: str,
+        param: str,
+        chosen: Mapping[str, str],
+        *,
+        legal: Sequence[A] | None = None,
     ) -> list[Suggestion]:
         """Autocomplete: the values ``param`` of ``verb`` can take given those ``chosen``.
 
         Default: read off ``legal_actions`` — the words of this verb's legal
         actions at that parameter whose earlier parameters match ``chosen``
         (case-insensitively; an empty chosen value matches anything).
-        Engines with many actions override it to generate only what is asked.
+        ``legal``: ``seat``'s legal actions in ``state`` when the caller has them
+        already (the move picker asks for many parameters of one position); the
+        answer is the same. Engines with many actions override it to generate
+        only what is asked.
         """
         if verb not in self.verbs:
             return []
@@ -460,7 +470,7 @@ class GameEngine(ABC, Generic[S, A]):
         if param_spec is None:
             return []
         found: dict[str, Suggestion] = {}
-        for action in self.legal_actions(state, seat):
+        for action in self.legal_actions(state, seat) if legal is None else legal:
             if type(action) is not declared.action:
                 continue
             words = declared.words(action)

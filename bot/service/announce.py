@@ -43,13 +43,24 @@ Decisions:
   private view that changed, a preview's image and zoom — are drawn
   concurrently, each on its own drawing process (:mod:`bot.service.drawing`):
   a hand-off waits for its slowest image, not for their sum.
+* **Drawn while the step is committed.** A step's board, and a hand-off's
+  private images, are asked of the drawing pool as soon as the engine has
+  applied the step (:func:`drawn_ahead`), before its commit is written, so
+  that the drawing overlaps the commit. Nothing is shown before the commit is
+  stored (the answer is returned only then); a step refused at its commit
+  drops them (:meth:`Ahead.dropped`: cancelled, never shown).
 * **The invoker's answer does not wait for a hand-off's images.** An adapter
-  that sets :data:`DRAWN_LATER` gets a hand-off's outcome as soon as the step
-  is stored, its board, private images and round tally still being drawn and
-  read (``Outcome.drawing``, ``Outcome.drawing_private``): it answers the
+  that answers the invoker early wraps the service call in
+  :func:`answered_early`; a hand-off's outcome then comes back as soon as the
+  step is stored, its board, private images and round tally still being drawn
+  and read (``Outcome.drawing``, ``Outcome.drawing_private``): it answers the
   invoker (words only) meanwhile, posts the public message once the board and
   the tally are in (``Outcome.drawn(private=False)``) and the DMs once their
-  images are. Everyone else gets the outcome whole, as before.
+  images are. Everyone else gets the outcome whole, as before. The request is
+  scoped to the task that made it, inside the block: a task spawned there (it
+  copies the context) is not that task and gets outcomes whole, so a timer's
+  or a computer's outcome can never come back still drawing to a caller that
+  does not wait for it.
 * **DMs carry news, once per hand-off.** Private updates go with hand-off
   messages only: to each seat whose private view changed since its player was
   last told of it (the views are stored with the hand-off, ``told``), in words
@@ -64,8 +75,10 @@ from __future__ import annotations
 
 import asyncio
 import inspect
-from collections.abc import Awaitable, Mapping, Sequence
+from collections.abc import Awaitable, Iterator, Mapping, Sequence
+from contextlib import contextmanager
 from contextvars import ContextVar
+from dataclasses import dataclass
 from typing import Any
 
 from bot.games.base import Event, Result, TurnShape
@@ -97,9 +110,85 @@ MAX_PRIVATE_CHOICES = 20
 Private = list[PrivateMessage] | Awaitable[list[PrivateMessage]]
 #: the engine contract's generic private news (``GameEngine.private_news``'s default)
 GENERIC_NEWS = frozenset({"hand.changed", "hand.view"})
-#: set (in its task) by an adapter that answers the invoker while a hand-off's images
-#: are drawn: :func:`handoff` then returns with them still drawing (``Outcome.drawing``)
-DRAWN_LATER: ContextVar[bool] = ContextVar("ziggurat_drawn_later", default=False)
+#: the task that asked, in :func:`answered_early`, for a hand-off's outcome with its
+#: images still drawing (a task spawned inside copies the value but is another task)
+_EARLY: ContextVar[asyncio.Task[Any] | None] = ContextVar("ziggurat_answered_early", default=None)
+
+
+@contextmanager
+def answered_early() -> Iterator[None]:
+    """Within this block, and in the task running it only, :func:`handoff` returns as
+    soon as the step is stored, its images still drawing (``Outcome.drawing``): for an
+    adapter that answers the invoker meanwhile and awaits ``Outcome.drawn()`` before
+    posting the rest. A task spawned inside gets outcomes whole."""
+    token = _EARLY.set(asyncio.current_task())
+    try:
+        yield
+    finally:
+        _EARLY.reset(token)
+
+
+def early() -> bool:
+    """Whether the running task asked for outcomes still drawing (:func:`answered_early`)."""
+    task = _EARLY.get()
+    return task is not None and task is asyncio.current_task()
+
+
+@dataclass
+class Ahead:
+    """A step's images asked of the drawing pool before its commit is written
+    (:func:`drawn_ahead`): the board, and a hand-off's private messages; None where
+    not asked (its answer draws them itself, or none)."""
+
+    board: asyncio.Future[bytes | None] | None = None
+    private: asyncio.Future[list[PrivateMessage]] | None = None
+
+    async def dropped(self) -> None:
+        """Cancel what is still drawing (the commit was refused: nothing is shown) and
+        wait until it has stopped."""
+        parts = [part for part in (self.board, self.private) if part is not None]
+        for part in parts:
+            part.cancel()
+        await asyncio.gather(*parts, return_exceptions=True)
+
+
+def own_view_first(game: LoadedGame, kind: StepKind) -> bool:
+    """Whether a step's own answer (:func:`preview`) shows the seat's private view
+    rather than the board: a sealed submission in a game with private views."""
+    return kind is StepKind.SUBMISSION and game.engine.has_private_view
+
+
+def board_told(game: LoadedGame) -> bool:
+    """Whether a hand-off message (not interim) shows the board: at the end, or when a
+    member is awaited (a start awaiting only computers has none: their run's message will)."""
+    return game.engine.result(game.state) is not None or bool(game.members_awaited())
+
+
+async def drawn_ahead(
+    ctx: Context, game: LoadedGame, kind: StepKind, *, told: bool, interim: bool
+) -> Ahead:
+    """The step's board asked of the drawing pool now (``game.state`` is after the
+    step), when its answer will show one: a hand-off message (``told``) that is not
+    ``interim`` and :func:`board_told`, or a step's own answer unless
+    :func:`own_view_first`; it is with the pool when this returns. The answer passes
+    it to :func:`handoff` or :func:`preview`, which use it only if they show a board."""
+    if not ctx.render:
+        return Ahead()
+    wanted = (not interim and board_told(game)) if told else not own_view_first(game, kind)
+    if not wanted:
+        return Ahead()
+    ahead = Ahead(board=asyncio.ensure_future(ctx.board(game)))
+    try:
+        await asyncio.sleep(0)  # its task runs until it waits for the pool: the job is sent
+    except BaseException:
+        await ahead.dropped()
+        raise
+    return ahead
+
+
+def private_ahead(private: Awaitable[list[PrivateMessage]]) -> asyncio.Future[list[PrivateMessage]]:
+    """:func:`private_updates` asked now, drawing while the step is committed."""
+    return asyncio.ensure_future(private)
 
 
 def event_texts(game: LoadedGame, events: Sequence[Event], seat: int | None = None) -> list[Text]:
@@ -311,6 +400,7 @@ async def handoff(
     private: Private,
     interim: bool = False,
     stored: Awaitable[object] | None = None,
+    board: Awaitable[bytes | None] | None = None,
 ) -> Outcome:
     """The one public message of a hand-off (or of the end), with its pings and buttons;
     with ``interim``, the interim message that stands for it until then (no board,
@@ -319,7 +409,8 @@ async def handoff(
     ``private`` may still be drawing (:func:`private_updates` not awaited): the
     board is drawn at the same time as the private images. ``stored``: the step's
     commit when it is still under way (the answer is prepared meanwhile): what is
-    read back from the store waits for it."""
+    read back from the store waits for it. ``board``: the board asked for ahead
+    (:func:`drawn_ahead`), used if the message shows one."""
     result = game.engine.result(game.state)
     public = list(lines)
     public += result_lines(game, result) if result is not None else game.waiting_line()
@@ -364,9 +455,13 @@ async def handoff(
         step=Step(kind),
         finished=result is not None,
     )
-    # a start that awaits only computer seats has no board: their run's message will
-    board = ctx.board(game) if result is not None or game.members_awaited() else _none()
-    if not DRAWN_LATER.get():
+    if not board_told(game):
+        if isinstance(board, asyncio.Future):
+            board.cancel()  # asked for ahead, but this message shows none
+        board = _none()
+    elif board is None:
+        board = ctx.board(game)
+    if not early():
         news.board, outcome.private, counted = await at_once(
             ctx, board, _private(private), tally(ctx, game, stored)
         )
@@ -436,24 +531,26 @@ async def preview(
     can_undo: bool,
     private: Private,
     stored: Awaitable[object] | None = None,
+    board: Awaitable[bytes | None] | None = None,
 ) -> Outcome:
     """The acting seat's own answer after a step that hands nothing over.
 
     Its images (the seat's own view or the board, the zoom, and ``private``'s
     when still drawing) are drawn at once, each on its own drawing process.
-    ``stored``: as for :func:`handoff`."""
+    ``stored``, ``board``: as for :func:`handoff`."""
     engine = game.engine
     lines = list(reply)
     summary = engine.step_summary(game.state, seat)
     if summary is not None:
         lines.append(game.text(*summary))
-    own = kind is StepKind.SUBMISSION and engine.has_private_view
+    own = own_view_first(game, kind)
+    first: Awaitable[bytes | None]
     if own:
         view = engine.private_view(game.state, seat)
         first = ctx.private_image(game, view, seat)
     else:
         lines += game.waiting_line()
-        first = ctx.board(game)
+        first = board if board is not None else ctx.board(game)
     image, zoom, messages = await at_once(ctx, first, ctx.zoom(game, seat), _private(private))
     if image is None and own:  # no private image: the board instead
         image = await ctx.board(game)

@@ -240,7 +240,7 @@ class Outcome:
     finished: bool = False
     #: a hand-off's board and round tally still being drawn and read, when the service
     #: was asked to answer as soon as the step is stored
-    #: (:data:`bot.service.announce.DRAWN_LATER`); :meth:`drawn` puts them in place
+    #: (:func:`bot.service.announce.answered_early`); :meth:`drawn` puts them in place
     drawing: asyncio.Future[None] | None = field(default=None, repr=False, compare=False)
     #: the same for the private messages' images (``private`` is filled in)
     drawing_private: asyncio.Future[None] | None = field(default=None, repr=False, compare=False)

@@ -54,9 +54,10 @@ Decisions:
   "Remove the last brick" and "Submit" (once the engine calls it
   complete) among the controls. Everything offered comes from the engine.
 * An option's token is its index in the menu: the menu is rebuilt from the
-  pick's token when the choice comes back, so nothing chosen is trusted; a
-  token of another stamp, unreadable, or naming no option is refused
-  (:class:`StalePick`).
+  pick's token when the choice comes back (or taken from the menus the
+  service built at the same position, :data:`Built`), so nothing chosen is
+  trusted; a token of another stamp, unreadable, or naming no option is
+  refused (:class:`StalePick`).
 """
 
 from __future__ import annotations
@@ -208,6 +209,12 @@ class _Built:
     prefix: Pending | None = None
 
 
+#: menus built at one position, by pick: what a picker of the same position (the same
+#: game, version, seat, undo hint and player names) may reuse instead of building them
+#: again (the menu a tap chooses from is the one the tap before answered with)
+Built = dict[Pending, _Built]
+
+
 def param_words(verb: Verb, action: Any) -> tuple[str, ...]:
     """Each parameter's word in the picker (a rest parameter's items joined by ``,``)."""
     words: list[str] = []
@@ -245,6 +252,7 @@ class Picker:
         text: TextOf = Text,
         undo: bool = False,
         judge: Judge | None = None,
+        built: Built | None = None,
     ) -> None:
         self.engine = engine
         self.state = state
@@ -287,9 +295,13 @@ class Picker:
             self.stamp = str(version)
         self.undo = undo
         self._labels: dict[tuple[str, str, tuple[str, ...]], dict[str, Suggestion]] = {}
+        #: the seat's legal actions, when asked (:meth:`_legal_actions`)
+        self._legal: list[Any] | None = None
         self._judged: dict[str, Text | None] = {}
         self._orders: dict[tuple[str | None, tuple[str, ...]], dict[str, int]] = {}
-        self._built: dict[Pending, _Built] = {}
+        #: the menus built at this position, by pick: ``built`` when given (shared by the
+        #: pickers of one position, see :data:`Built`)
+        self._built: dict[Pending, _Built] = {} if built is None else built
         self._named: dict[tuple[str, tuple[str, ...], str], tuple[Text, Text | None]] = {}
         #: how many of a list of rows begin with each prefix of words (by the list's id)
         self._prefix_counts: dict[int, tuple[list[_Row], Counter[tuple[str, ...]]]] = {}
@@ -1447,10 +1459,21 @@ class Picker:
                 if w != NONE_WORD
             }
             found = self.engine.legal_values(
-                self.state, self.seat, pending.verb, verb.params[index].name, chosen
+                self.state,
+                self.seat,
+                pending.verb,
+                verb.params[index].name,
+                chosen,
+                legal=self._legal_actions(),
             )
             self._labels[key] = {s.value.lower().replace(" ", ITEM_SEP): s for s in found}
         return self._labels[key]
+
+    def _legal_actions(self) -> list[Any]:
+        """The seat's legal actions, worked out once (every ``legal_values`` reads them)."""
+        if self._legal is None:
+            self._legal = self.engine.legal_actions(self.state, self.seat)
+        return self._legal
 
     def _label(self, pending: Pending, word: str, rows: list[_Row]) -> tuple[Text, Text | None]:
         """A value's short label and its detail: the engine's, else its kind's, else the

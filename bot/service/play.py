@@ -12,6 +12,9 @@ Decisions:
   state being stored and the version it will have, and returned only once
   the commit is done; a commit refused drops it (``error.conflict``), and
   what it reads back from the store (a round's tally) waits for the commit.
+  Its board, and a hand-off's private images, are asked of the drawing pool
+  as soon as the engine has applied the step, before the commit is written
+  (:func:`bot.service.announce.drawn_ahead`), and a refused commit drops them.
   A refused command raises :class:`Refusal` before anything is written.
 * A step is a checkpoint — never undone, nor anything before it — when it
   hands the game over or ends it, when the engine says it drew or revealed
@@ -352,8 +355,21 @@ class Play:
         checkpoint = kind is not StepKind.CONTINUE or bool(played.moves) or checked
         interim = announce.interim(game, kind, checkpoint=checkpoint, new_turn=new_turn)
         published = kind in (StepKind.HANDOFF, StepKind.FINAL) and not interim
-        pending = await self._pending_lines(game) if published or interim else []
-        told = await self._told(game, before_private) if published else None
+        handing = kind is not StepKind.CONTINUE and (published or interim)
+        # its images are drawn while the step is committed, shown only once it is stored
+        ahead = await announce.drawn_ahead(self.ctx, game, kind, told=handing, interim=interim)
+        told_events = events if ended is None else [*events, *ended[1]]
+        all_events = [*told_events, *played.events]
+        try:
+            pending = await self._pending_lines(game) if published or interim else []
+            told = await self._told(game, before_private) if published else None
+        except BaseException:
+            await ahead.dropped()
+            raise
+        if handing and not interim:
+            ahead.private = announce.private_ahead(
+                announce.private_updates(self.ctx, game, told or {}, all_events)
+            )
         write = StepWrite(
             state=engine.dump_state(state),
             status="finished" if result is not None else "running",
@@ -390,12 +406,8 @@ class Play:
             reply = [game.text("move.accepted", {"action": shown_action})]
             if ended is not None:
                 reply.append(Text("picker.ended"))
-                told_events = [*events, *ended[1]]
-            else:
-                told_events = events
-            all_events = [*told_events, *played.events]
             told_lines = announce.shown(game, pending + lines + end_lines + played.lines)
-            if kind is not StepKind.CONTINUE and (published or interim):
+            if handing:
                 reply += announce.event_texts(game, told_events, seat)
                 return await announce.handoff(
                     self.ctx,
@@ -406,11 +418,10 @@ class Play:
                     else after - (before - {seat}),
                     version=version,
                     reply=reply,
-                    private=[]
-                    if interim
-                    else announce.private_updates(self.ctx, game, told or {}, all_events),
+                    private=[] if ahead.private is None else ahead.private,
                     interim=interim,
                     stored=stored,
+                    board=ahead.board,
                 )
             reply += announce.shown(game, lines) + announce.event_texts(game, told_events, seat)
             # the others hear of their own changes with the next hand-off message
@@ -429,6 +440,7 @@ class Play:
                 can_undo=not checkpoint,
                 private=private,
                 stored=stored,
+                board=ahead.board,
             )
             if interim and told_lines:  # cannot be taken back: the channel hears of it now
                 outcome.news = News(
@@ -438,7 +450,11 @@ class Play:
                 )
             return outcome
 
-        return await self._committed(game, write, answer)
+        try:
+            return await self._committed(game, write, answer)
+        except BaseException:
+            await ahead.dropped()  # refused (or failed): what was drawn ahead is never shown
+            raise
 
     @staticmethod
     def _kind(game: LoadedGame, seat: int, before: set[int], turn: int | None) -> StepKind:

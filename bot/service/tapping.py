@@ -26,7 +26,12 @@ Decisions:
   hides is offered or labelled. Labels whose params name a seat show the
   player's name, as in events.
 * The engine's work (legal actions, labels, judging a step) runs on the
-  engine threads, not on the event loop.
+  engine threads, not on the event loop. A menu is built once per position:
+  the menus built for a seat at a version of a game (with the same undo hint
+  and player names) are kept, the last :data:`KEPT_POSITIONS` positions, and
+  a later tap at that position reuses them (the menu a tap chooses from is
+  the one the tap before answered with). The version changes with every
+  commit, so a kept menu is never one of another state.
 * A fresh picker of a dense board comes with the map around where the seat
   can act (``Context.zoom``), and a menu with a picture (a Tikal hex's
   rotations) with that picture drawn (``render_picture``). In a game with
@@ -45,6 +50,7 @@ from __future__ import annotations
 import asyncio
 import logging
 import time
+from collections import OrderedDict
 from collections.abc import Sequence
 from dataclasses import dataclass, replace
 
@@ -58,7 +64,7 @@ from bot.service.loaded import LoadedGame
 from bot.service.menus import Menu
 from bot.service.outcome import ChoiceKind, Outcome, Player, Refusal, StepKind
 from bot.service.pick_token import BadToken, Pending
-from bot.service.picker import Control, Picked, Picker, StalePick
+from bot.service.picker import Built, Control, Picked, Picker, StalePick
 from bot.service.play import Play, Unconfirmed, judged, off_loop
 
 log = logging.getLogger(__name__)
@@ -71,6 +77,10 @@ STALE_LINES = {
     "picker.bad_token": "picker.bad_token",
     "picker.bad_choice": "picker.bad_choice",
 }
+#: positions whose built menus are kept (see the module docstring)
+KEPT_POSITIONS = 512
+#: a position: the game, the seat, the version, the undo hint and the seats' names
+Position = tuple[int, int, int, bool, tuple[tuple[int, str, str], ...]]
 
 
 @dataclass(frozen=True)
@@ -97,6 +107,8 @@ class Tapping:
     def __init__(self, ctx: Context, play: Play) -> None:
         self.ctx = ctx
         self.play = play
+        #: the menus built at the last positions tapped (see the module docstring)
+        self._kept: OrderedDict[Position, Built] = OrderedDict()
 
     @admitted
     async def tap(
@@ -191,9 +203,24 @@ class Tapping:
 
     # -- helpers ------------------------------------------------------------------
 
+    def _built(self, game: LoadedGame, seat: int, version: int, undo: bool) -> Built:
+        """The menus built at this position so far (kept, see the module docstring)."""
+        names = tuple((s.seat, s.display_name, s.colour) for s in game.row.seats)
+        key = (game.id, seat, version, undo, names)
+        built = self._kept.get(key)
+        if built is None:
+            built = self._kept[key] = {}
+            if len(self._kept) > KEPT_POSITIONS:
+                self._kept.popitem(last=False)
+        else:
+            self._kept.move_to_end(key)
+        return built
+
     async def _picker(self, game: LoadedGame, seat: int, *, undo: bool) -> Picker:
         engine = game.engine
         row_state = game.row.state
+        undo = undo and engine.turns is TurnShape.SEQUENTIAL
+        built = self._built(game, seat, game.row.version, undo)
 
         def judge(action: object) -> Text | None:
             return judged(engine, engine.load_state(row_state), seat, action)
@@ -205,8 +232,9 @@ class Tapping:
                 seat,
                 version=game.row.version,
                 text=game.label_text,
-                undo=undo and engine.turns is TurnShape.SEQUENTIAL,
+                undo=undo,
                 judge=judge,
+                built=built,
             )
 
         return await off_loop(build)
@@ -245,6 +273,7 @@ class Tapping:
         version = outcome.version if outcome.version is not None else game.row.version
         undo = any(choice.kind is ChoiceKind.UNDO for choice in outcome.reply.choices)
         dumped = engine.dump_state(state)
+        built = self._built(game, seat, version, undo)
 
         def build() -> Picker:
             return Picker(
@@ -255,6 +284,7 @@ class Tapping:
                 text=game.label_text,
                 undo=undo,
                 judge=lambda action: judged(engine, engine.load_state(dumped), seat, action),
+                built=built,
             )
 
         picker = await off_loop(build)

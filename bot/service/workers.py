@@ -21,9 +21,15 @@ Decisions:
   is the next time the worker is scheduled (measured on 2 cores: 0.37 ms of
   the loop an image, a third of what a move costs it). A body that arrives
   whole is the answer itself, with no copy.
-* A busy process is sent one job more, to start as soon as it answers (two
-  in flight at most): without it a process idles from its answer until the
-  loop has read it and written the next job.
+* A job goes to an idle process; when none is idle it waits in the pool's
+  queue for the first process to answer. A busy process is sent one job more,
+  to start as soon as it answers (two in flight at most), only while more
+  jobs wait than there are processes: then every process stays busy anyway,
+  and without it a process idles from its answer until the loop has read it
+  and written the next job. With fewer waiting, a job sent ahead would sit
+  behind whatever its process is drawing while another process frees first:
+  a hand-off's small private views queued behind its board (Tigris: the
+  images at once took the board plus a hand, about 1.4× the board alone).
 * The processes come from a fork server: forking the bot itself would copy
   its threads' locks (aiosqlite's, the logger's) in whatever state they
   were. A pool starts on first use, from whichever event loop asks (it
@@ -37,6 +43,9 @@ Decisions:
   pickled). A function that cannot be sent to another process (a closure, as
   tests make), or a job whose process failed (a worker killed, no room for a
   new process), runs on the pool's threads instead: late is better than never.
+* A job cancelled while it waits for a process (a step refused at its commit
+  drops the images asked ahead) is never sent; one already sent runs to its
+  end and its answer is dropped.
 """
 
 from __future__ import annotations
@@ -241,12 +250,23 @@ class _Running:
     def submit(self, job: bytes) -> asyncio.Future[Any]:
         assert self.loop is not None
         future = self.loop.create_future()
-        worker = min(self.workers, key=lambda w: len(w.jobs), default=None)
-        if worker is not None and len(worker.jobs) < IN_FLIGHT:
-            self._send(worker, job, future)
-        else:
-            self.waiting.append((job, future))
+        self.waiting.append((job, future))
+        self._dispatch()
         return future
+
+    def _dispatch(self) -> None:
+        """Hand waiting jobs out, in order: to an idle process, or a second one to a
+        busy process while more jobs wait than there are processes (see the module
+        docstring). A job cancelled meanwhile is never sent."""
+        while self.waiting and not self.broken and self.workers:
+            worker = min(self.workers, key=lambda w: len(w.jobs))
+            if worker.jobs and (
+                len(worker.jobs) >= IN_FLIGHT or len(self.waiting) <= len(self.workers)
+            ):
+                return
+            job, future = self.waiting.popleft()
+            if not future.cancelled():  # nobody waits for it any more: never drawn
+                self._send(worker, job, future)
 
     def _send(self, worker: _Worker, job: bytes, future: asyncio.Future[Any]) -> None:
         worker.jobs.append(future)
@@ -270,9 +290,7 @@ class _Running:
                     future.set_result(pickle.loads(body))
                 else:
                     future.set_exception(pickle.loads(body))
-            if self.waiting and not self.broken:
-                job, waiting = self.waiting.popleft()
-                self._send(worker, job, waiting)
+        self._dispatch()
 
     def _break(self, cause: BaseException) -> None:
         """A process died: every job in flight or waiting runs on a thread instead."""

@@ -8,6 +8,7 @@ import asyncio
 import multiprocessing
 import os
 import signal
+import time
 from typing import Any
 
 import pytest
@@ -112,3 +113,76 @@ def test_an_answer_read_in_pieces_is_kept_until_it_is_whole() -> None:
             worker.read()
     finally:
         worker.close()
+
+
+def _logged(path: str, n: int) -> bytes:
+    with open(path, "a", encoding="utf-8") as log:
+        log.write(f"{n}\n")
+    return n.to_bytes(4, "big")
+
+
+async def test_a_job_cancelled_while_it_waits_is_never_sent(tmp_path: Any) -> None:
+    """An image dropped before a process took it (a step refused at its commit) costs
+    no drawing; the ones sent before it and after it are drawn."""
+    log = str(tmp_path / "drawn.txt")
+    pool = workers.WorkerPool(1, "ziggurat-test-cancel")
+    try:
+        asked = [asyncio.ensure_future(pool.run(_logged, log, n)) for n in range(4)]
+        await asyncio.sleep(0)  # each asked: two in flight on the one process, two waiting
+        assert len(pool._on(asyncio.get_running_loop()).waiting) == 2
+        asked[2].cancel()
+        done = await asyncio.gather(*asked, return_exceptions=True)
+        assert isinstance(done[2], asyncio.CancelledError)
+        assert [value for value, _ in (done[0], done[1], done[3])] == [
+            n.to_bytes(4, "big") for n in (0, 1, 3)
+        ]
+        with open(log, encoding="utf-8") as drawn:
+            assert drawn.read().split() == ["0", "1", "3"]
+    finally:
+        running = pool._running
+        if running is not None:
+            running.close()
+        pool.threads.shutdown(wait=False)
+
+
+def _big(flag: str) -> bytes:
+    """A long image: it ends once ``flag`` exists (or after 20 s, so nothing hangs)."""
+    for _ in range(2000):
+        if os.path.exists(flag):
+            break
+        time.sleep(0.01)
+    return os.getpid().to_bytes(4, "big")
+
+
+def _small(n: int) -> bytes:
+    return os.getpid().to_bytes(4, "big")
+
+
+async def test_small_images_are_not_queued_behind_a_long_one(tmp_path: Any) -> None:
+    """A hand-off asks for its board first, then its private views: with the board
+    still drawing on one process, the views all go to the other as it frees, none
+    sent ahead to wait behind the board."""
+    flag = str(tmp_path / "the board may end")
+    pool = workers.WorkerPool(2, "ziggurat-test-order")
+    try:
+        board = asyncio.ensure_future(pool.run(_big, flag))
+        views = await asyncio.gather(*(pool.run(_small, n) for n in range(3)))
+        with open(flag, "w", encoding="utf-8"):
+            pass
+        (drawn, _) = await board
+        assert drawn not in {image for image, _ in views}  # none waited behind the board
+        assert all(where == "process" for _, where in views)
+    finally:
+        running = pool._running
+        if running is not None:
+            running.close()
+        pool.threads.shutdown(wait=False)
+
+
+async def test_the_drawing_processes_run_below_the_bots_priority() -> None:
+    await drawing.drawn(_drawn_here, VIEW, PLAYERS, "en")
+    mine = os.getpriority(os.PRIO_PROCESS, 0)
+    pids = drawing.worker_pids()
+    assert pids
+    for pid in pids:
+        assert os.getpriority(os.PRIO_PROCESS, pid) == min(19, mine + drawing.NICENESS)

@@ -1,4 +1,4 @@
-"""A hand-off answered early (``announce.DRAWN_LATER``) tells exactly what it tells whole.
+"""A hand-off answered early (``announce.answered_early``) tells exactly what it tells whole.
 
 The same Oracle game is played twice from the same seed, once as the adapter
 plays it (the outcome back once stored, its images still drawing) and once
@@ -9,10 +9,11 @@ and tally, byte for byte, and before it, none of them yet.
 
 from __future__ import annotations
 
+import asyncio
 from pathlib import Path
 
 from bot.service import GameService, Outcome, StepKind
-from bot.service.announce import DRAWN_LATER
+from bot.service.announce import answered_early, early
 from bot.store import Store
 from tests.conftest import CAROL, CHANNEL, oracle_before_its_rounds_last, register_oracle
 
@@ -24,11 +25,11 @@ async def last_play(tmp_path: Path, *, early: bool) -> tuple[Outcome, bool]:
     try:
         service = GameService(store)
         last = await oracle_before_its_rounds_last(service)
-        token = DRAWN_LATER.set(early)
-        try:
+        if early:
+            with answered_early():
+                outcome = await service.play.act(CHANNEL, CAROL, last)
+        else:
             outcome = await service.play.act(CHANNEL, CAROL, last)
-        finally:
-            DRAWN_LATER.reset(token)
         pending = outcome.news is not None and outcome.news.board is None
         await outcome.drawn()
     finally:
@@ -52,3 +53,33 @@ async def test_an_early_handoff_carries_the_same_images_once_drawn(tmp_path: Pat
     assert all(pm.image is not None for pm in early.private)
     assert early.tally == whole.tally
     assert early.version == whole.version
+
+
+async def test_a_task_spawned_inside_an_early_answer_gets_its_outcome_whole(
+    tmp_path: Path,
+) -> None:
+    """Only the task that asked is answered early: one it spawns (a timer's, a
+    computer's work started from an interaction) copies the context but not the ask,
+    so its outcome never comes back still drawing to a caller that does not wait."""
+    register_oracle()
+    store = await Store.open(tmp_path / "ziggurat-spawned.db")
+    try:
+        service = GameService(store)
+        last = await oracle_before_its_rounds_last(service)
+        with answered_early():
+            assert early()
+            spawned = asyncio.create_task(service.play.act(CHANNEL, CAROL, last))
+            outcome = await spawned
+            inside = await asyncio.create_task(_early_inside())
+        assert not early()
+    finally:
+        await store.close()
+    assert not inside
+    assert outcome.kind is StepKind.HANDOFF
+    assert outcome.drawing is None and outcome.drawing_private is None
+    assert outcome.news is not None and outcome.news.board is not None
+    assert outcome.private and all(pm.image is not None for pm in outcome.private)
+
+
+async def _early_inside() -> bool:
+    return early()

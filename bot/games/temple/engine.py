@@ -304,13 +304,20 @@ class TempleEngine(GameEngine[GameState, Action]):
         return super().param_title(verb, param)
 
     def legal_values(
-        self, game: GameState, seat: int, verb: str, param: str, chosen: Mapping[str, str]
+        self,
+        game: GameState,
+        seat: int,
+        verb: str,
+        param: str,
+        chosen: Mapping[str, str],
+        *,
+        legal: Sequence[Action] | None = None,
     ) -> list[Suggestion]:
         """As the default, but a lightning layout is never suggested (solving it
         is the race)."""
         if verb == "lightning":
             return []
-        found = super().legal_values(game, seat, verb, param, chosen)
+        found = super().legal_values(game, seat, verb, param, chosen, legal=legal)
         return picking.shortened(param, found)
 
     # -- clocks ----------------------------------------------------------------

@@ -171,10 +171,17 @@ class TigrisEngine(GameEngine[GameState, actions.Action]):
         return actions.Support(0) if decided else None
 
     def legal_values(
-        self, game: GameState, seat: int, verb: str, param: str, chosen: Mapping[str, str]
+        self,
+        game: GameState,
+        seat: int,
+        verb: str,
+        param: str,
+        chosen: Mapping[str, str],
+        *,
+        legal: Sequence[actions.Action] | None = None,
     ) -> list[Suggestion]:
         """As the default, with the picker's short labels (``picking``)."""
-        found = super().legal_values(game, seat, verb, param, chosen)
+        found = super().legal_values(game, seat, verb, param, chosen, legal=legal)
         return picking.shortened(game, seat, verb, param, found)
 
     def value_groups(

@@ -137,9 +137,17 @@ class TikalEngine(GameEngine[GameState, actions.Action]):
         return list(spaces)
 
     def legal_values(
-        self, game: GameState, seat: int, verb: str, param: str, chosen: Mapping[str, str]
+        self,
+        game: GameState,
+        seat: int,
+        verb: str,
+        param: str,
+        chosen: Mapping[str, str],
+        *,
+        legal: Sequence[actions.Action] | None = None,
     ) -> list[Suggestion]:
-        """Generated per parameter, with costs and consequences in the labels."""
+        """Generated per parameter, with costs and consequences in the labels (so
+        ``legal`` is not needed)."""
         return suggest.legal_values(game, seat, verb, param, chosen)
 
     def public_view(self, game: GameState) -> dict[str, Any]:
