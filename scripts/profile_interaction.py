@@ -24,7 +24,7 @@ entries (``cProfile`` on the loop's thread, by own time); asserts nothing.
 throwaway server, :mod:`tests.support.postgres`, ``fsync`` on).
 
 Usage: ``python scripts/profile_interaction.py [--part service,adapter]
-[--db sqlite] [--moves 200] [--sealed 100] [--top 25]``
+[--db sqlite] [--moves 200] [--sealed 100] [--top 25] [--dump DIR]``
 """
 
 from __future__ import annotations
@@ -33,6 +33,7 @@ import argparse
 import asyncio
 import contextlib
 import cProfile
+import gc
 import io
 import logging
 import pstats
@@ -40,6 +41,7 @@ import random
 import re
 import statistics
 import sys
+import sysconfig
 import tempfile
 import threading
 import time
@@ -57,6 +59,11 @@ from bot.service import GameService, Player  # noqa: E402
 from bot.store import Store  # noqa: E402
 
 T = TypeVar("T")
+#: where each kind's profiles are written together (``--dump``), else None
+DUMP: Path | None = None
+#: whether every other interaction is profiled (``--no-cprofile``: none, for a sampling
+#: profiler such as py-spy attached from outside, which cProfile's hooks would distort)
+PROFILE = True
 
 
 class Meter:
@@ -72,6 +79,13 @@ class Meter:
         self._turn = False
         self.texts: Counter[str] = Counter()
         self._sent: list[str] = []
+        #: per interaction measured without the profiler: its kind, the loop thread's
+        #: time in the cyclic garbage collector (ms) and its full (generation 2) collections
+        self.collections: list[tuple[str, float, int]] = []
+        self._gc = [0.0, 0]  # the loop's collector time (s) and full collections so far
+        self._gc_began: float | None = None
+        self._loop_thread = threading.get_ident()
+        gc.callbacks.append(self._collecting)
         #: per interaction measured: its kind, and the statements it sent (first words)
         self.statements: list[tuple[str, list[str]]] = []
         #: per interaction measured: its kind, and the REST requests it sent (method and route)
@@ -91,6 +105,17 @@ class Meter:
         # a PostgreSQL plan's script is traced once, as its statements joined
         self._sent.append(" ".join(sql.split()[:3]) + (" (script)" if ";\n" in sql else ""))
 
+    def _collecting(self, phase: str, info: dict[str, int]) -> None:
+        """A ``gc.callbacks`` hook: the time the loop's thread spends collecting."""
+        if threading.get_ident() != self._loop_thread:
+            return
+        if phase == "start":
+            self._gc_began = time.thread_time()
+        elif self._gc_began is not None:
+            self._gc[0] += time.thread_time() - self._gc_began
+            self._gc[1] += info.get("generation") == 2
+            self._gc_began = None
+
     async def start(self) -> None:
         await self.store.trace(self.traced)
 
@@ -102,8 +127,9 @@ class Meter:
         await asyncio.sleep(0)
         del self._sent[:]
         statements, loads, sent = self._statements, self._loads, len(self._sent)
-        self._turn = profiled = not self._turn
+        self._turn = profiled = not self._turn and PROFILE
         profile = cProfile.Profile(time.thread_time) if profiled else None
+        gc_began, full_began = self._gc
         began = time.thread_time()
         if profile is not None:
             profile.enable()
@@ -119,6 +145,9 @@ class Meter:
             )
             self.statements.append((kind, self._sent[sent:]))
             del self._sent[:]
+            if not profiled:
+                gc_time, full = self._gc
+                self.collections.append((kind, (gc_time - gc_began) * 1000, full - full_began))
 
     def requested(self, kind: str, routes: list[str]) -> None:
         """Note the REST requests the bot sent to the fake Discord for the last interaction."""
@@ -149,6 +178,16 @@ class Meter:
                 flush=True,
             )
         for kind in kinds:
+            mine_gc = [(ms, full) for k, ms, full in self.collections if k == kind]
+            if mine_gc:
+                print(
+                    f"{kind}: the loop's time in the garbage collector median"
+                    f" {statistics.median(ms for ms, _ in mine_gc):.2f} ms, mean"
+                    f" {statistics.mean(ms for ms, _ in mine_gc):.2f} ms; full collections"
+                    f" {sum(full for _, full in mine_gc)} in {len(mine_gc)} interactions",
+                    flush=True,
+                )
+        for kind in kinds:
             sent = [routes for k, routes in self.requests if k == kind]
             if not sent:
                 continue
@@ -173,8 +212,10 @@ class Meter:
             stats = pstats.Stats(profiles[0], stream=out)
             for profile in profiles[1:]:
                 stats.add(profile)
+            if DUMP is not None:  # the kind's profiles together, for pstats to read
+                stats.dump_stats(str(DUMP / f"{re.sub(r'[^a-z0-9]+', '_', kind.lower())}.prof"))
             shares = _calls_by_library(stats.stats, len(profiles))  # type: ignore[attr-defined]
-            print(f"{kind}: Python calls a profiled interaction, by library: {shares}")
+            print(f"{kind}: a profiled interaction by library (own time, under cProfile): {shares}")
             stats.strip_dirs().sort_stats("tottime").print_stats(top)
             stats.sort_stats("cumulative").print_stats(top)
             print(f"-- the profile of {kind} ({len(profiles)} profiled; cProfile, loop thread)")
@@ -183,17 +224,39 @@ class Meter:
 
 #: the libraries a profile's calls are counted by, each a path part that marks its files
 _LIBRARIES = ("discord", "aiohttp", "asyncpg", "asyncio", "bot", "tests")
+#: the standard library's folder (its modules other than asyncio are counted as ``stdlib``)
+_STDLIB = Path(sysconfig.get_paths()["stdlib"]).resolve()
+
+
+def _library(path: str) -> str:
+    """The library a profiled function belongs to: one of :data:`_LIBRARIES`, ``builtins``
+    (C functions and methods: the time in them is the caller's CPU per call), ``stdlib``,
+    else ``other``."""
+    if path == "~":
+        return "builtins"
+    parts = Path(path).parts
+    found = next((name for name in _LIBRARIES if name in parts), None)
+    if found is not None:
+        return found
+    with contextlib.suppress(ValueError, OSError):
+        Path(path).resolve().relative_to(_STDLIB)
+        return "stdlib"
+    return "other"
 
 
 def _calls_by_library(entries: dict[Any, Any], runs: int) -> str:
-    """Calls a run, per library (by the first of :data:`_LIBRARIES` in a function's path;
-    builtins and the rest as ``other``), most first."""
+    """Calls and own time (``tottime``, ms) a run, per library (:func:`_library`), most
+    time first: where the CPU per call is, not only the calls."""
     counts: Counter[str] = Counter()
-    for (path, _line, _name), (_primitive, calls, *_rest) in entries.items():
-        parts = Path(path).parts
-        library = next((name for name in _LIBRARIES if name in parts), "other")
+    own: Counter[str] = Counter()
+    for (path, _line, _name), (_primitive, calls, tottime, *_rest) in entries.items():
+        library = _library(path)
         counts[library] += calls
-    return ", ".join(f"{name} {n / runs:.0f}" for name, n in counts.most_common())
+        own[library] += tottime
+    return ", ".join(
+        f"{name} {counts[name] / runs:.0f} calls {own[name] * 1000 / runs:.2f} ms"
+        for name, _ in own.most_common()
+    )
 
 
 def _route(record: Any, fake: Any) -> str:
@@ -485,7 +548,20 @@ def main() -> None:
     parser.add_argument(
         "--sealed", type=int, default=None, help="sealed plays (adapter part; --moves / 2)"
     )
+    parser.add_argument(
+        "--dump", type=Path, default=None, help="a folder: each kind's profile as a .prof file"
+    )
+    parser.add_argument(
+        "--no-cprofile",
+        dest="cprofile",
+        action="store_false",
+        help="profile no interaction (every one gives CPU figures; for a sampling profiler)",
+    )
     args = parser.parse_args()
+    global DUMP, PROFILE
+    DUMP, PROFILE = args.dump, args.cprofile
+    if DUMP is not None:
+        DUMP.mkdir(parents=True, exist_ok=True)
     with contextlib.ExitStack() as stack:
         for part in args.part.split(","):
             if args.db == "postgres":

@@ -8,6 +8,11 @@ Decisions:
   that times out — discord.py gives views on ephemeral messages a 15 minute
   timeout — *unregisters* the dynamic item classes it contains, which would
   silently kill every button.
+* A :class:`ButtonView` is finished (stopped) from the start: discord.py's
+  ``InteractionResponse.send_message`` keeps every unfinished view it sends in
+  its view store, dispatchable or not, with a 15 minute timeout for an
+  ephemeral one (a task per answer, the view held that long); a finished view
+  is only laid out.
 * The limits are Discord's documented ones; a custom_id's is in
   :mod:`bot.discord.custom_ids`.
 """
@@ -31,6 +36,7 @@ class ButtonView(discord.ui.View):
 
     def __init__(self) -> None:
         super().__init__(timeout=None)
+        self.stop()  # finished: no view store keeps it, nor a timeout task (see above)
 
     def is_dispatchable(self) -> bool:
         return False

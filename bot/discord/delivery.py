@@ -72,12 +72,16 @@ Decisions:
   the step's public message goes to the game's channel.
 * Buttons carry the game's version, so a button from an earlier decision is
   refused as stale instead of replaying its action on a later one.
-* What one message of the story needs from the store is read once
-  (:meth:`~bot.service.memory.Memory.messages`: the game's kept messages and
-  the tally's text) and written once (:meth:`~bot.service.memory.Memory.keep_messages`:
-  the new message as live, tally or interim, and what it replaces forgotten, in
-  one transaction); an outcome's DMs ask once whose DMs are closed. Edits and
-  DMs, whose answers nobody reads, go through :mod:`bot.discord.rest`.
+* What one public message needs from the store is read in one statement
+  (:meth:`~bot.service.memory.Memory.message_reads`: the game's kept messages
+  with the tally's text when it tells the story, how the users it pings chose
+  to be told, and whose DMs are closed among the outcome's DM recipients known
+  by then, the pinged and the invoker) and written once
+  (:meth:`~bot.service.memory.Memory.keep_messages`: the new message as live,
+  tally or interim, and what it replaces forgotten, in one transaction); the
+  DMs that follow it read again only about recipients it did not ask about (a
+  private view drawn after it), in one read. Edits and DMs, whose answers
+  nobody reads, go through :mod:`bot.discord.rest`.
 * A failure to send is logged and, where someone is waiting for an answer,
   reported to them; it never hides the fact that the move itself was recorded.
 """
@@ -174,6 +178,21 @@ class TurnNote:
 
 #: the "your turn" DMs of one outcome waiting to ride on their users' private messages
 TurnNotes = dict[int, TurnNote]
+
+
+@dataclass
+class ClosedDms:
+    """Whose DMs are known closed among the users asked, read with the public message's
+    other reads (:meth:`Delivery._reads`) for the DMs that follow it: the outcome's DM
+    recipients known by then, the users it pings, and ``likely`` (the invoker)."""
+
+    likely: tuple[int, ...] = ()
+    asked: frozenset[int] = frozenset()
+    closed: frozenset[int] = frozenset()
+
+    def unasked(self, user_ids: Sequence[int]) -> list[int]:
+        """Those of ``user_ids`` not asked about (a private message drawn after the read)."""
+        return [uid for uid in user_ids if uid not in self.asked]
 
 
 def tail_fitted(text: str, limit: int = MAX_CONTENT) -> str:
@@ -340,8 +359,8 @@ class Delivery:
         picker_view: discord.ui.View | None = None,
     ) -> set[int]:
         """Deliver a successful command's outcome; return whose private view the
-        invoker was shown, ephemerally or by a DM just delivered (so it is not shown
-        twice).
+        invoker was shown, ephemerally or by a DM just delivered, or whose DMs the
+        public message's read found open (so it is not shown twice, nor asked again).
 
         A step played through the move picker (:mod:`bot.discord.picking`)
         passes ``picker_lines`` and ``picker_view``: the answer replaces the
@@ -402,12 +421,18 @@ class Delivery:
             return await interaction.followup.send(ephemeral=False, wait=True, **kwargs)
 
         notes: TurnNotes = {}
+        closed_dms = ClosedDms(likely=(me,))  # whose private view may be drawn later
         posted = asyncio.Event()
 
         async def public() -> None:
             try:
                 if outcome.has_public and not await self.post_public(
-                    send_public, outcome, public_lang, notes=notes, posted=posted
+                    send_public,
+                    outcome,
+                    public_lang,
+                    notes=notes,
+                    posted=posted,
+                    closed_dms=closed_dms,
                 ):
                     await self.ephemeral(interaction, [Text("delivery.public_failed")])
             finally:
@@ -435,9 +460,12 @@ class Delivery:
                 actor_fallback=fallback,
                 notes=notes,
                 delivered_to=shown,  # a DM just delivered: their DMs are open, nothing to show
+                closed_dms=closed_dms,
             )
 
         await asyncio.gather(public(), dms())
+        if me in closed_dms.asked and me not in closed_dms.closed:
+            shown.add(me)  # their DMs are open (read with the public message): nothing to show
         return shown
 
     # -- messages without an interaction (timers) ---------------------------------
@@ -467,8 +495,9 @@ class Delivery:
         lang = locale_language(guild.preferred_locale if guild is not None else None)
         send = channel.send
         notes: TurnNotes = {}
+        closed_dms = ClosedDms()
         if outcome.has_public:
-            await self.post_public(send, outcome, lang, notes=notes)
+            await self.post_public(send, outcome, lang, notes=notes, closed_dms=closed_dms)
         if outcome.tally is not None or outcome.finished:
             await self.tally(outcome, lang, send)
         await self.send_private(
@@ -480,6 +509,7 @@ class Delivery:
             send_public=send,
             actor_fallback=None,
             notes=notes,
+            closed_dms=closed_dms,
         )
 
     # -- the pieces ---------------------------------------------------------------
@@ -492,6 +522,7 @@ class Delivery:
         *,
         notes: TurnNotes | None = None,
         posted: asyncio.Event | None = None,
+        closed_dms: ClosedDms | None = None,
     ) -> bool:
         """The one public message of an outcome; False (logged) if Discord refused it.
 
@@ -507,19 +538,29 @@ class Delivery:
         rides on its user's private message, if any), else sent here. ``posted`` is set
         once the message is posted and ``notes`` filled, before the messages of the
         game's story before it are tidied (:meth:`_retell`): what is private may go
-        meanwhile.
+        meanwhile. ``closed_dms`` is filled with whose DMs are closed among the outcome's
+        DM recipients, read with the message's other reads, for :meth:`send_private`.
         """
         news = outcome.news
         if news is None:
             await outcome.drawn(private=False)
             return True
         if not outcome.story or outcome.game_id is None:
-            return await self._post(send, outcome, news, lang, notes=notes, posted=posted)
+            return await self._post(
+                send, outcome, news, lang, notes=notes, posted=posted, closed_dms=closed_dms
+            )
         async with self.stories.telling(outcome.game_id, outcome.version) as late:
             if late and news.interim:
                 return True
             return await self._post(
-                send, outcome, news, lang, late=late, notes=notes, posted=posted
+                send,
+                outcome,
+                news,
+                lang,
+                late=late,
+                notes=notes,
+                posted=posted,
+                closed_dms=closed_dms,
             )
 
     async def _post(
@@ -532,6 +573,7 @@ class Delivery:
         late: bool = False,
         notes: TurnNotes | None = None,
         posted: asyncio.Event | None = None,
+        closed_dms: ClosedDms | None = None,
     ) -> bool:
         """:meth:`post_public`'s work: ``outcome``'s ``news`` (``late``: a hand-off message
         that stands aside)."""
@@ -539,9 +581,8 @@ class Delivery:
         story = outcome.story and outcome.game_id is not None and not late
         # what the message needs from the store, read at once
         # (while a hand-off answered early still draws its board: Outcome.drawn)
-        choices, known, _ = await asyncio.gather(
-            self._notify_choices(news),
-            self._known(outcome.game_id, story),  # one read for the story
+        (choices, known), _ = await asyncio.gather(
+            self._reads(outcome, news, story, closed_dms),
             outcome.drawn(private=False),
         )
         kept, live = _where(known.get(INTERIM)), _where(known.get(LIVE))
@@ -598,6 +639,35 @@ class Delivery:
         if story and sent is not None:
             await self._retell(outcome, news, sent, kept, live, lang, base=base, known=known)
         return True
+
+    async def _reads(
+        self, outcome: Outcome, news: News, story: bool, closed_dms: ClosedDms | None
+    ) -> tuple[dict[int, str], Mapping[str, KeptMessage]]:
+        """What a public message needs from the store, in one statement: how each user it
+        names as awaited (or next) chose to be told, and the game's kept messages when it
+        tells the story; whose DMs are closed among the outcome's DM recipients goes into
+        ``closed_dms``. Should that read fail, the reads are made apart as before it."""
+        wanted = list(news.ping) + ([news.heads_up] if news.heads_up else [])
+        recipients = (
+            [*(pm.user_id for pm in outcome.private), *closed_dms.likely]
+            if closed_dms is not None
+            else []
+        )
+        users = list(dict.fromkeys([*wanted, *recipients]))
+        game_id = outcome.game_id if story else None
+        if not users and game_id is None:
+            return {}, {}
+        try:
+            reads = await self.service.memory.message_reads(game_id, users)
+        except Exception:
+            log.exception("could not read what the message of game %s needs", outcome.game_id)
+            return await asyncio.gather(
+                self._notify_choices(news), self._known(outcome.game_id, story)
+            )
+        if closed_dms is not None:
+            closed_dms.asked = frozenset(users)
+            closed_dms.closed = frozenset(reads.dms_closed)
+        return {uid: reads.notify.get(uid, "channel") for uid in wanted}, reads.kept
 
     async def _known(self, game_id: int | None, story: bool) -> dict[str, KeptMessage]:
         """The game's kept messages when the message tells its story (else none)."""
@@ -874,20 +944,28 @@ class Delivery:
         actor_fallback: Callable[[PrivateMessage], Awaitable[None]] | None,
         notes: TurnNotes | None = None,
         delivered_to: set[int] | None = None,
+        closed_dms: ClosedDms | None = None,
     ) -> None:
         """DM each private message; handle closed DMs as the module docstring says.
         The actor, when their own was delivered, is added to ``delivered_to``.
 
         ``notes`` (the outcome's "your turn" DMs not sent yet): a user's note leads
         their private message, in one DM with the note's buttons; the others follow
-        on their own."""
+        on their own. ``closed_dms``: whose DMs are closed, when already read with the
+        public message (:meth:`_reads`)."""
         pending = notes if notes is not None else {}
         recipients = list(dict.fromkeys([*(pm.user_id for pm in messages), *pending]))
-        closed: set[int] | None = None  # one read for several DMs; one DM reads its own
-        if len(recipients) > 1:
-            closed = await self.service.memory.dms_closed_among(recipients)
+        # known already (read with the public message), else one read for several DMs;
+        # one DM reads its own
+        asked = closed_dms if closed_dms is not None else ClosedDms()
+        unasked = asked.unasked(recipients)
+        closed: set[int] | None = None
+        if len(unasked) > 1 or (unasked and len(recipients) > 1):
+            closed = await self.service.memory.dms_closed_among(unasked)
 
         def known(user_id: int) -> bool | None:
+            if user_id in asked.asked:
+                return user_id in asked.closed
             return None if closed is None else user_id in closed
 
         async def one(pm: PrivateMessage) -> None:

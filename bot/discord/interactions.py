@@ -21,8 +21,9 @@ answer with an :class:`~bot.service.Outcome`), the move picker's
 5. success goes to :class:`~bot.discord.delivery.Delivery`;
 6. a game command by a user whose DMs are closed ends with their current
    private view (``service.reading.hand``) as an ephemeral follow-up, unless this
-   command already showed it (or just DMed it to them: their DMs are open, and
-   nothing is read) — that is how they keep up with their hand;
+   command already showed it (or just DMed it to them, or its public message's
+   read found their DMs open: nothing is read again) — that is how they keep up
+   with their hand;
 7. the interaction is reported finished (``on_done``), which tests and the
    latency benchmark wait on instead of sleeping;
 8. it is logged as one INFO line and counted in the metrics

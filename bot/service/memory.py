@@ -12,7 +12,7 @@ from __future__ import annotations
 from collections.abc import Collection, Mapping, Sequence
 
 from bot.service.context import Context, admitted
-from bot.store import KeptMessage
+from bot.store import KeptMessage, MessageReads
 
 
 class Memory:
@@ -56,6 +56,13 @@ class Memory:
     async def message(self, game_id: int, kind: str) -> tuple[int, int] | None:
         """The (channel id, message id) of a game's kept message, if one was posted."""
         return await self.ctx.store.message(game_id, kind)
+
+    @admitted
+    async def message_reads(self, game_id: int | None, user_ids: Sequence[int]) -> MessageReads:
+        """What posting one of a game's messages reads, in one statement: the game's
+        kept messages (none for ``None``), and of ``user_ids`` how each chose to be told
+        it is their turn (only those who chose) and whose DMs are closed."""
+        return await self.ctx.store.message_reads(game_id, user_ids)
 
     @admitted
     async def messages(self, game_id: int) -> dict[str, KeptMessage]:

@@ -195,6 +195,17 @@ class KeptMessage(NamedTuple):
     content: str | None
 
 
+class MessageReads(NamedTuple):
+    """What posting one of a game's messages reads, in one statement
+    (:meth:`Store.message_reads`): its kept messages by kind, how the users asked about
+    want to be told it is their turn (only those who chose), and which of them have
+    closed DMs."""
+
+    kept: dict[str, KeptMessage]
+    notify: dict[int, str]
+    dms_closed: set[int]
+
+
 @dataclass(frozen=True)
 class MoveRow:
     seq: int
@@ -736,6 +747,11 @@ class Store(ABC):
         With ``retry_after`` (seconds), a refusal older than that no longer
         counts, so the caller tries a DM again: people do reopen their DMs.
         """
+
+    @abstractmethod
+    async def message_reads(self, game_id: int | None, user_ids: Sequence[int]) -> MessageReads:
+        """:meth:`messages` of ``game_id`` (none for ``None``), :meth:`notify_choices`
+        and :meth:`dms_closed_among` of ``user_ids``, in one statement."""
 
     @abstractmethod
     async def dms_closed_among(self, user_ids: Sequence[int]) -> set[int]:

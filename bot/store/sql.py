@@ -43,6 +43,7 @@ from bot.store.base import (
     HandOver,
     Keep,
     KeptMessage,
+    MessageReads,
     MoveRow,
     PlayerGame,
     PlayerResults,
@@ -773,6 +774,32 @@ class SqlStore(Store):
         if row is None:
             return False
         return retry_after is None or time.time() - float(row[0]) < retry_after
+
+    async def message_reads(self, game_id: int | None, user_ids: Sequence[int]) -> MessageReads:
+        # one statement, each row tagged with what it tells (the list bound twice: a
+        # list parameter is named once a statement)
+        found = await self._all(
+            "SELECT 0, kind, channel_id, message_id, content FROM game_messages"
+            " WHERE game_id = :game_id"
+            " UNION ALL SELECT 1, notify, user_id, NULL, NULL FROM user_prefs"
+            " WHERE user_id {in:notified}"
+            " UNION ALL SELECT 2, NULL, user_id, NULL, NULL FROM closed_dms"
+            " WHERE user_id {in:closed}",
+            game_id=game_id,
+            notified=list(user_ids),
+            closed=list(user_ids),
+        )
+        reads = MessageReads({}, {}, set())
+        for tag, text, number, message_id, content in found:
+            if tag == 0:
+                reads.kept[str(text)] = KeptMessage(
+                    int(number), int(message_id), None if content is None else str(content)
+                )
+            elif tag == 1:
+                reads.notify[int(number)] = str(text)
+            else:
+                reads.dms_closed.add(int(number))
+        return reads
 
     async def dms_closed_among(self, user_ids: Sequence[int]) -> set[int]:
         if not user_ids:

@@ -222,6 +222,41 @@ async def test_closed_dms_are_remembered_and_announced_once_per_game(store: Stor
 
 
 @BOTH_BACKENDS
+async def test_what_posting_a_message_reads_is_read_in_one_statement(store: Store) -> None:
+    game = await _running_game(store)
+    other = await _running_game(store, channel=2)
+    await store.set_message(game.id, "live", 7, 71)
+    await store.set_message(game.id, "tally", 7, 71, '["head", "tail"]')
+    await store.set_message(other.id, "live", 8, 81)
+    await store.set_notify(10, "dm")
+    await store.set_notify(12, "both")
+    await store.mark_dms_closed(11)
+    await store.mark_dms_closed(13)
+    sent: list[str] = []
+    await store.trace(sent.append)
+    reads = await store.message_reads(game.id, [10, 11, 12])
+    await asyncio.sleep(0)  # a statement reaches the trace on the loop's next turn
+    await store.trace(None)
+    # (asyncpg's own introspection of a new statement's types aside)
+    assert len([sql for sql in sent if "FROM game_messages" in sql]) == 1
+    assert len([sql for sql in sent if "FROM" in sql and "pg_" not in sql]) == 1
+    assert reads.kept == await store.messages(game.id)
+    assert reads.kept == {
+        "live": KeptMessage(7, 71, None),
+        "tally": KeptMessage(7, 71, '["head", "tail"]'),
+    }
+    assert reads.notify == await store.notify_choices([10, 11, 12]) == {10: "dm", 12: "both"}
+    assert reads.dms_closed == await store.dms_closed_among([10, 11, 12]) == {11}
+    # no game: only the users'; nobody: only the game's
+    assert await store.message_reads(None, [13]) == ({}, {}, {13})
+    assert await store.message_reads(other.id, []) == (
+        {"live": KeptMessage(8, 81, None)},
+        {},
+        set(),
+    )
+
+
+@BOTH_BACKENDS
 async def test_a_dm_refusal_expires_for_retries_but_is_still_known(store: Store) -> None:
     await store.mark_dms_closed(8)
     assert await store.dms_closed(8, retry_after=3600)

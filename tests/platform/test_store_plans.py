@@ -75,6 +75,7 @@ async def _play_everything(service: GameService, now: list[float]) -> None:
     await service.memory.message(2, "tally")
     await service.memory.remember_message(2, "live", 12, 98)
     await service.memory.messages(2)
+    await service.memory.message_reads(2, [ALICE.id, BOB.id])
     await service.memory.keep_messages(2, {"live": KeptMessage(12, 97, None)}, ["interim"])
     await service.reading.mine(ALICE, message_kind="live")  # /game mine: every game of a player
     await service.memory.forget_message(2, "tally")
