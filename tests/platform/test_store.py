@@ -26,6 +26,7 @@ from bot.store import (
 from bot.store import postgres as pg
 from tests.conftest import BOTH_BACKENDS
 from tests.support import frozen_schema, raw_sql
+from tests.support.stored import running_oracle
 
 
 async def _move(store: Store, game, seat: int, action: str, state) -> None:
@@ -33,22 +34,6 @@ async def _move(store: Store, game, seat: int, action: str, state) -> None:
     await store.commit_step(
         game, StepWrite(state=state, status="running", moves=[NewMove(seat, action)])
     )
-
-
-async def _running_game(store: Store, channel: int = 1):
-    game = await store.create_game(
-        guild_id=1,
-        channel_id=channel,
-        game_type="oracle",
-        creator_id=10,
-        creator_name="Ann",
-        options={},
-        seed=5,
-    )
-    await store.add_seat(game, 11, "Ben")
-    game = await store.get_game(game.id)
-    await store.start_game(game, {"n": 0}, [11, 10], ["#111111", "#222222"])
-    return await store.get_game(game.id)
 
 
 async def test_a_fresh_sqlite_database_is_migrated_in_wal_mode(tmp_path: Path) -> None:
@@ -99,7 +84,7 @@ async def test_one_unfinished_game_per_channel_is_enforced_by_the_database(store
 
 @BOTH_BACKENDS
 async def test_a_finished_game_frees_its_channel(store: Store) -> None:
-    game = await _running_game(store, channel=3)
+    game = await running_oracle(store, channel=3)
     await store.set_status(game, "abandoned")
     again = await store.create_game(
         guild_id=1,
@@ -117,7 +102,7 @@ async def test_a_finished_game_frees_its_channel(store: Store) -> None:
 
 @BOTH_BACKENDS
 async def test_start_reorders_seats_and_assigns_colours(store: Store) -> None:
-    game = await _running_game(store)
+    game = await running_oracle(store)
     assert [(s.seat, s.user_id, s.colour) for s in game.seats] == [
         (0, 11, "#111111"),
         (1, 10, "#222222"),
@@ -127,7 +112,7 @@ async def test_start_reorders_seats_and_assigns_colours(store: Store) -> None:
 
 @BOTH_BACKENDS
 async def test_stale_version_writes_nothing(store: Store) -> None:
-    game = await _running_game(store)
+    game = await running_oracle(store)
     await _move(store, game, 0, "a", {"n": 1})
     before = await store.raw_game(game.id)
     with pytest.raises(VersionConflict):
@@ -137,7 +122,7 @@ async def test_stale_version_writes_nothing(store: Store) -> None:
 
 @BOTH_BACKENDS
 async def test_moves_are_append_only(store: Store) -> None:
-    game = await _running_game(store)
+    game = await running_oracle(store)
     await _move(store, game, 0, "a", {"n": 1})
     with pytest.raises(Exception, match="append-only"):
         await raw_sql.execute(store, "UPDATE moves SET action = 'forged'")
@@ -148,7 +133,7 @@ async def test_moves_are_append_only(store: Store) -> None:
 async def test_restart_keeps_every_committed_move(database_url: str) -> None:
     path = database_url
     store = await Store.open(path)
-    game = await _running_game(store)
+    game = await running_oracle(store)
     for n in range(1, 31):
         await _move(store, game, n % 2, f"move {n}", {"n": n})
         game = await store.get_game(game.id)
@@ -191,7 +176,7 @@ async def test_lobby_leave_renumbers_seats(store: Store) -> None:
 
 @BOTH_BACKENDS
 async def test_timers_come_back_in_due_order(store: Store) -> None:
-    game = await _running_game(store)
+    game = await running_oracle(store)
     await store.replace_timers(game.id, "reminder", 200.0)
     await store.replace_timers(game.id, "deadline", 100.0)
     await store.replace_timers(game.id, "reminder", 300.0)  # replaces the first
@@ -223,8 +208,8 @@ async def test_closed_dms_are_remembered_and_announced_once_per_game(store: Stor
 
 @BOTH_BACKENDS
 async def test_what_posting_a_message_reads_is_read_in_one_statement(store: Store) -> None:
-    game = await _running_game(store)
-    other = await _running_game(store, channel=2)
+    game = await running_oracle(store)
+    other = await running_oracle(store, channel=2)
     await store.set_message(game.id, "live", 7, 71)
     await store.set_message(game.id, "tally", 7, 71, '["head", "tail"]')
     await store.set_message(other.id, "live", 8, 81)
@@ -303,7 +288,7 @@ async def test_two_processes_on_one_database_commit_a_step_once(database_url: st
     version commits once; the other gets VersionConflict and writes nothing."""
     first, second = await Store.open(database_url), await Store.open(database_url)
     try:
-        game = await _running_game(first)
+        game = await running_oracle(first)
         results = await asyncio.gather(
             _move(first, game, 0, "from first", {"n": 1}),
             _move(second, game, 0, "from second", {"n": 2}),
@@ -323,7 +308,7 @@ async def test_two_processes_on_one_database_commit_a_step_once(database_url: st
 
 @BOTH_BACKENDS
 async def test_a_timer_is_fired_by_one_step_only(store: Store) -> None:
-    game = await _running_game(store)
+    game = await running_oracle(store)
     timer = await store.add_timer(50.0, "clock", game.id, name="turn")
     step = StepWrite(
         state={"n": 1}, status="running", moves=[NewMove(0, "t", kind="timeout")], fired=timer
@@ -339,7 +324,7 @@ async def test_a_timer_is_fired_by_one_step_only(store: Store) -> None:
 
 @BOTH_BACKENDS
 async def test_a_seat_cannot_go_to_someone_already_seated(store: Store) -> None:
-    game = await _running_game(store)
+    game = await running_oracle(store)
     with pytest.raises(StoreError):
         await store.replace_player(game, 0, 10, "Ann again")
     assert await store.get_game(game.id) == game
@@ -460,7 +445,7 @@ async def _the_old_game_reads_back_and_a_new_one_starts(store: Store) -> None:
         ("Ann", None, "playing")
     ]
     assert [m.action for m in await store.moves(game.id)] == ["a"]
-    await _running_game(store, channel=2)  # the new columns and ids work for new rows
+    await running_oracle(store, channel=2)  # the new columns and ids work for new rows
     assert [m.seq for m in await store.moves(game.id)] == [1]
 
 
@@ -539,8 +524,8 @@ async def test_an_unknown_postgres_database_fails_to_open_as_an_oserror(postgres
 
 @BOTH_BACKENDS
 async def test_kept_messages_told_views_and_a_players_running_games(store: Store) -> None:
-    first = await _running_game(store, channel=7)  # seats: 11 (Ben), 10 (Ann)
-    second = await _running_game(store, channel=8)
+    first = await running_oracle(store, channel=7)  # seats: 11 (Ben), 10 (Ann)
+    second = await running_oracle(store, channel=8)
     # the private views told: written with a hand-off, kept by a step that says nothing
     assert await store.told(first.id) is None
     await store.commit_step(

@@ -18,25 +18,10 @@ import pytest
 from bot.store import KEEP, NewMove, StepWrite, Store, VersionConflict
 from bot.store import postgres as pg
 from tests.support.postgres import PostgresServer
+from tests.support.stored import running_oracle
 
 #: columns written from the clock at the commit (``time.time()``), compared by presence only
 WALL_CLOCK = {"created_at", "updated_at", "waiting_since", "started_at", "joined_at"}
-
-
-async def _running_game(store: Store) -> Any:
-    game = await store.create_game(
-        guild_id=1,
-        channel_id=1,
-        game_type="oracle",
-        creator_id=10,
-        creator_name="Ann",
-        options={},
-        seed=5,
-    )
-    await store.add_seat(game, 11, "Ben")
-    game = await store.get_game(game.id)
-    await store.start_game(game, {"n": 0}, [11, 10], ["#111111", "#222222"])
-    return await store.get_game(game.id)
 
 
 #: running steps covering what a disjoint step writes: moves and their events, the
@@ -116,7 +101,7 @@ async def _played(
     assert isinstance(store, pg.PostgresStore)
     try:
         store.one_statement = one_statement  # off: the script of literals, as before
-        game = await _running_game(store)
+        game = await running_oracle(store)
         sent: list[str] = []
         run: list[str] = []
         run_script = store._run_script
@@ -171,7 +156,7 @@ async def test_a_disjoint_step_is_one_statement_with_its_values_bound(
     store = await Store.open(postgres_server.url(name))
     assert isinstance(store, pg.PostgresStore)
     try:
-        game = await _running_game(store)
+        game = await running_oracle(store)
         sent: list[str] = []
         calls: list[tuple[str, tuple[Any, ...]]] = []
         run_script = store._run_script
@@ -200,7 +185,7 @@ async def test_a_stale_disjoint_step_is_refused_with_nothing_written(
     name = postgres_server.create_database()
     store = await Store.open(postgres_server.url(name))
     try:
-        game = await _running_game(store)
+        game = await running_oracle(store)
         await store.commit_step(game, STEPS[0])
         before = await store.raw_game(game.id)
         moves = await store.moves(game.id)

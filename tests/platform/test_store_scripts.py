@@ -21,6 +21,7 @@ from bot.store import NewMove, StepWrite, Store, TimerGone, VersionConflict
 from bot.store.plan import count, many, run, speculate
 from bot.store.postgres import PostgresStore, literal
 from tests.support.postgres import PostgresServer
+from tests.support.stored import running_oracle
 
 TEXT = st.text(st.characters(blacklist_characters="\x00", blacklist_categories=("Cs",)))
 
@@ -30,22 +31,6 @@ async def _opened(postgres_server: PostgresServer) -> tuple[PostgresStore, str]:
     store = await Store.open(postgres_server.url(name))
     assert isinstance(store, PostgresStore)
     return store, name
-
-
-async def _running_game(store: Store, channel: int = 1) -> Any:
-    game = await store.create_game(
-        guild_id=1,
-        channel_id=channel,
-        game_type="oracle",
-        creator_id=10,
-        creator_name="Ann",
-        options={},
-        seed=5,
-    )
-    await store.add_seat(game, 11, "Ben")
-    game = await store.get_game(game.id)
-    await store.start_game(game, {"n": 0}, [11, 10], ["#111111", "#222222"])
-    return await store.get_game(game.id)
 
 
 def test_a_literal_is_refused_where_it_would_not_mean_the_value() -> None:
@@ -112,7 +97,7 @@ async def test_a_step_is_one_round_trip_with_the_same_statements(
 ) -> None:
     store, name = await _opened(postgres_server)
     try:
-        game = await _running_game(store)
+        game = await running_oracle(store)
         sent: list[str] = []
         await store.trace(sent.append)
         step = StepWrite(
@@ -149,7 +134,7 @@ async def test_what_a_script_cannot_do_ends_as_one_statement_at_a_time_would(
 ) -> None:
     store, name = await _opened(postgres_server)
     try:
-        game = await _running_game(store)
+        game = await running_oracle(store)
         step = StepWrite(state={"n": 1}, status="running", moves=[NewMove(0, "a")])
         await store.commit_step(game, step)
         before = await store.raw_game(game.id)
@@ -181,7 +166,7 @@ async def test_without_standard_conforming_strings_a_step_goes_statement_by_stat
     store = await Store.open(postgres_server.url(name))
     try:
         assert isinstance(store, PostgresStore) and not store.scripts
-        game = await _running_game(store)
+        game = await running_oracle(store)
         sent: list[str] = []
         await store.trace(sent.append)
         await store.commit_step(
