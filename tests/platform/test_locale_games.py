@@ -46,8 +46,8 @@ LATIN_WORD = re.compile(r"[A-Za-z][A-Za-z0-9'’]*")
 COORDINATE = re.compile(r"[A-Z]\d{0,2}")
 DISCORD_MARKUP = re.compile(r"<(?:t:\d+(?::[tTdDfFR])?|@!?\d+|#\d+)>")
 #: notation placeholders: words in capitals (``SPACE``, ``SLOT``), a lone ``N`` (not a
-#: column in a range of columns, ``N–P``)
-PLACEHOLDER = re.compile(r"\b(?:[A-Z]{2,}|(?<![–-])N(?![–-]))\b")
+#: column or a stack named by its letter: ``column N``, ``stack N``, ``columns N–P``)
+PLACEHOLDER = re.compile(r"\b(?:[A-Z]{2,}|(?<![–-])(?<!column )(?<!stack )N(?![–-]))\b")
 CODE_SPAN = re.compile(r"`[^`]*`")
 #: a number counting a thing is words ("swap 3 tiles", "bid 4 points"), not notation
 COUNTED = re.compile(r"\b\d+\s+(?:tiles?|points?)\b")
@@ -151,6 +151,8 @@ def test_the_checks_catch_english_and_notation() -> None:
     )
     assert notation("Bo: lay the temple 3 — place SPACE ROTATION.") == ["SPACE", "ROTATION"]
     assert notation("Ann: commit red tiles to the revolt (support N).") == ["N"]
+    assert notation("Open land, column N") == []
+    assert notation("Open land, columns N–P") == []
     assert notation("race — `lightning 4:A1 3:B2 …` (or `skip`).") == [
         "`lightning 4:A1 3:B2 …`",
         "`skip`",

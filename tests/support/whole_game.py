@@ -19,6 +19,10 @@ Decisions:
 * Every seat, member or computer, reads in the game's language: the demo's
   and a one-language server's case (public lines follow the game's language,
   private ones the player's).
+* A whole game is repeatable: the computer seats' secrets, which the store
+  draws from the operating system and which seed their decisions, are drawn
+  here from the game's seed (the one edge patched), so a game that fails
+  once fails again with the same seed.
 """
 
 from __future__ import annotations
@@ -28,6 +32,7 @@ from collections.abc import Iterable
 from dataclasses import dataclass, field
 from pathlib import Path
 from typing import Any
+from unittest import mock
 
 from bot import games, plugins
 from bot.games.base import GameType
@@ -184,7 +189,10 @@ async def play_whole_game(
     clear_renderer_caches()
     store = await Store.open(tmp_path / f"{game}-{lang}-{seed}.db")
     clock = Clock()
+    secrets = random.Random(f"secrets:{seed}")
+    drawn = mock.patch("bot.store.base.new_seat_secret", lambda: secrets.getrandbits(62))
     try:
+        drawn.start()
         service = GameService(store, registry, clock=clock, render=images, computer_pause=0.0)
         seated = [Player(4100 + n, MEMBER_NAMES[n]) for n in range(members)]
         host = seated[0]
@@ -213,6 +221,7 @@ async def play_whole_game(
         read.outcome("status:", await service.reading.status(CHANNEL))
         read.outcome("log:", await service.reading.log_lines(CHANNEL, 40))
     finally:
+        drawn.stop()
         await store.close()
     return read
 
