@@ -211,7 +211,11 @@ class Tapping:
         key = (game.id, seat, version, undo, names)
         built = self._kept.get(key)
         if built is None:
-            built = self._kept[key] = {}
+            # an older version of the game is never tapped again: its menus go
+            older = [k for k in self._kept if k[0] == game.id and k[2] < version]
+            for old in older:
+                del self._kept[old]
+            built = self._kept[key] = Built()
             if len(self._kept) > KEPT_POSITIONS:
                 self._kept.popitem(last=False)
         else:
