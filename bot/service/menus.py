@@ -16,7 +16,11 @@ Decisions:
   wide, a select option's at most :data:`MAX_OPTION_LABEL`, and no two
   options of one menu share their first :data:`DISTINCT_PREFIX` characters —
   in every catalog language, a wide (CJK) character counting as two
-  (:func:`width`). The picker's tests check it over random positions.
+  (:func:`width`). The picker's tests check it over random positions. A
+  text's widths and first columns are measured once per value of the text
+  (:attr:`~bot.i18n.Text.value_key`), whichever object holds it, and
+  remembered as values and strings only (bounded): laying a menu out tries
+  many arrangements of the same labels, and the next menu repeats most of them.
 * A menu fits one Discord message: at most :data:`MAX_ROWS` rows, the
   controls' row included; a select holds at most :data:`MAX_SELECT_OPTIONS`
   options, a row at most :data:`BUTTONS_PER_ROW` buttons.

@@ -55,7 +55,7 @@ Decisions:
   complete) among the controls. Everything offered comes from the engine.
 * An option's token is its index in the menu: the menu is rebuilt from the
   pick's token when the choice comes back (or taken from the menus the
-  service built at the same position, :data:`Built`), so nothing chosen is
+  service built at the same position, :class:`Built`), so nothing chosen is
   trusted; a token of another stamp, unreadable, or naming no option is
   refused (:class:`StalePick`).
 """
@@ -228,8 +228,9 @@ class Built:
     """What the pickers of one position (the same game, version, seat, undo hint and
     player names) share instead of working it out again: the menus built, by pick
     (the menu a tap chooses from is the one the tap before answered with), what the
-    picker saw of the position (:class:`_Seen`), and the engine's answers it asked for
-    (values and their labels, each step's judgement, the values' order)."""
+    picker saw of the position (:class:`_Seen`), and the answers it asked for that
+    depend on the position alone (the engine's values and labels, its legal actions,
+    each step's judgement)."""
 
     menus: dict[Pending, _Built] = field(default_factory=dict)
     seen: _Seen | None = None
@@ -238,10 +239,6 @@ class Built:
         default_factory=dict
     )
     judged: dict[str, Text | None] = field(default_factory=dict)
-    orders: dict[tuple[str | None, tuple[str, ...]], dict[str, int]] = field(default_factory=dict)
-    named: dict[tuple[str, tuple[str, ...], str], tuple[Text, Text | None]] = field(
-        default_factory=dict
-    )
 
 
 def param_words(verb: Verb, action: Any) -> tuple[str, ...]:
@@ -304,9 +301,11 @@ class Picker:
         self.undo = undo
         self._labels = self._shared.labels
         self._judged = self._shared.judged
-        self._orders = self._shared.orders
         self._built = self._shared.menus
-        self._named = self._shared.named
+        #: each value's place and label, remembered by this picker alone: worked out from
+        #: the rows it was asked with (the first menu's leave the quick decisions out)
+        self._orders: dict[tuple[str | None, tuple[str, ...]], dict[str, int]] = {}
+        self._named: dict[tuple[str, tuple[str, ...], str], tuple[Text, Text | None]] = {}
         #: how many of a list of rows begin with each prefix of words (by the list's id)
         self._prefix_counts: dict[int, tuple[list[_Row], Counter[tuple[str, ...]]]] = {}
         #: how a label joins the values it merges (``<game>.join``, else ``picker.join``)
@@ -904,11 +903,13 @@ class Picker:
 
         def rank(words: tuple[str, ...]) -> list[int]:
             ranks = []
-            chosen = base
+            values = base.values
             for word in words:
-                order = self._order(chosen, rows)
+                order = self._orders.get((base.verb, values))
+                if order is None:
+                    order = self._order(replace(base, values=values), rows)
                 ranks.append(order.get(word, len(order)))
-                chosen = chosen.then(word)
+                values = (*values, word)
             return ranks
 
         return sorted(found, key=rank)

@@ -22,6 +22,7 @@ from __future__ import annotations
 import random
 from collections import deque
 from collections.abc import Mapping
+from dataclasses import replace
 from typing import Any
 
 import pytest
@@ -158,28 +159,32 @@ def test_menus_are_the_same_built_both_ways(
 def test_a_picker_sharing_a_position_builds_the_menus_a_fresh_one_builds(
     game: str, count: int, options: dict[str, str], seed: int, steps: int, positions: int
 ) -> None:
-    """Pickers of one position share what they worked out (:class:`Built`: the seat's
-    options, the engine's values and labels, each step's judgement, the menus): a
-    picker given what another built at the same position (a few menus, breadth first)
+    """Pickers of one position share what they worked out of it (:class:`Built`: the
+    seat's options, its legal actions, the engine's values and labels, each step's
+    judgement): a picker given what another worked out while building a few menus
     reaches the same menus, leading to the same places, as a picker that shares
-    nothing."""
+    nothing. (The menus themselves are shared too, by the service's taps: the walk
+    below compares those.)"""
     engine = GAMES[game].engine
     states = _positions(engine, count, options, seed, steps)
     picked = random.Random(seed + 1).sample(states, min(positions, len(states)))
-    compared = 0
+    compared = asked = 0
     for state in picked:
         for seat in range(count):
             if not engine.may_act(state, seat):
                 continue
-            shared = Built()
-            first = _picker(Picker, engine, state, seat, built=shared)
-            _menus(first, limit=3)  # some menus built, the rest left to the next picker
+            first = Built()
+            _menus(_picker(Picker, engine, state, seat, built=first), limit=3)
+            assert first.seen is not None
+            asked += bool(first.labels and first.judged)
+            shared = replace(first, menus={})
             again = engine.load_state(engine.dump_state(state))
             later = _menus(_picker(Picker, engine, again, seat, built=shared))
             fresh = _menus(_picker(Picker, engine, state, seat))
             assert later == fresh, f"{game} seat {seat}: a menu differs"
             compared += sum(1 for menu, _ in later if menu.sections)
     assert compared >= positions, f"{game}: only {compared} menus compared"
+    assert asked > 0, f"{game}: no values or judgements shared"
 
 
 @pytest.mark.parametrize(("game", "count", "options", "seed", "steps", "positions"), CASES)
