@@ -81,6 +81,7 @@ from bot.service.menus import (
     MAX_DETAIL,
     MAX_HEADER,
     MAX_OPTION_LABEL,
+    MAX_REMEMBERED,
     MAX_ROWS,
     MAX_SELECT_OPTIONS,
     RESTART,
@@ -941,16 +942,19 @@ class Picker:
         parts: list[Text] = []
         every: list[Text] = []  # the shared values too: a label standing alone says them
         detail: Text | None = None
-        chosen = pending
+        values = pending.values
         for position, word in enumerate(words):
-            label, long = self._label(chosen, word, rows)
+            named = self._named.get((verb.name, values, word))
+            if named is None:  # the pick so far, built only to work the label out
+                named = self._label(replace(pending, values=values, group=None), word, rows)
+            label, long = named
             same = len(shown) > 1 and all(other[position] == word for other in shown)
             if not (word == NONE_WORD and label.key == "picker.none"):
                 every.append(label)
                 if not same:
                     parts.append(label)
                     detail = long if long is not None else detail
-            chosen = chosen.then(word)
+            values = (*values, word)
         if parts:
             label = _joined(parts, self._join)
         else:
@@ -1860,11 +1864,25 @@ def _bands(
 def _same_words(first: Text, second: Text) -> bool:
     """Whether two labels read the same (but for case and punctuation): a detail would
     repeat it."""
+    return _letters(first) == _letters(second)
 
-    def letters(text: Text) -> str:
-        return "".join(ch for ch in text.render("en").casefold() if ch.isalnum())
 
-    return letters(first) == letters(second)
+def _letters(text: Text) -> str:
+    """``text``'s English letters and digits, lower case (remembered by its value, as
+    :mod:`bot.service.menus` remembers its measures)."""
+    value = text.value_key
+    found = None if value is None else _LETTERS.get(value)
+    if found is None:
+        found = "".join(ch for ch in text.render("en").casefold() if ch.isalnum())
+        if value is not None:
+            if len(_LETTERS) >= MAX_REMEMBERED:
+                _LETTERS.clear()
+            _LETTERS[value] = found
+    return found
+
+
+#: :func:`_letters` remembered by a text's value, bounded
+_LETTERS: dict[tuple[Any, ...], str] = {}
 
 
 def _joined(parts: Sequence[Text], key: str = "picker.join") -> Text:
