@@ -188,6 +188,33 @@ def test_a_picker_sharing_a_position_builds_the_menus_a_fresh_one_builds(
 
 
 @pytest.mark.parametrize(("game", "count", "options", "seed", "steps", "positions"), CASES)
+def test_a_menu_built_after_others_is_the_menu_a_fresh_picker_builds(
+    game: str, count: int, options: dict[str, str], seed: int, steps: int, positions: int
+) -> None:
+    """A menu's order and labels depend on the position and the pick alone, not on
+    the menus its picker built before: one picker builds the menus a seat reaches
+    deepest first (an engine group's values before the menu of every value, one
+    group before another), and each equals the menu a fresh picker builds."""
+    engine = GAMES[game].engine
+    states = _positions(engine, count, options, seed, steps)
+    picked = random.Random(seed + 2).sample(states, min(positions, len(states)))
+    compared = 0
+    for state in picked:
+        for seat in range(count):
+            if not engine.may_act(state, seat):
+                continue
+            reached = _menus(_picker(Picker, engine, state, seat), limit=40)
+            reader = _picker(Picker, engine, state, seat)
+            picks = [reader.read(menu.token) for menu, _ in reached if menu.sections]
+            later = _picker(Picker, engine, state, seat)
+            for pending in reversed(picks):
+                fresh = _picker(Picker, engine, state, seat).menu(pending)
+                assert later.menu(pending) == fresh, f"{game} seat {seat}: {pending} differs"
+                compared += 1
+    assert compared >= positions, f"{game}: only {compared} menus compared"
+
+
+@pytest.mark.parametrize(("game", "count", "options", "seed", "steps", "positions"), CASES)
 def test_legal_values_answer_the_same_given_the_legal_actions(
     game: str, count: int, options: dict[str, str], seed: int, steps: int, positions: int
 ) -> None:
