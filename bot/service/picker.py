@@ -303,8 +303,8 @@ class Picker:
         self._labels = self._shared.labels
         self._judged = self._shared.judged
         self._built = self._shared.menus
-        #: each value's place and label, remembered by this picker alone: worked out from
-        #: the rows it was asked with (the first menu's leave the quick decisions out)
+        #: each value's place and label, remembered: worked out from every option of the
+        #: pick (the position alone), whichever menu asked first
         self._orders: dict[tuple[str | None, tuple[str, ...]], dict[str, int]] = {}
         self._named: dict[tuple[str, tuple[str, ...], str], tuple[Text, Text | None]] = {}
         #: how many of a list of rows begin with each prefix of words (by the list's id)
@@ -808,7 +808,7 @@ class Picker:
         path = _path(chosen.name, param_words(chosen, action))
         entries = []
         for word in words:
-            label, long = then._label(start, word, rows)
+            label, long = then._label(start, word)
             entries.append(
                 _Entry(
                     Text("picker.chain.option", {"value": label, "choice": choice}),
@@ -865,12 +865,12 @@ class Picker:
         if without:
             prefixes = [words for words in prefixes if words not in without]
         entries = [self._entry(start, words, rows, tag=True, shown=prefixes) for words in prefixes]
-        block = self._judged_block(self._shared_header(start, prefixes, rows, header), entries)
+        block = self._judged_block(self._shared_header(start, prefixes, header), entries)
         block.name = self.text(*self.engine.verb_label(verb))
         return block
 
     def _shared_header(
-        self, pending: Pending, prefixes: list[tuple[str, ...]], rows: list[_Row], header: Text
+        self, pending: Pending, prefixes: list[tuple[str, ...]], header: Text
     ) -> Text:
         """A block's header, with the values every one of its options shares (left out
         of their labels): ``Swap Area 1 · C2 — …``."""
@@ -882,7 +882,7 @@ class Picker:
         for position, word in enumerate(prefixes[0]):
             if any(other[position] != word for other in prefixes):
                 break
-            label, _ = self._label(chosen, word, rows)
+            label, _ = self._label(chosen, word)
             if label.key != "picker.none":
                 shared.append(label)
             chosen = chosen.then(word)
@@ -908,20 +908,21 @@ class Picker:
             for word in words:
                 order = self._orders.get((base.verb, values))
                 if order is None:
-                    order = self._order(replace(base, values=values), rows)
+                    order = self._order(replace(base, values=values))
                 ranks.append(order.get(word, len(order)))
                 values = (*values, word)
             return ranks
 
         return sorted(found, key=rank)
 
-    def _order(self, pending: Pending, rows: list[_Row]) -> dict[str, int]:
-        """Each value's place among the next parameter's values (remembered)."""
+    def _order(self, pending: Pending) -> dict[str, int]:
+        """Each value's place among the next parameter's values (remembered): worked
+        out from every option of the pick, never from the rows a menu happens to show
+        (an engine group's), so the order depends on the position and the pick alone."""
         key = (pending.verb, pending.values)
         if key not in self._orders:
             index = len(pending.values)
-            matching = [r for r in rows if r.words[:index] == pending.values]
-            ordered = self._ordered_values(pending, matching, index)
+            ordered = self._ordered_values(pending, self._matching(pending), index)
             self._orders[key] = {word: n for n, word in enumerate(ordered)}
         return self._orders[key]
 
@@ -946,7 +947,7 @@ class Picker:
         for position, word in enumerate(words):
             named = self._named.get((verb.name, values, word))
             if named is None:  # the pick so far, built only to work the label out
-                named = self._label(replace(pending, values=values, group=None), word, rows)
+                named = self._label(replace(pending, values=values, group=None), word)
             label, long = named
             same = len(shown) > 1 and all(other[position] == word for other in shown)
             if not (word == NONE_WORD and label.key == "picker.none"):
@@ -1075,7 +1076,7 @@ class Picker:
             prefixes = self._prefixes(pending, rows, index, depth)
             blocks = self._value_blocks(pending, rows, prefixes, title, rows_left)
         if blocks is None:
-            return self._group_menu(pending, values, title, rows)
+            return self._group_menu(pending, values, title)
         built = self._finish(pending, title, blocks)
         if pictured:
             chosen = {
@@ -1099,9 +1100,8 @@ class Picker:
         assert pending.verb is not None
         parts = []
         chosen = replace(pending, values=(), group=None)
-        rows = self._matching(chosen)
         for word in pending.values:
-            label, _ = self._label(chosen, word, rows)
+            label, _ = self._label(chosen, word)
             if label.key != "picker.none":
                 parts.append(label)
             chosen = chosen.then(word)
@@ -1190,7 +1190,7 @@ class Picker:
         words = list(dict.fromkeys(row.words[index] for row in rows))
         if all(_SQUARE.match(w) for w in words) and self._sorted_squares(base):
             return sorted(words, key=_square_key)
-        known = list(self._suggestions(base, rows))
+        known = list(self._suggestions(base))
         rank = {word: n for n, word in enumerate(known)}
         return sorted(words, key=lambda w: rank.get(w.lower(), len(rank)))
 
@@ -1242,9 +1242,7 @@ class Picker:
             return None
         return found
 
-    def _group_menu(
-        self, pending: Pending, values: list[str], title: Text, rows: list[_Row]
-    ) -> _Built:
+    def _group_menu(self, pending: Pending, values: list[str], title: Text) -> _Built:
         """Too many values for one menu: groups first (the engine's, by what they act
         on, each labelled by its header; else column bands of board squares, else
         ranges of the ordered values)."""
@@ -1279,8 +1277,8 @@ class Picker:
                 label = Text(
                     "picker.group.range",
                     {
-                        "first": self._label(pending, part[0], rows)[0],
-                        "last": self._label(pending, part[-1], rows)[0],
+                        "first": self._label(pending, part[0])[0],
+                        "last": self._label(pending, part[-1])[0],
                         "count": len(part),
                     },
                 )
@@ -1493,7 +1491,7 @@ class Picker:
 
     # -- labels ------------------------------------------------------------------------
 
-    def _suggestions(self, pending: Pending, rows: list[_Row]) -> dict[str, Suggestion]:
+    def _suggestions(self, pending: Pending) -> dict[str, Suggestion]:
         """The engine's ``legal_values`` for the next parameter, by lower-case word."""
         assert pending.verb is not None
         verb = self.table[pending.verb]
@@ -1522,23 +1520,23 @@ class Picker:
             self._shared.legal = self.engine.legal_actions(self.state, self.seat)
         return self._shared.legal
 
-    def _label(self, pending: Pending, word: str, rows: list[_Row]) -> tuple[Text, Text | None]:
+    def _label(self, pending: Pending, word: str) -> tuple[Text, Text | None]:
         """A value's short label and its detail: the engine's, else its kind's, else the
         word (each worked out once)."""
         assert pending.verb is not None
         key = (pending.verb, pending.values, word)
         if key not in self._named:
-            self._named[key] = self._name(pending, word, rows)
+            self._named[key] = self._name(pending, word)
         return self._named[key]
 
-    def _name(self, pending: Pending, word: str, rows: list[_Row]) -> tuple[Text, Text | None]:
+    def _name(self, pending: Pending, word: str) -> tuple[Text, Text | None]:
         assert pending.verb is not None
         verb = self.table[pending.verb]
         param = verb.params[len(pending.values)]
-        known = self._suggestions(pending, rows)
+        known = self._suggestions(pending)
         found = known.get(word.lower())
         if found is None and word == NONE_WORD:
-            found = self._default_suggestion(pending, known, rows)
+            found = self._default_suggestion(pending, known)
         if found is not None:
             long = self.text(*found.label) if found.label is not None else None
             if found.short is not None:
@@ -1553,14 +1551,19 @@ class Picker:
         return _kind_labeller(param, self.text)(word), None
 
     def _default_suggestion(
-        self, pending: Pending, known: Mapping[str, Suggestion], rows: list[_Row]
+        self, pending: Pending, known: Mapping[str, Suggestion]
     ) -> Suggestion | None:
         """The engine's word for a parameter left out (``worker`` for no figure)."""
         assert pending.verb is not None
         verb = self.table[pending.verb]
         index = len(pending.values)
         sample = next(
-            (r for r in rows if r.words[: index + 1] == (*pending.values, NONE_WORD)), None
+            (
+                r
+                for r in self._matching(pending)
+                if r.words[: index + 1] == (*pending.values, NONE_WORD)
+            ),
+            None,
         )
         if sample is None:
             return None

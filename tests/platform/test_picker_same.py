@@ -6,7 +6,10 @@ every game, each menu a tap answers with is the one a picker built afresh
 from the stored game gives, and only the newest version of a game is kept. A
 picker given what another picker of the same position worked out (its options,
 the engine's values and labels, the judgements, some menus) builds the menus a
-picker sharing nothing builds.
+picker sharing nothing builds. A menu's order and labels do not depend on
+what was built before: menus built deepest first (an engine group's values
+before another group's), by one picker or by taps at one position, equal a
+fresh picker's.
 
 The picker works the seat's legal actions out once and hands them to every
 ``legal_values`` it asks (``legal=``). For random positions of every game and
@@ -304,3 +307,92 @@ async def test_a_tap_answers_the_menu_a_fresh_picker_builds(
             menu = answer.menu
     assert compared >= taps // 2, f"{game}: only {compared} menus compared"
     assert kept > 0, f"{game}: no tap reused a position's menus"
+
+
+#: game, players, options, seed, random taps before the position revisited
+REVISITS = [
+    ("tigris", 2, {}, 21, 40),
+    ("tigris", 4, {}, 22, 60),
+    ("tikal", 2, {"mode": "base"}, 23, 17),
+    ("temple", 3, {}, 34, 30),
+]
+
+
+async def _walk(
+    service: GameService,
+    store: Store,
+    players: list[Player],
+    engine: GameEngine[Any, Any],
+    chooser: random.Random,
+    taps: int,
+) -> None:
+    """``taps`` random taps (no Start over), as players do."""
+    menu = None
+    for _ in range(taps):
+        row = await channel_row(store)
+        if row.status != "running":
+            return
+        if menu is None:
+            seat = chooser.choice(sorted(engine.waiting_for(engine.load_state(row.state))))
+            player = next(p for p in players if p.id == row.seats[seat].user_id)
+            menu = (await service.tapping.tap(CHANNEL, player)).menu
+            continue
+        options = [o for o in (*menu.options, *menu.controls) if o.token != RESTART]
+        option = chooser.choice([o for o in options if not o.layout] or options)
+        answer = await service.tapping.tap(CHANNEL, player, menu.token, [option.token])
+        menu = None if answer.outcome is not None or answer.lines else answer.menu
+
+
+@pytest.mark.parametrize(("game", "count", "options", "seed", "walked"), REVISITS)
+async def test_a_tap_deep_first_answers_the_menu_a_fresh_picker_builds(
+    store: Store, game: str, count: int, options: dict[str, str], seed: int, walked: int
+) -> None:
+    """The service keeps a position's menus and what its picker worked out: taps at
+    one position in another order than a walk takes (a mistaken choice in each menu,
+    the deepest first: an engine group's values built before another group's and
+    before the menu of all of them, as after a restart) leave each menu a later tap
+    answers with the menu a fresh picker builds at that pick."""
+    service = GameService(store, render=False)
+    players = [Player(9000 + n, f"Player {n + 1}") for n in range(count)]
+    await open_game(service, game, *players, seed=seed, **options)
+    game_type = GAMES[game]
+    engine = game_type.engine
+    await _walk(service, store, players, engine, random.Random(seed), walked)
+    row = await channel_row(store)
+    assert row.status == "running"
+    seat = sorted(engine.waiting_for(engine.load_state(row.state)))[0]
+    player = next(p for p in players if p.id == row.seats[seat].user_id)
+    first = (await service.tapping.tap(CHANNEL, player)).menu
+    assert first is not None
+    mapper = _fresh(game_type, row, seat, Pending.decode(first.token, engine.verbs))
+    taps: list[tuple[str, str, Pending]] = []  # a menu's token, an option's, where it leads
+    tokens: list[str] = []  # each menu's, breadth first
+    todo: deque[Pending] = deque([mapper.read(first.token)])
+    seen: set[Pending] = set()
+    while todo and len(taps) < 80:
+        pending = todo.popleft()
+        if pending in seen:
+            continue
+        seen.add(pending)
+        menu = mapper.menu(pending)
+        tokens.append(menu.token)
+        for option in menu.options:
+            lead = mapper.choose(mapper.read(menu.token), [option.token])
+            if isinstance(lead, Pending) and lead.verb is not None:
+                taps.append((menu.token, option.token, lead))
+                todo.append(lead)
+    service = GameService(store, render=False)  # a restart: no menu kept
+    opening = mapper.menu()
+    for token in reversed(tokens):  # a mistaken choice: the menu is built, nothing played
+        refused = await service.tapping.tap(CHANNEL, player, token, ["99"])
+        assert refused.outcome is None and refused.lines, f"{game}: {token} was not refused"
+        assert refused.menu == opening, f"{game}: the first menu after {token} differs"
+    compared = 0
+    for token, chosen, lead in reversed(taps):
+        answer = await service.tapping.tap(CHANNEL, player, token, [chosen])
+        assert answer.outcome is None and answer.menu is not None
+        fresh = _fresh(game_type, row, seat, lead)
+        assert answer.menu == fresh.menu(lead), f"{game}: the menu of {lead} differs"
+        compared += 1
+    assert compared >= 5, f"{game}: only {compared} menus compared"
+    assert (await channel_row(store)).version == row.version
