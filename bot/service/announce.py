@@ -95,7 +95,7 @@ from bot.service.outcome import (
     Step,
     StepKind,
 )
-from bot.store import SeatRow, TimerRow
+from bot.store import SeatRow
 
 #: the final message's button (bot.service.after)
 REMATCH = Choice(Text("after.rematch_button"), kind=ChoiceKind.REMATCH)
@@ -383,9 +383,12 @@ async def tally(
     lines = [header]
     lines.append(Text("tally.submitted", {"players": game.names_of(done) or "—"}))
     lines.append(Text("tally.awaited", {"players": game.names_of(awaited) or "—"}))
-    deadlines: list[TimerRow] = [t for t in await ctx.store.timers(game.id) if t.kind == "deadline"]
-    if deadlines:
-        lines.append(Text("tally.deadline", {"when": int(min(t.due_at for t in deadlines))}))
+    # the deadlines as the step stored them (its row's), else read
+    dues = game.row.deadlines
+    if dues is None:
+        dues = {t.name: t.due_at for t in await ctx.store.timers(game.id) if t.kind == "deadline"}
+    if dues:
+        lines.append(Text("tally.deadline", {"when": int(min(dues.values()))}))
     return lines
 
 

@@ -658,7 +658,9 @@ class Play:
     def _final(self, game: LoadedGame, write: StepWrite) -> StepWrite:
         """The write as it is committed: ``game.row`` becomes the row as written, and a
         running game gets the computer timer it needs after the step (see :meth:`_commit`)."""
-        game.row = seated(game.row, write.seats)
+        game.row = replace(
+            seated(game.row, write.seats), deadlines=write.deadlines_after(game.row.deadlines)
+        )
         if write.status != "running":
             return write
         due = self.ctx.computer_due(game)
