@@ -652,7 +652,9 @@ class Play:
         """The public lines of the steps since the last public message that still stand."""
         if game.row.published_seq >= game.row.last_seq:
             return []
-        moves = await self.ctx.store.moves(game.id, after=game.row.published_seq)
+        moves = game.row.pending_moves()  # read with the game, else now
+        if moves is None:
+            moves = await self.ctx.store.moves(game.id, after=game.row.published_seq)
         return [Text.from_json(line) for move in standing(moves) for line in move.events]
 
     def _final(self, game: LoadedGame, write: StepWrite) -> StepWrite:

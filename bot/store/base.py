@@ -30,9 +30,11 @@ Decisions (every backend keeps them; ``tests/platform/test_store.py`` runs on ea
 * Stored JSON (state, options, events, payloads) is one canonical text
   (:func:`dumps`), so both backends keep byte-identical values.
 * A game is read with what a step after it needs to tell: its seats, its told
-  views and its named deadlines (:attr:`GameRow.deadlines`), in the one statement
-  of its load; every write that changes a deadline but a start-up repair bumps the
-  version, so they are the version's.
+  views, its named deadlines (:attr:`GameRow.deadlines`) and, when there are
+  any, the moves since its last public message (:meth:`GameRow.pending_moves`),
+  in the one statement of its load. Every write that changes those (a deadline
+  restored at start-up aside, under the channel's lock) bumps the version, so
+  they are the version's.
 """
 
 from __future__ import annotations
@@ -185,9 +187,35 @@ class GameRow:
     #: the game (a sealed round's tally needs no read of its own); None when not known
     #: (a row not read from the store)
     deadlines: Mapping[str, float] | None = None
+    #: the moves after ``published_seq`` as read with the game (JSON text, decoded by
+    #: :meth:`pending_moves`), None when there are none or it was not read
+    pending_json: str | None = field(default=None, repr=False)
 
     def seat_of(self, user_id: int) -> SeatRow | None:
         return next((s for s in self.seats if s.user_id == user_id), None)
+
+    def pending_moves(self) -> list[MoveRow] | None:
+        """The moves since the game's last public message (seq > ``published_seq``), as
+        :meth:`Store.moves` reads them, as of this row's version; None when this row
+        was not read with them."""
+        if self.published_seq >= self.last_seq:
+            return []
+        if self.pending_json is None:
+            return None
+        return [
+            MoveRow(
+                int(seq),
+                int(seat),
+                str(action),
+                float(created_at),
+                str(kind),
+                tuple(events),
+                bool(checkpoint),
+            )
+            for seq, seat, action, created_at, kind, events, checkpoint in json.loads(
+                self.pending_json
+            )
+        ]
 
     def told_views(self) -> dict[int, Any] | None:
         """Each seat's private view as last told, as of this row's version (what
@@ -432,6 +460,7 @@ def decode_game(row: Any) -> GameRow:
         finished_at=row["finished_at"],
         told_json=row["told"],
         deadlines=decode_deadlines(row["deadlines_json"]),
+        pending_json=row["pending_json"],
     )
 
 

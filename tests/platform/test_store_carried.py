@@ -1,7 +1,9 @@
-"""A game is read with its named deadlines (:attr:`~bot.store.GameRow.deadlines`), exact,
-on both backends; a step's :meth:`~bot.store.StepWrite.deadlines_after` is what the store
-then holds; and a sealed round's tally tells the stored deadline without reading the
-timers again."""
+"""What a game is read with, so a step needs no read of its own, on both backends: its
+named deadlines (:attr:`~bot.store.GameRow.deadlines`), exact; a step's
+:meth:`~bot.store.StepWrite.deadlines_after` is what the store then holds, and a sealed
+round's tally tells the stored deadline without reading the timers again; and the moves
+since its last public message (:meth:`~bot.store.GameRow.pending_moves`), which a
+hand-off lists without reading them again."""
 
 from __future__ import annotations
 
@@ -11,16 +13,19 @@ import pytest
 
 from bot import games
 from bot.service import GameService, StepKind
+from bot.service.replay import standing
 from bot.store import KEEP, GameRow, StepWrite, Store, VersionConflict
 from tests.conftest import ALICE, BOB, BOTH_BACKENDS, CAROL, CHANNEL
 from tests.support import oracle
-from tests.support.seated import channel_row, open_game
+from tests.support.seated import channel_row, open_game, relay_mover
 
 pytestmark = BOTH_BACKENDS
 
 ORACLE = oracle.ENGINE
 #: how the timers' read of a tally starts (:meth:`bot.store.Store.timers`)
 TIMERS_READ = "SELECT * FROM timers"
+#: how a read of the moves since a seq starts (:meth:`bot.store.Store.moves`)
+MOVES_READ = "SELECT seq, seat, action"
 
 
 async def _running(store: Store) -> GameRow:
@@ -127,3 +132,41 @@ async def test_a_submissions_tally_tells_the_stored_deadline_without_reading_the
     )
     assert last.kind is StepKind.HANDOFF
     assert await _stored_deadlines(store, row.id) == {}
+
+
+async def test_a_row_carries_the_moves_since_its_last_public_message(
+    service: GameService, store: Store
+) -> None:
+    players = (ALICE, BOB)
+    await open_game(service, "relay", *players, seed=5)
+    rng = random.Random(30)
+    handoffs = 0
+    for _ in range(60):
+        row = await channel_row(store)
+        carried = row.pending_moves()
+        assert carried == await store.moves(row.id, after=row.published_seq)
+        assert (carried == []) == (row.published_seq >= row.last_seq)
+        assert "pending" not in repr(row)
+        if row.status != "running":
+            break
+        mover = await relay_mover(service, players)
+        sent: list[str] = []
+        await store.trace(sent.append)
+        roll = rng.random()
+        if roll < 0.2 and standing(carried or []):
+            await service.play.undo(CHANNEL, mover)
+            await store.trace(None)
+            continue
+        action = "end" if roll > 0.7 else "step 1"
+        outcome = await service.play.act(CHANNEL, mover, action)
+        await store.trace(None)
+        if outcome.kind is StepKind.HANDOFF:
+            handoffs += 1
+            # every standing step of the turn is told, read with the game, not after it
+            assert outcome.news is not None
+            stepped = [line for line in outcome.news.lines if line.key == "relay.event.stepped"]
+            told = [e for m in standing(carried or []) for e in m.events]
+            own = action != "end"  # a step that used the turn's last points tells itself
+            assert len(stepped) == sum(key == "relay.event.stepped" for key, _ in told) + own
+            assert not [s for s in sent if s.lstrip().startswith(MOVES_READ)], sent
+    assert handoffs >= 5
