@@ -66,6 +66,12 @@ Decisions:
   so a process frees it further, but the state would have to be sent both
   ways and loaded again; ``scripts/bench_loop.py`` measures the three (the
   figures are in ``docs/scaling.md``).
+* What a step tells from the store comes with the game's load: a hand-off's
+  lines of the steps since the last public message
+  (:meth:`~bot.store.GameRow.pending_moves`) and a sealed round's deadline in
+  its tally (:attr:`~bot.store.GameRow.deadlines`, as the step leaves them:
+  :meth:`~bot.store.StepWrite.deadlines_after`); a row that lacks them (or a
+  step that fires a timer) reads them as before.
 * A played step's time in the service (waiting for the channel's lock
   included, the delivery to the players not) is recorded in the metrics
   (``step_seconds``, :mod:`bot.metrics`).
