@@ -666,9 +666,9 @@ class Play:
     def _final(self, game: LoadedGame, write: StepWrite) -> StepWrite:
         """The write as it is committed: ``game.row`` becomes the row as written, and a
         running game gets the computer timer it needs after the step (see :meth:`_commit`)."""
-        game.row = replace(
-            seated(game.row, write.seats), deadlines=write.deadlines_after(game.row.deadlines)
-        )
+        row = seated(game.row, write.seats)
+        deadlines = write.deadlines_after(row.deadlines)
+        game.row = row if deadlines == row.deadlines else replace(row, deadlines=deadlines)
         if write.status != "running":
             return write
         due = self.ctx.computer_due(game)
