@@ -155,6 +155,19 @@ class Ahead:
             part.cancel()
         await asyncio.gather(*parts, return_exceptions=True)
 
+    def tell(
+        self,
+        ctx: Context,
+        game: LoadedGame,
+        told: Mapping[int, Any] | None,
+        events: Sequence[Event],
+    ) -> None:
+        """A hand-off's private messages asked now (:func:`private_updates` from the views
+        as ``told``), drawing while the step is committed; nothing when ``told`` is None
+        (an interim message tells no one privately)."""
+        if told is not None:
+            self.private = private_ahead(private_updates(ctx, game, told, events))
+
     @asynccontextmanager
     async def until_stored(self) -> AsyncIterator[Ahead]:
         """The step's reads and its commit run inside: if they fail (the commit is

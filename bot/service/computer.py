@@ -331,10 +331,7 @@ class Computers:
         async with ahead.until_stored():
             pending = await self.play._pending_lines(game) if published or interim else []
             told = await self.play._told(game, before_private) if published else None
-            if told is not None:
-                ahead.private = announce.private_ahead(
-                    announce.private_updates(self.ctx, game, told, [*events, *played_events])
-                )
+            ahead.tell(self.ctx, game, told, [*events, *played_events])
             write = StepWrite(
                 state=engine.dump_state(state),
                 status="finished" if result is not None else "running",

@@ -541,10 +541,7 @@ class Play:
         async with ahead.until_stored():
             pending = await self._pending_lines(game)
             told = None if interim else await self._told(game, before_private)
-            if told is not None:
-                ahead.private = announce.private_ahead(
-                    announce.private_updates(self.ctx, game, told, [*events, *played.events])
-                )
+            ahead.tell(self.ctx, game, told, [*events, *played.events])
             write = StepWrite(
                 state=engine.dump_state(state),
                 status="finished" if result is not None else "running",
@@ -588,10 +585,7 @@ class Play:
         async with ahead.until_stored():
             pending = await self._pending_lines(game)
             told = None if interim else await self._told(game, before_private)
-            if told is not None:
-                ahead.private = announce.private_ahead(
-                    announce.private_updates(self.ctx, game, told, played.events)
-                )
+            ahead.tell(self.ctx, game, told, played.events)
             write = StepWrite(
                 state=engine.dump_state(state),
                 status="finished" if result is not None else "running",

@@ -21,7 +21,6 @@ from bot.service.context import COMPUTER_TIMER
 from bot.store import Store
 from tests.conftest import (
     ALICE,
-    BOB,
     BOTH_BACKENDS,
     CAROL,
     CHANNEL,
@@ -160,20 +159,7 @@ async def computer_to_play_last(table: GameService) -> float:
 async def deadline_due(table: GameService) -> float:
     """A 3-player Oracle game with a round deadline; Alice and Bob have played, Carol
     has not: when her deadline is due (her timeout action is the round's last)."""
-    await table.lobby.new_game(
-        guild_id=GUILD,
-        channel_id=CHANNEL,
-        user=ALICE,
-        game_type_name="oracle",
-        options={"deadline": "1h"},
-        seed=5,
-    )
-    for player in (BOB, CAROL):
-        await table.lobby.join(CHANNEL, player)
-    await table.lobby.start(CHANNEL, ALICE)
-    for player in (ALICE, BOB):
-        action = (await table.reading.legal_actions(CHANNEL, player))[0]
-        await table.play.act(CHANNEL, player, str(action))
+    await oracle_before_its_rounds_last(table, {"deadline": "1h"})
     return await due_of(table, "deadline")
 
 
