@@ -37,10 +37,11 @@ game one, Temple Rush two, level easy; no pause before their moves) and each han
 a computer seat's step makes back to her is timed instead, in milliseconds after its
 timer fired (``timer fired``: ``Computers.fire`` began): the decision in the deciding
 processes, ``plans applied`` (``Computers._play`` began, under the channel's lock),
-the commit, each image, the public message (``deliver: public``, ending when it is
-posted) and Alice's DM (``deliver: private``). Its summary gives, per hand-off, the
-time from the plans applied to the board posted (and to the DM posted) beside the
-floor of the same run: that hand-off's commit plus the same board drawn again alone.
+the commit, each image, the public message (``deliver: public``: its POST, then the
+interim message it replaces deleted) and Alice's DM (``deliver: private``). Its
+summary gives, per hand-off, the time from the plans applied to the board posted
+(the public POST done) and to the DM posted, beside the floor of the same run: that
+hand-off's commit plus the same board drawn again alone.
 """
 
 from __future__ import annotations
@@ -327,7 +328,7 @@ def computer_timelines(spans: list[Span]) -> list[tuple[list[Span], Span, Span]]
         until = fires[index + 1].start if index + 1 < len(fires) else float("inf")
         own = [s for s in ordered if fire.start <= s.start < until]
         plays = [s for s in own if s.label == "plans applied"]
-        boards = [s for s in own if s.label.startswith("draw:")]
+        boards = [s for s in own if s.label == "draw:render_public"]
         public = [s for s in own if s.label == "deliver: public"]
         if plays and boards and public:
             found.append((own, fire, plays[-1]))
@@ -381,32 +382,37 @@ async def measure_computers(
 
 def computer_summary(timelines: list[Timeline]) -> list[str]:
     """Medians of the computer hand-offs: from the timer and from the plans applied to
-    the board asked, drawn and posted and the DM posted, beside the floor."""
+    the board (the public renderer's image) asked, drawn and posted, and to the DM
+    posted (a private delivery that made a request), beside the floor."""
     rows: dict[str, list[float]] = defaultdict(list)
     for parts, _ in timelines:
         first: dict[str, tuple[float, float]] = {}
         for label, a, b in parts:
-            first.setdefault(label.split("#")[0] if label.startswith("draw:") else label, (a, b))
+            first.setdefault(label, (a, b))
         applied = first["plans applied"][0]
-        board = next((a, b) for label, a, b in parts if label.startswith("draw:"))
-        commit = first.get("commit")
-        public = first["deliver: public"][1]
+        board = first["draw:render_public"]
+        commit = first["commit"]
+        delivered = first["deliver: public"]
+        public = next(  # the public message's request done (its retelling may follow)
+            (b for label, a, b in parts if label.startswith("REST POST") and a >= delivered[0]),
+            delivered[1],
+        )
+        private = first.get("deliver: private")
+        again = first["(after: the same board drawn again)"][0] * -1
+        floor = commit[1] - commit[0] + again
         rows["decided (timer fired -> plans applied)"].append(applied)
         rows["plans applied -> board asked"].append(board[0] - applied)
-        if commit is not None:
-            rows["plans applied -> commit began"].append(commit[0] - applied)
-            rows["plans applied -> commit done"].append(commit[1] - applied)
+        rows["plans applied -> commit began"].append(commit[0] - applied)
+        rows["plans applied -> commit done"].append(commit[1] - applied)
         rows["plans applied -> board drawn"].append(board[1] - applied)
         rows["plans applied -> board posted"].append(public - applied)
         rows["timer fired -> board posted"].append(public)
-        if "deliver: private" in first:
-            rows["plans applied -> DM posted"].append(first["deliver: private"][1] - applied)
-        again = next(-a for label, a, _ in parts if label.startswith("(after:"))
-        if commit is not None:
-            rows["floor: the commit + the same board alone"].append(commit[1] - commit[0] + again)
-            rows["board posted / floor"].append(
-                (public - applied) / (commit[1] - commit[0] + again)
-            )
+        if private is not None and any(
+            label.startswith("REST") and private[0] <= a <= private[1] for label, a, _ in parts
+        ):
+            rows["plans applied -> DM posted"].append(private[1] - applied)
+        rows["floor: the commit + the same board alone"].append(floor)
+        rows["plans applied -> board posted, / floor"].append((public - applied) / floor)
     m = statistics.median
     return [f"   {m(v):8.2f}  {label}  [{len(v)}]" for label, v in rows.items()]
 
