@@ -247,3 +247,27 @@ async def test_a_timers_step_refused_at_its_commit_drops_its_images_unshown(
     after = await channel_row(store)
     assert (after.version, after.state) == (before.version, before.state)
     assert await store.timers(before.id) == timers
+
+
+async def test_a_play_out_after_a_resignation_draws_its_board_while_it_is_committed(
+    table: GameService, store: Store, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    """Carol resigns before playing the round's last card: the table plays it for her
+    (``Play.play_out``), and that hand-off's board is asked before its commit, once."""
+    await oracle_before_its_rounds_last(table)
+    before = await channel_row(store)
+    watched = Watched(store)
+    drawings = Drawings(watched.events, ORACLE.render_public)
+    monkeypatch.setattr(store, "start_step", watched.start_step)
+    monkeypatch.setattr(drawing, "drawn", drawings.drawn)
+    outcome = await table.seats.resign(CHANNEL, CAROL, confirmed=True)
+    watched.events.append("answered")
+    assert outcome.kind is StepKind.HANDOFF and outcome.news is not None
+    events = watched.events
+    assert events.index("board asked") < events.index("sent") < events.index("committed")
+    assert events.count("board asked") == 1
+    assert events.index("committed") < events.index("answered")
+    assert outcome.news.board is not None and drawings.boards == [outcome.news.board]
+    told_only_their_owners(outcome, drawings, before.seats)
+    row = await channel_row(store)
+    assert outcome.version == row.version
