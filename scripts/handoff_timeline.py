@@ -33,7 +33,8 @@ the same board drawn again alone, and what followed the last image. Measurement
 only: the wrapping is done here, the bot is unchanged.
 
 With ``--computer``, Alice plays against computer seats (Tigris and Tikal's mini
-game one, Temple Rush two, level easy; no pause before their moves) and each hand-off
+game one, Temple Rush two, level easy; no pause before their moves, but for
+:data:`SIMULTANEOUS_PAUSE` in a game whose rounds are played at once) and each hand-off
 a computer seat's step makes back to her is timed instead, in milliseconds after its
 timer fired (``timer fired``: ``Computers.fire`` began): the decision in the deciding
 processes, ``plans applied`` (``Computers._play`` began, under the channel's lock),
@@ -48,6 +49,7 @@ from __future__ import annotations
 
 import argparse
 import asyncio
+import dataclasses
 import functools
 import logging
 import random
@@ -70,8 +72,10 @@ import discord.http  # noqa: E402
 import discord.webhook.async_  # noqa: E402
 from bench_latency import new_game  # noqa: E402
 
+from bot.config import Settings  # noqa: E402
 from bot.discord import delivery as delivery_module  # noqa: E402
 from bot.discord.interactions import Responder  # noqa: E402
+from bot.games.base import TurnShape  # noqa: E402
 from bot.service import announce, computer, context, drawing, memory, play  # noqa: E402
 from tests.e2e import bot_harness  # noqa: E402
 from tests.e2e.bot_harness import BotHarness  # noqa: E402
@@ -285,6 +289,19 @@ COMPUTER_GAMES: dict[str, tuple[dict[str, Any], tuple[str, ...]]] = {
 }
 #: the longest a computer's timer is waited for (Temple Rush's answer delay in a race)
 COMPUTER_WAIT = 30.0
+#: the pause before the computer seats move in a game whose rounds are played at once:
+#: Alice, answering at once, would else always be the round's last and hand it off herself
+SIMULTANEOUS_PAUSE = 0.3
+
+
+@dataclass(eq=False)
+class PausedHarness(BotHarness):
+    """The harness with the computer seats moving ``pause`` seconds after a hand-off."""
+
+    pause: float = 0.0
+
+    def settings(self) -> Settings:
+        return dataclasses.replace(super().settings(), computer_pause=self.pause)
 
 
 async def computer_game(h: BotHarness, game: str) -> None:
@@ -344,7 +361,9 @@ async def measure_computers(
     timelines: list[Timeline] = []
     async with FakeDiscord() as fake:
         with fake.patched(), tempfile.TemporaryDirectory() as tmp:
-            h = BotHarness(fake, url or Path(tmp) / "timeline.db")  # type: ignore[arg-type]
+            h = PausedHarness(fake, url or Path(tmp) / "timeline.db")  # type: ignore[arg-type]
+            if bot_harness.registry()[game].engine.turns is TurnShape.SIMULTANEOUS:
+                h.pause = SIMULTANEOUS_PAUSE
             await h.start()
             try:
                 assert h.store is not None
