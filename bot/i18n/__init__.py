@@ -48,7 +48,7 @@ import logging
 import re
 from collections.abc import Mapping, Sequence
 from dataclasses import dataclass, field
-from functools import cache, lru_cache
+from functools import cache, cached_property, lru_cache
 from pathlib import Path
 from typing import Any
 
@@ -70,6 +70,26 @@ class Text:
 
     def render(self, lang: str | None = None) -> str:
         return t(lang, self.key, **self.params)
+
+    @cached_property
+    def value_key(self) -> tuple[Any, ...] | None:
+        """This text as a hashable value: its key, then each parameter's name and value
+        (a nested text's value), so equal texts give equal values; None when a
+        parameter is neither a text, a str nor an int. Worked out once per object
+        (what measures a text by value, :func:`bot.service.menus.widest`, reads)."""
+        parts: list[Any] = [self.key]
+        for name, value in self.params.items():
+            kind = type(value)
+            if kind is str or kind is int:
+                parts += (name, value)
+            elif isinstance(value, Text):
+                inner = value.value_key
+                if inner is None:
+                    return None
+                parts += (name, inner)
+            else:
+                return None
+        return tuple(parts)
 
     def to_json(self) -> list[Any]:
         """``[key, params]`` with nested texts as ``{"$text": [key, params]}``, for storage."""

@@ -16,7 +16,11 @@ Decisions:
   wide, a select option's at most :data:`MAX_OPTION_LABEL`, and no two
   options of one menu share their first :data:`DISTINCT_PREFIX` characters —
   in every catalog language, a wide (CJK) character counting as two
-  (:func:`width`). The picker's tests check it over random positions.
+  (:func:`width`). The picker's tests check it over random positions. A
+  text's widths and first columns are measured once per value of the text
+  (:attr:`~bot.i18n.Text.value_key`), whichever object holds it, and
+  remembered as values and strings only (bounded): laying a menu out tries
+  many arrangements of the same labels, and the next menu repeats most of them.
 * A menu fits one Discord message: at most :data:`MAX_ROWS` rows, the
   controls' row included; a select holds at most :data:`MAX_SELECT_OPTIONS`
   options, a row at most :data:`BUTTONS_PER_ROW` buttons.
@@ -145,11 +149,15 @@ class Menu:
 
 def width(text: str) -> int:
     """How wide ``text`` shows: a wide or full-width character (CJK) counts two."""
+    if text.isascii():
+        return len(text)
     return sum(2 if unicodedata.east_asian_width(ch) in "WF" else 1 for ch in text)
 
 
 def prefix(text: str, wide: int = DISTINCT_PREFIX) -> str:
     """The first ``wide`` columns of ``text`` (a wide character counting two)."""
+    if text.isascii():
+        return text[:wide]
     shown = 0
     for index, ch in enumerate(text):
         shown += width(ch)
@@ -198,15 +206,16 @@ def names_seat(text: Text) -> bool:
 
 
 def widest(text: Text) -> int:
-    """How wide ``text`` shows in its widest catalog language (remembered by the
-    object, which the memory holds, so its id is not reused meanwhile; bounded)."""
-    held = _WIDEST.get(id(text))
-    if held is not None and held[0] is text:
-        return held[1]
-    if len(_WIDEST) >= MAX_REMEMBERED:
-        _WIDEST.clear()
-    found = max(width(text.render(lang)) for lang in LANGUAGES)
-    _WIDEST[id(text)] = (text, found)
+    """How wide ``text`` shows in its widest catalog language (measured once per
+    value, :func:`measured`)."""
+    value = measured(text)
+    if value is None:
+        return max(width(text.render(lang)) for lang in LANGUAGES)
+    found = _WIDEST.get(value)
+    if found is None:
+        if len(_WIDEST) >= MAX_REMEMBERED:
+            _WIDEST.clear()
+        found = _WIDEST[value] = max(width(shown) for shown in _rendered(text, value))
     return found
 
 
@@ -215,33 +224,53 @@ def fits(text: Text, limit: int) -> bool:
     return widest(text) <= limit
 
 
-#: labels measured so far, by object (the same ones recur while a menu is laid out)
-_WIDEST: dict[int, tuple[Text, int]] = {}
+def measured(text: Text) -> tuple[Any, ...] | None:
+    """What a text's measures are remembered by: its value (:attr:`Text.value_key`), so
+    equal texts are measured once whichever objects hold them."""
+    return text.value_key
+
+
+def _rendered(text: Text, value: tuple[Any, ...]) -> tuple[str, ...]:
+    """``text`` in each catalog language (remembered by value)."""
+    found = _RENDERED.get(value)
+    if found is None:
+        if len(_RENDERED) >= MAX_REMEMBERED:
+            _RENDERED.clear()
+        found = _RENDERED[value] = tuple(text.render(lang) for lang in LANGUAGES)
+    return found
+
+
+#: measures remembered by a text's value (:func:`measured`), bounded: what a text shows
+#: in each language, how wide its widest language is, its first columns in each language
+#: (values and strings only: no text object is held)
+_RENDERED: dict[tuple[Any, ...], tuple[str, ...]] = {}
+_WIDEST: dict[tuple[Any, ...], int] = {}
+_HEADS: dict[tuple[tuple[Any, ...], int], tuple[str, ...]] = {}
 MAX_REMEMBERED = 20_000
 
 
 def distinct(labels: Sequence[Text], wide: int = DISTINCT_PREFIX) -> bool:
     """Whether no two ``labels`` share their first ``wide`` columns, in any language."""
-    for lang in LANGUAGES:
-        heads = [_head(label, lang, wide) for label in labels]
-        if len(set(heads)) != len(heads):
+    heads = [_heads(label, wide) for label in labels]
+    for lang in range(len(LANGUAGES)):
+        starts = {head[lang] for head in heads}
+        if len(starts) != len(heads):
             return False
     return True
 
 
-def _head(text: Text, lang: str, wide: int) -> str:
-    held = _HEADS.get((id(text), lang, wide))
-    if held is not None and held[0] is text:
-        return held[1]
-    if len(_HEADS) >= MAX_REMEMBERED:
-        _HEADS.clear()
-    found = prefix(text.render(lang), wide)
-    _HEADS[(id(text), lang, wide)] = (text, found)
+def _heads(text: Text, wide: int) -> tuple[str, ...]:
+    """The first ``wide`` columns of ``text`` in each catalog language."""
+    value = measured(text)
+    if value is None:
+        return tuple(prefix(text.render(lang), wide) for lang in LANGUAGES)
+    found = _HEADS.get((value, wide))
+    if found is None:
+        if len(_HEADS) >= MAX_REMEMBERED:
+            _HEADS.clear()
+        shown = _rendered(text, value)
+        found = _HEADS[value, wide] = tuple(prefix(one, wide) for one in shown)
     return found
-
-
-#: label starts measured so far, by object (as :data:`_WIDEST`)
-_HEADS: dict[tuple[int, str, int], tuple[Text, str]] = {}
 
 
 def label_limit(widget: Widget) -> int:

@@ -55,7 +55,7 @@ Decisions:
   complete) among the controls. Everything offered comes from the engine.
 * An option's token is its index in the menu: the menu is rebuilt from the
   pick's token when the choice comes back (or taken from the menus the
-  service built at the same position, :data:`Built`), so nothing chosen is
+  service built at the same position, :class:`Built`), so nothing chosen is
   trusted; a token of another stamp, unreadable, or naming no option is
   refused (:class:`StalePick`).
 """
@@ -81,6 +81,7 @@ from bot.service.menus import (
     MAX_DETAIL,
     MAX_HEADER,
     MAX_OPTION_LABEL,
+    MAX_REMEMBERED,
     MAX_ROWS,
     MAX_SELECT_OPTIONS,
     RESTART,
@@ -209,10 +210,36 @@ class _Built:
     prefix: Pending | None = None
 
 
-#: menus built at one position, by pick: what a picker of the same position (the same
-#: game, version, seat, undo hint and player names) may reuse instead of building them
-#: again (the menu a tap chooses from is the one the tap before answered with)
-Built = dict[Pending, _Built]
+@dataclass
+class _Seen:
+    """What a picker works out of its position before any menu: the seat's options by
+    verb, its layouts, End turn, the quick decisions and the stamp; and its legal
+    actions when they are what it offers (the engine's default ``suggested_actions``)."""
+
+    rows: dict[str, list[_Row]]
+    layouts: dict[str, LayoutStep]
+    end: Any
+    quick: dict[str, Any]
+    stamp: str
+    legal: list[Any] | None
+
+
+@dataclass
+class Built:
+    """What the pickers of one position (the same game, version, seat, undo hint and
+    player names) share instead of working it out again: the menus built, by pick
+    (the menu a tap chooses from is the one the tap before answered with), what the
+    picker saw of the position (:class:`_Seen`), and the answers it asked for that
+    depend on the position alone (the engine's values and labels, its legal actions,
+    each step's judgement)."""
+
+    menus: dict[Pending, _Built] = field(default_factory=dict)
+    seen: _Seen | None = None
+    legal: list[Any] | None = None
+    labels: dict[tuple[str, str, tuple[str, ...]], dict[str, Suggestion]] = field(
+        default_factory=dict
+    )
+    judged: dict[str, Text | None] = field(default_factory=dict)
 
 
 def param_words(verb: Verb, action: Any) -> tuple[str, ...]:
@@ -260,18 +287,46 @@ class Picker:
         self.text = text
         self.table = engine.verbs
         self.judge = judge
+        #: what pickers of this position share (see :class:`Built`): ``built`` when given
+        self._shared = Built() if built is None else built
+        if self._shared.seen is None:
+            self._shared.seen = self._see(version)
+        seen = self._shared.seen
+        self.rows = seen.rows
+        self.layouts = seen.layouts
+        self.end = seen.end
+        self.quick = seen.quick
+        self.stamp = seen.stamp
+        if self._shared.legal is None:
+            self._shared.legal = seen.legal
+        self.undo = undo
+        self._labels = self._shared.labels
+        self._judged = self._shared.judged
+        self._built = self._shared.menus
+        #: each value's place and label, remembered by this picker alone: worked out from
+        #: the rows it was asked with (the first menu's leave the quick decisions out)
+        self._orders: dict[tuple[str | None, tuple[str, ...]], dict[str, int]] = {}
+        self._named: dict[tuple[str, tuple[str, ...], str], tuple[Text, Text | None]] = {}
+        #: how many of a list of rows begin with each prefix of words (by the list's id)
+        self._prefix_counts: dict[int, tuple[list[_Row], Counter[tuple[str, ...]]]] = {}
+        #: how a label joins the values it merges (``<game>.join``, else ``picker.join``)
+        own = f"{engine.name}.join"
+        self._join = own if own in catalog("en") else "picker.join"
+
+    def _see(self, version: int) -> _Seen:
+        """What the seat may do at this position (see :class:`_Seen`)."""
+        engine, state, seat = self.engine, self.state, self.seat
         suggested = engine.suggested_actions(state, seat)
         same: dict[str, Any] = {}
         for action in suggested:
             chosen = engine.representative(state, action)
             same.setdefault(str(chosen), chosen)
-        self.rows: dict[str, list[_Row]] = {}
+        rows: dict[str, list[_Row]] = {}
         for action in same.values():
             verb = self.table.of(action)
-            self.rows.setdefault(verb.name, []).append(_Row(action, param_words(verb, action)))
-        self.rows = {v.name: self.rows[v.name] for v in self.table if v.name in self.rows}
-        #: verbs the seat may enter item by item now, and what they allow first
-        self.layouts: dict[str, LayoutStep] = {}
+            rows.setdefault(verb.name, []).append(_Row(action, param_words(verb, action)))
+        rows = {v.name: rows[v.name] for v in self.table if v.name in rows}
+        layouts: dict[str, LayoutStep] = {}
         for verb in self.table:
             if len(verb.params) != 1 or not verb.params[0].rest:
                 continue
@@ -280,34 +335,21 @@ class Picker:
             except RuleError:
                 continue
             if step is not None and step.groups:
-                self.layouts[verb.name] = step
-                self.rows.pop(verb.name, None)
+                layouts[verb.name] = step
+                rows.pop(verb.name, None)
         legal = set(same)
         end = engine.end_turn_action(state, seat)
-        self.end = end if end is not None and str(end) in legal else None
-        quick = [*engine.public_choices(state, seat), *engine.private_choices(state, seat)]
-        self.quick = {
-            str(a): a for a in quick if str(a) in legal and (end is None or str(a) != str(end))
+        end = end if end is not None and str(end) in legal else None
+        offered = [*engine.public_choices(state, seat), *engine.private_choices(state, seat)]
+        quick = {
+            str(a): a for a in offered if str(a) in legal and (end is None or str(a) != str(end))
         }
         if engine.turns is TurnShape.SIMULTANEOUS:
-            self.stamp = seat_stamp(engine.turn_number(state), [*same, *self.layouts])
+            stamp = seat_stamp(engine.turn_number(state), [*same, *layouts])
         else:
-            self.stamp = str(version)
-        self.undo = undo
-        self._labels: dict[tuple[str, str, tuple[str, ...]], dict[str, Suggestion]] = {}
-        #: the seat's legal actions, when asked (:meth:`_legal_actions`)
-        self._legal: list[Any] | None = None
-        self._judged: dict[str, Text | None] = {}
-        self._orders: dict[tuple[str | None, tuple[str, ...]], dict[str, int]] = {}
-        #: the menus built at this position, by pick: ``built`` when given (shared by the
-        #: pickers of one position, see :data:`Built`)
-        self._built: dict[Pending, _Built] = {} if built is None else built
-        self._named: dict[tuple[str, tuple[str, ...], str], tuple[Text, Text | None]] = {}
-        #: how many of a list of rows begin with each prefix of words (by the list's id)
-        self._prefix_counts: dict[int, tuple[list[_Row], Counter[tuple[str, ...]]]] = {}
-        #: how a label joins the values it merges (``<game>.join``, else ``picker.join``)
-        own = f"{engine.name}.join"
-        self._join = own if own in catalog("en") else "picker.join"
+            stamp = str(version)
+        default = type(engine).suggested_actions is GameEngine.suggested_actions
+        return _Seen(rows, layouts, end, quick, stamp, suggested if default else None)
 
     # -- the public API -------------------------------------------------------------
 
@@ -862,11 +904,13 @@ class Picker:
 
         def rank(words: tuple[str, ...]) -> list[int]:
             ranks = []
-            chosen = base
+            values = base.values
             for word in words:
-                order = self._order(chosen, rows)
+                order = self._orders.get((base.verb, values))
+                if order is None:
+                    order = self._order(replace(base, values=values), rows)
                 ranks.append(order.get(word, len(order)))
-                chosen = chosen.then(word)
+                values = (*values, word)
             return ranks
 
         return sorted(found, key=rank)
@@ -898,16 +942,19 @@ class Picker:
         parts: list[Text] = []
         every: list[Text] = []  # the shared values too: a label standing alone says them
         detail: Text | None = None
-        chosen = pending
+        values = pending.values
         for position, word in enumerate(words):
-            label, long = self._label(chosen, word, rows)
+            named = self._named.get((verb.name, values, word))
+            if named is None:  # the pick so far, built only to work the label out
+                named = self._label(replace(pending, values=values, group=None), word, rows)
+            label, long = named
             same = len(shown) > 1 and all(other[position] == word for other in shown)
             if not (word == NONE_WORD and label.key == "picker.none"):
                 every.append(label)
                 if not same:
                     parts.append(label)
                     detail = long if long is not None else detail
-            chosen = chosen.then(word)
+            values = (*values, word)
         if parts:
             label = _joined(parts, self._join)
         else:
@@ -1471,9 +1518,9 @@ class Picker:
 
     def _legal_actions(self) -> list[Any]:
         """The seat's legal actions, worked out once (every ``legal_values`` reads them)."""
-        if self._legal is None:
-            self._legal = self.engine.legal_actions(self.state, self.seat)
-        return self._legal
+        if self._shared.legal is None:
+            self._shared.legal = self.engine.legal_actions(self.state, self.seat)
+        return self._shared.legal
 
     def _label(self, pending: Pending, word: str, rows: list[_Row]) -> tuple[Text, Text | None]:
         """A value's short label and its detail: the engine's, else its kind's, else the
@@ -1817,11 +1864,25 @@ def _bands(
 def _same_words(first: Text, second: Text) -> bool:
     """Whether two labels read the same (but for case and punctuation): a detail would
     repeat it."""
+    return _letters(first) == _letters(second)
 
-    def letters(text: Text) -> str:
-        return "".join(ch for ch in text.render("en").casefold() if ch.isalnum())
 
-    return letters(first) == letters(second)
+def _letters(text: Text) -> str:
+    """``text``'s English letters and digits, lower case (remembered by its value, as
+    :mod:`bot.service.menus` remembers its measures)."""
+    value = text.value_key
+    found = None if value is None else _LETTERS.get(value)
+    if found is None:
+        found = "".join(ch for ch in text.render("en").casefold() if ch.isalnum())
+        if value is not None:
+            if len(_LETTERS) >= MAX_REMEMBERED:
+                _LETTERS.clear()
+            _LETTERS[value] = found
+    return found
+
+
+#: :func:`_letters` remembered by a text's value, bounded
+_LETTERS: dict[tuple[Any, ...], str] = {}
 
 
 def _joined(parts: Sequence[Text], key: str = "picker.join") -> Text:

@@ -28,12 +28,16 @@ Decisions:
 * The engine's work (legal actions, labels, judging a step) runs on the
   engine threads, not on the event loop. A menu is built once per position:
   the menus built for a seat at a version of a game (with the same undo hint
-  and player names) are kept, the last :data:`KEPT_POSITIONS` positions, and
-  a later tap at that position reuses them (the menu a tap chooses from is
-  the one the tap before answered with). The version changes with every
-  commit, so a kept menu is never one of another state. A position keeps
-  25–45 KiB (measured over random tap walks of Tigris, Tikal and Temple
-  Rush), so the kept menus stay under about 12 MB however many games run.
+  and player names), and what its picker worked out there (the seat's
+  options, the engine's values, each step's judgement: :class:`Built`), are
+  kept, the last :data:`KEPT_POSITIONS` positions, and a later tap at that
+  position reuses them (the menu a tap chooses from is the one the tap before
+  answered with). The version changes with every commit, so a kept menu is
+  never one of another state; and it only grows, so a game's positions of an
+  older version are dropped as soon as a newer one is kept (no tap reaches
+  them again). A position keeps 25–45 KiB (measured over random tap walks of
+  Tigris, Tikal and Temple Rush), so the kept menus stay under about 12 MB
+  however many games run.
 * A fresh picker of a dense board comes with the map around where the seat
   can act (``Context.zoom``), and a menu with a picture (a Tikal hex's
   rotations) with that picture drawn (``render_picture``). In a game with
@@ -211,7 +215,11 @@ class Tapping:
         key = (game.id, seat, version, undo, names)
         built = self._kept.get(key)
         if built is None:
-            built = self._kept[key] = {}
+            # an older version of the game is never tapped again: its menus go
+            older = [k for k in self._kept if k[0] == game.id and k[2] < version]
+            for old in older:
+                del self._kept[old]
+            built = self._kept[key] = Built()
             if len(self._kept) > KEPT_POSITIONS:
                 self._kept.popitem(last=False)
         else:

@@ -3,7 +3,10 @@
 The service keeps the menus built at a position (game, version, seat, undo
 hint, names) and a later tap there reuses them: through random tap walks of
 every game, each menu a tap answers with is the one a picker built afresh
-from the stored game gives.
+from the stored game gives, and only the newest version of a game is kept. A
+picker given what another picker of the same position worked out (its options,
+the engine's values and labels, the judgements, some menus) builds the menus a
+picker sharing nothing builds.
 
 The picker works the seat's legal actions out once and hands them to every
 ``legal_values`` it asks (``legal=``). For random positions of every game and
@@ -19,6 +22,7 @@ from __future__ import annotations
 import random
 from collections import deque
 from collections.abc import Mapping
+from dataclasses import replace
 from typing import Any
 
 import pytest
@@ -30,7 +34,7 @@ from bot.service import GameService, Player
 from bot.service.loaded import label_text
 from bot.service.menus import RESTART, Menu
 from bot.service.pick_token import Pending
-from bot.service.picker import Picked, Picker, StalePick
+from bot.service.picker import Built, Picked, Picker, StalePick
 from bot.service.play import judged
 from bot.store import Store
 from bot.store.base import GameRow
@@ -60,7 +64,14 @@ class _EachCall(Picker):
         return None
 
 
-def _picker(kind: type[Picker], engine: GameEngine[Any, Any], state: Any, seat: int) -> Picker:
+def _picker(
+    kind: type[Picker],
+    engine: GameEngine[Any, Any],
+    state: Any,
+    seat: int,
+    *,
+    built: Built | None = None,
+) -> Picker:
     dumped = engine.dump_state(state)
     return kind(
         engine,
@@ -69,15 +80,18 @@ def _picker(kind: type[Picker], engine: GameEngine[Any, Any], state: Any, seat: 
         version=7,
         undo=True,
         judge=lambda action: judged(engine, engine.load_state(dumped), seat, action),
+        built=built,
     )
 
 
-def _menus(picker: Picker) -> list[tuple[Menu, dict[str, Pending | Picked | object]]]:
-    """Up to :data:`MENUS` menus the picker reaches, each with where its options lead."""
+def _menus(
+    picker: Picker, limit: int = MENUS
+) -> list[tuple[Menu, dict[str, Pending | Picked | object]]]:
+    """Up to ``limit`` menus the picker reaches, each with where its options lead."""
     found: list[tuple[Menu, dict[str, Pending | Picked | object]]] = []
     todo: deque[Pending] = deque([picker.start()])
     seen: set[Pending] = set()
-    while todo and len(found) < MENUS:
+    while todo and len(found) < limit:
         pending = todo.popleft()
         if pending in seen:
             continue
@@ -139,6 +153,38 @@ def test_menus_are_the_same_built_both_ways(
             assert once == each, f"{game} seat {seat}: a menu differs"
             compared += sum(1 for menu, _ in once if menu.sections)
     assert compared >= positions, f"{game}: only {compared} menus compared"
+
+
+@pytest.mark.parametrize(("game", "count", "options", "seed", "steps", "positions"), CASES)
+def test_a_picker_sharing_a_position_builds_the_menus_a_fresh_one_builds(
+    game: str, count: int, options: dict[str, str], seed: int, steps: int, positions: int
+) -> None:
+    """Pickers of one position share what they worked out of it (:class:`Built`: the
+    seat's options, its legal actions, the engine's values and labels, each step's
+    judgement): a picker given what another worked out while building a few menus
+    reaches the same menus, leading to the same places, as a picker that shares
+    nothing. (The menus themselves are shared too, by the service's taps: the walk
+    below compares those.)"""
+    engine = GAMES[game].engine
+    states = _positions(engine, count, options, seed, steps)
+    picked = random.Random(seed + 1).sample(states, min(positions, len(states)))
+    compared = asked = 0
+    for state in picked:
+        for seat in range(count):
+            if not engine.may_act(state, seat):
+                continue
+            first = Built()
+            _menus(_picker(Picker, engine, state, seat, built=first), limit=3)
+            assert first.seen is not None
+            asked += bool(first.labels and first.judged)
+            shared = replace(first, menus={})
+            again = engine.load_state(engine.dump_state(state))
+            later = _menus(_picker(Picker, engine, again, seat, built=shared))
+            fresh = _menus(_picker(Picker, engine, state, seat))
+            assert later == fresh, f"{game} seat {seat}: a menu differs"
+            compared += sum(1 for menu, _ in later if menu.sections)
+    assert compared >= positions, f"{game}: only {compared} menus compared"
+    assert asked > 0, f"{game}: no values or judgements shared"
 
 
 @pytest.mark.parametrize(("game", "count", "options", "seed", "steps", "positions"), CASES)
@@ -221,9 +267,11 @@ async def test_a_tap_answers_the_menu_a_fresh_picker_builds(
             compared += 1
             options_ = [o for o in (*menu.options, *menu.controls) if o.token != RESTART]
             option = chooser.choice([o for o in options_ if not o.layout] or options_)
-            before = len(service.tapping._kept)
+            before = set(service.tapping._kept)
             answer = await service.tapping.tap(CHANNEL, player, menu.token, [option.token])
-            kept += len(service.tapping._kept) == before  # a position tapped before
+            kept += set(service.tapping._kept) <= before  # only positions tapped before
+            versions = {key[2] for key in service.tapping._kept if key[0] == answer.game_id}
+            assert len(versions) <= 1, f"{game}: positions of older versions kept"
             if answer.outcome is not None or answer.lines:
                 break
             menu = answer.menu
