@@ -15,6 +15,7 @@ Decisions:
   Its board, and a hand-off's private images, are asked of the drawing pool
   as soon as the engine has applied the step, before the commit is written
   (:func:`bot.service.announce.drawn_ahead`), and a refused commit drops them.
+  So are a timeout batch's and a play-out's (:func:`bot.service.announce.handoff_ahead`).
   A refused command raises :class:`Refusal` before anything is written.
 * A step is a checkpoint — never undone, nor anything before it — when it
   hands the game over or ends it, when the engine says it drew or revealed
@@ -541,21 +542,25 @@ class Play:
         result = engine.result(state)
         after = engine.waiting_for(state)
         interim = self._interim(game, turn)
-        pending = await self._pending_lines(game)
-        told = None if interim else await self._told(game, before_private)
-        write = StepWrite(
-            state=engine.dump_state(state),
-            status="finished" if result is not None else "running",
-            results=final_results(result),
-            moves=[*moves, *played.moves],
-            waiting_changed=after != before,
-            published=not interim,
-            seats=seats,
-            fired=fired,
-            told=KEEP if interim else self._told_now(game),
-            **self._timers(game, StepKind.HANDOFF, had_deadlines),
-        )
-        version = await self._commit(game, write)
+        # its images are drawn while the batch is committed, shown only once it is stored
+        ahead = await announce.handoff_ahead(self.ctx, game, told=True, interim=interim)
+        async with ahead.until_stored():
+            pending = await self._pending_lines(game)
+            told = None if interim else await self._told(game, before_private)
+            ahead.tell(self.ctx, game, told, [*events, *played.events])
+            write = StepWrite(
+                state=engine.dump_state(state),
+                status="finished" if result is not None else "running",
+                results=final_results(result),
+                moves=[*moves, *played.moves],
+                waiting_changed=after != before,
+                published=not interim,
+                seats=seats,
+                fired=fired,
+                told=KEEP if interim else self._told_now(game),
+                **self._timers(game, StepKind.HANDOFF, had_deadlines),
+            )
+            version = await self._commit(game, write)
         return await announce.handoff(
             self.ctx,
             game,
@@ -563,10 +568,9 @@ class Play:
             newly=after - (before - acted),
             version=version,
             reply=[],
-            private=[]
-            if told is None
-            else announce.private_updates(self.ctx, game, told, [*events, *played.events]),
+            private=[] if ahead.private is None else ahead.private,
             interim=interim,
+            board=ahead.board,
         )
 
     async def play_out(self, game: LoadedGame, lines: list[Text]) -> Outcome | None:
@@ -583,19 +587,22 @@ class Play:
         result = engine.result(state)
         after = engine.waiting_for(state)
         interim = self._interim(game, turn)
-        pending = await self._pending_lines(game)
-        told = None if interim else await self._told(game, before_private)
-        write = StepWrite(
-            state=engine.dump_state(state),
-            status="finished" if result is not None else "running",
-            results=final_results(result),
-            moves=played.moves,
-            waiting_changed=after != before,
-            published=not interim,
-            told=KEEP if interim else self._told_now(game),
-            **self._timers(game, StepKind.HANDOFF, had_deadlines),
-        )
-        version = await self._commit(game, write)
+        ahead = await announce.handoff_ahead(self.ctx, game, told=True, interim=interim)
+        async with ahead.until_stored():
+            pending = await self._pending_lines(game)
+            told = None if interim else await self._told(game, before_private)
+            ahead.tell(self.ctx, game, told, played.events)
+            write = StepWrite(
+                state=engine.dump_state(state),
+                status="finished" if result is not None else "running",
+                results=final_results(result),
+                moves=played.moves,
+                waiting_changed=after != before,
+                published=not interim,
+                told=KEEP if interim else self._told_now(game),
+                **self._timers(game, StepKind.HANDOFF, had_deadlines),
+            )
+            version = await self._commit(game, write)
         return await announce.handoff(
             self.ctx,
             game,
@@ -603,10 +610,9 @@ class Play:
             newly=after - (before - played.seats),
             version=version,
             reply=[],
-            private=[]
-            if told is None
-            else announce.private_updates(self.ctx, game, told, played.events),
+            private=[] if ahead.private is None else ahead.private,
             interim=interim,
+            board=ahead.board,
         )
 
     # -- helpers ------------------------------------------------------------------
