@@ -1,7 +1,7 @@
 """Where the time of one hand-off goes: a timeline from INTERACTION_CREATE to fully answered.
 
 Usage: ``python scripts/handoff_timeline.py [--game tigris,tikal,temple] [--moves 40]
-[--seed 1] [--show 1] [--db sqlite,postgres]``
+[--seed 1] [--show 1] [--db sqlite,postgres] [--computer]``
 
 Plays random legal moves with ``/play`` as :mod:`bench_latency` does (the real bot,
 a real SQLite file or a throwaway PostgreSQL server, the fake Discord on loopback)
@@ -31,12 +31,25 @@ the fake's included, since it shares the loop), and the critical path: when the
 board (the first image) was asked after the commit began, how long it took beside
 the same board drawn again alone, and what followed the last image. Measurement
 only: the wrapping is done here, the bot is unchanged.
+
+With ``--computer``, Alice plays against computer seats (Tigris and Tikal's mini
+game one, Temple Rush two, level easy; no pause before their moves, but for
+:data:`SIMULTANEOUS_PAUSE` in a game whose rounds are played at once) and each hand-off
+a computer seat's step makes back to her is timed instead, in milliseconds after its
+timer fired (``timer fired``: ``Computers.fire`` began): the decision in the deciding
+processes, ``plans applied`` (``Computers._play`` began, under the channel's lock),
+the commit, each image, the public message (``deliver: public``: its POST, then the
+interim message it replaces deleted) and Alice's DM (``deliver: private``). Its
+summary gives, per hand-off, the time from the plans applied to the board posted
+(the public POST done) and to the DM posted, beside the floor of the same run: that
+hand-off's commit plus the same board drawn again alone.
 """
 
 from __future__ import annotations
 
 import argparse
 import asyncio
+import dataclasses
 import functools
 import logging
 import random
@@ -59,9 +72,12 @@ import discord.http  # noqa: E402
 import discord.webhook.async_  # noqa: E402
 from bench_latency import new_game  # noqa: E402
 
+from bot.config import Settings  # noqa: E402
 from bot.discord import delivery as delivery_module  # noqa: E402
 from bot.discord.interactions import Responder  # noqa: E402
-from bot.service import announce, context, drawing, memory, play  # noqa: E402
+from bot.games.base import TurnShape  # noqa: E402
+from bot.service import announce, computer, context, drawing, memory, play  # noqa: E402
+from tests.e2e import bot_harness  # noqa: E402
 from tests.e2e.bot_harness import BotHarness  # noqa: E402
 from tests.e2e.fake_discord import FakeDiscord  # noqa: E402
 
@@ -133,6 +149,8 @@ def instrument() -> None:
         lambda self, route, *a, **k: _route(route),
     )
     _wrap_async(context.Context, "running", lambda *a, **k: "load")
+    _wrap_async(computer.Computers, "fire", lambda *a, **k: "timer fired")
+    _wrap_async(computer.Computers, "_play", lambda *a, **k: "plans applied")
     _wrap_async(Responder, "run", lambda *a, **k: "handler")
     _wrap_async(announce, "handoff", lambda *a, **k: "answer")
     _wrap_async(announce, "preview", lambda *a, **k: "answer (preview)")
@@ -263,6 +281,161 @@ async def measure(game: str, moves: int, seed: int, url: str | None = None) -> l
     return timelines
 
 
+#: each game's options and computer seats' levels for ``--computer`` (as the e2e tests)
+COMPUTER_GAMES: dict[str, tuple[dict[str, Any], tuple[str, ...]]] = {
+    "tigris": ({}, ("easy",)),
+    "tikal": ({"mode": "mini"}, ("easy",)),
+    "temple": ({}, ("easy", "easy")),
+}
+#: the longest a computer's timer is waited for (Temple Rush's answer delay in a race)
+COMPUTER_WAIT = 30.0
+#: the pause before the computer seats move in a game whose rounds are played at once:
+#: Alice, answering at once, would else always be the round's last and hand it off herself
+SIMULTANEOUS_PAUSE = 0.3
+
+
+@dataclass(eq=False)
+class PausedHarness(BotHarness):
+    """The harness with the computer seats moving ``pause`` seconds after a hand-off."""
+
+    pause: float = 0.0
+
+    def settings(self) -> Settings:
+        return dataclasses.replace(super().settings(), computer_pause=self.pause)
+
+
+async def computer_game(h: BotHarness, game: str) -> None:
+    """A new game of Alice against the computer seats of :data:`COMPUTER_GAMES`."""
+    options, levels = COMPUTER_GAMES[game]
+    await h.slash(h.alice, f"game new {game}", **options)
+    for level in levels:
+        await h.slash(h.alice, "game add-computer", level=level)
+    await h.slash(h.alice, "game start")
+
+
+async def computers_move(h: BotHarness) -> None:
+    """Fire and deliver the computer seats' timers until the game awaits Alice or ends."""
+    assert h.store is not None
+    waited = 0.0
+    while True:
+        await h.running.timers.sync()
+        row = await h.store.latest_game_in(h.channel.id)
+        assert row is not None
+        if row.status != "running":
+            return
+        game = h.running.service.ctx.loaded(row)
+        if any(row.seats[s].user_id == h.alice.id for s in game.waiting()):
+            return
+        due = [t.due_at for t in await h.store.timers(row.id) if t.kind == context.COMPUTER_TIMER]
+        pause = max(0.0, min(due, default=0.0) - time.time()) + 0.01
+        waited += pause
+        if waited > COMPUTER_WAIT:
+            raise RuntimeError("the computer seats did not move")
+        await asyncio.sleep(pause)
+
+
+def computer_timelines(spans: list[Span]) -> list[tuple[list[Span], Span, Span]]:
+    """Each computer hand-off among ``spans`` that posted a board: its own spans (from
+    its timer firing to its last delivery, before the next timer fired), its
+    ``timer fired`` span and its ``plans applied`` span."""
+    ordered = sorted(spans, key=lambda s: s.start)
+    fires = [s for s in ordered if s.label == "timer fired"]
+    found = []
+    for index, fire in enumerate(fires):
+        until = fires[index + 1].start if index + 1 < len(fires) else float("inf")
+        own = [s for s in ordered if fire.start <= s.start < until]
+        plays = [s for s in own if s.label == "plans applied"]
+        boards = [s for s in own if s.label == "draw:render_public"]
+        public = [s for s in own if s.label == "deliver: public"]
+        if plays and boards and public:
+            found.append((own, fire, plays[-1]))
+    return found
+
+
+async def measure_computers(
+    game: str, moves: int, seed: int, url: str | None = None
+) -> list[Timeline]:
+    """The computer seats' hand-offs' timelines (ms after each one's timer fired), with
+    the floor's parts: the commit, and the same board drawn again alone."""
+    rng = random.Random(seed)
+    timelines: list[Timeline] = []
+    async with FakeDiscord() as fake:
+        with fake.patched(), tempfile.TemporaryDirectory() as tmp:
+            h = PausedHarness(fake, url or Path(tmp) / "timeline.db")  # type: ignore[arg-type]
+            if bot_harness.registry()[game].engine.turns is TurnShape.SIMULTANEOUS:
+                h.pause = SIMULTANEOUS_PAUSE
+            await h.start()
+            try:
+                assert h.store is not None
+                played = 0
+                await computer_game(h, game)
+                while len(timelines) < moves and played < moves * 20:
+                    row = await h.store.latest_game_in(h.channel.id)
+                    assert row is not None
+                    if row.status != "running":
+                        await computer_game(h, game)
+                        continue
+                    REC.spans = []
+                    REC.on = True
+                    await computers_move(h)
+                    legal = await h.legal(h.alice)
+                    REC.on = False
+                    for own, fire, _ in computer_timelines(REC.spans):
+                        parts = numbered(own, fire.start)
+                        after = await h.store.latest_game_in(h.channel.id)
+                        assert after is not None
+                        ctx = h.running.service.ctx
+                        again = time.monotonic()
+                        await ctx.board(ctx.loaded(after))  # the position Alice now sees
+                        redrawn = (time.monotonic() - again) * 1000
+                        parts.append(("(after: the same board drawn again)", -redrawn, 0.0))
+                        posted = max(b for label, _, b in parts if label.startswith("deliver"))
+                        timelines.append((sorted(parts, key=lambda p: p[1]), posted))
+                    if legal:
+                        await bot_harness.move(h, h.alice, rng.choice(legal), prefer_buttons=False)
+                        played += 1
+            finally:
+                await h.stop()
+    return timelines
+
+
+def computer_summary(timelines: list[Timeline]) -> list[str]:
+    """Medians of the computer hand-offs: from the timer and from the plans applied to
+    the board (the public renderer's image) asked, drawn and posted, and to the DM
+    posted (a private delivery that made a request), beside the floor."""
+    rows: dict[str, list[float]] = defaultdict(list)
+    for parts, _ in timelines:
+        first: dict[str, tuple[float, float]] = {}
+        for label, a, b in parts:
+            first.setdefault(label, (a, b))
+        applied = first["plans applied"][0]
+        board = first["draw:render_public"]
+        commit = first["commit"]
+        delivered = first["deliver: public"]
+        public = next(  # the public message's request done (its retelling may follow)
+            (b for label, a, b in parts if label.startswith("REST POST") and a >= delivered[0]),
+            delivered[1],
+        )
+        private = first.get("deliver: private")
+        again = first["(after: the same board drawn again)"][0] * -1
+        floor = commit[1] - commit[0] + again
+        rows["decided (timer fired -> plans applied)"].append(applied)
+        rows["plans applied -> board asked"].append(board[0] - applied)
+        rows["plans applied -> commit began"].append(commit[0] - applied)
+        rows["plans applied -> commit done"].append(commit[1] - applied)
+        rows["plans applied -> board drawn"].append(board[1] - applied)
+        rows["plans applied -> board posted"].append(public - applied)
+        rows["timer fired -> board posted"].append(public)
+        if private is not None and any(
+            label.startswith("REST") and private[0] <= a <= private[1] for label, a, _ in parts
+        ):
+            rows["plans applied -> DM posted"].append(private[1] - applied)
+        rows["floor: the commit + the same board alone"].append(floor)
+        rows["plans applied -> board posted, / floor"].append((public - applied) / floor)
+    m = statistics.median
+    return [f"   {m(v):8.2f}  {label}  [{len(v)}]" for label, v in rows.items()]
+
+
 def critical_path(timelines: list[Timeline]) -> str:
     """Medians of a hand-off's critical path: until its board is asked (the first image,
     asked first), the board, and from the board drawn to fully answered; beside it
@@ -290,7 +463,20 @@ def critical_path(timelines: list[Timeline]) -> str:
     )
 
 
-def report(game: str, timelines: list[Timeline], show: int, db: str = "sqlite") -> None:
+def report(
+    game: str, timelines: list[Timeline], show: int, db: str = "sqlite", computer: bool = False
+) -> None:
+    if computer:
+        print(f"\n== {game}: {len(timelines)} hand-offs by a computer seat's step ({db}) ==")
+        if timelines:
+            print("-- medians, ms:")
+            print("\n".join(computer_summary(timelines)))
+        for index, (spans, total) in enumerate(timelines[:show]):
+            print(f"-- hand-off {index + 1}: delivered at {total:.1f} ms after its timer fired")
+            for label, a, b in spans:
+                bar = f"{a:7.1f} -> {b:7.1f} ({b - a:5.1f})" if b > a else f"{a:7.1f}"
+                print(f"   {bar}  {label}")
+        return
     print(f"\n== {game}: {len(timelines)} hand-offs by /play ({db}) ==")
     if not timelines:
         return
@@ -353,14 +539,21 @@ def main() -> int:
     parser.add_argument("--seed", type=int, default=1)
     parser.add_argument("--show", type=int, default=1)
     parser.add_argument("--db", default="sqlite", help="comma-separated: sqlite,postgres")
+    parser.add_argument(
+        "--computer",
+        action="store_true",
+        help="time the hand-offs of computer seats' steps (Alice plays against them)",
+    )
     args = parser.parse_args()
     logging.basicConfig(level=logging.ERROR)
     instrument()
+    run = measure_computers if args.computer else measure
     print(f"load average at start: {Path('/proc/loadavg').read_text().split()[0]}")
     for db in args.db.split(","):
         if db == "sqlite":
             for game in args.game.split(","):
-                report(game, asyncio.run(measure(game, args.moves, args.seed)), args.show)
+                timelines = asyncio.run(run(game, args.moves, args.seed))
+                report(game, timelines, args.show, db, args.computer)
             continue
         if db != "postgres":
             parser.error(f"unknown database {db!r}")
@@ -369,8 +562,8 @@ def main() -> int:
         with benchmark_server() as server:  # before any event loop
             for game in args.game.split(","):
                 url = server.url(server.create_database(migrated=False))
-                timelines = asyncio.run(measure(game, args.moves, args.seed, url))
-                report(game, timelines, args.show, db)
+                timelines = asyncio.run(run(game, args.moves, args.seed, url))
+                report(game, timelines, args.show, db, args.computer)
     print(f"load average at end: {Path('/proc/loadavg').read_text().split()[0]}")
     return 0
 

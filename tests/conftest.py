@@ -62,12 +62,19 @@ CHANNEL = 5001
 GUILD = 9001
 
 
-async def oracle_before_its_rounds_last(service: GameService) -> str:
-    """Open a 3-player Oracle game (seed 5) in :data:`CHANNEL` and play Alice's and Bob's
-    sealed moves of its first round: Carol's move, returned, is the round's last (it
-    hands off)."""
+async def oracle_before_its_rounds_last(
+    service: GameService, options: dict[str, str] | None = None
+) -> str:
+    """Open a 3-player Oracle game (seed 5, lobby ``options``) in :data:`CHANNEL` and play
+    Alice's and Bob's sealed moves of its first round: Carol's move, returned, is the
+    round's last (it hands off)."""
     await service.lobby.new_game(
-        guild_id=GUILD, channel_id=CHANNEL, user=ALICE, game_type_name="oracle", seed=5
+        guild_id=GUILD,
+        channel_id=CHANNEL,
+        user=ALICE,
+        game_type_name="oracle",
+        options=options,
+        seed=5,
     )
     for player in (BOB, CAROL):
         await service.lobby.join(CHANNEL, player)

@@ -48,7 +48,11 @@ Decisions:
   applied the step (:func:`drawn_ahead`), before its commit is written, so
   that the drawing overlaps the commit. Nothing is shown before the commit is
   stored (the answer is returned only then); a step refused at its commit
-  drops them (:meth:`Ahead.dropped`: cancelled, never shown).
+  drops them (:meth:`Ahead.dropped`: cancelled, never shown). So for every
+  kind of step: a member's, and those no interaction waits on — a computer
+  seat's when its timer fires, a deadline's timeout actions, the table's
+  play-out after a resignation (:func:`handoff_ahead`) — whose player would
+  otherwise wait for the board only once the commit is stored.
 * **The invoker's answer does not wait for a hand-off's images.** An adapter
   that answers the invoker early wraps the service call in
   :func:`answered_early`; a hand-off's outcome then comes back as soon as the
@@ -75,8 +79,8 @@ from __future__ import annotations
 
 import asyncio
 import inspect
-from collections.abc import Awaitable, Iterator, Mapping, Sequence
-from contextlib import contextmanager
+from collections.abc import AsyncIterator, Awaitable, Iterator, Mapping, Sequence
+from contextlib import asynccontextmanager, contextmanager
 from contextvars import ContextVar
 from dataclasses import dataclass
 from typing import Any
@@ -95,7 +99,7 @@ from bot.service.outcome import (
     Step,
     StepKind,
 )
-from bot.store import SeatRow, TimerRow
+from bot.store import SeatRow
 
 #: the final message's button (bot.service.after)
 REMATCH = Choice(Text("after.rematch_button"), kind=ChoiceKind.REMATCH)
@@ -151,6 +155,29 @@ class Ahead:
             part.cancel()
         await asyncio.gather(*parts, return_exceptions=True)
 
+    def tell(
+        self,
+        ctx: Context,
+        game: LoadedGame,
+        told: Mapping[int, Any] | None,
+        events: Sequence[Event],
+    ) -> None:
+        """A hand-off's private messages asked now (:func:`private_updates` from the views
+        as ``told``), drawing while the step is committed; nothing when ``told`` is None
+        (an interim message tells no one privately)."""
+        if told is not None:
+            self.private = private_ahead(private_updates(ctx, game, told, events))
+
+    @asynccontextmanager
+    async def until_stored(self) -> AsyncIterator[Ahead]:
+        """The step's reads and its commit run inside: if they fail (the commit is
+        refused, the fired timer is gone), what was asked ahead is dropped unshown."""
+        try:
+            yield self
+        except BaseException:
+            await self.dropped()
+            raise
+
 
 def own_view_first(game: LoadedGame, kind: StepKind) -> bool:
     """Whether a step's own answer (:func:`preview`) shows the seat's private view
@@ -189,6 +216,16 @@ async def drawn_ahead(
 def private_ahead(private: Awaitable[list[PrivateMessage]]) -> asyncio.Future[list[PrivateMessage]]:
     """:func:`private_updates` asked now, drawing while the step is committed."""
     return asyncio.ensure_future(private)
+
+
+async def handoff_ahead(ctx: Context, game: LoadedGame, *, told: bool, interim: bool) -> Ahead:
+    """:func:`drawn_ahead` for a step no interaction waits on — a computer seat's, a
+    deadline's timeout actions, the table's play-out — whose only message is a
+    hand-off's (``told``; ``interim`` as :func:`interim` says): its board asked now,
+    nothing when it tells nothing (a sealed submission updates the tally only)."""
+    if not told:
+        return Ahead()
+    return await drawn_ahead(ctx, game, StepKind.HANDOFF, told=True, interim=interim)
 
 
 def event_texts(game: LoadedGame, events: Sequence[Event], seat: int | None = None) -> list[Text]:
@@ -383,9 +420,12 @@ async def tally(
     lines = [header]
     lines.append(Text("tally.submitted", {"players": game.names_of(done) or "—"}))
     lines.append(Text("tally.awaited", {"players": game.names_of(awaited) or "—"}))
-    deadlines: list[TimerRow] = [t for t in await ctx.store.timers(game.id) if t.kind == "deadline"]
-    if deadlines:
-        lines.append(Text("tally.deadline", {"when": int(min(t.due_at for t in deadlines))}))
+    # the deadlines as the step stored them (its row's), else read
+    dues = game.row.deadlines
+    if dues is None:
+        dues = {t.name: t.due_at for t in await ctx.store.timers(game.id) if t.kind == "deadline"}
+    if dues:
+        lines.append(Text("tally.deadline", {"when": int(min(dues.values()))}))
     return lines
 
 

@@ -52,8 +52,12 @@ Decisions:
   is told by the game's interim message, which the next one replaces, so a
   run of computer turns is one message with one board when a member is
   awaited again (:func:`bot.service.announce.interim`); a sealed submission
-  updates the round's tally. Nothing is ever sent to a computer seat: no DM, no
-  ping, no private image (:meth:`~bot.service.loaded.LoadedGame.users_of`,
+  updates the round's tally. Its board and the members' changed private
+  views are asked of the drawing pool as soon as the plans are applied, and
+  drawn while the step is committed (:func:`bot.service.announce.handoff_ahead`);
+  a refused commit drops them unshown, and the seats decide again. Nothing
+  is ever sent to a computer seat: no DM, no ping, no private image
+  (:meth:`~bot.service.loaded.LoadedGame.users_of`,
   :func:`~bot.service.announce.private_updates`).
 * A computer seat never plays on while no member of the game is playing
   (all absent or resigned): the game waits for a member, as the table does.
@@ -320,20 +324,26 @@ class Computers:
         # a run of computer turns is told by one interim message until a member is awaited
         interim = announce.interim(game, kind, checkpoint=True, new_turn=new_turn)
         published = kind in (StepKind.HANDOFF, StepKind.FINAL) and not interim
-        pending = await self.play._pending_lines(game) if published or interim else []
-        told = await self.play._told(game, before_private) if published else None
-        write = StepWrite(
-            state=engine.dump_state(state),
-            status="finished" if result is not None else "running",
-            results=final_results(result),
-            moves=moves,
-            waiting_changed=after != before,
-            published=published,
-            fired=timer.id,
-            told=self.play._told_now(game) if published else KEEP,
-            **self.play._timers(game, kind, had_deadlines),
+        # its images are drawn while the step is committed, shown only once it is stored
+        ahead = await announce.handoff_ahead(
+            self.ctx, game, told=published or interim, interim=interim
         )
-        version = await self.play._commit(game, write)
+        async with ahead.until_stored():
+            pending = await self.play._pending_lines(game) if published or interim else []
+            told = await self.play._told(game, before_private) if published else None
+            ahead.tell(self.ctx, game, told, [*events, *played_events])
+            write = StepWrite(
+                state=engine.dump_state(state),
+                status="finished" if result is not None else "running",
+                results=final_results(result),
+                moves=moves,
+                waiting_changed=after != before,
+                published=published,
+                fired=timer.id,
+                told=self.play._told_now(game) if published else KEEP,
+                **self.play._timers(game, kind, had_deadlines),
+            )
+            version = await self.play._commit(game, write)
         if published or interim:
             newly = after if finished or new_turn else after - (before - acted)
             return await announce.handoff(
@@ -343,12 +353,9 @@ class Computers:
                 newly=newly,
                 version=version,
                 reply=[],
-                private=[]
-                if told is None
-                else await announce.private_updates(
-                    self.ctx, game, told, [*events, *played_events]
-                ),
+                private=[] if ahead.private is None else ahead.private,
                 interim=interim,
+                board=ahead.board,
             )
         tally = await announce.tally(self.ctx, game) if kind is StepKind.SUBMISSION else None
         if tally is None:

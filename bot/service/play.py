@@ -15,6 +15,7 @@ Decisions:
   Its board, and a hand-off's private images, are asked of the drawing pool
   as soon as the engine has applied the step, before the commit is written
   (:func:`bot.service.announce.drawn_ahead`), and a refused commit drops them.
+  So are a timeout batch's and a play-out's (:func:`bot.service.announce.handoff_ahead`).
   A refused command raises :class:`Refusal` before anything is written.
 * A step is a checkpoint — never undone, nor anything before it — when it
   hands the game over or ends it, when the engine says it drew or revealed
@@ -66,6 +67,12 @@ Decisions:
   so a process frees it further, but the state would have to be sent both
   ways and loaded again; ``scripts/bench_loop.py`` measures the three (the
   figures are in ``docs/scaling.md``).
+* What a step tells from the store comes with the game's load: a hand-off's
+  lines of the steps since the last public message
+  (:meth:`~bot.store.GameRow.pending_moves`) and a sealed round's deadline in
+  its tally (:attr:`~bot.store.GameRow.deadlines`, as the step leaves them:
+  :meth:`~bot.store.StepWrite.deadlines_after`); a row that lacks them (or a
+  step that fires a timer) reads them as before.
 * A played step's time in the service (waiting for the channel's lock
   included, the delivery to the players not) is recorded in the metrics
   (``step_seconds``, :mod:`bot.metrics`).
@@ -535,21 +542,25 @@ class Play:
         result = engine.result(state)
         after = engine.waiting_for(state)
         interim = self._interim(game, turn)
-        pending = await self._pending_lines(game)
-        told = None if interim else await self._told(game, before_private)
-        write = StepWrite(
-            state=engine.dump_state(state),
-            status="finished" if result is not None else "running",
-            results=final_results(result),
-            moves=[*moves, *played.moves],
-            waiting_changed=after != before,
-            published=not interim,
-            seats=seats,
-            fired=fired,
-            told=KEEP if interim else self._told_now(game),
-            **self._timers(game, StepKind.HANDOFF, had_deadlines),
-        )
-        version = await self._commit(game, write)
+        # its images are drawn while the batch is committed, shown only once it is stored
+        ahead = await announce.handoff_ahead(self.ctx, game, told=True, interim=interim)
+        async with ahead.until_stored():
+            pending = await self._pending_lines(game)
+            told = None if interim else await self._told(game, before_private)
+            ahead.tell(self.ctx, game, told, [*events, *played.events])
+            write = StepWrite(
+                state=engine.dump_state(state),
+                status="finished" if result is not None else "running",
+                results=final_results(result),
+                moves=[*moves, *played.moves],
+                waiting_changed=after != before,
+                published=not interim,
+                seats=seats,
+                fired=fired,
+                told=KEEP if interim else self._told_now(game),
+                **self._timers(game, StepKind.HANDOFF, had_deadlines),
+            )
+            version = await self._commit(game, write)
         return await announce.handoff(
             self.ctx,
             game,
@@ -557,10 +568,9 @@ class Play:
             newly=after - (before - acted),
             version=version,
             reply=[],
-            private=[]
-            if told is None
-            else announce.private_updates(self.ctx, game, told, [*events, *played.events]),
+            private=[] if ahead.private is None else ahead.private,
             interim=interim,
+            board=ahead.board,
         )
 
     async def play_out(self, game: LoadedGame, lines: list[Text]) -> Outcome | None:
@@ -577,19 +587,22 @@ class Play:
         result = engine.result(state)
         after = engine.waiting_for(state)
         interim = self._interim(game, turn)
-        pending = await self._pending_lines(game)
-        told = None if interim else await self._told(game, before_private)
-        write = StepWrite(
-            state=engine.dump_state(state),
-            status="finished" if result is not None else "running",
-            results=final_results(result),
-            moves=played.moves,
-            waiting_changed=after != before,
-            published=not interim,
-            told=KEEP if interim else self._told_now(game),
-            **self._timers(game, StepKind.HANDOFF, had_deadlines),
-        )
-        version = await self._commit(game, write)
+        ahead = await announce.handoff_ahead(self.ctx, game, told=True, interim=interim)
+        async with ahead.until_stored():
+            pending = await self._pending_lines(game)
+            told = None if interim else await self._told(game, before_private)
+            ahead.tell(self.ctx, game, told, played.events)
+            write = StepWrite(
+                state=engine.dump_state(state),
+                status="finished" if result is not None else "running",
+                results=final_results(result),
+                moves=played.moves,
+                waiting_changed=after != before,
+                published=not interim,
+                told=KEEP if interim else self._told_now(game),
+                **self._timers(game, StepKind.HANDOFF, had_deadlines),
+            )
+            version = await self._commit(game, write)
         return await announce.handoff(
             self.ctx,
             game,
@@ -597,10 +610,9 @@ class Play:
             newly=after - (before - played.seats),
             version=version,
             reply=[],
-            private=[]
-            if told is None
-            else announce.private_updates(self.ctx, game, told, played.events),
+            private=[] if ahead.private is None else ahead.private,
             interim=interim,
+            board=ahead.board,
         )
 
     # -- helpers ------------------------------------------------------------------
@@ -652,13 +664,17 @@ class Play:
         """The public lines of the steps since the last public message that still stand."""
         if game.row.published_seq >= game.row.last_seq:
             return []
-        moves = await self.ctx.store.moves(game.id, after=game.row.published_seq)
+        moves = game.row.pending_moves()  # read with the game, else now
+        if moves is None:
+            moves = await self.ctx.store.moves(game.id, after=game.row.published_seq)
         return [Text.from_json(line) for move in standing(moves) for line in move.events]
 
     def _final(self, game: LoadedGame, write: StepWrite) -> StepWrite:
         """The write as it is committed: ``game.row`` becomes the row as written, and a
         running game gets the computer timer it needs after the step (see :meth:`_commit`)."""
-        game.row = seated(game.row, write.seats)
+        row = seated(game.row, write.seats)
+        deadlines = write.deadlines_after(row.deadlines)
+        game.row = row if deadlines == row.deadlines else replace(row, deadlines=deadlines)
         if write.status != "running":
             return write
         due = self.ctx.computer_due(game)

@@ -29,6 +29,12 @@ Decisions (every backend keeps them; ``tests/platform/test_store.py`` runs on ea
   :meth:`Store.schema_version` is the last one applied.
 * Stored JSON (state, options, events, payloads) is one canonical text
   (:func:`dumps`), so both backends keep byte-identical values.
+* A game is read with what a step after it needs to tell: its seats, its told
+  views, its named deadlines (:attr:`GameRow.deadlines`) and, when there are
+  any, the moves since its last public message (:meth:`GameRow.pending_moves`),
+  in the one statement of its load. Every write that changes those (a deadline
+  restored at start-up aside, under the channel's lock) bumps the version, so
+  they are the version's.
 """
 
 from __future__ import annotations
@@ -177,9 +183,39 @@ class GameRow:
     #: the ``told`` column as stored (JSON text, or None): read with the game, so a
     #: hand-off needs no read of its own (:meth:`told_views`); hidden from ``repr``
     told_json: str | None = field(default=None, repr=False)
+    #: the game's named deadlines (name -> due time) as of this row's version, read with
+    #: the game (a sealed round's tally needs no read of its own); None when not known
+    #: (a row not read from the store)
+    deadlines: Mapping[str, float] | None = None
+    #: the moves after ``published_seq`` as read with the game (JSON text, decoded by
+    #: :meth:`pending_moves`), None when there are none or it was not read
+    pending_json: str | None = field(default=None, repr=False)
 
     def seat_of(self, user_id: int) -> SeatRow | None:
         return next((s for s in self.seats if s.user_id == user_id), None)
+
+    def pending_moves(self) -> list[MoveRow] | None:
+        """The moves since the game's last public message (seq > ``published_seq``), as
+        :meth:`Store.moves` reads them, as of this row's version; None when this row
+        was not read with them."""
+        if self.published_seq >= self.last_seq:
+            return []
+        if self.pending_json is None:
+            return None
+        return [
+            MoveRow(
+                int(seq),
+                int(seat),
+                str(action),
+                float(created_at),
+                str(kind),
+                tuple(events),
+                bool(checkpoint),
+            )
+            for seq, seat, action, created_at, kind, events, checkpoint in json.loads(
+                self.pending_json
+            )
+        ]
 
     def told_views(self) -> dict[int, Any] | None:
         """Each seat's private view as last told, as of this row's version (what
@@ -284,6 +320,18 @@ class StepWrite:
     def checkpoint(self) -> bool:
         """The step is a checkpoint: its rows are (a step with no rows is one)."""
         return all(move.checkpoint for move in self.moves)
+
+    def deadlines_after(self, before: Mapping[str, float] | None) -> dict[str, float] | None:
+        """The game's named deadlines once this step is stored, from ``before`` (they as
+        loaded, :attr:`GameRow.deadlines`), as :attr:`deadlines` says they are written;
+        None when they do not follow from ``before``: it is not known, the step fires a
+        timer (that row is deleted before the deadlines are written) or ends the game
+        (its timers are dropped)."""
+        if before is None or self.fired is not None or self.status != "running":
+            return None
+        if isinstance(self.deadlines, Keep):
+            return dict(before)
+        return {name: before.get(name, due) for name, due in self.deadlines.items()}
 
 
 @dataclass(frozen=True)
@@ -411,7 +459,17 @@ def decode_game(row: Any) -> GameRow:
         paused=json.loads(row["paused"]) if row["paused"] is not None else None,
         finished_at=row["finished_at"],
         told_json=row["told"],
+        deadlines=decode_deadlines(row["deadlines_json"]),
+        pending_json=row["pending_json"],
     )
+
+
+def decode_deadlines(text: str | None) -> dict[str, float]:
+    """The ``deadlines_json`` a game is read with: each deadline's exact due time by name
+    (written out as text, so no JSON rounds it)."""
+    if text is None:
+        return {}
+    return {str(name): float(due) for name, due in json.loads(text).items()}
 
 
 def decode_told(text: str | None) -> dict[int, Any] | None:

@@ -208,6 +208,9 @@ class PostgresStore(SqlStore):
                 init=tracer.attach,
                 reset=_keep_session,
                 max_inactive_connection_lifetime=0,
+                # a time a load writes out as text (a deadline, a pending move) is exact
+                # whatever the server's default (any positive value since PostgreSQL 12)
+                server_settings={"extra_float_digits": "3"},
             )
         except (asyncpg.PostgresError, asyncpg.InterfaceError) as exc:
             # refused logins, unknown databases: an OSError, as a missing server is

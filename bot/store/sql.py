@@ -68,11 +68,14 @@ from bot.store.plan import Duplicate, Op, Plan, PlanFactory, count, many, rows, 
 
 T = TypeVar("T")
 
-#: a game's columns, its seats as one JSON array (:func:`~bot.store.base.decode_game`)
+#: a game's columns, its seats as one JSON array, its named deadlines as one JSON object
+#: and the moves since its last public message as one JSON array
+#: (:func:`~bot.store.base.decode_game`)
 GAME_COLUMNS = (
     "id, guild_id, channel_id, game_type, status, creator_id, options, seed, state, version,"
     " created_at, updated_at, waiting_since, language, checkpoint_seq, published_seq, last_seq,"
-    " paused, finished_at, told, {seats_json} AS seats_json"
+    " paused, finished_at, told, {seats_json} AS seats_json,"
+    " {deadlines_json} AS deadlines_json, {pending_json} AS pending_json"
 )
 SELECT_GAME = f"SELECT {GAME_COLUMNS} FROM games"
 MOVE_COLUMNS = "seq, seat, action, created_at, kind, events, checkpoint"

@@ -68,10 +68,11 @@ def decode_png(data: bytes) -> Image.Image:
 
 @dataclass(eq=False)
 class BotHarness:
-    """The fake world plus one running bot (restartable) on a SQLite file."""
+    """The fake world plus one running bot (restartable) on a SQLite file (or a PostgreSQL
+    database)."""
 
     fake: FakeDiscord
-    db_path: Path
+    db_path: Path | str  # a SQLite file, or a postgresql:// URL
     deadline_hours: float = 24.0
     global_commands: bool = False
     guild: FakeGuild = field(init=False)
