@@ -36,7 +36,6 @@ only: the wrapping is done here, the bot is unchanged.
 from __future__ import annotations
 
 import argparse
-import asyncio
 import functools
 import logging
 import random
@@ -58,6 +57,7 @@ sys.path.insert(0, str(ROOT / "scripts"))
 import discord.http  # noqa: E402
 import discord.webhook.async_  # noqa: E402
 from bench_latency import new_game  # noqa: E402
+from loops import add_loop_argument, run  # noqa: E402
 
 from bot.discord import delivery as delivery_module  # noqa: E402
 from bot.discord.interactions import Responder  # noqa: E402
@@ -353,6 +353,7 @@ def main() -> int:
     parser.add_argument("--seed", type=int, default=1)
     parser.add_argument("--show", type=int, default=1)
     parser.add_argument("--db", default="sqlite", help="comma-separated: sqlite,postgres")
+    add_loop_argument(parser)
     args = parser.parse_args()
     logging.basicConfig(level=logging.ERROR)
     instrument()
@@ -360,7 +361,7 @@ def main() -> int:
     for db in args.db.split(","):
         if db == "sqlite":
             for game in args.game.split(","):
-                report(game, asyncio.run(measure(game, args.moves, args.seed)), args.show)
+                report(game, run(measure(game, args.moves, args.seed), args.loop), args.show)
             continue
         if db != "postgres":
             parser.error(f"unknown database {db!r}")
@@ -369,7 +370,7 @@ def main() -> int:
         with benchmark_server() as server:  # before any event loop
             for game in args.game.split(","):
                 url = server.url(server.create_database(migrated=False))
-                timelines = asyncio.run(measure(game, args.moves, args.seed, url))
+                timelines = run(measure(game, args.moves, args.seed, url), args.loop)
                 report(game, timelines, args.show, db)
     print(f"load average at end: {Path('/proc/loadavg').read_text().split()[0]}")
     return 0
