@@ -83,6 +83,12 @@ class Cluster:
     def log(self, shard: int) -> str:
         return self.log_path(shard).read_text(encoding="utf-8", errors="replace")
 
+    def print_log_tails(self, lines: int = 80) -> None:
+        """The last ``lines`` of each process's log, for a failed test's report."""
+        for path in sorted(self.folder.glob("shard*.log")):
+            tail = path.read_text(encoding="utf-8", errors="replace").splitlines()[-lines:]
+            print(f"--- {path.name} (last {len(tail)} lines)", *tail, sep="\n")
+
     def build(self) -> None:
         fake = self.fake
         self.users = [fake.add_user(name) for name in ("alice", "bob", "carol", "dave")]
@@ -164,6 +170,7 @@ async def cluster(
         yield world
     finally:
         await world.stop()
+        world.print_log_tails()  # pytest shows a test's teardown output only when it fails
 
 
 async def answered(itx: InteractionResult) -> InteractionResult:
