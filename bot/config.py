@@ -49,6 +49,9 @@ Decisions:
 * ``ZIGGURAT_COMPUTER_PAUSE_SECONDS`` is the pause before a computer seat
   moves (so the table can follow), from 0 to :data:`MAX_COMPUTER_PAUSE`;
   default :data:`DEFAULT_COMPUTER_PAUSE`.
+* ``ZIGGURAT_EVENT_LOOP`` picks the event loop the bot serves on:
+  ``uvloop`` (the default) or ``asyncio`` (Python's own); the choice and
+  its fallback live in :mod:`bot.event_loop`.
 * ``ZIGGURAT_DEMO_DIR`` is the offline demo's default output folder
   (:func:`demo_dir`); the Docker image sets it under ``/data``.
 """
@@ -68,6 +71,7 @@ from urllib.parse import urlsplit
 from dotenv import load_dotenv
 
 from bot.cluster import ALL, ShardRange
+from bot.event_loop import DEFAULT_LOOP, LOOPS, LoopName
 from bot.games.notation import ascii_int
 from bot.i18n import t
 from bot.store.base import INTEGER_DIGITS, POSTGRES_SCHEMES, redact_url
@@ -86,6 +90,7 @@ MAX_SNOWFLAKE = 2**63 - 1
 DEFAULT_DEMO_DIR = "demo-boards"
 MIN_METRICS_PORT = 1024
 MAX_PORT = 65535
+EVENT_LOOP_VARIABLE = "ZIGGURAT_EVENT_LOOP"
 
 Shards = int | Literal["auto"] | None
 T = TypeVar("T")
@@ -177,6 +182,15 @@ def parse_metrics_port(raw: str | None) -> int | None:
     return ascii_int(raw, MIN_METRICS_PORT, MAX_PORT)
 
 
+def parse_event_loop(raw: str | None) -> LoopName:
+    if raw is None:
+        return DEFAULT_LOOP
+    for name in LOOPS:
+        if raw.lower() == name:
+            return name
+    raise ValueError(raw)
+
+
 def parse_shard_ids(raw: str | None, shards: Shards) -> ShardRange | None:
     """``first-last`` (or ``n``) of ``shards`` shards; ``None`` when unset."""
     if raw is None:
@@ -225,6 +239,8 @@ class Settings:
     shard_ids: ShardRange | None = None
     #: seconds between the step that hands over to a computer seat and its move
     computer_pause: float = DEFAULT_COMPUTER_PAUSE
+    #: the event loop the bot serves on (:mod:`bot.event_loop`)
+    event_loop: LoopName = DEFAULT_LOOP
 
     @property
     def shard_range(self) -> ShardRange:
@@ -295,10 +311,16 @@ class Settings:
             "config.allowed.computer_pause",
             max=f"{MAX_COMPUTER_PAUSE:g}",
         )
+        loop = check(
+            EVENT_LOOP_VARIABLE,
+            parse_event_loop,
+            "config.allowed.event_loop",
+            loops=", ".join(LOOPS),
+        )
         if problems:
             raise ConfigError(problems)
         assert level is not None and hours is not None and database is not None
-        assert pause is not None
+        assert pause is not None and loop is not None
         return cls(
             token=token,
             database=database,
@@ -309,6 +331,7 @@ class Settings:
             metrics_port=metrics_port,
             shard_ids=shard_ids,
             computer_pause=pause,
+            event_loop=loop,
         )
 
 

@@ -45,6 +45,7 @@ import argparse
 import asyncio
 import functools
 import math
+import os
 import statistics
 import sys
 import tempfile
@@ -52,6 +53,8 @@ from collections.abc import Awaitable, Callable, Sequence
 from pathlib import Path
 
 sys.path.insert(0, str(Path(__file__).resolve().parents[1]))
+
+from loops import add_loop_argument, loop_env, run
 
 from bot.store import GameRow
 from tests.conftest import register_oracle
@@ -228,7 +231,9 @@ def main() -> None:
         help="run only the layouts whose name holds one of these comma-separated words"
         " (e.g. '1 process'; default: all)",
     )
+    add_loop_argument(parser)
     args = parser.parse_args()
+    os.environ.update(loop_env(args.loop))  # the bot processes' loop too
     wanted = [w.strip() for w in args.layouts.split(",") if w.strip()]
     for name in list(LAYOUTS):
         if wanted and not any(w in name for w in wanted):
@@ -236,7 +241,7 @@ def main() -> None:
     if not LAYOUTS:
         parser.error(f"no layout matches {args.layouts!r}")
     with benchmark_server() as server:  # before the event loop
-        asyncio.run(measure(server, args.rounds))
+        run(measure(server, args.rounds), args.loop)
 
 
 if __name__ == "__main__":

@@ -41,6 +41,8 @@ from pathlib import Path
 ROOT = Path(__file__).resolve().parent.parent
 sys.path.insert(0, str(ROOT))
 
+from loops import add_loop_argument, run  # noqa: E402
+
 from bot import plugins  # noqa: E402
 from tests.e2e.bot_harness import BotHarness  # noqa: E402
 from tests.e2e.fake_discord import FakeDiscord, FakeUser  # noqa: E402
@@ -144,12 +146,13 @@ def main() -> int:
     parser.add_argument("--moves", type=int, default=60)
     parser.add_argument("--level", default="strong", choices=("easy", "strong"))
     parser.add_argument("--seed", type=int, default=1)
+    add_loop_argument(parser)
     args = parser.parse_args()
     logging.basicConfig(level=logging.ERROR)
     if plugins.load_builtin_games()[args.game].engine.computer() is None:
         print(f"{args.game} has no computer player yet")
         return 1
-    floor, computers = asyncio.run(bench(args.game, args.moves, args.level, args.seed))
+    floor, computers = run(bench(args.game, args.moves, args.level, args.seed), args.loop)
     print(f"{args.game}: a member's /play until fully answered")
     for public, kind in ((True, "handing over"), (False, "not handing over")):
         print(summary(f"floor (members only), {kind}", of_kind(floor, public)))

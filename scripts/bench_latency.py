@@ -59,6 +59,7 @@ sys.path.insert(0, str(ROOT))
 sys.path.insert(0, str(ROOT / "scripts"))
 
 from bench_floors import floor_commit, floor_commit_postgres  # noqa: E402
+from loops import add_loop_argument, run  # noqa: E402
 
 from bot.service import drawing  # noqa: E402
 from tests.e2e.bot_harness import BotHarness  # noqa: E402
@@ -259,6 +260,7 @@ def main() -> int:
     parser.add_argument("--moves", type=int, default=200)
     parser.add_argument("--seed", type=int, default=1)
     parser.add_argument("--db", default="sqlite", help="comma-separated: sqlite,postgres")
+    add_loop_argument(parser)
     args = parser.parse_args()
     logging.basicConfig(level=logging.ERROR)
     games = args.game.split(",")
@@ -269,7 +271,7 @@ def main() -> int:
     for db in args.db.split(","):
         if db == "sqlite":
             for game in games:
-                report(game, db, asyncio.run(bench(game, args.moves, args.seed)))
+                report(game, db, run(bench(game, args.moves, args.seed), args.loop))
             continue
         if db != "postgres":
             parser.error(f"unknown database {db!r}")
@@ -278,7 +280,7 @@ def main() -> int:
         with benchmark_server() as server:  # before any event loop
             for game in games:
                 url = server.url(server.create_database(migrated=False))
-                report(game, db, asyncio.run(bench(game, args.moves, args.seed, url)))
+                report(game, db, run(bench(game, args.moves, args.seed, url), args.loop))
     print(f"load average at end: {load()}")
     return 0
 

@@ -45,6 +45,8 @@ from typing import Any
 ROOT = Path(__file__).resolve().parent.parent
 sys.path.insert(0, str(ROOT))
 
+from loops import add_loop_argument, run  # noqa: E402
+
 from bot import plugins  # noqa: E402
 from bot.games.base import RuleError  # noqa: E402
 from bot.games.temple import (  # noqa: E402
@@ -300,5 +302,6 @@ if __name__ == "__main__":
     parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
     parser.add_argument("--games", type=int, default=6)
     parser.add_argument("--slowest", type=int, default=12)
+    add_loop_argument(parser)
     args = parser.parse_args()
-    asyncio.run(main(args.games, args.slowest))
+    run(main(args.games, args.slowest), args.loop)

@@ -89,6 +89,7 @@ from PIL import Image
 sys.path.insert(0, str(Path(__file__).resolve().parents[1]))
 
 from bench_floors import floor_commit, floor_commit_postgres, floor_read, floor_read_postgres
+from loops import add_loop_argument, run
 
 from bot import plugins
 from bot.games.base import PlayerLabel, RuleError
@@ -846,13 +847,22 @@ def database(db: str) -> Iterator[str]:
         yield server.url(server.create_database(migrated=False))
 
 
-def compare(dbs: list[str], total: int, waves: int) -> None:
+def compare(dbs: list[str], total: int, waves: int, loop: str) -> None:
     """Run each database in a child process, one after the other, passing its lines
     through; then print every figure side by side."""
     columns: list[tuple[str, dict[str, str]]] = []
     for db in dbs:
         with database(db) as location:
-            command = [sys.executable, __file__, "--games", str(total), "--waves", str(waves)]
+            command = [
+                sys.executable,
+                __file__,
+                "--games",
+                str(total),
+                "--waves",
+                str(waves),
+                "--loop",
+                loop,
+            ]
             child = subprocess.Popen(
                 [*command, "--db", location, "--hand-over"], stdout=subprocess.PIPE, text=True
             )
@@ -885,13 +895,14 @@ if __name__ == "__main__":
         "or a postgresql:// URL of an empty database",
     )
     parser.add_argument("--hand-over", action="store_true", help=argparse.SUPPRESS)
+    add_loop_argument(parser)
     args = parser.parse_args()
     if args.games < MIN_GAMES:
         parser.error(f"--games must be at least {MIN_GAMES} (the waves use that many channels)")
     dbs = args.db.split(",")
     if len(dbs) > 1 or dbs == ["postgres"]:
-        compare(dbs, args.games, args.waves)
+        compare(dbs, args.games, args.waves, args.loop)
     else:
-        asyncio.run(main(args.games, args.waves, args.db))
+        run(main(args.games, args.waves, args.db), args.loop)
         if args.hand_over:
             print(FIGURES_LINE + json.dumps(FIGURES), flush=True)

@@ -18,7 +18,6 @@ Usage: ``python scripts/bench_step_write.py [--rounds 6] [--steps 150]``
 from __future__ import annotations
 
 import argparse
-import asyncio
 import statistics
 import sys
 import time
@@ -29,6 +28,7 @@ sys.path.insert(0, str(Path(__file__).resolve().parents[1]))
 
 from bench_floors import floor_commit_postgres
 from bench_scale import database, load, mid_game
+from loops import add_loop_argument, run
 
 from bot import plugins
 from bot.store import NewMove, StepWrite, Store
@@ -92,9 +92,10 @@ def main() -> None:
     parser = argparse.ArgumentParser(description=__doc__)
     parser.add_argument("--rounds", type=int, default=6)
     parser.add_argument("--steps", type=int, default=150)
+    add_loop_argument(parser)
     args = parser.parse_args()
     with database("postgres") as url:
-        asyncio.run(measure(url, args.rounds, args.steps))
+        run(measure(url, args.rounds, args.steps), args.loop)
 
 
 if __name__ == "__main__":

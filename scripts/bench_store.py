@@ -25,7 +25,6 @@ Usage: ``python scripts/bench_store.py [--waves 5] [--backends sqlite,postgres]
 from __future__ import annotations
 
 import argparse
-import asyncio
 import random
 import sys
 import tempfile
@@ -35,8 +34,10 @@ sys.path.insert(0, str(Path(__file__).resolve().parents[1]))
 
 from bench_floors import floor_commit, floor_commit_postgres
 from bench_scale import create_games, one_after_another, pct, simultaneous, single_moves
+from loops import add_loop_argument, run
 
 from bot import plugins
+from bot.event_loop import LoopName
 from bot.service import GameService
 from bot.store import Store, redact_url
 from tests.support.postgres import PostgresServer, find_bin
@@ -94,12 +95,12 @@ async def on_postgres(url: str, waves: int) -> None:
     print("\n".join(f"  {line}" for line in lines))
 
 
-def main(backends: list[str], waves: int, postgres: str | None) -> None:
+def main(backends: list[str], waves: int, postgres: str | None, loop: LoopName) -> None:
     if "sqlite" in backends:
-        asyncio.run(on_sqlite(waves))
+        run(on_sqlite(waves), loop)
     if "postgres" in backends:
         if postgres is not None:
-            asyncio.run(on_postgres(postgres, waves))
+            run(on_postgres(postgres, waves), loop)
             return
         bin_dir = find_bin()
         if bin_dir is None:
@@ -109,7 +110,7 @@ def main(backends: list[str], waves: int, postgres: str | None) -> None:
         server = PostgresServer(bin_dir, durable=True)  # started outside any event loop
         server.start()
         try:
-            asyncio.run(on_postgres(server.url(server.create_database(migrated=False)), waves))
+            run(on_postgres(server.url(server.create_database(migrated=False)), waves), loop)
         finally:
             server.stop()
 
@@ -119,5 +120,6 @@ if __name__ == "__main__":
     parser.add_argument("--waves", type=int, default=5)
     parser.add_argument("--backends", default="sqlite,postgres")
     parser.add_argument("--postgres", default=None, help="an empty database's URL")
+    add_loop_argument(parser)
     args = parser.parse_args()
-    main(args.backends.split(","), args.waves, args.postgres)
+    main(args.backends.split(","), args.waves, args.postgres, args.loop)

@@ -32,7 +32,6 @@ anywhere.
 from __future__ import annotations
 
 import argparse
-import asyncio
 import random
 import statistics
 import sys
@@ -46,6 +45,7 @@ sys.path.insert(0, str(ROOT))
 sys.path.insert(0, str(ROOT / "scripts"))
 
 from bench_floors import floor_commit  # noqa: E402
+from loops import add_loop_argument, run  # noqa: E402
 
 from bot import plugins  # noqa: E402
 from bot.service import GameService, Player, Refusal  # noqa: E402
@@ -165,12 +165,7 @@ async def bench(game: str, taps: int, seed: int, folder: Path) -> tuple[list[flo
     return narrow, bare, step, commit, cpu
 
 
-async def main() -> None:
-    parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
-    parser.add_argument("--game", default="tikal,tigris,temple")
-    parser.add_argument("--taps", type=int, default=400)
-    parser.add_argument("--seed", type=int, default=1)
-    args = parser.parse_args()
+async def main(args: argparse.Namespace) -> None:
     plugins.load_builtin_games()
     print(f"load at start: {load()}")
     with tempfile.TemporaryDirectory() as tmp:
@@ -188,4 +183,10 @@ async def main() -> None:
 
 
 if __name__ == "__main__":
-    asyncio.run(main())
+    parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
+    parser.add_argument("--game", default="tikal,tigris,temple")
+    parser.add_argument("--taps", type=int, default=400)
+    parser.add_argument("--seed", type=int, default=1)
+    add_loop_argument(parser)
+    args = parser.parse_args()
+    run(main(args), args.loop)

@@ -15,7 +15,6 @@ Usage: ``python scripts/bench_tigris.py [--games N]``
 from __future__ import annotations
 
 import argparse
-import asyncio
 import io
 import random
 import statistics
@@ -27,6 +26,8 @@ from pathlib import Path
 from PIL import Image
 
 sys.path.insert(0, str(Path(__file__).resolve().parents[1]))
+
+from loops import add_loop_argument, run
 
 from bot import games, plugins
 from bot.games.base import PlayerLabel
@@ -117,13 +118,14 @@ def bench_games(engine, count: int) -> None:
 def main() -> None:
     parser = argparse.ArgumentParser(description=__doc__)
     parser.add_argument("--games", type=int, default=30)
+    add_loop_argument(parser)
     args = parser.parse_args()
     registry = plugins.load_builtin_games()
     game_type = registry["tigris"]
     seed = 7
     log = random_game(game_type.engine, 4, seed)
     bench_render(game_type, late_state(game_type.engine, log, seed))
-    asyncio.run(bench_service(log, seed))
+    run(bench_service(log, seed), args.loop)
     bench_games(game_type.engine, args.games)
 
 

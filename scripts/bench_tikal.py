@@ -16,7 +16,7 @@ Run: ``.venv/bin/python scripts/bench_tikal.py``
 
 from __future__ import annotations
 
-import asyncio
+import argparse
 import io
 import random
 import statistics
@@ -25,6 +25,7 @@ import time
 from pathlib import Path
 
 from bench_floors import floor_commit
+from loops import add_loop_argument, run
 from PIL import Image
 
 from bot import plugins
@@ -198,12 +199,15 @@ async def bench_service(board: GameState) -> None:
 
 
 def main() -> None:
+    parser = argparse.ArgumentParser(description=(__doc__ or "").splitlines()[0])
+    add_loop_argument(parser)
+    args = parser.parse_args()
     game = late_board()
     bench_render(game)
     bench_autocomplete(game)
     bench_step(game)
     bench_games()
-    asyncio.run(bench_service(game))
+    run(bench_service(game), args.loop)
 
 
 if __name__ == "__main__":

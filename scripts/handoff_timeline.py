@@ -71,6 +71,8 @@ sys.path.insert(0, str(ROOT / "scripts"))
 import discord.http  # noqa: E402
 import discord.webhook.async_  # noqa: E402
 from bench_latency import new_game  # noqa: E402
+from loops import add_loop_argument  # noqa: E402
+from loops import run as run_on_loop  # noqa: E402
 
 from bot.config import Settings  # noqa: E402
 from bot.discord import delivery as delivery_module  # noqa: E402
@@ -544,15 +546,16 @@ def main() -> int:
         action="store_true",
         help="time the hand-offs of computer seats' steps (Alice plays against them)",
     )
+    add_loop_argument(parser)
     args = parser.parse_args()
     logging.basicConfig(level=logging.ERROR)
     instrument()
-    run = measure_computers if args.computer else measure
+    timed = measure_computers if args.computer else measure
     print(f"load average at start: {Path('/proc/loadavg').read_text().split()[0]}")
     for db in args.db.split(","):
         if db == "sqlite":
             for game in args.game.split(","):
-                timelines = asyncio.run(run(game, args.moves, args.seed))
+                timelines = run_on_loop(timed(game, args.moves, args.seed), args.loop)
                 report(game, timelines, args.show, db, args.computer)
             continue
         if db != "postgres":
@@ -562,7 +565,7 @@ def main() -> int:
         with benchmark_server() as server:  # before any event loop
             for game in args.game.split(","):
                 url = server.url(server.create_database(migrated=False))
-                timelines = asyncio.run(run(game, args.moves, args.seed, url))
+                timelines = run_on_loop(timed(game, args.moves, args.seed, url), args.loop)
                 report(game, timelines, args.show, db, args.computer)
     print(f"load average at end: {Path('/proc/loadavg').read_text().split()[0]}")
     return 0

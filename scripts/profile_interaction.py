@@ -54,6 +54,8 @@ ROOT = Path(__file__).resolve().parents[1]
 sys.path.insert(0, str(ROOT))
 sys.path.insert(0, str(ROOT / "scripts"))
 
+from loops import add_loop_argument, run  # noqa: E402
+
 from bot import plugins  # noqa: E402
 from bot.service import GameService, Player  # noqa: E402
 from bot.store import Store  # noqa: E402
@@ -557,6 +559,7 @@ def main() -> None:
         action="store_false",
         help="profile no interaction (every one gives CPU figures; for a sampling profiler)",
     )
+    add_loop_argument(parser)
     args = parser.parse_args()
     global DUMP, PROFILE
     DUMP, PROFILE = args.dump, args.cprofile
@@ -570,10 +573,10 @@ def main() -> None:
                 location = str(Path(stack.enter_context(tempfile.TemporaryDirectory())) / "p.db")
             print(f"== {part} on {args.db}, {args.moves} moves", flush=True)
             if part == "service":
-                asyncio.run(service_part(location, args.moves, args.top, args.games))
+                run(service_part(location, args.moves, args.top, args.games), args.loop)
             else:
                 sealed = args.moves // 2 if args.sealed is None else args.sealed
-                asyncio.run(adapter_part(location, args.moves, args.top, sealed))
+                run(adapter_part(location, args.moves, args.top, sealed), args.loop)
 
 
 if __name__ == "__main__":

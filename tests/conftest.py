@@ -10,20 +10,28 @@ Two markers sort the tests into the quick loop (``pytest -m "not slow"``,
 2-core machine, and ``@pytest.mark.slow_except("id", …)`` on a parametrized
 one whose cases are slow but for the cheap ones named, which keep its
 contract in the quick loop (:func:`pytest_collection_modifyitems`).
+
+Every async test runs on the event loop the bot runs on (:data:`TEST_LOOP`:
+``ZIGGURAT_EVENT_LOOP`` as :mod:`bot.config` reads it, else uvloop; asyncio's
+where uvloop is absent), through pytest-asyncio's loop factory hook
+(:func:`pytest_asyncio_loop_factories`); ``ZIGGURAT_EVENT_LOOP=asyncio pytest``
+runs them on asyncio's own. A bot process a test starts inherits the choice.
 """
 
 from __future__ import annotations
 
+import asyncio
 import contextlib
 import json
 import logging
 import os
-from collections.abc import AsyncIterator, Iterator
+from collections.abc import AsyncIterator, Callable, Iterator, Mapping
 from pathlib import Path
 
 import pytest
 
-from bot import games
+from bot import event_loop, games
+from bot.config import EVENT_LOOP_VARIABLE, parse_event_loop
 from bot.games.base import GameType
 from bot.i18n import register_catalog
 from bot.logs import HANDLER_MARK, PAYLOAD_LOGGERS
@@ -83,6 +91,17 @@ async def oracle_before_its_rounds_last(
         action = (await service.reading.legal_actions(CHANNEL, player))[0]
         await service.play.act(CHANNEL, player, str(action))
     return str((await service.reading.legal_actions(CHANNEL, CAROL))[0])
+
+
+#: the loop every async test runs on, chosen as the bot chooses its own
+TEST_LOOP: event_loop.LoopName = parse_event_loop(os.environ.get(EVENT_LOOP_VARIABLE) or None)
+
+
+def pytest_asyncio_loop_factories(
+    config: pytest.Config, item: pytest.Item
+) -> Mapping[str, Callable[[], asyncio.AbstractEventLoop]]:
+    """One loop factory for every async test: :data:`TEST_LOOP`'s."""
+    return {TEST_LOOP: event_loop.loop_factory(TEST_LOOP)}
 
 
 def pytest_collection_modifyitems(items: list[pytest.Item]) -> None:

@@ -6,6 +6,14 @@ steps, one job each: wiring (:func:`_open_store`: the store and the metrics),
 shutdown (:func:`_stopping`: the signals and the stop that closes the bot), the
 back-off loop (:func:`_retry_until_stopped`) and the start of one fresh bot
 (:func:`_run_once`).
+
+Decisions:
+
+* The bot serves on the event loop ``ZIGGURAT_EVENT_LOOP`` names (uvloop by
+  default; :mod:`bot.event_loop` decides, and falls back to asyncio's loop
+  with one warning where uvloop is absent). :func:`serve` logs the loop it
+  runs on as it starts, one INFO line once the store is open (a database
+  the bot cannot use stays the one line it prints).
 """
 
 from __future__ import annotations
@@ -24,7 +32,7 @@ from typing import Any
 import aiohttp
 import discord
 
-from bot import metrics
+from bot import event_loop, metrics
 from bot.config import Settings, current_user, database_open_problem, database_problem
 from bot.discord.client import ZigguratBot, create_bot
 from bot.games.base import GameType
@@ -123,6 +131,7 @@ async def serve(
     if isinstance(opened, str):
         print(opened, file=sys.stderr)
         return 2
+    log.info("event loop: %s", event_loop.loop_name(asyncio.get_running_loop()))
     store = opened
     stop = stop if stop is not None else asyncio.Event()
     try:
@@ -278,7 +287,7 @@ def run_bot(settings: Settings) -> int:
     An unexpected crash is logged as one line and exits with code 1.
     """
     try:
-        return asyncio.run(serve(settings))
+        return event_loop.run(serve(settings), settings.event_loop)
     except KeyboardInterrupt:
         return 0
     except Exception:

@@ -31,7 +31,6 @@ games; the timeouts only turn a hang into a failure.
 from __future__ import annotations
 
 import asyncio
-import os
 import re
 import signal
 import sys
@@ -51,7 +50,7 @@ from tests.conftest import BOTH_BACKENDS, register_oracle
 
 from .bot_harness import action_buttons, said
 from .fake_discord import FakeChannel, FakeDiscord, FakeGuild, FakeUser, InteractionResult
-from .test_bot_process import CHILD, ROOT
+from .test_bot_process import CHILD, ROOT, inherited_env
 
 TOTAL = 2
 PER_GUILD = 50
@@ -112,7 +111,7 @@ class Cluster:
         ``members[key]``; wait until ``shards`` identified and it synced."""
         synced = len(self.fake.command_syncs)
         env = {
-            **{k: v for k, v in os.environ.items() if not k.startswith(("DISCORD_", "ZIGGURAT_"))},
+            **inherited_env(),
             "PYTHONPATH": str(ROOT),
             "ZIGGURAT_FAKE_DISCORD": self.fake.url,
             "DISCORD_TOKEN": self.fake.token,

@@ -19,6 +19,7 @@ from pathlib import Path
 import pytest
 
 from bot import games
+from bot.config import EVENT_LOOP_VARIABLE
 from bot.i18n import t
 from bot.store import Store
 
@@ -27,6 +28,16 @@ from .fake_discord import FakeDiscord, FakeUser, InteractionResult
 CHILD = Path(__file__).resolve().parents[1] / "support" / "bot_process.py"
 ROOT = Path(__file__).resolve().parents[2]
 WAIT = 20.0
+
+
+def inherited_env() -> dict[str, str]:
+    """This process's environment without its bot settings, but for the event loop: a
+    child bot runs the loop the tests run on (``ZIGGURAT_EVENT_LOOP``, tests/conftest.py)."""
+    return {
+        k: v
+        for k, v in os.environ.items()
+        if not k.startswith(("DISCORD_", "ZIGGURAT_")) or k == EVENT_LOOP_VARIABLE
+    }
 
 
 @asynccontextmanager
@@ -38,7 +49,7 @@ async def bot_process(
     identified = len(fake.identify_payloads)
     synced = len(fake.command_syncs)
     env = {
-        **{k: v for k, v in os.environ.items() if not k.startswith(("DISCORD_", "ZIGGURAT_"))},
+        **inherited_env(),
         "PYTHONPATH": str(ROOT),
         "ZIGGURAT_FAKE_DISCORD": fake.url,
         "DISCORD_TOKEN": fake.token,

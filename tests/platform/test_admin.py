@@ -435,6 +435,7 @@ def test_env_example_sets_only_the_token() -> None:
         "ZIGGURAT_METRICS_PORT",
         "ZIGGURAT_SHARD_IDS",
         "ZIGGURAT_COMPUTER_PAUSE_SECONDS",
+        "ZIGGURAT_EVENT_LOOP",
     }
     # each commented line shows the default
     for line in lines:
@@ -445,6 +446,7 @@ def test_env_example_sets_only_the_token() -> None:
                 "ZIGGURAT_LOG_LEVEL": "INFO",
                 "ZIGGURAT_TURN_DEADLINE_HOURS": "24",
                 "ZIGGURAT_COMPUTER_PAUSE_SECONDS": "3",
+                "ZIGGURAT_EVENT_LOOP": "uvloop",
             }
             assert value == defaults.get(name, ""), line
 

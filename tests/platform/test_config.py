@@ -45,6 +45,7 @@ VARIABLES = (
     "ZIGGURAT_SHARD_IDS",
     "ZIGGURAT_DEMO_DIR",
     "ZIGGURAT_COMPUTER_PAUSE_SECONDS",
+    "ZIGGURAT_EVENT_LOOP",
 )
 #: a syntactically valid token that no Discord will ever accept
 TOKEN = "MTIzNDU2Nzg5MDEyMzQ1Njc4.GaBcDe.abcdefghijklmnopqrstuvwxyz0123456789"
@@ -94,6 +95,8 @@ BAD_VALUES = [
     ("ZIGGURAT_COMPUTER_PAUSE_SECONDS", "-1"),
     ("ZIGGURAT_COMPUTER_PAUSE_SECONDS", "nan"),
     ("ZIGGURAT_COMPUTER_PAUSE_SECONDS", "601"),
+    ("ZIGGURAT_EVENT_LOOP", "libuv"),
+    ("ZIGGURAT_EVENT_LOOP", "trio"),
 ]
 
 

@@ -5,12 +5,12 @@
 the usual settings (``DISCORD_TOKEN``, ``ZIGGURAT_DB``, ...), points
 discord.py at the fake, registers the Oracle test game next to the built-in
 games, configures logging as ``python -m bot`` does and runs
-:func:`bot.discord.lifecycle.serve`, the production entry point.
+:func:`bot.discord.lifecycle.serve`, the production entry point, on the event
+loop the settings choose (as :func:`bot.discord.lifecycle.run_bot` does).
 """
 
 from __future__ import annotations
 
-import asyncio
 import os
 import sys
 from pathlib import Path
@@ -21,7 +21,7 @@ import discord.gateway
 import discord.http
 import yarl
 
-from bot import games, plugins
+from bot import event_loop, games, plugins
 from bot.config import Settings
 from bot.discord.lifecycle import serve
 from bot.logs import configure_logging
@@ -38,7 +38,7 @@ def main() -> int:
     register_oracle()
     settings = Settings.from_env(env_file=None)
     configure_logging(settings.log_level, secrets=[settings.token])  # as ``python -m bot``
-    return asyncio.run(serve(settings, games.REGISTRY))
+    return event_loop.run(serve(settings, games.REGISTRY), settings.event_loop)
 
 
 if __name__ == "__main__":

@@ -1,0 +1,66 @@
+"""The bot process serves on the event loop its settings choose, and says which as it starts.
+
+The process is ``tests/support/bot_process.py`` (the production ``serve``, run
+as :func:`bot.discord.lifecycle.run_bot` runs it) against the fake Discord; its
+log is read for the start-up line. Left unset, the process inherits the loop
+the tests run on (tests/conftest.py), which is the bot's default.
+"""
+
+from __future__ import annotations
+
+import asyncio
+import sys
+from pathlib import Path
+
+import pytest
+
+from bot import event_loop
+from bot.config import EVENT_LOOP_VARIABLE
+from tests.conftest import TEST_LOOP
+
+from .fake_discord import FakeDiscord
+from .test_bot_process import CHILD, ROOT, WAIT, inherited_env
+
+
+@pytest.mark.slow
+@pytest.mark.parametrize("chosen", [None, *event_loop.LOOPS])
+async def test_the_bot_process_runs_and_logs_the_loop_chosen(
+    fake_discord: FakeDiscord, tmp_path: Path, chosen: event_loop.LoopName | None
+) -> None:
+    fake = fake_discord
+    wanted = chosen or TEST_LOOP
+    if wanted == "uvloop" and not event_loop.uvloop_available():
+        wanted = "asyncio"  # the fallback, tested in tests/platform/test_event_loop.py
+    identified = len(fake.identify_payloads)
+    env = {
+        **inherited_env(),
+        "PYTHONPATH": str(ROOT),
+        "ZIGGURAT_FAKE_DISCORD": fake.url,
+        "DISCORD_TOKEN": fake.token,
+        "ZIGGURAT_DB": str(tmp_path / "z.db"),
+        "ZIGGURAT_LOG_LEVEL": "INFO",
+    }
+    if chosen is not None:
+        env[EVENT_LOOP_VARIABLE] = chosen
+    log_path = tmp_path / "bot.log"
+    with log_path.open("wb") as log:
+        child = await asyncio.create_subprocess_exec(
+            sys.executable, str(CHILD), env=env, cwd=str(ROOT), stderr=log
+        )
+        try:
+            await fake.wait_for(
+                lambda: len(fake.identify_payloads) > identified,
+                timeout=WAIT,
+                what="the bot process to identify",
+            )
+            child.terminate()
+            assert await asyncio.wait_for(child.wait(), WAIT) == 0
+        finally:
+            if child.returncode is None:
+                child.kill()
+                await child.wait()
+    lines = log_path.read_text("utf-8").splitlines()
+    said = [
+        line.split(": ", 1)[1] for line in lines if "bot.discord.lifecycle: event loop:" in line
+    ]
+    assert said == [f"event loop: {wanted}"], lines
