@@ -51,7 +51,9 @@ Decisions:
   messages are tidied (the new one kept in the store at the same time as the
   one before is stripped of its buttons or the interim one deleted): neither
   waits for the other, and no DM comes before the public message it follows
-  (nor before its own image is drawn).
+  (nor before its own image is drawn). A timer's outcome (a computer seat's
+  step, a deadline; no invoker) is told in the same order from its public
+  message on, the round's tally edited alongside its DMs.
 * Public text is in the guild's language, ephemeral text in the invoker's, DMs
   in the invoker's language for the invoker and the guild's for the others.
 * Private messages go by DM. A DM refused with code 50007 marks the user's DMs
@@ -471,7 +473,9 @@ class Delivery:
     # -- messages without an interaction (timers) ---------------------------------
 
     async def to_channel(self, outcome: Outcome) -> None:
-        """Post a timer's outcome in its channel and DM its private messages."""
+        """Post a timer's outcome in its channel and DM its private messages: the DMs go
+        once the public message is posted, while the story before it is tidied and the
+        round's tally edited (the module docstring's order of a hand-off's parts)."""
         await outcome.drawn()
         if outcome.channel_id is None:
             log.error("outcome of game %s has no channel; nothing posted", outcome.game_id)
@@ -496,21 +500,34 @@ class Delivery:
         send = channel.send
         notes: TurnNotes = {}
         closed_dms = ClosedDms()
-        if outcome.has_public:
-            await self.post_public(send, outcome, lang, notes=notes, closed_dms=closed_dms)
-        if outcome.tally is not None or outcome.finished:
-            await self.tally(outcome, lang, send)
-        await self.send_private(
-            outcome.private,
-            game_id=outcome.game_id,
-            actor=None,
-            actor_lang=lang,
-            public_lang=lang,
-            send_public=send,
-            actor_fallback=None,
-            notes=notes,
-            closed_dms=closed_dms,
-        )
+        posted = asyncio.Event()
+
+        async def public() -> None:
+            try:
+                if outcome.has_public:
+                    await self.post_public(
+                        send, outcome, lang, notes=notes, posted=posted, closed_dms=closed_dms
+                    )
+            finally:
+                posted.set()
+            if outcome.tally is not None or outcome.finished:
+                await self.tally(outcome, lang, send)
+
+        async def dms() -> None:
+            await posted.wait()  # the public message first; its story tidied meanwhile
+            await self.send_private(
+                outcome.private,
+                game_id=outcome.game_id,
+                actor=None,
+                actor_lang=lang,
+                public_lang=lang,
+                send_public=send,
+                actor_fallback=None,
+                notes=notes,
+                closed_dms=closed_dms,
+            )
+
+        await asyncio.gather(public(), dms())
 
     # -- the pieces ---------------------------------------------------------------
 

@@ -1,0 +1,220 @@
+"""A timer's hand-off (a computer seat's step) through the real discord.py client and the
+fake Discord: the requests in the order the fake receives them.
+
+The public message is posted first; the member's DM goes once it is, without waiting
+for the story before it to be tidied (the interim message deleted or the old buttons
+stripped); a member whose DMs are closed is named once in the channel, after it.
+"""
+
+from __future__ import annotations
+
+import asyncio
+import dataclasses
+import random
+from collections.abc import AsyncIterator, Sequence
+from dataclasses import dataclass, field
+from pathlib import Path
+from typing import Any
+
+import pytest
+from aiohttp import web
+
+from bot.i18n import t
+from bot.service import PrivateMessage
+
+from .bot_harness import BotHarness, open_harness
+from .fake_discord import FakeDiscord, _compile
+from .test_bot_computers import alice_plays
+
+#: the longest a held tidying request waits for the hand-off's DMs (a deadlock breaker:
+#: DMs that wait for the tidying never come while it is held)
+HOLD_LIMIT = 10.0
+#: Alice's moves at most before the wanted hand-off is seen
+MOVES = 60
+
+
+@dataclass
+class Handoff:
+    """One timer's outcome delivered: the requests as the fake received them ("public"
+    and "dm" message posts, "tidy" for a delete or an edit of a message, each followed
+    by "… done" when answered), and whom its private messages were for."""
+
+    arrivals: list[str] = field(default_factory=list)
+    private_for: list[int] = field(default_factory=list)
+    #: set once the outcome's private messages are sent (its DMs answered or refused)
+    private_done: asyncio.Event = field(default_factory=asyncio.Event)
+    #: per held tidying request: released by the DMs (True) or by the deadlock breaker
+    held: list[bool] = field(default_factory=list)
+
+    def first(self, label: str) -> int:
+        return self.arrivals.index(label)
+
+
+@dataclass
+class Watch:
+    """The timer outcomes delivered so far, the current one last."""
+
+    handoffs: list[Handoff] = field(default_factory=list)
+    current: Handoff | None = None
+    hold: bool = True
+
+
+def watch_timer_handoffs(
+    h: BotHarness, monkeypatch: pytest.MonkeyPatch, *, hold: bool = True
+) -> Watch:
+    """Record each timer outcome's requests at the fake's edge; with ``hold``, a tidying
+    request of a timer's outcome is answered only once its DMs are sent."""
+    watch = Watch(hold=hold)
+    fake = h.fake
+    delivery = h.running.delivery
+    original_to_channel, original_send_private = delivery.to_channel, delivery.send_private
+
+    async def to_channel(outcome: Any) -> None:
+        watch.current = Handoff()
+        watch.handoffs.append(watch.current)
+        try:
+            await original_to_channel(outcome)
+        finally:
+            watch.current = None
+
+    async def send_private(messages: Sequence[PrivateMessage], **kwargs: Any) -> None:
+        handoff = watch.current
+        try:
+            await original_send_private(messages, **kwargs)
+        finally:
+            if handoff is not None:
+                handoff.private_for.extend(pm.user_id for pm in messages)
+                handoff.private_done.set()
+
+    def wrapped(method: str, handler: Any) -> Any:
+        async def handle(request: web.Request, **parts: str) -> web.StreamResponse:
+            handoff = watch.current
+            if handoff is None:
+                return await handler(request, **parts)
+            if method == "POST":
+                label = "dm" if fake.channels[int(parts["channel_id"])].is_dm else "public"
+            else:
+                label = "tidy"
+            handoff.arrivals.append(label)
+            if label == "tidy" and watch.hold:
+                try:
+                    await asyncio.wait_for(handoff.private_done.wait(), HOLD_LIMIT)
+                    handoff.held.append(True)
+                except TimeoutError:
+                    handoff.held.append(False)
+            try:
+                return await handler(request, **parts)
+            finally:
+                handoff.arrivals.append(f"{label} done")
+
+        return handle
+
+    message = "/channels/{channel_id}/messages"
+    watched = {
+        ("POST", _compile(message).pattern),
+        ("DELETE", _compile(f"{message}/{{message_id}}").pattern),
+        ("PATCH", _compile(f"{message}/{{message_id}}").pattern),
+    }
+    routes = [
+        dataclasses.replace(route, handler=wrapped(route.method, route.handler))
+        if (route.method, route.pattern.pattern) in watched
+        else route
+        for route in fake._routes
+    ]
+    assert len([r for r in routes if r not in fake._routes]) == len(watched)
+    monkeypatch.setattr(fake, "_routes", routes)
+    monkeypatch.setattr(delivery, "to_channel", to_channel)
+    monkeypatch.setattr(delivery, "send_private", send_private)
+    return watch
+
+
+@pytest.fixture
+async def harness(fake_discord: FakeDiscord, tmp_path: Path) -> AsyncIterator[BotHarness]:
+    async with open_harness(fake_discord, tmp_path) as opened:
+        yield opened
+
+
+async def tigris_against_a_computer(h: BotHarness) -> None:
+    await h.slash(h.alice, "game new tigris")
+    added = await h.slash(h.alice, "game add-computer", level="easy")
+    assert "CPU" in h.ephemeral_text(added)
+    started = await h.slash(h.alice, "game start")
+    assert not started.rejected
+
+
+async def play_until(h: BotHarness, watch: Watch, wanted: Any) -> Handoff:
+    """Alice plays random legal moves, the computer answering each hand-off, until a
+    timer's outcome delivered is ``wanted``; that one."""
+    assert h.store is not None
+    rng = random.Random(11)
+    for _ in range(MOVES):
+        await h.running.timers.sync()
+        found = [handoff for handoff in watch.handoffs if wanted(handoff)]
+        if found:
+            return found[0]
+        row = await h.store.latest_game_in(h.channel.id)
+        assert row is not None and row.status == "running"
+        await alice_plays(h, "tigris", rng, None)
+    raise AssertionError(f"no such hand-off in {MOVES} moves: {watch.handoffs}")
+
+
+async def test_a_computers_handoff_dms_the_member_once_its_public_message_is_posted(
+    harness: BotHarness, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    """The fake holds each deletion or edit of a message (the interim message replaced,
+    the buttons of the message before) until the hand-off's DMs are sent: a DM that
+    waited for it would come only once the hold gave up."""
+    h = harness
+    watch = watch_timer_handoffs(h, monkeypatch)
+    await tigris_against_a_computer(h)
+
+    def dm_and_tidy(handoff: Handoff) -> bool:
+        return "dm" in handoff.arrivals and "tidy" in handoff.arrivals
+
+    handoff = await play_until(h, watch, dm_and_tidy)
+    arrivals = handoff.arrivals
+    assert arrivals[:2] == ["public", "public done"], arrivals  # the public message first
+    assert h.alice.id in handoff.private_for
+    assert handoff.held and all(handoff.held), arrivals  # no tidying waited in vain
+    # the DM was received and answered while the tidying was still held
+    assert arrivals.index("dm done") < arrivals.index("tidy done"), arrivals
+    assert arrivals.index("tidy") < arrivals.index("dm"), arrivals
+    # every hand-off: nothing private before its public message
+    for each in watch.handoffs:
+        if "dm" in each.arrivals:
+            assert each.arrivals.index("public done") < each.arrivals.index("dm"), each
+    # what reached her is her private view
+    assert all([a.filename for a in m.attachments] == ["hand.png"] for m in h.fake.dms_to(h.alice))
+
+
+async def test_a_computers_handoff_names_a_member_with_closed_dms_in_the_channel_after_it(
+    harness: BotHarness, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    """Alice's DMs are closed: her start's view is her answer; the first computer's
+    hand-off with a private message for her posts no DM and names her once in the
+    channel, after its public message, with none of her private content."""
+    h = harness
+    assert h.store is not None
+    h.alice.dms_open = False
+    watch = watch_timer_handoffs(h, monkeypatch, hold=False)
+    await tigris_against_a_computer(h)
+
+    def for_alice(handoff: Handoff) -> bool:
+        return h.alice.id in handoff.private_for
+
+    handoff = await play_until(h, watch, for_alice)
+    assert "dm" not in handoff.arrivals, handoff.arrivals
+    assert handoff.arrivals[:2] == ["public", "public done"], handoff.arrivals
+    notice = t("en", "dm.closed_notice", player=h.alice.mention)
+    public = h.public_messages()
+    [named] = [m for m in public if m.text == notice]
+    assert named.attachments == [] and named.components == []
+    assert {u.id for u in named.mentions} == {h.alice.id}
+    # it follows the computer's hand-off message it is about
+    handoff_messages = [m for m in public if m.id < named.id and m.attachments]
+    assert handoff_messages and "CPU" in handoff_messages[-1].text
+    assert h.fake.dms_to(h.alice) == []
+    assert await h.store.dms_closed(h.alice.id)
+    # later hand-offs name her no more
+    await play_until(h, watch, lambda _: len([x for x in watch.handoffs if for_alice(x)]) > 2)
+    assert [m.text for m in h.public_messages()].count(notice) == 1
