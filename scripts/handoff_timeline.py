@@ -1,7 +1,7 @@
 """Where the time of one hand-off goes: a timeline from INTERACTION_CREATE to fully answered.
 
 Usage: ``python scripts/handoff_timeline.py [--game tigris,tikal,temple] [--moves 40]
-[--seed 1] [--show 1] [--db sqlite,postgres] [--computer]``
+[--seed 1] [--show 1] [--db sqlite,postgres] [--computer] [--latency 0]``
 
 Plays random legal moves with ``/play`` as :mod:`bench_latency` does (the real bot,
 a real SQLite file or a throwaway PostgreSQL server, the fake Discord on loopback)
@@ -43,6 +43,10 @@ interim message it replaces deleted) and Alice's DM (``deliver: private``). Its
 summary gives, per hand-off, the time from the plans applied to the board posted
 (the public POST done) and to the DM posted, beside the floor of the same run: that
 hand-off's commit plus the same board drawn again alone.
+
+``--latency MS`` makes the fake answer each REST request MS milliseconds late, as a
+round trip to Discord would (the loopback fake answers in about a millisecond, so
+requests sent one after another cost little more than sent at once).
 """
 
 from __future__ import annotations
@@ -432,6 +436,9 @@ def computer_summary(timelines: list[Timeline]) -> list[str]:
             label.startswith("REST") and private[0] <= a <= private[1] for label, a, _ in parts
         ):
             rows["plans applied -> DM posted"].append(private[1] - applied)
+            rows["timer fired -> DM posted"].append(private[1])
+            rows["board posted -> DM posted"].append(private[1] - public)
+            rows["plans applied -> DM posted, / floor"].append((private[1] - applied) / floor)
         rows["floor: the commit + the same board alone"].append(floor)
         rows["plans applied -> board posted, / floor"].append((public - applied) / floor)
     m = statistics.median
@@ -534,6 +541,19 @@ def report(
     print(f"-- the critical path: {critical_path(timelines)}")
 
 
+def with_latency(seconds: float) -> None:
+    """Each REST request to the fake Discord is answered ``seconds`` late (the gateway
+    is not delayed)."""
+    handle = FakeDiscord._handle
+
+    async def late(self: FakeDiscord, request: Any) -> Any:
+        if request.headers.get("Upgrade", "").lower() != "websocket":
+            await asyncio.sleep(seconds)
+        return await handle(self, request)
+
+    FakeDiscord._handle = late  # type: ignore[method-assign]
+
+
 def main() -> int:
     parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
     parser.add_argument("--game", default="tigris,tikal,temple")
@@ -546,10 +566,19 @@ def main() -> int:
         action="store_true",
         help="time the hand-offs of computer seats' steps (Alice plays against them)",
     )
+    parser.add_argument(
+        "--latency",
+        type=float,
+        default=0.0,
+        help="ms the fake Discord waits before answering each REST request (a round trip "
+        "to Discord, which the loopback fake lacks; 0: none)",
+    )
     add_loop_argument(parser)
     args = parser.parse_args()
     logging.basicConfig(level=logging.ERROR)
     instrument()
+    if args.latency > 0:
+        with_latency(args.latency / 1000)
     timed = measure_computers if args.computer else measure
     print(f"load average at start: {Path('/proc/loadavg').read_text().split()[0]}")
     for db in args.db.split(","):
