@@ -11,7 +11,7 @@ from __future__ import annotations
 import asyncio
 import dataclasses
 import random
-from collections.abc import AsyncIterator, Sequence
+from collections.abc import AsyncIterator, Awaitable, Callable, Sequence
 from dataclasses import dataclass, field
 from pathlib import Path
 from typing import Any
@@ -25,6 +25,8 @@ from bot.service import PrivateMessage
 from .bot_harness import BotHarness, open_harness
 from .fake_discord import FakeDiscord, _compile
 from .test_bot_computers import alice_plays
+
+Handler = Callable[..., Awaitable[web.StreamResponse]]
 
 #: the longest a held tidying request waits for the hand-off's DMs (a deadlock breaker:
 #: DMs that wait for the tidying never come while it is held)
@@ -86,7 +88,7 @@ def watch_timer_handoffs(
                 handoff.private_for.extend(pm.user_id for pm in messages)
                 handoff.private_done.set()
 
-    def wrapped(method: str, handler: Any) -> Any:
+    def wrapped(method: str, handler: Handler) -> Handler:
         async def handle(request: web.Request, **parts: str) -> web.StreamResponse:
             handoff = watch.current
             if handoff is None:
