@@ -419,6 +419,19 @@ class GameEngine(ABC, Generic[S, A]):
         """The action that ends ``seat``'s turn early, offered as an End-turn button."""
         return None
 
+    def only_end_turn(self, state: S, seat: Seat) -> A | None:
+        """The end-turn action (:meth:`end_turn_action`) when it is the only action
+        ``seat`` may take now, else None: the step that can only end a turn ends it.
+        Default: ``seat``'s legal actions, all of them written as the end-turn action
+        (and at least one). An engine overrides it with an exact test that is
+        cheaper than working out every legal action (Tikal stops at the first
+        legal action that is not End turn)."""
+        end = self.end_turn_action(state, seat)
+        if end is None:
+            return None
+        legal = self.legal_actions(state, seat)
+        return end if legal and all(str(a) == str(end) for a in legal) else None
+
     def is_checkpoint(self, state: S, seat: Seat, action: A, events: Sequence[Event]) -> bool:
         """Whether the step just applied (``state`` is after it) may never be undone.
 

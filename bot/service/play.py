@@ -157,12 +157,9 @@ def step_kind(engine: Any, state: Any, seat: int, before: set[int], turn: int | 
 
 
 def forced_end(engine: Any, state: Any, seat: int) -> Any:
-    """The action ending ``seat``'s turn when it is all the seat may still do, else None."""
-    end = engine.end_turn_action(state, seat)
-    if end is None:
-        return None
-    legal = engine.legal_actions(state, seat)
-    return end if legal and all(str(a) == str(end) for a in legal) else None
+    """The action ending ``seat``'s turn when it is all the seat may still do, else None
+    (the engine's :meth:`~bot.games.base.GameEngine.only_end_turn`)."""
+    return engine.only_end_turn(state, seat)
 
 
 def judged(engine: Any, state: Any, seat: int, action: Any) -> Text | None:

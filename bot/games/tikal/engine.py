@@ -224,6 +224,12 @@ class TikalEngine(GameEngine[GameState, actions.Action]):
             return actions.End()
         return None
 
+    def only_end_turn(self, game: GameState, seat: int) -> actions.Action | None:
+        """``end`` when no other action is legal, found without listing them all: each
+        verb stops at its first legal action (:func:`legal.only_end`)."""
+        end = self.end_turn_action(game, seat)
+        return end if end is not None and legal.only_end(game, seat) else None
+
     def is_checkpoint(
         self, game: GameState, seat: int, action: actions.Action, events: Sequence[Event]
     ) -> bool:

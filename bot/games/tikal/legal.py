@@ -66,6 +66,17 @@ def legal_actions(state: GameState, seat: int) -> list[Action]:
     return found
 
 
+def only_end(state: GameState, seat: int) -> bool:
+    """Whether ``End`` is all :func:`legal_actions` would list for ``seat``: the
+    phase's other verbs are tried cheapest first, each only up to its first legal
+    action (an entry needs no path search, a move one per square)."""
+    verbs = verbs_now(state, seat)
+    if "end" not in verbs:
+        return False
+    others = sorted((verb for verb in verbs if verb != "end"), key=_CHEAPEST_FIRST.index)
+    return all(next(_GENERATORS[verb](state, seat), None) is None for verb in others)
+
+
 def verbs_now(state: GameState, seat: int) -> tuple[str, ...]:
     """The verbs of the phase, when the game waits for ``seat``."""
     if seat not in rules.waiting_for(state):
@@ -253,6 +264,9 @@ def _guards(state: GameState, seat: int) -> Iterator[Action]:
 def _ends(state: GameState, seat: int) -> Iterator[Action]:
     yield End()
 
+
+#: the action phase's verbs but End, in the order :func:`only_end` tries them
+_CHEAPEST_FIRST = ("enter", "move", "camp", "guard", "dig", "recover", "exchange")
 
 _GENERATORS = {
     "place": _places,
