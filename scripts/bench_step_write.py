@@ -22,7 +22,6 @@ import statistics
 import sys
 import time
 from pathlib import Path
-from typing import Any
 
 sys.path.insert(0, str(Path(__file__).resolve().parents[1]))
 
@@ -33,6 +32,7 @@ from loops import add_loop_argument, run
 from bot import plugins
 from bot.store import NewMove, StepWrite, Store
 from bot.store.postgres import PostgresStore
+from tests.support.stored import started_game
 
 WAYS = {"the script of literals": False, "one statement, values bound": True}
 
@@ -45,19 +45,7 @@ async def measure(url: str, rounds: int, steps: int) -> None:
     assert isinstance(store, PostgresStore)
     figures: dict[str, tuple[list[float], list[float]]] = {way: ([], []) for way in WAYS}
     try:
-        game: Any = await store.create_game(
-            guild_id=1,
-            channel_id=1,
-            game_type="tigris",
-            creator_id=10,
-            creator_name="Ann",
-            options={},
-            seed=5,
-        )
-        await store.add_seat(game, 11, "Ben")
-        game = await store.get_game(game.id)
-        await store.start_game(game, state, [10, 11], ["#111111", "#222222"])
-        game = await store.get_game(game.id)
+        game = await started_game(store, "tigris", state, order=(10, 11))
         events = [["tigris.event.tile", {"seat": 0, "square": "F5"}]]
         for _ in range(rounds):
             for way, bound in WAYS.items():

@@ -14,10 +14,11 @@ import pytest
 from bot import games
 from bot.service import GameService, StepKind
 from bot.service.replay import standing
-from bot.store import KEEP, GameRow, StepWrite, Store, VersionConflict
+from bot.store import KEEP, StepWrite, Store, VersionConflict
 from tests.conftest import ALICE, BOB, BOTH_BACKENDS, CAROL, CHANNEL
 from tests.support import oracle
 from tests.support.seated import channel_row, open_game, relay_mover
+from tests.support.stored import running_oracle
 
 pytestmark = BOTH_BACKENDS
 
@@ -28,25 +29,6 @@ TIMERS_READ = "SELECT * FROM timers"
 MOVES_READ = "SELECT seq, seat, action"
 
 
-async def _running(store: Store) -> GameRow:
-    game = await store.create_game(
-        guild_id=1,
-        channel_id=1,
-        game_type="oracle",
-        creator_id=10,
-        creator_name="Ann",
-        options={},
-        seed=5,
-    )
-    await store.add_seat(game, 11, "Ben")
-    lobby = await store.get_game(game.id)
-    assert lobby is not None
-    await store.start_game(lobby, {"n": 0}, [10, 11], ["#111111", "#222222"])
-    row = await store.get_game(game.id)
-    assert row is not None
-    return row
-
-
 async def _stored_deadlines(store: Store, game_id: int) -> dict[str, float]:
     return {t.name: t.due_at for t in await store.timers(game_id) if t.kind == "deadline"}
 
@@ -54,7 +36,7 @@ async def _stored_deadlines(store: Store, game_id: int) -> dict[str, float]:
 async def test_a_row_carries_its_deadlines_exactly_and_a_step_says_what_it_leaves(
     store: Store,
 ) -> None:
-    row = await _running(store)
+    row = await running_oracle(store)
     assert row.deadlines == {}
     rng = random.Random(30)
     names = ["round:1", "round:2", "race", "ein'er"]
