@@ -19,6 +19,10 @@ from .bot_harness import BotHarness, open_harness, start_oracle
 from .fake_discord import FakeDiscord, FakeUser
 from .test_bot_shapes import start_relay
 
+#: what a sealed round's last play asks of Discord: its answer, the reveal posted, the
+#: tally closed, each hand by DM
+ROUNDS_LAST = ["POST callback", "POST follow-up", "PATCH message", "POST DM", "POST DM"]
+
 
 @pytest.fixture
 async def harness(fake_discord: FakeDiscord, tmp_path: Path) -> AsyncIterator[BotHarness]:
@@ -82,13 +86,7 @@ async def test_a_sealed_round_costs_the_requests_it_needs(harness: BotHarness) -
     statements: list[str] = []
     assert isinstance(h.store, SqliteStore)
     await h.store.trace(statements.append)
-    assert await sealed(h, h.bob) == [
-        "POST callback",
-        "POST follow-up",
-        "PATCH message",
-        "POST DM",
-        "POST DM",
-    ]
+    assert await sealed(h, h.bob) == ROUNDS_LAST
     assert t("en", "tally.closed") in story.text and story.custom_ids() == []
     reveal = h.public_messages()[-1]
     assert reveal is not story and reveal.custom_ids()
@@ -168,13 +166,7 @@ async def test_a_failed_read_of_what_a_message_needs_falls_back_to_the_reads_apa
 
     monkeypatch.setattr(h.bot.service.memory, "message_reads", refused)
     await sealed(h, h.alice)
-    assert await sealed(h, h.bob) == [
-        "POST callback",
-        "POST follow-up",
-        "PATCH message",
-        "POST DM",
-        "POST DM",
-    ]
+    assert await sealed(h, h.bob) == ROUNDS_LAST
     # the reveal told as always: the tally closed in the story's message, each hand DMed
     assert t("en", "tally.closed") in story.text and story.custom_ids() == []
     assert h.public_messages()[-1] is not story

@@ -18,6 +18,7 @@ from bot.service import GameService, Outcome, Player, Refusal
 from bot.store import NewMove, StepWrite, Store
 from tests.conftest import BOTH_BACKENDS
 from tests.support import relay
+from tests.support.stored import started_game
 
 CHANNELS = 24
 WAVES = 6
@@ -94,21 +95,7 @@ async def test_lobby_commands_in_many_channels_at_once(service: GameService, sto
 
 async def test_a_failed_unit_is_rolled_back_alone(store: Store) -> None:
     """One command's transaction fails in the middle of a batch of others: only it is undone."""
-    game = await store.create_game(
-        guild_id=1,
-        channel_id=1,
-        game_type="relay",
-        creator_id=1,
-        creator_name="A",
-        options={},
-        seed=1,
-    )
-    await store.add_seat(game, 2, "B")
-    game = await store.get_game(game.id)
-    assert game is not None
-    await store.start_game(game, {"n": 0}, [1, 2], ["#000000", "#ffffff"])
-    game = await store.get_game(game.id)
-    assert game is not None
+    game = await started_game(store, "relay", {"n": 0})
 
     class Boom(Exception):
         pass
