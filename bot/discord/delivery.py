@@ -97,7 +97,7 @@ from collections import OrderedDict
 from collections.abc import AsyncIterator, Awaitable, Callable, Mapping, Sequence
 from contextlib import asynccontextmanager
 from dataclasses import dataclass
-from typing import TYPE_CHECKING, Any
+from typing import TYPE_CHECKING, Any, Protocol
 
 import discord
 
@@ -164,7 +164,18 @@ def with_tally(kept: str, tally: str) -> str:
     return f"{head}{tally}{tail}"
 
 
-Send = Callable[..., Awaitable[Any]]
+class Send(Protocol):
+    """Posts one public message of a game (in its channel, or as an interaction's
+    follow-up); the message posted."""
+
+    async def __call__(
+        self,
+        content: str,
+        allowed_mentions: discord.AllowedMentions,
+        *,
+        file: discord.File | None = None,
+        view: discord.ui.View | None = None,
+    ) -> rest.Sent: ...
 
 
 @dataclass(frozen=True)
@@ -270,6 +281,22 @@ class Delivery:
         #: each game's story, told one message at a time in the game's order
         self.stories = Stories()
 
+    async def _send(
+        self,
+        channel_id: int,
+        content: str,
+        allowed_mentions: discord.AllowedMentions,
+        *,
+        file: discord.File | None = None,
+        view: discord.ui.View | None = None,
+    ) -> rest.Sent:
+        """A message the bot posts in a channel itself (not an interaction's follow-up)."""
+        mentions = allowed_mentions
+        sent = await rest.send(
+            self.client, channel_id, content, allowed_mentions=mentions, view=view, file=file
+        )
+        return rest.Sent(sent, channel_id)
+
     # -- answering an interaction -----------------------------------------------
 
     async def ephemeral(
@@ -321,12 +348,13 @@ class Delivery:
                     **extra,
                 )
                 continue
-            await interaction.followup.send(
+            await rest.followup(
+                interaction,
                 part,
                 ephemeral=True,
                 allowed_mentions=discord.AllowedMentions.none(),
-                wait=False,
-                **extra,
+                view=extra.get("view"),
+                files=extra.get("files"),
             )
 
     def _answered(self, interaction: discord.Interaction) -> bool:
@@ -414,13 +442,27 @@ class Delivery:
             await self.ephemeral(interaction, pm.lines, image=pm.image)
             shown.add(me)
 
-        async def send_public(**kwargs: Any) -> Any:
+        async def send_public(
+            content: str,
+            allowed_mentions: discord.AllowedMentions,
+            *,
+            file: discord.File | None = None,
+            view: discord.ui.View | None = None,
+        ) -> rest.Sent:
             from_dm = interaction.guild_id is None  # a click in a "your turn" DM
             in_channel = outcome.news is not None and outcome.news.in_channel
             if (in_channel or from_dm) and outcome.channel_id is not None:
-                channel = self.client.get_partial_messageable(outcome.channel_id)
-                return await channel.send(**kwargs)
-            return await interaction.followup.send(ephemeral=False, wait=True, **kwargs)
+                return await self._send(
+                    outcome.channel_id, content, allowed_mentions, file=file, view=view
+                )
+            return await rest.followup(
+                interaction,
+                content,
+                ephemeral=False,
+                allowed_mentions=allowed_mentions,
+                view=view,
+                files=None if file is None else [file],
+            )
 
         notes: TurnNotes = {}
         closed_dms = ClosedDms(likely=(me,))  # whose private view may be drawn later
@@ -497,7 +539,17 @@ class Delivery:
             return
         guild = getattr(channel, "guild", None)
         lang = locale_language(guild.preferred_locale if guild is not None else None)
-        send = channel.send
+        channel_id = channel.id
+
+        async def send(
+            content: str,
+            allowed_mentions: discord.AllowedMentions,
+            *,
+            file: discord.File | None = None,
+            view: discord.ui.View | None = None,
+        ) -> rest.Sent:
+            return await self._send(channel_id, content, allowed_mentions, file=file, view=view)
+
         notes: TurnNotes = {}
         closed_dms = ClosedDms()
         posted = asyncio.Event()
@@ -635,7 +687,7 @@ class Delivery:
             and await self._edit(kept, parts[0], mention_only([]), view=view)
         ):
             return True
-        sent: Any = None
+        sent: rest.Sent | None = None
         try:
             for index, part in enumerate(parts):
                 extra: dict[str, Any] = {}
@@ -644,7 +696,7 @@ class Delivery:
                         extra["file"] = png(news.board, BOARD_FILE)
                     if view is not None:
                         extra["view"] = view
-                sent = await send(content=part, allowed_mentions=mention_only(pinged), **extra)
+                sent = await send(part, mention_only(pinged), **extra)
         except discord.HTTPException:
             log.exception("could not post the public message of game %s", outcome.game_id)
             return False
@@ -696,7 +748,7 @@ class Delivery:
         self,
         outcome: Outcome,
         news: News,
-        sent: Any,
+        sent: rest.Sent,
         kept: tuple[int, int] | None,
         live: tuple[int, int] | None,
         lang: str,
@@ -712,7 +764,7 @@ class Delivery:
         game_id = outcome.game_id
         if game_id is None:
             return
-        where = (_channel_id(sent, outcome.channel_id), int(sent.id))
+        where = (sent.channel_id, sent.id)
         # the closed tally is forgotten, or replaced by a new round's, in the one write below
         closed = await self._close_tally(game_id, lang, forget=False, known=known)
         remembered = {LIVE: KeptMessage(*where, None)}
@@ -881,26 +933,22 @@ class Delivery:
             log.info("tally of game %s is gone; posting it again", game_id)
         content = split_content(render(outcome.tally, lang))[0]
         try:
-            channel = self.client.get_partial_messageable(channel_id)
-            message = await channel.send(content=content, allowed_mentions=none)
+            message = await self._send(channel_id, content, none)
         except discord.HTTPException:
             try:
-                message = await fallback(content=content, allowed_mentions=none)
+                message = await fallback(content, none)
             except discord.HTTPException:
                 log.exception("could not post the tally of game %s", game_id)
                 return
-        if message is not None:
-            await self.service.memory.remember_message(game_id, TALLY, channel_id, message.id)
+        await self.service.memory.remember_message(game_id, TALLY, message.channel_id, message.id)
 
-    async def remember_lobby(self, outcome: Outcome, message: Any) -> None:
+    async def remember_lobby(self, outcome: Outcome, message: rest.Sent) -> None:
         """Remember the lobby message just posted, to edit it as the lobby changes."""
         if outcome.game_id is None or outcome.channel_id is None:
             return
-        channel_id = getattr(message, "channel", None)
-        channel_id = getattr(channel_id, "id", None) or outcome.channel_id
         try:
             await self.service.memory.remember_message(
-                outcome.game_id, LOBBY, channel_id, message.id
+                outcome.game_id, LOBBY, message.channel_id, message.id
             )
         except Exception:
             log.exception("could not remember the lobby message of game %s", outcome.game_id)
@@ -1007,7 +1055,7 @@ class Delivery:
             ):
                 notice = t(public_lang, "dm.closed_notice", player=f"<@{pm.user_id}>")
                 try:
-                    await send_public(content=notice, allowed_mentions=mention_only([pm.user_id]))
+                    await send_public(notice, mention_only([pm.user_id]))
                 except discord.HTTPException:
                     log.exception("could not post the closed-DM notice for %s", pm.user_id)
 
@@ -1064,10 +1112,3 @@ class Delivery:
 def _where(kept: KeptMessage | None) -> tuple[int, int] | None:
     """A kept message's (channel id, message id)."""
     return None if kept is None else (kept.channel_id, kept.message_id)
-
-
-def _channel_id(message: Any, default: int | None) -> int:
-    """The channel a sent message is in (a follow-up's may be partial)."""
-    channel = getattr(message, "channel", None)
-    found = getattr(channel, "id", None) or getattr(message, "channel_id", None) or default
-    return int(found or 0)

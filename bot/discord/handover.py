@@ -57,6 +57,7 @@ from typing import TYPE_CHECKING, Any
 import discord
 
 from bot.cluster import shard_of
+from bot.discord import rest
 from bot.service import ChoiceKind, Outcome, Player, Refusal
 from bot.store import HandOver
 
@@ -129,7 +130,7 @@ class HandOvers:
     async def _hand_over(self, interaction: discord.Interaction, shard: int, game_id: int) -> None:
         try:
             try:
-                await interaction.response.defer(ephemeral=True, thinking=True)
+                await rest.defer(interaction, thinking=True, ephemeral=True)
             except discord.HTTPException:
                 log.warning("could not acknowledge interaction %s; not handed over", interaction.id)
                 return

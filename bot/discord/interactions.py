@@ -41,7 +41,7 @@ from typing import TYPE_CHECKING, Any
 import discord
 
 from bot import metrics
-from bot.discord import custom_ids
+from bot.discord import custom_ids, rest
 from bot.discord.messages import (
     ANSWER_WITHIN,
     age_of,
@@ -180,9 +180,9 @@ async def guard(
 
         async def acknowledge() -> None:
             if defer == THINKING:
-                await interaction.response.defer(ephemeral=True, thinking=True)
+                await rest.defer(interaction, thinking=True, ephemeral=True)
             elif defer == UPDATE:
-                await interaction.response.defer()
+                await rest.defer(interaction, thinking=False, ephemeral=False)
 
         first = answer_first and defer != ACKNOWLEDGED and age_of(interaction) < ANSWER_WITHIN
         if not first:

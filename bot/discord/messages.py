@@ -13,6 +13,8 @@ Decisions:
   "thinking" acknowledgement and then its edit). :func:`original_response`
   sends or edits that response under the interaction's lock, so a late
   acknowledgement and the answer never both respond.
+* Answers go through :mod:`bot.discord.rest` (discord.py's payloads and errors,
+  no message built from Discord's answer, which nothing reads).
 """
 
 from __future__ import annotations
@@ -26,6 +28,7 @@ from typing import Any
 
 import discord
 
+from bot.discord import rest
 from bot.i18n import Text, language_of
 
 log = logging.getLogger(__name__)
@@ -85,9 +88,9 @@ async def answer_ephemeral(interaction: discord.Interaction, content: str) -> No
     """Answer ephemerally without deferring, or follow up if already answered; never raises."""
     try:
         if interaction.response.is_done():
-            await interaction.followup.send(content, ephemeral=True)
+            await rest.followup(interaction, content, ephemeral=True)
         else:
-            await interaction.response.send_message(content, ephemeral=True)
+            await rest.respond(interaction, content, ephemeral=True)
     except discord.HTTPException:
         log.exception("could not answer interaction %s", interaction.id)
 
@@ -142,25 +145,41 @@ async def answering(
             _answering.pop(interaction.id, None)
 
 
-async def original_response(interaction: discord.Interaction, **fields: Any) -> None:
+async def original_response(
+    interaction: discord.Interaction,
+    *,
+    content: str,
+    allowed_mentions: discord.AllowedMentions | None = None,
+    view: Any = discord.utils.MISSING,
+    attachments: Any = discord.utils.MISSING,
+) -> None:
     """Edit ``interaction``'s original response; an interaction answered first
-    (:func:`answering`) and not acknowledged yet gets ``fields`` as its response
-    instead (a new ephemeral message, or the clicked message updated). ``fields``
-    are :meth:`discord.Interaction.edit_original_response`'s."""
+    (:func:`answering`) and not acknowledged yet gets these as its response
+    instead (a new ephemeral message, or the clicked message updated). ``view``
+    and ``attachments`` as :meth:`discord.Interaction.edit_original_response`'s
+    (``MISSING``: kept, ``None`` / ``[]``: removed)."""
+    fields: dict[str, Any] = {
+        "content": content,
+        "allowed_mentions": allowed_mentions,
+        "view": view,
+        "attachments": attachments,
+    }
     entry = _answering.get(interaction.id)
     if entry is None:
-        await interaction.edit_original_response(**fields)
+        await rest.edit_original(interaction, **fields)
         return
     lock, update = entry
     async with lock:
         if interaction.response.is_done():
-            await interaction.edit_original_response(**fields)
+            await rest.edit_original(interaction, **fields)
         elif update:
-            await interaction.response.edit_message(**fields)
+            await rest.respond_update(interaction, **fields)
         else:
-            files = fields.pop("attachments", None)
-            if files:
-                fields["files"] = files
-            if fields.get("view", ...) is None:
-                del fields["view"]
-            await interaction.response.send_message(ephemeral=True, **fields)
+            await rest.respond(
+                interaction,
+                content,
+                ephemeral=True,
+                allowed_mentions=allowed_mentions,
+                view=None if view is discord.utils.MISSING else view,
+                files=None if attachments is discord.utils.MISSING else attachments,
+            )

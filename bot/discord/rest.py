@@ -1,4 +1,4 @@
-"""Messages sent and edited through discord.py's own HTTP layer, when nobody reads the answer.
+"""Messages sent and edited through discord.py's own HTTP layers, when nobody reads the answer.
 
 Decisions:
 
@@ -9,22 +9,66 @@ Decisions:
   ``PartialMessage.edit``), but Discord's answer is not parsed into a
   :class:`discord.Message` nor kept in discord.py's message cache: nothing
   reads it. :func:`send` returns the new message's id, the one thing read.
+* An interaction's answers go the same way through discord.py's webhook
+  adapter (the one ``InteractionResponse`` and ``Webhook.send`` use: no bot
+  token, the interaction's own rate-limit bucket, discord.py's retries): the
+  payload built by discord.py's own builders
+  (``interaction_message_response_params``, ``handle_message_parameters``),
+  the route, body and query of each as discord.py sends them, except the
+  callback's ``with_response``: :func:`respond`, :func:`respond_update` and
+  :func:`defer` ask for no callback object (Discord answers 204, so nothing is
+  sent back nor parsed; discord.py ≥ 2.5 asks for one and builds a message
+  from it). :func:`followup` reads only the new message's id and channel
+  (a follow-up's answer is always the message: Discord's ``wait`` is always
+  true there), :func:`edit_original` reads nothing. The interaction is marked
+  answered as discord.py marks it (``InteractionResponse.is_done``).
 * Only untracked views (:class:`~bot.discord.components.ButtonView`) go this
   way: discord.py is not told of the message, so a view it would dispatch to
   is refused here rather than silently never dispatched.
 * Errors are discord.py's (``discord.HTTPException`` and its subclasses, with
-  Discord's code), as the higher-level calls raise them.
+  Discord's code), as the higher-level calls raise them; a second response to
+  one interaction raises ``discord.InteractionResponded`` before any request.
 """
 
 from __future__ import annotations
 
+from collections.abc import Sequence
+from dataclasses import dataclass
 from typing import Any
 
 import discord
-from discord.http import handle_message_parameters
+from discord.enums import InteractionResponseType, InteractionType
+from discord.http import MultipartParameters, Route, handle_message_parameters
 from discord.utils import MISSING
+from discord.webhook.async_ import (
+    async_context,
+    interaction_message_response_params,
+    interaction_response_params,
+)
 
-__all__ = ["edit", "send"]
+__all__ = [
+    "Sent",
+    "defer",
+    "edit",
+    "edit_original",
+    "followup",
+    "respond",
+    "respond_update",
+    "send",
+]
+
+
+@dataclass(frozen=True, slots=True)
+class Sent:
+    """A message just posted: what the bot reads of Discord's answer."""
+
+    id: int
+    channel_id: int
+
+
+def _refuse_tracked(view: Any) -> None:
+    if isinstance(view, discord.ui.View) and view.is_dispatchable():
+        raise ValueError("a view discord.py dispatches to must be sent through discord.py")
 
 
 def _fields(
@@ -34,8 +78,7 @@ def _fields(
     view: Any,
     files: list[discord.File] | None,
 ) -> dict[str, Any]:
-    if isinstance(view, discord.ui.View) and view.is_dispatchable():
-        raise ValueError("a view discord.py dispatches to must be sent through discord.py")
+    _refuse_tracked(view)
     fields: dict[str, Any] = {"view": view}
     if content is not MISSING:
         fields["content"] = content
@@ -83,3 +126,181 @@ async def send(
     with handle_message_parameters(**fields) as params:
         data = await client.http.send_message(channel_id, params=params)
     return int(data["id"])
+
+
+# -- an interaction's answers ---------------------------------------------------------
+
+
+def _session(interaction: discord.Interaction) -> Any:
+    """The HTTP session discord.py answers ``interaction`` with (its own)."""
+    return interaction._session
+
+
+async def _callback(
+    interaction: discord.Interaction, kind: InteractionResponseType, params: MultipartParameters
+) -> None:
+    """Send ``interaction``'s one response, asking for no callback object back."""
+    response = interaction.response
+    if response.is_done():
+        raise discord.InteractionResponded(interaction)
+    http = interaction.client.http
+    route = Route(
+        "POST",
+        "/interactions/{webhook_id}/{webhook_token}/callback",
+        webhook_id=interaction.id,
+        webhook_token=interaction.token,
+    )
+    await async_context.get().request(
+        route,
+        _session(interaction),
+        payload=None if params.files else params.payload,
+        multipart=params.multipart if params.files else None,
+        files=params.files,
+        proxy=http.proxy,
+        proxy_auth=http.proxy_auth,
+    )
+    # what discord.py's InteractionResponse records once it has responded
+    response._response_type = kind
+
+
+async def respond(
+    interaction: discord.Interaction,
+    content: str,
+    *,
+    ephemeral: bool,
+    allowed_mentions: discord.AllowedMentions | None = None,
+    view: discord.ui.View | None = None,
+    files: Sequence[discord.File] | None = None,
+) -> None:
+    """Answer ``interaction`` with a new message (CHANNEL_MESSAGE_WITH_SOURCE), as
+    ``InteractionResponse.send_message`` does."""
+    _refuse_tracked(view)
+    kind = InteractionResponseType.channel_message
+    params = interaction_message_response_params(
+        type=kind.value,
+        content=content,
+        files=files or MISSING,
+        view=MISSING if view is None else view,
+        allowed_mentions=MISSING if allowed_mentions is None else allowed_mentions,
+        previous_allowed_mentions=interaction.client.allowed_mentions,
+        flags=discord.MessageFlags(ephemeral=True) if ephemeral else MISSING,
+    )
+    with params:
+        await _callback(interaction, kind, params)
+
+
+async def respond_update(
+    interaction: discord.Interaction,
+    *,
+    content: Any = MISSING,
+    allowed_mentions: discord.AllowedMentions | None = None,
+    view: Any = MISSING,
+    attachments: Any = MISSING,
+) -> None:
+    """Answer a component's ``interaction`` by editing its message (UPDATE_MESSAGE), as
+    ``InteractionResponse.edit_message`` does; ``view``/``attachments``: ``MISSING``
+    kept, ``None``/``[]`` removed."""
+    if interaction.type not in (InteractionType.component, InteractionType.modal_submit):
+        raise ValueError("only a component's interaction can update its message")
+    _refuse_tracked(view)
+    kind = InteractionResponseType.message_update
+    params = interaction_message_response_params(
+        type=kind.value,
+        content=content,
+        view=view,
+        attachments=attachments,
+        allowed_mentions=MISSING if allowed_mentions is None else allowed_mentions,
+        previous_allowed_mentions=interaction.client.allowed_mentions,
+    )
+    with params:
+        await _callback(interaction, kind, params)
+
+
+async def defer(interaction: discord.Interaction, *, thinking: bool, ephemeral: bool) -> None:
+    """Acknowledge ``interaction`` now and answer later, as ``InteractionResponse.defer``
+    does: a "thinking" message (ephemeral when asked), or for a component without
+    ``thinking`` its message to be edited."""
+    data: dict[str, Any] | None = None
+    if interaction.type is InteractionType.application_command:
+        kind = InteractionResponseType.deferred_channel_message
+        ephemeral_flag = ephemeral
+    elif interaction.type in (InteractionType.component, InteractionType.modal_submit):
+        kind = (
+            InteractionResponseType.deferred_channel_message
+            if thinking
+            else InteractionResponseType.deferred_message_update
+        )
+        ephemeral_flag = thinking and ephemeral
+    else:
+        raise ValueError(f"an interaction of type {interaction.type} is not deferred")
+    if ephemeral_flag:
+        data = {"flags": 64}
+    await _callback(interaction, kind, interaction_response_params(kind.value, data))
+
+
+async def edit_original(
+    interaction: discord.Interaction,
+    *,
+    content: Any = MISSING,
+    allowed_mentions: discord.AllowedMentions | None = None,
+    view: Any = MISSING,
+    attachments: Any = MISSING,
+) -> None:
+    """Edit ``interaction``'s original response, as
+    ``Interaction.edit_original_response`` does."""
+    _refuse_tracked(view)
+    http = interaction.client.http
+    with handle_message_parameters(
+        content=content,
+        attachments=attachments,
+        view=view,
+        allowed_mentions=MISSING if allowed_mentions is None else allowed_mentions,
+        previous_allowed_mentions=interaction.client.allowed_mentions,
+    ) as params:
+        await async_context.get().edit_original_interaction_response(
+            interaction.application_id,
+            interaction.token,
+            session=_session(interaction),
+            proxy=http.proxy,
+            proxy_auth=http.proxy_auth,
+            payload=params.payload,
+            multipart=params.multipart,
+            files=params.files,
+        )
+
+
+async def followup(
+    interaction: discord.Interaction,
+    content: str,
+    *,
+    ephemeral: bool,
+    allowed_mentions: discord.AllowedMentions | None = None,
+    view: discord.ui.View | None = None,
+    files: Sequence[discord.File] | None = None,
+) -> Sent:
+    """A follow-up message to ``interaction``, as ``interaction.followup.send`` sends it;
+    the new message's id and channel."""
+    _refuse_tracked(view)
+    http = interaction.client.http
+    with handle_message_parameters(
+        content=content,
+        files=files or MISSING,
+        view=MISSING if view is None else view,
+        flags=discord.MessageFlags(ephemeral=True) if ephemeral else MISSING,
+        allowed_mentions=MISSING if allowed_mentions is None else allowed_mentions,
+        previous_allowed_mentions=interaction.client.allowed_mentions,
+    ) as params:
+        data = await async_context.get().execute_webhook(
+            interaction.application_id,
+            interaction.token,
+            session=_session(interaction),
+            proxy=http.proxy,
+            proxy_auth=http.proxy_auth,
+            payload=params.payload,
+            multipart=params.multipart,
+            files=params.files,
+            wait=True,
+            with_components=view is not None,
+        )
+    assert data is not None  # a follow-up's answer is always its message
+    return Sent(int(data["id"]), int(data["channel_id"]))

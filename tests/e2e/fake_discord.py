@@ -31,9 +31,10 @@ Protocol facts this module relies on (checked against discord.py 2.7.1's source)
 * On a close code other than 1000/4004/4010-4014 the client reconnects to ``resume_gateway_url``
   and sends RESUME (op 6); the fake replays the frames after the client's ``seq`` and sends
   RESUMED, or INVALID_SESSION (op 9, ``d: false``) for an unknown session.
-* Interaction callbacks are ``POST /interactions/{id}/{token}/callback?with_response=1``; discord.py
-  parses the body as ``{"interaction": {...}, "resource": {"type", "message"?}}``, so the fake
-  answers 200 with that shape (never 204). Follow-ups are webhook executions
+* Interaction callbacks are ``POST /interactions/{id}/{token}/callback``: with
+  ``with_response=1`` (discord.py's) the fake answers 200 with the callback object
+  ``{"interaction": {...}, "resource": {"type", "message"?}}`` that discord.py parses, without it
+  204 and no body, as Discord's OpenAPI spec documents. Follow-ups are webhook executions
   ``POST /webhooks/{application_id}/{token}?wait=1``; the original response is
   ``/webhooks/{application_id}/{token}/messages/@original``.
 * As documented by Discord: the first follow-up after a DEFERRED_CHANNEL_MESSAGE (type 5) edits
@@ -742,6 +743,7 @@ class RequestRecord:
     query: dict[str, str]
     status: int
     code: int | None = None
+    #: the body as the fake read it: ``(payload, [(filename, bytes), ...])``, or None
     body: Any = None
     at: float = field(default_factory=time.monotonic)
 
@@ -979,6 +981,8 @@ class _GatewaySession:
 
 _Handler = Callable[..., Awaitable[web.StreamResponse]]
 _INTERACTION_KEY: Final = web.RequestKey("interaction", object)
+#: a request's body as read (its JSON payload and its files), for :attr:`RequestRecord.body`
+_BODY_KEY: Final = web.RequestKey("body", object)
 
 
 @dataclass(frozen=True)
@@ -1759,7 +1763,9 @@ class FakeDiscord:
                         {"message": f"fake Discord bug: {exc!r}", "code": 0}, 400
                     )
                 break
-        record = RequestRecord(request.method, path, dict(request.query), 0, code)
+        record = RequestRecord(
+            request.method, path, dict(request.query), 0, code, request.get(_BODY_KEY)
+        )
         if response is None:
             _log.error(
                 "FAKE DISCORD: UNKNOWN ROUTE %s %s (query %s) -> 404; add it to %s",
@@ -1812,11 +1818,14 @@ class FakeDiscord:
                     files[int(m.group(1))] = (part.filename or f"file{m.group(1)}", data)  # type: ignore[union-attr]
                 else:
                     raise _invalid_form(f"unexpected multipart field {name!r}")
-            return payload, [files[i] for i in sorted(files)]
-        if not request.can_read_body:
-            return {}, []
-        body = await request.json()
-        return (body if isinstance(body, dict) else {"_list": body}), []
+            read = payload, [files[i] for i in sorted(files)]
+        elif not request.can_read_body:
+            read = {}, []
+        else:
+            body = await request.json()
+            read = (body if isinstance(body, dict) else {"_list": body}), []
+        request[_BODY_KEY] = read
+        return read
 
     def _make_attachments(
         self,
@@ -2297,6 +2306,8 @@ class FakeDiscord:
         if message is not None and ctype in (4, 5, 7):
             resource["message"] = message.to_payload(self.application_id)
         self._notify()
+        if request.query.get("with_response", "").lower() not in ("1", "true"):
+            return web.Response(status=204)
         return _json_response(
             {
                 "interaction": {

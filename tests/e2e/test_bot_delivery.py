@@ -4,6 +4,9 @@ from __future__ import annotations
 
 from typing import Any
 
+import discord
+
+from bot.discord import rest
 from bot.discord.delivery import Delivery
 from bot.discord.messages import MAX_CONTENT, split_content
 from bot.i18n import Text
@@ -11,13 +14,16 @@ from bot.service import News, Outcome
 
 
 class Sent:
-    """A ``send`` callable recording its keyword arguments."""
+    """A ``send`` callable (:class:`~bot.discord.delivery.Send`) recording its arguments."""
 
     def __init__(self) -> None:
         self.calls: list[dict[str, Any]] = []
 
-    async def __call__(self, **kwargs: Any) -> None:
-        self.calls.append(kwargs)
+    async def __call__(
+        self, content: str, allowed_mentions: discord.AllowedMentions, **kwargs: Any
+    ) -> rest.Sent:
+        self.calls.append({"content": content, "allowed_mentions": allowed_mentions, **kwargs})
+        return rest.Sent(len(self.calls), 1)
 
 
 async def post(outcome: Outcome) -> list[dict[str, Any]]:

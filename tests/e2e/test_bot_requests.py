@@ -7,10 +7,12 @@ import asyncio
 from collections import Counter
 from collections.abc import AsyncIterator
 from pathlib import Path
+from typing import Any
 
 import pytest
 
-from bot.discord.delivery import ClosedDms
+from bot.discord import rest
+from bot.discord.delivery import LIVE, TALLY, ClosedDms
 from bot.i18n import Text, t
 from bot.service import PrivateMessage
 from bot.store.sqlite import SqliteStore
@@ -90,6 +92,9 @@ async def test_a_sealed_round_costs_the_requests_it_needs(harness: BotHarness) -
     assert t("en", "tally.closed") in story.text and story.custom_ids() == []
     reveal = h.public_messages()[-1]
     assert reveal is not story and reveal.custom_ids()
+    # each answer asks Discord for no callback object (nothing of it is read)
+    callbacks = [r for r in h.fake.requests[since:] if r.path.endswith("/callback")]
+    assert len(callbacks) == 2 and all(r.query == {} and r.status == 204 for r in callbacks)
     for user in (h.alice, h.bob):
         [hand] = h.fake.dms_to(user)[dms[user.id] :]
         assert hand.attachments and not hand.ephemeral
@@ -108,6 +113,12 @@ async def test_a_sealed_round_costs_the_requests_it_needs(harness: BotHarness) -
     assert about["INSERT INTO game_messages (game_id,"] == 2  # the new message: live, tally
     assert about["SELECT user_id FROM closed_dms"] <= 1
     assert about["SELECT since FROM closed_dms"] == 0
+    # the reveal's id, read from the follow-up's answer, is what the store keeps
+    game = await h.store.latest_game_in(h.channel.id)
+    assert game is not None
+    kept = await h.running.service.memory.messages(game.id)
+    assert (kept[LIVE].channel_id, kept[LIVE].message_id) == (h.channel.id, reveal.id)
+    assert (kept[TALLY].channel_id, kept[TALLY].message_id) == (h.channel.id, reveal.id)
 
 
 async def test_dms_use_what_the_public_message_read_about_closed_dms(
@@ -118,6 +129,9 @@ async def test_dms_use_what_the_public_message_read_about_closed_dms(
     await h.store.mark_dms_closed(h.bob.id)
     messages = [PrivateMessage(u.id, (Text("dm.fallback"),)) for u in (h.alice, h.bob, h.carol)]
 
+    async def no_public_message(*args: Any, **kwargs: Any) -> rest.Sent:
+        raise AssertionError("no game: no closed-DM notice in a channel")
+
     async def dm_statements(closed_dms: ClosedDms) -> Counter[str]:
         statements: list[str] = []
         await h.store.trace(statements.append)
@@ -127,7 +141,7 @@ async def test_dms_use_what_the_public_message_read_about_closed_dms(
             actor=None,
             actor_lang="en",
             public_lang="en",
-            send_public=h.bot.delivery.client.get_partial_messageable(1).send,
+            send_public=no_public_message,
             actor_fallback=None,
             closed_dms=closed_dms,
         )
