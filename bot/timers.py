@@ -40,6 +40,11 @@ Decisions:
   admin's tool), and nobody else can wake it. Each timer it fires is logged
   at INFO with its game and the range. One process running every shard keeps
   the plain path (no claims), as before.
+* A ``deliver`` that waits for each outcome's images itself (``drawn_early``:
+  the bot's, which posts the public message once its board is drawn and the
+  DMs once theirs are, :meth:`~bot.service.Outcome.drawn`) gets the outcomes
+  as soon as they are stored, still drawing
+  (:func:`~bot.service.announce.answered_early`); any other gets them whole.
 * A failing ``deliver`` is logged and the next outcome is still delivered (the
   timer's effect is already committed: a reminder that cannot be posted is
   lost, a timeout move is not). A failing pass (the database) is logged and
@@ -56,6 +61,7 @@ from collections.abc import Awaitable, Callable
 
 from bot.cluster import ALL, ShardRange
 from bot.service import GameService, Outcome
+from bot.service.announce import answered_early
 from bot.store import Store, TimerRow
 
 log = logging.getLogger(__name__)
@@ -81,8 +87,10 @@ class TimerRunner:
         *,
         max_sleep: float = MAX_SLEEP,
         shards: ShardRange = ALL,
+        drawn_early: bool = False,
     ) -> None:
         self.shards = shards
+        self.drawn_early = drawn_early
         if not shards.everything:
             max_sleep = min(max_sleep, CLUSTER_MAX_SLEEP)
         self.store = store
@@ -141,10 +149,11 @@ class TimerRunner:
 
     async def run_once(self) -> list[Outcome]:
         """Fire every timer due now and deliver the outcomes; return them."""
-        if self.shards.everything:
-            outcomes = await self.service.timers.fire_due_timers()
-        else:
-            outcomes = await self.service.timers.fire_due_timers(claim=self._claim)
+        with answered_early(spawned=True) if self.drawn_early else contextlib.nullcontext():
+            if self.shards.everything:
+                outcomes = await self.service.timers.fire_due_timers()
+            else:
+                outcomes = await self.service.timers.fire_due_timers(claim=self._claim)
             for outcome in outcomes:
                 log.info("timer of game %s fired by shards %s", outcome.game_id, self.shards.label)
         for outcome in outcomes:

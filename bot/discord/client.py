@@ -91,7 +91,11 @@ class ZigguratBot(commands.Bot):
         self.responder = Responder(service, self.delivery, self.interaction_done)
         self.handovers = HandOvers(self)
         self.timers = TimerRunner(
-            service.store, service, self.deliver_timer_outcome, shards=self.shard_range
+            service.store,
+            service,
+            self.deliver_timer_outcome,
+            shards=self.shard_range,
+            drawn_early=True,  # Delivery.to_channel waits for each part's images
         )
         self._done: OrderedDict[int, asyncio.Event] = OrderedDict()
 

@@ -517,8 +517,9 @@ class Delivery:
     async def to_channel(self, outcome: Outcome) -> None:
         """Post a timer's outcome in its channel and DM its private messages: the DMs go
         once the public message is posted, while the story before it is tidied and the
-        round's tally edited (the module docstring's order of a hand-off's parts)."""
-        await outcome.drawn()
+        round's tally edited (the module docstring's order of a hand-off's parts). An
+        outcome still drawing (:attr:`bot.timers.TimerRunner.drawn_early`) is posted once
+        its board is drawn, its DMs once their images are."""
         if outcome.channel_id is None:
             log.error("outcome of game %s has no channel; nothing posted", outcome.game_id)
             return
@@ -562,11 +563,13 @@ class Delivery:
                     )
             finally:
                 posted.set()
+            await outcome.drawn(private=False)  # the tally (in place already when posted)
             if outcome.tally is not None or outcome.finished:
                 await self.tally(outcome, lang, send)
 
         async def dms() -> None:
             await posted.wait()  # the public message first; its story tidied meanwhile
+            await outcome.drawn()
             await self.send_private(
                 outcome.private,
                 game_id=outcome.game_id,

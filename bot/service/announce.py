@@ -115,17 +115,23 @@ Private = list[PrivateMessage] | Awaitable[list[PrivateMessage]]
 #: the engine contract's generic private news (``GameEngine.private_news``'s default)
 GENERIC_NEWS = frozenset({"hand.changed", "hand.view"})
 #: the task that asked, in :func:`answered_early`, for a hand-off's outcome with its
-#: images still drawing (a task spawned inside copies the value but is another task)
-_EARLY: ContextVar[asyncio.Task[Any] | None] = ContextVar("ziggurat_answered_early", default=None)
+#: images still drawing (a task spawned inside copies the value but is another task),
+#: or :data:`_EVERY_TASK` (its spawned tasks too)
+_EARLY: ContextVar[asyncio.Task[Any] | object | None] = ContextVar(
+    "ziggurat_answered_early", default=None
+)
+_EVERY_TASK = object()
 
 
 @contextmanager
-def answered_early() -> Iterator[None]:
+def answered_early(*, spawned: bool = False) -> Iterator[None]:
     """Within this block, and in the task running it only, :func:`handoff` returns as
     soon as the step is stored, its images still drawing (``Outcome.drawing``): for an
     adapter that answers the invoker meanwhile and awaits ``Outcome.drawn()`` before
-    posting the rest. A task spawned inside gets outcomes whole."""
-    token = _EARLY.set(asyncio.current_task())
+    posting the rest. A task spawned inside gets outcomes whole, unless ``spawned``:
+    for a caller that collects every outcome its tasks return and awaits each one's
+    ``drawn()`` (the timer task, which posts a public message once its board is drawn)."""
+    token = _EARLY.set(_EVERY_TASK if spawned else asyncio.current_task())
     try:
         yield
     finally:
@@ -135,7 +141,7 @@ def answered_early() -> Iterator[None]:
 def early() -> bool:
     """Whether the running task asked for outcomes still drawing (:func:`answered_early`)."""
     task = _EARLY.get()
-    return task is not None and task is asyncio.current_task()
+    return task is _EVERY_TASK or (task is not None and task is asyncio.current_task())
 
 
 @dataclass

@@ -1,9 +1,10 @@
 """A timer's hand-off (a computer seat's step) through the real discord.py client and the
 fake Discord: the requests in the order the fake receives them.
 
-The public message is posted first; the member's DM goes once it is, without waiting
-for the story before it to be tidied (the interim message deleted or the old buttons
-stripped); a member whose DMs are closed is named once in the channel, after it.
+The public message is posted first, as soon as its board is drawn (not waiting for the
+private images); the member's DM goes once it is, without waiting for the story before
+it to be tidied (the interim message deleted or the old buttons stripped); a member whose
+DMs are closed is named once in the channel, after it.
 """
 
 from __future__ import annotations
@@ -11,7 +12,8 @@ from __future__ import annotations
 import asyncio
 import dataclasses
 import random
-from collections.abc import AsyncIterator, Awaitable, Callable, Sequence
+from collections.abc import AsyncIterator, Awaitable, Callable, Mapping, Sequence
+from contextvars import ContextVar
 from dataclasses import dataclass, field
 from pathlib import Path
 from typing import Any
@@ -131,6 +133,50 @@ def watch_timer_handoffs(
     return watch
 
 
+#: the private images a timer pass draws are held (see :func:`hold_timer_private_images`)
+TIMER_PASS: ContextVar[list[bool] | None] = ContextVar("timer_pass", default=None)
+
+
+def hold_timer_private_images(
+    h: BotHarness, monkeypatch: pytest.MonkeyPatch, watch: Watch
+) -> list[bool]:
+    """Each private image drawn for a timer's outcome is held, once drawn, until the
+    hand-off being delivered has its public message posted (True) or the deadlock breaker
+    gives up (False: the public message waited for the image); one entry per image."""
+    released: list[bool] = []
+    service = h.running.service
+    original_fire, original_image = service.timers.fire_due_timers, service.ctx.private_image
+
+    async def fire_due_timers(*args: Any, **kwargs: Any) -> Any:
+        token = TIMER_PASS.set(released)  # copied into the tasks the pass spawns
+        try:
+            return await original_fire(*args, **kwargs)
+        finally:
+            TIMER_PASS.reset(token)
+
+    def public_posted() -> bool:
+        return watch.current is not None and "public done" in watch.current.arrivals
+
+    async def posted() -> None:
+        while not public_posted():
+            await asyncio.sleep(0.01)
+
+    async def private_image(game: Any, view: Mapping[str, Any], seat: int) -> bytes | None:
+        image = await original_image(game, view, seat)
+        holds = TIMER_PASS.get()
+        if holds is not None:
+            try:
+                await asyncio.wait_for(posted(), HOLD_LIMIT)
+                holds.append(True)
+            except TimeoutError:
+                holds.append(False)
+        return image
+
+    monkeypatch.setattr(service.timers, "fire_due_timers", fire_due_timers)
+    monkeypatch.setattr(service.ctx, "private_image", private_image)
+    return released
+
+
 @pytest.fixture
 async def harness(fake_discord: FakeDiscord, tmp_path: Path) -> AsyncIterator[BotHarness]:
     async with open_harness(fake_discord, tmp_path) as opened:
@@ -223,3 +269,27 @@ async def test_a_computers_handoff_names_a_member_with_closed_dms_in_the_channel
     # later hand-offs name her no more
     await play_until(h, watch, lambda _: len([x for x in watch.handoffs if for_alice(x)]) > 2)
     assert [m.text for m in h.public_messages()].count(notice) == 1
+
+
+async def test_a_computers_handoff_posts_its_public_message_before_its_private_images_are_drawn(
+    harness: BotHarness, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    """Each private image of a computer's hand-off is held, once drawn, until that
+    hand-off's public message is posted: a public message that waited for the private
+    images (the old order) would come only once the hold gave up. The member's DM, with
+    her image, still comes after the public message."""
+    h = harness
+    watch = watch_timer_handoffs(h, monkeypatch, hold=False)
+    released = hold_timer_private_images(h, monkeypatch, watch)
+    await tigris_against_a_computer(h)
+
+    def with_dm(handoff: Handoff) -> bool:
+        return "dm" in handoff.arrivals
+
+    handoff = await play_until(h, watch, with_dm)
+    assert released and all(released), released  # no image held the public message back
+    arrivals = handoff.arrivals
+    assert arrivals[:2] == ["public", "public done"], arrivals
+    assert arrivals.index("public done") < arrivals.index("dm"), arrivals
+    [dm, *_] = [m for m in h.fake.dms_to(h.alice) if m.attachments]
+    assert [a.filename for a in dm.attachments] == ["hand.png"]
