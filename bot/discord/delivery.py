@@ -13,8 +13,8 @@ Decisions:
   ``/game hand``, or a short acknowledgement. Later parts are follow-ups.
   The public message is a follow-up sent with ``ephemeral=False``: a
   follow-up needs no channel permission, so a move is announced even where
-  the bot may not post on its own; timer messages (no interaction) use
-  ``channel.send``.
+  the bot may not post on its own; timer messages (no interaction) are
+  posted in the channel.
 * **The game's story.** A hand-off message (``Outcome.story``) is the game's
   newest message, and only the newest carries live buttons: the one before
   is edited to drop its buttons (Play, decisions already taken) once the new
@@ -33,7 +33,7 @@ Decisions:
   one message per round tells it all; when the round is revealed (the next
   hand-off message) or the game ends, the tally becomes a line saying so,
   and the buttons go. A tally whose message is gone, or that has no hand-off
-  message, is posted on its own with ``channel.send``.
+  message, is posted on its own in the channel.
 * After a step that hands nothing over, the invoker's changed private view
   comes with their answer (ephemeral), not by DM: in the answer's own message
   (its lines after the reply's, its image as ``hand.png`` beside the preview),
@@ -82,8 +82,12 @@ Decisions:
   (:meth:`~bot.service.memory.Memory.keep_messages`: the new message as live,
   tally or interim, and what it replaces forgotten, in one transaction); the
   DMs that follow it read again only about recipients it did not ask about (a
-  private view drawn after it), in one read. Edits and DMs, whose answers
-  nobody reads, go through :mod:`bot.discord.rest`.
+  private view drawn after it), in one read.
+* Every message, edit and answer goes through :mod:`bot.discord.rest`
+  (discord.py's payloads and errors): of Discord's answers only a posted
+  message's id and channel are read (:class:`~bot.discord.rest.Sent`, kept
+  as the story's newest or the tally's message), nothing is parsed into
+  discord.py's objects.
 * A failure to send is logged and, where someone is waiting for an answer,
   reported to them; it never hides the fact that the move itself was recorded.
 """
@@ -969,10 +973,13 @@ class Delivery:
         content = split_content(render(panel.lines, lang))[0]
         view = lobby_view(panel, outcome.game_id, lang)
         try:
-            await (
-                self.client.get_partial_messageable(channel_id)
-                .get_partial_message(message_id)
-                .edit(content=content, view=view, allowed_mentions=discord.AllowedMentions.none())
+            await rest.edit(
+                self.client,
+                channel_id,
+                message_id,
+                content=content,
+                view=view,
+                allowed_mentions=discord.AllowedMentions.none(),
             )
         except discord.HTTPException:
             log.info("the lobby message of game %s could not be edited", outcome.game_id)

@@ -33,6 +33,7 @@ import discord
 from discord import app_commands
 from discord.ext import commands
 
+from bot.discord import rest
 from bot.discord.commands import Param, build_command, game_group
 from bot.discord.interactions import Handled, guard
 from bot.discord.messages import locale_language, render
@@ -103,7 +104,8 @@ class AfterCog(commands.Cog):
         exported = await self.service.after.export(interaction.channel_id or 0, budget=budget)
         handled.game = exported.game_id
         try:
-            await interaction.edit_original_response(
+            await rest.edit_original(
+                interaction,
                 content=render(exported.lines, locale_language(interaction.locale))[:2000],
                 attachments=_files(exported),
                 allowed_mentions=discord.AllowedMentions.none(),
