@@ -263,7 +263,7 @@ def _calls_by_library(entries: dict[Any, Any], runs: int) -> str:
 
 def _route(record: Any, fake: Any) -> str:
     """A request as its method and path, snowflakes and tokens replaced by placeholders
-    (a DM channel's by ``{dm}``)."""
+    (a DM channel's by ``{dm}``), its query and the status it was answered with."""
     path = re.sub(r"/interactions/\d+/[^/]+", "/interactions/{id}/{token}", record.path)
     found = re.search(r"/channels/(\d+)", path)
     channel = fake.channels.get(int(found[1])) if found else None
@@ -271,7 +271,8 @@ def _route(record: Any, fake: Any) -> str:
         path = path.replace(found[1], "{dm}")
     path = re.sub(r"/webhooks/\d+/[^/]+", "/webhooks/{app}/{token}", path)
     path = re.sub(r"/\d+", "/{id}", path)
-    return f"{record.method} {path}"
+    query = "&".join(f"{k}={v}" for k, v in sorted(record.query.items()))
+    return f"{record.method} {path}{'?' if query else ''}{query} {record.status}"
 
 
 # -- the service alone ----------------------------------------------------------------------
