@@ -42,7 +42,9 @@ the commit, each image, the public message (``deliver: public``: its POST, then 
 interim message it replaces deleted) and Alice's DM (``deliver: private``). Its
 summary gives, per hand-off, the time from the plans applied to the board posted
 (the public POST done) and to the DM posted, beside the floor of the same run: that
-hand-off's commit plus the same board drawn again alone.
+hand-off's commit plus the same board drawn again alone; and, for the hand-offs with
+private images, the board posted after the board drawn and after the last private
+image drawn (negative: posted before it was drawn).
 
 ``--latency MS`` makes the fake answer each REST request MS milliseconds late, as a
 round trip to Discord would (the loopback fake answers in about a millisecond, so
@@ -441,6 +443,21 @@ def computer_summary(timelines: list[Timeline]) -> list[str]:
             rows["plans applied -> DM posted, / floor"].append((private[1] - applied) / floor)
         rows["floor: the commit + the same board alone"].append(floor)
         rows["plans applied -> board posted, / floor"].append((public - applied) / floor)
+        # a hand-off with private images: whether its public message waited for them
+        drawn_private = [
+            b
+            for label, _, b in parts
+            if label.startswith("draw:") and not label.startswith("draw:render_public")
+        ]
+        if drawn_private:
+            rows["with private images: board drawn -> board posted"].append(public - board[1])
+            rows["with private images: last private image drawn -> board posted"].append(
+                public - max(drawn_private)
+            )
+            if max(drawn_private) > board[1]:  # one drawn after the board: did it wait?
+                rows["a private image drawn after the board: board drawn -> board posted"].append(
+                    public - board[1]
+                )
     m = statistics.median
     return [f"   {m(v):8.2f}  {label}  [{len(v)}]" for label, v in rows.items()]
 
