@@ -56,7 +56,7 @@ sys.path.insert(0, str(ROOT / "scripts"))
 
 from loops import add_loop_argument, run  # noqa: E402
 
-from bot import plugins  # noqa: E402
+from bot import heap, plugins  # noqa: E402
 from bot.service import GameService, Player  # noqa: E402
 from bot.store import Store  # noqa: E402
 
@@ -369,6 +369,7 @@ async def adapter_part(location: str, moves: int, top: int, sealed_moves: int) -
             task = asyncio.create_task(bot.start(fake.token))
             await side.call(fake.wait_ready(15))
             await bot.wait_until_ready()
+            heap.settle()  # as the bot process does once ready (bot.discord.lifecycle)
             await drive(
                 side, fake, bot, store, (channel, sealed), users, (moves, sealed_moves), top
             )
