@@ -86,6 +86,8 @@ class Meter:
         self.collections: list[tuple[str, float, int]] = []
         self._gc = [0.0, 0]  # the loop's collector time (s) and full collections so far
         self._gc_began: float | None = None
+        #: each full collection's pause on the loop's thread (ms), in order
+        self.full_pauses: list[float] = []
         self._loop_thread = threading.get_ident()
         gc.callbacks.append(self._collecting)
         #: per interaction measured: its kind, and the statements it sent (first words)
@@ -114,8 +116,11 @@ class Meter:
         if phase == "start":
             self._gc_began = time.thread_time()
         elif self._gc_began is not None:
-            self._gc[0] += time.thread_time() - self._gc_began
-            self._gc[1] += info.get("generation") == 2
+            spent = time.thread_time() - self._gc_began
+            self._gc[0] += spent
+            if info.get("generation") == 2:
+                self._gc[1] += 1
+                self.full_pauses.append(spent * 1000)
             self._gc_began = None
 
     async def start(self) -> None:
@@ -189,6 +194,8 @@ class Meter:
                     f" {sum(full for _, full in mine_gc)} in {len(mine_gc)} interactions",
                     flush=True,
                 )
+        shown = ", ".join(f"{ms:.1f}" for ms in self.full_pauses) or "none"
+        print(f"full collections on the loop (ms each, set-up's included): {shown}", flush=True)
         for kind in kinds:
             sent = [routes for k, routes in self.requests if k == kind]
             if not sent:
