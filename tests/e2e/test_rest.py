@@ -207,7 +207,8 @@ async def test_an_answer_is_the_request_discord_py_sends_without_the_callback_ob
     _, [our_request] = await table.click(ours)
     assert our_request.status == 204 and our_request.query == {}
     assert shape(our_request) == without_with_response(their_request)
-    assert shape(our_request)[3]["data"]["flags"] == 64 and shape(our_request)[4][0][0] == "hand.png"
+    _, _, _, payload, files = shape(our_request)
+    assert payload["data"]["flags"] == 64 and [name for name, _ in files] == ["hand.png"]
 
 
 async def test_a_deferred_answer_its_edit_and_follow_ups_are_discord_py_s_requests(
