@@ -571,6 +571,10 @@ def _draw_plain(
 TEXT_ON = _Masks(8 * 1024 * 1024)
 
 
+#: a mask's coverage to one bit: inked wherever it is not 0
+_INKED = [0] + [255] * 255
+
+
 def _text_on(
     font: Font, chunk: str, start: tuple[float, float], ink: int, on: RGB
 ) -> tuple[Any, Any, tuple[int, int]]:
@@ -583,7 +587,7 @@ def _text_on(
     ImageDraw.Draw(strip).draw.draw_bitmap((0, 0), mask, ink)
     coverage = Image.new("L", mask.size)
     coverage.im.paste(mask, (0, 0, *mask.size))
-    inked = coverage.point(lambda v: 255 if v else 0, "1")
+    inked = coverage.point(_INKED, "1")
     return strip.im, inked.im, (int(offset[0]), int(offset[1]))
 
 
