@@ -134,6 +134,19 @@ async def handoff_images(h: BotHarness) -> tuple[list[float], list[float], list[
     return board_alone, sequential, concurrent, len(views)
 
 
+async def own_boards_alone(h: BotHarness, rows: list[Any]) -> list[float]:
+    """Each hand-off's own board (the position it showed) drawn again alone on the
+    drawing pool, in ms, in the hand-offs' order."""
+    ctx = h.running.service.ctx
+    times = []
+    for row in rows:
+        game = ctx.loaded(row)
+        start = time.perf_counter()
+        await ctx.board(game)
+        times.append((time.perf_counter() - start) * 1000)
+    return times
+
+
 def cpu_ms(draw: Any, *args: Any) -> float:
     """The median CPU time (ms) of ``draw(*args)`` in this process, after one warm-up."""
     draw(*args)
@@ -167,6 +180,7 @@ async def bench(game: str, moves: int, seed: int, url: str | None = None) -> dic
     rng = random.Random(seed)
     callback: list[float] = []
     handoff: list[float] = []
+    handoff_rows: list[Any] = []
     step: list[float] = []
     games = 0
     async with FakeDiscord() as fake:
@@ -203,7 +217,12 @@ async def bench(game: str, moves: int, seed: int, url: str | None = None) -> dic
                     if not played or after.last_seq <= before.last_seq or itx.latency is None:
                         raise RuntimeError(f"{action!r} was not played: {h.ephemeral_text(itx)}")
                     callback.append(itx.latency * 1000)
-                    (handoff if h.public_of(itx) else step).append((done - sent) * 1000)
+                    if h.public_of(itx):
+                        handoff.append((done - sent) * 1000)
+                        handoff_rows.append(after)
+                    else:
+                        step.append((done - sent) * 1000)
+                own_boards = await own_boards_alone(h, handoff_rows)
                 board, sequential, concurrent, views = await handoff_images(h)
                 cpu_board, cpu_views = await handoff_cpu(h)
             finally:
@@ -213,6 +232,7 @@ async def bench(game: str, moves: int, seed: int, url: str | None = None) -> dic
         "callback": callback,
         "help": helps,
         "handoff": handoff,
+        "own_boards": own_boards,
         "step": step,
         "commit": commit,
         "board": board,
@@ -234,6 +254,15 @@ def report(game: str, db: str, r: dict[str, Any]) -> None:
     helped = statistics.median(r["help"])
     print(summary("interaction -> callback (the first response)", r["callback"], helped))
     print(summary("hand-off -> fully answered", r["handoff"], commit + board))
+    own = r["own_boards"]
+    if own:
+        ratios = [took / (commit + alone) for took, alone in zip(r["handoff"], own, strict=True)]
+        print(
+            f"  beside its own board's floor: each hand-off's own position drawn again alone "
+            f"median {statistics.median(own):.1f} ms (the floor's board above {board:.1f} ms); "
+            f"floor {commit + statistics.median(own):.1f} ms, median of each hand-off's "
+            f"ratio {statistics.median(ratios):.2f}"
+        )
     print(summary("step (no public message) -> fully answered", r["step"], commit + board))
     print(
         f"images of one hand-off (board + {r['views']} private views): one after another "
