@@ -42,13 +42,15 @@ from bot.games.base import GameEngine, PlayerLabel, PrivateRenderer, PublicRende
 log = logging.getLogger(__name__)
 
 #: how long a drawing process warms up at most before it takes work (wall time, seconds)
-WARM_SECONDS = 3.0
+WARM_SECONDS = 5.0
 #: the seats of a made-up game (clipped to the game's range)
 SEATS = 3
 #: steps of random play a made-up game gets at most
 MAX_STEPS = 400
-#: positions of a made-up game drawn in the first language, and in each other one
-POSITIONS_FIRST, POSITIONS_OTHER = 4, 1
+#: positions of a made-up game drawn in the first language
+POSITIONS = 40
+#: a position in this many also has its seats' private views drawn
+PRIVATE_EVERY = 4
 #: the seed every made-up game is started and played with
 SEED = 20261128
 
@@ -64,15 +66,21 @@ class WarmGame:
     colours: tuple[str, ...]
 
 
-def made_up_positions(game: WarmGame, count: int) -> list[Any]:
-    """``count`` states of a made-up game spread over its random play (copies, by the
-    engine's own dump and load), the last one where the play stopped."""
+def _never() -> bool:
+    return False
+
+
+def made_up_positions(game: WarmGame, count: int, stop: Callable[[], bool] = _never) -> list[Any]:
+    """Up to ``count`` states of a made-up game, evenly spread over its random play
+    (copies, by the engine's own dump and load), in an order that halves the gaps
+    between those already taken (:func:`_halving`); fewer
+    when ``stop()`` ends the play early."""
     engine = game.engine
     rng = random.Random(SEED)
     state = engine.new_game(len(game.colours), {}, SEED)
     dumps = [engine.dump_state(state)]
     for _ in range(MAX_STEPS):
-        if engine.result(state) is not None:
+        if engine.result(state) is not None or stop():
             break
         waiting = sorted(engine.waiting_for(state))
         if not waiting:
@@ -83,25 +91,33 @@ def made_up_positions(game: WarmGame, count: int) -> list[Any]:
             break
         engine.apply(state, seat, rng.choice(actions))
         dumps.append(engine.dump_state(state))
-    picks = sorted({(len(dumps) - 1) * (i + 1) // count for i in range(count)})
-    return [engine.load_state(dumps[i]) for i in picks]
+    taken = min(count, len(dumps))
+    picks = [(len(dumps) - 1) * i // max(1, taken - 1) for i in range(taken)]
+    order = sorted(range(taken), key=_halving)
+    return [engine.load_state(dumps[picks[i]]) for i in order]
 
 
-def _samples(
-    game: WarmGame, states: Sequence[Any], languages: Sequence[str]
+def _halving(i: int) -> tuple[int, int]:
+    """The van der Corput order of ``i`` (its bits reversed): 0, 32, 16, 8, 24, 4…
+    of 0–39, so that the first few taken already span the game."""
+    return (int(f"{i:016b}"[::-1], 2), i)
+
+
+def _images(
+    game: WarmGame, state: Any, lang: str, private: bool
 ) -> list[tuple[Callable[..., Any], tuple[Any, ...]]]:
-    """The images of ``states`` to draw in ``languages``: each board, then each seat's
-    private view."""
+    """The images of one made-up position in ``lang``: its board, then, when
+    ``private``, each seat's private view."""
     engine = game.engine
     labels = [PlayerLabel(i, f"Player {i + 1}", c) for i, c in enumerate(game.colours)]
-    jobs: list[tuple[Callable[..., Any], tuple[Any, ...]]] = []
-    for lang in languages:
-        for state in states:
-            jobs.append((game.render_public, (engine.public_view(state), labels, lang)))
-            if engine.has_private_view and game.render_private is not None:
-                for label in labels:
-                    view = engine.private_view(state, label.seat)
-                    jobs.append((game.render_private, (view, label, lang)))
+    jobs: list[tuple[Callable[..., Any], tuple[Any, ...]]] = [
+        (game.render_public, (engine.public_view(state), labels, lang))
+    ]
+    if private and engine.has_private_view and game.render_private is not None:
+        for label in labels:
+            jobs.append(
+                (game.render_private, (engine.private_view(state, label.seat), label, lang))
+            )
     return jobs
 
 
@@ -113,34 +129,51 @@ def warm(
 ) -> int:
     """Draw the made-up games' images until done, ``seconds`` have passed, or
     ``interrupted()`` (a job waiting); the number of images drawn (thrown away).
-    Every game in the first language first, then in the others: what the time
-    cuts is the rarer."""
+    The games take turns, a position each, in the first language (so the time is
+    shared, and the first positions span each game), each game's private views at
+    every :data:`PRIVATE_EVERY` th; then one position of each in every other language."""
     deadline = time.monotonic() + seconds
 
     def stop() -> bool:
         return time.monotonic() >= deadline or interrupted()
 
-    states: dict[int, list[Any]] = {}
     drawn = 0
-    for first in (True, False):
-        for i, game in enumerate(games):
+
+    def draw(jobs: list[tuple[Callable[..., Any], tuple[Any, ...]]], name: str) -> bool:
+        nonlocal drawn
+        for render, args in jobs:
             if stop():
-                return drawn
+                return False
             try:
-                if i not in states:
-                    states[i] = made_up_positions(game, POSITIONS_FIRST)
-                shown = states[i] if first else states[i][-POSITIONS_OTHER:]
-                jobs = _samples(game, shown, languages[:1] if first else languages[1:])
+                render(*args)
             except Exception:
-                log.debug("could not make up a game of %s", game.engine.name, exc_info=True)
+                log.debug("a warm-up image of %s failed", name, exc_info=True)
                 continue
-            for render, args in jobs:
-                if stop():
-                    return drawn
-                try:
-                    render(*args)
-                except Exception:
-                    log.debug("a warm-up image of %s failed", game.engine.name, exc_info=True)
-                    continue
-                drawn += 1
+            drawn += 1
+        return True
+
+    states: list[list[Any]] = []
+    for game in games:
+        try:
+            states.append(made_up_positions(game, POSITIONS, stop))
+        except Exception:
+            log.debug("could not make up a game of %s", game.engine.name, exc_info=True)
+            states.append([])
+        if stop():
+            return drawn
+    first, others = languages[:1], languages[1:]
+    rounds = [(k, lang, k % PRIVATE_EVERY == 0) for lang in first for k in range(POSITIONS)] + [
+        (0, lang, True) for lang in others
+    ]
+    for k, lang, private in rounds:
+        for game, positions in zip(games, states, strict=True):
+            if k >= len(positions):
+                continue
+            try:
+                jobs = _images(game, positions[k], lang, private)
+            except Exception:
+                log.debug("could not view a made-up %s game", game.engine.name, exc_info=True)
+                continue
+            if not draw(jobs, game.engine.name):
+                return drawn
     return drawn
