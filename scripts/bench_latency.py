@@ -37,6 +37,12 @@ submission). Each figure is printed with a floor measured in the same run:
 
 ``scripts/handoff_timeline.py`` shows where one hand-off's time goes.
 
+The bot is left idle for ``--settle`` seconds after it starts (6 by default),
+as a bot serving for a while is: its drawing processes warm up meanwhile
+(:mod:`bot.service.warm_drawing`, at most 5 s), so the figures are those of
+warm processes; ``--settle 0`` measures from a cold start (the first images of
+each game in each process then take 60–360 ms more).
+
 Figures are medians unless said; the machine's load (``/proc/loadavg``) is
 printed at the start and the end.
 """
@@ -175,7 +181,9 @@ async def handoff_cpu(h: BotHarness) -> tuple[float, list[float]]:
     return board, views
 
 
-async def bench(game: str, moves: int, seed: int, url: str | None = None) -> dict[str, Any]:
+async def bench(
+    game: str, moves: int, seed: int, url: str | None = None, settle: float = 0.0
+) -> dict[str, Any]:
     """One game's figures on SQLite, or on the empty PostgreSQL database at ``url``."""
     rng = random.Random(seed)
     callback: list[float] = []
@@ -192,6 +200,7 @@ async def bench(game: str, moves: int, seed: int, url: str | None = None) -> dic
                 commit = await floor_commit_postgres(url)
                 h = BotHarness(fake, url)  # type: ignore[arg-type]  # Store.open takes a URL
             await h.start()
+            await asyncio.sleep(settle)
             try:
                 players = [h.alice, h.bob, h.carol]
                 helps = []
@@ -289,6 +298,9 @@ def main() -> int:
     parser.add_argument("--moves", type=int, default=200)
     parser.add_argument("--seed", type=int, default=1)
     parser.add_argument("--db", default="sqlite", help="comma-separated: sqlite,postgres")
+    parser.add_argument(
+        "--settle", type=float, default=6.0, help="seconds the bot idles after it starts"
+    )
     add_loop_argument(parser)
     args = parser.parse_args()
     logging.basicConfig(level=logging.ERROR)
@@ -300,7 +312,9 @@ def main() -> int:
     for db in args.db.split(","):
         if db == "sqlite":
             for game in games:
-                report(game, db, run(bench(game, args.moves, args.seed), args.loop))
+                report(
+                    game, db, run(bench(game, args.moves, args.seed, settle=args.settle), args.loop)
+                )
             continue
         if db != "postgres":
             parser.error(f"unknown database {db!r}")
@@ -309,7 +323,9 @@ def main() -> int:
         with benchmark_server() as server:  # before any event loop
             for game in games:
                 url = server.url(server.create_database(migrated=False))
-                report(game, db, run(bench(game, args.moves, args.seed, url), args.loop))
+                report(
+                    game, db, run(bench(game, args.moves, args.seed, url, args.settle), args.loop)
+                )
     print(f"load average at end: {load()}")
     return 0
 
