@@ -4,25 +4,35 @@ Decisions:
 
 * **Why.** A drawing process's first image of a game is its slowest: the
   fonts opened, the pieces' sprites drawn at 4x, the palette built, every text
-  strip drawn for the first time. Measured in a fresh process (one core,
-  `en`): a Tikal board 361 ms, Tigris 141 ms, Temple Rush 57 ms, where the
-  same boards drawn warm take 10–17 ms; a first board in another language
-  (its CJK fallback fonts) ≈ 100 ms more. A bot that had just started drew
-  its first hand-offs of each game, in each process, that late.
+  strip drawn for the first time. Measured in a fresh process (2 busy cores,
+  ``en``): the first board of a game 139–147 ms (Tigris), 154–165 ms (Tikal),
+  57–74 ms (Temple Rush), where such a board drawn again takes 10–17 ms; a
+  first board in another language (its CJK fallback fonts) ≈ 100 ms more.
+  After the warm-up (all three games, 207 images, 3.3–3.7 s of CPU) the
+  first board of a game the process had not drawn took 10–12, 15–16 and
+  29–35 ms, and the boards of a new game drawn for the first time
+  1.09, 1.16–1.22 and 1.07–1.08 times their redraw (unwarmed: 1.25, 1.68–1.77
+  and 1.09: a Tikal hex in hand is six sprites, one per rotation).
+  A bot that had just started drew its first hand-offs of each game, in each
+  process, that late.
 * **What is drawn: made-up games only.** Each game is started with a fixed
   seed and played by seeded random legal moves, its seats named
   ``Player 1``… in the colours a real game of as many seats has
-  (:func:`bot.service.colours.seat_colours`); a few of its positions are
-  drawn, the public board and each seat's private view, in every language of
-  the catalog, English first. No real game's state, name or private view is
-  ever part of it: the process has nothing but what :func:`warm` is given,
-  and the bot gives it games' engines and renderers only.
+  (:func:`bot.service.colours.seat_colours`); :data:`POSITIONS` of its
+  positions are drawn in English, the games taking turns, with each seat's
+  private view at every :data:`PRIVATE_EVERY` th, then one position of each
+  in every other language of the catalog. No real game's state, name or
+  private view is ever part of it: the process has nothing but what
+  :func:`warm` is given, and the bot gives it games' engines and renderers
+  only.
 * **Bounded, and it gives way.** It stops after :data:`WARM_SECONDS` of wall
   time, or as soon as a job is waiting on the process's pipe, whichever comes
   first (a sample drawn when the job arrives is finished first: one image's
   wait at most); its memory is the renderers' own caches, bounded as they
-  are. A sample that fails is skipped: warming never keeps a process from
-  drawing.
+  are (a warmed process: ≈ 215–222 MB resident, what a process reaches anyway
+  once it has drawn each game: 164 MB in English alone, 238 MB in all four
+  languages). A sample that fails is skipped: warming never keeps a process
+  from drawing.
 * The pixels do not depend on it: every cache it fills is keyed by what the
   pixels depend on (``tests/platform/test_warm_drawing.py``: the same bytes
   drawn by a warmed and an unwarmed process).
@@ -46,9 +56,11 @@ WARM_SECONDS = 5.0
 #: the seats of a made-up game (clipped to the game's range)
 SEATS = 3
 #: steps of random play a made-up game gets at most
-MAX_STEPS = 400
+MAX_STEPS = 1000
 #: positions of a made-up game drawn in the first language
 POSITIONS = 40
+#: a made-up game's play stops once it has handed over this many times the positions
+SPREAD = 4
 #: a position in this many also has its seats' private views drawn
 PRIVATE_EVERY = 4
 #: the seed every made-up game is started and played with
@@ -71,7 +83,9 @@ def _never() -> bool:
 
 
 def made_up_positions(game: WarmGame, count: int, stop: Callable[[], bool] = _never) -> list[Any]:
-    """Up to ``count`` states of a made-up game, evenly spread over its random play
+    """Up to ``count`` states of a made-up game where it handed over (the positions
+    boards show: in Tikal each with a newly drawn hex in hand), evenly spread over its
+    random play
     (copies, by the engine's own dump and load), in an order that halves the gaps
     between those already taken (:func:`_halving`); fewer
     when ``stop()`` ends the play early."""
@@ -82,15 +96,18 @@ def made_up_positions(game: WarmGame, count: int, stop: Callable[[], bool] = _ne
     for _ in range(MAX_STEPS):
         if engine.result(state) is not None or stop():
             break
-        waiting = sorted(engine.waiting_for(state))
+        waiting = engine.waiting_for(state)
         if not waiting:
             break
-        seat = rng.choice(waiting)
+        seat = rng.choice(sorted(waiting))
         actions = engine.legal_actions(state, seat)
         if not actions:
             break
         engine.apply(state, seat, rng.choice(actions))
-        dumps.append(engine.dump_state(state))
+        if engine.waiting_for(state) != waiting or engine.result(state) is not None:
+            dumps.append(engine.dump_state(state))  # a hand-off: what a board shows
+            if len(dumps) >= SPREAD * count:  # enough to choose from (a long game)
+                break
     taken = min(count, len(dumps))
     picks = [(len(dumps) - 1) * i // max(1, taken - 1) for i in range(taken)]
     order = sorted(range(taken), key=_halving)
