@@ -66,10 +66,6 @@ def _named(names: Mapping[int, str | Text], key: str, params: Mapping[str, Any])
     return Text(key, dict(params) if renamed is None else renamed)
 
 
-def _is_seat(name: str, value: Any) -> bool:
-    return (name == "seat" or name.endswith("_seat")) and isinstance(value, int)
-
-
 def _holds_seat(params: Mapping[str, Any]) -> bool:
     """Whether ``params`` hold a seat param, in nested texts too: one pass with a stack,
     not a call a nested text (a prompt's alternatives and a hand's list nest a text per
@@ -80,7 +76,7 @@ def _holds_seat(params: Mapping[str, Any]) -> bool:
             if isinstance(value, Text):
                 if value.params:
                     stack.append(value.params)
-            elif _is_seat(name, value):
+            elif (name == "seat" or name.endswith("_seat")) and isinstance(value, int):
                 return True
     return False
 
@@ -93,7 +89,7 @@ def _renamed(names: Mapping[int, str | Text], params: Mapping[str, Any]) -> dict
         if isinstance(value, Text):
             if value.params and _holds_seat(value.params):
                 shown[name] = Text(value.key, _renamed(names, value.params))
-        elif _is_seat(name, value):
+        elif (name == "seat" or name.endswith("_seat")) and isinstance(value, int):
             shown[name] = names.get(value, str(value))
     return shown
 

@@ -370,9 +370,13 @@ class Play:
         except BaseException:
             await ahead.dropped()
             raise
+        # a hand-off's views now: told in its DMs and stored as told (drawn up once)
+        views_now = announce.private_views(game) if published else {}
         if handing and not interim:
             ahead.private = announce.private_ahead(
-                announce.private_updates(self.ctx, game, told or {}, all_events)
+                announce.private_updates(
+                    self.ctx, game, told or {}, all_events, now=views_now or None
+                )
             )
         write = StepWrite(
             state=engine.dump_state(state),
@@ -399,7 +403,7 @@ class Play:
             waiting_changed=after != before,
             published=published,
             seats=seats,
-            told=self._told_now(game) if published else KEEP,
+            told=views_now if views_now else KEEP,
             **self._timers(game, kind, had_deadlines),
         )
 
