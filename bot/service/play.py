@@ -414,8 +414,8 @@ class Play:
             reply = [game.text("move.accepted", {"action": shown_action})]
             if ended is not None:
                 reply.append(Text("picker.ended"))
-            told_lines = announce.shown(game, pending + lines + end_lines + played.lines)
             if handing:
+                told_lines = announce.shown(game, pending + lines + end_lines + played.lines)
                 reply += announce.event_texts(game, told_events, seat)
                 return await announce.handoff(
                     self.ctx,
@@ -450,7 +450,10 @@ class Play:
                 stored=stored,
                 board=ahead.board,
             )
-            if interim and told_lines:  # cannot be taken back: the channel hears of it now
+            # cannot be taken back: the channel hears of it now (else no one reads them yet)
+            said = pending + lines + end_lines + played.lines
+            told_lines = announce.shown(game, said) if interim else []
+            if told_lines:
                 outcome.news = News(
                     told_lines + game.waiting_line(),
                     choices=announce.public_buttons(game, after),
