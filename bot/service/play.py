@@ -450,15 +450,14 @@ class Play:
                 stored=stored,
                 board=ahead.board,
             )
-            # cannot be taken back: the channel hears of it now (else no one reads them yet)
-            said = pending + lines + end_lines + played.lines
-            told_lines = announce.shown(game, said) if interim else []
-            if told_lines:
-                outcome.news = News(
-                    told_lines + game.waiting_line(),
-                    choices=announce.public_buttons(game, after),
-                    interim=True,
-                )
+            if interim:  # cannot be taken back: the channel hears of it now
+                told_lines = announce.shown(game, pending + lines + end_lines + played.lines)
+                if told_lines:
+                    outcome.news = News(
+                        told_lines + game.waiting_line(),
+                        choices=announce.public_buttons(game, after),
+                        interim=True,
+                    )
             return outcome
 
         try:
