@@ -61,6 +61,7 @@ sys.path.insert(0, str(ROOT / "scripts"))
 from bench_floors import floor_commit, floor_commit_postgres  # noqa: E402
 from loops import add_loop_argument, run  # noqa: E402
 
+from bot import heap  # noqa: E402
 from bot.service import drawing  # noqa: E402
 from tests.e2e.bot_harness import BotHarness  # noqa: E402
 from tests.e2e.fake_discord import FakeDiscord, FakeUser  # noqa: E402
@@ -178,6 +179,7 @@ async def bench(game: str, moves: int, seed: int, url: str | None = None) -> dic
                 commit = await floor_commit_postgres(url)
                 h = BotHarness(fake, url)  # type: ignore[arg-type]  # Store.open takes a URL
             await h.start()
+            heap.settle()  # as the bot process does once ready (bot.discord.lifecycle)
             try:
                 players = [h.alice, h.bob, h.carol]
                 helps = []

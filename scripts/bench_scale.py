@@ -91,7 +91,7 @@ sys.path.insert(0, str(Path(__file__).resolve().parents[1]))
 from bench_floors import floor_commit, floor_commit_postgres, floor_read, floor_read_postgres
 from loops import add_loop_argument, run
 
-from bot import plugins
+from bot import heap, plugins
 from bot.games.base import PlayerLabel, RuleError
 from bot.service import GameService, Player, drawing
 from bot.store import Store, is_postgres, redact_url
@@ -679,6 +679,7 @@ async def main(total: int, waves: int, db: str) -> None:
         store = await open_store(db, folder)
         try:
             service = GameService(store, registry, render=False)
+            heap.settle()  # the started process's heap frozen, as the bot's is (bot.heap)
             first = min(FIRST_GAMES, total)
             await create_games(service, range(1, first + 1))
             split = Split(store)

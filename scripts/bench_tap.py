@@ -47,7 +47,7 @@ sys.path.insert(0, str(ROOT / "scripts"))
 from bench_floors import floor_commit  # noqa: E402
 from loops import add_loop_argument, run  # noqa: E402
 
-from bot import plugins  # noqa: E402
+from bot import heap, plugins  # noqa: E402
 from bot.service import GameService, Player, Refusal  # noqa: E402
 from bot.service.menus import RESTART, UNDO, Menu  # noqa: E402
 from bot.service.pick_token import Pending  # noqa: E402
@@ -167,6 +167,7 @@ async def bench(game: str, taps: int, seed: int, folder: Path) -> tuple[list[flo
 
 async def main(args: argparse.Namespace) -> None:
     plugins.load_builtin_games()
+    heap.settle()  # the started process's heap frozen, as the bot's is (bot.heap)
     print(f"load at start: {load()}")
     with tempfile.TemporaryDirectory() as tmp:
         for game in args.game.split(","):

@@ -56,7 +56,7 @@ sys.path.insert(0, str(ROOT / "scripts"))
 
 from loops import add_loop_argument, run  # noqa: E402
 
-from bot import plugins  # noqa: E402
+from bot import heap, plugins  # noqa: E402
 from bot.service import GameService, Player  # noqa: E402
 from bot.store import Store  # noqa: E402
 
@@ -86,6 +86,8 @@ class Meter:
         self.collections: list[tuple[str, float, int]] = []
         self._gc = [0.0, 0]  # the loop's collector time (s) and full collections so far
         self._gc_began: float | None = None
+        #: each full collection's pause on the loop's thread (ms), in order
+        self.full_pauses: list[float] = []
         self._loop_thread = threading.get_ident()
         gc.callbacks.append(self._collecting)
         #: per interaction measured: its kind, and the statements it sent (first words)
@@ -114,8 +116,11 @@ class Meter:
         if phase == "start":
             self._gc_began = time.thread_time()
         elif self._gc_began is not None:
-            self._gc[0] += time.thread_time() - self._gc_began
-            self._gc[1] += info.get("generation") == 2
+            spent = time.thread_time() - self._gc_began
+            self._gc[0] += spent
+            if info.get("generation") == 2:
+                self._gc[1] += 1
+                self.full_pauses.append(spent * 1000)
             self._gc_began = None
 
     async def start(self) -> None:
@@ -189,6 +194,8 @@ class Meter:
                     f" {sum(full for _, full in mine_gc)} in {len(mine_gc)} interactions",
                     flush=True,
                 )
+        shown = ", ".join(f"{ms:.1f}" for ms in self.full_pauses) or "none"
+        print(f"full collections on the loop (ms each, set-up's included): {shown}", flush=True)
         for kind in kinds:
             sent = [routes for k, routes in self.requests if k == kind]
             if not sent:
@@ -369,6 +376,7 @@ async def adapter_part(location: str, moves: int, top: int, sealed_moves: int) -
             task = asyncio.create_task(bot.start(fake.token))
             await side.call(fake.wait_ready(15))
             await bot.wait_until_ready()
+            heap.settle()  # as the bot process does once ready (bot.discord.lifecycle)
             await drive(
                 side, fake, bot, store, (channel, sealed), users, (moves, sealed_moves), top
             )

@@ -64,3 +64,40 @@ async def test_the_bot_process_runs_and_logs_the_loop_chosen(
         line.split(": ", 1)[1] for line in lines if "bot.discord.lifecycle: event loop:" in line
     ]
     assert said == [f"event loop: {wanted}"], lines
+
+
+@pytest.mark.slow
+async def test_the_bot_process_settles_its_heap_once_ready(
+    fake_discord: FakeDiscord, tmp_path: Path
+) -> None:
+    fake = fake_discord
+    env = {
+        **inherited_env(),
+        "PYTHONPATH": str(ROOT),
+        "ZIGGURAT_FAKE_DISCORD": fake.url,
+        "DISCORD_TOKEN": fake.token,
+        "ZIGGURAT_DB": str(tmp_path / "z.db"),
+        "ZIGGURAT_LOG_LEVEL": "INFO",
+    }
+    log_path = tmp_path / "bot.log"
+
+    def settled() -> list[str]:
+        text = log_path.read_text("utf-8") if log_path.exists() else ""
+        return [line for line in text.splitlines() if "heap settled:" in line]
+
+    with log_path.open("wb") as log:
+        child = await asyncio.create_subprocess_exec(
+            sys.executable, str(CHILD), env=env, cwd=str(ROOT), stderr=log
+        )
+        try:
+            await fake.wait_ready(WAIT)
+            await fake.wait_for(lambda: bool(settled()), timeout=WAIT, what="the heap settled")
+            child.terminate()
+            assert await asyncio.wait_for(child.wait(), WAIT) == 0
+        finally:
+            if child.returncode is None:
+                child.kill()
+                await child.wait()
+    [line] = settled()
+    frozen = int(line.split("heap settled: ", 1)[1].split(" ", 1)[0])
+    assert frozen > 10_000, line  # the modules, catalogs and caches of a started bot

@@ -6,7 +6,8 @@ the usual settings (``DISCORD_TOKEN``, ``ZIGGURAT_DB``, ...), points
 discord.py at the fake, registers the Oracle test game next to the built-in
 games, configures logging as ``python -m bot`` does and runs
 :func:`bot.discord.lifecycle.serve`, the production entry point, on the event
-loop the settings choose (as :func:`bot.discord.lifecycle.run_bot` does).
+loop the settings choose and with the heap settled once ready (as
+:func:`bot.discord.lifecycle.run_bot` does).
 """
 
 from __future__ import annotations
@@ -38,7 +39,9 @@ def main() -> int:
     register_oracle()
     settings = Settings.from_env(env_file=None)
     configure_logging(settings.log_level, secrets=[settings.token])  # as ``python -m bot``
-    return event_loop.run(serve(settings, games.REGISTRY), settings.event_loop)
+    return event_loop.run(
+        serve(settings, games.REGISTRY, settle_heap=True), settings.event_loop
+    )  # as run_bot does
 
 
 if __name__ == "__main__":
