@@ -18,7 +18,7 @@ dest=.whl
 # (tests/conftest.py imports pytest and hypothesis; tests/platform/test_compose.py yaml)
 names=(
     discord.py aiohttp aiohappyeyeballs aiosignal attrs frozenlist multidict propcache yarl idna
-    typing_extensions pillow aiosqlite asyncpg python-dotenv prometheus_client
+    typing_extensions pillow aiosqlite asyncpg python-dotenv prometheus_client orjson
     pytest iniconfig packaging pluggy pygments pytest-asyncio pytest-randomly
     hypothesis sortedcontainers pyyaml
 )

@@ -5,6 +5,7 @@ needs: :class:`~bot.store.base.Store` is the interface (and ``Store.open``
 opens the configured database). Inside:
 
 * :mod:`bot.store.base` — the interface, its rows and its errors;
+* :mod:`bot.store.codec` — the stored JSON's one canonical text (orjson);
 * :mod:`bot.store.sql` — every statement and unit of work, written once;
 * :mod:`bot.store.plan` — a unit of work as a plan of statements;
 * :mod:`bot.store.dialect` — how SQLite and PostgreSQL each spell a statement;
@@ -54,6 +55,7 @@ from bot.store.base import (
     UndoBase,
     VersionConflict,
     dumps,
+    loads,
     redact_url,
     storable,
 )
@@ -94,6 +96,7 @@ __all__ = [
     "VersionConflict",
     "dumps",
     "is_postgres",
+    "loads",
     "open_store",
     "redact_url",
     "storable",

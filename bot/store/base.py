@@ -28,7 +28,8 @@ Decisions (every backend keeps them; ``tests/platform/test_store.py`` runs on ea
   (:mod:`bot.store.schema`), applied in order at open;
   :meth:`Store.schema_version` is the last one applied.
 * Stored JSON (state, options, events, payloads) is one canonical text
-  (:func:`dumps`), so both backends keep byte-identical values.
+  (:func:`dumps`), so both backends keep byte-identical values; it is written
+  and read by :mod:`bot.store.codec` (orjson), the text unchanged.
 * A game is read with what a step after it needs to tell: its seats, its told
   views, its named deadlines (:attr:`GameRow.deadlines`) and, when there are
   any, the moves since its last public message (:meth:`GameRow.pending_moves`),
@@ -40,7 +41,6 @@ Decisions (every backend keeps them; ``tests/platform/test_store.py`` runs on ea
 from __future__ import annotations
 
 import asyncio
-import json
 import secrets
 from abc import ABC, abstractmethod
 from collections.abc import Callable, Collection, Mapping, Sequence
@@ -50,6 +50,8 @@ from typing import Any, NamedTuple
 from urllib.parse import urlsplit, urlunsplit
 
 from bot.cluster import ShardRange
+from bot.store.codec import dumps as dumps  # the store's one JSON codec, re-exported
+from bot.store.codec import loads as loads
 
 #: a location starting with one of these is a PostgreSQL database, anything else a SQLite file
 POSTGRES_SCHEMES = ("postgresql://", "postgres://")
@@ -104,11 +106,6 @@ def seats_with_secrets(
 ) -> list[tuple[int, str, str | None, int | None]]:
     """Each seat as (user id, name, computer level or None, its secret or None)."""
     return [(user, name, level, seat_secret(level)) for user, name, level in seat_specs(seats)]
-
-
-def dumps(value: Any) -> str:
-    """The canonical JSON text of a stored value."""
-    return json.dumps(value, separators=(",", ":"), sort_keys=True, ensure_ascii=False)
 
 
 class StoreError(Exception):
@@ -212,9 +209,7 @@ class GameRow:
                 tuple(events),
                 bool(checkpoint),
             )
-            for seq, seat, action, created_at, kind, events, checkpoint in json.loads(
-                self.pending_json
-            )
+            for seq, seat, action, created_at, kind, events, checkpoint in loads(self.pending_json)
         ]
 
     def told_views(self) -> dict[int, Any] | None:
@@ -435,7 +430,7 @@ def decode_game(row: Any) -> GameRow:
             score,
             computer,
             secret,
-        ) in json.loads(row["seats_json"])
+        ) in loads(row["seats_json"])
     )
     return GameRow(
         id=int(row["id"]),
@@ -444,9 +439,9 @@ def decode_game(row: Any) -> GameRow:
         game_type=row["game_type"],
         status=row["status"],
         creator_id=int(row["creator_id"]),
-        options=json.loads(row["options"]),
+        options=loads(row["options"]),
         seed=int(row["seed"]),
-        state=json.loads(row["state"]) if row["state"] is not None else None,
+        state=loads(row["state"]) if row["state"] is not None else None,
         version=int(row["version"]),
         created_at=float(row["created_at"]),
         updated_at=float(row["updated_at"]),
@@ -456,7 +451,7 @@ def decode_game(row: Any) -> GameRow:
         checkpoint_seq=int(row["checkpoint_seq"]),
         published_seq=int(row["published_seq"]),
         last_seq=int(row["last_seq"]),
-        paused=json.loads(row["paused"]) if row["paused"] is not None else None,
+        paused=loads(row["paused"]) if row["paused"] is not None else None,
         finished_at=row["finished_at"],
         told_json=row["told"],
         deadlines=decode_deadlines(row["deadlines_json"]),
@@ -469,14 +464,14 @@ def decode_deadlines(text: str | None) -> dict[str, float]:
     (written out as text, so no JSON rounds it)."""
     if text is None:
         return {}
-    return {str(name): float(due) for name, due in json.loads(text).items()}
+    return {str(name): float(due) for name, due in loads(text).items()}
 
 
 def decode_told(text: str | None) -> dict[int, Any] | None:
     """The ``told`` column's views by seat (:attr:`StepWrite.told`), None when empty."""
     if text is None:
         return None
-    return {int(seat): view for seat, view in json.loads(text).items()}
+    return {int(seat): view for seat, view in loads(text).items()}
 
 
 def decode_move(row: Any) -> MoveRow:
@@ -486,7 +481,7 @@ def decode_move(row: Any) -> MoveRow:
         action=row["action"],
         created_at=float(row["created_at"]),
         kind=row["kind"],
-        events=tuple(json.loads(row["events"])),
+        events=tuple(loads(row["events"])),
         checkpoint=bool(row["checkpoint"]),
     )
 
@@ -497,7 +492,7 @@ def decode_timer(row: Any) -> TimerRow:
         due_at=float(row["due_at"]),
         kind=row["kind"],
         game_id=row["game_id"],
-        payload=json.loads(row["payload"]),
+        payload=loads(row["payload"]),
         name=row["name"],
     )
 

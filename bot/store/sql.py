@@ -25,7 +25,6 @@ Decisions (the interface's are :mod:`bot.store.base`'s):
 from __future__ import annotations
 
 import asyncio
-import json
 import time
 from abc import abstractmethod
 from collections.abc import Callable, Collection, Mapping, Sequence
@@ -60,6 +59,7 @@ from bot.store.base import (
     decode_timer,
     decode_told,
     dumps,
+    loads,
     seat_secret,
     seats_with_secrets,
 )
@@ -225,7 +225,7 @@ class SqlStore(Store):
             "SELECT COALESCE(checkpoint_state, state) FROM games WHERE id = :id", id=game.id
         )
         moves = await self.moves(game.id, after=game.checkpoint_seq)
-        return UndoBase(json.loads(row[0]), tuple(moves))
+        return UndoBase(loads(row[0]), tuple(moves))
 
     # -- lobby --------------------------------------------------------------------------
 
@@ -820,7 +820,7 @@ class SqlStore(Store):
             )
             if not found:
                 return False
-            announced = set(json.loads(found[0][0]))
+            announced = set(loads(found[0][0]))
             if game_id in announced:
                 return False
             announced.add(game_id)
@@ -950,7 +950,7 @@ class SqlStore(Store):
                 limit=limit,
             )
         )
-        return sorted(HandOver(int(r[0]), int(r[1]), json.loads(r[2]), float(r[3])) for r in taken)
+        return sorted(HandOver(int(r[0]), int(r[1]), loads(r[2]), float(r[3])) for r in taken)
 
     async def has_handovers(self, shards: ShardRange) -> bool:
         row = await self._one(
