@@ -47,6 +47,7 @@ Decisions recorded here:
 
 from __future__ import annotations
 
+import hashlib
 import io
 import math
 import os
@@ -320,6 +321,11 @@ class FontStack:
     _runs: dict[str, list[tuple[str, Font]]] = field(
         default_factory=dict, compare=False, hash=False, repr=False
     )
+    #: each character's font (:meth:`font_for`), remembered: a text never seen before
+    #: (a longer one cut to fit is measured at several lengths) is split by it
+    _font_of: dict[str, Font | None] = field(
+        default_factory=dict, compare=False, hash=False, repr=False
+    )
 
     @property
     def primary(self) -> Font:
@@ -335,11 +341,16 @@ class FontStack:
         return known
 
     def font_for(self, ch: str) -> Font | None:
-        """The first font able to draw ``ch``, or None."""
-        for font in self.fonts:
-            if self.covers(ch, font):
-                return font
-        return None
+        """The first font able to draw ``ch``, or None (remembered)."""
+        try:
+            return self._font_of[ch]
+        except KeyError:
+            pass
+        found = next((font for font in self.fonts if self.covers(ch, font)), None)
+        if len(self._font_of) >= _MAX_CACHED_WIDTHS:
+            self._font_of.clear()
+        self._font_of[ch] = found
+        return found
 
     def drawable(self, text: str) -> str:
         """``text`` without the characters no font of the stack can draw."""
@@ -357,8 +368,9 @@ class FontStack:
 
     def _split(self, text: str) -> list[tuple[str, Font]]:
         runs: list[tuple[str, Font]] = []
+        font_for = self.font_for
         for ch in text:
-            font = self.font_for(ch)
+            font = font_for(ch)
             if font is None:
                 continue
             if runs and runs[-1][1] is font:
@@ -571,6 +583,10 @@ def _draw_plain(
 TEXT_ON = _Masks(8 * 1024 * 1024)
 
 
+#: a coverage or alpha channel to one bit (``Image.point``): inked wherever it is not 0
+INKED = [0] + [255] * 255
+
+
 def _text_on(
     font: Font, chunk: str, start: tuple[float, float], ink: int, on: RGB
 ) -> tuple[Any, Any, tuple[int, int]]:
@@ -583,7 +599,7 @@ def _text_on(
     ImageDraw.Draw(strip).draw.draw_bitmap((0, 0), mask, ink)
     coverage = Image.new("L", mask.size)
     coverage.im.paste(mask, (0, 0, *mask.size))
-    inked = coverage.point(lambda v: 255 if v else 0, "1")
+    inked = coverage.point(INKED, "1")
     return strip.im, inked.im, (int(offset[0]), int(offset[1]))
 
 
@@ -724,7 +740,7 @@ def _cut(image: Image.Image) -> tuple[_Piece, ...] | None:
     middle = alpha.getpixel((cx, cy))
     if middle not in (0, 255):
         return whole
-    rect = _middle_rectangle(alpha.tobytes(), width, height, b"\xff" if middle else b"\x00")
+    rect = _middle_rectangle_of(alpha.tobytes(), width, height, b"\xff" if middle else b"\x00")
     if rect is None:
         return whole
     x0, y0, x1, y1 = rect
@@ -741,6 +757,30 @@ def _cut(image: Image.Image) -> tuple[_Piece, ...] | None:
     if middle == 255:
         pieces.append((x0, y0, image.crop(rect).convert("RGB"), False))
     return tuple(pieces)
+
+
+#: :func:`_middle_rectangle` by its alpha's digest, size and value: sprites made anew
+#: (a Tikal hex with other stones, a card with another number) mostly have an alpha
+#: seen before; emptied when full
+_RECTANGLES: dict[tuple[bytes, int, int, bytes], tuple[int, int, int, int] | None] = {}
+_MAX_RECTANGLES = 4096
+
+
+def _middle_rectangle_of(
+    alpha: bytes, width: int, height: int, value: bytes
+) -> tuple[int, int, int, int] | None:
+    """:func:`_middle_rectangle`, remembered by what it depends on: the alpha's bytes
+    (by a 128-bit digest), the size and the value."""
+    key = (hashlib.blake2b(alpha, digest_size=16).digest(), width, height, value)
+    try:
+        return _RECTANGLES[key]
+    except KeyError:
+        pass
+    rect = _middle_rectangle(alpha, width, height, value)
+    if len(_RECTANGLES) >= _MAX_RECTANGLES:
+        _RECTANGLES.clear()
+    _RECTANGLES[key] = rect
+    return rect
 
 
 def _middle_rectangle(

@@ -36,6 +36,7 @@ from functools import lru_cache
 from PIL import Image, ImageDraw
 
 from renderer.common import (
+    INKED,
     RGB,
     RGBA,
     FontStack,
@@ -198,7 +199,7 @@ def _strip_on(
     assert strip is not None
     blended = Image.new("RGB", strip.size, on)
     blended.paste(strip, (0, 0), strip)
-    inked = strip.getchannel("A").point(lambda v: 255 if v else 0, "1")
+    inked = strip.getchannel("A").point(INKED, "1")
     return blended, inked
 
 

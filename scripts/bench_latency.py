@@ -37,6 +37,12 @@ submission). Each figure is printed with a floor measured in the same run:
 
 ``scripts/handoff_timeline.py`` shows where one hand-off's time goes.
 
+The bot is left idle for ``--settle`` seconds after it starts (6 by default),
+as a bot serving for a while is: its drawing processes warm up meanwhile
+(:mod:`bot.service.warm_drawing`, at most 5 s), so the figures are those of
+warm processes; ``--settle 0`` measures from a cold start (the first images of
+each game in each process then take 60–360 ms more).
+
 Figures are medians unless said; the machine's load (``/proc/loadavg``) is
 printed at the start and the end.
 """
@@ -135,6 +141,19 @@ async def handoff_images(h: BotHarness) -> tuple[list[float], list[float], list[
     return board_alone, sequential, concurrent, len(views)
 
 
+async def own_boards_alone(h: BotHarness, rows: list[Any]) -> list[float]:
+    """Each hand-off's own board (the position it showed) drawn again alone on the
+    drawing pool, in ms, in the hand-offs' order."""
+    ctx = h.running.service.ctx
+    times = []
+    for row in rows:
+        game = ctx.loaded(row)
+        start = time.perf_counter()
+        await ctx.board(game)
+        times.append((time.perf_counter() - start) * 1000)
+    return times
+
+
 def cpu_ms(draw: Any, *args: Any) -> float:
     """The median CPU time (ms) of ``draw(*args)`` in this process, after one warm-up."""
     draw(*args)
@@ -163,11 +182,14 @@ async def handoff_cpu(h: BotHarness) -> tuple[float, list[float]]:
     return board, views
 
 
-async def bench(game: str, moves: int, seed: int, url: str | None = None) -> dict[str, Any]:
+async def bench(
+    game: str, moves: int, seed: int, url: str | None = None, settle: float = 0.0
+) -> dict[str, Any]:
     """One game's figures on SQLite, or on the empty PostgreSQL database at ``url``."""
     rng = random.Random(seed)
     callback: list[float] = []
     handoff: list[float] = []
+    handoff_rows: list[Any] = []
     step: list[float] = []
     games = 0
     async with FakeDiscord() as fake:
@@ -180,6 +202,7 @@ async def bench(game: str, moves: int, seed: int, url: str | None = None) -> dic
                 h = BotHarness(fake, url)  # type: ignore[arg-type]  # Store.open takes a URL
             await h.start()
             heap.settle()  # as the bot process does once ready (bot.discord.lifecycle)
+            await asyncio.sleep(settle)
             try:
                 players = [h.alice, h.bob, h.carol]
                 helps = []
@@ -205,7 +228,12 @@ async def bench(game: str, moves: int, seed: int, url: str | None = None) -> dic
                     if not played or after.last_seq <= before.last_seq or itx.latency is None:
                         raise RuntimeError(f"{action!r} was not played: {h.ephemeral_text(itx)}")
                     callback.append(itx.latency * 1000)
-                    (handoff if h.public_of(itx) else step).append((done - sent) * 1000)
+                    if h.public_of(itx):
+                        handoff.append((done - sent) * 1000)
+                        handoff_rows.append(after)
+                    else:
+                        step.append((done - sent) * 1000)
+                own_boards = await own_boards_alone(h, handoff_rows)
                 board, sequential, concurrent, views = await handoff_images(h)
                 cpu_board, cpu_views = await handoff_cpu(h)
             finally:
@@ -215,6 +243,7 @@ async def bench(game: str, moves: int, seed: int, url: str | None = None) -> dic
         "callback": callback,
         "help": helps,
         "handoff": handoff,
+        "own_boards": own_boards,
         "step": step,
         "commit": commit,
         "board": board,
@@ -236,6 +265,15 @@ def report(game: str, db: str, r: dict[str, Any]) -> None:
     helped = statistics.median(r["help"])
     print(summary("interaction -> callback (the first response)", r["callback"], helped))
     print(summary("hand-off -> fully answered", r["handoff"], commit + board))
+    own = r["own_boards"]
+    if own:
+        ratios = [took / (commit + alone) for took, alone in zip(r["handoff"], own, strict=True)]
+        print(
+            f"  beside its own board's floor: each hand-off's own position drawn again alone "
+            f"median {statistics.median(own):.1f} ms (the floor's board above {board:.1f} ms); "
+            f"floor {commit + statistics.median(own):.1f} ms, median of each hand-off's "
+            f"ratio {statistics.median(ratios):.2f}"
+        )
     print(summary("step (no public message) -> fully answered", r["step"], commit + board))
     print(
         f"images of one hand-off (board + {r['views']} private views): one after another "
@@ -262,6 +300,9 @@ def main() -> int:
     parser.add_argument("--moves", type=int, default=200)
     parser.add_argument("--seed", type=int, default=1)
     parser.add_argument("--db", default="sqlite", help="comma-separated: sqlite,postgres")
+    parser.add_argument(
+        "--settle", type=float, default=6.0, help="seconds the bot idles after it starts"
+    )
     add_loop_argument(parser)
     args = parser.parse_args()
     logging.basicConfig(level=logging.ERROR)
@@ -273,7 +314,9 @@ def main() -> int:
     for db in args.db.split(","):
         if db == "sqlite":
             for game in games:
-                report(game, db, run(bench(game, args.moves, args.seed), args.loop))
+                report(
+                    game, db, run(bench(game, args.moves, args.seed, settle=args.settle), args.loop)
+                )
             continue
         if db != "postgres":
             parser.error(f"unknown database {db!r}")
@@ -282,7 +325,9 @@ def main() -> int:
         with benchmark_server() as server:  # before any event loop
             for game in games:
                 url = server.url(server.create_database(migrated=False))
-                report(game, db, run(bench(game, args.moves, args.seed, url), args.loop))
+                report(
+                    game, db, run(bench(game, args.moves, args.seed, url, args.settle), args.loop)
+                )
     print(f"load average at end: {load()}")
     return 0
 

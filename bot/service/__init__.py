@@ -134,13 +134,9 @@ class GameService:
         return self.ctx.clock
 
     def start_drawing(self) -> None:
-        """Start the drawing processes now, with every registered renderer imported."""
-        drawing.warm_up(
-            render
-            for game_type in self.registry.values()
-            for render in (game_type.render_public, game_type.render_private)
-            if render is not None
-        )
+        """Start the drawing processes now, with every registered renderer imported and
+        warmed up on made-up games."""
+        drawing.warm_up(self.registry.values())
 
     def start_computers(self) -> None:
         """Start the deciding processes now when a game has a computer player."""

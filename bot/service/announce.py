@@ -324,10 +324,13 @@ async def private_updates(
     events: Sequence[Event],
     *,
     skip: int | None = None,
+    now: Mapping[int, Any] | None = None,
 ) -> list[PrivateMessage]:
     """A message for each seat whose private view changed since ``before`` (a seat
     given as None: its whole view) or that got a private event, in words with the
-    image; the images are drawn at once, each on its own drawing process."""
+    image; the images are drawn at once, each on its own drawing process. ``now``:
+    the seats' views as the game stands, when the caller has them already
+    (:func:`private_views`), else each is drawn up here."""
     wanted: list[tuple[SeatRow, list[Text], Any]] = []
     has_view = game.engine.has_private_view
     for seat_row in game.row.seats:
@@ -337,7 +340,12 @@ async def private_updates(
         if has_view and seat not in before:  # not asked for: its view is not even drawn up
             continue
         happened = event_texts(game, events, seat)
-        view = game.engine.private_view(game.state, seat) if has_view else {}
+        if not has_view:
+            view: Any = {}
+        elif now is not None:
+            view = now[seat]
+        else:
+            view = game.engine.private_view(game.state, seat)
         lines = news(game, before[seat], view) if has_view else []
         if (lines and generic(lines)) or not has_view:  # the step's own words say more
             lines += happened

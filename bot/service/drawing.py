@@ -14,7 +14,12 @@ Decisions:
   longest, first.
 * The bot starts them when it starts (:func:`warm_up`), with the renderers'
   modules imported once in the fork server, so the first board is not late
-  by the imports; elsewhere (the demo, tests) they start on first use.
+  by the imports, and each process draws made-up games' images before it
+  takes work (:mod:`bot.service.warm_drawing`: at most
+  :data:`~bot.service.warm_drawing.WARM_SECONDS`, and only until the first
+  job arrives), so the first boards are not late by the fonts, sprites and
+  palettes either; elsewhere (the demo, tests) they start on first use,
+  cold.
 * A renderer that cannot be sent to another process (a closure, as tests
   make) is drawn on a thread, and so is an image whose process failed: an
   image late is better than no image. The next image starts new processes.
@@ -33,14 +38,20 @@ Decisions:
 from __future__ import annotations
 
 import asyncio
+import functools
 import logging
 import multiprocessing
 import os
+import pickle
 import time
 from collections.abc import Iterable
 from typing import Any
 
 from bot import metrics
+from bot.games.base import GameType
+from bot.i18n import LANGUAGES
+from bot.service.colours import seat_colours
+from bot.service.warm_drawing import SEATS, WARM_SECONDS, WarmGame, warm
 from bot.service.workers import WorkerPool
 
 log = logging.getLogger(__name__)
@@ -64,15 +75,21 @@ def _below_the_loop() -> None:
 POOL = WorkerPool(RENDER_WORKERS, "ziggurat-draw", setup=_below_the_loop)
 
 
-def warm_up(renderers: Iterable[Any]) -> None:
-    """Start the drawing processes now, with the modules of ``renderers`` imported in
-    the fork server they come from; a failure is logged and drawing starts them again
-    later. Called from the event loop that draws."""
+def warm_up(game_types: Iterable[GameType], seconds: float = WARM_SECONDS) -> None:
+    """Start the drawing processes now, with the modules of ``game_types``' renderers
+    imported in the fork server they come from, each process drawing made-up games of
+    them for at most ``seconds`` before it takes work (0: none); a failure is logged
+    and drawing starts them again later. Called from the event loop that draws."""
     if POOL.started:
         return
+    kinds = list(game_types)
+    renderers = [r for g in kinds for r in (g.render_public, g.render_private) if r is not None]
     modules = sorted({getattr(r, "__module__", "") for r in renderers if POOL.sendable(r)} - {""})
     context = multiprocessing.get_context("forkserver")
     context.set_forkserver_preload(["PIL.Image", "PIL.ImageDraw", "PIL.ImageFont", *modules])
+    games = [game for game in map(_warm_game, kinds) if game is not None]
+    if seconds > 0 and games:
+        POOL.warm = functools.partial(warm, games, LANGUAGES, seconds)
     try:
         loop = asyncio.get_running_loop()
     except RuntimeError:
@@ -81,6 +98,27 @@ def warm_up(renderers: Iterable[Any]) -> None:
         POOL.start(loop)
     except (OSError, RuntimeError):
         log.warning("could not start the drawing processes", exc_info=True)
+
+
+def _warm_game(game_type: GameType) -> WarmGame | None:
+    """What a drawing process needs to make up a game of ``game_type``; None when its
+    engine or board renderer cannot be sent to one."""
+    engine = game_type.engine
+    low, high = engine.player_range({})
+    seats = min(max(SEATS, low), high)
+    game = WarmGame(
+        engine=engine,
+        render_public=game_type.render_public,
+        render_private=game_type.render_private
+        if game_type.render_private is not None and POOL.sendable(game_type.render_private)
+        else None,
+        colours=tuple(colour for colour, _ in seat_colours(game_type, seats)),
+    )
+    try:
+        pickle.dumps(game)
+    except Exception:
+        return None
+    return game
 
 
 def worker_pids() -> list[int]:

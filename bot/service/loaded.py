@@ -62,31 +62,35 @@ def label_text(row: GameRow, game_type: GameType, key: str, params: Mapping[str,
 
 
 def _named(names: Mapping[int, str | Text], key: str, params: Mapping[str, Any]) -> Text:
-    renamed = _renamed(names, params)
+    renamed = _renamed(names, params) if _holds_seat(params) else None
     return Text(key, dict(params) if renamed is None else renamed)
 
 
-def _renamed(names: Mapping[int, str | Text], params: Mapping[str, Any]) -> dict[str, Any] | None:
-    """``params`` with their seat params as names, in nested texts too; None when none
-    holds a seat: a nested text without one is kept as it is, not rebuilt (a prompt's
-    alternatives nest a text per verb, and every message names them), and a nested text
-    without params is not even looked into (a colour's or a verb's word)."""
-    shown: dict[str, Any] | None = None
+def _holds_seat(params: Mapping[str, Any]) -> bool:
+    """Whether ``params`` hold a seat param, in nested texts too: one pass with a stack,
+    not a call a nested text (a prompt's alternatives and a hand's list nest a text per
+    item, and every message names them; most hold no seat)."""
+    stack = [params]
+    while stack:
+        for name, value in stack.pop().items():
+            if isinstance(value, Text):
+                if value.params:
+                    stack.append(value.params)
+            elif (name == "seat" or name.endswith("_seat")) and isinstance(value, int):
+                return True
+    return False
+
+
+def _renamed(names: Mapping[int, str | Text], params: Mapping[str, Any]) -> dict[str, Any]:
+    """``params`` (which :func:`_holds_seat`) with their seat params as names, in nested
+    texts too: a nested text without one is kept as it is, not rebuilt."""
+    shown = dict(params)
     for name, value in params.items():
-        if (name == "seat" or name.endswith("_seat")) and isinstance(value, int):
-            new: Any = names.get(value, str(value))
-        elif isinstance(value, Text):
-            if not value.params:
-                continue
-            inner = _renamed(names, value.params)
-            if inner is None:
-                continue
-            new = Text(value.key, inner)
-        else:
-            continue
-        if shown is None:
-            shown = dict(params)
-        shown[name] = new
+        if isinstance(value, Text):
+            if value.params and _holds_seat(value.params):
+                shown[name] = Text(value.key, _renamed(names, value.params))
+        elif (name == "seat" or name.endswith("_seat")) and isinstance(value, int):
+            shown[name] = names.get(value, str(value))
     return shown
 
 

@@ -370,9 +370,13 @@ class Play:
         except BaseException:
             await ahead.dropped()
             raise
+        # a hand-off's views now: told in its DMs and stored as told (drawn up once)
+        views_now = announce.private_views(game) if published else {}
         if handing and not interim:
             ahead.private = announce.private_ahead(
-                announce.private_updates(self.ctx, game, told or {}, all_events)
+                announce.private_updates(
+                    self.ctx, game, told or {}, all_events, now=views_now or None
+                )
             )
         write = StepWrite(
             state=engine.dump_state(state),
@@ -399,7 +403,7 @@ class Play:
             waiting_changed=after != before,
             published=published,
             seats=seats,
-            told=self._told_now(game) if published else KEEP,
+            told=views_now if views_now else KEEP,
             **self._timers(game, kind, had_deadlines),
         )
 
@@ -410,8 +414,8 @@ class Play:
             reply = [game.text("move.accepted", {"action": shown_action})]
             if ended is not None:
                 reply.append(Text("picker.ended"))
-            told_lines = announce.shown(game, pending + lines + end_lines + played.lines)
             if handing:
+                told_lines = announce.shown(game, pending + lines + end_lines + played.lines)
                 reply += announce.event_texts(game, told_events, seat)
                 return await announce.handoff(
                     self.ctx,
@@ -446,12 +450,14 @@ class Play:
                 stored=stored,
                 board=ahead.board,
             )
-            if interim and told_lines:  # cannot be taken back: the channel hears of it now
-                outcome.news = News(
-                    told_lines + game.waiting_line(),
-                    choices=announce.public_buttons(game, after),
-                    interim=True,
-                )
+            if interim:  # cannot be taken back: the channel hears of it now
+                told_lines = announce.shown(game, pending + lines + end_lines + played.lines)
+                if told_lines:
+                    outcome.news = News(
+                        told_lines + game.waiting_line(),
+                        choices=announce.public_buttons(game, after),
+                        interim=True,
+                    )
             return outcome
 
         try:

@@ -38,7 +38,10 @@ Decisions:
   killed (SIGKILL, an OOM kill): otherwise the processes, and the fork server
   that waits for them, would outlive it holding its output. Its pipe closing
   ends it too. A pool may give its workers a ``setup`` run first (the
-  deciding processes lower their priority).
+  deciding processes lower their priority), and a ``warm`` run after it,
+  before the first job is read: told whether a job is waiting on the pipe, it
+  stops then (the drawing processes draw made-up games' images,
+  :mod:`bot.service.warm_drawing`).
 * A job's error comes back as the same exception (its text when it cannot be
   pickled). A function that cannot be sent to another process (a closure, as
   tests make), or a job whose process failed (a worker killed, no room for a
@@ -52,6 +55,7 @@ from __future__ import annotations
 
 import asyncio
 import contextlib
+import functools
 import logging
 import multiprocessing
 import os
@@ -106,12 +110,23 @@ def watch_bot(pid: int) -> None:
     threading.Thread(target=_exit_with, args=(pid,), name="bot-watch", daemon=True).start()
 
 
-def _serve(conn: Connection, bot: int, setup: Callable[[], None] | None) -> None:
+#: a worker's warm-up: run before its first job, told whether a job is waiting
+Warm = Callable[[Callable[[], bool]], object]
+
+
+def _serve(
+    conn: Connection, bot: int, setup: Callable[[], None] | None, warm: Warm | None = None
+) -> None:
     """A worker: answer each job on ``conn`` until the pipe closes."""
     watch_bot(bot)
     if setup is not None:
         setup()
     fd = conn.fileno()
+    if warm is not None:
+        try:
+            warm(functools.partial(_readable, fd))
+        except Exception:  # a worker that could not warm up still works
+            log.warning("a worker's warm-up failed", exc_info=True)
     _ask_send_buffer(fd)
     while True:
         try:
@@ -123,6 +138,11 @@ def _serve(conn: Connection, bot: int, setup: Callable[[], None] | None) -> None
             _write_all(fd, _FRAME.pack(kind, len(body)), body)
         except OSError:
             return
+
+
+def _readable(fd: int) -> bool:
+    """Whether something waits to be read on ``fd`` (a job, or the pipe closed)."""
+    return bool(select.select([fd], [], [], 0)[0])
 
 
 def _answer(job: bytes) -> tuple[bytes, bytes]:
@@ -218,7 +238,9 @@ class _Worker:
 class _Running:
     """A started pool's processes and the jobs waiting for one."""
 
-    def __init__(self, size: int, name: str, setup: Callable[[], None] | None) -> None:
+    def __init__(
+        self, size: int, name: str, setup: Callable[[], None] | None, warm: Warm | None = None
+    ) -> None:
         context = multiprocessing.get_context("forkserver")
         self.workers: list[_Worker] = []
         self.waiting: deque[tuple[bytes, asyncio.Future[Any]]] = deque()
@@ -228,7 +250,7 @@ class _Running:
             for _ in range(size):
                 mine, theirs = multiprocessing.Pipe()
                 process = context.Process(
-                    target=_serve, args=(theirs, os.getpid(), setup), name=name, daemon=True
+                    target=_serve, args=(theirs, os.getpid(), setup, warm), name=name, daemon=True
                 )
                 process.start()
                 theirs.close()
@@ -318,12 +340,14 @@ class _Running:
 
 class WorkerPool:
     """``size`` worker processes named ``name``, started on first use (and again after
-    a failure), with ``size`` threads for what cannot go to them."""
+    a failure), with ``size`` threads for what cannot go to them. ``warm``, when set
+    before they start, is run by each before its first job (see :data:`Warm`)."""
 
     def __init__(self, size: int, name: str, *, setup: Callable[[], None] | None = None) -> None:
         self.size = size
         self.name = name
         self.setup = setup
+        self.warm: Warm | None = None
         self.threads = ThreadPoolExecutor(max_workers=size, thread_name_prefix=name)
         self._running: _Running | None = None
         self._sendable: dict[Callable[..., Any], bool] = {}
@@ -375,6 +399,6 @@ class WorkerPool:
 
     def _on(self, loop: asyncio.AbstractEventLoop) -> _Running:
         if self._running is None or self._running.broken:
-            self._running = _Running(self.size, self.name, self.setup)
+            self._running = _Running(self.size, self.name, self.setup, self.warm)
         self._running.follow(loop)
         return self._running

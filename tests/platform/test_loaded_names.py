@@ -4,6 +4,7 @@ depth, and one without a seat is kept as it is."""
 
 from __future__ import annotations
 
+import random
 from dataclasses import replace
 from pathlib import Path
 
@@ -11,7 +12,7 @@ from bot import games, plugins
 from bot.games.base import verbs_text
 from bot.i18n import Text
 from bot.service import GameService, Player
-from bot.service.loaded import seat_text
+from bot.service.loaded import _named, seat_text
 from bot.store import Store
 
 ANN, BO = Player(4201, "Ann"), Player(4202, "Bo")
@@ -54,3 +55,45 @@ def test_verbs_text_is_the_same_text_each_time_and_unchanged_by_its_users() -> N
     again = verbs_text("tigris", ("tile", "leader", "pass"))
     assert first is again and first.render("en") == again.render("en")
     assert verbs_text("tigris", ("pass", "tile")) != first
+
+
+def _reference(names: dict[int, str], params: dict[str, object]) -> dict[str, object]:
+    """Seat params as names at any depth, written plainly: what a text must say."""
+    shown: dict[str, object] = {}
+    for name, value in params.items():
+        if isinstance(value, Text):
+            shown[name] = Text(value.key, _reference(names, dict(value.params)))
+        elif (name == "seat" or name.endswith("_seat")) and isinstance(value, int):
+            shown[name] = names.get(value, str(value))
+        else:
+            shown[name] = value
+    return shown
+
+
+def _random_params(rng: random.Random, depth: int) -> dict[str, object]:
+    params: dict[str, object] = {}
+    for index in range(rng.randint(0, 3)):
+        roll = rng.random()
+        if roll < 0.2:
+            params["seat"] = rng.randint(0, 3)  # seat 3 has no player: its number
+        elif roll < 0.3:
+            params[f"by_seat{index}"] = rng.randint(0, 2)  # not a seat param: kept
+        elif roll < 0.4:
+            params[f"{index}_seat"] = rng.choice([1, "1", True])
+        elif roll < 0.75 and depth < 5:
+            params[f"t{index}"] = Text(f"k{index}", _random_params(rng, depth + 1))
+        else:
+            params[f"n{index}"] = rng.choice([0, 7, "x", None])
+    return params
+
+
+def test_renaming_equals_the_plain_rename_at_any_depth() -> None:
+    rng = random.Random(30)
+    names = {0: "Ann", 1: "Bo", 2: "Cy"}
+    for _ in range(3000):
+        params = _random_params(rng, 0)
+        said = _named(names, "key", params)
+        assert said == Text("key", _reference(names, params))
+        for name, value in params.items():  # a nested text with no seat is the same object
+            if isinstance(value, Text) and _reference(names, {name: value})[name] == value:
+                assert said.params[name] is value

@@ -3,11 +3,15 @@ private message never contradicts the image it comes with."""
 
 from __future__ import annotations
 
+import json
+import random
 from pathlib import Path
 
 from bot import games, plugins
-from bot.service import GameService, News, Player
+from bot.service import GameService, News, Player, announce
+from bot.service.outcome import StepKind
 from bot.store import Store
+from tests.conftest import BOTH_BACKENDS
 
 ANN, BO = Player(4101, "Ann"), Player(4102, "Bo")
 CHANNEL, GUILD = 7101, 9001
@@ -93,3 +97,47 @@ def test_the_default_sends_any_change_and_temple_only_its_secrets() -> None:
     assert temple.private_view_changed(before, sealed)
     passed = dict(after, submission={"parts": ["pass"], "complete": True})
     assert not temple.private_view_changed(before, passed)  # a pass previews nothing
+
+
+@BOTH_BACKENDS
+async def test_each_hand_off_tells_every_member_what_changed_since_they_were_told(
+    store: Store,
+) -> None:
+    """Random Tigris play on both databases: after each hand-off, the views stored as
+    told are every seat's view of the state stored, and its private messages are
+    exactly the seats whose view changed since they were last told, in those words."""
+    plugins.load_builtin_games()
+    service = GameService(store, games.REGISTRY, clock=CLOCK, render=False)
+    await service.lobby.new_game(
+        guild_id=GUILD, channel_id=CHANNEL, user=ANN, game_type_name="tigris", seed=8
+    )
+    await service.lobby.join(CHANNEL, BO)
+    await service.lobby.start(CHANNEL, ANN)
+    engine = games.REGISTRY["tigris"].engine
+    players = {ANN.id: ANN, BO.id: BO}
+    rng = random.Random(8)
+    hand_offs = 0
+    for _ in range(40):
+        game = await service.ctx.running(CHANNEL)
+        told = game.row.told_views()
+        assert told is not None
+        seat = min(game.waiting())
+        player = players[game.row.seats[seat].user_id]
+        action = rng.choice(await service.reading.legal_actions(CHANNEL, player))
+        outcome = await service.play.act(CHANNEL, player, str(action))
+        if outcome.kind is StepKind.CONTINUE or outcome.news is None or outcome.news.interim:
+            continue  # told nothing privately: the next hand-off message will
+        hand_offs += 1
+        after = await service.ctx.running(CHANNEL)
+        views = {s.seat: engine.private_view(after.state, s.seat) for s in after.row.seats}
+        assert after.row.told_views() == {s: json.loads(json.dumps(v)) for s, v in views.items()}
+        expected = {
+            after.row.seats[s].user_id: [
+                line.render("en") for line in announce.news(after, told[s], views[s])
+            ]
+            for s in views
+            if engine.private_view_changed(told[s], views[s])
+        }
+        said = {m.user_id: [line.render("en") for line in m.lines[1:]] for m in outcome.private}
+        assert said == expected
+    assert hand_offs >= 10

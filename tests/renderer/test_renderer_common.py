@@ -247,3 +247,45 @@ def test_a_strip_put_on_its_known_colour_draws_what_pasting_it_draws():
         pen.put(theirs, xy, text, 28, (240, 240, 240), anchor=anchor)
         assert mine.tobytes() == theirs.tobytes()
         assert mine.getcolors(1) is None  # something was drawn
+
+
+def test_a_new_sprite_with_an_alpha_seen_before_is_cut_as_before():
+    """The middle rectangle is remembered by the alpha's bytes, size and value: a sprite
+    made anew with the same alpha (a hex with other stones) is not measured again, and
+    the answer is what measuring it gives."""
+    common._RECTANGLES.clear()
+    ring = Image.new("RGBA", (120, 100), (0, 0, 0, 0))
+    ImageDraw.Draw(ring).ellipse((4, 4, 116, 96), fill=(200, 30, 30, 255))
+    other = ring.copy()
+    ImageDraw.Draw(other).rectangle((50, 40, 70, 60), fill=(10, 200, 10, 255))  # same alpha
+    calls: list[int] = []
+    measured = common._middle_rectangle
+
+    def counted(*args):
+        calls.append(1)
+        return measured(*args)
+
+    common._middle_rectangle = counted
+    try:
+        first = common._cut(ring)
+        second = common._cut(other)
+    finally:
+        common._middle_rectangle = measured
+    assert len(calls) == 1 and first is not None and second is not None
+    alpha = other.getchannel("A").tobytes()
+    rect = measured(alpha, 120, 100, b"\xff")
+    assert common._RECTANGLES and rect in common._RECTANGLES.values()
+    for sprite in (ring, other):
+        canvas = Image.new("RGB", (140, 120), (1, 2, 3))
+        whole = canvas.copy()
+        whole.paste(sprite, (7, 9), sprite)
+        common.paste(canvas, sprite, (7, 9))
+        assert canvas.tobytes() == whole.tobytes()
+
+
+def test_a_characters_font_is_remembered_as_the_first_that_covers_it():
+    stack = font_stack(23)
+    for ch in "Aé中한□\U0010fffd ":
+        expected = next((f for f in stack.fonts if stack.covers(ch, f)), None)
+        assert stack.font_for(ch) is expected
+        assert stack.font_for(ch) is expected  # remembered: the same answer

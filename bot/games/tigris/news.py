@@ -15,8 +15,7 @@ Decisions:
 
 from __future__ import annotations
 
-from collections import Counter
-from collections.abc import Mapping
+from collections.abc import Iterable, Mapping
 from typing import Any
 
 from bot.games.tigris.components import COLOURS
@@ -25,15 +24,29 @@ from bot.i18n import Text, join_texts
 News = list[tuple[str, Mapping[str, Any]]]
 
 
-def tiles(counts: Counter[str]) -> Text:
+def tiles(counts: Mapping[str, int]) -> Text:
     """``2 red, 1 blue``: the colours held, in the game's colour order."""
     return join_texts(
         [
             Text("tigris.news.tiles_of", {"count": counts[c], "colour": Text(f"tigris.colour.{c}")})
             for c in COLOURS
-            if counts[c]
+            if counts.get(c)
         ]
     )
+
+
+def _counted(hand: Iterable[Any]) -> dict[str, int]:
+    """How many tiles of each colour ``hand`` holds (colours held only)."""
+    counts: dict[str, int] = {}
+    for tile in hand:
+        colour = str(tile)
+        counts[colour] = counts.get(colour, 0) + 1
+    return counts
+
+
+def _beyond(counts: Mapping[str, int], other: Mapping[str, int]) -> dict[str, int]:
+    """The tiles ``counts`` holds beyond ``other`` (colours with more only)."""
+    return {c: n - other.get(c, 0) for c, n in counts.items() if n > other.get(c, 0)}
 
 
 def points(values: Mapping[str, int], *, signed: bool = False) -> Text:
@@ -51,13 +64,15 @@ def points(values: Mapping[str, int], *, signed: bool = False) -> Text:
 def private_news(before: Mapping[str, Any] | None, after: Mapping[str, Any]) -> News:
     """What changed from ``before`` to ``after`` (see the module docstring)."""
     news: News = []
-    held = Counter(str(c) for c in after.get("hand", []))
-    had = None if before is None else Counter(str(c) for c in before.get("hand", []))
+    held = _counted(after.get("hand", ()))
+    had = None if before is None else _counted(before.get("hand", ()))
     if had is None or had != held:
-        if had is not None and held - had:
-            news.append(("tigris.news.gained", {"tiles": tiles(held - had)}))
-        if had is not None and had - held:
-            news.append(("tigris.news.lost", {"tiles": tiles(had - held)}))
+        if had is not None:
+            gained, lost = _beyond(held, had), _beyond(had, held)
+            if gained:
+                news.append(("tigris.news.gained", {"tiles": tiles(gained)}))
+            if lost:
+                news.append(("tigris.news.lost", {"tiles": tiles(lost)}))
         news.append(("tigris.news.hand", {"count": sum(held.values()), "tiles": tiles(held)}))
     now = {c: int(after.get("points", {}).get(c, 0)) for c in COLOURS}
     then = None if before is None else {c: int(before.get("points", {}).get(c, 0)) for c in COLOURS}

@@ -28,7 +28,13 @@ import random
 from dataclasses import dataclass, field
 from typing import Any, NamedTuple
 
-from bot.games.tigris.board import START_TEMPLES, Square, parse_square, square_name
+from bot.games.tigris.board import (
+    START_TEMPLES,
+    Square,
+    parse_square,
+    square_name,
+    square_names,
+)
 from bot.games.tigris.components import (
     ACTIONS_PER_TURN,
     CATASTROPHES_PER_PLAYER,
@@ -303,7 +309,7 @@ def new_state(seats: int, scoring: str, seed: int) -> GameState:
 
 
 def _names(squares: Any) -> list[str]:
-    return [square_name(sq) for sq in sorted(squares)]
+    return square_names(sorted(squares))
 
 
 def _squares(names: list[str]) -> list[Square]:
@@ -315,13 +321,14 @@ def dump_state(state: GameState) -> dict[str, Any]:
     board = state.board
     conflict = state.conflict
     last = state.last_action
+    tiles = sorted(board.tiles)
     return {
         "version": STATE_VERSION,
         "seats": state.seats,
         "scoring": state.scoring,
         "seed": state.seed,
         "board": {
-            "tiles": {square_name(sq): board.tiles[sq] for sq in sorted(board.tiles)},
+            "tiles": dict(zip(square_names(tiles), [board.tiles[sq] for sq in tiles], strict=True)),
             "flipped": _names(board.flipped),
             "leaders": {
                 square_name(sq): [board.leaders[sq].seat, board.leaders[sq].colour]

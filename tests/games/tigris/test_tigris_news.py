@@ -6,6 +6,7 @@ before everyone, so its result is told in the channel at once)."""
 from __future__ import annotations
 
 import random
+from collections import Counter
 
 from bot.games.tigris import TigrisEngine
 from bot.i18n import Text, t
@@ -52,6 +53,36 @@ def test_tiles_drawn_and_spent_and_points_scored_are_said_with_the_hand_now() ->
 def test_nothing_changed_nothing_said() -> None:
     same = view(["red", "blue"], {"green": 3})
     assert ENGINE.private_news(same, dict(same)) == []
+
+
+def _counter_news(before: dict[str, object] | None, after: dict[str, object]) -> list[str]:
+    """The hand's lines as multisets say them (:class:`collections.Counter`), in English."""
+    held = Counter(after["hand"])  # type: ignore[arg-type]
+    if before is None:
+        return [f"Your hand ({sum(held.values())}): {_listed(held)}."]
+    had = Counter(before["hand"])  # type: ignore[arg-type]
+    if had == held:
+        return []
+    lines = [f"New in your hand: {_listed(held - had)}."] if held - had else []
+    lines += [f"Gone from your hand: {_listed(had - held)}."] if had - held else []
+    return [*lines, f"Your hand ({sum(held.values())}): {_listed(held)}."]
+
+
+def _listed(counts: Counter[str]) -> str:
+    held = [f"{counts[c]} {c}" for c in ("red", "blue", "green", "black") if counts[c]]
+    return ", ".join(held) if held else t("en", "list.none")
+
+
+def test_a_hands_news_is_what_multisets_of_its_tiles_say() -> None:
+    rng = random.Random(30)
+    colours = ["red", "blue", "green", "black"]
+    for _ in range(2000):
+        after = view(rng.choices(colours, k=rng.randint(0, 6)))
+        before = None if rng.random() < 0.1 else view(rng.choices(colours, k=rng.randint(0, 6)))
+        if before is not None and rng.random() < 0.2:
+            before = view(rng.sample(after["hand"], len(after["hand"])))  # type: ignore[arg-type]
+        said = words(ENGINE.private_news(before, after))
+        assert [line for line in said if "hand" in line] == _counter_news(before, after)
 
 
 def test_every_line_reads_in_every_language() -> None:

@@ -22,7 +22,13 @@ from bot.games.tigris import (
     TakeTreasures,
     WithdrawLeader,
 )
-from bot.games.tigris.board import RIVER, START_TEMPLES, parse_square, square_name
+from bot.games.tigris.board import (
+    RIVER,
+    START_TEMPLES,
+    parse_square,
+    square_name,
+    square_names,
+)
 from bot.games.tigris.components import COLOURS, MONUMENTS
 
 EXAMPLES = [
@@ -95,6 +101,12 @@ def test_bad_notation(text):
         ENGINE.parse_action(text)
     assert caught.value.key == "tigris.error.bad_notation"
     assert caught.value.params == {"text": text}
+
+
+def test_square_names_in_one_pass_are_each_squares_name():
+    squares = [*range(176), 176, 200, -1]
+    assert square_names(squares) == [square_name(s) for s in squares]
+    assert square_names([]) == []
 
 
 def test_square_names():
