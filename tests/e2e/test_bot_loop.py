@@ -22,6 +22,18 @@ from .fake_discord import FakeDiscord
 from .test_bot_process import CHILD, ROOT, WAIT, inherited_env
 
 
+def process_env(fake: FakeDiscord, tmp_path: Path) -> dict[str, str]:
+    """The bot process's settings: the fake Discord, a fresh database, INFO logs."""
+    return {
+        **inherited_env(),
+        "PYTHONPATH": str(ROOT),
+        "ZIGGURAT_FAKE_DISCORD": fake.url,
+        "DISCORD_TOKEN": fake.token,
+        "ZIGGURAT_DB": str(tmp_path / "z.db"),
+        "ZIGGURAT_LOG_LEVEL": "INFO",
+    }
+
+
 @pytest.mark.slow
 @pytest.mark.parametrize("chosen", [None, *event_loop.LOOPS])
 async def test_the_bot_process_runs_and_logs_the_loop_chosen(
@@ -32,14 +44,7 @@ async def test_the_bot_process_runs_and_logs_the_loop_chosen(
     if wanted == "uvloop" and not event_loop.uvloop_available():
         wanted = "asyncio"  # the fallback, tested in tests/platform/test_event_loop.py
     identified = len(fake.identify_payloads)
-    env = {
-        **inherited_env(),
-        "PYTHONPATH": str(ROOT),
-        "ZIGGURAT_FAKE_DISCORD": fake.url,
-        "DISCORD_TOKEN": fake.token,
-        "ZIGGURAT_DB": str(tmp_path / "z.db"),
-        "ZIGGURAT_LOG_LEVEL": "INFO",
-    }
+    env = process_env(fake, tmp_path)
     if chosen is not None:
         env[EVENT_LOOP_VARIABLE] = chosen
     log_path = tmp_path / "bot.log"
@@ -71,14 +76,7 @@ async def test_the_bot_process_settles_its_heap_once_ready(
     fake_discord: FakeDiscord, tmp_path: Path
 ) -> None:
     fake = fake_discord
-    env = {
-        **inherited_env(),
-        "PYTHONPATH": str(ROOT),
-        "ZIGGURAT_FAKE_DISCORD": fake.url,
-        "DISCORD_TOKEN": fake.token,
-        "ZIGGURAT_DB": str(tmp_path / "z.db"),
-        "ZIGGURAT_LOG_LEVEL": "INFO",
-    }
+    env = process_env(fake, tmp_path)
     log_path = tmp_path / "bot.log"
 
     def settled() -> list[str]:

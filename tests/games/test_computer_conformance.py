@@ -19,21 +19,11 @@ import pytest
 
 from bot import plugins
 from bot.games.base import GameEngine
+from tests.support.modes import EVERY_MODE
 
 GAMES = plugins.load_builtin_games()
 #: (game, players, options): every game and mode
-MODES: list[tuple[str, int, dict[str, str]]] = [
-    ("tigris", 2, {"scoring": "hidden"}),
-    ("tigris", 3, {"scoring": "open"}),
-    ("tigris", 4, {"scoring": "hidden"}),
-    ("tikal", 2, {"mode": "base"}),
-    ("tikal", 3, {"mode": "auction"}),
-    ("tikal", 4, {"mode": "base"}),
-    ("tikal", 2, {"mode": "mini"}),
-    ("temple", 2, {}),
-    ("temple", 3, {"joint": "on"}),
-    ("temple", 4, {}),
-]
+MODES = EVERY_MODE
 
 
 def positions(engine: GameEngine[Any, Any], seats: int, options: dict[str, str], seed: int) -> Any:

@@ -30,23 +30,13 @@ from bot.store import Store, dumps, loads
 from bot.store.codec import dumps as codec_dumps
 from tests.conftest import BOTH_BACKENDS
 from tests.support.fuzz import FakeClock, Fuzzer
+from tests.support.modes import EVERY_MODE
 from tests.support.raw_sql import execute
 from tests.support.stored import started_game
 
 GAMES = plugins.load_builtin_games()
-#: every game and mode (as tests/games/test_computer_conformance.py)
-MODES: list[tuple[str, int, dict[str, str]]] = [
-    ("tigris", 2, {"scoring": "hidden"}),
-    ("tigris", 3, {"scoring": "open"}),
-    ("tigris", 4, {"scoring": "hidden"}),
-    ("tikal", 2, {"mode": "base"}),
-    ("tikal", 3, {"mode": "auction"}),
-    ("tikal", 4, {"mode": "base"}),
-    ("tikal", 2, {"mode": "mini"}),
-    ("temple", 2, {}),
-    ("temple", 3, {"joint": "on"}),
-    ("temple", 4, {}),
-]
+#: (game, players, options): every game and mode
+MODES = EVERY_MODE
 #: every JSON column the store writes with its codec: (table, column)
 JSON_COLUMNS = [
     ("games", "options"),
