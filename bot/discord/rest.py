@@ -136,6 +136,42 @@ def _session(interaction: discord.Interaction) -> Any:
     return interaction._session
 
 
+def _message(
+    interaction: discord.Interaction,
+    content: str,
+    *,
+    ephemeral: bool,
+    allowed_mentions: discord.AllowedMentions | None,
+    view: discord.ui.View | None,
+    files: Sequence[discord.File] | None,
+) -> dict[str, Any]:
+    """A new message's fields, as discord.py's builders take them for an answer to
+    ``interaction`` (a response or a follow-up)."""
+    _refuse_tracked(view)
+    return {
+        "content": content,
+        "files": files or MISSING,
+        "view": MISSING if view is None else view,
+        "allowed_mentions": MISSING if allowed_mentions is None else allowed_mentions,
+        "previous_allowed_mentions": interaction.client.allowed_mentions,
+        "flags": discord.MessageFlags(ephemeral=True) if ephemeral else MISSING,
+    }
+
+
+def _webhook(interaction: discord.Interaction, params: MultipartParameters) -> dict[str, Any]:
+    """What discord.py's webhook adapter is given with ``params`` to answer
+    ``interaction``: its session and proxy, the payload or its multipart form."""
+    http = interaction.client.http
+    return {
+        "session": _session(interaction),
+        "proxy": http.proxy,
+        "proxy_auth": http.proxy_auth,
+        "payload": params.payload,
+        "multipart": params.multipart,
+        "files": params.files,
+    }
+
+
 async def _callback(
     interaction: discord.Interaction, kind: InteractionResponseType, params: MultipartParameters
 ) -> None:
@@ -174,18 +210,16 @@ async def respond(
 ) -> None:
     """Answer ``interaction`` with a new message (CHANNEL_MESSAGE_WITH_SOURCE), as
     ``InteractionResponse.send_message`` does."""
-    _refuse_tracked(view)
     kind = InteractionResponseType.channel_message
-    params = interaction_message_response_params(
-        type=kind.value,
-        content=content,
-        files=files or MISSING,
-        view=MISSING if view is None else view,
-        allowed_mentions=MISSING if allowed_mentions is None else allowed_mentions,
-        previous_allowed_mentions=interaction.client.allowed_mentions,
-        flags=discord.MessageFlags(ephemeral=True) if ephemeral else MISSING,
+    fields = _message(
+        interaction,
+        content,
+        ephemeral=ephemeral,
+        allowed_mentions=allowed_mentions,
+        view=view,
+        files=files,
     )
-    with params:
+    with interaction_message_response_params(type=kind.value, **fields) as params:
         await _callback(interaction, kind, params)
 
 
@@ -249,7 +283,6 @@ async def edit_original(
     """Edit ``interaction``'s original response, as
     ``Interaction.edit_original_response`` does."""
     _refuse_tracked(view)
-    http = interaction.client.http
     with handle_message_parameters(
         content=content,
         attachments=attachments,
@@ -258,14 +291,7 @@ async def edit_original(
         previous_allowed_mentions=interaction.client.allowed_mentions,
     ) as params:
         await async_context.get().edit_original_interaction_response(
-            interaction.application_id,
-            interaction.token,
-            session=_session(interaction),
-            proxy=http.proxy,
-            proxy_auth=http.proxy_auth,
-            payload=params.payload,
-            multipart=params.multipart,
-            files=params.files,
+            interaction.application_id, interaction.token, **_webhook(interaction, params)
         )
 
 
@@ -280,25 +306,19 @@ async def followup(
 ) -> Sent:
     """A follow-up message to ``interaction``, as ``interaction.followup.send`` sends it;
     the new message's id and channel."""
-    _refuse_tracked(view)
-    http = interaction.client.http
-    with handle_message_parameters(
-        content=content,
-        files=files or MISSING,
-        view=MISSING if view is None else view,
-        flags=discord.MessageFlags(ephemeral=True) if ephemeral else MISSING,
-        allowed_mentions=MISSING if allowed_mentions is None else allowed_mentions,
-        previous_allowed_mentions=interaction.client.allowed_mentions,
-    ) as params:
+    fields = _message(
+        interaction,
+        content,
+        ephemeral=ephemeral,
+        allowed_mentions=allowed_mentions,
+        view=view,
+        files=files,
+    )
+    with handle_message_parameters(**fields) as params:
         data = await async_context.get().execute_webhook(
             interaction.application_id,
             interaction.token,
-            session=_session(interaction),
-            proxy=http.proxy,
-            proxy_auth=http.proxy_auth,
-            payload=params.payload,
-            multipart=params.multipart,
-            files=params.files,
+            **_webhook(interaction, params),
             wait=True,
             with_components=view is not None,
         )
