@@ -9,7 +9,9 @@ the tests run on (tests/conftest.py), which is the bot's default.
 from __future__ import annotations
 
 import asyncio
+import contextlib
 import sys
+from collections.abc import AsyncIterator
 from pathlib import Path
 
 import pytest
@@ -34,6 +36,24 @@ def process_env(fake: FakeDiscord, tmp_path: Path) -> dict[str, str]:
     }
 
 
+@contextlib.asynccontextmanager
+async def bot_process(env: dict[str, str], log_path: Path) -> AsyncIterator[None]:
+    """The bot process running, its log in ``log_path``; stopped with SIGTERM on leaving
+    (it must exit 0), killed if the body failed first."""
+    with log_path.open("wb") as log:
+        child = await asyncio.create_subprocess_exec(
+            sys.executable, str(CHILD), env=env, cwd=str(ROOT), stderr=log
+        )
+        try:
+            yield
+            child.terminate()
+            assert await asyncio.wait_for(child.wait(), WAIT) == 0
+        finally:
+            if child.returncode is None:
+                child.kill()
+                await child.wait()
+
+
 @pytest.mark.slow
 @pytest.mark.parametrize("chosen", [None, *event_loop.LOOPS])
 async def test_the_bot_process_runs_and_logs_the_loop_chosen(
@@ -48,22 +68,12 @@ async def test_the_bot_process_runs_and_logs_the_loop_chosen(
     if chosen is not None:
         env[EVENT_LOOP_VARIABLE] = chosen
     log_path = tmp_path / "bot.log"
-    with log_path.open("wb") as log:
-        child = await asyncio.create_subprocess_exec(
-            sys.executable, str(CHILD), env=env, cwd=str(ROOT), stderr=log
+    async with bot_process(env, log_path):
+        await fake.wait_for(
+            lambda: len(fake.identify_payloads) > identified,
+            timeout=WAIT,
+            what="the bot process to identify",
         )
-        try:
-            await fake.wait_for(
-                lambda: len(fake.identify_payloads) > identified,
-                timeout=WAIT,
-                what="the bot process to identify",
-            )
-            child.terminate()
-            assert await asyncio.wait_for(child.wait(), WAIT) == 0
-        finally:
-            if child.returncode is None:
-                child.kill()
-                await child.wait()
     lines = log_path.read_text("utf-8").splitlines()
     said = [
         line.split(": ", 1)[1] for line in lines if "bot.discord.lifecycle: event loop:" in line
@@ -83,19 +93,9 @@ async def test_the_bot_process_settles_its_heap_once_ready(
         text = log_path.read_text("utf-8") if log_path.exists() else ""
         return [line for line in text.splitlines() if "heap settled:" in line]
 
-    with log_path.open("wb") as log:
-        child = await asyncio.create_subprocess_exec(
-            sys.executable, str(CHILD), env=env, cwd=str(ROOT), stderr=log
-        )
-        try:
-            await fake.wait_ready(WAIT)
-            await fake.wait_for(lambda: bool(settled()), timeout=WAIT, what="the heap settled")
-            child.terminate()
-            assert await asyncio.wait_for(child.wait(), WAIT) == 0
-        finally:
-            if child.returncode is None:
-                child.kill()
-                await child.wait()
+    async with bot_process(env, log_path):
+        await fake.wait_ready(WAIT)
+        await fake.wait_for(lambda: bool(settled()), timeout=WAIT, what="the heap settled")
     [line] = settled()
     frozen = int(line.split("heap settled: ", 1)[1].split(" ", 1)[0])
     assert frozen > 10_000, line  # the modules, catalogs and caches of a started bot
