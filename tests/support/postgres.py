@@ -114,10 +114,14 @@ def _free_port() -> int:
 class PostgresServer:
     """One running server; :meth:`create_database` hands out fresh databases."""
 
-    def __init__(self, bin_dir: Path, *, durable: bool = False) -> None:
+    def __init__(
+        self, bin_dir: Path, *, durable: bool = False, settings: dict[str, str] | None = None
+    ) -> None:
         self.bin = bin_dir
         #: fsync as in production (for measurements), instead of the tests' fsync=off
         self.durable = durable
+        #: more server settings (``-c name=value``), e.g. a measuring script's extension
+        self.settings = dict(settings or {})
         self.root = Path(tempfile.mkdtemp(prefix="ziggurat-pg-"))
         self.data = self.root / "data"
         self.port = _free_port()
@@ -190,6 +194,7 @@ class PostgresServer:
                 "-c",
                 "max_connections=200",
                 *(() if self.durable else ("-c", "fsync=off", "-c", "full_page_writes=off")),
+                *(part for item in self.settings.items() for part in ("-c", "=".join(item))),
             ],
             stdout=subprocess.DEVNULL,
             stderr=log.open("wb"),
@@ -271,14 +276,15 @@ class PostgresServer:
 
 
 @contextlib.contextmanager
-def benchmark_server() -> Iterator[PostgresServer]:
+def benchmark_server(settings: dict[str, str] | None = None) -> Iterator[PostgresServer]:
     """A durable throwaway server for the benchmark scripts, stopped after; start it
-    before any event loop (it migrates its template with ``asyncio.run``). Without a
-    server to run: SystemExit saying where one is looked for."""
+    before any event loop (it migrates its template with ``asyncio.run``). ``settings``:
+    more of the server's settings (a measuring script's ``shared_preload_libraries``).
+    Without a server to run: SystemExit saying where one is looked for."""
     bin_dir = find_bin()
     if bin_dir is None:
         raise SystemExit("no PostgreSQL server found (ZIGGURAT_PG_BIN, Debian's, or the wheel)")
-    server = PostgresServer(bin_dir, durable=True)
+    server = PostgresServer(bin_dir, durable=True, settings=settings)
     server.start()
     try:
         yield server
