@@ -407,8 +407,8 @@ def _sqlite_schema(path: Path) -> list[tuple[str, str, str]]:
 
 
 async def _postgres_schema(store: Store) -> dict[str, list[tuple[object, ...]]]:
-    """Every column, index, constraint, trigger and function (spaces folded) of a
-    PostgreSQL database."""
+    """Every column, index, constraint, trigger and function (spaces folded) and each
+    table's storage parameters of a PostgreSQL database."""
     queries = {
         "columns": "SELECT table_name, column_name, ordinal_position, data_type, is_nullable,"
         " column_default, is_identity FROM information_schema.columns"
@@ -421,6 +421,8 @@ async def _postgres_schema(store: Store) -> dict[str, list[tuple[object, ...]]]:
         " WHERE NOT tgisinternal ORDER BY 1",
         "functions": "SELECT proname, prosrc FROM pg_proc"
         " WHERE pronamespace = 'public'::regnamespace ORDER BY 1",
+        "storage": "SELECT relname, reloptions FROM pg_class"
+        " WHERE relnamespace = 'public'::regnamespace AND relkind = 'r' ORDER BY 1",
     }
     found = {part: await raw_sql.execute(store, sql) for part, sql in queries.items()}
     found["functions"] = [(name, " ".join(body.split())) for name, body in found["functions"]]

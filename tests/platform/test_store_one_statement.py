@@ -209,3 +209,26 @@ async def test_a_stale_disjoint_step_is_refused_with_nothing_written(
     finally:
         await store.close()
         postgres_server.drop_database(name)
+
+
+def test_a_steps_statement_is_made_once_per_shape_its_values_bound_each_time() -> None:
+    """Two steps of one shape share the statement's text (made once, then cached), each
+    with its own values; another count of moves is another shape, numbered on."""
+    from bot.store.plan import many, run
+
+    insert = "INSERT INTO moves (game_id, seq, seat, action) VALUES (:g, :s, 0, :a)"
+    bump = "UPDATE games SET state = :state WHERE id = :g"
+
+    def ops(state: str, actions: list[str]) -> list[Any]:
+        rows = [{"g": 7, "s": n, "a": a} for n, a in enumerate(actions, start=1)]
+        return [run(bump, state=state, g=7), many(insert, rows)]
+
+    first, first_args = pg._one_statement(ops("{}", ["a"]))
+    again, again_args = pg._one_statement(ops('{"n":1}', ["b"]))
+    longer, longer_args = pg._one_statement(ops("{}", ["a", "b"]))
+    assert first is again and first_args != again_args
+    assert again_args == ['{"n":1}', 7, 7, 1, "b"]
+    assert first is not None and longer is not None and "$8" not in first
+    assert longer.count("INSERT INTO moves") == 2 and "($6, $7, 0, $8)" in longer
+    assert longer_args == ["{}", 7, 7, 1, "a", 7, 2, "b"]
+    assert pg._one_statement([many(insert, [])]) == (None, [])
