@@ -136,6 +136,33 @@ async def server_figures(db: Any, before: Any, moves: int) -> list[str]:
     return lines
 
 
+async def explained_step(store: Any, service: GameService, db: Any, games: int) -> list[str]:
+    """One more move, its step's statement first run under ``EXPLAIN (ANALYZE, BUFFERS,
+    WAL)`` in a transaction rolled back, then as always: the plan's lines that say what
+    the server did (its nodes' rows, buffers and WAL; its time)."""
+    shown: list[str] = []
+    run_script = store._run_script
+
+    async def explained(script: str, sent: Any = None, args: Any = ()) -> None:
+        if not shown and args:  # the one statement of a disjoint step (not a script)
+            transaction = db.transaction()
+            await transaction.start()
+            try:
+                rows = await db.fetch("EXPLAIN (ANALYZE, BUFFERS, WAL) " + script, *args)
+            finally:
+                await transaction.rollback()
+            keep = ("->", "Buffers", "WAL", "Execution", "Planning", "Result", "CTE", "Trigger")
+            shown.extend(str(r[0]) for r in rows if any(k in r[0] for k in keep))
+        await run_script(script, sent, args)
+
+    store._run_script = explained
+    try:
+        await single_moves(service, range(1, games + 1), 1)
+    finally:
+        del store._run_script
+    return ["EXPLAIN (ANALYZE, BUFFERS, WAL) of one step's statement:", *shown]
+
+
 async def counters(db: Any) -> dict[str, Any]:
     found: dict[str, Any] = {"lsn": await db.fetchval("SELECT pg_current_wal_insert_lsn()")}
     for table in ("games", "timers"):
@@ -160,6 +187,7 @@ async def one_way(url: str, way: str, games: int, moves: int) -> dict[str, float
             service = GameService(store, registry, render=False)
             await create_games(service, range(1, games + 1))
             await single_moves(service, range(1, games + 1), min(moves, games) // 2)  # warm
+            plan = await explained_step(store, service, db, games)  # before the counting
         finally:
             await store.close()  # its connections' table statistics flushed as they end
         await asyncio.sleep(1.0)
@@ -174,6 +202,7 @@ async def one_way(url: str, way: str, games: int, moves: int) -> dict[str, float
         finally:
             await store.close()
         lines = await server_figures(db, before, moves)
+        lines += plan
     finally:
         await db.close()
     commit = pct(await floor_commit_postgres(url), 0.5)
