@@ -137,14 +137,15 @@ async def server_figures(db: Any, before: Any, moves: int) -> list[str]:
 
 
 async def explained_step(store: Any, service: GameService, db: Any, games: int) -> list[str]:
-    """One more move, its step's statement first run under ``EXPLAIN (ANALYZE, BUFFERS,
-    WAL)`` in a transaction rolled back, then as always: the plan's lines that say what
-    the server did (its nodes' rows, buffers and WAL; its time)."""
+    """Three more moves, each step's statement first run under ``EXPLAIN (ANALYZE,
+    BUFFERS, WAL)`` in a transaction rolled back, then as always: the last plan's lines
+    that say what the server did (its nodes' rows, buffers and WAL; its triggers; its
+    time), the connection's own caches warm by then (a foreign key's check plan)."""
     shown: list[str] = []
     run_script = store._run_script
 
     async def explained(script: str, sent: Any = None, args: Any = ()) -> None:
-        if not shown and args:  # the one statement of a disjoint step (not a script)
+        if args:  # the one statement of a disjoint step (not a script)
             transaction = db.transaction()
             await transaction.start()
             try:
@@ -152,12 +153,12 @@ async def explained_step(store: Any, service: GameService, db: Any, games: int) 
             finally:
                 await transaction.rollback()
             keep = ("->", "Buffers", "WAL", "Execution", "Planning", "Result", "CTE", "Trigger")
-            shown.extend(str(r[0]) for r in rows if any(k in r[0] for k in keep))
+            shown[:] = [str(r[0]) for r in rows if any(k in r[0] for k in keep)]
         await run_script(script, sent, args)
 
     store._run_script = explained
     try:
-        await single_moves(service, range(1, games + 1), 1)
+        await single_moves(service, range(1, games + 1), 3)
     finally:
         del store._run_script
     return ["EXPLAIN (ANALYZE, BUFFERS, WAL) of one step's statement:", *shown]
