@@ -10,14 +10,17 @@ then ``--moves`` single moves, one after another, are timed as
 loop's CPU), and the server is asked what those moves cost it:
 
 * per statement (``pg_stat_statements``, reset before the moves): calls, mean
-  execution time, WAL bytes and buffers dirtied a call, for the step's write
-  and the game's load;
+  execution time, plannings and their mean, WAL bytes, buffers dirtied and
+  touched a call, for the step's write and the game's load;
 * the WAL a move wrote (``pg_current_wal_insert_lsn`` before and after);
 * HOT updates against all updates of ``games`` and ``timers``
-  (``pg_stat_user_tables``);
+  (``pg_stat_user_tables``, read once the store's connections ended: a
+  backend flushes its table statistics at most once a second while it lives);
 * how the state is stored: its text's bytes, its stored size
   (``pg_column_size``), its compression (``pg_column_compression``), the
-  TOAST table's size.
+  TOAST table's size;
+* one step's statement under ``EXPLAIN (ANALYZE, BUFFERS, WAL)``, in a
+  transaction rolled back before the step runs as always (before the counting).
 
 The ways run in rounds, the order reversed every other round (the first way
 first and last), so a machine's drift reaches them alike; the floor (a bare
@@ -32,7 +35,6 @@ from __future__ import annotations
 
 import argparse
 import asyncio
-import random
 import statistics
 import sys
 from pathlib import Path
@@ -48,10 +50,11 @@ from bot import plugins
 from bot.service import GameService
 from bot.store import Store
 
-#: the state's columns (several KB of JSON each)
+#: the game's JSON columns that grow with the game (the state, its checkpoint copy, told)
 STATE_COLUMNS = ("state", "checkpoint_state", "told")
 #: each way: statements run after the migrations, before any game is stored (base: the
-#: table as migrated; main/external: the columns' storage; lz4: their compression)
+#: table as migrated; main/external: the columns' storage; lz4: their compression;
+#: fillfactor: the share of a page inserts fill; inline: no compression under 8 KB)
 WAYS: dict[str, tuple[str, ...]] = {
     "base": (),
     "main": tuple(f"ALTER TABLE games ALTER COLUMN {c} SET STORAGE MAIN" for c in STATE_COLUMNS),
@@ -232,7 +235,6 @@ async def measure(server: Any, ways: list[str], games: int, moves: int, rounds: 
         order = ways if number % 2 == 0 else list(reversed(ways))
         for way in order:
             url = server.url(server.create_database(migrated=False))
-            random.seed(number)
             figures[way].append(await one_way(url, way, games, moves))
     print()
     print("| way | move p50 | write p50 | reads p50 | bare commit | move/commit | write/commit |")
