@@ -16,6 +16,7 @@ Decisions:
   modules imported once in the fork server, so the first board is not late
   by the imports, and each process draws made-up games' images before it
   takes work (:mod:`bot.service.warm_drawing`: at most
+  ``ZIGGURAT_DRAW_WARMUP_SECONDS``, default
   :data:`~bot.service.warm_drawing.WARM_SECONDS`, and only until the first
   job arrives), so the first boards are not late by the fonts, sprites and
   palettes either; elsewhere (the demo, tests) they start on first use,
