@@ -814,10 +814,13 @@ async def main(total: int, waves: int, db: str) -> None:
             walls = []
             rendered: list[float] = []
             cpu = 0.0
+            planning = 0.0
             where = Cores(await server_pid(db))
             with Counted(game_type) as counted:
                 for _ in range(waves):
+                    planning -= time.perf_counter()
                     plan = await planned(service, wave, rng)
+                    planning += time.perf_counter()
                     where.begin()
                     cpu -= process_cpu()
                     latencies, wall = await simultaneous(service, wave, rng, plan)
@@ -845,7 +848,11 @@ async def main(total: int, waves: int, db: str) -> None:
                 f"so {cores} cores allow {allowed:.0f} moves/s: ratio {throughput / allowed:.0%} "
                 f"({load()})",
             )
-            say("where the cores went in those waves", f"{went} ({load()})")
+            say(
+                "where the cores went in those waves",
+                f"{went}; left out: each wave's planning, {planning / waves * 1000:.0f} ms of "
+                f"the loop ({load()})",
+            )
             say(
                 "the bot's process CPU a move with images (all its threads)",
                 f"{cpu:.2f} ms, so one process allows {1000 / cpu:.0f} moves/s; floor: the same "
