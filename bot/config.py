@@ -165,28 +165,25 @@ def parse_deadline_hours(raw: str | None) -> float:
     return hours
 
 
-def parse_computer_pause(raw: str | None) -> float:
+def _seconds(raw: str | None, default: float, most: float) -> float:
+    """A finite number of seconds from 0 to ``most``; ``default`` when unset."""
     if raw is None:
-        return DEFAULT_COMPUTER_PAUSE
+        return default
     try:
         seconds = float(raw)
     except ValueError:
         raise ValueError(raw) from None
-    if not math.isfinite(seconds) or not 0 <= seconds <= MAX_COMPUTER_PAUSE:
+    if not math.isfinite(seconds) or not 0 <= seconds <= most:
         raise ValueError(raw)
     return seconds
+
+
+def parse_computer_pause(raw: str | None) -> float:
+    return _seconds(raw, DEFAULT_COMPUTER_PAUSE, MAX_COMPUTER_PAUSE)
 
 
 def parse_draw_warmup(raw: str | None) -> float:
-    if raw is None:
-        return DEFAULT_DRAW_WARMUP
-    try:
-        seconds = float(raw)
-    except ValueError:
-        raise ValueError(raw) from None
-    if not math.isfinite(seconds) or not 0 <= seconds <= MAX_DRAW_WARMUP:
-        raise ValueError(raw)
-    return seconds
+    return _seconds(raw, DEFAULT_DRAW_WARMUP, MAX_DRAW_WARMUP)
 
 
 def parse_shards(raw: str | None) -> Shards:

@@ -1,11 +1,14 @@
 """A drawing process's warm-up: made-up games only, bounded, giving way to real work,
-and changing no pixel (the same bytes drawn by a warmed and an unwarmed process)."""
+and changing no pixel (the same bytes drawn by a warmed and an unwarmed process);
+then its heap frozen, what it makes afterwards still collectable."""
 
 from __future__ import annotations
 
 import functools
+import gc
 import os
 import random
+import weakref
 from collections.abc import Callable, Iterator, Sequence
 from pathlib import Path
 from typing import Any
@@ -284,3 +287,66 @@ async def test_a_board_drawn_from_its_state_in_a_process_is_the_one_drawn_from_i
                 here = game_type.render_public(game.engine.public_view(state), labels, lang)
                 assert sent == here, (game.engine.name, lang)
     assert drawing.POOL.started  # drawn in the drawing processes, not on a thread
+
+
+# -- a worker's heap, frozen once it is ready ------------------------------------
+
+
+class Node:
+    """A container object the collector tracks."""
+
+    other: Node | None = None
+
+
+#: what a worker's warm-up filled (a renderer's cache, in small)
+WARMED: list[Node] = []
+
+
+def _fill(_: Callable[[], bool]) -> None:
+    WARMED.extend(Node() for _ in range(1000))
+
+
+def _tracked_ids() -> set[int]:
+    return {id(o) for o in gc.get_objects()}
+
+
+def _heap(_: int) -> tuple[int, bool, int, bool]:
+    """In the worker: objects frozen, whether the warm-up's cache is among the objects
+    a collection walks, how many of its nodes are, and whether a garbage cycle made
+    now is collected."""
+    tracked = _tracked_ids()
+    walked = sum(id(node) in tracked for node in WARMED)
+    a, b = Node(), Node()
+    a.other, b.other = b, a
+    gone = weakref.ref(a)
+    del a, b
+    gc.collect()
+    return gc.get_freeze_count(), id(WARMED) in tracked, walked, gone() is None
+
+
+def _frozen(_: int) -> int:
+    return gc.get_freeze_count()
+
+
+async def test_what_the_warm_up_filled_is_frozen_and_later_garbage_collected(
+    pools: list[workers.WorkerPool],
+) -> None:
+    pool = workers.WorkerPool(1, "ziggurat-test-frozen")
+    pool.warm = _fill
+    pools.append(pool)
+    (frozen, cache_walked, nodes_walked, cycle_collected), where = await pool.run(_heap, 0)
+    assert where == "process"
+    assert frozen > 1000  # the modules and the warm-up's 1,000 nodes
+    assert not cache_walked and nodes_walked == 0
+    assert cycle_collected
+    assert gc.get_freeze_count() == 0  # the test process itself froze nothing
+
+
+async def test_a_worker_without_a_warm_up_freezes_once_too(
+    pools: list[workers.WorkerPool],
+) -> None:
+    pool = workers.WorkerPool(1, "ziggurat-test-frozen-cold")
+    pools.append(pool)
+    (first, where), (again, _) = [await pool.run(_frozen, 0) for _ in range(2)]
+    assert where == "process" and first > 0
+    assert again == first  # once: what its jobs make is never frozen
