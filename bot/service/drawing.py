@@ -30,9 +30,10 @@ Decisions:
   pickled as the job is sent, so a step that goes on changing it changes
   nothing drawn. The drawing process holds that whole state while it draws,
   as the bot's own process does; it writes nothing of it anywhere (no log
-  line, no file), and its answer is the image alone. Private views are
-  still built on the loop: each is one seat's, and a private view's job is
-  small.
+  line, no file), and its answer is the image, or the error when the view
+  or the drawing fails (then logged and the board left out, as a drawing's
+  failure always was). Private views are still built on the loop: each is
+  one seat's, and a private view's job is small.
 * A renderer that cannot be sent to another process (a closure, as tests
   make) is drawn on a thread, and so is an image whose process failed: an
   image late is better than no image. The next image starts new processes.
