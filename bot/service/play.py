@@ -416,8 +416,9 @@ class Play:
                 reply.append(Text("picker.ended"))
             if handing:
                 told_lines = announce.shown(game, pending + lines + end_lines + played.lines)
-                reply += announce.event_texts(game, told_events, seat)
-                return await announce.handoff(
+                own_events = announce.event_texts(game, told_events, seat)
+                reply += own_events
+                handed = await announce.handoff(
                     self.ctx,
                     game,
                     lines=told_lines,
@@ -431,6 +432,11 @@ class Play:
                     stored=stored,
                     board=ahead.board,
                 )
+                # the public message tells it all when the move reads the same there
+                handed.reply.told = not own_events and shown_action == announce.described(
+                    game, action
+                )
+                return handed
             reply += announce.shown(game, lines) + announce.event_texts(game, told_events, seat)
             # the others hear of their own changes with the next hand-off message
             private: announce.Private = []
