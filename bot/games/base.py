@@ -39,11 +39,13 @@ Decisions recorded here:
 * A step is **calm** when working it out can never search: no search over
   layouts or moves, no cache filled over the whole card set, nothing but
   work bounded by the board's size (a few milliseconds at most, with every
-  cache cold). The engine says which steps are (:meth:`GameEngine.calm`)
-  and which seats' choices are (:meth:`GameEngine.calm_choices`); the
-  service runs exactly that work on the event loop and everything else on
-  its engine threads (:func:`bot.service.play.off_loop`). The default is
-  that nothing is calm, so an engine opts in, step by step, where it knows.
+  cache cold). The engine says which steps are (:meth:`GameEngine.calm`);
+  the service applies exactly those on the event loop and runs everything
+  else on its engine threads (:func:`bot.service.play.off_loop`). The
+  default is that nothing is calm, so an engine opts in, step by step,
+  where it knows. The move picker's work is no step: a menu's build (legal
+  values, labels, each option judged on a copy) takes milliseconds, so it
+  stays on the engine threads whatever the steps are.
 * A step is a **checkpoint** (it cannot be undone, nor anything before it)
   when :meth:`GameEngine.is_checkpoint` says so — it drew or revealed
   something — or when it handed the game to other seats (the service
@@ -448,14 +450,6 @@ class GameEngine(ABC, Generic[S, A]):
         the event loop, saving the hop to an engine thread; any other step is applied
         off the loop. Asked before the step, so it must be cheap, read ``state``
         only and never raise. Default: False (nothing is calm)."""
-        return False
-
-    def calm_choices(self, state: S, seat: Seat) -> bool:
-        """Whether working out ``seat``'s choices in ``state`` for the move picker is
-        calm (see :meth:`calm`): its legal actions, their values and labels, and
-        judging each step it may take by applying it to a copy (every such step calm
-        too) and, where the game :attr:`chains` decisions, the seat's choices after
-        each. Cheap, reads ``state`` only, never raises. Default: False."""
         return False
 
     def is_checkpoint(self, state: S, seat: Seat, action: A, events: Sequence[Event]) -> bool:

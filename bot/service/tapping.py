@@ -26,9 +26,7 @@ Decisions:
   hides is offered or labelled. Labels whose params name a seat show the
   player's name, as in events.
 * The engine's work (legal actions, labels, judging a step) runs on the
-  engine threads, not on the event loop, unless the engine declares the
-  seat's choices there calm (:meth:`~bot.games.base.GameEngine.calm_choices`):
-  then on the loop, without the hop (:func:`worked`). A menu is built once per position:
+  engine threads, not on the event loop. A menu is built once per position:
   the menus built for a seat at a version of a game (with the same undo hint
   and player names), and what its picker worked out there (the seat's
   options, the engine's values, each step's judgement: :class:`Built`), are
@@ -59,9 +57,8 @@ import asyncio
 import logging
 import time
 from collections import OrderedDict
-from collections.abc import Callable, Sequence
+from collections.abc import Sequence
 from dataclasses import dataclass, replace
-from typing import Any, TypeVar
 
 from bot import metrics
 from bot.games.base import RuleError, TurnShape
@@ -77,8 +74,6 @@ from bot.service.picker import Built, Control, Picked, Picker, StalePick
 from bot.service.play import Play, Unconfirmed, judged, off_loop
 
 log = logging.getLogger(__name__)
-
-T = TypeVar("T")
 
 #: a commit lost to another process's (the store's version check)
 CONFLICT = "error.conflict"
@@ -110,17 +105,6 @@ class TapAnswer:
     #: the seat's private view as the picker opens: its image and words
     hand: bytes | None = None
     hand_lines: tuple[Text, ...] = ()
-
-
-async def worked(
-    game: LoadedGame, state: object, seat: int, work: Callable[..., T], *args: Any
-) -> T:
-    """``work(*args)``, the move picker's engine work for ``seat`` at ``state``: on the
-    event loop when the engine declares the seat's choices there calm
-    (:meth:`~bot.games.base.GameEngine.calm_choices`), else on an engine thread."""
-    if game.engine.calm_choices(state, seat):
-        return work(*args)
-    return await off_loop(work, *args)
 
 
 class Tapping:
@@ -158,7 +142,7 @@ class Tapping:
                 hint = token is None and game.row.last_seq > game.row.checkpoint_seq
             picker = await self._picker(game, seat, undo=hint)
             if token is None:
-                menu = await worked(game, game.state, seat, picker.menu)
+                menu = await off_loop(picker.menu)
                 zoom, (hand, words) = await asyncio.gather(
                     self.ctx.zoom(game, seat), self._hand(game, seat)
                 )
@@ -166,15 +150,14 @@ class Tapping:
                 return replace(answer, hand=hand, hand_lines=words)
             try:
                 pending = picker.read(token)
-                after = await worked(game, game.state, seat, picker.choose, pending, picked)
+                after = await off_loop(picker.choose, pending, picked)
             except StalePick as stale:
                 undo = game.row.last_seq > game.row.checkpoint_seq
                 if undo != picker.undo:
                     picker = await self._picker(game, seat, undo=undo)
                 return await self._fresh(game, picker, Text(STALE_LINES[stale.key]))
             if isinstance(after, Pending):
-                menu = await worked(game, game.state, seat, picker.menu, after)
-                return await self._answer(game, menu)
+                return await self._answer(game, await off_loop(picker.menu, after))
             if after is Control.UNDO:
                 try:
                     outcome = await self.play.undo_step(game, seat)
@@ -191,9 +174,7 @@ class Tapping:
             except Unconfirmed as unconfirmed:
                 game.state = game.engine.load_state(game.row.state)  # as before the trial
                 picker = await self._picker(game, seat, undo=pending.undo)
-                menu = await worked(
-                    game, game.state, seat, picker.confirmation, after.action, unconfirmed.why
-                )
+                menu = await off_loop(picker.confirmation, after.action, unconfirmed.why)
                 return await self._answer(game, menu)
             except Refusal as refusal:  # the rules refused it after all: nothing was written
                 if refusal.text.key in (CONFLICT, "error.not_your_turn"):
@@ -266,12 +247,12 @@ class Tapping:
                 built=built,
             )
 
-        return await worked(game, game.state, seat, build)
+        return await off_loop(build)
 
     async def _fresh(self, game: LoadedGame, picker: Picker, lead: Text) -> TapAnswer:
         """``lead``, then the seat's first menu now."""
         try:
-            menu = await worked(game, picker.state, picker.seat, picker.menu)
+            menu = await off_loop(picker.menu)
         except StalePick as stale:
             return TapAnswer(game.id, lines=(lead, Text(stale.key)))
         return await self._answer(game, menu, lines=(lead,))
@@ -316,16 +297,16 @@ class Tapping:
                 built=built,
             )
 
-        picker = await worked(game, state, seat, build)
+        picker = await off_loop(build)
         menu: Menu | None = None
         if follow:
             try:
-                menu = await worked(game, state, seat, picker.follow, follow)
+                menu = await off_loop(picker.follow, follow)
             except StalePick:  # it no longer fits: the first menu
                 menu = None
         try:
             if menu is None:
-                menu = await worked(game, state, seat, picker.menu)
+                menu = await off_loop(picker.menu)
         except StalePick:
             return TapAnswer(game.id, outcome=outcome)
         return await self._answer(game, menu, outcome=outcome)

@@ -211,17 +211,6 @@ class TempleEngine(GameEngine[GameState, Action]):
             return len(game.race_skipped | {seat}) < game.seats
         return False
 
-    def calm_choices(self, game: GameState, seat: int) -> bool:
-        """A seat's choices are calm in a round while another seat is still awaited
-        (its sealed parts and joint offers: the site's bricks, no layout search;
-        each step calm) and among bonus bricks while another bonus is pending; never
-        in a race (its legal actions hold a layout the solver finds)."""
-        if game.phase == PHASE_ROUND:
-            return bool(self.waiting_for(game) - {seat})
-        if game.phase == PHASE_BONUS:
-            return sum(len(p.pending_bonus) for p in game.players) > 1
-        return False
-
     def legal_actions(self, game: GameState, seat: int) -> list[Action]:
         return legal.legal_actions(game, seat)
 

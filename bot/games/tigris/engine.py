@@ -69,11 +69,6 @@ class TigrisEngine(GameEngine[GameState, actions.Action]):
         a conflict, a monument, scoring) is bounded by the 16 x 11 board."""
         return True
 
-    def calm_choices(self, game: GameState, seat: int) -> bool:
-        """Always: the legal actions are the hand's tiles and leaders on the board's
-        squares, each judged by a calm step."""
-        return True
-
     def public_view(self, game: GameState) -> dict[str, Any]:
         return views.public_view(game)
 

@@ -236,11 +236,6 @@ class TikalEngine(GameEngine[GameState, actions.Action]):
         by the board's hexes."""
         return True
 
-    def calm_choices(self, game: GameState, seat: int) -> bool:
-        """Always: the legal actions are the board's hexes, rotations and
-        destinations, each judged by a calm step."""
-        return True
-
     def is_checkpoint(
         self, game: GameState, seat: int, action: actions.Action, events: Sequence[Event]
     ) -> bool:
