@@ -33,7 +33,11 @@ cleared first (cold), three times, the fastest kept. Beside them, what
 the hop to an engine thread and back costs (:func:`bot.service.play.off_loop`
 of a call that does nothing): its wall time and the event loop's CPU. Then the
 slowest calm steps are applied on the loop again while the ticker runs: the
-stall they give every other channel, beside the idle floor.
+stall they give every other channel, beside the idle floor. Last, Tigris moves
+through the service one after another, in alternating blocks with the calm
+steps applied on the loop and with every step hopping to a thread (the code
+before, in the same run): each move's wall time, the loop's CPU and the
+process's (every thread, the hop's own included).
 """
 
 from __future__ import annotations
@@ -76,6 +80,9 @@ from tests.support.temple_play import play  # noqa: E402
 
 T = TypeVar("T")
 SEATS = 4
+#: the service moves of the calm part: blocks alternating on the loop / hopping
+MOVE_BLOCKS = 8
+MOVES_A_BLOCK = 100
 #: how many times each of the slowest calm steps is run while the ticker runs
 REPEATS = 5
 #: a step at least this slow (ms, cold) counts as slow in the service run
@@ -379,6 +386,79 @@ async def calm_part(games: int, keep: int) -> None:
     print(line(f"floor: an idle loop for as long (load {load()})", idle))
 
 
+@contextlib.contextmanager
+def nothing_calm(engine: GameEngine[Any, Any]) -> Iterator[None]:
+    """While active, ``engine`` declares no step calm: every step hops to an engine
+    thread, as before the engines declared any (the base, in the same run)."""
+    engine.calm = lambda *_: False  # type: ignore[method-assign]
+    try:
+        yield
+    finally:
+        del engine.calm
+
+
+async def calm_moves(blocks: int, per_block: int) -> None:
+    """Tigris moves (every step calm) through :class:`GameService` on a SQLite file,
+    render off, one after another, in alternating blocks: this code (a calm step applied
+    on the loop) and every step hopping (:func:`nothing_calm`). Per move: the wall time,
+    the event loop's CPU and the process's CPU (every thread: the hop's own included)."""
+    engine = plugins.load_builtin_games()["tigris"].engine
+    players = [Player(100 + i, f"P{i}") for i in range(2)]
+    figures: dict[str, dict[str, list[float]]] = {
+        mode: {"wall": [], "loop": [], "process": []} for mode in ("on the loop", "hopping")
+    }
+    with tempfile.TemporaryDirectory() as tmp:
+        store = await Store.open(Path(tmp) / "moves.db")
+        try:
+            service = GameService(store, plugins.load_builtin_games(), render=False)
+            rng = random.Random(7)
+            channel = 0
+            for block in range(blocks):
+                mode = "on the loop" if block % 2 == 0 else "hopping"
+                with contextlib.ExitStack() as stack:
+                    if mode == "hopping":
+                        stack.enter_context(nothing_calm(engine))
+                    for _ in range(per_block):
+                        row = await store.open_game_in(channel) if channel else None
+                        if row is None or row.status != "running":
+                            channel += 1
+                            await service.lobby.new_game(
+                                guild_id=1,
+                                channel_id=channel,
+                                user=players[0],
+                                game_type_name="tigris",
+                                seed=channel,
+                            )
+                            await service.lobby.join(channel, players[1])
+                            await service.lobby.start(channel, players[0])
+                            row = await store.open_game_in(channel)
+                            assert row is not None
+                        state = engine.load_state(row.state)
+                        seat = min(engine.waiting_for(state))
+                        action = rng.choice(engine.legal_actions(state, seat))
+                        user = next(p for p in players if p.id == row.seats[seat].user_id)
+                        wall, loop, process = (
+                            time.perf_counter(),
+                            time.thread_time(),
+                            time.process_time(),
+                        )
+                        await service.play.act(channel, user, str(action))
+                        figures[mode]["wall"].append((time.perf_counter() - wall) * 1000)
+                        figures[mode]["loop"].append((time.thread_time() - loop) * 1000)
+                        figures[mode]["process"].append((time.process_time() - process) * 1000)
+        finally:
+            await store.close()
+    for mode, measured in figures.items():
+        print(
+            f"a Tigris move through the service, {mode}: n={len(measured['wall'])}, "
+            + ", ".join(
+                f"{kind} median {statistics.median(values):.3f} ms"
+                for kind, values in measured.items()
+            )
+            + f" (load {load()})"
+        )
+
+
 def line(label: str, values: list[float], floor: float | None = None) -> str:
     if not values:
         return f"{label}: no such steps"
@@ -397,6 +477,7 @@ async def main(games: int, keep: int, calm: int, only_calm: bool) -> None:
     print(f"load average at start: {load()}")
     if calm:
         await calm_part(calm, keep)
+        await calm_moves(MOVE_BLOCKS, MOVES_A_BLOCK)
     if only_calm:
         print(f"load average at end: {load()}")
         return
