@@ -1,6 +1,6 @@
 """How long Temple Rush's slow steps (a round's end, the solver cold) stall the event loop.
 
-Usage: ``python scripts/bench_loop.py [--games 6] [--slowest 12]``
+Usage: ``python scripts/bench_loop.py [--games 6] [--slowest 12] [--calm 3] [--only-calm]``
 
 A ticker coroutine sleeps 1 ms at a time and records how late it wakes: the
 event loop's stall, what every other channel waits. Steps are found by
