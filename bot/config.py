@@ -49,6 +49,12 @@ Decisions:
 * ``ZIGGURAT_COMPUTER_PAUSE_SECONDS`` is the pause before a computer seat
   moves (so the table can follow), from 0 to :data:`MAX_COMPUTER_PAUSE`;
   default :data:`DEFAULT_COMPUTER_PAUSE`.
+* ``ZIGGURAT_DRAW_WARMUP_SECONDS`` bounds how long each drawing process
+  draws made-up games before it takes work (:mod:`bot.service.warm_drawing`),
+  from 0 (no warm-up: each process starts at about 32 MB instead of about
+  215 MB, and its first board of each game is late by its fonts and sprites)
+  to :data:`MAX_DRAW_WARMUP`; default :data:`DEFAULT_DRAW_WARMUP`, the same as
+  :data:`bot.service.warm_drawing.WARM_SECONDS`.
 * ``ZIGGURAT_EVENT_LOOP`` picks the event loop the bot serves on:
   ``uvloop`` (the default) or ``asyncio`` (Python's own); the choice and
   its fallback live in :mod:`bot.event_loop`.
@@ -85,6 +91,9 @@ MAX_SHARDS = 128
 #: the pause before a computer seat moves, in seconds (default and most)
 DEFAULT_COMPUTER_PAUSE = 3.0
 MAX_COMPUTER_PAUSE = 600.0
+#: how long each drawing process warms up at most, in seconds (default and most)
+DEFAULT_DRAW_WARMUP = 5.0
+MAX_DRAW_WARMUP = 60.0
 #: the largest snowflake Discord issues fits in a signed 64-bit integer
 MAX_SNOWFLAKE = 2**63 - 1
 DEFAULT_DEMO_DIR = "demo-boards"
@@ -156,16 +165,25 @@ def parse_deadline_hours(raw: str | None) -> float:
     return hours
 
 
-def parse_computer_pause(raw: str | None) -> float:
+def _seconds(raw: str | None, default: float, most: float) -> float:
+    """A finite number of seconds from 0 to ``most``; ``default`` when unset."""
     if raw is None:
-        return DEFAULT_COMPUTER_PAUSE
+        return default
     try:
         seconds = float(raw)
     except ValueError:
         raise ValueError(raw) from None
-    if not math.isfinite(seconds) or not 0 <= seconds <= MAX_COMPUTER_PAUSE:
+    if not math.isfinite(seconds) or not 0 <= seconds <= most:
         raise ValueError(raw)
     return seconds
+
+
+def parse_computer_pause(raw: str | None) -> float:
+    return _seconds(raw, DEFAULT_COMPUTER_PAUSE, MAX_COMPUTER_PAUSE)
+
+
+def parse_draw_warmup(raw: str | None) -> float:
+    return _seconds(raw, DEFAULT_DRAW_WARMUP, MAX_DRAW_WARMUP)
 
 
 def parse_shards(raw: str | None) -> Shards:
@@ -241,6 +259,8 @@ class Settings:
     computer_pause: float = DEFAULT_COMPUTER_PAUSE
     #: the event loop the bot serves on (:mod:`bot.event_loop`)
     event_loop: LoopName = DEFAULT_LOOP
+    #: seconds each drawing process warms up at most before it takes work (0: none)
+    draw_warmup: float = DEFAULT_DRAW_WARMUP
 
     @property
     def shard_range(self) -> ShardRange:
@@ -317,10 +337,16 @@ class Settings:
             "config.allowed.event_loop",
             loops=", ".join(LOOPS),
         )
+        warmup = check(
+            "ZIGGURAT_DRAW_WARMUP_SECONDS",
+            parse_draw_warmup,
+            "config.allowed.draw_warmup",
+            max=f"{MAX_DRAW_WARMUP:g}",
+        )
         if problems:
             raise ConfigError(problems)
         assert level is not None and hours is not None and database is not None
-        assert pause is not None and loop is not None
+        assert pause is not None and loop is not None and warmup is not None
         return cls(
             token=token,
             database=database,
@@ -332,6 +358,7 @@ class Settings:
             shard_ids=shard_ids,
             computer_pause=pause,
             event_loop=loop,
+            draw_warmup=warmup,
         )
 
 

@@ -28,14 +28,21 @@ moves the absolute figures: compare the ratios to their same-run floors.
   server's processes, the machine's other processes, idle: ``/proc``), and the bot's own
   process's CPU a move (all its threads; floor: the same moves without
   images): one process's share, which bounds the throughput once the cores
-  draw fast enough;
+  draw fast enough. Both over the waves alone, from each wave's start to its
+  last answer: a wave's moves are planned before it starts (each channel's
+  legal actions read through the service, the bench's own work, which left
+  a core idle while the loop planned);
 * memory: RSS once the ``--games`` games are stored, and after a move in each
   of them; then the allocation sites that still hold memory after
   ``TRACED_MOVES`` more moves (:mod:`tracemalloc`: what a move leaves behind,
   biggest first, each named by its innermost frame in the project); the
   drawing processes with all three games' renderers loaded and each game
-  drawn in each (RSS, and PSS: shared pages split between their users), and
-  the fork server; floor: a bare Python process with Pillow imported.
+  drawn in each (RSS, and PSS: shared pages split between their users, and
+  the CPU of one full collection in each, with the objects it walked and
+  those frozen out of it), and the fork server; floor: a bare Python process
+  with Pillow imported; then the same of drawing processes started again as
+  the bot starts them (warmed up for at most
+  :data:`~bot.service.warm_drawing.WARM_SECONDS`), read 3 s after that.
 
 The drawing floors (a board's and a private view's drawing time, the bare
 encode, each game's board beside its encode) are measured in a measuring
@@ -94,6 +101,7 @@ from loops import add_loop_argument, run
 from bot import heap, plugins
 from bot.games.base import PlayerLabel, RuleError
 from bot.service import GameService, Player, drawing
+from bot.service.warm_drawing import WARM_SECONDS
 from bot.store import Store, is_postgres, redact_url
 from renderer.common import encode_png
 
@@ -247,13 +255,15 @@ async def server_pid(db: str) -> int | None:
 
 
 class Cores:
-    """Where the machine's cores went over a stretch: the drawing processes, the bot's
-    own process (all its threads), the database server (its main process and
-    backends), everything else on the machine, and idle."""
+    """Where the machine's cores went over the waves (each from its start to its last
+    answer; the moves' planning between them left out, as the bench's own work): the
+    drawing processes, the bot's own process (all its threads), the database server
+    (its main process and backends), everything else on the machine, and idle."""
 
     def __init__(self, server: int | None) -> None:
         self.server = server
-        self.start = self.sample()
+        self.used: dict[str, float] = {}
+        self.start: dict[str, float] | None = None
 
     def sample(self) -> dict[str, float]:
         server = 0 if self.server is None else sum(map(ticks_of, tree_of(self.server)))
@@ -265,10 +275,19 @@ class Cores:
             "wall": time.perf_counter(),
         }
 
-    def line(self, moves: int, cores: int) -> str:
-        """Each part's ms a move and its share of the cores' time over the stretch."""
+    def begin(self) -> None:
+        self.start = self.sample()
+
+    def end(self) -> None:
+        assert self.start is not None
         end = self.sample()
-        used = {k: end[k] - self.start[k] for k in end}
+        for key, value in end.items():
+            self.used[key] = self.used.get(key, 0.0) + value - self.start[key]
+        self.start = None
+
+    def line(self, moves: int, cores: int) -> str:
+        """Each part's ms a move and its share of the cores' time over the waves."""
+        used = dict(self.used)
         capacity = cores * used.pop("wall")
         machine = used.pop("machine")
         used["other processes"] = max(0.0, machine - sum(used.values()))
@@ -370,6 +389,32 @@ def forkserver_pid() -> int | None:
 
     pid: int | None = getattr(forkserver._forkserver, "_forkserver_pid", None)
     return pid
+
+
+def heap_here(_: int) -> tuple[int, float, int, int]:
+    """Run in a drawing process: its pid, the CPU of one full collection there (ms), the
+    objects it walked, and the objects frozen (kept out of every collection)."""
+    time.sleep(0.05)  # so that each idle process takes one of the jobs sent at once
+    walked = len(gc.get_objects())
+    started = time.thread_time()
+    gc.collect()
+    return os.getpid(), (time.thread_time() - started) * 1000, walked, gc.get_freeze_count()
+
+
+async def drawing_processes() -> str:
+    """Each drawing process's memory (RSS / PSS) and a full collection's CPU there."""
+    asked = [drawing.POOL.run(heap_here, i) for i in range(drawing.RENDER_WORKERS)]
+    heaps = {
+        pid: (ms, walked, frozen) for (pid, ms, walked, frozen), _ in await asyncio.gather(*asked)
+    }
+    parts = []
+    for pid in drawing.worker_pids():
+        ms, walked, frozen = heaps.get(pid, (float("nan"), 0, 0))
+        parts.append(
+            f"{rss_mb(pid):.0f} MB RSS / {pss_mb(pid):.0f} MB PSS, a full collection "
+            f"{ms:.1f} ms of CPU walking {walked:,} objects ({frozen:,} frozen)"
+        )
+    return "; ".join(parts)
 
 
 async def every_game_drawn(service: GameService, registry: dict[str, Any]) -> list[str]:
@@ -505,11 +550,22 @@ async def single_moves(
     return times
 
 
-async def simultaneous(
+async def planned(
     service: GameService, channels: list[int], rng: random.Random
+) -> list[tuple[Player, str]]:
+    """A wave's moves: each channel's awaited player and a random legal action."""
+    return [await next_move(service, c, rng) for c in channels]
+
+
+async def simultaneous(
+    service: GameService,
+    channels: list[int],
+    rng: random.Random,
+    moves: list[tuple[Player, str]] | None = None,
 ) -> tuple[list[float], float]:
-    """One wave: a move in each channel, all started at once; latencies and wall time."""
-    planned = [await next_move(service, c, rng) for c in channels]
+    """One wave: a move in each channel (``moves``, else planned now), all started at
+    once; latencies and wall time."""
+    moves = moves if moves is not None else await planned(service, channels, rng)
     latencies: list[float] = []
 
     async def one(channel: int, player: Player, action: str, start: float) -> None:
@@ -517,9 +573,7 @@ async def simultaneous(
         latencies.append((time.perf_counter() - start) * 1000)
 
     start = time.perf_counter()
-    await asyncio.gather(
-        *(one(c, p, a, start) for c, (p, a) in zip(channels, planned, strict=True))
-    )
+    await asyncio.gather(*(one(c, p, a, start) for c, (p, a) in zip(channels, moves, strict=True)))
     return latencies, time.perf_counter() - start
 
 
@@ -586,7 +640,10 @@ class Counted:
         self.original = drawing.drawn
 
     async def drawn(self, render: Any, *args: Any) -> bytes:
-        if render is self.game_type.render_public:
+        public = self.game_type.render_public
+        if render is public or (
+            render is getattr(drawing, "public_board", None) and args[0] is public
+        ):
             self.boards += 1
         else:
             self.privates += 1
@@ -740,26 +797,40 @@ async def main(total: int, waves: int, db: str) -> None:
             )
             for what, figures in await measured(pool, board_ratios):
                 say(what, figures)
-            service.render = False  # the bot's own CPU a move without images: the floor
-            bare_cpu = process_cpu()
+            # the bot's own CPU a move without images (the floor), and with them below:
+            # over the waves alone, the moves' planning (the bench's own) left out
+            service.render = False
+            bare_cpu = 0.0
+            wave = list(range(101, 201))
             for _ in range(waves):
-                await simultaneous(service, list(range(101, 201)), rng)
-            bare_cpu = (process_cpu() - bare_cpu) / (100 * waves) * 1000
+                plan = await planned(service, wave, rng)
+                bare_cpu -= process_cpu()
+                await simultaneous(service, wave, rng, plan)
+                bare_cpu += process_cpu()
+            bare_cpu = bare_cpu / (100 * waves) * 1000
             service.render = True
             service.start_drawing()  # the fork server preloads every game's renderers
             await simultaneous(service, list(range(201, 211)), rng)  # the drawing pool is up
             walls = []
             rendered: list[float] = []
-            cpu = process_cpu()
+            cpu = 0.0
+            planning = 0.0
             where = Cores(await server_pid(db))
             with Counted(game_type) as counted:
                 for _ in range(waves):
-                    latencies, wall = await simultaneous(service, list(range(101, 201)), rng)
+                    planning -= time.perf_counter()
+                    plan = await planned(service, wave, rng)
+                    planning += time.perf_counter()
+                    where.begin()
+                    cpu -= process_cpu()
+                    latencies, wall = await simultaneous(service, wave, rng, plan)
+                    cpu += process_cpu()
+                    where.end()
                     walls.append(wall)
                     rendered += latencies
             moves = 100 * waves
             went = where.line(moves, cores)
-            cpu = (process_cpu() - cpu) / moves * 1000
+            cpu = cpu / moves * 1000
             throughput = moves / sum(walls)
             # what drawing those games' images costs one thread, measured on their
             # own states now (boards grow with the game)
@@ -777,7 +848,11 @@ async def main(total: int, waves: int, db: str) -> None:
                 f"so {cores} cores allow {allowed:.0f} moves/s: ratio {throughput / allowed:.0%} "
                 f"({load()})",
             )
-            say("where the cores went in those waves", f"{went} ({load()})")
+            say(
+                "where the cores went in those waves",
+                f"{went}; left out: each wave's planning, {planning / waves * 1000:.0f} ms of "
+                f"the loop ({load()})",
+            )
             say(
                 "the bot's process CPU a move with images (all its threads)",
                 f"{cpu:.2f} ms, so one process allows {1000 / cpu:.0f} moves/s; floor: the same "
@@ -817,8 +892,7 @@ async def main(total: int, waves: int, db: str) -> None:
             )
             service.render = True
             games = await every_game_drawn(service, registry)
-            pids = drawing.worker_pids()
-            workers = ", ".join(f"{rss_mb(p):.0f} MB RSS / {pss_mb(p):.0f} MB PSS" for p in pids)
+            workers = await drawing_processes()
             server = forkserver_pid()
             served = (
                 f"{rss_mb(server):.0f} MB RSS / {pss_mb(server):.0f} MB PSS"
@@ -830,6 +904,17 @@ async def main(total: int, waves: int, db: str) -> None:
                 f"{workers}; "
                 f"fork server (the renderers preloaded): {served}; floor: a bare Python with "
                 f"Pillow {bare:.0f} MB RSS ({load()})",
+            )
+            # the drawing processes as the bot starts them: warmed up, then idle
+            running = drawing.POOL._running
+            if running is not None:
+                running.close()
+            drawing.POOL._running = None
+            service.start_drawing()
+            await asyncio.sleep(WARM_SECONDS + 3)
+            say(
+                f"drawing processes as the bot starts them, {WARM_SECONDS + 3:g} s on",
+                f"{await drawing_processes()}; warmed up for at most {WARM_SECONDS:g} s ({load()})",
             )
         finally:
             await store.close()

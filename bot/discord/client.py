@@ -230,6 +230,7 @@ async def create_bot(
         registry if registry is not None else plugins.load_builtin_games(),
         deadline_hours=settings.turn_deadline_hours,
         computer_pause=settings.computer_pause,
+        draw_warmup=settings.draw_warmup,
     )
     # The bot never joins voice: discord.py's start-up warnings about missing voice
     # libraries (PyNaCl, davey) would only worry admins.

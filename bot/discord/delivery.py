@@ -43,6 +43,22 @@ Decisions:
   ``board.png`` and a button per :class:`~bot.service.Choice`. Only those users
   may be pinged (``AllowedMentions`` with users only); text over Discord's
   2000 characters is split by lines, the image and buttons on the last part.
+* **A hand-off answered by its public message.** Where the invoker's answer
+  would tell nothing the public message does not (a hand-off's reply without
+  image, zoom, buttons or menu, its lines :attr:`~bot.service.Reply.told`), to a
+  command or a button in the game's channel (not a click in a DM, nor a game
+  opened in a new thread) answered first, the public message is the
+  interaction's response itself (:func:`~bot.discord.messages.public_response`,
+  its id read from the callback's answer, ``with_response``): one request fewer,
+  and the channel sees it one round trip sooner, under "<user> used /play" or
+  as the answer to the tapped button. It waits for its board only until
+  :data:`PUBLIC_WITHIN` after Discord made the interaction; a board later than
+  that, an interaction acknowledged meanwhile, a public message edited in place
+  or refused: the invoker is answered and the message follows up, as below. A
+  reply that tells something private keeps that order too: the public message
+  first and the private answer as a follow-up would cost as many requests, and
+  the answer would wait for the board instead of coming as soon as the step is
+  stored. Parts of a message over 2000 characters after the first follow up.
 * **Order of a hand-off's parts.** The invoker's answer first (a follow-up
   needs it), sent while the hand-off's images are still being drawn
   (:func:`bot.service.announce.answered_early`, by the responder), then the
@@ -115,9 +131,12 @@ from bot.discord.messages import (
     HAND_FILE,
     MAX_CONTENT,
     ZOOM_FILE,
+    age_of,
+    answering_first,
     locale_language,
     original_response,
     png,
+    public_response,
     render,
     split_content,
 )
@@ -137,6 +156,13 @@ DM_RETRY_SECONDS = 6 * 3600.0
 BOARD_FILE = "board.png"
 #: how many answered interactions are remembered (one lives 15 minutes at most)
 ANSWERED_MEMORY = 4096
+#: how long after Discord made an interaction a hand-off waits for its board to be the
+#: interaction's response itself (:meth:`Delivery.to_interaction`); past it the invoker
+#: is answered and the public message follows up, as when the reply tells something
+#: private. Under ANSWER_WITHIN (1.5 s, where an unanswered interaction is acknowledged,
+#: well inside Discord's 3 s), so that then the invoker's own answer, not a "thinking"
+#: acknowledgement and its edit, is the response
+PUBLIC_WITHIN = 1.0
 #: how many games' story order is remembered (a forgotten one starts afresh)
 STORIES_MEMORY = 4096
 #: the kind under which a round's tally message is remembered
@@ -284,6 +310,8 @@ class Delivery:
         self._edited: OrderedDict[int, None] = OrderedDict()
         #: each game's story, told one message at a time in the game's order
         self.stories = Stories()
+        #: how long a hand-off's board is waited for to answer with it (:data:`PUBLIC_WITHIN`)
+        self.public_within = PUBLIC_WITHIN
 
     async def _send(
         self,
@@ -415,36 +443,29 @@ class Delivery:
             picker_view = menu_view(outcome.game_id or 0, reply.menu, own_lang)
         picked = picker_lines is not None
         view = picker_view if picked else self.reply_view(outcome, reply.choices, own_lang)
+        # a hand-off whose reply tells nothing private is answered by its public message
+        public_first = (
+            not picked
+            and not inline_all
+            and self._answers_publicly(interaction, outcome)
+            and await self._board_in_time(interaction, outcome)
+        )
+        answered_invoker = False
 
-        if reply.lines:
-            private_preview = outcome.kind is StepKind.SUBMISSION
-            # the invoker's changed private view rides on the answer (one message, not two)
-            hand: PrivateMessage | None = None
-            if inline and not (private_preview and inline[0].image is not None):
-                hand = inline.pop(0)
-                shown.add(me)
-            await self.ephemeral(
-                interaction,
-                [*reply.lines, *(hand.lines if hand else ()), *(picker_lines or ())],
-                image=reply.image,
-                zoom=reply.zoom,
-                hand=None if hand is None else hand.image,
-                view=view,
-                image_name=HAND_FILE if private_preview else BOARD_FILE,
-                replace=picked,
+        async def answer_invoker() -> None:
+            """The invoker's private answer (once): first, unless the public message
+            is the response."""
+            nonlocal answered_invoker
+            if answered_invoker:
+                return
+            answered_invoker = True
+            await self._answer_invoker(
+                interaction, outcome, own_lang, inline, view, picker_lines, shown
             )
-            if outcome.kind is StepKind.SUBMISSION:
-                shown.add(me)  # a sealed move's preview is the player's own view
-        elif inline:
-            first = inline.pop(0)
-            await self.ephemeral(interaction, first.lines, image=first.image, view=view)
-            shown.add(me)
-        else:
-            ack = Text("delivery.posted" if outcome.has_public else "delivery.done")
-            await self.ephemeral(interaction, [ack], view=view)
-        for pm in inline:
-            await self.ephemeral(interaction, pm.lines, image=pm.image)
-            shown.add(me)
+
+        if not public_first:
+            await answer_invoker()
+        responded = False  # the public message is the interaction's response
 
         async def send_public(
             content: str,
@@ -453,19 +474,30 @@ class Delivery:
             file: discord.File | None = None,
             view: discord.ui.View | None = None,
         ) -> rest.Sent:
+            nonlocal responded
             from_dm = interaction.guild_id is None  # a click in a "your turn" DM
             in_channel = outcome.news is not None and outcome.news.in_channel
             if (in_channel or from_dm) and outcome.channel_id is not None:
                 return await self._send(
                     outcome.channel_id, content, allowed_mentions, file=file, view=view
                 )
+            files = None if file is None else [file]
+            if public_first and not responded and not answered_invoker:
+                sent = await public_response(
+                    interaction, content, allowed_mentions=allowed_mentions, view=view, files=files
+                )
+                if sent is not None:
+                    responded = True
+                    self._mark_answered(interaction)  # what follows is a follow-up
+                    return sent
+                await answer_invoker()  # acknowledged meanwhile: its answer first
             return await rest.followup(
                 interaction,
                 content,
                 ephemeral=False,
                 allowed_mentions=allowed_mentions,
                 view=view,
-                files=None if file is None else [file],
+                files=files,
             )
 
         notes: TurnNotes = {}
@@ -474,14 +506,17 @@ class Delivery:
 
         async def public() -> None:
             try:
-                if outcome.has_public and not await self.post_public(
+                told = not outcome.has_public or await self.post_public(
                     send_public,
                     outcome,
                     public_lang,
                     notes=notes,
                     posted=posted,
                     closed_dms=closed_dms,
-                ):
+                )
+                if not responded:  # not the public message (edited in place, or refused)
+                    await answer_invoker()
+                if not told:
                     await self.ephemeral(interaction, [Text("delivery.public_failed")])
             finally:
                 posted.set()
@@ -515,6 +550,86 @@ class Delivery:
         if me in closed_dms.asked and me not in closed_dms.closed:
             shown.add(me)  # their DMs are open (read with the public message): nothing to show
         return shown
+
+    def _answers_publicly(self, interaction: discord.Interaction, outcome: Outcome) -> bool:
+        """Whether ``outcome``'s public message may be ``interaction``'s response: a
+        hand-off's, posted as the interaction's answer (not in a DM, nor in a new
+        thread), whose reply tells nothing private (no image, zoom, buttons nor menu,
+        and lines the public message tells, :attr:`~bot.service.Reply.told`), to an
+        interaction answered first and not answered yet."""
+        news, reply = outcome.news, outcome.reply
+        return (
+            news is not None
+            and outcome.story
+            and outcome.kind in (StepKind.HANDOFF, StepKind.FINAL)
+            and not news.in_channel
+            and interaction.guild_id is not None
+            and reply.image is None
+            and reply.zoom is None
+            and not reply.choices
+            and reply.menu is None
+            and (reply.told or not reply.lines)
+            and answering_first(interaction)
+        )
+
+    async def _board_in_time(self, interaction: discord.Interaction, outcome: Outcome) -> bool:
+        """Whether the hand-off's board (and tally) is in place within
+        :attr:`public_within` of Discord making ``interaction``, drawn without error."""
+        drawing = outcome.drawing
+        if drawing is None:
+            return True
+        if not drawing.done():
+            wait = self.public_within - age_of(interaction)
+            if wait <= 0:
+                return False
+            await asyncio.wait({drawing}, timeout=wait)
+        return drawing.done() and not drawing.cancelled() and drawing.exception() is None
+
+    async def _answer_invoker(
+        self,
+        interaction: discord.Interaction,
+        outcome: Outcome,
+        own_lang: str,
+        inline: list[PrivateMessage],
+        view: discord.ui.View | None,
+        picker_lines: Sequence[Text] | None,
+        shown: set[int],
+    ) -> None:
+        """The invoker's private answer: the reply's lines with its images and buttons (and
+        their changed private view riding on it), their private messages shown inline, or a
+        short acknowledgement; ``inline`` is consumed."""
+        me = interaction.user.id
+        reply = outcome.reply
+        picked = picker_lines is not None
+        if reply.lines:
+            private_preview = outcome.kind is StepKind.SUBMISSION
+            # the invoker's changed private view rides on the answer (one message, not two)
+            hand: PrivateMessage | None = None
+            if inline and not (private_preview and inline[0].image is not None):
+                hand = inline.pop(0)
+                shown.add(me)
+            await self.ephemeral(
+                interaction,
+                [*reply.lines, *(hand.lines if hand else ()), *(picker_lines or ())],
+                image=reply.image,
+                zoom=reply.zoom,
+                hand=None if hand is None else hand.image,
+                view=view,
+                image_name=HAND_FILE if private_preview else BOARD_FILE,
+                replace=picked,
+            )
+            if outcome.kind is StepKind.SUBMISSION:
+                shown.add(me)  # a sealed move's preview is the player's own view
+        elif inline:
+            first = inline.pop(0)
+            await self.ephemeral(interaction, first.lines, image=first.image, view=view)
+            shown.add(me)
+        else:
+            ack = Text("delivery.posted" if outcome.has_public else "delivery.done")
+            await self.ephemeral(interaction, [ack], view=view)
+        for pm in inline:
+            await self.ephemeral(interaction, pm.lines, image=pm.image)
+            shown.add(me)
 
     # -- messages without an interaction (timers) ---------------------------------
 

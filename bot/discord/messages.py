@@ -13,6 +13,10 @@ Decisions:
   "thinking" acknowledgement and then its edit). :func:`original_response`
   sends or edits that response under the interaction's lock, so a late
   acknowledgement and the answer never both respond.
+* A hand-off's public message may be the response itself
+  (:func:`public_response`, :mod:`bot.discord.delivery` decides when): under the
+  same lock, so it and a late acknowledgement never both respond; one that finds
+  the interaction acknowledged already is not sent (the caller follows up).
 * Answers go through :mod:`bot.discord.rest` (discord.py's payloads and errors,
   no message built from Discord's answer, which nothing reads).
 """
@@ -183,3 +187,33 @@ async def original_response(
                 view=None if view is discord.utils.MISSING else view,
                 files=None if attachments is discord.utils.MISSING else attachments,
             )
+
+
+def answering_first(interaction: discord.Interaction) -> bool:
+    """Whether ``interaction`` is answered first (:func:`answering`) with a new message
+    and has no response yet: its response may still be a public message
+    (:func:`public_response`)."""
+    entry = _answering.get(interaction.id)
+    return entry is not None and not entry[1] and not interaction.response.is_done()
+
+
+async def public_response(
+    interaction: discord.Interaction,
+    content: str,
+    *,
+    allowed_mentions: discord.AllowedMentions | None = None,
+    view: discord.ui.View | None = None,
+    files: Sequence[discord.File] | None = None,
+) -> rest.Sent | None:
+    """Answer ``interaction`` (answered first, :func:`answering`) with a public message
+    as its response, under the interaction's lock; the message posted, or None when it
+    was responded to already (acknowledged meanwhile): the caller then follows up."""
+    entry = _answering.get(interaction.id)
+    if entry is None or entry[1]:
+        return None
+    async with entry[0]:
+        if interaction.response.is_done():
+            return None
+        return await rest.respond_public(
+            interaction, content, allowed_mentions=allowed_mentions, view=view, files=files
+        )

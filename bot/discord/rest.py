@@ -18,10 +18,14 @@ Decisions:
   callback's ``with_response``: :func:`respond`, :func:`respond_update` and
   :func:`defer` ask for no callback object (Discord answers 204, so nothing is
   sent back nor parsed; discord.py ≥ 2.5 asks for one and builds a message
-  from it). :func:`followup` reads only the new message's id and channel
-  (a follow-up's answer is always the message: Discord's ``wait`` is always
-  true there), :func:`edit_original` reads nothing. The interaction is marked
-  answered as discord.py marks it (``InteractionResponse.is_done``).
+  from it). :func:`respond_public` (a hand-off's public message as the
+  response) asks for it, since the message's id is kept: it reads only
+  ``resource.message``'s id and channel from the adapter's one parse (orjson
+  where installed), no message object built. :func:`followup` reads only the
+  new message's id and channel (a follow-up's answer is always the message:
+  Discord's ``wait`` is always true there), :func:`edit_original` reads
+  nothing. The interaction is marked answered as discord.py marks it
+  (``InteractionResponse.is_done``).
 * Only untracked views (:class:`~bot.discord.components.ButtonView`) go this
   way: discord.py is not told of the message, so a view it would dispatch to
   is refused here rather than silently never dispatched.
@@ -53,6 +57,7 @@ __all__ = [
     "edit_original",
     "followup",
     "respond",
+    "respond_public",
     "respond_update",
     "send",
 ]
@@ -173,9 +178,14 @@ def _webhook(interaction: discord.Interaction, params: MultipartParameters) -> d
 
 
 async def _callback(
-    interaction: discord.Interaction, kind: InteractionResponseType, params: MultipartParameters
-) -> None:
-    """Send ``interaction``'s one response, asking for no callback object back."""
+    interaction: discord.Interaction,
+    kind: InteractionResponseType,
+    params: MultipartParameters,
+    *,
+    with_response: bool = False,
+) -> Any:
+    """Send ``interaction``'s one response, asking for no callback object back unless
+    ``with_response`` (then Discord's callback object, parsed once by the adapter)."""
     response = interaction.response
     if response.is_done():
         raise discord.InteractionResponded(interaction)
@@ -186,7 +196,7 @@ async def _callback(
         webhook_id=interaction.id,
         webhook_token=interaction.token,
     )
-    await async_context.get().request(
+    data = await async_context.get().request(
         route,
         _session(interaction),
         payload=None if params.files else params.payload,
@@ -194,9 +204,11 @@ async def _callback(
         files=params.files,
         proxy=http.proxy,
         proxy_auth=http.proxy_auth,
+        params={"with_response": "1"} if with_response else None,
     )
     # what discord.py's InteractionResponse records once it has responded
     response._response_type = kind
+    return data
 
 
 async def respond(
@@ -221,6 +233,32 @@ async def respond(
     )
     with interaction_message_response_params(type=kind.value, **fields) as params:
         await _callback(interaction, kind, params)
+
+
+async def respond_public(
+    interaction: discord.Interaction,
+    content: str,
+    *,
+    allowed_mentions: discord.AllowedMentions | None = None,
+    view: discord.ui.View | None = None,
+    files: Sequence[discord.File] | None = None,
+) -> Sent:
+    """Answer ``interaction`` with a new public message (CHANNEL_MESSAGE_WITH_SOURCE), as
+    :func:`respond` does, asking for the callback object (``with_response``): the new
+    message's id and channel, read from its ``resource.message``."""
+    kind = InteractionResponseType.channel_message
+    fields = _message(
+        interaction,
+        content,
+        ephemeral=False,
+        allowed_mentions=allowed_mentions,
+        view=view,
+        files=files,
+    )
+    with interaction_message_response_params(type=kind.value, **fields) as params:
+        data = await _callback(interaction, kind, params, with_response=True)
+    message = data["resource"]["message"]
+    return Sent(int(message["id"]), int(message["channel_id"]))
 
 
 async def respond_update(

@@ -36,6 +36,16 @@ Decisions recorded here:
   points to the Play button (:data:`PLAY_BUTTON`); notation (``place C4 2``)
   is only for where a player types. The defaults say an action with its
   verb's label and its values' labels (:func:`in_words`).
+* A step is **calm** when working it out can never search: no search over
+  layouts or moves, no cache filled over the whole card set, nothing but
+  work bounded by the board's size (a few milliseconds at most, with every
+  cache cold). The engine says which steps are (:meth:`GameEngine.calm`);
+  the service applies exactly those on the event loop and runs everything
+  else on its engine threads (:func:`bot.service.play.off_loop`). The
+  default is that nothing is calm, so an engine opts in, step by step,
+  where it knows. The move picker's work is no step: a menu's build (legal
+  values, labels, each option judged on a copy) takes milliseconds, so it
+  stays on the engine threads whatever the steps are.
 * A step is a **checkpoint** (it cannot be undone, nor anything before it)
   when :meth:`GameEngine.is_checkpoint` says so — it drew or revealed
   something — or when it handed the game to other seats (the service
@@ -431,6 +441,16 @@ class GameEngine(ABC, Generic[S, A]):
             return None
         legal = self.legal_actions(state, seat)
         return end if legal and all(str(a) == str(end) for a in legal) else None
+
+    def calm(self, state: S, seat: Seat, action: A) -> bool:
+        """Whether applying ``action`` for ``seat`` in ``state`` is calm: whatever the
+        rules answer (the step applied, or a :class:`RuleError`), working it out can
+        never search (no search over layouts or moves, no cache filled over the whole
+        card set) and is bounded by the board's size. The service then applies it on
+        the event loop, saving the hop to an engine thread; any other step is applied
+        off the loop. Asked before the step, so it must be cheap, read ``state``
+        only and never raise. Default: False (nothing is calm)."""
+        return False
 
     def is_checkpoint(self, state: S, seat: Seat, action: A, events: Sequence[Event]) -> bool:
         """Whether the step just applied (``state`` is after it) may never be undone.

@@ -62,6 +62,7 @@ from bot.service.play import Play
 from bot.service.reading import Reading, help_lines, rules_page
 from bot.service.seats import Seats
 from bot.service.tapping import TapAnswer, Tapping
+from bot.service.warm_drawing import WARM_SECONDS
 from bot.store import Store
 
 __all__ = [
@@ -101,7 +102,10 @@ class GameService:
         clock: Callable[[], float] = time.time,
         render: bool = True,
         computer_pause: float = DEFAULT_COMPUTER_PAUSE,
+        draw_warmup: float = WARM_SECONDS,
     ) -> None:
+        #: seconds each drawing process warms up at most when started (0: none)
+        self.draw_warmup = draw_warmup
         self.ctx = Context(
             store=store,
             registry=registry if registry is not None else games.REGISTRY,
@@ -135,8 +139,8 @@ class GameService:
 
     def start_drawing(self) -> None:
         """Start the drawing processes now, with every registered renderer imported and
-        warmed up on made-up games."""
-        drawing.warm_up(self.registry.values())
+        warmed up on made-up games for at most :attr:`draw_warmup` seconds."""
+        drawing.warm_up(self.registry.values(), self.draw_warmup)
 
     def start_computers(self) -> None:
         """Start the deciding processes now when a game has a computer player."""

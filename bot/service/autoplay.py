@@ -55,12 +55,26 @@ def stand_in(game: LoadedGame, seat: int, statuses: dict[int, str]) -> str | Non
     return None
 
 
+def table_decides(game: LoadedGame, statuses: dict[int, str]) -> bool:
+    """Whether the table has a decision to take now (:func:`play_for_seats` would play
+    one): a member's seat is left playing and an awaited seat has a stand-in. Cheap
+    (no step is applied), so it is asked on the event loop."""
+    engine, state = game.engine, game.state
+    if not _members_playing(game, statuses) or engine.result(state) is not None:
+        return False
+    return any(stand_in(game, s, statuses) is not None for s in engine.waiting_for(state))
+
+
+def _members_playing(game: LoadedGame, statuses: dict[int, str]) -> bool:
+    seats = game.row.seats
+    return any(status == PLAYING and seats[s].computer is None for s, status in statuses.items())
+
+
 def play_for_seats(game: LoadedGame, statuses: dict[int, str]) -> Played:
     """Play every decision the table takes now, in place on ``game.state``."""
     engine, state = game.engine, game.state
     played = Played()
-    seats = game.row.seats
-    if not any(status == PLAYING and seats[s].computer is None for s, status in statuses.items()):
+    if not _members_playing(game, statuses):
         return played
     for _ in range(MAX_AUTOPLAY):
         if engine.result(state) is not None:

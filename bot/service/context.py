@@ -288,10 +288,13 @@ class Context:
         """The public board image, or None (logged) if it cannot be drawn."""
         if not self.render:
             return None
-        view = game.engine.public_view(game.state)
         try:
-            return await drawing.drawn(
-                game.game_type.render_public, view, game.labels(), game.row.language
+            return await drawing.board(
+                game.game_type.render_public,
+                game.engine,
+                game.state,
+                game.labels(),
+                game.row.language,
             )
         except Exception:
             log.exception("could not draw the board of game %s; posting without it", game.id)

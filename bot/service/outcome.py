@@ -181,6 +181,10 @@ class Reply:
     zoom: bytes | None = None
     choices: list[Choice] = field(default_factory=list)
     menu: Menu | None = None
+    #: its lines tell nothing the step's public message does not (a hand-off's move
+    #: described alike in public, no event told the invoker alone): that message may
+    #: answer the invoker in their place (:mod:`bot.discord.delivery`)
+    told: bool = False
 
 
 @dataclass

@@ -57,10 +57,16 @@ Decisions:
   before the next; it is told how long.
 * The engine's work for a command — ``apply``, the table's decisions
   (:func:`~bot.service.autoplay.play_for_seats`), an undo's rebuild — runs
-  on the engine threads (:func:`off_loop`), not on the event loop: a rule
-  may search (Temple Rush checks at a round's end whether each card can
-  still be built, up to ~110 ms with its caches cold), and the loop must go
-  on serving every other channel meanwhile. The channel's lock is held
+  on the engine threads (:func:`off_loop`), not on the event loop, unless
+  the engine declares it calm (:meth:`~bot.games.base.GameEngine.calm`: it
+  can never search, bounded by the board): a rule may search (Temple Rush
+  checks at a round's end whether each card can still be built, up to
+  ~110 ms with its caches cold), and the loop must go on serving every
+  other channel meanwhile; a calm step is applied on the loop
+  (:func:`applied`), which costs it less than the hop to a thread and back.
+  The table's decisions hop only when it has one to take
+  (:func:`~bot.service.autoplay.table_decides`); an undo's rebuild applies
+  each step as :func:`applied` does. The channel's lock is held
   throughout, so nothing else touches that game's state; engines keep no
   other mutable state than their caches. A thread, not a process: under the
   GIL the loop still waits for the thread's switch interval now and then,
@@ -84,20 +90,20 @@ import asyncio
 import logging
 import math
 import time
-from collections.abc import Awaitable, Callable
+from collections.abc import Awaitable, Callable, Sequence
 from concurrent.futures import ThreadPoolExecutor
 from dataclasses import replace
 from typing import Any, TypeVar
 
 from bot import metrics
-from bot.games.base import Event, Result, RuleError, TurnShape
+from bot.games.base import Event, GameEngine, Result, RuleError, TurnShape
 from bot.i18n import Text
 from bot.service import announce
-from bot.service.autoplay import Played, play_for_seats
+from bot.service.autoplay import Played, play_for_seats, table_decides
 from bot.service.context import Context, admitted
 from bot.service.loaded import LoadedGame, seated
 from bot.service.outcome import News, Outcome, Player, Refusal, StepKind, classify
-from bot.service.replay import UNDO, rebuild, standing
+from bot.service.replay import UNDO, restored, standing
 from bot.service.turn_clock import (
     ABSENT_SEAT,
     PLAYING,
@@ -105,7 +111,7 @@ from bot.service.turn_clock import (
     clock_seconds,
     clock_timers,
 )
-from bot.store import KEEP, Committed, Keep, NewMove, StepWrite, VersionConflict
+from bot.store import KEEP, Committed, Keep, MoveRow, NewMove, StepWrite, VersionConflict
 
 log = logging.getLogger(__name__)
 
@@ -119,6 +125,23 @@ _ENGINES = ThreadPoolExecutor(max_workers=ENGINE_THREADS, thread_name_prefix="zi
 async def off_loop(work: Callable[..., T], *args: Any) -> T:
     """``work(*args)`` on an engine thread, the event loop free meanwhile."""
     return await asyncio.get_running_loop().run_in_executor(_ENGINES, work, *args)
+
+
+async def applied(engine: GameEngine[Any, Any], state: Any, seat: int, action: Any) -> list[Event]:
+    """``engine.apply(state, seat, action)``: on the event loop when the engine declares
+    the step calm (:meth:`~bot.games.base.GameEngine.calm`), else on an engine thread."""
+    if engine.calm(state, seat, action):
+        return engine.apply(state, seat, action)
+    return await off_loop(engine.apply, state, seat, action)
+
+
+async def rebuilt(engine: GameEngine[Any, Any], checkpoint: Any, steps: Sequence[MoveRow]) -> Any:
+    """The state after re-applying ``steps`` to the stored ``checkpoint`` state, as
+    :func:`~bot.service.replay.rebuild` gives it, each step applied as :func:`applied` does."""
+    state = restored(engine, checkpoint)
+    for step in steps:
+        await applied(engine, state, step.seat, engine.parse_action(step.action))
+    return state
 
 
 class Unconfirmed(Exception):
@@ -270,7 +293,7 @@ class Play:
             raise Refusal("error.undo_not_yours", seat=game.row.seats[last.seat].display_name)
         engine = game.engine
         before = announce.private_views(game)
-        game.state = await off_loop(rebuild, engine, base.state, steps[:-1])
+        game.state = await rebuilt(engine, base.state, steps[:-1])
         write = StepWrite(
             state=engine.dump_state(game.state),
             status="running",
@@ -322,7 +345,7 @@ class Play:
         had_deadlines = bool(engine.deadlines(state))
         before_private = announce.private_views(game)
         try:
-            events = await off_loop(engine.apply, state, seat, action)
+            events = await applied(engine, state, seat, action)
         except RuleError as error:
             cooldown = engine.retry_cooldown(state, seat, action, error)
             if cooldown > 0:
@@ -342,7 +365,7 @@ class Play:
         ended: tuple[Any, list[Event]] | None = None
         end = forced_end(engine, state, seat) if end_forced and kind is StepKind.CONTINUE else None
         if end is not None:
-            ended = (end, await off_loop(engine.apply, state, seat, end))
+            ended = (end, await applied(engine, state, seat, end))
             kind = self._kind(game, seat, before, turn)
         if not confirmed:
             why = irreversible(kind, checked, ended=ended is not None)
@@ -351,7 +374,7 @@ class Play:
         end_lines = [] if ended is None else announce.step_lines(game, seat, *ended)
         played = Played()
         if kind is StepKind.HANDOFF:  # the table may play the next decisions itself
-            played = await off_loop(play_for_seats, game, statuses)
+            played = await self._table(game, statuses)
             kind = self._kind(game, seat, before, turn)
         result = engine.result(state)
         after = engine.waiting_for(state)
@@ -416,8 +439,9 @@ class Play:
                 reply.append(Text("picker.ended"))
             if handing:
                 told_lines = announce.shown(game, pending + lines + end_lines + played.lines)
-                reply += announce.event_texts(game, told_events, seat)
-                return await announce.handoff(
+                own_events = announce.event_texts(game, told_events, seat)
+                reply += own_events
+                handed = await announce.handoff(
                     self.ctx,
                     game,
                     lines=told_lines,
@@ -431,6 +455,11 @@ class Play:
                     stored=stored,
                     board=ahead.board,
                 )
+                # the public message tells it all when the move reads the same there
+                handed.reply.told = not own_events and shown_action == announce.described(
+                    game, action
+                )
+                return handed
             reply += announce.shown(game, lines) + announce.event_texts(game, told_events, seat)
             # the others hear of their own changes with the next hand-off message
             private: announce.Private = []
@@ -499,7 +528,7 @@ class Play:
         ends: dict[int, int] = {}  # where each seat's timeout lines end, for its absent line
         for seat, action in planned:
             try:
-                applied = await off_loop(engine.apply, state, seat, action)
+                done = await applied(engine, state, seat, action)
             except RuleError as error:
                 log.warning(
                     "timeout action %s of seat %s refused in game %s: %s",
@@ -512,12 +541,10 @@ class Play:
             acted.add(seat)
             shown = announce.described(game, action)
             step = [Text("move.timeout", {"seat": seat, "action": shown})]
-            step += [
-                Text(e.key, e.params) for e in applied if e.private_to is None and not e.receipt
-            ]
+            step += [Text(e.key, e.params) for e in done if e.private_to is None and not e.receipt]
             lines += step
             ends[seat] = len(lines)
-            events += [e for e in applied if not e.receipt]  # the timeout line says it
+            events += [e for e in done if not e.receipt]  # the timeout line says it
             moves.append(
                 NewMove(seat, str(action), kind="timeout", events=[t.to_json() for t in step])
             )
@@ -541,7 +568,7 @@ class Play:
                 absent = Text("table.absent", {"seat": seat, "count": count})
                 lines.insert(ends[seat], absent)
                 ends = {s: end + (end >= ends[seat]) for s, end in ends.items()}
-        played = await off_loop(play_for_seats, game, statuses)
+        played = await self._table(game, statuses)
         result = engine.result(state)
         after = engine.waiting_for(state)
         interim = self._interim(game, turn)
@@ -584,7 +611,7 @@ class Play:
         turn = engine.turn_number(state)
         had_deadlines = bool(engine.deadlines(state))
         before_private = announce.private_views(game)
-        played = await off_loop(play_for_seats, game, {s.seat: s.status for s in game.row.seats})
+        played = await self._table(game, {s.seat: s.status for s in game.row.seats})
         if not played.moves:
             return None
         result = engine.result(state)
@@ -619,6 +646,14 @@ class Play:
         )
 
     # -- helpers ------------------------------------------------------------------
+
+    @staticmethod
+    async def _table(game: LoadedGame, statuses: dict[int, str]) -> Played:
+        """The decisions the table takes now (:func:`~bot.service.autoplay.play_for_seats`),
+        on an engine thread when it has any to take; none, and no hop, otherwise."""
+        if not table_decides(game, statuses):
+            return Played()
+        return await off_loop(play_for_seats, game, statuses)
 
     def _timers(self, game: LoadedGame, kind: StepKind, had_deadlines: bool) -> dict[str, Any]:
         """The members' timers a step writes (see the module docstring); nothing while

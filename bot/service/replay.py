@@ -33,9 +33,14 @@ def standing(moves: Iterable[MoveRow]) -> list[MoveRow]:
     return stack
 
 
+def restored(engine: GameEngine[Any, Any], checkpoint: Any) -> Any:
+    """The state stored as ``checkpoint``, loaded from a copy (the stored data stays as it is)."""
+    return engine.load_state(copy.deepcopy(checkpoint))
+
+
 def rebuild(engine: GameEngine[Any, Any], checkpoint: Any, steps: Sequence[MoveRow]) -> Any:
     """The state after applying ``steps`` to the stored ``checkpoint`` state."""
-    state = engine.load_state(copy.deepcopy(checkpoint))
+    state = restored(engine, checkpoint)
     for step in steps:
         engine.apply(state, step.seat, engine.parse_action(step.action))
     return state

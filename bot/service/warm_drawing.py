@@ -25,14 +25,17 @@ Decisions:
   private view is ever part of it: the process has nothing but what
   :func:`warm` is given, and the bot gives it games' engines and renderers
   only.
-* **Bounded, and it gives way.** It stops after :data:`WARM_SECONDS` of wall
-  time, or as soon as a job is waiting on the process's pipe, whichever comes
-  first (a sample drawn when the job arrives is finished first: one image's
-  wait at most); its memory is the renderers' own caches, bounded as they
-  are (a warmed process: ≈ 215–222 MB resident, what a process reaches anyway
-  once it has drawn each game: 164 MB in English alone, 238 MB in all four
-  languages). A sample that fails is skipped: warming never keeps a process
-  from drawing.
+* **Bounded, and it gives way.** It stops after the seconds the admin set
+  (``ZIGGURAT_DRAW_WARMUP_SECONDS``, default :data:`WARM_SECONDS`; 0: no
+  warm-up at all, for a small host) of wall time, or as soon as a job is
+  waiting on the process's pipe, whichever comes first (a sample drawn
+  when the job arrives is finished first: one image's wait at most); its
+  memory is the renderers' own caches, bounded as they are (a warmed
+  process: ≈ 215–222 MB resident, what a process reaches anyway once it has
+  drawn each game: 164 MB in English alone, 238 MB in all four languages).
+  A sample that fails is skipped: warming never keeps a process from
+  drawing. What it filled is frozen out of the collector once it ends
+  (:mod:`bot.service.workers`).
 * The pixels do not depend on it: every cache it fills is keyed by what the
   pixels depend on (``tests/platform/test_warm_drawing.py``: the same bytes
   drawn by a warmed and an unwarmed process).

@@ -34,6 +34,7 @@ from bot.store import Store
 from tests.conftest import register_oracle
 
 from .fake_discord import (
+    CallbackType,
     FakeChannel,
     FakeDiscord,
     FakeGuild,
@@ -219,6 +220,26 @@ class BotHarness:
     @staticmethod
     def public_of(itx: InteractionResult) -> list[RecordedMessage]:
         return [m for m in itx.messages if not m.ephemeral]
+
+    @staticmethod
+    def answered_publicly(itx: InteractionResult) -> RecordedMessage | None:
+        """The public message that is ``itx``'s response (a hand-off whose reply tells
+        nothing private, :mod:`bot.discord.delivery`), else None: an ephemeral answer."""
+        if itx.callback_type is not CallbackType.CHANNEL_MESSAGE or itx.ephemeral:
+            return None
+        assert itx.response is not None and not itx.response.ephemeral
+        return itx.response
+
+    def told_move(self, itx: InteractionResult, accepted: str) -> None:
+        """The invoker was told their move was taken: ``accepted`` in their ephemeral
+        answer, or the step's public message as the interaction's response (its first
+        part: the one with the board and buttons follows when it is split)."""
+        public = self.answered_publicly(itx)
+        if public is None:
+            assert accepted in self.ephemeral_text(itx), self.ephemeral_text(itx)
+        else:
+            assert public is self.public_of(itx)[0]
+            assert accepted not in self.ephemeral_text(itx)  # said once, in public
 
 
 @contextlib.asynccontextmanager

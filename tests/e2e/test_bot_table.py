@@ -722,7 +722,7 @@ async def test_a_game_opened_in_a_thread_lives_there(harness: BotHarness) -> Non
         [mover] = movers
         assert await h.legal(mover, thread) == ["step 1", "step 2", "step 3", "draw", "end"]
         itx = await h.slash(mover, "play", thread, action="end")
-        assert line("move.accepted", action=said("relay", "end")) in h.ephemeral_text(itx)
+        h.told_move(itx, line("move.accepted", action=said("relay", "end")))
         assert all(m.channel is thread for m in h.public_of(itx))
     final = h.public_messages(thread)[-1]
     assert "The game is over. Final ranking:" in final.text

@@ -217,9 +217,7 @@ class Table:
         way, itx = await send(self.h, user, action, self.steps)
         self.ways[way] += 1
         self.steps += 1
-        assert t(
-            "en", "move.accepted", action=said("temple", str(action))
-        ) in self.h.ephemeral_text(itx)
+        self.h.told_move(itx, t("en", "move.accepted", action=said("temple", str(action))))
         return itx
 
 
@@ -498,9 +496,7 @@ async def test_a_refused_lightning_layout_is_answered_then_rate_limited(
     assert await h.raw_game() == before
     clock.now += 2  # the cooldown is over: the layout wins the race
     won = await h.slash(h.alice, "temple lightning", bricks=bricks)
-    assert t(
-        "en", "move.accepted", action=said("temple", f"lightning {bricks}")
-    ) in h.ephemeral_text(won)
+    h.told_move(won, t("en", "move.accepted", action=said("temple", f"lightning {bricks}")))
     [public] = h.public_of(won)
     assert "alice wins the lightning race with a brick of " in public.text  # in words
     assert [a.filename for a in public.attachments] == ["board.png"]

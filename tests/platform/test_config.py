@@ -21,6 +21,7 @@ from bot.__main__ import main
 from bot.cluster import ShardRange, shard_of
 from bot.config import (
     MAX_DEADLINE_HOURS,
+    MAX_DRAW_WARMUP,
     MAX_PORT,
     MIN_DEADLINE_HOURS,
     MIN_METRICS_PORT,
@@ -31,6 +32,7 @@ from bot.config import (
 )
 from bot.discord.lifecycle import serve
 from bot.i18n import t
+from bot.service import warm_drawing
 
 ROOT = Path(__file__).resolve().parents[2]
 T = TypeVar("T")
@@ -45,6 +47,7 @@ VARIABLES = (
     "ZIGGURAT_SHARD_IDS",
     "ZIGGURAT_DEMO_DIR",
     "ZIGGURAT_COMPUTER_PAUSE_SECONDS",
+    "ZIGGURAT_DRAW_WARMUP_SECONDS",
     "ZIGGURAT_EVENT_LOOP",
 )
 #: a syntactically valid token that no Discord will ever accept
@@ -95,6 +98,11 @@ BAD_VALUES = [
     ("ZIGGURAT_COMPUTER_PAUSE_SECONDS", "-1"),
     ("ZIGGURAT_COMPUTER_PAUSE_SECONDS", "nan"),
     ("ZIGGURAT_COMPUTER_PAUSE_SECONDS", "601"),
+    ("ZIGGURAT_DRAW_WARMUP_SECONDS", "a while"),
+    ("ZIGGURAT_DRAW_WARMUP_SECONDS", "-1"),
+    ("ZIGGURAT_DRAW_WARMUP_SECONDS", "nan"),
+    ("ZIGGURAT_DRAW_WARMUP_SECONDS", "inf"),
+    ("ZIGGURAT_DRAW_WARMUP_SECONDS", "61"),
     ("ZIGGURAT_EVENT_LOOP", "libuv"),
     ("ZIGGURAT_EVENT_LOOP", "trio"),
 ]
@@ -192,6 +200,22 @@ def test_good_values_and_defaults(clean_env: pytest.MonkeyPatch) -> None:
     assert Settings.from_env().computer_pause == 0.0
     clean_env.setenv("ZIGGURAT_COMPUTER_PAUSE_SECONDS", "1.5")
     assert Settings.from_env().computer_pause == 1.5
+    assert Settings.from_env().draw_warmup == warm_drawing.WARM_SECONDS == 5.0
+    clean_env.setenv("ZIGGURAT_DRAW_WARMUP_SECONDS", " 0 ")
+    assert Settings.from_env().draw_warmup == 0.0
+    clean_env.setenv("ZIGGURAT_DRAW_WARMUP_SECONDS", "2.5")
+    assert Settings.from_env().draw_warmup == 2.5
+    clean_env.setenv("ZIGGURAT_DRAW_WARMUP_SECONDS", "60")
+    assert Settings.from_env().draw_warmup == 60.0
+
+
+def test_the_draw_warmup_limit_is_in_the_message(
+    clean_env: pytest.MonkeyPatch, capsys: pytest.CaptureFixture[str]
+) -> None:
+    clean_env.setenv("ZIGGURAT_DRAW_WARMUP_SECONDS", "90")
+    _, [line] = run_main(capsys)
+    assert "ZIGGURAT_DRAW_WARMUP_SECONDS='90'" in line
+    assert f"from 0 to {MAX_DRAW_WARMUP:g}" in line
 
 
 def test_empty_values_mean_the_defaults(clean_env: pytest.MonkeyPatch) -> None:

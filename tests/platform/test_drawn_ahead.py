@@ -50,7 +50,8 @@ class Drawings:
         self.original = drawing.drawn
 
     async def drawn(self, render: Any, *args: Any) -> bytes:
-        what = "board" if render is self.board else "image"
+        board = render is self.board or (render is drawing.public_board and args[0] is self.board)
+        what = "board" if board else "image"
         self.events.append(f"{what} asked")
         try:
             if self.held is not None:

@@ -1,10 +1,16 @@
-"""The engine's work for a command runs off the event loop (:func:`bot.service.play.off_loop`).
+"""The engine's work for a command runs off the event loop (:func:`bot.service.play.off_loop`)
+unless the engine declares it calm (:meth:`bot.games.base.GameEngine.calm`).
 
 A rule may search for a long time (Temple Rush at a round's end); the event
-loop must meanwhile serve every other channel. The Oracle's engine is
-wrapped so that each ``apply`` records the thread it ran on: a played step,
-the table's timeout actions and a computer seat's moves (the Oracle with its
-test computer player) must never apply on the loop's thread.
+loop must meanwhile serve every other channel. An engine is wrapped so that
+each ``apply`` (and each ``legal_actions``, the move picker's work) records the
+thread it ran on. The Oracle declares nothing calm (the contract's default): a
+played step, the table's timeout actions and a computer seat's moves (the
+Oracle with its test computer player) must never apply on the loop's thread.
+Temple Rush declares a round's sealed parts calm until the round's last: those
+apply on the loop's thread, the last (it reveals the round and searches) off
+it, as the move picker's work (a menu's build) always is; Tigris & Euphrates
+declares every step calm, an undo's rebuild included.
 """
 
 from __future__ import annotations
@@ -14,11 +20,11 @@ import threading
 from pathlib import Path
 from typing import Any
 
-from bot import games
+from bot import games, plugins
 from bot.games.base import GameType
-from bot.service import GameService
-from bot.store import Store
-from tests.conftest import ALICE, BOB, CHANNEL, GUILD, ORACLE
+from bot.service import GameService, play
+from bot.store import MoveRow, Store
+from tests.conftest import ALICE, BOB, CAROL, CHANNEL, GUILD, ORACLE
 from tests.support import robots
 
 
@@ -94,3 +100,103 @@ async def test_a_computer_seats_moves_apply_off_the_event_loop(tmp_path: Path) -
     loop_thread = threading.current_thread()
     assert moves and engine.threads
     assert [t for t in engine.threads if t is loop_thread] == []
+
+
+Call = tuple[str, bool, threading.Thread]
+
+
+def recorded(name: str) -> tuple[Any, list[Call]]:
+    """A fresh engine of the game ``name`` whose ``apply`` and ``legal_actions`` record
+    the thread they ran on, and for ``apply`` whether the engine declared it calm (the
+    move picker's work never is); its record."""
+    engine = type(plugins.load_builtin_games()[name].engine)()
+    calls: list[Call] = []
+    apply, legal_actions = engine.apply, engine.legal_actions
+
+    def applying(state: Any, seat: int, action: Any) -> Any:
+        calls.append(("apply", engine.calm(state, seat, action), threading.current_thread()))
+        return apply(state, seat, action)
+
+    def listing(state: Any, seat: int) -> Any:
+        calls.append(("legal_actions", False, threading.current_thread()))
+        return legal_actions(state, seat)
+
+    engine.apply, engine.legal_actions = applying, listing
+    return engine, calls
+
+
+async def started(tmp_path: Path, name: str, engine: Any) -> tuple[Store, GameService]:
+    """A game of ``name`` for Alice, Bob and Carol, started, its engine ``engine``."""
+    registry = {name: dataclasses.replace(plugins.load_builtin_games()[name], engine=engine)}
+    store = await Store.open(tmp_path / "ziggurat.db")
+    service = GameService(store, registry, render=False)
+    await service.lobby.new_game(
+        guild_id=GUILD, channel_id=CHANNEL, user=ALICE, game_type_name=name, seed=5
+    )
+    for player in (BOB, CAROL):
+        await service.lobby.join(CHANNEL, player)
+    await service.lobby.start(CHANNEL, ALICE)
+    return store, service
+
+
+async def test_a_rounds_calm_parts_apply_on_the_loop_and_its_last_off_it(tmp_path: Path) -> None:
+    engine, calls = recorded("temple")
+    store, service = await started(tmp_path, "temple", engine)
+    try:
+        await service.play.act(CHANNEL, ALICE, "pass")
+        await service.play.act(CHANNEL, BOB, "pass")
+        await service.tapping.tap(CHANNEL, CAROL)  # the picker's work: off the loop
+        await service.tapping.tap(CHANNEL, ALICE)
+        last = len(calls)
+        await service.play.act(CHANNEL, CAROL, "pass")  # the round's last: revealed
+    finally:
+        await store.close()
+    loop_thread = threading.current_thread()
+    applied = [(calm, thread is loop_thread) for kind, calm, thread in calls]
+    assert applied[:2] == [(True, True), (True, True)]  # Alice's and Bob's passes
+    picked = [t is loop_thread for k, _, t in calls[2:last] if k == "legal_actions"]
+    assert picked and not any(picked)  # the pickers' work, off the loop
+    assert [(k, c, t is loop_thread) for k, c, t in calls[last:]] == [("apply", False, False)]
+
+
+async def test_a_calm_games_steps_and_undo_apply_on_the_loop(tmp_path: Path) -> None:
+    engine, calls = recorded("tigris")
+    store, service = await started(tmp_path, "tigris", engine)
+    try:
+        row = await store.open_game_in(CHANNEL)
+        assert row is not None
+        first = next(s for s in row.seats if s.seat == 0)
+        player = next(p for p in (ALICE, BOB, CAROL) if p.id == first.user_id)
+        state = engine.load_state(row.state)
+        placed = next(
+            a for a in engine.legal_actions(state, 0) if str(a).startswith(("tile", "place"))
+        )
+        calls.clear()
+        await service.play.act(CHANNEL, player, str(placed))
+        await service.play.undo(CHANNEL, player)
+        undone = await store.open_game_in(CHANNEL)
+    finally:
+        await store.close()
+    loop_thread = threading.current_thread()
+    applied = [(c, t is loop_thread) for k, c, t in calls if k == "apply"]
+    assert applied and set(applied) == {(True, True)}
+    assert undone is not None and undone.state == row.state  # taken back
+
+
+async def test_an_undos_rebuild_applies_calm_steps_on_the_loop_and_others_off_it() -> None:
+    loop_thread = threading.current_thread()
+    for name, seats, on_loop in (("tigris", 3, True), ("temple", 3, False)):
+        engine, calls = recorded(name)
+        state = engine.new_game(seats, {}, 5)
+        seat = min(engine.waiting_for(state))
+        action = "pass" if name == "temple" else str(engine.legal_actions(state, seat)[0])
+        if name == "temple":  # the round's last submission: not calm
+            for other in range(1, seats):
+                engine.apply(state, other, engine.parse_action(action))
+        checkpoint = engine.dump_state(state)
+        calls.clear()
+        rebuilt = await play.rebuilt(engine, checkpoint, [MoveRow(1, seat, action, 0.0)])
+        assert [(k, c, t is loop_thread) for k, c, t in calls] == [("apply", on_loop, on_loop)]
+        expected = engine.load_state(checkpoint)
+        engine.apply(expected, seat, engine.parse_action(action))
+        assert engine.dump_state(rebuilt) == engine.dump_state(expected)

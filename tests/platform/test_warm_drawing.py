@@ -1,11 +1,14 @@
 """A drawing process's warm-up: made-up games only, bounded, giving way to real work,
-and changing no pixel (the same bytes drawn by a warmed and an unwarmed process)."""
+and changing no pixel (the same bytes drawn by a warmed and an unwarmed process);
+then its heap frozen, what it makes afterwards still collectable."""
 
 from __future__ import annotations
 
 import functools
+import gc
 import os
 import random
+import weakref
 from collections.abc import Callable, Iterator, Sequence
 from pathlib import Path
 from typing import Any
@@ -15,7 +18,7 @@ import pytest
 from bot import plugins
 from bot.games.base import GameType, PlayerLabel
 from bot.i18n import LANGUAGES
-from bot.service import drawing, warm_drawing, workers
+from bot.service import GameService, drawing, warm_drawing, workers
 from bot.service.colours import seat_colours
 from bot.service.warm_drawing import WarmGame, made_up_positions, warm
 
@@ -233,8 +236,117 @@ def test_no_warm_up_when_asked_for_none(game_types: dict[str, GameType]) -> None
         drawing.POOL._running = started
 
 
+@pytest.mark.parametrize("seconds", [0.0, 2.5])
+def test_the_service_warms_its_processes_as_long_as_set(
+    game_types: dict[str, GameType], seconds: float
+) -> None:
+    """``ZIGGURAT_DRAW_WARMUP_SECONDS`` (``Settings.draw_warmup``) reaches the processes:
+    0 hands them no warm-up at all."""
+    before = drawing.POOL.warm
+    started = drawing.POOL._running
+    try:
+        drawing.POOL._running = None
+        drawing.POOL.warm = None
+        unused: Any = None  # starting the drawing processes reads no game
+        service = GameService(unused, game_types, render=False, draw_warmup=seconds)
+        service.start_drawing()  # no running loop: nothing started
+        handed = drawing.POOL.warm
+        if seconds == 0:
+            assert handed is None
+        else:
+            assert isinstance(handed, functools.partial) and handed.func is warm
+            assert handed.args[2] == seconds
+    finally:
+        drawing.POOL.warm = before
+        drawing.POOL._running = started
+
+
 def test_made_up_positions_are_the_same_every_time(warm_games: list[WarmGame]) -> None:
     for game in warm_games:
         first = [game.engine.public_view(s) for s in made_up_positions(game, 3)]
         again = [game.engine.public_view(s) for s in made_up_positions(game, 3)]
         assert first == again and len(first) == 3
+
+
+async def test_a_board_drawn_from_its_state_in_a_process_is_the_one_drawn_from_its_view(
+    game_types: dict[str, GameType], warm_games: list[WarmGame]
+) -> None:
+    """``drawing.board`` sends the state and the drawing process builds the public view
+    (in a process of its own hash seed, from an unpickled copy): the same bytes as the
+    public view built here and drawn here, position after position of each game."""
+    for game in warm_games:
+        game_type = game_types[game.engine.name]
+        assert drawing._sendable(game_type.render_public) and drawing._sendable(game.engine)
+        labels = [PlayerLabel(i, f"P{i}", c) for i, c in enumerate(game.colours)]
+        states = [*made_up_positions(game, 6), _other_game(game_type, 11, 80)]
+        for state in states:
+            for lang in ("en", "zh-TW"):
+                sent = await drawing.board(
+                    game_type.render_public, game.engine, state, labels, lang
+                )
+                here = game_type.render_public(game.engine.public_view(state), labels, lang)
+                assert sent == here, (game.engine.name, lang)
+    assert drawing.POOL.started  # drawn in the drawing processes, not on a thread
+
+
+# -- a worker's heap, frozen once it is ready ------------------------------------
+
+
+class Node:
+    """A container object the collector tracks."""
+
+    other: Node | None = None
+
+
+#: what a worker's warm-up filled (a renderer's cache, in small)
+WARMED: list[Node] = []
+
+
+def _fill(_: Callable[[], bool]) -> None:
+    WARMED.extend(Node() for _ in range(1000))
+
+
+def _tracked_ids() -> set[int]:
+    return {id(o) for o in gc.get_objects()}
+
+
+def _heap(_: int) -> tuple[int, bool, int, bool]:
+    """In the worker: objects frozen, whether the warm-up's cache is among the objects
+    a collection walks, how many of its nodes are, and whether a garbage cycle made
+    now is collected."""
+    tracked = _tracked_ids()
+    walked = sum(id(node) in tracked for node in WARMED)
+    a, b = Node(), Node()
+    a.other, b.other = b, a
+    gone = weakref.ref(a)
+    del a, b
+    gc.collect()
+    return gc.get_freeze_count(), id(WARMED) in tracked, walked, gone() is None
+
+
+def _frozen(_: int) -> int:
+    return gc.get_freeze_count()
+
+
+async def test_what_the_warm_up_filled_is_frozen_and_later_garbage_collected(
+    pools: list[workers.WorkerPool],
+) -> None:
+    pool = workers.WorkerPool(1, "ziggurat-test-frozen")
+    pool.warm = _fill
+    pools.append(pool)
+    (frozen, cache_walked, nodes_walked, cycle_collected), where = await pool.run(_heap, 0)
+    assert where == "process"
+    assert frozen > 1000  # the modules and the warm-up's 1,000 nodes
+    assert not cache_walked and nodes_walked == 0
+    assert cycle_collected
+    assert gc.get_freeze_count() == 0  # the test process itself froze nothing
+
+
+async def test_a_worker_without_a_warm_up_freezes_once_too(
+    pools: list[workers.WorkerPool],
+) -> None:
+    pool = workers.WorkerPool(1, "ziggurat-test-frozen-cold")
+    pools.append(pool)
+    (first, where), (again, _) = [await pool.run(_frozen, 0) for _ in range(2)]
+    assert where == "process" and first > 0
+    assert again == first  # once: what its jobs make is never frozen

@@ -79,7 +79,7 @@ from bot.games.temple.state import (
     PHASE_ROUND,
     GameState,
 )
-from bot.games.temple.submit import all_submitted, submit
+from bot.games.temple.submit import all_submitted, submit, updated
 
 #: the seed of the ``/rules`` pictures' game
 EXAMPLE_SEED = 2024
@@ -183,6 +183,33 @@ class TempleEngine(GameEngine[GameState, Action]):
         else:
             raise RuleError("temple.error.phase.race")
         return events
+
+    def calm(self, game: GameState, seat: int, action: Action) -> bool:
+        """A step is calm unless it may end a decision for every seat: only then
+        does :func:`flow.settle` run, which checks whether each face-up card can
+        still be built (:func:`flow.anyone_can_build`, the solver: up to ~110 ms
+        with its caches cold). Calm: a joint offer or its withdrawal; a round's
+        sealed part while another seat is still awaited (the round cannot be
+        revealed); a bonus brick while another bonus is pending; giving a race
+        up while another seat is still in it; a part that leaves the seat's own
+        sealed move incomplete (a token, a swap kept for Hammer & Chisel). Not
+        calm: the round's last submission, the last bonus, a lightning layout (it
+        may win the race), and anything else (a step the rules refuse is refused
+        either way)."""
+        if isinstance(action, Joint) or (isinstance(action, Cancel) and action.part == "joint"):
+            return True
+        if game.phase == PHASE_ROUND and isinstance(action, SEALED):
+            if self.waiting_for(game) - {seat}:
+                return True
+            try:  # the seat's part: a draft it leaves incomplete reveals nothing
+                return not updated(game, seat, action).complete()
+            except RuleError:
+                return True  # refused before anything is checked
+        if game.phase == PHASE_BONUS and isinstance(action, Bonus):
+            return sum(len(p.pending_bonus) for p in game.players) > 1
+        if game.phase == PHASE_RACE and isinstance(action, Skip):
+            return len(game.race_skipped | {seat}) < game.seats
+        return False
 
     def legal_actions(self, game: GameState, seat: int) -> list[Action]:
         return legal.legal_actions(game, seat)

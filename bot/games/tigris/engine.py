@@ -64,6 +64,11 @@ class TigrisEngine(GameEngine[GameState, actions.Action]):
     def legal_actions(self, game: GameState, seat: int) -> list[actions.Action]:
         return rules.legal_actions(game, seat)
 
+    def calm(self, game: GameState, seat: int, action: actions.Action) -> bool:
+        """Every step: the rules never search; a step's work (a kingdom's flood fill,
+        a conflict, a monument, scoring) is bounded by the 16 x 11 board."""
+        return True
+
     def public_view(self, game: GameState) -> dict[str, Any]:
         return views.public_view(game)
 

@@ -230,6 +230,12 @@ class TikalEngine(GameEngine[GameState, actions.Action]):
         end = self.end_turn_action(game, seat)
         return end if end is not None and legal.only_end(game, seat) else None
 
+    def calm(self, game: GameState, seat: int, action: actions.Action) -> bool:
+        """Every step of every mode: the rules never search; a step's work (a
+        move's paths, a scoring round's majorities, an auction's bid) is bounded
+        by the board's hexes."""
+        return True
+
     def is_checkpoint(
         self, game: GameState, seat: int, action: actions.Action, events: Sequence[Event]
     ) -> bool:
