@@ -1,5 +1,5 @@
-"""A timer's hand-off (a computer seat's step) through the real discord.py client and the
-fake Discord: the requests in the order the fake receives them.
+"""A timer's hand-off (a computer seat's step, a round's deadline) through the real
+discord.py client and the fake Discord: the requests in the order the fake receives them.
 
 The public message is posted first, as soon as its board is drawn (not waiting for the
 private images); the member's DM goes once it is, without waiting for the story before
@@ -12,6 +12,7 @@ from __future__ import annotations
 import asyncio
 import dataclasses
 import random
+import time
 from collections.abc import AsyncIterator, Awaitable, Callable, Mapping, Sequence
 from contextvars import ContextVar
 from dataclasses import dataclass, field
@@ -21,10 +22,13 @@ from typing import Any
 import pytest
 from aiohttp import web
 
+from bot.games.base import PlayerLabel
 from bot.i18n import t
 from bot.service import PrivateMessage
+from tests.conftest import ORACLE
+from tests.support import oracle_render
 
-from .bot_harness import BotHarness, open_harness
+from .bot_harness import BotHarness, move, open_harness
 from .fake_discord import FakeDiscord, _compile
 from .test_bot_computers import alice_plays
 
@@ -293,3 +297,94 @@ async def test_a_computers_handoff_posts_its_public_message_before_its_private_i
     assert arrivals.index("public done") < arrivals.index("dm"), arrivals
     [dm, *_] = [m for m in h.fake.dms_to(h.alice) if m.attachments]
     assert [a.filename for a in dm.attachments] == ["hand.png"]
+
+
+# -- a deadline's hand-off --------------------------------------------------------------
+
+
+@dataclass
+class Clock:
+    """The running service's clock, frozen until the test moves it."""
+
+    now: float = field(default_factory=time.time)
+
+    def __call__(self) -> float:
+        return self.now
+
+
+async def test_a_deadlines_handoff_posts_its_public_message_before_its_private_images_are_drawn(
+    harness: BotHarness, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    """An Oracle round with a deadline: Alice plays, Bob is late. When the deadline
+    passes, the timer task applies Bob's timeout action (his lowest card) and the round
+    is revealed in one public message. Each private image it draws is held, once drawn,
+    until that public message is posted: a public message that waited for the private
+    images would come only once the hold gave up. The DMs come after it, and what was
+    told is what was stored."""
+    h = harness
+    assert h.store is not None
+    clock = Clock()
+    h.running.service.ctx.clock = clock
+    watch = watch_timer_handoffs(h, monkeypatch, hold=False)
+    released = hold_timer_private_images(h, monkeypatch, watch)
+    opened = await h.slash(h.alice, "game new oracle", deadline="1h")
+    assert h.public_of(opened), h.ephemeral_text(opened)
+    joined = await h.slash(h.bob, "game join")
+    assert h.public_of(joined), h.ephemeral_text(joined)
+    started = await h.slash(h.alice, "game start")
+    assert not started.rejected, h.ephemeral_text(started)
+    game_id = await h.game_id()
+    players = [h.alice, h.bob]
+    row = await h.store.latest_game_in(h.channel.id)
+    assert row is not None
+    seat = {s.user_id: s.seat for s in row.seats}
+    bobs_hand = ORACLE.engine.load_state(row.state).hands[seat[h.bob.id]]
+    await move(h, h.alice, (await h.legal(h.alice))[0])
+    assert await h.waiting([h.alice, h.bob]) == [h.bob]
+    [deadline] = [x for x in await h.store.timers(game_id) if x.kind == "deadline"]
+    assert deadline.name == "round:1"
+    before = await h.store.latest_game_in(h.channel.id)
+    assert before is not None
+    public_before = len(h.public_messages())
+    dms_before = {u.id: len(h.fake.dms_to(u)) for u in players}
+
+    clock.now = deadline.due_at  # the deadline passes; the timer task fires it
+    await h.running.timers.sync()
+
+    # one hand-off: its public message first, its DMs after it
+    [handoff] = watch.handoffs
+    arrivals = handoff.arrivals
+    assert arrivals[:2] == ["public", "public done"], arrivals
+    assert arrivals.count("dm") == 2, arrivals
+    assert all(i > arrivals.index("public done") for i, x in enumerate(arrivals) if x == "dm")
+    assert sorted(handoff.private_for) == sorted(u.id for u in players)
+    # each private image was drawn and held until the public message was posted
+    assert released == [True, True], released
+
+    # what was stored: Bob's lowest card played for him, once, and the round revealed
+    after = await h.store.latest_game_in(h.channel.id)
+    assert after is not None and after.version > before.version
+    [timeout] = await h.store.moves(game_id, after=before.last_seq)
+    assert (timeout.kind, timeout.seat) == ("timeout", seat[h.bob.id])
+    assert timeout.action == f"play {min(bobs_hand)}"
+    state = ORACLE.engine.load_state(after.state)
+    assert state.played == {} and state.chooser is not None  # revealed; the winner chooses
+    assert [x.kind for x in await h.store.timers(game_id)].count("deadline") == 0
+
+    # what was told: one public message, posted by the timer task, with the stored board
+    [told] = h.public_messages()[public_before:]
+    assert told.source == "channel"
+    hidden = t("en", "oracle.verb.play")  # the card stays hidden in the timeout line
+    assert t("en", "move.timeout", seat=h.bob.name, action=hidden) in told.text, told.text
+    assert state.revealed[seat[h.bob.id]] == min(bobs_hand)
+    shown = ", ".join(f"{s + 1}:{c}" for s, c in sorted(state.revealed.items()))
+    assert t("en", "oracle.event.revealed", cards=shown) in told.text, told.text
+    labels = [PlayerLabel(s.seat, s.display_name, s.colour) for s in after.seats]
+    board = oracle_render.render_public(ORACLE.engine.public_view(state), labels, "en")
+    assert [(a.filename, a.data) for a in told.attachments] == [("board.png", board)]
+    # and each member's DM carries their own hand as stored, and nothing else
+    for user in players:
+        [dm] = h.fake.dms_to(user)[dms_before[user.id] :]
+        own = seat[user.id]
+        hand = oracle_render.render_private(ORACLE.engine.private_view(state, own), labels[own])
+        assert [(a.filename, a.data) for a in dm.attachments] == [("hand.png", hand)]
