@@ -312,35 +312,38 @@ class Clock:
         return self.now
 
 
+@pytest.mark.parametrize("late", [1, 2], ids=["one_late", "two_late"])
 async def test_a_deadlines_handoff_posts_its_public_message_before_its_private_images_are_drawn(
-    harness: BotHarness, monkeypatch: pytest.MonkeyPatch
+    harness: BotHarness, monkeypatch: pytest.MonkeyPatch, late: int
 ) -> None:
-    """An Oracle round with a deadline: Alice plays, Bob is late. When the deadline
-    passes, the timer task applies Bob's timeout action (his lowest card) and the round
-    is revealed in one public message. Each private image it draws is held, once drawn,
-    until that public message is posted: a public message that waited for the private
-    images would come only once the hold gave up. The DMs come after it, and what was
-    told is what was stored."""
+    """An Oracle round with a deadline: Alice plays, the ``late`` others do not. When the
+    deadline passes, the timer task applies the late seats' timeout actions (each one's
+    lowest card) as one batch and the round is revealed in one public message. Each
+    private image it draws is held, once drawn, until that public message is posted: a
+    public message that waited for the private images would come only once the hold gave
+    up. The DMs come after it, and what was told is what was stored."""
     h = harness
     assert h.store is not None
     clock = Clock()
     h.running.service.ctx.clock = clock
     watch = watch_timer_handoffs(h, monkeypatch, hold=False)
     released = hold_timer_private_images(h, monkeypatch, watch)
+    players = [h.alice, h.bob, h.fake.add_user("dave")][: 1 + late]
+    latecomers = players[1:]
     opened = await h.slash(h.alice, "game new oracle", deadline="1h")
     assert h.public_of(opened), h.ephemeral_text(opened)
-    joined = await h.slash(h.bob, "game join")
-    assert h.public_of(joined), h.ephemeral_text(joined)
+    for user in latecomers:
+        joined = await h.slash(user, "game join")
+        assert h.public_of(joined), h.ephemeral_text(joined)
     started = await h.slash(h.alice, "game start")
     assert not started.rejected, h.ephemeral_text(started)
     game_id = await h.game_id()
-    players = [h.alice, h.bob]
     row = await h.store.latest_game_in(h.channel.id)
     assert row is not None
     seat = {s.user_id: s.seat for s in row.seats}
-    bobs_hand = ORACLE.engine.load_state(row.state).hands[seat[h.bob.id]]
+    hands = ORACLE.engine.load_state(row.state).hands
     await move(h, h.alice, (await h.legal(h.alice))[0])
-    assert await h.waiting([h.alice, h.bob]) == [h.bob]
+    assert await h.waiting(players) == latecomers
     [deadline] = [x for x in await h.store.timers(game_id) if x.kind == "deadline"]
     assert deadline.name == "round:1"
     before = await h.store.latest_game_in(h.channel.id)
@@ -355,18 +358,19 @@ async def test_a_deadlines_handoff_posts_its_public_message_before_its_private_i
     [handoff] = watch.handoffs
     arrivals = handoff.arrivals
     assert arrivals[:2] == ["public", "public done"], arrivals
-    assert arrivals.count("dm") == 2, arrivals
+    assert arrivals.count("dm") == len(players), arrivals
     assert all(i > arrivals.index("public done") for i, x in enumerate(arrivals) if x == "dm")
     assert sorted(handoff.private_for) == sorted(u.id for u in players)
     # each private image was drawn and held until the public message was posted
-    assert released == [True, True], released
+    assert released == [True] * len(players), released
 
-    # what was stored: Bob's lowest card played for him, once, and the round revealed
+    # what was stored: each late seat's lowest card played for it, in one commit
     after = await h.store.latest_game_in(h.channel.id)
-    assert after is not None and after.version > before.version
-    [timeout] = await h.store.moves(game_id, after=before.last_seq)
-    assert (timeout.kind, timeout.seat) == ("timeout", seat[h.bob.id])
-    assert timeout.action == f"play {min(bobs_hand)}"
+    assert after is not None and after.version == before.version + 1
+    timeouts = await h.store.moves(game_id, after=before.last_seq)
+    assert [(m.kind, m.seat, m.action) for m in timeouts] == [
+        ("timeout", seat[u.id], f"play {min(hands[seat[u.id]])}") for u in latecomers
+    ]
     state = ORACLE.engine.load_state(after.state)
     assert state.played == {} and state.chooser is not None  # revealed; the winner chooses
     assert [x.kind for x in await h.store.timers(game_id)].count("deadline") == 0
@@ -375,8 +379,9 @@ async def test_a_deadlines_handoff_posts_its_public_message_before_its_private_i
     [told] = h.public_messages()[public_before:]
     assert told.source == "channel"
     hidden = t("en", "oracle.verb.play")  # the card stays hidden in the timeout line
-    assert t("en", "move.timeout", seat=h.bob.name, action=hidden) in told.text, told.text
-    assert state.revealed[seat[h.bob.id]] == min(bobs_hand)
+    for user in latecomers:
+        assert t("en", "move.timeout", seat=user.name, action=hidden) in told.text, told.text
+        assert state.revealed[seat[user.id]] == min(hands[seat[user.id]])
     shown = ", ".join(f"{s + 1}:{c}" for s, c in sorted(state.revealed.items()))
     assert t("en", "oracle.event.revealed", cards=shown) in told.text, told.text
     labels = [PlayerLabel(s.seat, s.display_name, s.colour) for s in after.seats]
