@@ -312,22 +312,70 @@ class Clock:
         return self.now
 
 
+def hold_timer_public_message(
+    h: BotHarness, monkeypatch: pytest.MonkeyPatch, watch: Watch, images: int
+) -> list[bool]:
+    """From now on, a timer hand-off's public message is held, once received, until
+    ``images`` private images have been drawn (True) or the deadlock breaker gives up
+    (False); one entry per public message. DMs that did not wait for the public message
+    would reach the fake before it."""
+    held: list[bool] = []
+    drawn: list[int] = []
+    fake, service = h.fake, h.running.service
+    original_image = service.ctx.private_image
+
+    async def private_image(game: Any, view: Mapping[str, Any], seat: int) -> bytes | None:
+        image = await original_image(game, view, seat)
+        drawn.append(seat)
+        return image
+
+    async def all_drawn() -> None:
+        while len(drawn) < images:
+            await asyncio.sleep(0.01)
+
+    def wrapped(handler: Handler) -> Handler:
+        async def handle(request: web.Request, **parts: str) -> web.StreamResponse:
+            if watch.current is not None and not fake.channels[int(parts["channel_id"])].is_dm:
+                try:
+                    await asyncio.wait_for(all_drawn(), HOLD_LIMIT)
+                    held.append(True)
+                except TimeoutError:
+                    held.append(False)
+            return await handler(request, **parts)
+
+        return handle
+
+    post = ("POST", _compile("/channels/{channel_id}/messages").pattern)
+    routes = [
+        dataclasses.replace(route, handler=wrapped(route.handler))
+        if (route.method, route.pattern.pattern) == post
+        else route
+        for route in fake._routes
+    ]
+    monkeypatch.setattr(fake, "_routes", routes)
+    monkeypatch.setattr(service.ctx, "private_image", private_image)
+    return held
+
+
+@pytest.mark.parametrize("held", ["private_images", "public_message"])
 @pytest.mark.parametrize("late", [1, 2], ids=["one_late", "two_late"])
 async def test_a_deadlines_handoff_posts_its_public_message_before_its_private_images_are_drawn(
-    harness: BotHarness, monkeypatch: pytest.MonkeyPatch, late: int
+    harness: BotHarness, monkeypatch: pytest.MonkeyPatch, late: int, held: str
 ) -> None:
     """An Oracle round with a deadline: Alice plays, the ``late`` others do not. When the
     deadline passes, the timer task applies the late seats' timeout actions (each one's
-    lowest card) as one batch and the round is revealed in one public message. Each
-    private image it draws is held, once drawn, until that public message is posted: a
-    public message that waited for the private images would come only once the hold gave
-    up. The DMs come after it, and what was told is what was stored."""
+    lowest card) as one batch and the round is revealed in one public message, then the
+    DMs, and what was told is what was stored. ``held``: each private image is held, once
+    drawn, until that public message is posted (a public message that waited for the
+    private images would come only once the hold gave up); or the public message is
+    held, once received, until every private image is drawn (a DM that did not wait for
+    the public message would reach the fake before it)."""
     h = harness
     assert h.store is not None
     clock = Clock()
     h.running.service.ctx.clock = clock
     watch = watch_timer_handoffs(h, monkeypatch, hold=False)
-    released = hold_timer_private_images(h, monkeypatch, watch)
+    released = hold_timer_private_images(h, monkeypatch, watch) if held == "private_images" else []
     players = [h.alice, h.bob, h.fake.add_user("dave")][: 1 + late]
     latecomers = players[1:]
     opened = await h.slash(h.alice, "game new oracle", deadline="1h")
@@ -351,6 +399,9 @@ async def test_a_deadlines_handoff_posts_its_public_message_before_its_private_i
     public_before = len(h.public_messages())
     dms_before = {u.id: len(h.fake.dms_to(u)) for u in players}
 
+    public_held: list[bool] = []
+    if held == "public_message":
+        public_held = hold_timer_public_message(h, monkeypatch, watch, images=len(players))
     clock.now = deadline.due_at  # the deadline passes; the timer task fires it
     await h.running.timers.sync()
 
@@ -361,15 +412,17 @@ async def test_a_deadlines_handoff_posts_its_public_message_before_its_private_i
     assert arrivals.count("dm") == len(players), arrivals
     assert all(i > arrivals.index("public done") for i, x in enumerate(arrivals) if x == "dm")
     assert sorted(handoff.private_for) == sorted(u.id for u in players)
-    # each private image was drawn and held until the public message was posted
-    assert released == [True] * len(players), released
+    if held == "private_images":  # each held until the public message was posted
+        assert released == [True] * len(players), released
+    else:  # the public message held until the private images were drawn
+        assert public_held == [True], public_held
 
     # what was stored: each late seat's lowest card played for it, in one commit
     after = await h.store.latest_game_in(h.channel.id)
     assert after is not None and after.version == before.version + 1
     timeouts = await h.store.moves(game_id, after=before.last_seq)
     assert [(m.kind, m.seat, m.action) for m in timeouts] == [
-        ("timeout", seat[u.id], f"play {min(hands[seat[u.id]])}") for u in latecomers
+        ("timeout", s, f"play {min(hands[s])}") for s in sorted(seat[u.id] for u in latecomers)
     ]
     state = ORACLE.engine.load_state(after.state)
     assert state.played == {} and state.chooser is not None  # revealed; the winner chooses
