@@ -7,7 +7,7 @@ the admin commands keep :func:`asyncio.run`.
 Decisions:
 
 * The bot runs on uvloop by default (:data:`DEFAULT_LOOP`): measured on
-  the project's benchmarks against asyncio's loop (``docs/scaling.md``,
+  the project's benchmarks against asyncio's loop (``docs/scaling-rounds.md``,
   "The event loop: uvloop against asyncio's"), every interaction costs the
   loop less CPU on it. ``ZIGGURAT_EVENT_LOOP=asyncio`` (:mod:`bot.config`)
   runs asyncio's own loop instead.

@@ -9,7 +9,7 @@ Decisions:
   collection otherwise walks every container object of the process, most of
   them these start-up objects that live as long as it does, and it runs on
   the event loop, where every channel waits for it (a picker tap's slowest
-  taps were full collections: ``docs/scaling.md``, "a picker tap's garbage").
+  taps were full collections: ``docs/scaling-rounds.md``, "a picker tap's garbage").
 * Only once per process: a reconnect's ``on_ready`` freezes nothing more, so
   the games, pickers and messages made while serving stay collectable.
   Objects frozen are still freed by reference counting; only a cycle among

@@ -170,14 +170,20 @@ def postgres_server() -> Iterator[PostgresServer]:
 
 @contextlib.contextmanager
 def fresh_database(
-    backend: str, folder: Path, request: pytest.FixtureRequest, file: str = "ziggurat.db"
+    backend: str,
+    folder: Path,
+    request: pytest.FixtureRequest,
+    file: str = "ziggurat.db",
+    *,
+    migrated: bool = True,
 ) -> Iterator[str]:
-    """A SQLite file ``file`` in ``folder``, or a fresh PostgreSQL database (dropped after)."""
+    """A SQLite file ``file`` in ``folder`` (not made yet), or a fresh PostgreSQL database
+    (dropped after), its schema made unless not ``migrated``."""
     if backend == "sqlite":
         yield str(folder / file)
         return
     server: PostgresServer = request.getfixturevalue("postgres_server")
-    name = server.create_database()
+    name = server.create_database(migrated=migrated)
     try:
         yield server.url(name)
     finally:
@@ -188,6 +194,13 @@ def fresh_database(
 def database_url(backend: str, tmp_path: Path, request: pytest.FixtureRequest) -> Iterator[str]:
     """Where ``store`` lives: a SQLite file, or a fresh PostgreSQL database (dropped after)."""
     with fresh_database(backend, tmp_path, request) as url:
+        yield url
+
+
+@pytest.fixture
+def empty_url(backend: str, tmp_path: Path, request: pytest.FixtureRequest) -> Iterator[str]:
+    """Where a store with no schema yet lives: a new SQLite file, or an empty database."""
+    with fresh_database(backend, tmp_path, request, "old.db", migrated=False) as url:
         yield url
 
 

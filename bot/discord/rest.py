@@ -211,6 +211,31 @@ async def _callback(
     return data
 
 
+async def _new_message(
+    interaction: discord.Interaction,
+    content: str,
+    *,
+    ephemeral: bool,
+    allowed_mentions: discord.AllowedMentions | None,
+    view: discord.ui.View | None,
+    files: Sequence[discord.File] | None,
+    with_response: bool,
+) -> Any:
+    """The response CHANNEL_MESSAGE_WITH_SOURCE to ``interaction`` sent, with Discord's
+    callback object when ``with_response`` (see :func:`_callback`)."""
+    kind = InteractionResponseType.channel_message
+    fields = _message(
+        interaction,
+        content,
+        ephemeral=ephemeral,
+        allowed_mentions=allowed_mentions,
+        view=view,
+        files=files,
+    )
+    with interaction_message_response_params(type=kind.value, **fields) as params:
+        return await _callback(interaction, kind, params, with_response=with_response)
+
+
 async def respond(
     interaction: discord.Interaction,
     content: str,
@@ -222,17 +247,15 @@ async def respond(
 ) -> None:
     """Answer ``interaction`` with a new message (CHANNEL_MESSAGE_WITH_SOURCE), as
     ``InteractionResponse.send_message`` does."""
-    kind = InteractionResponseType.channel_message
-    fields = _message(
+    await _new_message(
         interaction,
         content,
         ephemeral=ephemeral,
         allowed_mentions=allowed_mentions,
         view=view,
         files=files,
+        with_response=False,
     )
-    with interaction_message_response_params(type=kind.value, **fields) as params:
-        await _callback(interaction, kind, params)
 
 
 async def respond_public(
@@ -246,17 +269,15 @@ async def respond_public(
     """Answer ``interaction`` with a new public message (CHANNEL_MESSAGE_WITH_SOURCE), as
     :func:`respond` does, asking for the callback object (``with_response``): the new
     message's id and channel, read from its ``resource.message``."""
-    kind = InteractionResponseType.channel_message
-    fields = _message(
+    data = await _new_message(
         interaction,
         content,
         ephemeral=False,
         allowed_mentions=allowed_mentions,
         view=view,
         files=files,
+        with_response=True,
     )
-    with interaction_message_response_params(type=kind.value, **fields) as params:
-        data = await _callback(interaction, kind, params, with_response=True)
     message = data["resource"]["message"]
     return Sent(int(message["id"]), int(message["channel_id"]))
 

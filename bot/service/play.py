@@ -72,7 +72,7 @@ Decisions:
   GIL the loop still waits for the thread's switch interval now and then,
   so a process frees it further, but the state would have to be sent both
   ways and loaded again; ``scripts/bench_loop.py`` measures the three (the
-  figures are in ``docs/scaling.md``).
+  figures are in ``docs/scaling-rounds.md``).
 * What a step tells from the store comes with the game's load: a hand-off's
   lines of the steps since the last public message
   (:meth:`~bot.store.GameRow.pending_moves`) and a sealed round's deadline in

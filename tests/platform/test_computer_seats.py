@@ -11,8 +11,6 @@ from __future__ import annotations
 import dataclasses
 import hashlib
 import random
-from collections.abc import Iterator
-from pathlib import Path
 from typing import Any
 
 import pytest
@@ -489,20 +487,6 @@ async def test_computer_seats_answer_at_once_once_no_member_is_left_to_beat(
     await table.timers.fire_due_timers()
     moves = await store.moves(row.id, after=row.last_seq)
     assert [m.kind for m in moves][:3] == ["move", "computer", "computer"]
-
-
-@pytest.fixture
-def empty_url(backend: str, tmp_path: Path, request: pytest.FixtureRequest) -> Iterator[str]:
-    """Where a store with no schema yet lives: a new SQLite file, or an empty database."""
-    if backend == "sqlite":
-        yield str(tmp_path / "old.db")
-        return
-    server = request.getfixturevalue("postgres_server")
-    name = server.create_database(migrated=False)
-    try:
-        yield server.url(name)
-    finally:
-        server.drop_database(name)
 
 
 async def test_computer_seats_stored_before_secrets_get_one_when_migrated(

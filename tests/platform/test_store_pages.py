@@ -10,8 +10,6 @@ changes nothing but its number).
 
 from __future__ import annotations
 
-from collections.abc import Iterator
-from pathlib import Path
 from typing import Any
 
 import pytest
@@ -25,20 +23,6 @@ from tests.support.stored import started_game
 #: the migration these tests are about, and the page share it sets
 NUMBER = 9
 FILLFACTOR = ["fillfactor=70"]
-
-
-@pytest.fixture
-def empty_url(backend: str, tmp_path: Path, request: pytest.FixtureRequest) -> Iterator[str]:
-    """An empty database: a SQLite file not yet made, or a PostgreSQL database not migrated."""
-    if backend == "sqlite":
-        yield str(tmp_path / "old.db")
-        return
-    server = request.getfixturevalue("postgres_server")
-    name = server.create_database(migrated=False)
-    try:
-        yield server.url(name)
-    finally:
-        server.drop_database(name)
 
 
 def big_state(size: int) -> dict[str, Any]:
