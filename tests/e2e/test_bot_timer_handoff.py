@@ -12,7 +12,6 @@ from __future__ import annotations
 import asyncio
 import dataclasses
 import random
-import time
 from collections.abc import AsyncIterator, Awaitable, Callable, Mapping, Sequence
 from contextvars import ContextVar
 from dataclasses import dataclass, field
@@ -31,6 +30,7 @@ from tests.support import oracle_render
 from .bot_harness import BotHarness, move, open_harness
 from .fake_discord import FakeDiscord, _compile
 from .test_bot_computers import alice_plays
+from .test_bot_temple import freeze_clock
 
 Handler = Callable[..., Awaitable[web.StreamResponse]]
 
@@ -302,16 +302,6 @@ async def test_a_computers_handoff_posts_its_public_message_before_its_private_i
 # -- a deadline's hand-off --------------------------------------------------------------
 
 
-@dataclass
-class Clock:
-    """The running service's clock, frozen until the test moves it."""
-
-    now: float = field(default_factory=time.time)
-
-    def __call__(self) -> float:
-        return self.now
-
-
 def hold_timer_public_message(
     h: BotHarness, monkeypatch: pytest.MonkeyPatch, watch: Watch, images: int
 ) -> list[bool]:
@@ -372,8 +362,7 @@ async def test_a_deadlines_handoff_posts_its_public_message_before_its_private_i
     the public message would reach the fake before it)."""
     h = harness
     assert h.store is not None
-    clock = Clock()
-    h.running.service.ctx.clock = clock
+    clock = freeze_clock(h)
     watch = watch_timer_handoffs(h, monkeypatch, hold=False)
     released = hold_timer_private_images(h, monkeypatch, watch) if held == "private_images" else []
     players = [h.alice, h.bob, h.fake.add_user("dave")][: 1 + late]
