@@ -47,8 +47,12 @@ class Handoff:
     and "dm" message posts, "tidy" for a delete or an edit of a message, each followed
     by "… done" when answered), and whom its private messages were for."""
 
+    #: the outcome being delivered
+    outcome: Any = None
     arrivals: list[str] = field(default_factory=list)
     private_for: list[int] = field(default_factory=list)
+    #: set once the outcome's private messages are being sent
+    private_started: bool = False
     #: set once the outcome's private messages are sent (its DMs answered or refused)
     private_done: asyncio.Event = field(default_factory=asyncio.Event)
     #: per held tidying request: released by the DMs (True) or by the deadlock breaker
@@ -78,7 +82,7 @@ def watch_timer_handoffs(
     original_to_channel, original_send_private = delivery.to_channel, delivery.send_private
 
     async def to_channel(outcome: Any) -> None:
-        watch.current = Handoff()
+        watch.current = Handoff(outcome)
         watch.handoffs.append(watch.current)
         try:
             await original_to_channel(outcome)
@@ -87,6 +91,8 @@ def watch_timer_handoffs(
 
     async def send_private(messages: Sequence[PrivateMessage], **kwargs: Any) -> None:
         handoff = watch.current
+        if handoff is not None:
+            handoff.private_started = True
         try:
             await original_send_private(messages, **kwargs)
         finally:
@@ -303,31 +309,27 @@ async def test_a_computers_handoff_posts_its_public_message_before_its_private_i
 
 
 def hold_timer_public_message(
-    h: BotHarness, monkeypatch: pytest.MonkeyPatch, watch: Watch, images: int
+    h: BotHarness, monkeypatch: pytest.MonkeyPatch, watch: Watch
 ) -> list[bool]:
-    """From now on, a timer hand-off's public message is held, once received, until
-    ``images`` private images have been drawn (True) or the deadlock breaker gives up
-    (False); one entry per public message. DMs that did not wait for the public message
-    would reach the fake before it."""
+    """A timer hand-off's public message is held, once received, until the outcome's
+    private images are all drawn; DMs sent by then (they did not wait for the public
+    message) reach the fake before it is let through. One entry per public message: True
+    when let through, False when the deadlock breaker gave up."""
     held: list[bool] = []
-    drawn: list[int] = []
-    fake, service = h.fake, h.running.service
-    original_image = service.ctx.private_image
+    fake = h.fake
 
-    async def private_image(game: Any, view: Mapping[str, Any], seat: int) -> bytes | None:
-        image = await original_image(game, view, seat)
-        drawn.append(seat)
-        return image
-
-    async def all_drawn() -> None:
-        while len(drawn) < images:
+    async def drawn_and_dms_seen(handoff: Handoff) -> None:
+        await handoff.outcome.drawn()
+        await asyncio.sleep(0)  # a DM task woken by the same drawing has run by now
+        while handoff.private_started and "dm" not in handoff.arrivals:
             await asyncio.sleep(0.01)
 
     def wrapped(handler: Handler) -> Handler:
         async def handle(request: web.Request, **parts: str) -> web.StreamResponse:
-            if watch.current is not None and not fake.channels[int(parts["channel_id"])].is_dm:
+            handoff = watch.current
+            if handoff is not None and not fake.channels[int(parts["channel_id"])].is_dm:
                 try:
-                    await asyncio.wait_for(all_drawn(), HOLD_LIMIT)
+                    await asyncio.wait_for(drawn_and_dms_seen(handoff), HOLD_LIMIT)
                     held.append(True)
                 except TimeoutError:
                     held.append(False)
@@ -343,7 +345,6 @@ def hold_timer_public_message(
         for route in fake._routes
     ]
     monkeypatch.setattr(fake, "_routes", routes)
-    monkeypatch.setattr(service.ctx, "private_image", private_image)
     return held
 
 
@@ -358,8 +359,8 @@ async def test_a_deadlines_handoff_posts_its_public_message_before_its_private_i
     DMs, and what was told is what was stored. ``held``: each private image is held, once
     drawn, until that public message is posted (a public message that waited for the
     private images would come only once the hold gave up); or the public message is
-    held, once received, until every private image is drawn (a DM that did not wait for
-    the public message would reach the fake before it)."""
+    held, once received, until every private image is drawn and a DM then under way has
+    reached the fake (a DM that did not wait for the public message would come first)."""
     h = harness
     assert h.store is not None
     clock = freeze_clock(h)
@@ -390,7 +391,7 @@ async def test_a_deadlines_handoff_posts_its_public_message_before_its_private_i
 
     public_held: list[bool] = []
     if held == "public_message":
-        public_held = hold_timer_public_message(h, monkeypatch, watch, images=len(players))
+        public_held = hold_timer_public_message(h, monkeypatch, watch)
     clock.now = deadline.due_at  # the deadline passes; the timer task fires it
     await h.running.timers.sync()
 
