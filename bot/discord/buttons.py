@@ -11,8 +11,9 @@ Decisions:
   click on a button from an earlier decision, or from a finished or abandoned
   game, is answered with ``error.stale_button`` rather than replaying its
   action on whatever the game asks now.
-* Messages carry a :class:`~bot.discord.components.ButtonView`, which
-  discord.py does not track (see there why).
+* Messages carry each button's payload (its class's ``component``, a
+  :class:`~bot.discord.components.Components` row), which discord.py never
+  tracks; a click builds the class from its custom_id.
 * A quick decision's answer carries the clicker's next menu of the move
   picker when they still act (:meth:`bot.service.tapping.Tapping.press`).
 * Any other ``zg:`` custom_id (an older layout, a mangled one, the "Your
@@ -28,7 +29,7 @@ from typing import TYPE_CHECKING, Any
 
 import discord
 
-from bot.discord.components import MAX_LABEL
+from bot.discord.components import MAX_LABEL, PRIMARY, SECONDARY, Component, button, ui_button
 from bot.discord.custom_ids import ACT, STALE, UNDO, act_id, game_template, undo_id
 from bot.discord.game_button import GameButton
 from bot.service import Outcome, Player, Refusal
@@ -48,17 +49,15 @@ class ActionButton(
     """Play ``action`` in game ``game_id`` for whoever clicks, if still current."""
 
     def __init__(self, game_id: int, version: int, action: str, label: str | None = None) -> None:
-        custom_id = act_id(game_id, version, action)
-        super().__init__(
-            discord.ui.Button(
-                label=(label or action)[:MAX_LABEL],
-                style=discord.ButtonStyle.primary,
-                custom_id=custom_id,
-            )
-        )
+        super().__init__(ui_button(self.component(game_id, version, action, label)))
         self.game_id = game_id
         self.version = version
         self.action = action
+
+    @staticmethod
+    def component(game_id: int, version: int, action: str, label: str | None = None) -> Component:
+        """The button's payload, as a message carries it."""
+        return button(act_id(game_id, version, action), (label or action)[:MAX_LABEL], PRIMARY)
 
     @classmethod
     async def from_custom_id(
@@ -89,15 +88,14 @@ class UndoButton(
     """Take back the clicker's last step, if the game is still where the button was made."""
 
     def __init__(self, game_id: int, version: int, label: str = "") -> None:
-        super().__init__(
-            discord.ui.Button(
-                label=(label or "Undo")[:MAX_LABEL],
-                style=discord.ButtonStyle.secondary,
-                custom_id=undo_id(game_id, version),
-            )
-        )
+        super().__init__(ui_button(self.component(game_id, version, label)))
         self.game_id = game_id
         self.version = version
+
+    @staticmethod
+    def component(game_id: int, version: int, label: str = "") -> Component:
+        """The button's payload, as a message carries it."""
+        return button(undo_id(game_id, version), (label or "Undo")[:MAX_LABEL], SECONDARY)
 
     @classmethod
     async def from_custom_id(

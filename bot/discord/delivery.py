@@ -122,7 +122,7 @@ from typing import TYPE_CHECKING, Any, Protocol
 import discord
 
 from bot.discord import rest
-from bot.discord.components import ButtonView
+from bot.discord.components import Components
 from bot.discord.handover import DM_KINDS
 from bot.discord.items import button_for
 from bot.discord.lobby_buttons import lobby_view
@@ -204,7 +204,7 @@ class Send(Protocol):
         allowed_mentions: discord.AllowedMentions,
         *,
         file: discord.File | None = None,
-        view: discord.ui.View | None = None,
+        view: Components | None = None,
     ) -> rest.Sent: ...
 
 
@@ -216,7 +216,7 @@ class TurnNote:
     user_id: int
     lines: tuple[Text, ...]
     lang: str
-    view: Callable[[str], discord.ui.View | None]
+    view: Callable[[str], Components | None]
 
 
 #: the "your turn" DMs of one outcome waiting to ride on their users' private messages
@@ -320,7 +320,7 @@ class Delivery:
         allowed_mentions: discord.AllowedMentions,
         *,
         file: discord.File | None = None,
-        view: discord.ui.View | None = None,
+        view: Components | None = None,
     ) -> rest.Sent:
         """A message the bot posts in a channel itself (not an interaction's follow-up)."""
         mentions = allowed_mentions
@@ -337,7 +337,7 @@ class Delivery:
         lines: Sequence[Text],
         *,
         image: bytes | None = None,
-        view: discord.ui.View | None = None,
+        view: Components | None = None,
         image_name: str = HAND_FILE,
         replace: bool = False,
         zoom: bytes | None = None,
@@ -399,17 +399,17 @@ class Delivery:
 
     def reply_view(
         self, outcome: Outcome, choices: Sequence[Choice], lang: str
-    ) -> discord.ui.View | None:
+    ) -> Components | None:
         """The buttons of a list of choices (a private answer's or the public message's)."""
         if not choices:
             return None
-        view = ButtonView()
+        view = Components()
         for choice in choices:
             try:
-                view.add_item(button_for(choice, outcome.game_id or 0, outcome.version, lang))
+                view.add(button_for(choice, outcome.game_id or 0, outcome.version, lang))
             except ValueError:  # a custom_id over 100 characters, or more than 25 buttons
                 log.warning("a %s button of game %s was not made", choice.kind, outcome.game_id)
-        return view if view.children else None
+        return None if view.empty else view
 
     async def to_interaction(
         self,
@@ -418,7 +418,7 @@ class Delivery:
         *,
         private_inline: bool = False,
         picker_lines: Sequence[Text] | None = None,
-        picker_view: discord.ui.View | None = None,
+        picker_view: Components | None = None,
     ) -> set[int]:
         """Deliver a successful command's outcome; return whose private view the
         invoker was shown, ephemerally or by a DM just delivered, or whose DMs the
@@ -472,7 +472,7 @@ class Delivery:
             allowed_mentions: discord.AllowedMentions,
             *,
             file: discord.File | None = None,
-            view: discord.ui.View | None = None,
+            view: Components | None = None,
         ) -> rest.Sent:
             nonlocal responded
             from_dm = interaction.guild_id is None  # a click in a "your turn" DM
@@ -591,7 +591,7 @@ class Delivery:
         outcome: Outcome,
         own_lang: str,
         inline: list[PrivateMessage],
-        view: discord.ui.View | None,
+        view: Components | None,
         picker_lines: Sequence[Text] | None,
         shown: set[int],
     ) -> None:
@@ -666,7 +666,7 @@ class Delivery:
             allowed_mentions: discord.AllowedMentions,
             *,
             file: discord.File | None = None,
-            view: discord.ui.View | None = None,
+            view: Components | None = None,
         ) -> rest.Sent:
             return await self._send(channel_id, content, allowed_mentions, file=file, view=view)
 
@@ -977,7 +977,7 @@ class Delivery:
         lang: str,
         pending: TurnNotes | None = None,
         *,
-        buttons: discord.ui.View | None = None,
+        buttons: Components | None = None,
     ) -> None:
         """ "Your turn" and "you are next" by DM, for those who asked for DMs: sent now,
         or left in ``pending`` for :meth:`send_private`. ``buttons``: the public message's
@@ -993,11 +993,11 @@ class Delivery:
         if not notes:
             return
         dm_choices = [c for c in news.choices if c.kind in DM_KINDS]
-        views: dict[str, discord.ui.View | None] = {}
+        views: dict[str, Components | None] = {}
         if buttons is not None and len(dm_choices) == len(news.choices):
             views[lang] = buttons  # the same buttons: built once
 
-        def view_in(language: str) -> discord.ui.View | None:
+        def view_in(language: str) -> Components | None:
             if language not in views:
                 views[language] = (
                     self.reply_view(outcome, dm_choices, language) if dm_choices else None
@@ -1104,7 +1104,7 @@ class Delivery:
         kept: tuple[int, int],
         content: str | None,
         mentions: discord.AllowedMentions | None,
-        **view: discord.ui.View | None,
+        **view: Components | None,
     ) -> bool:
         """Edit a message the bot posted: its content (None: kept), and its buttons when
         ``view`` is given (``view=None``: none); False (logged) if it is gone or not
@@ -1194,7 +1194,7 @@ class Delivery:
         message: PrivateMessage,
         lang: str,
         *,
-        view: discord.ui.View | None = None,
+        view: Components | None = None,
         closed: bool | None = None,
     ) -> bool:
         """DM one private message; False if the user cannot be reached that way.

@@ -19,7 +19,7 @@ from typing import TYPE_CHECKING, Any, ClassVar
 
 import discord
 
-from bot.discord.components import MAX_LABEL
+from bot.discord.components import MAX_LABEL, Component, button, ui_button
 from bot.discord.custom_ids import game_button_id
 from bot.service import Outcome, Player
 
@@ -37,13 +37,18 @@ class GameButton:
 
     def __init__(self, game_id: int, label: str = "") -> None:
         super().__init__(  # type: ignore[call-arg]  # DynamicItem.__init__, next in the MRO
-            discord.ui.Button(
-                label=(label or self.default_label)[:MAX_LABEL],
-                style=self.style,
-                custom_id=game_button_id(self.verb, game_id),
-            )
+            ui_button(self.component(game_id, label))
         )
         self.game_id = game_id
+
+    @classmethod
+    def component(cls, game_id: int, label: str = "") -> Component:
+        """The button's payload, as a message carries it."""
+        return button(
+            game_button_id(cls.verb, game_id),
+            (label or cls.default_label)[:MAX_LABEL],
+            cls.style.value,
+        )
 
     @classmethod
     async def from_custom_id(

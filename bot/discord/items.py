@@ -7,7 +7,7 @@ Decisions:
   item modules import nothing of each other, and this module sits above them
   all, so ``bot.discord`` has no import circle.
 * :func:`button_for` is the one place a :class:`~bot.service.Choice` kind
-  becomes a component class.
+  becomes a component class's button (its payload, the class's ``component``).
 """
 
 from __future__ import annotations
@@ -17,6 +17,7 @@ from typing import Any
 import discord
 
 from bot.discord.buttons import AbandonButton, ActionButton, ResignButton, StaleButton, UndoButton
+from bot.discord.components import Component
 from bot.discord.lobby_buttons import LobbyButton, OptionSelect
 from bot.discord.picking import PickButton, PickSelect, PlayButton
 from bot.discord.rematch import RematchButton
@@ -40,27 +41,28 @@ DYNAMIC_ITEMS: tuple[type[discord.ui.DynamicItem[Any]], ...] = (
 )
 
 
-def button_for(choice: Choice, game_id: int, version: int | None, lang: str) -> Any:
-    """The button of one :class:`~bot.service.Choice`, labelled in ``lang``.
+def button_for(choice: Choice, game_id: int, version: int | None, lang: str) -> Component:
+    """The button of one :class:`~bot.service.Choice`, labelled in ``lang``, as a
+    message carries it (the payload of the class a click on it builds).
 
     Raises ValueError when it cannot be made (a custom_id over Discord's limit).
     """
     label = choice.label.render(lang)
     if choice.kind is ChoiceKind.ABANDON:
-        return AbandonButton(game_id, label)
+        return AbandonButton.component(game_id, label)
     if choice.kind is ChoiceKind.RESIGN:
-        return ResignButton(game_id, label)
+        return ResignButton.component(game_id, label)
     if choice.kind is ChoiceKind.REMATCH:
-        return RematchButton(game_id, label)
+        return RematchButton.component(game_id, label)
     if choice.kind is ChoiceKind.PAGE:
         game, page = choice.action.split(":")
-        return RulesButton(game, int(page), label)
+        return RulesButton.component(game, int(page), label)
     if choice.kind is ChoiceKind.LOBBY:
-        return LobbyButton(game_id, choice.action, label)
+        return LobbyButton.component(game_id, choice.action, label)
     if choice.kind is ChoiceKind.PLAY:
-        return PlayButton(game_id, label)
+        return PlayButton.component(game_id, label)
     if version is None:
         raise ValueError("a move or undo button needs the game's version")
     if choice.kind is ChoiceKind.UNDO:
-        return UndoButton(game_id, version, label)
-    return ActionButton(game_id, version, choice.action, label)
+        return UndoButton.component(game_id, version, label)
+    return ActionButton.component(game_id, version, choice.action, label)

@@ -27,7 +27,21 @@ from typing import TYPE_CHECKING, Any
 
 import discord
 
-from bot.discord.components import MAX_LABEL, MAX_OPTION_LABEL, MAX_OPTIONS, ButtonView
+from bot.discord.components import (
+    DANGER,
+    MAX_LABEL,
+    MAX_OPTION_LABEL,
+    MAX_OPTIONS,
+    PRIMARY,
+    SECONDARY,
+    SUCCESS,
+    Component,
+    Components,
+    button,
+    option,
+    select,
+    ui_button,
+)
 from bot.discord.custom_ids import LOBBY, LOBBY_OPTION, lobby_id, lobby_option_id
 from bot.games.computer import LEVELS
 from bot.i18n import Text
@@ -40,13 +54,13 @@ if TYPE_CHECKING:
 LOBBY_VERBS = ("join", "leave", "start")
 
 _STYLES = {
-    "join": discord.ButtonStyle.success,
-    "leave": discord.ButtonStyle.secondary,
-    "start": discord.ButtonStyle.primary,
-    "computer": discord.ButtonStyle.secondary,
-    "easy": discord.ButtonStyle.secondary,
-    "strong": discord.ButtonStyle.secondary,
-    "unseat": discord.ButtonStyle.danger,
+    "join": SUCCESS,
+    "leave": SECONDARY,
+    "start": PRIMARY,
+    "computer": SECONDARY,
+    "easy": SECONDARY,
+    "strong": SECONDARY,
+    "unseat": DANGER,
 }
 
 
@@ -61,15 +75,14 @@ class LobbyButton(
     """Join, Leave or Start the lobby ``game_id``."""
 
     def __init__(self, game_id: int, verb: str, label: str = "") -> None:
-        super().__init__(
-            discord.ui.Button(
-                label=(label or verb.title())[:MAX_LABEL],
-                style=_STYLES[verb],
-                custom_id=lobby_id(game_id, verb),
-            )
-        )
+        super().__init__(ui_button(self.component(game_id, verb, label)))
         self.game_id = game_id
         self.verb = verb
+
+    @staticmethod
+    def component(game_id: int, verb: str, label: str = "") -> Component:
+        """The button's payload, as a message carries it."""
+        return button(lobby_id(game_id, verb), (label or verb.title())[:MAX_LABEL], _STYLES[verb])
 
     @classmethod
     async def from_custom_id(
@@ -113,22 +126,27 @@ class OptionSelect(
 ):
     """The host picks a value of lobby option ``option`` of game ``game_id``."""
 
-    def __init__(
-        self,
-        game_id: int,
-        option: str,
-        choices: list[discord.SelectOption] | None = None,
-    ) -> None:
+    def __init__(self, game_id: int, option: str) -> None:
         super().__init__(
             discord.ui.Select(
                 custom_id=lobby_option_id(game_id, option),
-                options=choices or [discord.SelectOption(label=option, value=option)],
+                options=[discord.SelectOption(label=option, value=option)],
                 min_values=1,
                 max_values=1,
             )
         )
         self.game_id = game_id
         self.option = option
+
+    @staticmethod
+    def component(game_id: int, name: str, choices: list[Component]) -> Component:
+        """The menu's payload, as a message carries it: ``choices`` its options."""
+        return select(
+            lobby_option_id(game_id, name),
+            choices or [option(name, name)],
+            min_values=1,
+            max_values=1,
+        )
 
     @classmethod
     async def from_custom_id(
@@ -157,23 +175,17 @@ class OptionSelect(
         await bot.responder.run(interaction, work)
 
 
-def lobby_view(panel: LobbyPanel, game_id: int, lang: str) -> ButtonView | None:
+def lobby_view(panel: LobbyPanel, game_id: int, lang: str) -> Components | None:
     """The components of an open lobby message: a row of buttons, a row per menu."""
     if not panel.open:
         return None
-    view = ButtonView()
+    view = Components()
     for verb in LOBBY_VERBS + (("computer",) if panel.computers else ()):
-        view.add_item(LobbyButton(game_id, verb, Text(f"lobby.button.{verb}").render(lang)))
+        view.add(LobbyButton.component(game_id, verb, Text(f"lobby.button.{verb}").render(lang)))
     for row, menu in enumerate(panel.menus, start=1):
         choices = [
-            discord.SelectOption(
-                label=label.render(lang)[:MAX_OPTION_LABEL],
-                value=value,
-                default=value == menu.current,
-            )
+            option(label.render(lang)[:MAX_OPTION_LABEL], value, default=value == menu.current)
             for value, label in menu.values[:MAX_OPTIONS]
         ]
-        select = OptionSelect(game_id, menu.name, choices)
-        select.item.row = row
-        view.add_item(select)
+        view.add(OptionSelect.component(game_id, menu.name, choices), row)
     return view

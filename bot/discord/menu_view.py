@@ -11,21 +11,30 @@ Decisions:
   them short; a label past Discord's own limit would be logged and cut
   rather than lose the message).
 * The custom_ids are :func:`bot.discord.custom_ids.pick_id`'s.
+* Built as Discord's payload (:class:`~bot.discord.components.Components`),
+  no ``discord.ui`` object: a click is dispatched by
+  :class:`~bot.discord.picking.PickButton` and
+  :class:`~bot.discord.picking.PickSelect` from its custom_id alone.
 """
 
 from __future__ import annotations
 
 import logging
-from typing import Any
-
-import discord
 
 from bot.discord.components import (
+    DANGER,
     MAX_DESCRIPTION,
     MAX_LABEL,
     MAX_OPTION_LABEL,
     MAX_PLACEHOLDER,
-    ButtonView,
+    PRIMARY,
+    SECONDARY,
+    SUCCESS,
+    Component,
+    Components,
+    button,
+    option,
+    select,
 )
 from bot.discord.custom_ids import pick_id
 from bot.i18n import Text
@@ -48,10 +57,10 @@ FINAL = FINAL_MARK
 PICTURE_FILE = "choices.png"
 
 STYLES = {
-    Style.PRIMARY: discord.ButtonStyle.primary,
-    Style.SECONDARY: discord.ButtonStyle.secondary,
-    Style.SUCCESS: discord.ButtonStyle.success,
-    Style.DANGER: discord.ButtonStyle.danger,
+    Style.PRIMARY: PRIMARY,
+    Style.SECONDARY: SECONDARY,
+    Style.SUCCESS: SUCCESS,
+    Style.DANGER: DANGER,
 }
 
 
@@ -65,30 +74,30 @@ def _shown(text: Text, lang: str, limit: int, what: str) -> str:
     return label or "—"
 
 
-def menu_view(game_id: int, menu: Menu, lang: str) -> discord.ui.View:
+def menu_view(game_id: int, menu: Menu, lang: str) -> Components:
     """A menu as components: its sections in order, then the controls' row."""
-    view = ButtonView()
+    view = Components()
 
-    def add(item: discord.ui.Item[Any]) -> None:
+    def add(item: Component, row: int) -> None:
         try:
-            view.add_item(item)
+            view.add(item, row)
         except ValueError:  # more than Discord allows: the picker's tests keep it within
             log.warning("a picker component of game %s did not fit", game_id, exc_info=True)
 
-    def button(option: Option, row: int) -> None:
+    def add_button(choice: Option, row: int) -> None:
         try:
-            custom_id = pick_id(game_id, menu.token, option.token)
+            custom_id = pick_id(game_id, menu.token, choice.token)
         except ValueError:  # a custom_id over 100 characters (a game id past 7 digits)
             log.warning("a picker button of game %s was not made", game_id)
             return
         add(
-            discord.ui.Button(
-                label=_shown(option.label, lang, MAX_LABEL, "button label"),
-                custom_id=custom_id,
-                style=STYLES[option.style],
-                emoji=FINAL if option.final else None,
-                row=row,
-            )
+            button(
+                custom_id,
+                _shown(choice.label, lang, MAX_LABEL, "button label"),
+                STYLES[choice.style],
+                emoji=FINAL if choice.final else None,
+            ),
+            row,
         )
 
     row = 0
@@ -102,15 +111,12 @@ def menu_view(game_id: int, menu: Menu, lang: str) -> discord.ui.View:
                 continue
             placeholder = section.header if section.header is not None else menu.title
             add(
-                discord.ui.Select(
-                    custom_id=custom_id,
-                    placeholder=_shown(placeholder, lang, MAX_PLACEHOLDER, "placeholder"),
-                    min_values=section.min_values,
-                    max_values=min(section.max_values, len(section.options)),
-                    options=[
-                        discord.SelectOption(
-                            label=_shown(o.label, lang, MAX_OPTION_LABEL, "option label"),
-                            value=o.token,
+                select(
+                    custom_id,
+                    [
+                        option(
+                            _shown(o.label, lang, MAX_OPTION_LABEL, "option label"),
+                            o.token,
                             description=(
                                 None
                                 if o.detail is None
@@ -120,16 +126,19 @@ def menu_view(game_id: int, menu: Menu, lang: str) -> discord.ui.View:
                         )
                         for o in section.options
                     ],
-                    row=row,
-                )
+                    placeholder=_shown(placeholder, lang, MAX_PLACEHOLDER, "placeholder"),
+                    min_values=section.min_values,
+                    max_values=min(section.max_values, len(section.options)),
+                ),
+                row,
             )
             selects += 1
             row += 1
             continue
         for start in range(0, len(section.options), BUTTONS_PER_ROW):
-            for option in section.options[start : start + BUTTONS_PER_ROW]:
-                button(option, row)
+            for choice in section.options[start : start + BUTTONS_PER_ROW]:
+                add_button(choice, row)
             row += 1
-    for option in menu.controls:
-        button(option, min(row, MAX_ROWS - 1))
+    for choice in menu.controls:
+        add_button(choice, min(row, MAX_ROWS - 1))
     return view

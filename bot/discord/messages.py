@@ -33,6 +33,7 @@ from typing import Any
 import discord
 
 from bot.discord import rest
+from bot.discord.components import Components
 from bot.i18n import Text, language_of
 
 log = logging.getLogger(__name__)
@@ -202,7 +203,7 @@ async def public_response(
     content: str,
     *,
     allowed_mentions: discord.AllowedMentions | None = None,
-    view: discord.ui.View | None = None,
+    view: Components | None = None,
     files: Sequence[discord.File] | None = None,
 ) -> rest.Sent | None:
     """Answer ``interaction`` (answered first, :func:`answering`) with a public message

@@ -52,7 +52,7 @@ from typing import TYPE_CHECKING, Any
 
 import discord
 
-from bot.discord.components import ButtonView
+from bot.discord.components import Components
 from bot.discord.custom_ids import PICK_BUTTON, PICK_SELECT, game_template
 from bot.discord.game_button import GameButton
 from bot.discord.interactions import THINKING, UPDATE, Handled, guard
@@ -88,7 +88,7 @@ class Tapper:
         self,
         interaction: discord.Interaction,
         lines: Sequence[Text],
-        view: discord.ui.View | None,
+        view: Components | None,
         *,
         image: bytes | None = None,
         name: str = ZOOM_FILE,
@@ -112,13 +112,16 @@ class Tapper:
         """The service's answer on the picker message (see the module docstring)."""
         lang = locale_language(interaction.locale)
         lines: list[Text] = [*answer.lines, *answer.hand_lines]
-        view: discord.ui.View | None = None
+        view: Components | None = None
         if answer.menu is not None:
             lines.append(answer.menu.title)
             view = menu_view(answer.game_id, answer.menu, lang)
         if answer.outcome is not None:
             await self.bot.delivery.to_interaction(
-                interaction, answer.outcome, picker_lines=lines, picker_view=view or ButtonView()
+                interaction,
+                answer.outcome,
+                picker_lines=lines,
+                picker_view=Components() if view is None else view,
             )
             return
         if answer.picture is not None:

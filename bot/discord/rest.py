@@ -26,9 +26,10 @@ Decisions:
   Discord's ``wait`` is always true there), :func:`edit_original` reads
   nothing. The interaction is marked answered as discord.py marks it
   (``InteractionResponse.is_done``).
-* Only untracked views (:class:`~bot.discord.components.ButtonView`) go this
-  way: discord.py is not told of the message, so a view it would dispatch to
-  is refused here rather than silently never dispatched.
+* Only components built as Discord's payload
+  (:class:`~bot.discord.components.Components`) go this way: discord.py is
+  not told of the message, so a ``discord.ui`` view (which it would dispatch
+  to, or keep) is refused here rather than silently never dispatched.
 * Errors are discord.py's (``discord.HTTPException`` and its subclasses, with
   Discord's code), as the higher-level calls raise them; a second response to
   one interaction raises ``discord.InteractionResponded`` before any request.
@@ -49,6 +50,8 @@ from discord.webhook.async_ import (
     interaction_message_response_params,
     interaction_response_params,
 )
+
+from bot.discord.components import Components
 
 __all__ = [
     "Sent",
@@ -72,8 +75,8 @@ class Sent:
 
 
 def _refuse_tracked(view: Any) -> None:
-    if isinstance(view, discord.ui.View) and view.is_dispatchable():
-        raise ValueError("a view discord.py dispatches to must be sent through discord.py")
+    if view is not None and view is not MISSING and not isinstance(view, Components):
+        raise ValueError("a discord.ui view must be sent through discord.py")
 
 
 def _fields(
@@ -117,7 +120,7 @@ async def send(
     content: str,
     *,
     allowed_mentions: discord.AllowedMentions | None = None,
-    view: discord.ui.View | None = None,
+    view: Components | None = None,
     file: discord.File | None = None,
 ) -> int:
     """Post a message in a channel (a DM channel too); the new message's id."""
@@ -147,7 +150,7 @@ def _message(
     *,
     ephemeral: bool,
     allowed_mentions: discord.AllowedMentions | None,
-    view: discord.ui.View | None,
+    view: Components | None,
     files: Sequence[discord.File] | None,
 ) -> dict[str, Any]:
     """A new message's fields, as discord.py's builders take them for an answer to
@@ -217,7 +220,7 @@ async def _new_message(
     *,
     ephemeral: bool,
     allowed_mentions: discord.AllowedMentions | None,
-    view: discord.ui.View | None,
+    view: Components | None,
     files: Sequence[discord.File] | None,
     with_response: bool,
 ) -> Any:
@@ -242,7 +245,7 @@ async def respond(
     *,
     ephemeral: bool,
     allowed_mentions: discord.AllowedMentions | None = None,
-    view: discord.ui.View | None = None,
+    view: Components | None = None,
     files: Sequence[discord.File] | None = None,
 ) -> None:
     """Answer ``interaction`` with a new message (CHANNEL_MESSAGE_WITH_SOURCE), as
@@ -263,7 +266,7 @@ async def respond_public(
     content: str,
     *,
     allowed_mentions: discord.AllowedMentions | None = None,
-    view: discord.ui.View | None = None,
+    view: Components | None = None,
     files: Sequence[discord.File] | None = None,
 ) -> Sent:
     """Answer ``interaction`` with a new public message (CHANNEL_MESSAGE_WITH_SOURCE), as
@@ -360,7 +363,7 @@ async def followup(
     *,
     ephemeral: bool,
     allowed_mentions: discord.AllowedMentions | None = None,
-    view: discord.ui.View | None = None,
+    view: Components | None = None,
     files: Sequence[discord.File] | None = None,
 ) -> Sent:
     """A follow-up message to ``interaction``, as ``interaction.followup.send`` sends it;

@@ -11,7 +11,7 @@ from typing import TYPE_CHECKING, Any
 
 import discord
 
-from bot.discord.components import MAX_LABEL
+from bot.discord.components import MAX_LABEL, SECONDARY, Component, button, ui_button
 from bot.discord.custom_ids import RULES, rules_id
 from bot.service import Outcome, Player
 
@@ -26,15 +26,14 @@ class RulesButton(
     """Show page ``page`` of the rules of ``game``."""
 
     def __init__(self, game: str, page: int, label: str = "") -> None:
-        super().__init__(
-            discord.ui.Button(
-                label=(label or str(page + 1))[:MAX_LABEL],
-                style=discord.ButtonStyle.secondary,
-                custom_id=rules_id(game, page),
-            )
-        )
+        super().__init__(ui_button(self.component(game, page, label)))
         self.game = game
         self.page = page
+
+    @staticmethod
+    def component(game: str, page: int, label: str = "") -> Component:
+        """The button's payload, as a message carries it."""
+        return button(rules_id(game, page), (label or str(page + 1))[:MAX_LABEL], SECONDARY)
 
     @classmethod
     async def from_custom_id(

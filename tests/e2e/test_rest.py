@@ -16,7 +16,7 @@ import pytest
 from PIL import Image
 
 from bot.discord import rest
-from bot.discord.components import ButtonView
+from bot.discord.components import SECONDARY, Components, button
 from bot.discord.messages import png
 
 from .fake_discord import (
@@ -46,10 +46,20 @@ async def client(fake_discord: FakeDiscord) -> AsyncIterator[Bare]:
         yield bare
 
 
-def _buttons(*custom_ids: str) -> ButtonView:
-    view = ButtonView()
+def _buttons(*custom_ids: str) -> Components:
+    view = Components()
+    for custom_id in custom_ids:
+        view.add(button(custom_id, custom_id, SECONDARY))
+    return view
+
+
+def _their_buttons(*custom_ids: str) -> discord.ui.View:
+    """:func:`_buttons` as discord.py's own view, for discord.py's own calls (finished:
+    discord.py keeps no task for it)."""
+    view = discord.ui.View(timeout=None)
     for custom_id in custom_ids:
         view.add_item(discord.ui.Button(label=custom_id, custom_id=custom_id))
+    view.stop()
     return view
 
 
@@ -103,7 +113,7 @@ async def test_what_discord_refuses_raises_discord_s_error(
     assert fake_discord.dms_to(bob) == [] and fake_discord.messages_in(games) == []
 
 
-async def test_a_view_discord_py_would_dispatch_to_is_refused(client: Bare) -> None:
+async def test_a_discord_ui_view_is_refused(client: Bare) -> None:
     tracked = discord.ui.View(timeout=None)
     tracked.add_item(discord.ui.Button(label="x", custom_id="zg:x"))
     with pytest.raises(ValueError, match=r"through discord\.py"):
@@ -192,7 +202,7 @@ async def test_an_answer_is_the_request_discord_py_sends_without_the_callback_ob
     image, none = tiny_png(), discord.AllowedMentions.none()
 
     async def theirs(i: discord.Interaction) -> None:
-        view = _buttons("zg:a")
+        view = _their_buttons("zg:a")
         await i.response.send_message(
             "hi", ephemeral=True, view=view, files=[png(image, "hand.png")], allowed_mentions=none
         )
@@ -231,7 +241,7 @@ async def test_a_deferred_answer_its_edit_and_follow_ups_are_discord_py_s_reques
             ephemeral=False,
             wait=True,
             file=png(image, "board.png"),
-            view=_buttons("zg:b"),
+            view=_their_buttons("zg:b"),
             allowed_mentions=pinged,
         )
         private = await i.followup.send("psst", ephemeral=True, wait=False, allowed_mentions=none)
@@ -280,7 +290,7 @@ async def test_a_tap_answered_by_updating_its_message_is_discord_py_s_request(
 
     async def theirs(i: discord.Interaction) -> None:
         await i.response.edit_message(
-            content="picked", view=_buttons("zg:go"), attachments=[png(image, "zoom.png")]
+            content="picked", view=_their_buttons("zg:go"), attachments=[png(image, "zoom.png")]
         )
 
     async def ours(i: discord.Interaction) -> None:
@@ -345,7 +355,7 @@ async def test_what_discord_refuses_of_an_answer_raises_discord_py_s_error(table
     table.fake.requests.clear()  # the refusals above are on purpose
 
 
-async def test_an_answer_with_a_view_discord_py_would_dispatch_to_is_refused(table: Table) -> None:
+async def test_an_answer_with_a_discord_ui_view_is_refused(table: Table) -> None:
     tracked = discord.ui.View(timeout=None)
     tracked.add_item(discord.ui.Button(label="x", custom_id="zg:x"))
 
