@@ -36,6 +36,14 @@ Decisions:
 * Lists of texts of any length (:func:`join_texts`) nest ``list.*`` catalog
   strings, so each language has its own separator; alternatives
   (:func:`either`, "a, b or c") end on ``list.or``.
+* A text is rendered once per value and language: :meth:`Text.render`
+  remembers what :func:`t` made of it by :attr:`Text.value_key` (equal texts
+  render equally: the catalog, the Korean particles and the plural forms
+  read nothing else), at most :data:`RENDERED_MEMORY` of them, forgotten all
+  at once when full (and when a catalog is registered), which no thread
+  drawing an image can disturb. A text whose value cannot be told (a
+  parameter neither a text, a str nor an int) is rendered each time; a
+  missing key is logged when its text is first rendered.
 * ``glossary.json`` (next to this file, not shipped) names the recurring game
   terms in each language; ``tests/platform/test_i18n_terms.py`` checks every
   catalog against it and against the English placeholders.
@@ -69,7 +77,19 @@ class Text:
     params: Mapping[str, Any] = field(default_factory=dict)
 
     def render(self, lang: str | None = None) -> str:
-        return t(lang, self.key, **self.params)
+        """This text in the language of ``lang`` (:func:`t`); remembered by its value
+        (:attr:`value_key`) and language, so equal texts are translated once."""
+        value = self.value_key
+        if value is None:
+            return t(lang, self.key, **self.params)
+        language = language_of(lang)
+        remembered = _RENDERED.get((value, language))
+        if remembered is None:
+            remembered = t(language, self.key, **self.params)
+            if len(_RENDERED) >= RENDERED_MEMORY:
+                _RENDERED.clear()
+            _RENDERED[(value, language)] = remembered
+        return remembered
 
     @cached_property
     def value_key(self) -> tuple[Any, ...] | None:
@@ -113,11 +133,18 @@ def _decode(value: Any) -> Any:
 
 _EXTRA: dict[str, dict[str, str]] = {}
 
+#: how many rendered texts are remembered (:meth:`Text.render`); all are forgotten
+#: at once when full
+RENDERED_MEMORY = 8192
+#: each rendered text by its value and language
+_RENDERED: dict[tuple[tuple[Any, ...], str], str] = {}
+
 
 def register_catalog(lang: str, entries: Mapping[str, str]) -> None:
     """Add messages from outside ``locales/`` (a test game's catalog)."""
     _EXTRA.setdefault(lang, {}).update(entries)
     catalog.cache_clear()
+    _RENDERED.clear()
 
 
 @cache

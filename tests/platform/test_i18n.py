@@ -111,3 +111,60 @@ def test_translation_falls_back_to_english_and_never_raises() -> None:
     assert "{max}" in t("en", "error.game_full")  # a missing param stays visible
     nested = Text("lobby.started", {"game": Text("oracle.title")})
     assert "Oracle" in nested.render("en")
+
+
+def test_a_text_is_rendered_once_per_value_and_language_and_as_t_renders_it(
+    monkeypatch: pytest.MonkeyPatch,
+) -> None:
+    """:meth:`Text.render` remembers each text by its value and language: equal texts
+    (other objects) are translated once, and read exactly what :func:`t` writes, the
+    Korean particle and the plural form included; a text whose value cannot be told
+    is translated each time."""
+    import bot.i18n as i18n
+
+    calls: list[str] = []
+
+    def counted(locale: str | None, key: str, **params: object) -> str:
+        calls.append(key)
+        return t(locale, key, **params)
+
+    def texts(name: str, count: int) -> list[Text]:
+        return [
+            Text("after.replay.cannot_read", {"path": name, "reason": Text("tikal.title")}),
+            Text("after.stats.game", {"game": Text("tikal.title"), "count": count}),
+        ]
+
+    monkeypatch.setattr(i18n, "_RENDERED", {})
+    monkeypatch.setattr(i18n, "t", counted)
+    for name, count in (("Bob", 1), ("Alice", 2)):
+        for lang in (*LANGUAGES, "ko-KR", None):
+            first = [text.render(lang) for text in texts(name, count)]
+            del calls[:]
+            again = [text.render(lang) for text in texts(name, count)]
+            assert calls == []  # equal texts, other objects: nothing translated again
+            fresh = [t(lang, text.key, **text.params) for text in texts(name, count)]
+            assert first == again == fresh
+    monkeypatch.setattr(i18n, "t", t)
+    assert Text("after.replay.cannot_read", {"path": "Bob", "reason": "x"}).render("ko") == (
+        "Bob을 읽을 수 없습니다: x."
+    )
+    assert Text("after.replay.cannot_read", {"path": "앨리스", "reason": "x"}).render("ko") == (
+        "앨리스를 읽을 수 없습니다: x."
+    )
+    assert (
+        Text("after.stats.game", {"game": "g", "count": 1}).render("en").endswith("1 game finished")
+    )
+    assert (
+        Text("after.stats.game", {"game": "g", "count": 3})
+        .render("en")
+        .endswith("3 games finished")
+    )
+    # a value that cannot be told is rendered each time; a full memory is emptied
+    monkeypatch.setattr(i18n, "t", counted)
+    del calls[:]
+    odd = Text("error.game_full", {"max": 4.0})
+    assert odd.value_key is None and odd.render("en") == odd.render("en") and len(calls) == 2
+    monkeypatch.setattr(i18n, "RENDERED_MEMORY", 3)
+    for n in range(10):
+        Text("error.game_full", {"max": n}).render("en")
+        assert len(i18n._RENDERED) <= 3
