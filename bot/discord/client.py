@@ -40,7 +40,7 @@ from bot.discord.delivery import Delivery
 from bot.discord.errors import ZigguratTree
 from bot.discord.handover import HandOvers
 from bot.discord.interactions import Responder
-from bot.discord.items import DYNAMIC_ITEMS
+from bot.discord.items import register as register_items
 from bot.discord.translator import CatalogTranslator
 from bot.games.base import GameType
 from bot.logs import ConnectionLogMixin
@@ -103,7 +103,7 @@ class ZigguratBot(commands.Bot):
         await self.tree.set_translator(CatalogTranslator())
         for extension in EXTENSIONS:
             await self.load_extension(extension)
-        self.add_dynamic_items(*DYNAMIC_ITEMS)
+        register_items(self)
         await self.sync_commands()
         self.handovers.install()
         self.timers.start()

@@ -505,3 +505,42 @@ async def _seal(tapper: Tapper, user: FakeUser, picker: RecordedMessage) -> None
             await tapper.tap(select(h, user, picker, select_menu["custom_id"], [value]))
         else:
             await tapper.tap(h.click(user, picker, options[-1]["custom_id"]))
+
+
+async def test_a_click_runs_its_class_without_its_message_rebuilt(
+    harness: BotHarness, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    """A click runs its item class from its custom_id and the click alone
+    (:func:`bot.discord.items.register`): discord.py parses none of the clicked
+    message's components and rebuilds no view of it, and buttons and selects (the
+    lobby's, the picker's) play as before."""
+    import discord
+    import discord.message
+
+    parsed: list[Any] = []
+    rebuilt: list[int] = []
+    factory = discord.message._component_factory
+    from_message = discord.ui.View.from_message
+
+    def counted_factory(data: Any, *args: Any) -> Any:
+        parsed.append(data.get("custom_id"))
+        return factory(data, *args)
+
+    def counted_from_message(cls: Any, message: Any, **kwargs: Any) -> Any:
+        rebuilt.append(message.id)
+        return from_message(message, **kwargs)
+
+    monkeypatch.setattr(discord.message, "_component_factory", counted_factory)
+    monkeypatch.setattr(discord.ui.View, "from_message", classmethod(counted_from_message))
+    h = harness
+    players = [h.alice, h.bob]
+    await start(h, "tikal", players, 7, mode="base")  # Join, the option's select, Start
+    tapper = Tapper(h, players, random.Random(3))
+    mover, _ = await awaited(h, players)
+    version = await tapper.version()
+    picker = await tapper.open(mover)
+    assert picker is not None
+    for _ in range(3):
+        await step_once(tapper, mover, picker)
+    assert await tapper.version() > version  # the taps played
+    assert parsed == [] and rebuilt == []
