@@ -625,6 +625,9 @@ class Store(ABC):
     ) -> Committed:
         """Append the step's moves and store everything it changed, atomically.
 
+        ``game`` is the row as loaded (or as a commit of this interaction left it): its
+        version is checked, and its :attr:`~GameRow.deadlines`, when known, are taken
+        as the ones stored (a deadline wanted under the same names is not written again).
         Raises :class:`VersionConflict` (nothing written) if the game changed
         since ``game`` was loaded. ``sent`` is called on the event loop, at most
         once and before this returns, when the step is with the database and only
