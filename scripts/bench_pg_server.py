@@ -27,14 +27,18 @@ first and last), so a machine's drift reaches them alike; the floor (a bare
 ``INSERT`` committed, a bare read by key, through asyncpg) is measured on the
 same database right after each way's moves.
 
+Then, with ``--temple N``, N sealed steps of Temple Rush (:func:`temple_steps`): the
+statements each step writes, those that change timers, and the step's server time.
+
 Usage: ``python scripts/bench_pg_server.py [--games 1000] [--moves 300] [--rounds 2]
-[--ways base,lz4,...]``
+[--ways base,lz4,...] [--temple 400]`` (``--ways ""``: the Temple Rush part alone)
 """
 
 from __future__ import annotations
 
 import argparse
 import asyncio
+import random
 import statistics
 import sys
 from pathlib import Path
@@ -47,7 +51,8 @@ from bench_scale import Split, create_games, load, pct, single_moves
 from loops import add_loop_argument, run
 
 from bot import plugins
-from bot.service import GameService
+from bot.games.base import RuleError
+from bot.service import GameService, Player
 from bot.store import Store
 
 #: the game's JSON columns that grow with the game (the state, its checkpoint copy, told)
@@ -71,6 +76,7 @@ WAYS: dict[str, tuple[str, ...]] = {
     "fillfactor85": ("ALTER TABLE games SET (fillfactor = 85)",),
     "inline": ("ALTER TABLE games SET (toast_tuple_target = 8160)",),
     "inline-ff70": ("ALTER TABLE games SET (toast_tuple_target = 8160, fillfactor = 70)",),
+    "inline-ff50": ("ALTER TABLE games SET (toast_tuple_target = 8160, fillfactor = 50)",),
     "lz4-ff70": (
         "ALTER TABLE games SET (fillfactor = 70)",
         *(f"ALTER TABLE games ALTER COLUMN {c} SET COMPRESSION lz4" for c in STATE_COLUMNS),
@@ -229,6 +235,81 @@ async def one_way(url: str, way: str, games: int, moves: int) -> dict[str, float
     }
 
 
+#: Temple Rush's players (three: a round is two submissions and its last play)
+TEMPLE_PLAYERS = tuple(Player(100 + n, f"Player {n}") for n in range(3))
+#: the statements a step's trace lists that change timers
+TIMER_WRITES = ("INSERT INTO timers", "DELETE FROM timers")
+
+
+async def temple_steps(url: str, games: int, steps: int) -> None:
+    """Sealed steps of Temple Rush (every step of a round names the round's deadline):
+    each step's statements as sent (the trace: a plan's script or one statement lists
+    its statements), those that change timers among them, and the step's write's mean
+    time on the server (``pg_stat_statements``), beside a bare commit's."""
+    import asyncpg
+
+    registry = plugins.load_builtin_games()
+    rng = random.Random(9)
+    db = await asyncpg.connect(url)
+    await db.execute("CREATE EXTENSION IF NOT EXISTS pg_stat_statements")
+    store = await Store.open(url)
+    try:
+        service = GameService(store, registry, render=False)
+        channels = range(10_001, 10_001 + games)
+        for channel in channels:
+            first, *others = TEMPLE_PLAYERS
+            await service.lobby.new_game(
+                guild_id=1, channel_id=channel, user=first, game_type_name="temple", seed=channel
+            )
+            for player in others:
+                await service.lobby.join(channel, player)
+            await service.lobby.start(channel, first)
+        await db.execute("SELECT pg_stat_statements_reset()")
+        sent: list[str] = []
+        parts: list[int] = []
+        timer_parts: list[int] = []
+        played = 0
+        while played < steps:
+            channel = rng.choice(channels)
+            row = await store.latest_game_in(channel)
+            if row is None or row.status != "running":
+                continue
+            engine = registry[row.game_type].engine
+            seat = rng.choice(sorted(engine.waiting_for(engine.load_state(row.state))))
+            player = next(p for p in TEMPLE_PLAYERS if p.id == row.seats[seat].user_id)
+            actions = await service.reading.legal_actions(channel, player)
+            sent.clear()
+            await store.trace(sent.append)
+            try:
+                await service.play.act(channel, player, str(rng.choice(actions)))
+            except RuleError:
+                continue
+            finally:
+                await store.trace(None)
+            statements = [p.strip() for text in sent for p in text.split(";\n")]
+            writes = [p for p in statements if not p.startswith("SELECT")]
+            parts.append(len(writes))
+            timer_parts.append(sum(p.startswith(TIMER_WRITES) for p in writes))
+            played += 1
+        mean = await db.fetchval(
+            "SELECT sum(total_exec_time) / sum(calls) FROM pg_stat_statements"
+            " WHERE query LIKE '%ziggurat plan%' AND query LIKE '%UPDATE games SET%'"
+        )
+    finally:
+        await store.close()
+        await db.close()
+    commit = pct(await floor_commit_postgres(url), 0.5)
+    print(f"== Temple Rush, {steps} steps in {games} games of 3 players ({load()})")
+    print(
+        f"  statements written a step: mean {statistics.mean(parts):.2f};"
+        f" of them changing timers: mean {statistics.mean(timer_parts):.2f},"
+        f" steps with none {sum(not n for n in timer_parts) / len(timer_parts):.0%};"
+        f" the step's write on the server: mean {mean or 0:.3f} ms;"
+        f" bare commit p50 {commit:.3f} ms",
+        flush=True,
+    )
+
+
 async def measure(server: Any, ways: list[str], games: int, moves: int, rounds: int) -> None:
     figures: dict[str, list[dict[str, float]]] = {way: [] for way in ways}
     for number in range(rounds):
@@ -254,16 +335,23 @@ def main() -> None:
     parser.add_argument("--moves", type=int, default=300)
     parser.add_argument("--rounds", type=int, default=2)
     parser.add_argument("--ways", default=",".join(WAYS), help="comma-separated names of WAYS")
+    parser.add_argument(
+        "--temple", type=int, default=0, help="then this many Temple Rush steps (temple_steps)"
+    )
     add_loop_argument(parser)
     args = parser.parse_args()
-    ways = args.ways.split(",")
+    ways = [w for w in args.ways.split(",") if w]
     unknown = [w for w in ways if w not in WAYS]
     if unknown:
         parser.error(f"unknown ways: {unknown}; known: {list(WAYS)}")
     from tests.support.postgres import benchmark_server
 
     with benchmark_server(SETTINGS) as server:
-        run(measure(server, ways, args.games, args.moves, args.rounds), args.loop)
+        if args.ways:
+            run(measure(server, ways, args.games, args.moves, args.rounds), args.loop)
+        if args.temple:
+            url = server.url(server.create_database())
+            run(temple_steps(url, max(args.temple // 20, 1), args.temple), args.loop)
 
 
 if __name__ == "__main__":

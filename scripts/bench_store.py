@@ -9,6 +9,7 @@ move), on a SQLite file and on PostgreSQL, one after the other in one run:
   aiosqlite, WAL, ``synchronous=FULL``; PostgreSQL: one asyncpg connection,
   the server's ``fsync`` and ``synchronous_commit`` on);
 * one move, render off, with 1,000 games stored: p50/p99;
+* a game's row decoded on the loop, µs a row, beside its state's JSON read alone;
 * 100 simultaneous moves in 100 channels, render off: p50/p99 from the
   common start, and how many writes shared how many commits; floor: the
   same 100 moves one after another (their wall time, per move).
@@ -26,9 +27,13 @@ from __future__ import annotations
 
 import argparse
 import random
+import statistics
 import sys
 import tempfile
+import time
+from collections.abc import Callable
 from pathlib import Path
+from typing import Any
 
 sys.path.insert(0, str(Path(__file__).resolve().parents[1]))
 
@@ -40,6 +45,9 @@ from bot import plugins
 from bot.event_loop import LoopName
 from bot.service import GameService
 from bot.store import Store, redact_url
+from bot.store.base import decode_game
+from bot.store.codec import loads
+from bot.store.sql import SELECT_GAME
 from tests.support.postgres import PostgresServer, find_bin
 
 
@@ -57,6 +65,7 @@ async def measure(location: str, floor: list[float], waves: int) -> list[str]:
             f"one move, no render, 1,000 games stored: p50 {pct(times, 0.5):.2f} ms "
             f"({pct(times, 0.5) / pct(floor, 0.5):.1f}x floor), p99 {pct(times, 0.99):.2f} ms"
         )
+        lines.append(await decoded(store))
         rng = random.Random(1)
         channels = list(range(1, 101))
         batches = units = 0
@@ -78,6 +87,32 @@ async def measure(location: str, floor: list[float], waves: int) -> list[str]:
     finally:
         await store.close()
     return lines
+
+
+async def decoded(store: Any, games: int = 200, passes: int = 30) -> str:
+    """A game's row decoded on the loop (:func:`~bot.store.base.decode_game`), µs a row,
+    beside its floor, its state's JSON read alone (:func:`~bot.store.codec.loads`): the
+    rows of ``games`` running games as the load reads them: the best of ``passes`` (a
+    busy machine only slows a pass) and their median."""
+    statement = store.dialect.compile(f"{SELECT_GAME} WHERE status = 'running' LIMIT {games}")
+    rows = await store._fetch(statement, {})
+
+    def timed(decode: Callable[[Any], object]) -> float:
+        start = time.perf_counter()
+        for row in rows:
+            decode(row)
+        return (time.perf_counter() - start) / len(rows) * 1e6
+
+    whole, state = [], []
+    for _ in range(passes):  # alternated, so a machine's drift reaches both alike
+        whole.append(timed(decode_game))
+        state.append(timed(lambda row: loads(row["state"])))
+    return (
+        f"a game's row decoded ({len(rows)} rows): best pass {min(whole):.1f} µs a row,"
+        f" median {statistics.median(whole):.1f}; floor: its state's JSON read alone"
+        f" {min(state):.1f}, {statistics.median(state):.1f} µs;"
+        f" row / floor {min(whole) / min(state):.2f}"
+    )
 
 
 async def on_sqlite(waves: int) -> None:

@@ -735,9 +735,9 @@ class Play:
         (:meth:`~bot.service.context.Context.computer_due`), computed from the game as
         the step leaves it: its new state and its seats' new statuses (``game.row``
         becomes the row as written)."""
-        write = self._final(game, write)
+        loaded, write = game.row, self._final(game, write)  # the store's: the row as loaded
         try:
-            committed = await self.ctx.store.commit_step(game.row, write)
+            committed = await self.ctx.store.commit_step(loaded, write)
         except VersionConflict:
             raise Refusal("error.conflict") from None
         self._armed(write)
@@ -754,14 +754,14 @@ class Play:
         ``sent``), and returned only once it is committed, so nothing is told before
         it is stored; a lost race is refused and the answer dropped. ``stored`` is the
         commit, for an answer that reads what it stored."""
-        write = self._final(game, write)
+        loaded, write = game.row, self._final(game, write)  # the store's: the row as loaded
         ready = asyncio.get_running_loop().create_future()
 
         def sent(*_: object) -> None:
             if not ready.done():
                 ready.set_result(None)
 
-        commit = self.ctx.store.start_step(game.row, write, sent=sent)
+        commit = self.ctx.store.start_step(loaded, write, sent=sent)
         commit.add_done_callback(sent)  # failed before its commit: nothing to wait for
         await ready
         if commit.done() and commit.exception() is not None:  # refused: nothing to prepare

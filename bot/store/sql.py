@@ -20,6 +20,14 @@ Decisions (the interface's are :mod:`bot.store.base`'s):
   reminder is one upsert (re-armed, it is a new timer: unclaimed), an
   existing deadline keeps its due time (``ON CONFLICT DO NOTHING``), and the
   computer seats' timer keeps the earlier of its due times.
+* **A step writes no deadline it would leave as it is.** A step that wants
+  exactly the deadline names its game was loaded with (a sealed submission
+  mid-round: the round's deadline again) sends neither the deadlines' delete
+  nor their insert (:func:`_deadlines_to_write`): both would change no row,
+  yet cost the server an index search each. The names as loaded hold until
+  the commit: a game's deadlines change only in a step of the game (version
+  checked) or under its channel's lock (a deadline dropped as it fires, the
+  missing timers restored), which the step holds from its load to its commit.
 """
 
 from __future__ import annotations
@@ -442,7 +450,7 @@ class SqlStore(Store):
                     id=game.id,
                 )
             else:
-                yield from _write_timers(game.id, step.reminder, step.deadlines)
+                yield from _write_timers(game.id, step.reminder, _deadlines_to_write(game, step))
                 yield from _write_clock(game.id, step.clock)
                 yield from _write_computer(game.id, step.computer)
             return Committed(game.version + 1, last_seq)
@@ -1017,6 +1025,22 @@ def _bump(game: GameRow, expected: str, now: float, sets: str = "", /, **params:
     ).expecting(1)
     if changed != 1:
         raise VersionConflict(game.id)
+
+
+def _deadlines_to_write(game: GameRow, step: StepWrite) -> Mapping[str, float] | Keep:
+    """A step's deadlines as they need writing: :data:`KEEP` when the game, as loaded
+    (:attr:`GameRow.deadlines`, as of its version), already has exactly the names it
+    wants (none is dropped, and an existing one keeps its due time, so the write would
+    change no row), unless the step fires a timer (which may be one of them)."""
+    wanted = step.deadlines
+    if (
+        isinstance(wanted, Keep)
+        or game.deadlines is None
+        or step.fired is not None
+        or wanted.keys() != game.deadlines.keys()
+    ):
+        return wanted
+    return KEEP
 
 
 def _write_timers(

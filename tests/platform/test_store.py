@@ -6,6 +6,7 @@ from __future__ import annotations
 import asyncio
 import contextlib
 import sqlite3
+from dataclasses import FrozenInstanceError, fields
 from pathlib import Path
 
 import asyncpg
@@ -15,8 +16,10 @@ from bot.store import (
     KEEP,
     MIGRATIONS,
     ChannelBusy,
+    GameRow,
     KeptMessage,
     NewMove,
+    SeatRow,
     StepWrite,
     Store,
     StoreError,
@@ -373,6 +376,64 @@ async def test_computer_seats_their_move_timer_and_their_statistics(store: Store
     assert sorted((p.user_id, p.computers) for p in results.players) == [(10, True), (12, True)]
     (mine,) = await store.member_results(1, 10)
     assert (mine.played, mine.wins, mine.computers) == (1, 1, True)
+
+
+@BOTH_BACKENDS
+async def test_a_loaded_row_is_its_dataclass_with_every_field_of_its_type(store: Store) -> None:
+    # decode_game builds the rows without their __init__: each field set, of its type,
+    # equal to the row its __init__ builds from the same values (a seat hashing as it)
+    game = await store.open_seated_lobby(
+        guild_id=None,
+        channel_id=4,
+        game_type="oracle",
+        creator_id=10,
+        seats=[(10, "Ann"), (-1, "Robot", "easy")],
+        options={"deadline": "1h"},
+        seed=5,
+    )
+    await store.start_game(game, {"n": 0}, [10, -1], ["#1", "#2"], told={0: {"hand": [1]}})
+    game = await store.get_game(game.id)
+    await store.commit_step(
+        game,
+        StepWrite(
+            {"n": 1},
+            "running",
+            [NewMove(0, "play 1")],
+            deadlines={"round:1": 7.5},
+            seats={1: {"auto": 1, "timeouts": 2}},
+        ),
+    )
+    game = await store.get_game(game.id)
+    assert game is not None
+    for row in (game, await store.open_game_in(4)):
+        assert row is not None
+        _every_field_of_its_type(row)
+        assert [(s.user_id, s.auto, s.timeouts, s.computer) for s in row.seats] == [
+            (10, False, 0, None),
+            (-1, True, 2, "easy"),
+        ]
+        assert row.seats[1].secret is not None and "secret" not in repr(row)
+        assert (row.guild_id, row.options, row.state) == (None, {"deadline": "1h"}, {"n": 1})
+        assert row.deadlines == {"round:1": 7.5} and row.told_views() == {0: {"hand": [1]}}
+        assert row.paused is None
+    await store.pause(game, [["deadline", "round:1", 60.0]])
+    paused = await store.get_game(game.id)
+    assert paused is not None and paused.paused == [["deadline", "round:1", 60.0]]
+    _every_field_of_its_type(paused)
+
+
+def _every_field_of_its_type(row: GameRow) -> None:
+    assert set(vars(row)) == {f.name for f in fields(GameRow)}
+    built = GameRow(**{f.name: getattr(row, f.name) for f in fields(GameRow)})
+    assert built == row and repr(built) == repr(row)
+    for seat in row.seats:
+        assert set(vars(seat)) == {f.name for f in fields(SeatRow)}
+        again = SeatRow(**{f.name: getattr(seat, f.name) for f in fields(SeatRow)})
+        assert again == seat and hash(again) == hash(seat)
+        assert type(seat.auto) is bool and type(seat.seat) is int
+    assert type(row.created_at) is float and type(row.version) is int
+    with pytest.raises(FrozenInstanceError):
+        row.version = 99  # type: ignore[misc]
 
 
 async def test_a_fresh_postgres_database_is_migrated(postgres_server) -> None:

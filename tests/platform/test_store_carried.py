@@ -8,13 +8,15 @@ hand-off lists without reading them again."""
 from __future__ import annotations
 
 import random
+from dataclasses import replace
+from typing import Any
 
 import pytest
 
 from bot import games
 from bot.service import GameService, StepKind
 from bot.service.replay import standing
-from bot.store import KEEP, StepWrite, Store, VersionConflict
+from bot.store import KEEP, GameRow, StepWrite, Store, VersionConflict
 from tests.conftest import ALICE, BOB, BOTH_BACKENDS, CAROL, CHANNEL
 from tests.support import oracle
 from tests.support.seated import channel_row, open_game, relay_mover
@@ -71,6 +73,50 @@ async def test_a_row_carries_its_deadlines_exactly_and_a_step_says_what_it_leave
     assert await _stored_deadlines(store, row.id) == row.deadlines
 
 
+def _timer_writes(sent: list[str]) -> list[str]:
+    """The statements sent that change timers (a plan's script traced as its statements)."""
+    parts = [part.strip() for text in sent for part in text.split(";\n")]
+    return [p for p in parts if p.startswith(("INSERT INTO timers", "DELETE FROM timers"))]
+
+
+async def test_a_step_keeping_its_deadline_names_writes_no_timer_and_a_change_writes_them(
+    store: Store,
+) -> None:
+    row = await running_oracle(store)
+    sent: list[str] = []
+
+    async def step(row: GameRow, deadlines: dict[str, float], **more: Any) -> GameRow:
+        sent.clear()
+        await store.trace(sent.append)
+        await store.commit_step(
+            row, StepWrite(state={}, status="running", moves=[], deadlines=deadlines, **more)
+        )
+        await store.trace(None)
+        loaded = await store.get_game(row.id)
+        assert loaded is not None
+        assert loaded.deadlines == await _stored_deadlines(store, row.id)
+        return loaded
+
+    row = await step(row, {"round:1": 100.5})  # new: written
+    assert _timer_writes(sent) and row.deadlines == {"round:1": 100.5}
+    row = await step(row, {"round:1": 200.5})  # the same name: nothing to write
+    assert _timer_writes(sent) == [] and row.deadlines == {"round:1": 100.5}
+    row = await step(row, {"round:1": 300.5, "race": 7.25})  # one more: written
+    assert _timer_writes(sent) and row.deadlines == {"round:1": 100.5, "race": 7.25}
+    row = await step(row, {"race": 8.0})  # one dropped: written
+    assert _timer_writes(sent) and row.deadlines == {"race": 7.25}
+    # a row whose deadlines are not known (not read from the store) writes them, which
+    # restores one lost meanwhile
+    for timer in await store.timers(row.id):
+        await store.delete_timer(timer.id)
+    row = await step(replace(row, deadlines=None), {"race": 9.0})
+    assert _timer_writes(sent) and row.deadlines == {"race": 9.0}
+    # a step firing a timer writes them too (the fired one may be among them)
+    fired = await store.add_timer(50.0, "deadline", row.id, name="other")
+    row = await step(replace(row, deadlines={"race": 9.0}), {"race": 10.0}, fired=fired)
+    assert _timer_writes(sent) and row.deadlines == {"race": 9.0}
+
+
 async def test_a_step_that_fires_a_timer_or_ends_the_game_leaves_its_deadlines_unknown(
     store: Store,
 ) -> None:
@@ -85,7 +131,7 @@ async def test_a_step_that_fires_a_timer_or_ends_the_game_leaves_its_deadlines_u
     assert over.deadlines_after(before) is None
 
 
-async def test_a_submissions_tally_tells_the_stored_deadline_without_reading_the_timers(
+async def test_a_submissions_tally_tells_the_stored_deadline_without_reading_or_writing_the_timers(
     store: Store,
 ) -> None:
     now = [1_000_000.123456789]
@@ -106,13 +152,18 @@ async def test_a_submissions_tally_tells_the_stored_deadline_without_reading_the
         tally = {line.key: line.params for line in outcome.tally or []}
         assert tally["tally.deadline"] == {"when": int(due)}
         assert not [s for s in sent if s.lstrip().startswith(TIMERS_READ)], sent
+        assert _timer_writes(sent) == [], sent  # the round's deadline is left as it is
         assert await _stored_deadlines(store, row.id) == {"round:1": due}
     # the round's last: revealed, then the chooser's decision opens no round yet
     state = ORACLE.load_state((await channel_row(store)).state)
+    sent = []
+    await store.trace(sent.append)
     last = await service.play.act(
         CHANNEL, CAROL, f"play {state.hands[row.seat_of(CAROL.id).seat][0]}"
     )
+    await store.trace(None)
     assert last.kind is StepKind.HANDOFF
+    assert any(s.startswith("DELETE FROM timers") for s in _timer_writes(sent)), sent
     assert await _stored_deadlines(store, row.id) == {}
 
 
