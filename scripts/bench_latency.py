@@ -26,6 +26,11 @@ submission). Each figure is printed with a floor measured in the same run:
   drawn on the drawing pool (the least either kind draws: a hand-off its
   board, with the changed private views at once beside it; a step its
   preview, the board or the seat's own view, with the zoom beside it);
+* beside each hand-off, its own position's board drawn alone: again, after the
+  run (the renderer's caches then hold what its first drawing drew), and as the
+  hand-off drew it, first (fresh drawing processes, warmed up as the bot's, draw
+  every move's board in the run's order and the hand-offs' are timed); the
+  median of each hand-off's ratio to the commit plus either;
 * the images of one hand-off of the game's last state, drawn one after
   another (sum) and at once (as the bot draws them): their ratio is what
   drawing them concurrently saves; floor: the board alone;
@@ -70,7 +75,8 @@ from loops import add_loop_argument, run  # noqa: E402
 from bot import heap  # noqa: E402
 from bot.service import drawing  # noqa: E402
 from tests.e2e.bot_harness import BotHarness  # noqa: E402
-from tests.e2e.fake_discord import FakeDiscord, FakeUser  # noqa: E402
+from tests.e2e.fake_discord import FakeUser  # noqa: E402
+from tests.e2e.fake_thread import Remote, serving, where  # noqa: E402
 
 #: rounds of the image measurement
 IMAGE_ROUNDS = 15
@@ -143,7 +149,9 @@ async def handoff_images(h: BotHarness) -> tuple[list[float], list[float], list[
 
 async def own_boards_alone(h: BotHarness, rows: list[Any]) -> list[float]:
     """Each hand-off's own board (the position it showed) drawn again alone on the
-    drawing pool, in ms, in the hand-offs' order."""
+    drawing pool, in ms, in the hand-offs' order: a second drawing of its position,
+    with the renderer's caches holding what the first one drew (its new texts, a
+    changed frame)."""
     ctx = h.running.service.ctx
     times = []
     for row in rows:
@@ -151,6 +159,28 @@ async def own_boards_alone(h: BotHarness, rows: list[Any]) -> list[float]:
         start = time.perf_counter()
         await ctx.board(game)
         times.append((time.perf_counter() - start) * 1000)
+    return times
+
+
+async def own_boards_first(
+    h: BotHarness, moves: list[tuple[Any, bool]], settle: float
+) -> list[float]:
+    """Each hand-off's own board drawn alone as the hand-off drew it, the first drawing
+    of its position: fresh drawing processes (warmed up as the bot's, ``settle``
+    seconds) draw the board after every move of the run in order, the steps' too (a
+    step's preview came before its hand-off's board in the bot), and the hand-offs'
+    (``moves``: each move's game row, and whether it was a hand-off) are timed, in ms."""
+    ctx = h.running.service.ctx
+    drawing.POOL.stop()
+    h.running.service.start_drawing()
+    await asyncio.sleep(settle)
+    times = []
+    for row, handed in moves:
+        game = ctx.loaded(row)
+        start = time.perf_counter()
+        await ctx.board(game)
+        if handed:
+            times.append((time.perf_counter() - start) * 1000)
     return times
 
 
@@ -182,17 +212,29 @@ async def handoff_cpu(h: BotHarness) -> tuple[float, list[float]]:
     return board, views
 
 
+def fake_cpu(fake: Any) -> float:
+    """The CPU time (s) of the fake's own thread so far; 0 when it runs on the bot's loop."""
+    return fake.side.cpu() if isinstance(fake, Remote) else 0.0
+
+
 async def bench(
-    game: str, moves: int, seed: int, url: str | None = None, settle: float = 0.0
+    game: str,
+    moves: int,
+    seed: int,
+    url: str | None = None,
+    settle: float = 0.0,
+    on_thread: bool = True,
 ) -> dict[str, Any]:
     """One game's figures on SQLite, or on the empty PostgreSQL database at ``url``."""
     rng = random.Random(seed)
     callback: list[float] = []
     handoff: list[float] = []
     handoff_rows: list[Any] = []
+    every_move: list[tuple[Any, bool]] = []  # each move's game row, and whether it handed off
+    handoff_use: list[tuple[float, float]] = []  # the loop's and the fake's CPU, ms
     step: list[float] = []
     games = 0
-    async with FakeDiscord() as fake:
+    async with serving(on_thread=on_thread) as fake:
         with fake.patched(), tempfile.TemporaryDirectory() as tmp:
             if url is None:
                 commit = await floor_commit(Path(tmp))
@@ -221,19 +263,25 @@ async def bench(
                     assert h.store is not None
                     before = await h.store.latest_game_in(h.channel.id)
                     sent = time.monotonic()
+                    loop_cpu, its_cpu = time.thread_time(), fake_cpu(fake)
                     itx = await h.slash(user, "play", action=action)
                     done = time.monotonic()
+                    loop_cpu = (time.thread_time() - loop_cpu) * 1000
+                    its_cpu = (fake_cpu(fake) - its_cpu) * 1000
                     after = await h.store.latest_game_in(h.channel.id)
                     played = before is not None and after is not None
                     if not played or after.last_seq <= before.last_seq or itx.latency is None:
                         raise RuntimeError(f"{action!r} was not played: {h.ephemeral_text(itx)}")
                     callback.append(itx.latency * 1000)
+                    every_move.append((after, bool(h.public_of(itx))))
                     if h.public_of(itx):
                         handoff.append((done - sent) * 1000)
                         handoff_rows.append(after)
+                        handoff_use.append((loop_cpu, its_cpu))
                     else:
                         step.append((done - sent) * 1000)
                 own_boards = await own_boards_alone(h, handoff_rows)
+                first_boards = await own_boards_first(h, every_move, settle)
                 board, sequential, concurrent, views = await handoff_images(h)
                 cpu_board, cpu_views = await handoff_cpu(h)
             finally:
@@ -243,7 +291,10 @@ async def bench(
         "callback": callback,
         "help": helps,
         "handoff": handoff,
+        "handoff_use": handoff_use,
+        "on_thread": on_thread,
         "own_boards": own_boards,
+        "first_boards": first_boards,
         "step": step,
         "commit": commit,
         "board": board,
@@ -260,7 +311,10 @@ def report(game: str, db: str, r: dict[str, Any]) -> None:
     concurrent = statistics.median(r["concurrent"])
     sequential = statistics.median(r["sequential"])
     board = statistics.median(r["board"])
-    print(f"{game} on {db}: {len(r['callback'])} moves over {r['games']} game(s), 3 players")
+    print(
+        f"{game} on {db}: {len(r['callback'])} moves over {r['games']} game(s), 3 players; "
+        f"{where(r['on_thread'])}"
+    )
     print(f"floor: bare INSERT+COMMIT median {commit:.2f} ms")
     helped = statistics.median(r["help"])
     print(summary("interaction -> callback (the first response)", r["callback"], helped))
@@ -273,6 +327,26 @@ def report(game: str, db: str, r: dict[str, Any]) -> None:
             f"median {statistics.median(own):.1f} ms (the floor's board above {board:.1f} ms); "
             f"floor {commit + statistics.median(own):.1f} ms, median of each hand-off's "
             f"ratio {statistics.median(ratios):.2f}"
+        )
+    first = r["first_boards"]
+    if first:
+        ratios = [took / (commit + alone) for took, alone in zip(r["handoff"], first, strict=True)]
+        print(
+            f"  beside its own board drawn first: each hand-off's position drawn alone as the "
+            f"hand-off drew it (fresh processes, every move's board in order) median "
+            f"{statistics.median(first):.1f} ms; floor {commit + statistics.median(first):.1f} "
+            f"ms, median of each hand-off's ratio {statistics.median(ratios):.2f}"
+        )
+    if r["handoff_use"]:
+        loop_cpu = statistics.median(c for c, _ in r["handoff_use"])
+        fake_cpu = statistics.median(c for _, c in r["handoff_use"])
+        print(
+            f"  CPU of a hand-off (time.thread_time): the bot's loop {loop_cpu:.1f} ms"
+            + (
+                f", the fake's thread {fake_cpu:.1f} ms (not the loop's)"
+                if r["on_thread"]
+                else " (the fake's handling of its requests included)"
+            )
         )
     print(summary("step (no public message) -> fully answered", r["step"], commit + board))
     print(
@@ -303,8 +377,16 @@ def main() -> int:
     parser.add_argument(
         "--settle", type=float, default=6.0, help="seconds the bot idles after it starts"
     )
+    parser.add_argument(
+        "--fake",
+        choices=("thread", "loop"),
+        default="thread",
+        help="where the fake Discord runs: its own thread and event loop (default: its work "
+        "is not the bot's, as real Discord's is not), or the bot's own loop",
+    )
     add_loop_argument(parser)
     args = parser.parse_args()
+    on_thread = args.fake == "thread"
     logging.basicConfig(level=logging.ERROR)
     games = args.game.split(",")
     for game in games:
@@ -315,7 +397,11 @@ def main() -> int:
         if db == "sqlite":
             for game in games:
                 report(
-                    game, db, run(bench(game, args.moves, args.seed, settle=args.settle), args.loop)
+                    game,
+                    db,
+                    run(
+                        bench(game, args.moves, args.seed, None, args.settle, on_thread), args.loop
+                    ),
                 )
             continue
         if db != "postgres":
@@ -326,7 +412,9 @@ def main() -> int:
             for game in games:
                 url = server.url(server.create_database(migrated=False))
                 report(
-                    game, db, run(bench(game, args.moves, args.seed, url, args.settle), args.loop)
+                    game,
+                    db,
+                    run(bench(game, args.moves, args.seed, url, args.settle, on_thread), args.loop),
                 )
     print(f"load average at end: {load()}")
     return 0

@@ -423,6 +423,14 @@ class WorkerPool:
         value = await loop.run_in_executor(self.threads, function, *args)
         return value, "thread"
 
+    def stop(self) -> None:
+        """Stop the processes now (a job in flight or waiting runs on a thread instead, as
+        after a failure); the next job starts new ones, with :attr:`warm` as set then."""
+        running, self._running = self._running, None
+        if running is not None:
+            running._break(RuntimeError(f"the {self.name} processes were stopped"))
+            running.close()
+
     def _on(self, loop: asyncio.AbstractEventLoop) -> _Running:
         if self._running is None or self._running.broken:
             self._running = _Running(self.size, self.name, self.setup, self.warm)
