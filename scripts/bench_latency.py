@@ -44,9 +44,10 @@ submission). Each figure is printed with a floor measured in the same run:
 
 The bot is left idle for ``--settle`` seconds after it starts (6 by default),
 as a bot serving for a while is: its drawing processes warm up meanwhile
-(:mod:`bot.service.warm_drawing`, at most 5 s), so the figures are those of
-warm processes; ``--settle 0`` measures from a cold start (the first images of
-each game in each process then take 60–360 ms more).
+(:mod:`bot.service.warm_drawing`, at most 5 s; on a busy machine it waits on until
+they are idle), so the figures are those of warm processes; ``--settle 0``
+measures from a cold start (the first images of each game in each process then
+take 60–360 ms more).
 
 Figures are medians unless said; the machine's load (``/proc/loadavg``) is
 printed at the start and the end.
@@ -162,18 +163,47 @@ async def own_boards_alone(h: BotHarness, rows: list[Any]) -> list[float]:
     return times
 
 
+def schedstat(pid: int) -> tuple[int, int]:
+    """A process's (main thread's) time on a core and waiting for one so far, in ns."""
+    with open(f"/proc/{pid}/schedstat") as stat:
+        run, queued, _ = stat.read().split()
+    return int(run), int(queued)
+
+
+async def warmed(pids: list[int], limit: float = 60.0) -> None:
+    """Wait until the processes ``pids`` are idle (their warm-up over: under 1 ms on a
+    core in a quarter of a second), ``limit`` seconds at most: on a busy machine a
+    warm-up of a few seconds of CPU outlasts the bot's idle ``--settle``."""
+    before = [schedstat(pid)[0] for pid in pids]
+    for _ in range(int(limit / 0.25)):
+        await asyncio.sleep(0.25)
+        now = [schedstat(pid)[0] for pid in pids]
+        if all(b - a < 1_000_000 for a, b in zip(before, now, strict=True)):
+            return
+        before = now
+
+
+async def settled(settle: float) -> None:
+    """The bot idle ``settle`` seconds, and then until its drawing processes' warm-up is
+    over (none of that for 0: a cold start)."""
+    if settle > 0:
+        await asyncio.sleep(settle)
+        await warmed(drawing.POOL.pids())
+
+
 async def own_boards_first(
     h: BotHarness, moves: list[tuple[Any, bool]], settle: float
 ) -> list[float]:
     """Each hand-off's own board drawn alone as the hand-off drew it, the first drawing
-    of its position: fresh drawing processes (warmed up as the bot's, ``settle``
-    seconds) draw the board after every move of the run in order, the steps' too (a
+    of its position: fresh drawing processes (warmed up as the bot's: ``settle``
+    seconds, and until their warm-up is over) draw the board after every move of the
+    run in order, the steps' too (a
     step's preview came before its hand-off's board in the bot), and the hand-offs'
     (``moves``: each move's game row, and whether it was a hand-off) are timed, in ms."""
     ctx = h.running.service.ctx
     drawing.POOL.stop()
     h.running.service.start_drawing()
-    await asyncio.sleep(settle)
+    await settled(settle)
     times = []
     for row, handed in moves:
         game = ctx.loaded(row)
@@ -244,7 +274,7 @@ async def bench(
                 h = BotHarness(fake, url)  # type: ignore[arg-type]  # Store.open takes a URL
             await h.start()
             heap.settle()  # as the bot process does once ready (bot.discord.lifecycle)
-            await asyncio.sleep(settle)
+            await settled(settle)
             try:
                 players = [h.alice, h.bob, h.carol]
                 helps = []
@@ -366,6 +396,18 @@ def report(game: str, db: str, r: dict[str, Any]) -> None:
         f"{best:.1f} ms (÷ board {best / cpu_board:.2f})",
         flush=True,
     )
+    if r["handoff_use"]:
+        loop_cpu = statistics.median(c for c, _ in r["handoff_use"])
+        fake_cpu = statistics.median(c for _, c in r["handoff_use"])
+        whole = total + loop_cpu + fake_cpu
+        least = max([cpu_board, *cpu_views, whole / cores])
+        print(
+            f"  with a hand-off's CPU on the bot's loop ({loop_cpu:.1f} ms) and the fake's "
+            f"({fake_cpu:.1f} ms), all on these {cores} cores: {whole:.1f} ms, at best "
+            f"{least:.1f} ms at once (÷ board {least / cpu_board:.2f}): the least a hand-off "
+            f"takes here after its commit",
+            flush=True,
+        )
 
 
 def main() -> int:

@@ -85,7 +85,7 @@ sys.path.insert(0, str(ROOT / "scripts"))
 
 import discord.http  # noqa: E402
 import discord.webhook.async_  # noqa: E402
-from bench_latency import new_game  # noqa: E402
+from bench_latency import new_game, schedstat, settled  # noqa: E402
 from loops import add_loop_argument  # noqa: E402
 from loops import run as run_on_loop  # noqa: E402
 
@@ -155,13 +155,6 @@ class Use:
 
 #: the boards drawn since last cleared, each with its drawing process's use
 BOARDS: list[Use] = []
-
-
-def schedstat(pid: int) -> tuple[int, int]:
-    """A process's (main thread's) time on a core and waiting for one so far, in ns."""
-    with open(f"/proc/{pid}/schedstat") as stat:
-        run, queued, _ = stat.read().split()
-    return int(run), int(queued)
 
 
 def watch_boards() -> None:
@@ -327,7 +320,7 @@ async def measure(
         with fake.patched(), tempfile.TemporaryDirectory() as tmp:
             h = BotHarness(fake, url or Path(tmp) / "timeline.db")  # type: ignore[arg-type]
             await h.start()
-            await asyncio.sleep(how.settle)
+            await settled(how.settle)
             try:
                 players = [h.alice, h.bob, h.carol]
                 played = 0
@@ -453,7 +446,7 @@ async def measure_computers(
             if bot_harness.registry()[game].engine.turns is TurnShape.SIMULTANEOUS:
                 h.pause = SIMULTANEOUS_PAUSE
             await h.start()
-            await asyncio.sleep(how.settle)
+            await settled(how.settle)
             try:
                 assert h.store is not None
                 played = 0
