@@ -33,7 +33,8 @@ Decisions:
 * The processes come from a fork server: forking the bot itself would copy
   its threads' locks (aiosqlite's, the logger's) in whatever state they
   were. A pool starts on first use, from whichever event loop asks (it
-  follows the loop), and again after a failure.
+  follows the loop), and again after a failure or after it was stopped
+  (:meth:`WorkerPool.stop`: a benchmark's fresh processes).
 * A worker exits as soon as the bot's process is gone, even when the bot was
   killed (SIGKILL, an OOM kill): otherwise the processes, and the fork server
   that waits for them, would outlive it holding its output. Its pipe closing
