@@ -26,6 +26,11 @@ submission). Each figure is printed with a floor measured in the same run:
   drawn on the drawing pool (the least either kind draws: a hand-off its
   board, with the changed private views at once beside it; a step its
   preview, the board or the seat's own view, with the zoom beside it);
+* beside each hand-off, its own position's board drawn alone: again, after the
+  run (the renderer's caches then hold what its first drawing drew), and as the
+  hand-off drew it, first (fresh drawing processes, warmed up as the bot's, draw
+  every move's board in the run's order and the hand-offs' are timed); the
+  median of each hand-off's ratio to the commit plus either;
 * the images of one hand-off of the game's last state, drawn one after
   another (sum) and at once (as the bot draws them): their ratio is what
   drawing them concurrently saves; floor: the board alone;
@@ -39,9 +44,10 @@ submission). Each figure is printed with a floor measured in the same run:
 
 The bot is left idle for ``--settle`` seconds after it starts (6 by default),
 as a bot serving for a while is: its drawing processes warm up meanwhile
-(:mod:`bot.service.warm_drawing`, at most 5 s), so the figures are those of
-warm processes; ``--settle 0`` measures from a cold start (the first images of
-each game in each process then take 60–360 ms more).
+(:mod:`bot.service.warm_drawing`, at most 5 s; on a busy machine it waits on until
+they are idle), so the figures are those of warm processes; ``--settle 0``
+measures from a cold start (the first images of each game in each process then
+take 60–360 ms more).
 
 Figures are medians unless said; the machine's load (``/proc/loadavg``) is
 printed at the start and the end.
@@ -70,7 +76,8 @@ from loops import add_loop_argument, run  # noqa: E402
 from bot import heap  # noqa: E402
 from bot.service import drawing  # noqa: E402
 from tests.e2e.bot_harness import BotHarness  # noqa: E402
-from tests.e2e.fake_discord import FakeDiscord, FakeUser  # noqa: E402
+from tests.e2e.fake_discord import FakeUser  # noqa: E402
+from tests.e2e.fake_thread import Remote, serving, where  # noqa: E402
 
 #: rounds of the image measurement
 IMAGE_ROUNDS = 15
@@ -143,7 +150,9 @@ async def handoff_images(h: BotHarness) -> tuple[list[float], list[float], list[
 
 async def own_boards_alone(h: BotHarness, rows: list[Any]) -> list[float]:
     """Each hand-off's own board (the position it showed) drawn again alone on the
-    drawing pool, in ms, in the hand-offs' order."""
+    drawing pool, in ms, in the hand-offs' order: a second drawing of its position,
+    with the renderer's caches holding what the first one drew (its new texts, a
+    changed frame)."""
     ctx = h.running.service.ctx
     times = []
     for row in rows:
@@ -151,6 +160,57 @@ async def own_boards_alone(h: BotHarness, rows: list[Any]) -> list[float]:
         start = time.perf_counter()
         await ctx.board(game)
         times.append((time.perf_counter() - start) * 1000)
+    return times
+
+
+def schedstat(pid: int) -> tuple[int, int]:
+    """A process's (main thread's) time on a core and waiting for one so far, in ns."""
+    with open(f"/proc/{pid}/schedstat") as stat:
+        run, queued, _ = stat.read().split()
+    return int(run), int(queued)
+
+
+async def warmed(pids: list[int], limit: float = 60.0) -> None:
+    """Wait until the processes ``pids`` are idle (their warm-up over: under 1 ms on a
+    core in a quarter of a second), ``limit`` seconds at most: on a busy machine a
+    warm-up of a few seconds of CPU outlasts the bot's idle ``--settle``."""
+    before = [schedstat(pid)[0] for pid in pids]
+    for _ in range(int(limit / 0.25)):
+        await asyncio.sleep(0.25)
+        now = [schedstat(pid)[0] for pid in pids]
+        if all(b - a < 1_000_000 for a, b in zip(before, now, strict=True)):
+            return
+        before = now
+
+
+async def settled(settle: float) -> None:
+    """The bot idle ``settle`` seconds, and then until its drawing processes' warm-up is
+    over (none of that for 0: a cold start)."""
+    if settle > 0:
+        await asyncio.sleep(settle)
+        await warmed(drawing.POOL.pids())
+
+
+async def own_boards_first(
+    h: BotHarness, moves: list[tuple[Any, bool]], settle: float
+) -> list[float]:
+    """Each hand-off's own board drawn alone as the hand-off drew it, the first drawing
+    of its position: fresh drawing processes (warmed up as the bot's: ``settle``
+    seconds, and until their warm-up is over) draw the board after every move of the
+    run in order, the steps' too (a
+    step's preview came before its hand-off's board in the bot), and the hand-offs'
+    (``moves``: each move's game row, and whether it was a hand-off) are timed, in ms."""
+    ctx = h.running.service.ctx
+    drawing.POOL.stop()
+    h.running.service.start_drawing()
+    await settled(settle)
+    times = []
+    for row, handed in moves:
+        game = ctx.loaded(row)
+        start = time.perf_counter()
+        await ctx.board(game)
+        if handed:
+            times.append((time.perf_counter() - start) * 1000)
     return times
 
 
@@ -182,17 +242,29 @@ async def handoff_cpu(h: BotHarness) -> tuple[float, list[float]]:
     return board, views
 
 
+def fake_cpu(fake: Any) -> float:
+    """The CPU time (s) of the fake's own thread so far; 0 when it runs on the bot's loop."""
+    return fake.side.cpu() if isinstance(fake, Remote) else 0.0
+
+
 async def bench(
-    game: str, moves: int, seed: int, url: str | None = None, settle: float = 0.0
+    game: str,
+    moves: int,
+    seed: int,
+    url: str | None = None,
+    settle: float = 0.0,
+    on_thread: bool = True,
 ) -> dict[str, Any]:
     """One game's figures on SQLite, or on the empty PostgreSQL database at ``url``."""
     rng = random.Random(seed)
     callback: list[float] = []
     handoff: list[float] = []
     handoff_rows: list[Any] = []
+    every_move: list[tuple[Any, bool]] = []  # each move's game row, and whether it handed off
+    handoff_use: list[tuple[float, float]] = []  # the loop's and the fake's CPU, ms
     step: list[float] = []
     games = 0
-    async with FakeDiscord() as fake:
+    async with serving(on_thread=on_thread) as fake:
         with fake.patched(), tempfile.TemporaryDirectory() as tmp:
             if url is None:
                 commit = await floor_commit(Path(tmp))
@@ -202,7 +274,7 @@ async def bench(
                 h = BotHarness(fake, url)  # type: ignore[arg-type]  # Store.open takes a URL
             await h.start()
             heap.settle()  # as the bot process does once ready (bot.discord.lifecycle)
-            await asyncio.sleep(settle)
+            await settled(settle)
             try:
                 players = [h.alice, h.bob, h.carol]
                 helps = []
@@ -221,19 +293,25 @@ async def bench(
                     assert h.store is not None
                     before = await h.store.latest_game_in(h.channel.id)
                     sent = time.monotonic()
+                    loop_cpu, its_cpu = time.thread_time(), fake_cpu(fake)
                     itx = await h.slash(user, "play", action=action)
                     done = time.monotonic()
+                    loop_cpu = (time.thread_time() - loop_cpu) * 1000
+                    its_cpu = (fake_cpu(fake) - its_cpu) * 1000
                     after = await h.store.latest_game_in(h.channel.id)
                     played = before is not None and after is not None
                     if not played or after.last_seq <= before.last_seq or itx.latency is None:
                         raise RuntimeError(f"{action!r} was not played: {h.ephemeral_text(itx)}")
                     callback.append(itx.latency * 1000)
+                    every_move.append((after, bool(h.public_of(itx))))
                     if h.public_of(itx):
                         handoff.append((done - sent) * 1000)
                         handoff_rows.append(after)
+                        handoff_use.append((loop_cpu, its_cpu))
                     else:
                         step.append((done - sent) * 1000)
                 own_boards = await own_boards_alone(h, handoff_rows)
+                first_boards = await own_boards_first(h, every_move, settle)
                 board, sequential, concurrent, views = await handoff_images(h)
                 cpu_board, cpu_views = await handoff_cpu(h)
             finally:
@@ -243,7 +321,10 @@ async def bench(
         "callback": callback,
         "help": helps,
         "handoff": handoff,
+        "handoff_use": handoff_use,
+        "on_thread": on_thread,
         "own_boards": own_boards,
+        "first_boards": first_boards,
         "step": step,
         "commit": commit,
         "board": board,
@@ -260,7 +341,10 @@ def report(game: str, db: str, r: dict[str, Any]) -> None:
     concurrent = statistics.median(r["concurrent"])
     sequential = statistics.median(r["sequential"])
     board = statistics.median(r["board"])
-    print(f"{game} on {db}: {len(r['callback'])} moves over {r['games']} game(s), 3 players")
+    print(
+        f"{game} on {db}: {len(r['callback'])} moves over {r['games']} game(s), 3 players; "
+        f"{where(r['on_thread'])}"
+    )
     print(f"floor: bare INSERT+COMMIT median {commit:.2f} ms")
     helped = statistics.median(r["help"])
     print(summary("interaction -> callback (the first response)", r["callback"], helped))
@@ -273,6 +357,26 @@ def report(game: str, db: str, r: dict[str, Any]) -> None:
             f"median {statistics.median(own):.1f} ms (the floor's board above {board:.1f} ms); "
             f"floor {commit + statistics.median(own):.1f} ms, median of each hand-off's "
             f"ratio {statistics.median(ratios):.2f}"
+        )
+    first = r["first_boards"]
+    if first:
+        ratios = [took / (commit + alone) for took, alone in zip(r["handoff"], first, strict=True)]
+        print(
+            f"  beside its own board drawn first: each hand-off's position drawn alone as the "
+            f"hand-off drew it (fresh processes, every move's board in order) median "
+            f"{statistics.median(first):.1f} ms; floor {commit + statistics.median(first):.1f} "
+            f"ms, median of each hand-off's ratio {statistics.median(ratios):.2f}"
+        )
+    if r["handoff_use"]:
+        loop_cpu = statistics.median(c for c, _ in r["handoff_use"])
+        fake_cpu = statistics.median(c for _, c in r["handoff_use"])
+        print(
+            f"  CPU of a hand-off (time.thread_time): the bot's loop {loop_cpu:.1f} ms"
+            + (
+                f", the fake's thread {fake_cpu:.1f} ms (not the loop's)"
+                if r["on_thread"]
+                else " (the fake's handling of its requests included)"
+            )
         )
     print(summary("step (no public message) -> fully answered", r["step"], commit + board))
     print(
@@ -292,6 +396,18 @@ def report(game: str, db: str, r: dict[str, Any]) -> None:
         f"{best:.1f} ms (÷ board {best / cpu_board:.2f})",
         flush=True,
     )
+    if r["handoff_use"]:
+        loop_cpu = statistics.median(c for c, _ in r["handoff_use"])
+        fake_cpu = statistics.median(c for _, c in r["handoff_use"])
+        whole = total + loop_cpu + fake_cpu
+        least = max([cpu_board, *cpu_views, whole / cores])
+        print(
+            f"  with a hand-off's CPU on the bot's loop ({loop_cpu:.1f} ms) and the fake's "
+            f"({fake_cpu:.1f} ms), all on these {cores} cores: {whole:.1f} ms, at best "
+            f"{least:.1f} ms at once (÷ board {least / cpu_board:.2f}): the least a hand-off "
+            f"takes here after its commit",
+            flush=True,
+        )
 
 
 def main() -> int:
@@ -303,8 +419,16 @@ def main() -> int:
     parser.add_argument(
         "--settle", type=float, default=6.0, help="seconds the bot idles after it starts"
     )
+    parser.add_argument(
+        "--fake",
+        choices=("thread", "loop"),
+        default="thread",
+        help="where the fake Discord runs: its own thread and event loop (default: its work "
+        "is not the bot's, as real Discord's is not), or the bot's own loop",
+    )
     add_loop_argument(parser)
     args = parser.parse_args()
+    on_thread = args.fake == "thread"
     logging.basicConfig(level=logging.ERROR)
     games = args.game.split(",")
     for game in games:
@@ -315,7 +439,11 @@ def main() -> int:
         if db == "sqlite":
             for game in games:
                 report(
-                    game, db, run(bench(game, args.moves, args.seed, settle=args.settle), args.loop)
+                    game,
+                    db,
+                    run(
+                        bench(game, args.moves, args.seed, None, args.settle, on_thread), args.loop
+                    ),
                 )
             continue
         if db != "postgres":
@@ -326,7 +454,9 @@ def main() -> int:
             for game in games:
                 url = server.url(server.create_database(migrated=False))
                 report(
-                    game, db, run(bench(game, args.moves, args.seed, url, args.settle), args.loop)
+                    game,
+                    db,
+                    run(bench(game, args.moves, args.seed, url, args.settle, on_thread), args.loop),
                 )
     print(f"load average at end: {load()}")
     return 0

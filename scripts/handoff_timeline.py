@@ -27,10 +27,19 @@ It prints the median timeline of the hand-offs (each part by its order of
 occurrence: the second image drawn is ``draw:…#2``), the first ``--show``
 hand-offs in full, and the share of the time between the commit and fully
 answered that no drawing, request or store call covered (the loop's own Python,
-the fake's included, since it shares the loop), and the critical path: when the
+the fake's included with ``--fake loop``), and the critical path: when the
 board (the first image) was asked after the commit began, how long it took beside
-the same board drawn again alone, and what followed the last image. Measurement
-only: the wrapping is done here, the bot is unchanged.
+the same board drawn again alone, and what followed the last image; then where the
+board's time went in its drawing process, in the hand-off and drawn again alone
+(``/proc/PID/schedstat``: on a core, waiting for one, and not runnable: its job on
+the way or its answer not read yet by the loop). Measurement only: the wrapping is
+done here, the bot is unchanged.
+
+``--fake thread`` (the default) runs the fake Discord on its own thread and event
+loop (:mod:`tests.e2e.fake_thread`), so its handling of each request is not the
+bot's loop's, as real Discord's is not; ``--fake loop`` runs it on the bot's loop,
+as the tests do. The bot idles ``--settle`` seconds after it starts (6 by default),
+so its drawing processes are warm, as in :mod:`bench_latency`.
 
 With ``--computer``, Alice plays against computer seats (Tigris and Tikal's mini
 game one, Temple Rush two, level easy; no pause before their moves, but for
@@ -76,7 +85,7 @@ sys.path.insert(0, str(ROOT / "scripts"))
 
 import discord.http  # noqa: E402
 import discord.webhook.async_  # noqa: E402
-from bench_latency import new_game  # noqa: E402
+from bench_latency import new_game, schedstat, settled  # noqa: E402
 from loops import add_loop_argument  # noqa: E402
 from loops import run as run_on_loop  # noqa: E402
 
@@ -88,6 +97,7 @@ from bot.service import announce, computer, context, drawing, memory, play  # no
 from tests.e2e import bot_harness  # noqa: E402
 from tests.e2e.bot_harness import BotHarness  # noqa: E402
 from tests.e2e.fake_discord import FakeDiscord  # noqa: E402
+from tests.e2e.fake_thread import serving, where  # noqa: E402
 
 #: one part of a timeline: its label, start and end (ms after INTERACTION_CREATE)
 Part = tuple[str, float, float]
@@ -126,6 +136,48 @@ class Recorder:
 
 
 REC = Recorder()
+
+
+@dataclass(frozen=True)
+class Use:
+    """How a drawing process spent one board's time (ms): on a core, waiting for one
+    (runnable, in the run queue), and the rest of the board's wall time, not runnable:
+    waiting for the job to reach it, or for the loop to read its answer."""
+
+    run: float
+    queued: float
+    wall: float
+
+    @property
+    def idle(self) -> float:
+        return max(0.0, self.wall - self.run - self.queued)
+
+
+#: the boards drawn since last cleared, each with its drawing process's use
+BOARDS: list[Use] = []
+
+
+def watch_boards() -> None:
+    """Record each board's :class:`Use` in :data:`BOARDS`: the process it goes to is
+    the one with the fewest jobs (:mod:`bot.service.workers`), read from
+    ``/proc/PID/schedstat`` before it is sent and after its answer is read."""
+    original = drawing.POOL.run
+
+    async def run(function: Any, *args: Any) -> Any:
+        running = drawing.POOL._running
+        if function is not drawing.public_board or running is None or not running.workers:
+            return await original(function, *args)
+        pid = min(running.workers, key=lambda w: len(w.jobs)).process.pid
+        assert pid is not None
+        (run0, queued0), began = schedstat(pid), time.monotonic()
+        try:
+            return await original(function, *args)
+        finally:
+            wall = (time.monotonic() - began) * 1000
+            run1, queued1 = schedstat(pid)
+            BOARDS.append(Use((run1 - run0) / 1e6, (queued1 - queued0) / 1e6, wall))
+
+    drawing.POOL.run = run  # type: ignore[method-assign]
 
 
 def _wrap_async(owner: Any, name: str, label: Callable[..., str]) -> None:
@@ -178,6 +230,7 @@ def instrument() -> None:
     ):
         if hasattr(memory.Memory, name):
             _wrap_async(memory.Memory, name, lambda *a, _n=name, **k: f"store:{_n}")
+    watch_boards()
     _wrap_async(
         drawing.POOL,
         "run",
@@ -245,14 +298,29 @@ def uncovered(spans: list[Part], begin: float, end: float) -> float:
     return max(0.0, end - begin - covered)
 
 
-async def measure(game: str, moves: int, seed: int, url: str | None = None) -> list[Timeline]:
-    """The hand-offs' timelines on SQLite, or on the empty PostgreSQL database at ``url``."""
-    rng = random.Random(seed)
+@dataclass
+class Run:
+    """How a game is measured: the seed, where the fake runs, how long the bot idles
+    after it starts (its drawing processes warm up meanwhile, as in :mod:`bench_latency`)."""
+
+    seed: int = 1
+    on_thread: bool = True
+    settle: float = 6.0
+
+
+async def measure(
+    game: str, moves: int, how: Run, url: str | None = None
+) -> tuple[list[Timeline], list[tuple[Use, Use]]]:
+    """The hand-offs' timelines on SQLite, or on the empty PostgreSQL database at ``url``,
+    and each hand-off's board's :class:`Use` beside the same board drawn again alone."""
+    rng = random.Random(how.seed)
     timelines = []
-    async with FakeDiscord() as fake:
+    uses: list[tuple[Use, Use]] = []
+    async with serving(on_thread=how.on_thread) as fake:
         with fake.patched(), tempfile.TemporaryDirectory() as tmp:
             h = BotHarness(fake, url or Path(tmp) / "timeline.db")  # type: ignore[arg-type]
             await h.start()
+            await settled(how.settle)
             try:
                 players = [h.alice, h.bob, h.carol]
                 played = 0
@@ -264,6 +332,7 @@ async def measure(game: str, moves: int, seed: int, url: str | None = None) -> l
                     user = rng.choice(waiting)
                     action = rng.choice(await h.legal(user))
                     REC.spans = []
+                    BOARDS.clear()
                     REC.on = True
                     itx = await h.slash(user, "play", action=action)
                     done = time.monotonic()
@@ -275,9 +344,13 @@ async def measure(game: str, moves: int, seed: int, url: str | None = None) -> l
                     assert h.store is not None
                     row = await h.store.latest_game_in(h.channel.id)
                     assert row is not None
+                    inside = BOARDS[:1]
+                    BOARDS.clear()
                     again = time.monotonic()
                     await h.running.service.ctx.board(h.running.service.ctx.loaded(row))
                     redrawn = (time.monotonic() - again) * 1000
+                    if inside and BOARDS:
+                        uses.append((inside[0], BOARDS[0]))
                     spans.append(("(after: the same board drawn again)", -redrawn, 0.0))
                     callback = ((itx.callback_at or itx.sent_at) - itx.sent_at) * 1000
                     total = (done - itx.sent_at) * 1000
@@ -286,7 +359,7 @@ async def measure(game: str, moves: int, seed: int, url: str | None = None) -> l
                     timelines.append((sorted(spans, key=lambda s: s[1]), total))
             finally:
                 await h.stop()
-    return timelines
+    return timelines, uses
 
 
 #: each game's options and computer seats' levels for ``--computer`` (as the e2e tests)
@@ -361,18 +434,19 @@ def computer_timelines(spans: list[Span]) -> list[tuple[list[Span], Span, Span]]
 
 
 async def measure_computers(
-    game: str, moves: int, seed: int, url: str | None = None
-) -> list[Timeline]:
+    game: str, moves: int, how: Run, url: str | None = None
+) -> tuple[list[Timeline], list[tuple[Use, Use]]]:
     """The computer seats' hand-offs' timelines (ms after each one's timer fired), with
     the floor's parts: the commit, and the same board drawn again alone."""
-    rng = random.Random(seed)
+    rng = random.Random(how.seed)
     timelines: list[Timeline] = []
-    async with FakeDiscord() as fake:
+    async with serving(on_thread=how.on_thread) as fake:
         with fake.patched(), tempfile.TemporaryDirectory() as tmp:
             h = PausedHarness(fake, url or Path(tmp) / "timeline.db")  # type: ignore[arg-type]
             if bot_harness.registry()[game].engine.turns is TurnShape.SIMULTANEOUS:
                 h.pause = SIMULTANEOUS_PAUSE
             await h.start()
+            await settled(how.settle)
             try:
                 assert h.store is not None
                 played = 0
@@ -404,7 +478,7 @@ async def measure_computers(
                         played += 1
             finally:
                 await h.stop()
-    return timelines
+    return timelines, []
 
 
 def computer_summary(timelines: list[Timeline]) -> list[str]:
@@ -489,8 +563,38 @@ def critical_path(timelines: list[Timeline]) -> str:
     )
 
 
+def board_use(uses: list[tuple[Use, Use]]) -> list[str]:
+    """Medians of the hand-offs' boards beside the same boards drawn again alone: where
+    each one's wall time went in its drawing process."""
+    if not uses:
+        return []
+    m = statistics.median
+    lines = []
+    for name, picked in (("in the hand-off", 0), ("drawn again alone", 1)):
+        chosen = [pair[picked] for pair in uses]
+        lines.append(
+            f"   {name:>17}: wall {m(u.wall for u in chosen):5.1f} = on a core "
+            f"{m(u.run for u in chosen):5.1f} + waiting for a core "
+            f"{m(u.queued for u in chosen):4.1f} + not runnable (the job on its way, "
+            f"its answer unread) {m(u.idle for u in chosen):4.1f}"
+        )
+    lines.append(
+        "   each hand-off's board minus its board alone, median: wall "
+        f"{m(a.wall - b.wall for a, b in uses):+.1f}, "
+        f"on a core {m(a.run - b.run for a, b in uses):+.1f}, "
+        f"waiting for a core {m(a.queued - b.queued for a, b in uses):+.1f}, "
+        f"not runnable {m(a.idle - b.idle for a, b in uses):+.1f}"
+    )
+    return lines
+
+
 def report(
-    game: str, timelines: list[Timeline], show: int, db: str = "sqlite", computer: bool = False
+    game: str,
+    timelines: list[Timeline],
+    show: int,
+    db: str = "sqlite",
+    computer: bool = False,
+    uses: list[tuple[Use, Use]] | None = None,
 ) -> None:
     if computer:
         print(f"\n== {game}: {len(timelines)} hand-offs by a computer seat's step ({db}) ==")
@@ -556,6 +660,9 @@ def report(
             f"store call: median {statistics.median(gaps):.1f} ms"
         )
     print(f"-- the critical path: {critical_path(timelines)}")
+    if uses:
+        print(f"-- the board's drawing process (/proc/PID/schedstat), ms, over {len(uses)}:")
+        print("\n".join(board_use(uses)))
 
 
 def with_latency(seconds: float) -> None:
@@ -579,6 +686,16 @@ def main() -> int:
     parser.add_argument("--show", type=int, default=1)
     parser.add_argument("--db", default="sqlite", help="comma-separated: sqlite,postgres")
     parser.add_argument(
+        "--fake",
+        choices=("thread", "loop"),
+        default="thread",
+        help="where the fake Discord runs: its own thread and event loop (default: its work "
+        "is not the bot's, as real Discord's is not), or the bot's own loop",
+    )
+    parser.add_argument(
+        "--settle", type=float, default=6.0, help="seconds the bot idles after it starts"
+    )
+    parser.add_argument(
         "--computer",
         action="store_true",
         help="time the hand-offs of computer seats' steps (Alice plays against them)",
@@ -597,12 +714,14 @@ def main() -> int:
     if args.latency > 0:
         with_latency(args.latency / 1000)
     timed = measure_computers if args.computer else measure
+    how = Run(args.seed, args.fake == "thread", args.settle)
     print(f"load average at start: {Path('/proc/loadavg').read_text().split()[0]}")
+    print(f"{where(how.on_thread)}; the bot idles {how.settle:g} s after it starts")
     for db in args.db.split(","):
         if db == "sqlite":
             for game in args.game.split(","):
-                timelines = run_on_loop(timed(game, args.moves, args.seed), args.loop)
-                report(game, timelines, args.show, db, args.computer)
+                timelines, uses = run_on_loop(timed(game, args.moves, how), args.loop)
+                report(game, timelines, args.show, db, args.computer, uses)
             continue
         if db != "postgres":
             parser.error(f"unknown database {db!r}")
@@ -611,8 +730,8 @@ def main() -> int:
         with benchmark_server() as server:  # before any event loop
             for game in args.game.split(","):
                 url = server.url(server.create_database(migrated=False))
-                timelines = run_on_loop(timed(game, args.moves, args.seed, url), args.loop)
-                report(game, timelines, args.show, db, args.computer)
+                timelines, uses = run_on_loop(timed(game, args.moves, how, url), args.loop)
+                report(game, timelines, args.show, db, args.computer, uses)
     print(f"load average at end: {Path('/proc/loadavg').read_text().split()[0]}")
     return 0
 

@@ -59,6 +59,7 @@ from loops import add_loop_argument, run  # noqa: E402
 from bot import heap, plugins  # noqa: E402
 from bot.service import GameService, Player  # noqa: E402
 from bot.store import Store  # noqa: E402
+from tests.e2e.fake_thread import FakeThread  # noqa: E402
 
 T = TypeVar("T")
 #: where each kind's profiles are written together (``--dump``), else None
@@ -309,36 +310,6 @@ async def service_part(location: str, moves: int, top: int, games: int = 1000) -
 
 
 # -- the adapter, against the fake Discord in a thread of its own ---------------------------
-
-
-class FakeThread:
-    """The fake Discord on an event loop in another thread (its CPU is not the bot's)."""
-
-    def __init__(self) -> None:
-        self.loop = asyncio.new_event_loop()
-        self.thread = threading.Thread(target=self.loop.run_forever, name="fake-discord")
-        self.thread.start()
-        self.fake: Any = None
-
-    def call(self, coro: Coroutine[Any, Any, T]) -> asyncio.Future[T]:
-        return asyncio.wrap_future(asyncio.run_coroutine_threadsafe(coro, self.loop))
-
-    async def start(self) -> Any:
-        from tests.e2e.fake_discord import FakeDiscord
-
-        async def made() -> Any:
-            fake = FakeDiscord()
-            await fake.start()
-            return fake
-
-        self.fake = await self.call(made())
-        return self.fake
-
-    async def stop(self) -> None:
-        if self.fake is not None:
-            await self.call(self.fake.stop())
-        self.loop.call_soon_threadsafe(self.loop.stop)
-        await asyncio.to_thread(self.thread.join)
 
 
 @contextlib.contextmanager

@@ -65,9 +65,11 @@ Decisions:
   public message once its board is (what it needs from the store, below, is
   read meanwhile); once that is posted, the DMs go while the story's earlier
   messages are tidied (the new one kept in the store at the same time as the
-  one before is stripped of its buttons or the interim one deleted): neither
-  waits for the other, and no DM comes before the public message it follows
-  (nor before its own image is drawn). A timer's outcome (a computer seat's
+  one before is stripped of its buttons or the interim one deleted, and as the
+  round's tally before it is closed: which tally that is was read with the
+  rest, so the write does not wait for the edit): none waits for another, and
+  no DM comes before the public message it follows (nor before its own image
+  is drawn). A timer's outcome (a computer seat's
   step, a deadline; no invoker) is told in the same order from its public
   message on, the round's tally edited alongside its DMs.
 * Public text is in the guild's language, ephemeral text in the invoker's, DMs
@@ -878,17 +880,18 @@ class Delivery:
         base: str | None,
         known: Mapping[str, KeptMessage],
     ) -> None:
-        """After a hand-off message ``sent``: close the round's tally before it, remember
-        it (with ``base``, its text without its tally, when it ends with one), then
-        delete the interim message it replaces (``kept``) or drop the buttons of the
-        game's newest message before (``live``) while remembering; ``known``: the game's
-        kept messages, read before it was sent."""
+        """After a hand-off message ``sent``, at once: close the round's tally before it,
+        remember it (with ``base``, its text without its tally, when it ends with one),
+        and delete the interim message it replaces (``kept``) or drop the buttons of the
+        game's newest message before (``live``); ``known``: the game's kept messages,
+        read before it was sent (they say which tally closes, so the write that forgets
+        or replaces it need not wait for its edit)."""
         game_id = outcome.game_id
         if game_id is None:
             return
         where = (sent.channel_id, sent.id)
         # the closed tally is forgotten, or replaced by a new round's, in the one write below
-        closed = await self._close_tally(game_id, lang, forget=False, known=known)
+        closed = _where(known.get(TALLY))
         remembered = {LIVE: KeptMessage(*where, None)}
         if base is not None:
             remembered[TALLY] = KeptMessage(*where, base)
@@ -912,7 +915,9 @@ class Delivery:
             elif live is not None and live not in (where, closed):
                 await self._edit(live, None, None, view=None)
 
-        await asyncio.gather(remember(), tidy())
+        await asyncio.gather(
+            self._close_tally(game_id, lang, forget=False, known=known), remember(), tidy()
+        )
 
     async def _close_tally(
         self,

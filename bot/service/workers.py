@@ -33,7 +33,8 @@ Decisions:
 * The processes come from a fork server: forking the bot itself would copy
   its threads' locks (aiosqlite's, the logger's) in whatever state they
   were. A pool starts on first use, from whichever event loop asks (it
-  follows the loop), and again after a failure.
+  follows the loop), and again after a failure or after it was stopped
+  (:meth:`WorkerPool.stop`: a benchmark's fresh processes).
 * A worker exits as soon as the bot's process is gone, even when the bot was
   killed (SIGKILL, an OOM kill): otherwise the processes, and the fork server
   that waits for them, would outlive it holding its output. Its pipe closing
@@ -422,6 +423,14 @@ class WorkerPool:
             function, args = pickle.loads(job)  # what was sent, as it was then
         value = await loop.run_in_executor(self.threads, function, *args)
         return value, "thread"
+
+    def stop(self) -> None:
+        """Stop the processes now (a job in flight or waiting runs on a thread instead, as
+        after a failure); the next job starts new ones, with :attr:`warm` as set then."""
+        running, self._running = self._running, None
+        if running is not None:
+            running._break(RuntimeError(f"the {self.name} processes were stopped"))
+            running.close()
 
     def _on(self, loop: asyncio.AbstractEventLoop) -> _Running:
         if self._running is None or self._running.broken:

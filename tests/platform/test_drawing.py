@@ -186,3 +186,29 @@ async def test_the_drawing_processes_run_below_the_bots_priority() -> None:
     assert pids
     for pid in pids:
         assert os.getpriority(os.PRIO_PROCESS, pid) == min(19, mine + drawing.NICENESS)
+
+
+async def test_a_stopped_pool_runs_a_job_in_flight_on_a_thread_and_starts_anew(
+    tmp_path: Any,
+) -> None:
+    """Stopping the processes (a benchmark's fresh ones) loses no image: one being drawn
+    runs on a thread instead, and the next job starts new processes."""
+    flag = str(tmp_path / "never")
+    pool = workers.WorkerPool(1, "ziggurat-test-stop")
+    try:
+        (first, _) = await pool.run(_small, 0)
+        held = asyncio.ensure_future(pool.run(_big, flag))
+        await asyncio.sleep(0)  # sent to the process
+        assert pool.pids() == [int.from_bytes(first, "big")]
+        pool.stop()
+        assert pool.pids() == []
+        with open(flag, "w", encoding="utf-8"):
+            pass
+        (drawn, where) = await held
+        assert where == "thread" and drawn == os.getpid().to_bytes(4, "big")
+        (again, where) = await pool.run(_small, 1)
+        assert where == "process" and again not in (first, os.getpid().to_bytes(4, "big"))
+        assert pool.pids() == [int.from_bytes(again, "big")]
+    finally:
+        pool.stop()
+        pool.threads.shutdown(wait=False)
