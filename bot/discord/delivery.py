@@ -33,10 +33,7 @@ Decisions:
   one message per round tells it all; when the round is revealed (the next
   hand-off message) or the game ends, the tally becomes a line saying so,
   and the buttons go. A tally whose message is gone, or that has no hand-off
-  message, is posted on its own in the channel. A submission's tally is edited
-  while its answer is sent, not after it: both tell what is stored (the step is
-  committed before either), neither tells the other's news, and the edit is one
-  round trip sooner; only a tally posted again as a follow-up waits for the answer.
+  message, is posted on its own in the channel.
 * After a step that hands nothing over, the invoker's changed private view
   comes with their answer (ephemeral), not by DM: in the answer's own message
   (its lines after the reply's, its image as ``hand.png`` beside the preview),
@@ -466,9 +463,7 @@ class Delivery:
                 interaction, outcome, own_lang, inline, view, picker_lines, shown
             )
 
-        # a sealed submission: its answer and its round's tally edited at once (below)
-        counting = outcome.kind is StepKind.SUBMISSION and not outcome.has_public
-        if not public_first and not counting:
+        if not public_first:
             await answer_invoker()
         responded = False  # the public message is the interaction's response
 
@@ -505,25 +500,6 @@ class Delivery:
                 files=files,
             )
 
-        if counting:
-            answer = asyncio.ensure_future(answer_invoker())
-
-            async def answered_first(
-                content: str,
-                allowed_mentions: discord.AllowedMentions,
-                *,
-                file: discord.File | None = None,
-                view: discord.ui.View | None = None,
-            ) -> rest.Sent:
-                await answer  # a follow-up (a tally posted again) needs the answer
-                return await send_public(content, allowed_mentions, file=file, view=view)
-
-            try:
-                if outcome.tally is not None:
-                    await self.tally(outcome, public_lang, answered_first)
-            finally:
-                await answer
-
         notes: TurnNotes = {}
         closed_dms = ClosedDms(likely=(me,))  # whose private view may be drawn later
         posted = asyncio.Event()
@@ -545,7 +521,7 @@ class Delivery:
             finally:
                 posted.set()
             await outcome.drawn(private=False)  # the tally (in place already when posted)
-            if not counting and (outcome.tally is not None or outcome.finished):
+            if outcome.tally is not None or outcome.finished:
                 await self.tally(outcome, public_lang, send_public)
             await self.edit_lobby(outcome, public_lang)
 

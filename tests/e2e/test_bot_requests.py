@@ -4,7 +4,6 @@ Discord needs, and what each says is what was stored."""
 from __future__ import annotations
 
 import asyncio
-import dataclasses
 from collections import Counter
 from collections.abc import AsyncIterator
 from pathlib import Path
@@ -18,7 +17,7 @@ from bot.i18n import Text, t
 from bot.service import PrivateMessage
 from bot.store.sqlite import SqliteStore
 
-from .bot_harness import WAIT, BotHarness, open_harness, said, start_oracle
+from .bot_harness import BotHarness, open_harness, start_oracle
 from .fake_discord import FakeDiscord, FakeUser
 from .test_bot_shapes import start_relay
 
@@ -77,14 +76,12 @@ async def test_a_sealed_round_costs_the_requests_it_needs(harness: BotHarness) -
     assert t("en", "tally.awaited", players="").strip() in story.text
     dms = {user.id: len(h.fake.dms_to(user)) for user in (h.alice, h.bob)}
     since = len(h.fake.requests)
-    # a submission: its answer, and the round's tally in the game's message, edited (at
-    # once: in either order)
-    assert sorted(await sealed(h, h.alice)) == ["PATCH message", "POST callback"]
+    # a submission: its answer, and the round's tally in the game's message, edited
+    assert await sealed(h, h.alice) == ["POST callback", "PATCH message"]
     [answer] = [i for i in h.fake.interactions if i.user is h.alice][-1:]
     assert answer.callback_type == 4 and (answer.callback_data or {}).get("components")
     assert not view_timers()  # its buttons: discord.py keeps no 15 minute timer for them
-    [edit] = [r for r in h.fake.requests[-2:] if r.method == "PATCH"]
-    assert edit.path.endswith(f"/messages/{story.id}")
+    assert h.fake.requests[-1].path.endswith(f"/messages/{story.id}")
     assert t("en", "tally.submitted", players="alice") in story.text
     assert story.custom_ids()  # the round's buttons stay
     # the round's last: the reveal as its answer, the tally closed, each hand by DM
@@ -123,43 +120,6 @@ async def test_a_sealed_round_costs_the_requests_it_needs(harness: BotHarness) -
     kept = await h.running.service.memory.messages(game.id)
     assert (kept[LIVE].channel_id, kept[LIVE].message_id) == (h.channel.id, reveal.id)
     assert (kept[TALLY].channel_id, kept[TALLY].message_id) == (h.channel.id, reveal.id)
-
-
-async def test_a_submissions_tally_is_edited_while_its_answer_is_sent(
-    harness: BotHarness, monkeypatch: pytest.MonkeyPatch
-) -> None:
-    """A sealed submission's tally edit does not wait for its answer's round trip: with
-    the answer held at Discord, the tally is edited meanwhile; the answer, let through,
-    is the confirmation as before."""
-    h = harness
-    await start_oracle(h, h.alice, h.bob)
-    [story] = h.public_messages()[-1:]
-    gate = asyncio.Event()
-
-    def held(route: Any) -> Any:
-        """``route``, its answer held until the gate opens when it is the callback's."""
-        if not route.pattern.pattern.endswith("/callback"):
-            return route
-        answer = route.handler
-
-        async def handler(request: Any, **params: str) -> Any:
-            await gate.wait()
-            return await answer(request, **params)
-
-        return dataclasses.replace(route, handler=handler)
-
-    monkeypatch.setattr(h.fake, "_routes", [held(route) for route in h.fake._routes])
-    card = (await h.legal(h.alice))[-1]
-    itx = await h.fake.slash(h.alice, h.channel, "play", {"action": card})
-    counted = t("en", "tally.submitted", players="alice")
-    await h.fake.wait_for(
-        lambda: counted in h.fake.message(story.id).text, timeout=WAIT, what="the tally"
-    )
-    assert itx.callback_type is None  # the answer is still held
-    gate.set()
-    await h.running.wait_interaction_done(itx.id, WAIT)
-    assert itx.ephemeral
-    assert t("en", "move.accepted", action=said("oracle", card)) in h.ephemeral_text(itx)
 
 
 async def test_dms_use_what_the_public_message_read_about_closed_dms(
