@@ -1,7 +1,7 @@
 """Benchmark interaction latency of the real bot against the fake Discord.
 
 Usage: ``python scripts/bench_latency.py [--game tigris,tikal,temple] [--moves 200]
-[--seed 1] [--db sqlite,postgres]``
+[--seed 1] [--db sqlite,postgres] [--fake thread] [--latency 0]``
 
 Plays random legal moves with ``/play`` (through the e2e harness: the real
 bot, a real database, the fake Discord on loopback) until ``--moves`` moves
@@ -9,11 +9,16 @@ were made, starting new games as needed; each game of ``--game`` on each
 database of ``--db``: ``sqlite`` (a file in a temporary folder) or
 ``postgres`` (a throwaway server started once, ``fsync`` on, a fresh
 database per game: :mod:`tests.support.postgres`, ``ZIGGURAT_PG_BIN=wheel``
-for the pip-installed one). Every move is checked to be stored;
-moves are told apart by what they produced: a **hand-off** (a public message:
-the game waits for someone else, a round resolved, the game ended) or a
-**step** (only the player is answered: a step of a turn, a sealed
-submission). Each figure is printed with a floor measured in the same run:
+for the pip-installed one). ``--fake thread`` (the default) runs the fake on its
+own thread and event loop, so its handling of each request is not charged to the
+bot's loop, as real Discord's is not; ``--fake loop`` runs it on the bot's loop,
+as the runs before the ninth round did. ``--latency MS`` makes the fake answer each REST
+request MS milliseconds late, as a round trip to Discord would (on loopback
+requests sent one after another cost little more than sent at once). Every
+move is checked to be stored; moves are told apart by what they produced: a
+**hand-off** (a public message: the game waits for someone else, a round
+resolved, the game ended) or a **step** (only the player is answered: a step
+of a turn, a sealed submission). Each figure is printed with a floor measured in the same run:
 
 * callback — from the fake sending INTERACTION_CREATE to receiving the bot's
   callback: what Discord's 3-second rule measures; an answer ready in time is
@@ -410,6 +415,19 @@ def report(game: str, db: str, r: dict[str, Any]) -> None:
         )
 
 
+def with_latency(seconds: float) -> None:
+    """Each REST request to the fake Discord is answered ``seconds`` late (the gateway
+    is not delayed)."""
+    handle = FakeDiscord._handle
+
+    async def late(self: FakeDiscord, request: Any) -> Any:
+        if request.headers.get("Upgrade", "").lower() != "websocket":
+            await asyncio.sleep(seconds)
+        return await handle(self, request)
+
+    FakeDiscord._handle = late  # type: ignore[method-assign]
+
+
 def main() -> int:
     parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
     parser.add_argument("--game", default="tigris", help="comma-separated: tigris,tikal,temple")
@@ -426,15 +444,25 @@ def main() -> int:
         help="where the fake Discord runs: its own thread and event loop (default: its work "
         "is not the bot's, as real Discord's is not), or the bot's own loop",
     )
+    parser.add_argument(
+        "--latency",
+        type=float,
+        default=0.0,
+        help="milliseconds the fake Discord waits before answering each REST request",
+    )
     add_loop_argument(parser)
     args = parser.parse_args()
     on_thread = args.fake == "thread"
     logging.basicConfig(level=logging.ERROR)
+    if args.latency > 0:
+        with_latency(args.latency / 1000)
     games = args.game.split(",")
     for game in games:
         if game not in ("tigris", "tikal", "temple", "oracle"):
             parser.error(f"unknown game {game!r}")
     print(f"load average at start: {load()} ({drawing.RENDER_WORKERS} drawing processes)")
+    if args.latency > 0:
+        print(f"each REST request answered {args.latency:g} ms late (a round trip to Discord)")
     for db in args.db.split(","):
         if db == "sqlite":
             for game in games:

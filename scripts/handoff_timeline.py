@@ -85,7 +85,7 @@ sys.path.insert(0, str(ROOT / "scripts"))
 
 import discord.http  # noqa: E402
 import discord.webhook.async_  # noqa: E402
-from bench_latency import new_game, schedstat, settled  # noqa: E402
+from bench_latency import new_game, schedstat, settled, with_latency  # noqa: E402
 from loops import add_loop_argument  # noqa: E402
 from loops import run as run_on_loop  # noqa: E402
 
@@ -663,19 +663,6 @@ def report(
     if uses:
         print(f"-- the board's drawing process (/proc/PID/schedstat), ms, over {len(uses)}:")
         print("\n".join(board_use(uses)))
-
-
-def with_latency(seconds: float) -> None:
-    """Each REST request to the fake Discord is answered ``seconds`` late (the gateway
-    is not delayed)."""
-    handle = FakeDiscord._handle
-
-    async def late(self: FakeDiscord, request: Any) -> Any:
-        if request.headers.get("Upgrade", "").lower() != "websocket":
-            await asyncio.sleep(seconds)
-        return await handle(self, request)
-
-    FakeDiscord._handle = late  # type: ignore[method-assign]
 
 
 def main() -> int:

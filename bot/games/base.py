@@ -46,6 +46,14 @@ Decisions recorded here:
   where it knows. The move picker's work is no step: a menu's build (legal
   values, labels, each option judged on a copy) takes milliseconds, so it
   stays on the engine threads whatever the steps are.
+* A hidden action is **revealed** by its own step when that step's public
+  events name it (the last sealed submission of a round, whose reveal names
+  every seat's): the engine says so (:meth:`GameEngine.reveals`), since only
+  it knows what its events tell; the service then answers the step's player
+  with its public message alone when they hold no private event of the step
+  (:mod:`bot.service.play`). An engine that reveals drops its player's private
+  receipt at the reveal (it would only repeat the public line). The default
+  is that nothing is revealed, so the player is answered privately first.
 * A step is a **checkpoint** (it cannot be undone, nor anything before it)
   when :meth:`GameEngine.is_checkpoint` says so — it drew or revealed
   something — or when it handed the game to other seats (the service
@@ -405,6 +413,16 @@ class GameEngine(ABC, Generic[S, A]):
         if public and self.public_notation(action) != str(action):
             return "choice.verb", {"verb": Text(verb_key(self.name, self.verbs.of(action).name))}
         return in_words(self.name, self.verbs, action)
+
+    def reveals(self, state: S, seat: Seat, action: A, events: Sequence[Event]) -> bool:
+        """Whether the public ones of ``events`` (the events of ``seat``'s ``action``
+        just applied; ``state`` is after it) tell everything :meth:`describe` says of the
+        action for its player alone, though its public description hides it: a sealed
+        round's reveal naming each seat's submission. The step's public message then
+        tells its player all their own answer would, but for their private events (the
+        module's "revealed"). Must be cheap and never raise. Default: False (nothing is
+        revealed)."""
+        return False
 
     def public_choices(self, state: S, seat: Seat) -> list[A]:
         """The quick decision ``seat`` faces, as buttons on the public message.

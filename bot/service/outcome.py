@@ -182,8 +182,9 @@ class Reply:
     choices: list[Choice] = field(default_factory=list)
     menu: Menu | None = None
     #: its lines tell nothing the step's public message does not (a hand-off's move
-    #: described alike in public, no event told the invoker alone): that message may
-    #: answer the invoker in their place (:mod:`bot.discord.delivery`)
+    #: described alike in public or revealed there, no event told the invoker alone:
+    #: :mod:`bot.service.play`): that message may answer the invoker in their place
+    #: (:mod:`bot.discord.delivery`)
     told: bool = False
 
 

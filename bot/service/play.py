@@ -73,6 +73,12 @@ Decisions:
   so a process frees it further, but the state would have to be sent both
   ways and loaded again; ``scripts/bench_loop.py`` measures the three (the
   figures are in ``docs/scaling-rounds.md``).
+* A hand-off's answer tells its player nothing the public message does not
+  (:attr:`~bot.service.outcome.Reply.told`: the adapter may answer with that
+  message alone) when no event of the step is private to them and their move
+  reads the same in public, or is hidden there but revealed by the step's own
+  public events (:meth:`~bot.games.base.GameEngine.reveals`: a sealed round's
+  last submission, named by the round's reveal with every seat's).
 * What a step tells from the store comes with the game's load: a hand-off's
   lines of the steps since the last public message
   (:meth:`~bot.store.GameRow.pending_moves`) and a sealed round's deadline in
@@ -455,9 +461,11 @@ class Play:
                     stored=stored,
                     board=ahead.board,
                 )
-                # the public message tells it all when the move reads the same there
-                handed.reply.told = not own_events and shown_action == announce.described(
-                    game, action
+                # the public message tells it all: the move reads the same there, or
+                # its events reveal it (a sealed round's last submission)
+                handed.reply.told = not own_events and (
+                    shown_action == announce.described(game, action)
+                    or engine.reveals(state, seat, action, events)
                 )
                 return handed
             reply += announce.shown(game, lines) + announce.event_texts(game, told_events, seat)

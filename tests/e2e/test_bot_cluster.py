@@ -282,15 +282,23 @@ def check_told(
     rows: dict[int, GameRow],
     moves: dict[int, list[tuple[int, str, str]]],
 ) -> None:
-    """Each answered play: the player was told the card the database holds for them."""
+    """Each answered play: the player was told the card the database holds for them (a
+    round's last play by its reveal, which names every seat's card)."""
     for channel, user, action, itx in sent:
         if not complete(itx):
             continue
         assert itx.response is not None
-        assert said("oracle", action) in itx.response.text, (channel.name, itx.response.text)
         row = rows[channel.id]
         seat = row.seat_of(user.id)
         assert seat is not None
+        if itx.response.ephemeral:
+            told = said("oracle", action)
+        else:
+            told = f"{seat.seat + 1}:{action.split()[1]}"
+            assert t("en", "oracle.event.revealed", cards="").removesuffix(" .") in (
+                itx.response.text
+            )
+        assert told in itx.response.text, (channel.name, itx.response.text)
         plays = [a for s, a, kind in moves[row.id] if s == seat.seat and a.startswith("play")]
         assert plays == [action], (channel.name, user.name, plays)
 

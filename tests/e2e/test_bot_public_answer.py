@@ -8,13 +8,17 @@ from __future__ import annotations
 import asyncio
 from collections.abc import AsyncIterator
 from pathlib import Path
+from typing import Any
 
 import pytest
 
 from bot.discord import delivery
 from bot.discord.delivery import LIVE
 from bot.discord.messages import split_content
+from bot.games.base import Event
 from bot.i18n import t
+from tests.support.oracle import ENGINE as ORACLE
+from tests.support.oracle import OracleEngine
 
 from .bot_harness import WAIT, BotHarness, open_harness, said, start_oracle
 from .fake_discord import CallbackType, FakeChannel, FakeDiscord, FakeUser, RecordedMessage
@@ -143,24 +147,78 @@ async def test_a_late_board_answers_the_invoker_first(
     assert h.fake.message(before).custom_ids() == []
 
 
-async def test_a_hand_off_whose_answer_tells_something_private_keeps_it_private(
-    harness: BotHarness,
-) -> None:
-    """The Oracle's sealed card is hidden in public: the round's last play is answered
-    privately with it, then the reveal follows up."""
+async def revealed_cards(h: BotHarness) -> dict[int, tuple[int, int]]:
+    """The stored Oracle game's cards of the round just revealed: each user's seat and card."""
+    assert h.store is not None
+    row = await h.store.latest_game_in(h.channel.id)
+    assert row is not None
+    revealed = ORACLE.load_state(row.state).revealed
+    return {row.seats[seat].user_id: (seat, card) for seat, card in revealed.items()}
+
+
+async def test_a_rounds_last_play_is_answered_by_its_reveal(harness: BotHarness) -> None:
+    """The Oracle's sealed card is hidden in public, but the round's last play is named
+    by its reveal with every seat's (``GameEngine.reveals``): the reveal is the response,
+    its tally closed in the round's message, each hand by DM; nothing ephemeral."""
     h = harness
+    players = [h.alice, h.bob]
+    await start_oracle(h, *players)
+    first, last = players
+    story = await live(h)  # the round's message, with its tally
+    await h.slash(first, "play", action=(await h.legal(first))[-1])
+    card = (await h.legal(last))[-1]
+    assert said("oracle", card) != said("oracle", card, public=True)
+    dms = {u.id: len(h.fake.dms_to(u)) for u in players}
+    since = len(h.fake.requests)
+    itx = await h.slash(last, "play", action=card)
+    reveal = h.answered_publicly(itx)
+    assert reveal is not None and h.public_of(itx) == [reveal]
+    assert h.ephemeral_text(itx) == ""
+    # what the mover's answer said is in it: their card, named with every seat's
+    cards = await revealed_cards(h)
+    assert cards[last.id][1] == int(card.split()[1])
+    shown = ", ".join(f"{seat + 1}:{value}" for seat, value in sorted(cards.values()))
+    assert t("en", "oracle.event.revealed", cards=shown) in reveal.text
+    assert [a.filename for a in reveal.attachments] == ["board.png"] and reveal.custom_ids()
+    # one request fewer: no follow-up; the tally closed in the story's message, the hands
+    assert routes(h, since) == ["POST callback", "PATCH message", "POST DM", "POST DM"]
+    callback, closing = h.fake.requests[since : since + 2]
+    assert callback.query == {"with_response": "1"} and callback.status == 200
+    assert closing.path.endswith(f"/messages/{story}")
+    assert t("en", "tally.closed") in h.fake.message(story).text
+    assert all(len(h.fake.dms_to(u)) == dms[u.id] + 1 for u in players)
+    assert await live(h) == reveal.id
+
+
+async def test_a_rounds_last_play_with_a_private_event_is_answered_privately_first(
+    harness: BotHarness, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    """The same play, its engine telling the mover something privately at the reveal (its
+    card's receipt, kept): the private answer first, the reveal following up."""
+    h = harness
+    apply = OracleEngine.apply
+
+    def with_receipt(engine: OracleEngine, state: Any, seat: int, action: Any) -> list[Event]:
+        events = apply(engine, state, seat, action)
+        if engine.reveals(state, seat, action, events):
+            events.append(Event("oracle.event.you_played", {"card": action.card}, private_to=seat))
+        return events
+
+    monkeypatch.setattr(OracleEngine, "apply", with_receipt)
     players = [h.alice, h.bob]
     await start_oracle(h, *players)
     first, last = players
     await h.slash(first, "play", action=(await h.legal(first))[-1])
     card = (await h.legal(last))[-1]
-    assert said("oracle", card) != said("oracle", card, public=True)
     since = len(h.fake.requests)
     itx = await h.slash(last, "play", action=card)
     assert itx.callback_type is CallbackType.CHANNEL_MESSAGE and itx.ephemeral
-    assert t("en", "move.accepted", action=said("oracle", card)) in h.ephemeral_text(itx)
+    answer = h.ephemeral_text(itx)
+    assert t("en", "move.accepted", action=said("oracle", card)) in answer
+    assert t("en", "oracle.event.you_played", card=card.split()[1]) in answer
     [reveal] = h.public_of(itx)
     assert routes(h, since)[:2] == ["POST callback", "POST follow-up"]
+    assert h.fake.requests[since].query == {}
     assert await live(h) == reveal.id
 
 

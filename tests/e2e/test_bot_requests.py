@@ -21,9 +21,9 @@ from .bot_harness import BotHarness, open_harness, start_oracle
 from .fake_discord import FakeDiscord, FakeUser
 from .test_bot_shapes import start_relay
 
-#: what a sealed round's last play asks of Discord: its answer, the reveal posted, the
-#: tally closed, each hand by DM
-ROUNDS_LAST = ["POST callback", "POST follow-up", "PATCH message", "POST DM", "POST DM"]
+#: what a sealed round's last play asks of Discord: the reveal as its answer (the reveal
+#: names its card: ``GameEngine.reveals``), the tally closed, each hand by DM
+ROUNDS_LAST = ["POST callback", "PATCH message", "POST DM", "POST DM"]
 
 
 @pytest.fixture
@@ -65,7 +65,7 @@ async def sealed(h: BotHarness, user: FakeUser) -> list[str]:
     since = len(h.fake.requests)
     card = (await h.legal(user))[-1]
     itx = await h.slash(user, "play", action=card)
-    assert not itx.rejected and h.ephemeral_text(itx), h.ephemeral_text(itx)
+    assert not itx.rejected and itx.messages, h.ephemeral_text(itx)
     return routes(h, since)
 
 
@@ -84,7 +84,7 @@ async def test_a_sealed_round_costs_the_requests_it_needs(harness: BotHarness) -
     assert h.fake.requests[-1].path.endswith(f"/messages/{story.id}")
     assert t("en", "tally.submitted", players="alice") in story.text
     assert story.custom_ids()  # the round's buttons stay
-    # the round's last: its answer, the reveal posted, the tally closed, each hand by DM
+    # the round's last: the reveal as its answer, the tally closed, each hand by DM
     statements: list[str] = []
     assert isinstance(h.store, SqliteStore)
     await h.store.trace(statements.append)
@@ -92,9 +92,10 @@ async def test_a_sealed_round_costs_the_requests_it_needs(harness: BotHarness) -
     assert t("en", "tally.closed") in story.text and story.custom_ids() == []
     reveal = h.public_messages()[-1]
     assert reveal is not story and reveal.custom_ids()
-    # each answer asks Discord for no callback object (nothing of it is read)
+    # the submission's answer asks Discord for no callback object (nothing of it is
+    # read); the reveal's asks for its message's id
     callbacks = [r for r in h.fake.requests[since:] if r.path.endswith("/callback")]
-    assert len(callbacks) == 2 and all(r.query == {} and r.status == 204 for r in callbacks)
+    assert [(r.query, r.status) for r in callbacks] == [({}, 204), ({"with_response": "1"}, 200)]
     for user in (h.alice, h.bob):
         [hand] = h.fake.dms_to(user)[dms[user.id] :]
         assert hand.attachments and not hand.ephemeral
@@ -113,7 +114,7 @@ async def test_a_sealed_round_costs_the_requests_it_needs(harness: BotHarness) -
     assert about["INSERT INTO game_messages (game_id,"] == 2  # the new message: live, tally
     assert about["SELECT user_id FROM closed_dms"] <= 1
     assert about["SELECT since FROM closed_dms"] == 0
-    # the reveal's id, read from the follow-up's answer, is what the store keeps
+    # the reveal's id, read from the callback's answer, is what the store keeps
     game = await h.store.latest_game_in(h.channel.id)
     assert game is not None
     kept = await h.running.service.memory.messages(game.id)

@@ -31,6 +31,7 @@ from tests.support.temple_play import Player
 
 from .bot_harness import BotHarness, decode_png, open_harness, said, tap_in_picker
 from .fake_discord import FakeDiscord, FakeUser, InteractionResult, RecordedMessage
+from .test_bot_requests import routes
 
 #: the full game's seed: its round 3 is closed by the deadline, and it has a lightning race
 SEED = 3
@@ -500,3 +501,41 @@ async def test_a_refused_lightning_layout_is_answered_then_rate_limited(
     [public] = h.public_of(won)
     assert "alice wins the lightning race with a brick of " in public.text  # in words
     assert [a.filename for a in public.attachments] == ["board.png"]
+
+
+# -- the round's last submission ------------------------------------------------------------
+
+
+async def test_a_rounds_last_submission_is_answered_by_the_reveal(harness: BotHarness) -> None:
+    """The round's last sealed part is named by the reveal with every seat's submission
+    (``GameEngine.reveals``), and its author holds no receipt there: the reveal, with the
+    board and the next round's tally, is the interaction's response; nothing ephemeral.
+    It tells its author what their private answer did: their move in words, the round
+    revealed, and every other seat's move."""
+    h = harness
+    players = [h.alice, h.bob]
+    await start_temple(h, players, SEED)
+    player = Player(random.Random(SEED))
+    row, state = await loaded(h)
+    users = {s.seat: u for s in row.seats for u in players if u.id == s.user_id}
+    first, last = sorted(ENGINE.waiting_for(state))
+    sealed = Pass()  # told apart from the closing move in the reveal
+    sealed_answer(h, await h.slash(users[first], "play", action=str(sealed)), users[first])
+    [story] = tallies(h)
+    _, state = await loaded(h)
+    closing = complete_submission(player, state, last)
+    since = len(h.fake.requests)
+    itx = await h.slash(users[last], "play", action=str(closing))
+    reveal = h.answered_publicly(itx)
+    assert reveal is not None and h.public_of(itx) == [reveal]
+    assert h.ephemeral_text(itx) == ""
+    assert t("en", "temple.event.reveal", round=state.round) in reveal.text
+    for seat, action in ((first, sealed), (last, closing)):
+        assert f"\n{users[seat].name}: {said('temple', str(action))}.\n" in reveal.text
+    assert [a.filename for a in reveal.attachments] == ["board.png"]
+    assert tallies(h) == [reveal]
+    assert {u.id for u in reveal.mentions} == {u.id for u in players}
+    # the response itself (no follow-up), the round's message closed
+    assert routes(h, since)[:2] == ["POST callback", "PATCH message"]
+    assert h.fake.requests[since].query == {"with_response": "1"}
+    assert t("en", "tally.closed") in h.fake.message(story.id).text

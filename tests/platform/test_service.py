@@ -111,6 +111,10 @@ async def test_hidden_card_is_not_announced_publicly(service: GameService) -> No
     public_text = " ".join(t("en", line.key, **line.params) for line in reveal.news.lines)
     assert "Alice played a hidden card" in public_text
     assert f"play {hand[0]}" not in public_text
+    # the round's last card is named by the reveal: its player's answer tells nothing more
+    assert f":{bob_hand[0]}" in public_text
+    assert reveal.reply.told
+    assert not any(line.key == "oracle.event.you_played" for line in reveal.reply.lines)
     log = await service.reading.log_lines(CHANNEL, 5)
     # the cards stay hidden in the log: the verb's label alone
     assert [line.params["action"].render("en") for line in log.reply.lines[1:]] == [

@@ -9,6 +9,8 @@ is :mod:`tests.support.relay`):
 * a simultaneous sealed round: every seat plays one card (``play N``);
   ``waiting_for`` holds every seat that has not played yet, and a seat that
   has played may change its card until the round resolves (``may_act``);
+  each card is confirmed to its player alone (``oracle.event.you_played``)
+  but the round's last, which its reveal names in public (``reveals``);
 * a round deadline (lobby option ``deadline: 1h``): a seat still missing at
   the deadline plays its lowest card (the timeout action);
 * private choices: a seat's own cards come as buttons only it sees;
@@ -21,7 +23,7 @@ is :mod:`tests.support.relay`):
 from __future__ import annotations
 
 import random
-from collections.abc import Mapping
+from collections.abc import Mapping, Sequence
 from dataclasses import dataclass, field
 from typing import Any
 
@@ -169,8 +171,11 @@ class OracleEngine(GameEngine[OracleState, Any]):
             state.played[seat] = action.card
             key = "oracle.event.changed" if changed else "oracle.event.played"
             events = [Event(key, {"seat": seat})]
-            events.append(Event("oracle.event.you_played", {"card": action.card}, private_to=seat))
-            if len(state.played) == state.seats:
+            if len(state.played) < state.seats:  # the reveal tells the last card publicly
+                events.append(
+                    Event("oracle.event.you_played", {"card": action.card}, private_to=seat)
+                )
+            else:
                 state.revealed = dict(state.played)
                 state.played = {}
                 best = max(state.revealed.values())
@@ -193,6 +198,10 @@ class OracleEngine(GameEngine[OracleState, Any]):
                     state.hands[s].sort()
             return [Event("oracle.event.point", {"seat": receiver})]
         raise RuleError("oracle.error.bad_notation", text=str(action))
+
+    def reveals(self, state: OracleState, seat: int, action: Any, events: Sequence[Event]) -> bool:
+        """The round's last card is named by its reveal, with every seat's."""
+        return isinstance(action, Play) and any(e.key == "oracle.event.revealed" for e in events)
 
     def public_view(self, state: OracleState) -> dict[str, Any]:
         return {

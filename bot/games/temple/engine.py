@@ -25,6 +25,8 @@ Decisions:
   contract gives no count of earlier refusals, so the wait cannot grow.
 * Public notation: every round part is shown as ``sealed`` (the reveal's
   events say what each seat did); bonus, race and joint actions as written.
+  So the round's last part is told by its reveal (``reveals``), which names
+  each seat's whole submission: its author's receipt is dropped there.
 * Autocomplete never offers a lightning layout (the race is to find one);
   the move picker lets a seat enter one brick by brick (``layout_step``),
   offering every brick legal so far, never a solution.
@@ -293,6 +295,15 @@ class TempleEngine(GameEngine[GameState, Action]):
             ]
             return [Pass(), *offers]
         return []
+
+    def reveals(self, game: GameState, seat: int, action: Action, events: Sequence[Event]) -> bool:
+        """A round's last sealed part: the reveal names the seat's whole submission, this
+        part in it (``temple.event.revealed``); a cancelled part is named by nothing."""
+        return (
+            isinstance(action, SEALED)
+            and not isinstance(action, Cancel)
+            and any(e.key == "temple.event.revealed" and e.params["seat"] == seat for e in events)
+        )
 
     def choice_label(self, action: Action) -> tuple[str, Mapping[str, Any]]:
         return views.choice_label(action)
