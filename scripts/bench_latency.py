@@ -81,7 +81,7 @@ from loops import add_loop_argument, run  # noqa: E402
 from bot import heap  # noqa: E402
 from bot.service import drawing  # noqa: E402
 from tests.e2e.bot_harness import BotHarness  # noqa: E402
-from tests.e2e.fake_discord import FakeUser  # noqa: E402
+from tests.e2e.fake_discord import FakeDiscord, FakeUser  # noqa: E402
 from tests.e2e.fake_thread import Remote, serving, where  # noqa: E402
 
 #: rounds of the image measurement

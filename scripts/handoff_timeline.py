@@ -96,7 +96,6 @@ from bot.games.base import TurnShape  # noqa: E402
 from bot.service import announce, computer, context, drawing, memory, play  # noqa: E402
 from tests.e2e import bot_harness  # noqa: E402
 from tests.e2e.bot_harness import BotHarness  # noqa: E402
-from tests.e2e.fake_discord import FakeDiscord  # noqa: E402
 from tests.e2e.fake_thread import serving, where  # noqa: E402
 
 #: one part of a timeline: its label, start and end (ms after INTERACTION_CREATE)
