@@ -82,7 +82,7 @@ from bot import heap  # noqa: E402
 from bot.service import drawing  # noqa: E402
 from tests.e2e.bot_harness import BotHarness  # noqa: E402
 from tests.e2e.fake_discord import FakeDiscord, FakeUser  # noqa: E402
-from tests.e2e.fake_thread import Remote, serving, where  # noqa: E402
+from tests.e2e.fake_thread import Remote, add_fake_argument, serving, where  # noqa: E402
 
 #: rounds of the image measurement
 IMAGE_ROUNDS = 15
@@ -437,13 +437,7 @@ def main() -> int:
     parser.add_argument(
         "--settle", type=float, default=6.0, help="seconds the bot idles after it starts"
     )
-    parser.add_argument(
-        "--fake",
-        choices=("thread", "loop"),
-        default="thread",
-        help="where the fake Discord runs: its own thread and event loop (default: its work "
-        "is not the bot's, as real Discord's is not), or the bot's own loop",
-    )
+    add_fake_argument(parser)
     parser.add_argument(
         "--latency",
         type=float,

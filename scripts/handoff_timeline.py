@@ -96,7 +96,7 @@ from bot.games.base import TurnShape  # noqa: E402
 from bot.service import announce, computer, context, drawing, memory, play  # noqa: E402
 from tests.e2e import bot_harness  # noqa: E402
 from tests.e2e.bot_harness import BotHarness  # noqa: E402
-from tests.e2e.fake_thread import serving, where  # noqa: E402
+from tests.e2e.fake_thread import add_fake_argument, serving, where  # noqa: E402
 
 #: one part of a timeline: its label, start and end (ms after INTERACTION_CREATE)
 Part = tuple[str, float, float]
@@ -671,13 +671,7 @@ def main() -> int:
     parser.add_argument("--seed", type=int, default=1)
     parser.add_argument("--show", type=int, default=1)
     parser.add_argument("--db", default="sqlite", help="comma-separated: sqlite,postgres")
-    parser.add_argument(
-        "--fake",
-        choices=("thread", "loop"),
-        default="thread",
-        help="where the fake Discord runs: its own thread and event loop (default: its work "
-        "is not the bot's, as real Discord's is not), or the bot's own loop",
-    )
+    add_fake_argument(parser)
     parser.add_argument(
         "--settle", type=float, default=6.0, help="seconds the bot idles after it starts"
     )

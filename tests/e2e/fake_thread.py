@@ -23,6 +23,7 @@ Decisions:
 
 from __future__ import annotations
 
+import argparse
 import asyncio
 import contextlib
 import functools
@@ -116,4 +117,16 @@ def where(on_thread: bool) -> str:
         "the fake Discord on its own thread and event loop (its work not on the bot's loop)"
         if on_thread
         else "the fake Discord on the bot's own event loop (its work charged to the bot)"
+    )
+
+
+def add_fake_argument(parser: argparse.ArgumentParser) -> None:
+    """``--fake thread|loop``: where a benchmark runs the fake Discord (``thread``, the
+    default: its own thread and event loop, so its work is not charged to the bot's loop)."""
+    parser.add_argument(
+        "--fake",
+        choices=("thread", "loop"),
+        default="thread",
+        help="where the fake Discord runs: its own thread and event loop (default: its work "
+        "is not the bot's, as real Discord's is not), or the bot's own loop",
     )
