@@ -11,7 +11,6 @@ layout at and past Discord's limits.
 
 from __future__ import annotations
 
-import random
 from typing import Any
 
 import discord
@@ -35,8 +34,7 @@ from bot.i18n import LANGUAGES, Text
 from bot.service import Choice, ChoiceKind, LobbyPanel
 from bot.service.menus import BUTTONS_PER_ROW, MAX_ROWS, Menu, Style, Widget
 from bot.service.outcome import OptionMenu
-from bot.service.pick_token import Pending
-from bot.service.picker import Picker, StalePick
+from tests.support.menu_walk import menus_along_a_game
 
 GAMES = plugins.load_builtin_games()
 STYLES = {
@@ -100,33 +98,7 @@ def _reference_menu(game_id: int, menu: Menu, lang: str) -> list[dict[str, Any]]
 
 
 def _menus(game: str, count: int, options: dict[str, str], seed: int) -> list[Menu]:
-    """The first menu, and the menus its first options open, of a seat that may act, at
-    positions along a random game."""
-    engine = GAMES[game].engine
-    chooser = random.Random(seed)
-    state = engine.new_game(count, options, seed)
-    found: list[Menu] = []
-    for step in range(80):
-        if engine.result(state) is not None:
-            break
-        seat = chooser.choice(sorted(engine.waiting_for(state)))
-        if step % 8 == 0 and engine.may_act(state, seat):
-            picker = Picker(engine, state, seat, version=step)
-            try:
-                first = picker.menu()
-            except StalePick:
-                first = None
-            if first is not None:
-                found.append(first)
-                pending = picker.read(first.token)
-                for option in first.options[:3]:
-                    after = picker.choose(pending, [option.token])
-                    if isinstance(after, Pending):
-                        found.append(picker.menu(after))
-        legal = engine.legal_actions(state, seat)
-        if legal:
-            engine.apply(state, seat, chooser.choice(legal))
-    return found
+    return menus_along_a_game(game, count, options, seed, steps=80, every=8, opened=3)
 
 
 @pytest.mark.parametrize(

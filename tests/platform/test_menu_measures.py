@@ -11,7 +11,6 @@ of real menus of every game, in every language.
 
 from __future__ import annotations
 
-import random
 from collections.abc import Iterator
 
 import pytest
@@ -20,8 +19,7 @@ from bot import plugins
 from bot.i18n import LANGUAGES, Text
 from bot.service import menus
 from bot.service.menus import Menu, distinct, fits, prefix, widest, width
-from bot.service.pick_token import Pending
-from bot.service.picker import Picker, StalePick
+from tests.support.menu_walk import menus_along_a_game
 
 GAMES = plugins.load_builtin_games()
 
@@ -52,38 +50,7 @@ def _texts(menu: Menu) -> Iterator[Text]:
 
 
 def _first_menus(game: str, count: int, options: dict[str, str], seed: int) -> list[Menu]:
-    """The first menu, and the menus its options open, of each seat that may act, at
-    positions along a random game."""
-    engine = GAMES[game].engine
-    chooser = random.Random(seed)
-    state = engine.new_game(count, options, seed)
-    found: list[Menu] = []
-    for step in range(120):
-        if engine.result(state) is not None:
-            break
-        seats = sorted(engine.waiting_for(state))
-        seat = chooser.choice(seats)
-        if step % 12 == 0 and engine.may_act(state, seat):
-            picker = Picker(engine, state, seat, version=step)
-            try:
-                first = picker.menu()
-            except StalePick:
-                first = None
-            if first is not None:
-                found.append(first)
-                pending = picker.read(first.token)
-                for option in first.options[:4]:
-                    after = picker.choose(pending, [option.token])
-                    if not isinstance(after, Pending):
-                        continue
-                    try:
-                        found.append(picker.menu(after))
-                    except StalePick:
-                        continue
-        legal = engine.legal_actions(state, seat)
-        if legal:
-            engine.apply(state, seat, chooser.choice(legal))
-    return found
+    return menus_along_a_game(game, count, options, seed, steps=120, every=12, opened=4)
 
 
 @pytest.mark.parametrize(
