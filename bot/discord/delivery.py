@@ -34,6 +34,16 @@ Decisions:
   hand-off message) or the game ends, the tally becomes a line saying so,
   and the buttons go. A tally whose message is gone, or that has no hand-off
   message, is posted on its own in the channel.
+* **Tallies nobody would see.** A submission's tally edit waiting its turn
+  while a newer outcome of the same game that tells its story (a later
+  submission's tally, which counts this one too, or the round's hand-off
+  message, which closes it) is being delivered (:meth:`Stories.coming`, from
+  the outcome's arrival at the adapter) is not sent once that one holds the
+  game's story: several submissions told together edit the tally once, the
+  newest's. The waiting one waits for it, not for the lock, and is sent
+  after all if that delivery ends without telling the story (it failed
+  first): the newest tally is never lost, and never followed by an older one
+  (the lock and the newest version told, as before).
 * After a step that hands nothing over, the invoker's changed private view
   comes with their answer (ephemeral), not by DM: in the answer's own message
   (its lines after the reply's, its image as ``hand.png`` beside the preview),
@@ -116,8 +126,8 @@ import asyncio
 import json
 import logging
 from collections import OrderedDict
-from collections.abc import AsyncIterator, Awaitable, Callable, Mapping, Sequence
-from contextlib import asynccontextmanager
+from collections.abc import AsyncIterator, Awaitable, Callable, Iterator, Mapping, Sequence
+from contextlib import AbstractContextManager, asynccontextmanager, contextmanager, nullcontext
 from dataclasses import dataclass
 from typing import TYPE_CHECKING, Any, Protocol
 
@@ -267,13 +277,50 @@ def mention_only(user_ids: Sequence[int]) -> discord.AllowedMentions:
 
 
 class Stories:
-    """Per game, a lock that tells its story one message at a time, and the newest
-    version of the game told; bounded (:data:`STORIES_MEMORY`, the games least
-    recently told and not being told are forgotten)."""
+    """Per game, a lock that tells its story one message at a time, the newest version
+    of the game told, and the outcomes on their way to telling it (:meth:`coming`);
+    bounded (:data:`STORIES_MEMORY`, the games least recently told and not being told
+    are forgotten; an outcome on its way is forgotten once delivered)."""
 
     def __init__(self, limit: int = STORIES_MEMORY) -> None:
         self.limit = limit
         self._games: OrderedDict[int, tuple[asyncio.Lock, int | None]] = OrderedDict()
+        #: per game, the versions of the outcomes being delivered that will tell its story
+        #: (a hand-off message or a tally), each with whether it did (set once it holds
+        #: the game's lock: True; once delivered without: False)
+        self._coming: dict[int, dict[int, asyncio.Future[bool]]] = {}
+
+    @contextmanager
+    def coming(self, game_id: int, version: int) -> Iterator[None]:
+        """While an outcome (of ``game_id`` at ``version``) that will tell the game's story
+        is delivered: an older tally waiting to be sent meanwhile need not be
+        (:meth:`superseded`)."""
+        waiting = self._coming.setdefault(game_id, {})
+        if version in waiting:  # the same version delivered twice: the first one counts
+            yield
+            return
+        told: asyncio.Future[bool] = asyncio.get_running_loop().create_future()
+        waiting[version] = told
+        try:
+            yield
+        finally:
+            if not told.done():
+                told.set_result(False)
+            del waiting[version]
+            if not waiting:
+                del self._coming[game_id]
+
+    async def superseded(self, game_id: int, version: int) -> bool:
+        """Whether a tally made at ``version`` need not be sent: True once a newer outcome on
+        its way (:meth:`coming`) holds the game's lock to tell its story (its tally counts
+        this one's submission, or its hand-off message closes the round); False when none
+        is on its way, or each ended without telling it. Waits meanwhile, without the lock."""
+        while True:
+            newer = [v for v in self._coming.get(game_id, {}) if v > version]
+            if not newer:
+                return False
+            if await asyncio.shield(self._coming[game_id][max(newer)]):
+                return True
 
     @asynccontextmanager
     async def telling(self, game_id: int, version: int | None) -> AsyncIterator[bool]:
@@ -289,6 +336,10 @@ class Stories:
             late = version is not None and newest is not None and version < newest
             if not late and version is not None:
                 self._games[game_id] = (lock, version)
+            if version is not None:
+                told = self._coming.get(game_id, {}).get(version)
+                if told is not None and not told.done():
+                    told.set_result(True)
             yield late
 
     def _forget(self) -> None:
@@ -413,6 +464,16 @@ class Delivery:
                 log.warning("a %s button of game %s was not made", choice.kind, outcome.game_id)
         return None if view.empty else view
 
+    def _coming(self, outcome: Outcome) -> AbstractContextManager[None]:
+        """While ``outcome`` is delivered, when it will tell its game's story (a hand-off
+        message, or a sealed submission's tally): :meth:`Stories.coming`."""
+        game_id, version = outcome.game_id, outcome.version
+        if game_id is None or version is None or outcome.channel_id is None:
+            return nullcontext()
+        story = outcome.story and outcome.news is not None
+        counts = outcome.tally is not None and outcome.kind is StepKind.SUBMISSION
+        return self.stories.coming(game_id, version) if story or counts else nullcontext()
+
     async def to_interaction(
         self,
         interaction: discord.Interaction,
@@ -430,6 +491,25 @@ class Delivery:
         passes ``picker_lines`` and ``picker_view``: the answer replaces the
         picker message (acknowledged as an update), its lines followed by the
         next menu's and its buttons replaced by the menu's."""
+        with self._coming(outcome):
+            return await self._to_interaction(
+                interaction,
+                outcome,
+                private_inline=private_inline,
+                picker_lines=picker_lines,
+                picker_view=picker_view,
+            )
+
+    async def _to_interaction(
+        self,
+        interaction: discord.Interaction,
+        outcome: Outcome,
+        *,
+        private_inline: bool,
+        picker_lines: Sequence[Text] | None,
+        picker_view: Components | None,
+    ) -> set[int]:
+        """:meth:`to_interaction`'s work."""
         me = interaction.user.id
         own_lang = locale_language(interaction.locale)
         public_lang = locale_language(interaction.guild_locale)
@@ -641,6 +721,11 @@ class Delivery:
         round's tally edited (the module docstring's order of a hand-off's parts). An
         outcome still drawing (:attr:`bot.timers.TimerRunner.drawn_early`) is posted once
         its board is drawn, its DMs once their images are."""
+        with self._coming(outcome):
+            await self._to_channel(outcome)
+
+    async def _to_channel(self, outcome: Outcome) -> None:
+        """:meth:`to_channel`'s work."""
         if outcome.channel_id is None:
             log.error("outcome of game %s has no channel; nothing posted", outcome.game_id)
             return
@@ -1040,6 +1125,10 @@ class Delivery:
             if outcome.finished and live is not None and live != closed:  # abandoned
                 await self._edit(live, None, None, view=None)
             return
+        if outcome.version is not None and await self.stories.superseded(
+            outcome.game_id, outcome.version
+        ):
+            return  # a newer submission's tally counts this one, or the round is revealed
         async with self.stories.telling(outcome.game_id, outcome.version) as late:
             if not late:  # a seal told after the round's reveal counts nothing any more
                 await self._count(outcome, outcome.game_id, outcome.channel_id, lang, fallback)
