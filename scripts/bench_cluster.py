@@ -22,6 +22,9 @@ SQLite file, the embedded default):
   commit on PostgreSQL, answered with the player's card): the same figures;
 * 100 round winners' decisions (``/play claim``) at once: the same.
 
+Each wave also prints the REST requests the fake Discord received per interaction
+(every answer's whole work, until quiet): a count, which a busy machine does not change.
+
 Each run starts afresh (fake Discord, database, processes); ``--rounds``
 runs of each layout, alternating; p50/p99 over all runs' answers, answers/s
 the median of the runs.
@@ -79,6 +82,10 @@ LAYOUTS: dict[str, list[tuple[str | None, list[int]]]] = {
 }
 
 
+#: one wave's answers' times (ms), answers/s, loop CPU per answer (ms), requests per answer
+Wave = tuple[list[float], float, float, float]
+
+
 def pct(values: Sequence[float], q: float) -> float:
     ordered = sorted(values)
     return ordered[min(len(ordered) - 1, int(q * len(ordered)))]
@@ -112,28 +119,30 @@ async def wave(
     fake: FakeDiscord,
     send: Callable[[], Awaitable[Sequence[InteractionResult]]],
     cpu: Callable[[], float],
-) -> tuple[list[float], float, float]:
-    """Each answer's time (ms) from the common start, answers per second, and the bot's
-    event loops' CPU per interaction (ms, every answer's whole work, until quiet)."""
+) -> Wave:
+    """Each answer's time (ms) from the common start, answers per second, the bot's
+    event loops' CPU per interaction (ms, every answer's whole work, until quiet), and
+    the REST requests the fake Discord received per interaction (until quiet)."""
     loop = asyncio.get_running_loop()
     start = loop.time()
     began = cpu()
+    asked = len(fake.requests)
     sent = await send()
     times = await timed(fake, sent, start)
     await fake.wait_quiet(0.3, timeout=WAIT)
-    return times, len(times) / (max(times) / 1000), (cpu() - began) * 1000 / len(times)
+    requests = (len(fake.requests) - asked) / len(times)
+    return times, len(times) / (max(times) / 1000), (cpu() - began) * 1000 / len(times), requests
 
 
-def line(name: str, times: list[float], rate: float, cpu: float) -> str:
+def line(name: str, times: list[float], rate: float, cpu: float, requests: float) -> str:
     return (
         f"  {name:<34} n={len(times):>3}  p50 {statistics.median(times):7.0f} ms"
         f"  p99 {pct(times, 0.99):7.0f} ms  {rate:6.1f}/s  loop CPU {cpu:5.2f} ms each"
+        f"  REST {requests:4.2f} each"
     )
 
 
-async def run_layout(
-    server: PostgresServer, folder: Path, name: str
-) -> dict[str, tuple[list[float], float, float]]:
+async def run_layout(server: PostgresServer, folder: Path, name: str) -> dict[str, Wave]:
     """One run of a layout: fresh fake Discord, database and processes; the three waves."""
     fake = FakeDiscord()
     await fake.start()
@@ -142,7 +151,7 @@ async def run_layout(
     database = "" if sqlite else server.create_database()
     world = Cluster(fake, here, str(here / "bench.db") if sqlite else server.url(database))
     world.build()
-    results: dict[str, tuple[list[float], float, float]] = {}
+    results: dict[str, Wave] = {}
     try:
         for key, (ids, shards) in enumerate(LAYOUTS[name]):
             await world.launch(key, ids, shards)
@@ -184,9 +193,7 @@ async def plays(world: Cluster, rows: dict[int, GameRow]) -> list[InteractionRes
 
 async def measure(server: PostgresServer, rounds: int) -> None:
     register_oracle()
-    runs: dict[str, list[dict[str, tuple[list[float], float, float]]]] = {
-        name: [] for name in LAYOUTS
-    }
+    runs: dict[str, list[dict[str, Wave]]] = {name: [] for name in LAYOUTS}
     with tempfile.TemporaryDirectory(prefix="bench-cluster-") as folder:
         for round_no in range(1, rounds + 1):  # the layouts alternate: both meet the same load
             for name in LAYOUTS:
@@ -208,7 +215,8 @@ async def measure(server: PostgresServer, rounds: int) -> None:
             times = [t for run in runs[name] for t in run[key][0]]
             rate = rates[key] = statistics.median(run[key][1] for run in runs[name])
             cpus[key] = statistics.median(run[key][2] for run in runs[name])
-            print(line(label, times, rate, cpus[key]))
+            requests = statistics.median(run[key][3] for run in runs[name])
+            print(line(label, times, rate, cpus[key], requests))
         print(
             f"  rate / the floor's rate: sealed plays {rates['plays'] / rates['floor']:.2f},"
             f" decisions {rates['claims'] / rates['floor']:.2f} (goal for a sealed play: 0.33)",
