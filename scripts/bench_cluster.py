@@ -23,7 +23,8 @@ SQLite file, the embedded default):
 * 100 round winners' decisions (``/play claim``) at once: the same.
 
 Each wave also prints the REST requests the fake Discord received per interaction
-(every answer's whole work, until quiet): a count, which a busy machine does not change.
+(every answer's whole work, until quiet), in all and by route: counts, which a busy
+machine changes little (only in which of a burst's tallies wait their turn).
 
 Each run starts afresh (fake Discord, database, processes); ``--rounds``
 runs of each layout, alternating; p50/p99 over all runs' answers, answers/s
@@ -52,7 +53,9 @@ import os
 import statistics
 import sys
 import tempfile
+from collections import Counter
 from collections.abc import Awaitable, Callable, Sequence
+from dataclasses import dataclass
 from pathlib import Path
 
 sys.path.insert(0, str(Path(__file__).resolve().parents[1]))
@@ -61,7 +64,13 @@ from loops import add_loop_argument, loop_env, run
 
 from bot.store import GameRow
 from tests.conftest import register_oracle
-from tests.e2e.fake_discord import FakeChannel, FakeDiscord, FakeUser, InteractionResult
+from tests.e2e.fake_discord import (
+    FakeChannel,
+    FakeDiscord,
+    FakeUser,
+    InteractionResult,
+    RequestRecord,
+)
 from tests.e2e.test_bot_cluster import (
     TOTAL,
     WAIT,
@@ -82,8 +91,38 @@ LAYOUTS: dict[str, list[tuple[str | None, list[int]]]] = {
 }
 
 
-#: one wave's answers' times (ms), answers/s, loop CPU per answer (ms), requests per answer
-Wave = tuple[list[float], float, float, float]
+@dataclass
+class Wave:
+    """One wave: each answer's time (ms) from the common start, answers per second, the
+    bot's event loops' CPU per interaction (ms), and the REST requests per interaction
+    by route (:func:`route`)."""
+
+    times: list[float]
+    rate: float
+    cpu: float
+    routes: Counter[str]
+
+    @property
+    def requests(self) -> float:
+        return sum(self.routes.values()) / len(self.times)
+
+
+def route(request: RequestRecord, fake: FakeDiscord) -> str:
+    """A request's method and the kind of its path (ids left out), "!" after a refused one."""
+    path = request.path
+    if "/interactions/" in path:
+        kind = "callback"
+    elif "/webhooks/" in path:
+        kind = "follow-up"
+    elif path.endswith("/users/@me/channels"):
+        kind = "DM channel"
+    elif path.endswith("/messages") and any(
+        path.endswith(f"/channels/{c.id}/messages") for c in fake.channels.values() if c.is_dm
+    ):
+        kind = "DM"
+    else:
+        kind = "message"
+    return f"{request.method} {kind}{'!' if request.status >= 400 else ''}"
 
 
 def pct(values: Sequence[float], q: float) -> float:
@@ -130,8 +169,10 @@ async def wave(
     sent = await send()
     times = await timed(fake, sent, start)
     await fake.wait_quiet(0.3, timeout=WAIT)
-    requests = (len(fake.requests) - asked) / len(times)
-    return times, len(times) / (max(times) / 1000), (cpu() - began) * 1000 / len(times), requests
+    routes = Counter(route(r, fake) for r in fake.requests[asked:])
+    return Wave(
+        times, len(times) / (max(times) / 1000), (cpu() - began) * 1000 / len(times), routes
+    )
 
 
 def line(name: str, times: list[float], rate: float, cpu: float, requests: float) -> str:
@@ -140,6 +181,10 @@ def line(name: str, times: list[float], rate: float, cpu: float, requests: float
         f"  p99 {pct(times, 0.99):7.0f} ms  {rate:6.1f}/s  loop CPU {cpu:5.2f} ms each"
         f"  REST {requests:4.2f} each"
     )
+
+
+def by_route(routes: Counter[str], answers: int) -> str:
+    return ", ".join(f"{kind} {n / answers:.2f}" for kind, n in routes.most_common())
 
 
 async def run_layout(server: PostgresServer, folder: Path, name: str) -> dict[str, Wave]:
@@ -201,7 +246,8 @@ async def measure(server: PostgresServer, rounds: int) -> None:
                 runs[name].append(run)
                 print(f"{name}, round {round_no}:", flush=True)
                 for key in ("floor", "plays", "claims"):
-                    print(line(key, *run[key]), flush=True)
+                    w = run[key]
+                    print(line(key, w.times, w.rate, w.cpu, w.requests), flush=True)
     print()
     for name in LAYOUTS:
         print(f"{name}: {rounds} runs, 100 channels on 2 shards")
@@ -212,11 +258,13 @@ async def measure(server: PostgresServer, rounds: int) -> None:
             ("200 sealed plays at once", "plays"),
             ("100 decisions at once", "claims"),
         ):
-            times = [t for run in runs[name] for t in run[key][0]]
-            rate = rates[key] = statistics.median(run[key][1] for run in runs[name])
-            cpus[key] = statistics.median(run[key][2] for run in runs[name])
-            requests = statistics.median(run[key][3] for run in runs[name])
+            times = [t for run in runs[name] for t in run[key].times]
+            rate = rates[key] = statistics.median(run[key].rate for run in runs[name])
+            cpus[key] = statistics.median(run[key].cpu for run in runs[name])
+            requests = statistics.median(run[key].requests for run in runs[name])
             print(line(label, times, rate, cpus[key], requests))
+            routes = sum((run[key].routes for run in runs[name]), Counter[str]())
+            print(f"    REST by route, each: {by_route(routes, len(times))}")
         print(
             f"  rate / the floor's rate: sealed plays {rates['plays'] / rates['floor']:.2f},"
             f" decisions {rates['claims'] / rates['floor']:.2f} (goal for a sealed play: 0.33)",

@@ -34,16 +34,20 @@ Decisions:
   hand-off message) or the game ends, the tally becomes a line saying so,
   and the buttons go. A tally whose message is gone, or that has no hand-off
   message, is posted on its own in the channel.
-* **Tallies nobody would see.** A submission's tally edit waiting its turn
-  while a newer outcome of the same game that tells its story (a later
-  submission's tally, which counts this one too, or the round's hand-off
-  message, which closes it) is being delivered (:meth:`Stories.coming`, from
-  the outcome's arrival at the adapter) is not sent once that one holds the
-  game's story: several submissions told together edit the tally once, the
-  newest's. The waiting one waits for it, not for the lock, and is sent
-  after all if that delivery ends without telling the story (it failed
-  first): the newest tally is never lost, and never followed by an older one
-  (the lock and the newest version told, as before).
+* **Tallies nobody would see.** A submission's tally edit is not sent when a
+  newer outcome of the same game that tells its story (a later submission's
+  tally, which counts this one too, or the round's hand-off message, which
+  closes it) is being delivered (:meth:`Stories.coming`, from the outcome's
+  arrival at the adapter) and holds the game's story first: several
+  submissions told together edit the tally once, the newest's. Before its
+  turn it also waits, up to :data:`ARRIVING_WAIT`, for the interactions in its
+  channel whose outcome is still being made (:meth:`Stories.arriving`, by the
+  responder): the benchmark's two plays of a round at once, the first one's
+  tally then closed by the second's reveal. A tally waits for those, not for
+  the lock, and is sent after all when none turns out newer, or a newer one's
+  delivery ends without telling the story (it failed first): the newest tally
+  is never lost, and never followed by an older one (the lock and the newest
+  version told, as before). A lone submission's tally goes at once.
 * After a step that hands nothing over, the invoker's changed private view
   comes with their answer (ephemeral), not by DM: in the answer's own message
   (its lines after the reply's, its image as ``hand.png`` beside the preview),
@@ -177,6 +181,10 @@ ANSWERED_MEMORY = 4096
 PUBLIC_WITHIN = 1.0
 #: how many games' story order is remembered (a forgotten one starts afresh)
 STORIES_MEMORY = 4096
+#: how long a sealed submission's tally waits, at most, for the interactions in its channel
+#: whose outcome is still being made (:meth:`Stories.superseded`: a newer submission's tally,
+#: or the round's reveal, would make it one nobody sees)
+ARRIVING_WAIT = 1.0
 #: the kind under which a round's tally message is remembered
 TALLY = "tally"
 #: the kind under which a lobby's message is remembered (bot.discord.lobby_buttons)
@@ -289,6 +297,27 @@ class Stories:
         #: (a hand-off message or a tally), each with whether it did (set once it holds
         #: the game's lock: True; once delivered without: False)
         self._coming: dict[int, dict[int, asyncio.Future[bool]]] = {}
+        #: per channel, the interactions whose outcome is still being made (set once made)
+        self._arriving: dict[int, set[asyncio.Future[None]]] = {}
+
+    @contextmanager
+    def arriving(self, channel_id: int | None) -> Iterator[None]:
+        """While an interaction in ``channel_id`` is made into an outcome (which may be a
+        newer step of the channel's game: :meth:`superseded` waits for it, up to
+        :data:`ARRIVING_WAIT`). Its outcome's own delivery is :meth:`coming`."""
+        if channel_id is None:
+            yield
+            return
+        made: asyncio.Future[None] = asyncio.get_running_loop().create_future()
+        waiting = self._arriving.setdefault(channel_id, set())
+        waiting.add(made)
+        try:
+            yield
+        finally:
+            made.set_result(None)
+            waiting.discard(made)
+            if not waiting:
+                del self._arriving[channel_id]
 
     @contextmanager
     def coming(self, game_id: int, version: int) -> Iterator[None]:
@@ -310,17 +339,26 @@ class Stories:
             if not waiting:
                 del self._coming[game_id]
 
-    async def superseded(self, game_id: int, version: int) -> bool:
+    async def superseded(self, game_id: int, version: int, channel_id: int) -> bool:
         """Whether a tally made at ``version`` need not be sent: True once a newer outcome on
         its way (:meth:`coming`) holds the game's lock to tell its story (its tally counts
         this one's submission, or its hand-off message closes the round); False when none
-        is on its way, or each ended without telling it. Waits meanwhile, without the lock."""
+        is on its way, or each ended without telling it. Waits meanwhile, without the lock,
+        and for the interactions in ``channel_id`` whose outcome is still being made
+        (:meth:`arriving`: each may be a newer step), up to :data:`ARRIVING_WAIT`."""
+        loop = asyncio.get_running_loop()
+        until = loop.time() + ARRIVING_WAIT
         while True:
             newer = [v for v in self._coming.get(game_id, {}) if v > version]
-            if not newer:
+            if newer:
+                if await asyncio.shield(self._coming[game_id][max(newer)]):
+                    return True
+                continue
+            made = self._arriving.get(channel_id)
+            left = until - loop.time()
+            if not made or left <= 0:
                 return False
-            if await asyncio.shield(self._coming[game_id][max(newer)]):
-                return True
+            await asyncio.wait(set(made), timeout=left, return_when=asyncio.FIRST_COMPLETED)
 
     @asynccontextmanager
     async def telling(self, game_id: int, version: int | None) -> AsyncIterator[bool]:
@@ -1126,7 +1164,7 @@ class Delivery:
                 await self._edit(live, None, None, view=None)
             return
         if outcome.version is not None and await self.stories.superseded(
-            outcome.game_id, outcome.version
+            outcome.game_id, outcome.version, outcome.channel_id
         ):
             return  # a newer submission's tally counts this one, or the round is revealed
         async with self.stories.telling(outcome.game_id, outcome.version) as late:

@@ -13,7 +13,10 @@ answer with an :class:`~bot.service.Outcome`), the move picker's
    than that on a busy host — and the answer edits it. An interaction already
    that old when it arrives is deferred before its work, and not run if Discord
    refuses that;
-3. ``work(player)`` calls the service and returns an Outcome;
+3. ``work(player)`` calls the service and returns an Outcome (meanwhile the
+   channel's story knows an outcome is being made there:
+   :meth:`~bot.discord.delivery.Stories.arriving`, so a tally it would make
+   old waits for it);
 4. a :class:`~bot.service.Refusal` becomes an ephemeral follow-up with the
    translated reason (nothing was changed); any other exception is logged
    with its traceback and answered with ``error.internal`` — never the
@@ -266,7 +269,9 @@ class Responder:
             nonlocal shown
             # a hand-off's outcome comes back once stored, its images still drawing:
             # the invoker is answered meanwhile (bot.discord.delivery)
-            with answered_early():
+            # a newer step of the channel's game may be on its way (Stories.arriving)
+            channel_id = interaction.channel_id if interaction.guild_id is not None else None
+            with self.delivery.stories.arriving(channel_id), answered_early():
                 outcome = await work(player)
             handled.answered(outcome)
             try:

@@ -8,11 +8,14 @@ from __future__ import annotations
 import asyncio
 from collections.abc import AsyncIterator, Awaitable, Callable
 from pathlib import Path
+from typing import Any
+
 import pytest
 
 from bot.discord.delivery import Send
 from bot.i18n import t
 from bot.service import Outcome
+from bot.store.sqlite import SqliteStore
 
 from .bot_harness import WAIT, BotHarness, open_harness, start_oracle
 from .fake_discord import FakeDiscord, FakeUser, InteractionResult, RecordedMessage
@@ -98,7 +101,10 @@ async def tally_tells_the_stored_round(
     awaited = await h.waiting(players)
     text = h.fake.message(message.id).text
     lines = text.splitlines()
-    submitted, waiting = t("en", "tally.submitted", players=""), t("en", "tally.awaited", players="")
+    submitted, waiting = (
+        t("en", "tally.submitted", players=""),
+        t("en", "tally.awaited", players=""),
+    )
     [done] = [x[len(submitted) :] for x in lines if x.startswith(submitted)]
     [owed] = [x[len(waiting) :] for x in lines if x.startswith(waiting)]
     assert sorted(done.split(", ")) == sorted(u.name for u in players if u not in awaited)
@@ -121,6 +127,9 @@ async def test_a_burst_of_submissions_edits_the_tally_once(
     story = await round_message(h, players)
     gate = Gate(h, monkeypatch)
     since = len(h.fake.requests)
+    statements: list[str] = []
+    assert isinstance(h.store, SqliteStore)
+    await h.store.trace(statements.append)
     burst = players[:3]
     sent = await asyncio.gather(*(played(h, u) for u in burst))
     for itx in sent:
@@ -134,6 +143,10 @@ async def test_a_burst_of_submissions_edits_the_tally_once(
     assert edits_of(h, story, since) == 1
     await tally_tells_the_stored_round(h, story, players)
     assert await h.waiting(players) == [dave]
+    # the tally's kept message read once, for the tally sent
+    await h.store.trace(None)
+    reads = [sql for sql in statements if sql.startswith("SELECT kind, channel_id, message_id,")]
+    assert len(reads) == 1
     # one submission alone, afterwards: its tally edited at once
     itx = await played(h, dave)
     await h.running.wait_interaction_done(itx.id, WAIT)
@@ -201,3 +214,67 @@ async def test_a_tally_waiting_on_a_newer_one_that_fails_is_sent(
     assert edits_of(h, story, since) == 1
     text = h.fake.message(story.id).text
     assert t("en", "tally.submitted", players="alice") in text
+
+
+class Held:
+    """Holds one user's ``/play`` in the service (its interaction arrived, its step not
+    made yet) until the test lets it go."""
+
+    def __init__(self, h: BotHarness, monkeypatch: pytest.MonkeyPatch, user: FakeUser) -> None:
+        self.entered = asyncio.Event()
+        self.go = asyncio.Event()
+        play = h.running.service.play
+        act = play.act
+
+        async def held(channel_id: int, player: Any, action: str) -> Outcome:
+            if player.id == user.id:
+                self.entered.set()
+                await self.go.wait()
+            return await act(channel_id, player, action)
+
+        monkeypatch.setattr(play, "act", held)
+
+
+async def test_a_tally_waits_for_a_play_still_being_made_in_its_channel(
+    harness: BotHarness, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    h = harness
+    players = [h.alice, h.bob]
+    story = await round_message(h, players)
+    gate = Gate(h, monkeypatch)
+    held = Held(h, monkeypatch, h.bob)
+    since = len(h.fake.requests)
+    first = await played(h, h.alice)
+    older = await gate.next(h, first)
+    second = await played(h, h.bob)  # the round's last play, not made yet
+    await asyncio.wait_for(held.entered.wait(), WAIT)
+    gate.release(older)  # alice's tally waits for bob's play...
+    await asyncio.sleep(0.05)
+    assert edits_of(h, story, since) == 0
+    gate.open()
+    held.go.set()  # ...which reveals the round: alice's tally is not sent
+    for itx in (first, second):
+        await h.running.wait_interaction_done(itx.id, WAIT)
+    # alice's answer; bob's: the reveal as its answer, the tally closed, each hand by DM
+    assert [r for r in h.fake.requests[since:] if r.method == "PATCH"] == [
+        r for r in h.fake.requests[since:] if r.path.endswith(f"/messages/{story.id}")
+    ]
+    assert edits_of(h, story, since) == 1
+    assert len(h.fake.requests[since:]) == 5
+    assert t("en", "tally.closed") in h.fake.message(story.id).text
+
+
+async def test_submissions_at_once_leave_the_stored_round_in_the_tally(
+    harness: BotHarness,
+) -> None:
+    h = harness
+    dave = h.fake.add_user("dave")
+    players = [h.alice, h.bob, h.mallory, dave]
+    story = await round_message(h, players)
+    since = len(h.fake.requests)
+    sent = await asyncio.gather(*(played(h, u) for u in players[:3]))
+    for itx in sent:
+        await h.running.wait_interaction_done(itx.id, WAIT)
+    # however they were told, the newest is: at most one edit each, at least one in all
+    assert 1 <= edits_of(h, story, since) <= 3
+    await tally_tells_the_stored_round(h, story, players)
