@@ -37,17 +37,19 @@ Decisions:
 * **Tallies nobody would see.** A submission's tally edit is not sent when a
   newer outcome of the same game that tells its story (a later submission's
   tally, which counts this one too, or the round's hand-off message, which
-  closes it) is being delivered (:meth:`Stories.coming`, from the outcome's
+  closes it) is being delivered (:meth:`Stories.come`, from the outcome's
   arrival at the adapter) and holds the game's story first: several
   submissions told together edit the tally once, the newest's. Before its
-  turn it also waits, up to :data:`ARRIVING_WAIT`, for the interactions in its
-  channel whose outcome is still being made (:meth:`Stories.arriving`, by the
-  responder): the benchmark's two plays of a round at once, the first one's
-  tally then closed by the second's reveal. A tally waits for those, not for
-  the lock, and is sent after all when none turns out newer, or a newer one's
-  delivery ends without telling the story (it failed first): the newest tally
-  is never lost, and never followed by an older one (the lock and the newest
-  version told, as before). A lone submission's tally goes at once.
+  turn it also waits, up to :data:`ARRIVING_WAIT`, for the interactions in
+  its channel whose outcome is still being made (game commands and buttons,
+  :meth:`Stories.arrive`, by the responder): the benchmark's two plays of a
+  round at once, the first one's tally then closed by the second's reveal.
+  A tally waits for those, not for the lock, and is sent after all when none
+  turns out newer, or a newer one's delivery ends without telling the story
+  (it failed first) or takes longer than :data:`TALLY_WAIT` to, in its turn
+  all the same: the newest tally is never lost, and never followed by an
+  older one (the lock and the newest version told, as before). A lone
+  submission's tally goes at once.
 * After a step that hands nothing over, the invoker's changed private view
   comes with their answer (ephemeral), not by DM: in the answer's own message
   (its lines after the reply's, its image as ``hand.png`` beside the preview),
@@ -130,8 +132,8 @@ import asyncio
 import json
 import logging
 from collections import OrderedDict
-from collections.abc import AsyncIterator, Awaitable, Callable, Iterator, Mapping, Sequence
-from contextlib import AbstractContextManager, asynccontextmanager, contextmanager, nullcontext
+from collections.abc import AsyncIterator, Awaitable, Callable, Mapping, Sequence
+from contextlib import asynccontextmanager
 from dataclasses import dataclass
 from typing import TYPE_CHECKING, Any, Protocol
 
@@ -185,6 +187,10 @@ STORIES_MEMORY = 4096
 #: whose outcome is still being made (:meth:`Stories.superseded`: a newer submission's tally,
 #: or the round's reveal, would make it one nobody sees)
 ARRIVING_WAIT = 1.0
+#: how long a sealed submission's tally waits, at most, for newer outcomes of its game on
+#: their way (:meth:`Stories.superseded`) before it is sent anyway (in its turn: never after
+#: a newer one)
+TALLY_WAIT = 5.0
 #: the kind under which a round's tally message is remembered
 TALLY = "tally"
 #: the kind under which a lobby's message is remembered (bot.discord.lobby_buttons)
@@ -284,9 +290,34 @@ def mention_only(user_ids: Sequence[int]) -> discord.AllowedMentions:
     )
 
 
+class Pending:
+    """What a game's (or a channel's) waiting tallies wait on (:class:`Stories`): the
+    versions on their way with whether each told the story (a game's), or how many
+    interactions are being made (a channel's); :meth:`change` wakes at each settling."""
+
+    __slots__ = ("_changed", "count", "told")
+
+    def __init__(self) -> None:
+        self.told: dict[int, bool] = {}
+        self.count = 0
+        self._changed: asyncio.Future[None] | None = None
+
+    def settle(self) -> None:
+        """Wake those waiting for a change."""
+        changed, self._changed = self._changed, None
+        if changed is not None and not changed.done():
+            changed.set_result(None)
+
+    async def change(self, timeout: float | None = None) -> None:
+        """Until the next :meth:`settle` (or ``timeout`` seconds)."""
+        if self._changed is None:
+            self._changed = asyncio.get_running_loop().create_future()
+        await asyncio.wait({self._changed}, timeout=timeout)
+
+
 class Stories:
     """Per game, a lock that tells its story one message at a time, the newest version
-    of the game told, and the outcomes on their way to telling it (:meth:`coming`);
+    of the game told, and the outcomes on their way to telling it (:meth:`come`);
     bounded (:data:`STORIES_MEMORY`, the games least recently told and not being told
     are forgotten; an outcome on its way is forgotten once delivered)."""
 
@@ -294,71 +325,78 @@ class Stories:
         self.limit = limit
         self._games: OrderedDict[int, tuple[asyncio.Lock, int | None]] = OrderedDict()
         #: per game, the versions of the outcomes being delivered that will tell its story
-        #: (a hand-off message or a tally), each with whether it did (set once it holds
-        #: the game's lock: True; once delivered without: False)
-        self._coming: dict[int, dict[int, asyncio.Future[bool]]] = {}
-        #: per channel, the interactions whose outcome is still being made (set once made)
-        self._arriving: dict[int, set[asyncio.Future[None]]] = {}
+        #: (a hand-off message or a tally), each with whether it did (holds the game's lock)
+        self._coming: dict[int, Pending] = {}
+        #: per channel, how many interactions' outcomes are still being made
+        self._arriving: dict[int, Pending] = {}
 
-    @contextmanager
-    def arriving(self, channel_id: int | None) -> Iterator[None]:
-        """While an interaction in ``channel_id`` is made into an outcome (which may be a
-        newer step of the channel's game: :meth:`superseded` waits for it, up to
-        :data:`ARRIVING_WAIT`). Its outcome's own delivery is :meth:`coming`."""
-        if channel_id is None:
-            yield
-            return
-        made: asyncio.Future[None] = asyncio.get_running_loop().create_future()
-        waiting = self._arriving.setdefault(channel_id, set())
-        waiting.add(made)
-        try:
-            yield
-        finally:
-            made.set_result(None)
-            waiting.discard(made)
-            if not waiting:
-                del self._arriving[channel_id]
+    def arrive(self, channel_id: int) -> None:
+        """An interaction in ``channel_id`` is being made into an outcome, which may be a
+        newer step of the channel's game (:meth:`superseded` waits for it, up to
+        :data:`ARRIVING_WAIT`), until :meth:`arrived`. Its outcome's delivery is
+        :meth:`come`'s."""
+        pending = self._arriving.get(channel_id)
+        if pending is None:
+            pending = self._arriving[channel_id] = Pending()
+        pending.count += 1
 
-    @contextmanager
-    def coming(self, game_id: int, version: int) -> Iterator[None]:
-        """While an outcome (of ``game_id`` at ``version``) that will tell the game's story
-        is delivered: an older tally waiting to be sent meanwhile need not be
-        (:meth:`superseded`)."""
-        waiting = self._coming.setdefault(game_id, {})
-        if version in waiting:  # the same version delivered twice: the first one counts
-            yield
-            return
-        told: asyncio.Future[bool] = asyncio.get_running_loop().create_future()
-        waiting[version] = told
-        try:
-            yield
-        finally:
-            if not told.done():
-                told.set_result(False)
-            del waiting[version]
-            if not waiting:
-                del self._coming[game_id]
+    def arrived(self, channel_id: int) -> None:
+        pending = self._arriving[channel_id]
+        pending.count -= 1
+        pending.settle()
+        if not pending.count:
+            del self._arriving[channel_id]
+
+    def come(self, game_id: int, version: int) -> bool:
+        """An outcome of ``game_id`` at ``version`` that will tell the game's story is being
+        delivered, until :meth:`went`: an older tally waiting to be sent meanwhile need not
+        be (:meth:`superseded`). False (nothing to end) when that version is already."""
+        pending = self._coming.get(game_id)
+        if pending is None:
+            pending = self._coming[game_id] = Pending()
+        elif version in pending.told:  # the same version delivered twice: the first counts
+            return False
+        pending.told[version] = False
+        return True
+
+    def went(self, game_id: int, version: int) -> None:
+        pending = self._coming[game_id]
+        del pending.told[version]
+        pending.settle()
+        if not pending.told:
+            del self._coming[game_id]
 
     async def superseded(self, game_id: int, version: int, channel_id: int) -> bool:
         """Whether a tally made at ``version`` need not be sent: True once a newer outcome on
-        its way (:meth:`coming`) holds the game's lock to tell its story (its tally counts
+        its way (:meth:`come`) holds the game's lock to tell its story (its tally counts
         this one's submission, or its hand-off message closes the round); False when none
         is on its way, or each ended without telling it. Waits meanwhile, without the lock,
         and for the interactions in ``channel_id`` whose outcome is still being made
-        (:meth:`arriving`: each may be a newer step), up to :data:`ARRIVING_WAIT`."""
+        (:meth:`arrive`: each may be a newer step), up to :data:`ARRIVING_WAIT`; in all up to
+        :data:`TALLY_WAIT`. (A newer one told and gone before this looks leaves it to
+        :meth:`telling`: late.)"""
         loop = asyncio.get_running_loop()
-        until = loop.time() + ARRIVING_WAIT
+        limit: float | None = None  # TALLY_WAIT after the first wait
+        arrivals: float | None = None  # ARRIVING_WAIT after the first wait for an arrival
         while True:
-            newer = [v for v in self._coming.get(game_id, {}) if v > version]
-            if newer:
-                if await asyncio.shield(self._coming[game_id][max(newer)]):
+            now = loop.time()
+            limit = now + TALLY_WAIT if limit is None else limit
+            coming = self._coming.get(game_id)
+            newer = [v for v in coming.told if v > version] if coming is not None else []
+            if coming is not None and newer:
+                if coming.told[max(newer)]:
                     return True
+                if now >= limit:
+                    return False
+                await coming.change(limit - now)
                 continue
-            made = self._arriving.get(channel_id)
-            left = until - loop.time()
-            if not made or left <= 0:
+            arriving = self._arriving.get(channel_id)
+            if arriving is None:
                 return False
-            await asyncio.wait(set(made), timeout=left, return_when=asyncio.FIRST_COMPLETED)
+            arrivals = min(now + ARRIVING_WAIT, limit) if arrivals is None else arrivals
+            if now >= arrivals:
+                return False
+            await arriving.change(arrivals - now)
 
     @asynccontextmanager
     async def telling(self, game_id: int, version: int | None) -> AsyncIterator[bool]:
@@ -374,10 +412,10 @@ class Stories:
             late = version is not None and newest is not None and version < newest
             if not late and version is not None:
                 self._games[game_id] = (lock, version)
-            if version is not None:
-                told = self._coming.get(game_id, {}).get(version)
-                if told is not None and not told.done():
-                    told.set_result(True)
+            coming = self._coming.get(game_id)
+            if coming is not None and version is not None and coming.told.get(version) is False:
+                coming.told[version] = True
+                coming.settle()
             yield late
 
     def _forget(self) -> None:
@@ -502,15 +540,21 @@ class Delivery:
                 log.warning("a %s button of game %s was not made", choice.kind, outcome.game_id)
         return None if view.empty else view
 
-    def _coming(self, outcome: Outcome) -> AbstractContextManager[None]:
-        """While ``outcome`` is delivered, when it will tell its game's story (a hand-off
-        message, or a sealed submission's tally): :meth:`Stories.coming`."""
+    def _come(self, outcome: Outcome) -> bool:
+        """:meth:`Stories.come` for ``outcome`` when it will tell its game's story (a
+        hand-off message, or a sealed submission's tally); whether it did."""
         game_id, version = outcome.game_id, outcome.version
         if game_id is None or version is None or outcome.channel_id is None:
-            return nullcontext()
-        story = outcome.story and outcome.news is not None
-        counts = outcome.tally is not None and outcome.kind is StepKind.SUBMISSION
-        return self.stories.coming(game_id, version) if story or counts else nullcontext()
+            return False
+        if (outcome.story and outcome.news is not None) or (
+            outcome.tally is not None and outcome.kind is StepKind.SUBMISSION
+        ):
+            return self.stories.come(game_id, version)
+        return False
+
+    def _went(self, outcome: Outcome) -> None:
+        assert outcome.game_id is not None and outcome.version is not None
+        self.stories.went(outcome.game_id, outcome.version)
 
     async def to_interaction(
         self,
@@ -529,7 +573,8 @@ class Delivery:
         passes ``picker_lines`` and ``picker_view``: the answer replaces the
         picker message (acknowledged as an update), its lines followed by the
         next menu's and its buttons replaced by the menu's."""
-        with self._coming(outcome):
+        came = self._come(outcome)
+        try:
             return await self._to_interaction(
                 interaction,
                 outcome,
@@ -537,6 +582,9 @@ class Delivery:
                 picker_lines=picker_lines,
                 picker_view=picker_view,
             )
+        finally:
+            if came:
+                self._went(outcome)
 
     async def _to_interaction(
         self,
@@ -759,8 +807,12 @@ class Delivery:
         round's tally edited (the module docstring's order of a hand-off's parts). An
         outcome still drawing (:attr:`bot.timers.TimerRunner.drawn_early`) is posted once
         its board is drawn, its DMs once their images are."""
-        with self._coming(outcome):
+        came = self._come(outcome)
+        try:
             await self._to_channel(outcome)
+        finally:
+            if came:
+                self._went(outcome)
 
     async def _to_channel(self, outcome: Outcome) -> None:
         """:meth:`to_channel`'s work."""

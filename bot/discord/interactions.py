@@ -15,7 +15,7 @@ answer with an :class:`~bot.service.Outcome`), the move picker's
    refuses that;
 3. ``work(player)`` calls the service and returns an Outcome (meanwhile the
    channel's story knows an outcome is being made there:
-   :meth:`~bot.discord.delivery.Stories.arriving`, so a tally it would make
+   :meth:`~bot.discord.delivery.Stories.arrive`, so a tally it would make
    old waits for it);
 4. a :class:`~bot.service.Refusal` becomes an ephemeral follow-up with the
    translated reason (nothing was changed); any other exception is logged
@@ -269,10 +269,17 @@ class Responder:
             nonlocal shown
             # a hand-off's outcome comes back once stored, its images still drawing:
             # the invoker is answered meanwhile (bot.discord.delivery)
-            # a newer step of the channel's game may be on its way (Stories.arriving)
-            channel_id = interaction.channel_id if interaction.guild_id is not None else None
-            with self.delivery.stories.arriving(channel_id), answered_early():
-                outcome = await work(player)
+            # a newer step of the channel's game may be on its way (Stories.arrive)
+            channel_id = interaction.channel_id if game_command and interaction.guild_id else None
+            stories = self.delivery.stories
+            if channel_id is not None:
+                stories.arrive(channel_id)
+            try:
+                with answered_early():
+                    outcome = await work(player)
+            finally:
+                if channel_id is not None:
+                    stories.arrived(channel_id)
             handled.answered(outcome)
             try:
                 shown = await self.delivery.to_interaction(
