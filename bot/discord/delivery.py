@@ -295,24 +295,25 @@ class Pending:
     versions on their way with whether each told the story (a game's), or how many
     interactions are being made (a channel's); :meth:`change` wakes at each settling."""
 
-    __slots__ = ("_changed", "count", "told")
+    __slots__ = ("changed", "count", "told")
 
     def __init__(self) -> None:
         self.told: dict[int, bool] = {}
         self.count = 0
-        self._changed: asyncio.Future[None] | None = None
+        #: what those waiting for a change wait on (None: nobody waits)
+        self.changed: asyncio.Future[None] | None = None
 
     def settle(self) -> None:
-        """Wake those waiting for a change."""
-        changed, self._changed = self._changed, None
+        """Wake those waiting for a change (called only when :attr:`changed` is set)."""
+        changed, self.changed = self.changed, None
         if changed is not None and not changed.done():
             changed.set_result(None)
 
     async def change(self, timeout: float | None = None) -> None:
         """Until the next :meth:`settle` (or ``timeout`` seconds)."""
-        if self._changed is None:
-            self._changed = asyncio.get_running_loop().create_future()
-        await asyncio.wait({self._changed}, timeout=timeout)
+        if self.changed is None:
+            self.changed = asyncio.get_running_loop().create_future()
+        await asyncio.wait({self.changed}, timeout=timeout)
 
 
 class Stories:
@@ -343,7 +344,8 @@ class Stories:
     def arrived(self, channel_id: int) -> None:
         pending = self._arriving[channel_id]
         pending.count -= 1
-        pending.settle()
+        if pending.changed is not None:
+            pending.settle()
         if not pending.count:
             del self._arriving[channel_id]
 
@@ -362,7 +364,8 @@ class Stories:
     def went(self, game_id: int, version: int) -> None:
         pending = self._coming[game_id]
         del pending.told[version]
-        pending.settle()
+        if pending.changed is not None:
+            pending.settle()
         if not pending.told:
             del self._coming[game_id]
 
@@ -415,7 +418,8 @@ class Stories:
             coming = self._coming.get(game_id)
             if coming is not None and version is not None and coming.told.get(version) is False:
                 coming.told[version] = True
-                coming.settle()
+                if coming.changed is not None:
+                    coming.settle()
             yield late
 
     def _forget(self) -> None:
