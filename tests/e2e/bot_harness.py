@@ -249,8 +249,8 @@ class BotHarness:
 
 def unhurried(h: BotHarness, monkeypatch: pytest.MonkeyPatch) -> None:
     """Every answer of ``h``'s running bot waits on its work, never on the clock: the
-    fake's 3 s callback deadline, the bot's acknowledgement after ``ANSWER_WITHIN`` and
-    a hand-off's wait for its board (``Delivery.public_within``) all :data:`UNHURRIED`.
+    fake's callback deadline, the bot's acknowledgement after ``ANSWER_WITHIN`` and a
+    hand-off's wait for its board (``Delivery.public_within``) all :data:`UNHURRIED`.
 
     For a test of which messages a game sends (one per hand-off, the hand-off as the
     interaction's response) on a machine of any speed: on a loaded one a board can take

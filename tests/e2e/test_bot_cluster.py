@@ -26,9 +26,9 @@ Oracle game in every channel; every player asked for "your turn" DMs. Then:
 
 Waiting is on what the fake records (answers, messages) and on the stored
 games; the timeouts only turn a hang into a failure. The fake's callback
-deadline is one of them here (:data:`WAIT`, not Discord's 3 s): 200
-interactions at once on a loaded machine are a test of the cluster, not of
-how fast this machine answers.
+deadline is one of them (60 s, not Discord's 3 s: ``tests/e2e/conftest.py``):
+200 interactions at once reach a process on a loaded machine late, and are
+acknowledged late, not refused and lost.
 """
 
 from __future__ import annotations
@@ -165,11 +165,6 @@ async def cluster(
     fake_discord: FakeDiscord, tmp_path: Path, database_url: str
 ) -> AsyncIterator[Cluster]:
     register_oracle()
-    # 200 interactions at once on a loaded machine reach a process later than Discord's
-    # 3 s callback deadline; the fake would refuse their acknowledgements ("not run")
-    # and the test would wait its 60 s for answers that never come. The processes still
-    # acknowledge every interaction older than ANSWER_WITHIN first, as in production.
-    fake_discord.callback_deadline = WAIT
     world = Cluster(fake_discord, tmp_path, database_url)
     world.build()
     try:
