@@ -12,7 +12,8 @@ the bot's own "interaction fully answered" signal
 (:meth:`~bot.discord.client.ZigguratBot.wait_interaction_done`), so every
 message the bot sends for it has been recorded by the fake when the call
 returns. The timeouts below only turn a hang into a failure; no assertion
-depends on timing.
+depends on timing. :func:`unhurried` also takes Discord's and the bot's answer
+clocks out of a test about which messages are sent.
 """
 
 from __future__ import annotations
@@ -24,10 +25,12 @@ from dataclasses import dataclass, field
 from pathlib import Path
 from typing import Any
 
+import pytest
 from PIL import Image
 
 from bot import games, plugins
 from bot.config import Settings
+from bot.discord import interactions, messages
 from bot.discord.client import ZigguratBot, create_bot
 from bot.service import Player, Refusal
 from bot.store import Store
@@ -47,6 +50,8 @@ from .fake_discord import (
 
 #: generous: a hang fails the test instead of blocking the suite
 WAIT = 15.0
+#: Discord's and the bot's answer clocks in a test of what is sent, not when (:func:`unhurried`)
+UNHURRIED = 600.0
 
 
 def registry() -> dict[str, Any]:
@@ -240,6 +245,22 @@ class BotHarness:
         else:
             assert public is self.public_of(itx)[0]
             assert accepted not in self.ephemeral_text(itx)  # said once, in public
+
+
+def unhurried(h: BotHarness, monkeypatch: pytest.MonkeyPatch) -> None:
+    """Every answer of ``h``'s running bot waits on its work, never on the clock: the
+    fake's callback deadline, the bot's acknowledgement after ``ANSWER_WITHIN`` and a
+    hand-off's wait for its board (``Delivery.public_within``) all :data:`UNHURRIED`.
+
+    For a test of which messages a game sends (one per hand-off, the hand-off as the
+    interaction's response) on a machine of any speed: on a loaded one a board can take
+    longer than those clocks, and the answer then takes the late path, which is a
+    different message shape, not a fault. The late paths have tests of their own
+    (``test_bot_answer_first.py``, ``test_bot_public_answer.py``, ``test_rest.py``)."""
+    h.fake.callback_deadline = UNHURRIED
+    monkeypatch.setattr(interactions, "ANSWER_WITHIN", UNHURRIED)
+    monkeypatch.setattr(messages, "ANSWER_WITHIN", UNHURRIED)
+    h.running.delivery.public_within = UNHURRIED
 
 
 @contextlib.asynccontextmanager

@@ -25,7 +25,10 @@ Oracle game in every channel; every player asked for "your turn" DMs. Then:
   the owner.
 
 Waiting is on what the fake records (answers, messages) and on the stored
-games; the timeouts only turn a hang into a failure.
+games; the timeouts only turn a hang into a failure. The fake's callback
+deadline is one of them (60 s, not Discord's 3 s: ``tests/e2e/conftest.py``):
+200 interactions at once reach a process on a loaded machine late, and are
+acknowledged late, not refused and lost.
 """
 
 from __future__ import annotations

@@ -30,6 +30,9 @@ pytestmark = BOTH_BACKENDS
 #: a Robot Oracle seed whose first round, both seats playing their lowest card, the
 #: computer seat wins (so it, not the member, takes the winner's choice)
 SEED_COMPUTER_WINS_ROUND_1 = 3
+#: a Robot Relay computer seat's secret whose first decision (seed 11) is a turn of
+#: several steps, not a lone "end"
+RELAY_SECRET = 1
 #: the test games with their computer players (not registered globally: other tests
 #: read the registry)
 ROBOTS = {
@@ -152,8 +155,15 @@ async def test_a_computer_turn_is_one_commit_with_its_timer(
     table: GameService, store: Store
 ) -> None:
     await lobby(table, "robot_relay", "easy", seed=11)
+    # the seat's secret fixed (the store draws one at random): the decision it seeds is
+    # then always the same whole turn of several steps, where a random one was a lone
+    # "end" in about 1 run of 8, which this test cannot tell from a lost step
+    await raw_sql.execute(
+        store, "UPDATE seats SET secret = ? WHERE computer IS NOT NULL", RELAY_SECRET
+    )
     await table.lobby.start(CHANNEL, ALICE)
     row = await channel_row(store)
+    assert [s.secret for s in row.seats if s.computer is not None] == [RELAY_SECRET]
     waiting = robots.RELAY.waiting_for(robots.RELAY.load_state(row.state))
     if row.seats[next(iter(waiting))].computer is None:  # Alice first: end her turn
         await table.play.act(CHANNEL, ALICE, "end")
