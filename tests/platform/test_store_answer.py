@@ -39,13 +39,32 @@ async def _started(service: GameService, channel: int) -> Player:
 
 class Watched:
     """Records, in order, when the store said only the commit remains, when the commit
-    was done and when the service answered."""
+    was done and when the service answered.
+
+    A commit is recorded when its done-callback runs, or at :meth:`answered` if it is done
+    by then and its callback is still only scheduled (a service that awaits a commit
+    already done goes on without a turn of the loop): what is checked is whether the
+    commit was done before the answer, not the order of the loop's callbacks."""
 
     def __init__(self, store: Store, stale: bool = False) -> None:
         self.store = store
         self.stale = stale
         self.events: list[str] = []
         self.original = store.start_step
+        self.commits: list[asyncio.Future[Committed]] = []
+        self.recorded: set[int] = set()
+
+    def _committed(self, commit: asyncio.Future[Committed]) -> None:
+        if id(commit) not in self.recorded:
+            self.recorded.add(id(commit))
+            self.events.append("committed")
+
+    def answered(self) -> None:
+        """The service answered: record the commits done by now, then the answer."""
+        for commit in self.commits:
+            if commit.done():
+                self._committed(commit)
+        self.events.append("answered")
 
     def start_step(
         self, game: GameRow, step: StepWrite, *, sent: Any = None
@@ -58,7 +77,8 @@ class Watched:
         if self.stale:  # as if another process moved the game since it was loaded
             game = replace(game, version=game.version - 1)
         commit = self.original(game, step, sent=told)
-        commit.add_done_callback(lambda _: self.events.append("committed"))
+        self.commits.append(commit)
+        commit.add_done_callback(self._committed)
         return commit
 
 
@@ -69,7 +89,7 @@ async def test_a_step_is_answered_only_once_its_commit_is_stored(
     watched = Watched(store)
     store.start_step = watched.start_step  # type: ignore[method-assign]
     outcome = await service.play.act(8100, player, "step 1")
-    watched.events.append("answered")
+    watched.answered()
     assert isinstance(outcome, Outcome)
     # the answer was begun once only the commit remained, and told after it
     assert watched.events == ["sent", "committed", "answered"]
