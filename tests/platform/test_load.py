@@ -10,6 +10,7 @@ import asyncio
 import sqlite3
 import threading
 from pathlib import Path
+from typing import Any
 
 import pytest
 
@@ -153,6 +154,18 @@ async def test_a_version_conflict_changes_nothing(tmp_path: Path) -> None:
         two = GameService(second, games.REGISTRY, render=False)
         await _games(one, range(1, 2))
         mover = await _mover(first, 1)
+        # both read the game before either commits (as two processes acting at the same
+        # instant do): else the second may load the first's step, legal to follow it
+        both_loaded = asyncio.Barrier(2)
+        for store in (first, second):
+            read = store.open_game_in
+
+            async def loaded(channel_id: int, read: Any = read) -> Any:
+                row = await read(channel_id)
+                await both_loaded.wait()
+                return row
+
+            store.open_game_in = loaded  # type: ignore[method-assign]
         results = await asyncio.gather(
             one.play.act(1, mover, "step 1"),
             two.play.act(1, mover, "step 2"),
