@@ -1,0 +1,116 @@
+"""The Tigris board drawn region by region (``tigris._mapped_board``) gives the PNG of
+the whole image mapped onto the palette, byte for byte, whatever the region cache holds.
+
+Decisions:
+
+* The reference is the plain pipeline: :func:`renderer.tigris.draw_public` (the whole
+  image drawn) mapped by :func:`renderer.common.encode_png`, the bytes compared.
+* A region remembered under one background, palette or set of sprites must not stand
+  in for another: each case renders first what fills the cache with the neighbour's
+  regions, then compares.
+"""
+
+from __future__ import annotations
+
+import random
+from typing import Any
+
+import pytest
+import tigris_sample_views as samples
+
+from bot.games.base import PlayerLabel
+from renderer import tigris
+from renderer.common import encode_png
+
+TIGRIS = pytest.importorskip("bot.games.tigris").ENGINE
+
+
+def whole(view: dict[str, Any], players: Any, lang: str = "en") -> bytes:
+    """The PNG of the whole image drawn, then mapped."""
+    drawn = tigris.image_language(lang)
+    seats = tigris._seats(view, players, tigris.font_stack(tigris.BIG, bold=True), drawn)
+    palette = tigris.public_palette(tuple(sorted({s.colour for s in seats})))
+    return encode_png(tigris.draw_public(view, players, lang), palette)
+
+
+SAMPLES = {
+    "early": samples.early_view,
+    "late": samples.late_view,
+    "scoring": lambda: samples.open_scoring(samples.late_view()),
+    "two players": samples.two_player_view,
+    "revolt": samples.revolt_view,
+}
+
+
+@pytest.mark.parametrize("lang", ["en", "zh"])
+@pytest.mark.parametrize("name", list(SAMPLES))
+def test_sample_boards_are_the_whole_image_mapped(name: str, lang: str) -> None:
+    view = SAMPLES[name]()
+    players = samples.PLAYERS[: len(view["players"])]
+    assert tigris.render_public(view, players, lang) == whole(view, players, lang)
+
+
+def test_a_whole_random_game_is_the_whole_image_mapped() -> None:
+    """Every fifth step of a 3-player game: steps numbered on the board, conflicts,
+    monuments, treasures taken, the end."""
+    chooser = random.Random(11)
+    state = TIGRIS.new_game(3, {}, 11)
+    players = samples.PLAYERS[:3]
+    checked = 0
+    step = 0
+    while TIGRIS.result(state) is None:
+        seat = chooser.choice(sorted(TIGRIS.waiting_for(state)))
+        TIGRIS.apply(state, seat, chooser.choice(TIGRIS.legal_actions(state, seat)))
+        step += 1
+        if step % 5 == 0 or TIGRIS.result(state) is not None:
+            view = TIGRIS.public_view(state)
+            assert tigris.render_public(view, players) == whole(view, players), step
+            checked += 1
+    assert checked > 20
+
+
+def test_a_region_is_not_reused_under_other_colours() -> None:
+    """The same squares with the same sprites, mapped onto another palette (other
+    player colours) and with other leaders' colours."""
+    view = samples.late_view()
+    players = samples.PLAYERS[: len(view["players"])]
+    tigris.render_public(view, players)
+    others = [PlayerLabel(p.seat, p.name, "#20c0a0" if p.seat else "#c02040") for p in players]
+    assert tigris.render_public(view, others) == whole(view, others)
+
+
+def test_a_region_is_not_reused_on_another_river() -> None:
+    """Every square of the board made river: the same pieces on another background."""
+    view = samples.late_view()
+    players = samples.PLAYERS[: len(view["players"])]
+    tigris.render_public(view, players)
+    flooded = {**view, "river": [f"{c}{r}" for c in tigris.COL_LETTERS for r in range(1, 12)]}
+    assert tigris.render_public(flooded, players) == whole(flooded, players)
+
+
+def test_a_mark_out_of_the_board_draws_the_whole_image(monkeypatch: pytest.MonkeyPatch) -> None:
+    """An op reaching past the board (a disc said to reach further than the board is
+    wide) is drawn on the whole image instead."""
+    view = samples.late_view()
+    view["steps"] = [
+        {"seat": 0, "squares": ["C3"], "notation": "a"},
+        {"seat": 0, "squares": ["D4"], "notation": "b"},
+    ]
+    players = samples.PLAYERS[: len(view["players"])]
+    monkeypatch.setattr(tigris, "_DISC_REACH", tigris.BOARD_W)
+    colours = {p.seat: tigris.parse_hex_colour(p.colour, (0, 0, 0)) for p in players}
+    ops = tigris._board_ops(view, colours, {}, "en")
+    background = tigris.board_background(frozenset(view.get("river") or ()))
+    palette = tigris.public_palette(tuple(sorted(set(colours.values()))))
+    assert tigris._mapped_board(ops, background, palette) is None
+    assert tigris.render_public(view, players) == whole(view, players)
+
+
+def test_the_region_cache_stays_within_its_bound(monkeypatch: pytest.MonkeyPatch) -> None:
+    monkeypatch.setattr(tigris, "_MAX_REGIONS", 5)
+    tigris._REGIONS.clear()
+    view = samples.late_view()
+    players = samples.PLAYERS[: len(view["players"])]
+    assert tigris.render_public(view, players) == whole(view, players)
+    assert len(tigris._REGIONS) == 5
+    assert tigris.render_public(view, players) == whole(view, players)
