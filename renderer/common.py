@@ -62,6 +62,7 @@ import subprocess
 import unicodedata
 import weakref
 import zlib
+from bisect import bisect_left, bisect_right
 from collections import OrderedDict
 from collections.abc import Callable, Iterable, Mapping, Sequence
 from contextlib import suppress
@@ -832,6 +833,138 @@ def _middle_rectangle(
 def paste_centered(canvas: Image.Image, image: Image.Image, center: tuple[float, float]) -> None:
     """Paste an RGBA sprite centred on ``center``."""
     paste(canvas, image, (center[0] - image.width / 2, center[1] - image.height / 2))
+
+
+# --------------------------------------------------------------------------- drawn by regions
+
+#: a region of an image: left, top, right, bottom (right and bottom excluded)
+Box = tuple[int, int, int, int]
+#: a sprite pasted with its top left at (x, y), with its alpha (:func:`paste`)
+Paste = tuple[Image.Image, int, int]
+
+
+class Mark:
+    """Something drawn on the canvas itself rather than pasted (a disc with a number):
+    it draws within :attr:`box` only."""
+
+    box: Box
+
+    def draw(self, img: Image.Image) -> None:
+        raise NotImplementedError
+
+
+Op = Paste | Mark
+
+
+class Recorder(Image.Image):
+    """A stand-in canvas: what :func:`paste` (so :func:`paste_centered` and
+    :meth:`renderer.lettering.Pen.put` without ``on``) puts on it is recorded in
+    :attr:`ops`, in order, and not drawn; any other drawing on it fails."""
+
+    def __init__(self) -> None:
+        super().__init__()
+        self.ops: list[Op] = []
+
+    def paste(self, im: Any, box: Any = None, mask: Any = None) -> None:
+        if not isinstance(im, Image.Image) or mask is not im or len(box or ()) != 2:
+            raise TypeError("a Recorder records sprites pasted with their own alpha only")
+        self.ops.append((im, box[0], box[1]))
+
+
+def draw_ops(img: Image.Image, ops: Iterable[Op]) -> None:
+    """Draw ``ops`` on ``img`` in their order."""
+    for op in ops:
+        if isinstance(op, Mark):
+            op.draw(img)
+        else:
+            paste(img, op[0], (op[1], op[2]))
+
+
+#: regions already drawn and mapped by :func:`mapped_by_regions`, by what decides their
+#: pixels: the ids of the background, the palette and the sprites (each kept alive by
+#: the entry, so an id names the same object while the entry lives), the region's box
+#: and where each sprite goes; the least recently used dropped past
+#: :data:`_REGIONS_BUDGET` bytes of mapped pixels
+_REGIONS: OrderedDict[tuple[Any, ...], tuple[tuple[Image.Image, ...], Any, int]] = OrderedDict()
+_REGIONS_BUDGET = 8 * 2**20
+_regions_used = 0
+
+
+def forget_regions() -> None:
+    """Empty :data:`_REGIONS`."""
+    global _regions_used
+    _REGIONS.clear()
+    _regions_used = 0
+
+
+def mapped_by_regions(
+    ops: Sequence[Op],
+    background: Image.Image,
+    palette: Image.Image,
+    xs: Sequence[int],
+    ys: Sequence[int],
+) -> Image.Image | None:
+    """``background`` with ``ops`` drawn, mapped onto ``palette``: the pixels
+    ``encode_png`` gives, or None when an op reaches out of the background.
+
+    The background is cut into regions at ``xs`` and ``ys`` (from 0 to its width and
+    height). A region's pixels follow from the background there and the ops that reach
+    it, in their order (a paste cut to the region blends the same pixels, and mapping
+    is a function of each pixel's colour alone), so a region of pastes alone is drawn
+    and mapped once and remembered (:data:`_REGIONS`); a region no op reaches is the
+    background mapped (:func:`mapped_onto`). A region a :class:`Mark` reaches is drawn
+    on a canvas of the background's size (drawn on there only), every op that reaches
+    it in its place, then mapped."""
+    global _regions_used
+    width, height = background.size
+    by_region: dict[tuple[int, int], list[int]] = {}
+    for n, op in enumerate(ops):
+        if isinstance(op, Mark):
+            left, top, right, bottom = op.box
+        else:
+            left, top, right, bottom = op[1], op[2], op[1] + op[0].width, op[2] + op[0].height
+        if left < 0 or top < 0 or right > width or bottom > height:
+            return None
+        for i in range(bisect_right(xs, left) - 1, bisect_left(xs, right)):
+            for j in range(bisect_right(ys, top) - 1, bisect_left(ys, bottom)):
+                by_region.setdefault((i, j), []).append(n)
+    out = mapped_onto(background, palette).copy()
+    on_canvas: list[Box] = []
+    canvas_ops: set[int] = set()
+    for (i, j), numbers in by_region.items():
+        box = (xs[i], ys[j], xs[i + 1], ys[j + 1])
+        pastes = [ops[n] for n in numbers]
+        if any(isinstance(op, Mark) for op in pastes):
+            on_canvas.append(box)
+            canvas_ops.update(numbers)
+            continue
+        sprites = cast(list[Paste], pastes)
+        key = (id(background), id(palette), box, *((id(o[0]), o[1], o[2]) for o in sprites))
+        known = _REGIONS.get(key)
+        if known is None:
+            patch = background.crop(box)
+            for sprite_, x, y in sprites:
+                paste(patch, sprite_, (x - box[0], y - box[1]))
+            size = patch.width * patch.height
+            keep = (background, palette, *(o[0] for o in sprites))
+            known = (keep, patch.im.convert("P", Image.Dither.NONE, palette.im), size)
+            _REGIONS[key] = known
+            _regions_used += size
+            while _regions_used > _REGIONS_BUDGET and _REGIONS:
+                with suppress(KeyError):  # another thread dropped it first
+                    _regions_used -= _REGIONS.popitem(last=False)[1][2]
+        else:
+            with suppress(KeyError):
+                _REGIONS.move_to_end(key)
+        out.im.paste(known[1], box)
+    if canvas_ops:
+        canvas = Image.new("RGB", background.size, None)
+        for box in on_canvas:
+            canvas.im.paste(background.im.crop(box), box)
+        draw_ops(canvas, [ops[n] for n in sorted(canvas_ops)])
+        for box in on_canvas:
+            out.im.paste(canvas.im.crop(box).convert("P", Image.Dither.NONE, palette.im), box)
+    return out
 
 
 def star_points(

@@ -21,11 +21,11 @@ Decisions recorded here:
   sprite are drawn once (4x supersampled, cached); a render only pastes
   sprites and draws the panel text, then encodes the PNG at zlib level 3.
   The board is a list of ops (:func:`_board_ops`), drawn whole for
-  :func:`draw_public` and region by region for :func:`render_public`
-  (:func:`_mapped_board`): a square whose pieces were drawn and mapped onto the
-  palette before is pasted as it was mapped, so a render draws and maps the
-  panel, the regions new to it and those with a numbered disc. The PNG is the
-  same, byte for byte, as the whole image mapped.
+  :func:`draw_public` and by regions, its squares, for :func:`render_public`
+  (:func:`renderer.common.mapped_by_regions`): a square whose pieces were drawn
+  and mapped onto the palette before is pasted as it was mapped, so a render
+  draws and maps the panel, the squares new to it and those with a numbered
+  disc. The PNG is the same, byte for byte, as the whole image mapped.
 * Text: every word drawn comes from the i18n catalog (``tigris.render.*`` in
   ``bot/i18n/locales/<lang>/tigris.json``, colour names from ``tigris.colour.*``),
   in the ``lang`` the caller passes. The language is decided once per image
@@ -45,13 +45,10 @@ from __future__ import annotations
 
 import math
 import unicodedata
-from bisect import bisect_left, bisect_right
-from collections import OrderedDict
 from collections.abc import Callable, Mapping, Sequence
-from contextlib import suppress
 from dataclasses import dataclass
 from functools import cache, lru_cache
-from typing import Any, cast
+from typing import Any
 
 from PIL import Image, ImageDraw
 
@@ -62,12 +59,15 @@ from renderer.common import (
     DEFAULT_PLAYER_COLOURS,
     RGB,
     FontStack,
+    Mark,
+    Op,
     build_palette,
     clean_name,
+    draw_ops,
     drawable_language,
     encode_png,
     font_stack,
-    mapped_onto,
+    mapped_by_regions,
     mix,
     parse_hex_colour,
     paste,
@@ -760,22 +760,32 @@ def _waves(d: Draw, x: int, y: int) -> None:
         d.line(points, fill=RIVER_WAVE, width=3)
 
 
-#: one thing the board draws, in order: a sprite pasted with its top left at (x, y)
-_Paste = tuple[Image.Image, int, int]
-#: a numbered step's disc: the number and the disc's centre (drawn on the canvas)
-_Disc = tuple[int, int, int]
 #: how far from its centre a disc and its number may draw (more than they do)
 _DISC_REACH = 40
-_Op = _Paste | _Disc
+
+
+class _Disc(Mark):
+    """A numbered step's disc, centred on (cx, cy)."""
+
+    def __init__(self, number: int, cx: int, cy: int) -> None:
+        self.number, self.cx, self.cy = number, cx, cy
+        reach = _DISC_REACH
+        self.box = (cx - reach, cy - reach, cx + reach, cy + reach)
+
+    def draw(self, img: Image.Image) -> None:
+        cx, cy = self.cx, self.cy
+        d = ImageDraw.Draw(img)
+        d.ellipse((cx - 17, cy - 17, cx + 17, cy + 17), fill=HIGHLIGHT, outline=OUTLINE, width=2)
+        PEN.text(d, (cx, cy + 1), str(self.number), GLANCE, OUTLINE, bold=True, anchor="mm")
 
 
 def _board_ops(
     view: View, colours: Mapping[int, RGB], dynasties: Mapping[int, str], lang: str
-) -> list[_Op]:
+) -> list[Op]:
     """What the board draws over its background, bottom-up: tiles and catastrophes,
     monuments, leaders, treasures, then the markers (unification, last action,
     conflict) on top."""
-    ops: list[_Op] = []
+    ops: list[Op] = []
     for tile in view.get("tiles") or ():
         face = flipped_sprite() if tile.get("flipped") else tile_sprite(str(tile.get("colour")))
         _on_square(ops, face, tile.get("sq"))
@@ -807,7 +817,7 @@ def _board_ops(
     return ops
 
 
-def _steps(ops: list[_Op], view: View) -> None:
+def _steps(ops: list[Op], view: View) -> None:
     """A yellow frame on every square of every action since the last hand-off;
     numbered (1, 2, ...) in their order when there is more than one action."""
     marked = [step for step in turn_steps(view) if step.get("squares")]
@@ -816,31 +826,19 @@ def _steps(ops: list[_Op], view: View) -> None:
             _on_square(ops, highlight_sprite(), sq)
             origin = square_origin(sq) if isinstance(sq, str) else None
             if origin is not None and len(marked) > 1:
-                ops.append((number, origin[0] + 16, origin[1] + 16))
+                ops.append(_Disc(number, origin[0] + 16, origin[1] + 16))
 
 
-def _on_square(ops: list[_Op], piece: Image.Image, sq: Any) -> None:
+def _on_square(ops: list[Op], piece: Image.Image, sq: Any) -> None:
     """``piece`` centred on square ``sq``; nothing for a missing or bad square."""
     origin = square_origin(sq) if isinstance(sq, str) else None
     if origin is not None:
         _centred(ops, piece, (origin[0] + CELL / 2, origin[1] + CELL / 2))
 
 
-def _centred(ops: list[_Op], piece: Image.Image, center: tuple[float, float]) -> None:
+def _centred(ops: list[Op], piece: Image.Image, center: tuple[float, float]) -> None:
     """``piece`` centred on ``center`` (rounded as :func:`renderer.common.paste_centered`)."""
     ops.append((piece, round(center[0] - piece.width / 2), round(center[1] - piece.height / 2)))
-
-
-def _draw_ops(img: Image.Image, ops: Sequence[_Op]) -> None:
-    """Draw ``ops`` on ``img`` in their order."""
-    d = ImageDraw.Draw(img)
-    for op in ops:
-        if isinstance(op[0], Image.Image):
-            paste(img, op[0], (op[1], op[2]))
-            continue
-        number, cx, cy = op
-        d.ellipse((cx - 17, cy - 17, cx + 17, cy + 17), fill=HIGHLIGHT, outline=OUTLINE, width=2)
-        PEN.text(d, (cx, cy + 1), str(number), GLANCE, OUTLINE, bold=True, anchor="mm")
 
 
 def _draw_board(
@@ -851,7 +849,7 @@ def _draw_board(
     lang: str,
 ) -> None:
     """The pieces and marks of :func:`_board_ops`, drawn on ``img``."""
-    _draw_ops(img, _board_ops(view, colours, dynasties, lang))
+    draw_ops(img, _board_ops(view, colours, dynasties, lang))
 
 
 # --------------------------------------------------------------------------- the board by regions
@@ -859,72 +857,15 @@ def _draw_board(
 #: the board cut into regions: its squares, those on the edge with the band beside them
 _XS = (0, *(EDGE + i * CELL for i in range(1, COLS)), BOARD_W)
 _YS = (0, *(EDGE + j * CELL for j in range(1, ROWS)), BOARD_H)
-#: regions already drawn and mapped onto a palette, by what decides their pixels (the
-#: ids of the background, the palette and the sprites, each kept alive by the entry,
-#: so an id names the same object while the entry lives); the least recently used
-#: dropped past this many (a region is 5–13 KB: at most about 7 MB)
-_REGIONS: OrderedDict[tuple[Any, ...], tuple[tuple[Image.Image, ...], Any]] = OrderedDict()
-_MAX_REGIONS = 1024
 
 
 def _mapped_board(
-    ops: Sequence[_Op], background: Image.Image, palette: Image.Image
+    ops: Sequence[Op], background: Image.Image, palette: Image.Image
 ) -> Image.Image | None:
-    """The board (``background`` with ``ops`` drawn) mapped onto ``palette``, region by
-    region, or None when an op reaches out of the board.
-
-    Decisions: a region's pixels follow from the background there and the ops that
-    reach it, in their order (a paste cut to the region blends the same pixels, and
-    mapping onto a palette is a function of each pixel's colour alone), so a region of
-    pastes alone is drawn and mapped once and remembered (:data:`_REGIONS`). A region
-    a disc reaches is drawn on a canvas of the board's size (drawn on there only),
-    every op that reaches it in its place, then mapped."""
-    by_region: dict[tuple[int, int], list[int]] = {}
-    for n, op in enumerate(ops):
-        if isinstance(op[0], Image.Image):
-            left, top, right, bottom = op[1], op[2], op[1] + op[0].width, op[2] + op[0].height
-        else:
-            reach = _DISC_REACH
-            left, top, right, bottom = op[1] - reach, op[2] - reach, op[1] + reach, op[2] + reach
-        if left < 0 or top < 0 or right > BOARD_W or bottom > BOARD_H:
-            return None
-        for i in range(bisect_right(_XS, left) - 1, bisect_left(_XS, right)):
-            for j in range(bisect_right(_YS, top) - 1, bisect_left(_YS, bottom)):
-                by_region.setdefault((i, j), []).append(n)
-    out = mapped_onto(background, palette).copy()
-    on_canvas: list[tuple[int, int, int, int]] = []
-    canvas_ops: set[int] = set()
-    for (i, j), numbers in by_region.items():
-        box = (_XS[i], _YS[j], _XS[i + 1], _YS[j + 1])
-        pastes = [ops[n] for n in numbers]
-        if not all(isinstance(op[0], Image.Image) for op in pastes):
-            on_canvas.append(box)
-            canvas_ops.update(numbers)
-            continue
-        key = (id(background), id(palette), i, j, *((id(o[0]), o[1], o[2]) for o in pastes))
-        known = _REGIONS.get(key)
-        if known is None:
-            patch = background.crop(box)
-            for sprite_, x, y in cast(list[_Paste], pastes):
-                paste(patch, sprite_, (x - box[0], y - box[1]))
-            keep = (background, palette, *(cast(Image.Image, o[0]) for o in pastes))
-            known = (keep, patch.im.convert("P", Image.Dither.NONE, palette.im))
-            _REGIONS[key] = known
-            if len(_REGIONS) > _MAX_REGIONS:
-                with suppress(KeyError):  # another thread dropped it first
-                    _REGIONS.popitem(last=False)
-        else:
-            with suppress(KeyError):
-                _REGIONS.move_to_end(key)
-        out.im.paste(known[1], box)
-    if canvas_ops:
-        canvas = Image.new("RGB", (BOARD_W, BOARD_H), None)
-        for box in on_canvas:
-            canvas.im.paste(background.im.crop(box), box)
-        _draw_ops(canvas, [ops[n] for n in sorted(canvas_ops)])
-        for box in on_canvas:
-            out.im.paste(canvas.im.crop(box).convert("P", Image.Dither.NONE, palette.im), box)
-    return out
+    """The board (``background`` with ``ops`` drawn) mapped onto ``palette`` by regions
+    (:func:`renderer.common.mapped_by_regions`: a square's pieces drawn and mapped
+    once), or None when an op reaches out of the board."""
+    return mapped_by_regions(ops, background, palette, _XS, _YS)
 
 
 # --------------------------------------------------------------------------- players

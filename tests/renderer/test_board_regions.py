@@ -1,10 +1,13 @@
-"""The Tigris board drawn region by region (``tigris._mapped_board``) gives the PNG of
-the whole image mapped onto the palette, byte for byte, whatever the region cache holds.
+"""A board drawn region by region (:func:`renderer.common.mapped_by_regions`: Tigris's
+squares, Tikal's map) gives the PNG of the whole image mapped onto the palette, byte
+for byte, whatever the region cache holds.
 
 Decisions:
 
-* The reference is the plain pipeline: :func:`renderer.tigris.draw_public` (the whole
+* The reference is the plain pipeline: the renderer's ``draw_public`` (the whole
   image drawn) mapped by :func:`renderer.common.encode_png`, the bytes compared.
+* Tikal's panel is drawn on an image of its own, moved up by an even number of
+  pixels: a map of odd height (the mini mode's) is among the cases.
 * A region remembered under one background, palette or set of sprites must not stand
   in for another: each case renders first what fills the cache with the neighbour's
   regions, then compares.
@@ -16,13 +19,14 @@ import random
 from typing import Any
 
 import pytest
+import reference_images as refs
 import tigris_sample_views as samples
 
 from bot.games.base import PlayerLabel
-from renderer import tigris
+from renderer import common, tigris, tikal
 from renderer.common import encode_png
 
-TIGRIS = pytest.importorskip("bot.games.tigris").ENGINE
+TIGRIS = refs.TIGRIS
 
 
 def whole(view: dict[str, Any], players: Any, lang: str = "en") -> bytes:
@@ -107,10 +111,33 @@ def test_a_mark_out_of_the_board_draws_the_whole_image(monkeypatch: pytest.Monke
 
 
 def test_the_region_cache_stays_within_its_bound(monkeypatch: pytest.MonkeyPatch) -> None:
-    monkeypatch.setattr(tigris, "_MAX_REGIONS", 5)
-    tigris._REGIONS.clear()
+    monkeypatch.setattr(common, "_REGIONS_BUDGET", 5 * 72 * 72)
+    common.forget_regions()
     view = samples.late_view()
     players = samples.PLAYERS[: len(view["players"])]
     assert tigris.render_public(view, players) == whole(view, players)
-    assert len(tigris._REGIONS) == 5
+    assert 0 < len(common._REGIONS) <= 5
     assert tigris.render_public(view, players) == whole(view, players)
+    common.forget_regions()
+
+
+def whole_tikal(view: dict[str, Any], players: Any, lang: str = "en") -> bytes:
+    """The PNG of Tikal's whole image drawn, then mapped."""
+    seats = tikal._seats(view, players, tikal.image_language(lang))
+    palette = tikal.public_palette(tuple(s.colour for s in seats))
+    return encode_png(tikal.draw_public(view, players, lang), palette)
+
+
+@pytest.mark.parametrize(
+    ("mode", "seats", "lang"),
+    [("base", 4, "en"), ("base", 2, "zh-TW"), ("mini", 2, "en"), ("auction", 3, "en")],
+)
+def test_tikal_boards_are_the_whole_image_mapped(mode: str, seats: int, lang: str) -> None:
+    players = refs._tikal_players(seats)
+    heights = set()
+    for steps in (0, 15, 60, 150, 400):
+        state = refs._tikal_state(mode, seats, 4, lambda _s, n, steps=steps: n >= steps)
+        view = refs.TIKAL.public_view(state)
+        heights.add(tikal.view_geometry(view).height % 2)
+        assert tikal.render_public(view, players, lang) == whole_tikal(view, players, lang), steps
+    assert heights == ({1} if mode == "mini" else {0})
