@@ -772,7 +772,8 @@ class _Disc(Mark):
         reach = _DISC_REACH
         self.box = (cx - reach, cy - reach, cx + reach, cy + reach)
 
-    def draw(self, img: Image.Image) -> None:
+    def draw(self, img: Image.Image, at: tuple[int, int] = (0, 0)) -> None:
+        assert at == (0, 0), "drawn in its place only"
         cx, cy = self.cx, self.cy
         d = ImageDraw.Draw(img)
         d.ellipse((cx - 17, cy - 17, cx + 17, cy + 17), fill=HIGHLIGHT, outline=OUTLINE, width=2)

@@ -1,6 +1,6 @@
 """A board drawn region by region (:func:`renderer.common.mapped_by_regions`: Tigris's
-squares, Tikal's map) gives the PNG of the whole image mapped onto the palette, byte
-for byte, whatever the region cache holds.
+squares, Tikal's map, Temple Rush's whole round) gives the PNG of the whole image
+mapped onto the palette, byte for byte, whatever the region cache holds.
 
 Decisions:
 
@@ -8,6 +8,9 @@ Decisions:
   image drawn) mapped by :func:`renderer.common.encode_png`, the bytes compared.
 * Tikal's panel is drawn on an image of its own, moved up by an even number of
   pixels: a map of odd height (the mini mode's) is among the cases.
+* Temple Rush records its texts and shapes (:class:`renderer.common.RecordingDraw`):
+  the cases hold names in Chinese and Korean with an emoji (runs of other fonts,
+  drawn bold with a stroke), every phase, and labels in each catalog language.
 * A region remembered under one background, palette or set of sprites must not stand
   in for another: each case renders first what fills the cache with the neighbour's
   regions, then compares.
@@ -20,10 +23,11 @@ from typing import Any
 
 import pytest
 import reference_images as refs
+import temple_sample_views as temple_samples
 import tigris_sample_views as samples
 
 from bot.games.base import PlayerLabel
-from renderer import common, tigris, tikal
+from renderer import common, temple, tigris, tikal
 from renderer.common import encode_png
 
 TIGRIS = refs.TIGRIS
@@ -141,3 +145,18 @@ def test_tikal_boards_are_the_whole_image_mapped(mode: str, seats: int, lang: st
         heights.add(tikal.view_geometry(view).height % 2)
         assert tikal.render_public(view, players, lang) == whole_tikal(view, players, lang), steps
     assert heights == ({1} if mode == "mini" else {0})
+
+
+def whole_temple(view: dict[str, Any], players: Any, lang: str = "en") -> bytes:
+    """The PNG of Temple Rush's whole image drawn, then mapped."""
+    seats = temple._seats(view, players, temple.image_language(lang))
+    palette = temple.public_palette(tuple(sorted({s.colour for s in seats})))
+    return encode_png(temple.draw_public(view, players, lang), palette)
+
+
+@pytest.mark.parametrize("lang", ["en", "zh", "zh-TW", "ko"])
+@pytest.mark.parametrize("name", ["mid4", "late4", "two", "three", "race", "bonus", "over"])
+def test_temple_rounds_are_the_whole_image_mapped(name: str, lang: str) -> None:
+    view = temple_samples.view(name)
+    players = temple_samples.PLAYERS[: len(view["players"])]
+    assert temple.render_public(view, players, lang) == whole_temple(view, players, lang)
