@@ -1027,7 +1027,8 @@ def draw_ops(img: Image.Image, ops: Iterable[Op]) -> None:
 #: pixels: the ids of the background, the palette and the sprites (each kept alive by
 #: the entry, so an id names the same object while the entry lives), the region's box
 #: and where each sprite goes; the least recently used dropped past
-#: :data:`_REGIONS_BUDGET` bytes of mapped pixels
+#: :data:`_REGIONS_BUDGET` bytes (the mapped pixels, and the part in the region of
+#: each text strip the entry keeps alive)
 _REGIONS: OrderedDict[tuple[Any, ...], tuple[tuple[Any, ...], Any, int]] = OrderedDict()
 _REGIONS_BUDGET = 8 * 2**20
 _regions_used = 0
@@ -1053,12 +1054,13 @@ def mapped_by_regions(
     The background is cut into regions at ``xs`` and ``ys`` (from 0 to its width and
     height). A region's pixels follow from the background there and the ops that reach
     it, in their order (a paste cut to the region blends the same pixels, and mapping
-    is a function of each pixel's colour alone), so a region of pastes alone is drawn
-    and mapped once and remembered (:data:`_REGIONS`); a region no op reaches is the
-    background mapped (:func:`mapped_onto`). A region a :class:`Mark` reaches is drawn
-    on a canvas of the background's size (drawn on there only), every op that reaches
-    it in its place, then mapped."""
-    global _regions_used
+    is a function of each pixel's colour alone), so a region of pastes (and of marks
+    with a key) is drawn and mapped once and remembered (:data:`_REGIONS`); a region
+    no op reaches is the background mapped (:func:`mapped_onto`). A region a mark
+    without a key reaches is drawn on a canvas of the background's size (drawn on
+    there only), every op that reaches it in its place, then mapped. Where regions
+    not remembered cover more than :data:`_WHOLE_WHEN_NEW` of the image (a game's
+    first board), the whole is drawn and mapped, and its regions remembered from it."""
     width, height = background.size
     by_region: dict[tuple[int, int], list[int]] = {}
     for n, op in enumerate(ops):
@@ -1071,42 +1073,54 @@ def mapped_by_regions(
         for i in range(bisect_right(xs, left) - 1, bisect_left(xs, right)):
             for j in range(bisect_right(ys, top) - 1, bisect_left(ys, bottom)):
                 by_region.setdefault((i, j), []).append(n)
-    out = mapped_onto(background, palette).copy()
+    palette.load()
+    known: list[tuple[Box, Any]] = []  # (box, mapped)
+    new: list[tuple[Box, tuple[Any, ...], list[Op]]] = []  # (box, key, ops)
     on_canvas: list[Box] = []
     canvas_ops: set[int] = set()
+    new_area = 0
     for (i, j), numbers in by_region.items():
         box = (xs[i], ys[j], xs[i + 1], ys[j + 1])
-        pastes = [ops[n] for n in numbers]
-        if any(isinstance(op, Mark) and op.key is None for op in pastes):
+        region_ops = [ops[n] for n in numbers]
+        if any(isinstance(op, Mark) and op.key is None for op in region_ops):
             on_canvas.append(box)
             canvas_ops.update(numbers)
+            new_area += (box[2] - box[0]) * (box[3] - box[1])
             continue
         key = (
             id(background),
             id(palette),
             box,
-            *(op.key if isinstance(op, Mark) else (id(op[0]), op[1], op[2]) for op in pastes),
+            *(op.key if isinstance(op, Mark) else (id(op[0]), op[1], op[2]) for op in region_ops),
         )
-        known = _REGIONS.get(key)
-        if known is None:
-            patch = background.crop(box)
-            for op in pastes:
-                if isinstance(op, Mark):
-                    op.draw(patch, box[:2])
-                else:
-                    paste(patch, op[0], (op[1] - box[0], op[2] - box[1]))
-            size = patch.width * patch.height
-            keep = (background, palette, *(op if isinstance(op, Mark) else op[0] for op in pastes))
-            known = (keep, patch.im.convert("P", Image.Dither.NONE, palette.im), size)
-            _REGIONS[key] = known
-            _regions_used += size
-            while _regions_used > _REGIONS_BUDGET and _REGIONS:
-                with suppress(KeyError):  # another thread dropped it first
-                    _regions_used -= _REGIONS.popitem(last=False)[1][2]
+        found = _REGIONS.get(key)
+        if found is None:
+            new.append((box, key, region_ops))
+            new_area += (box[2] - box[0]) * (box[3] - box[1])
         else:
             with suppress(KeyError):
                 _REGIONS.move_to_end(key)
-        out.im.paste(known[1], box)
+            known.append((box, found[1]))
+    if new_area > _WHOLE_WHEN_NEW * width * height:
+        canvas = background.copy()
+        draw_ops(canvas, ops)
+        out = canvas.quantize(palette=palette, dither=Image.Dither.NONE)
+        for box, key, region_ops in new:
+            _remember(key, region_ops, background, palette, out.im.crop(box), box)
+        return out
+    out = mapped_onto(background, palette).copy()
+    for box, mapped in known:
+        out.im.paste(mapped, box)
+    for box, key, region_ops in new:
+        patch = background.crop(box)
+        for op in region_ops:
+            if isinstance(op, Mark):
+                op.draw(patch, box[:2])
+            else:
+                paste(patch, op[0], (op[1] - box[0], op[2] - box[1]))
+        mapped = patch.im.convert("P", Image.Dither.NONE, palette.im)
+        _remember(key, region_ops, background, palette, mapped, box)
+        out.im.paste(mapped, box)
     if canvas_ops:
         canvas = Image.new("RGB", background.size, None)
         for box in on_canvas:
@@ -1115,6 +1129,38 @@ def mapped_by_regions(
         for box in on_canvas:
             out.im.paste(canvas.im.crop(box).convert("P", Image.Dither.NONE, palette.im), box)
     return out
+
+
+#: :func:`mapped_by_regions` draws the whole image where regions it does not remember
+#: cover more than this share of it: drawing and mapping the regions one by one costs
+#: more a pixel than the whole at once
+_WHOLE_WHEN_NEW = 0.25
+
+
+def _remember(
+    key: tuple[Any, ...],
+    region_ops: Sequence[Op],
+    background: Image.Image,
+    palette: Image.Image,
+    mapped: Any,
+    box: Box,
+) -> None:
+    """Remember a region mapped (:data:`_REGIONS`), keeping alive what its key names."""
+    global _regions_used
+    size = (box[2] - box[0]) * (box[3] - box[1])
+    for op in region_ops:  # the part in the region of each text's strip kept alive
+        if isinstance(op, Copied):
+            left, top, right, bottom = op.box
+            inside = (min(right, box[2]) - max(left, box[0])) * (
+                min(bottom, box[3]) - max(top, box[1])
+            )
+            size += inside * 5  # RGB (4 bytes a pixel) and its one-bit mask (a byte)
+    keep = (background, palette, *(op if isinstance(op, Mark) else op[0] for op in region_ops))
+    _REGIONS[key] = (keep, mapped, size)
+    _regions_used += size
+    while _regions_used > _REGIONS_BUDGET and _REGIONS:
+        with suppress(KeyError):  # another thread dropped it first
+            _regions_used -= _REGIONS.popitem(last=False)[1][2]
 
 
 def star_points(

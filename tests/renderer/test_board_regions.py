@@ -6,6 +6,9 @@ Decisions:
 
 * The reference is the plain pipeline: the renderer's ``draw_public`` (the whole
   image drawn) mapped by :func:`renderer.common.encode_png`, the bytes compared.
+* Every case runs twice: the regions new to a board drawn one by one, and the whole
+  image drawn with its regions remembered from it (``_WHOLE_WHEN_NEW``, the first
+  board of a game), so both ways, and each after the other, are compared.
 * Tikal's panel is drawn on an image of its own, moved up by an even number of
   pixels: a map of odd height (the mini mode's) is among the cases.
 * Temple Rush records its texts and shapes (:class:`renderer.common.RecordingDraw`):
@@ -31,6 +34,12 @@ from renderer import common, temple, tigris, tikal
 from renderer.common import encode_png
 
 TIGRIS = refs.TIGRIS
+
+
+@pytest.fixture(autouse=True, params=["by regions", "whole"])
+def new_regions(request: pytest.FixtureRequest, monkeypatch: pytest.MonkeyPatch) -> None:
+    """Draw the regions new to a board one by one, or the whole image."""
+    monkeypatch.setattr(common, "_WHOLE_WHEN_NEW", 2.0 if request.param == "by regions" else -1.0)
 
 
 def whole(view: dict[str, Any], players: Any, lang: str = "en") -> bytes:
@@ -160,3 +169,29 @@ def test_temple_rounds_are_the_whole_image_mapped(name: str, lang: str) -> None:
     view = temple_samples.view(name)
     players = temple_samples.PLAYERS[: len(view["players"])]
     assert temple.render_public(view, players, lang) == whole_temple(view, players, lang)
+
+
+def test_regions_remembered_from_the_whole_image(monkeypatch: pytest.MonkeyPatch) -> None:
+    """A game's first board drawn whole leaves its regions remembered; the next board
+    pastes them."""
+    tigris_view = samples.late_view()
+    tigris_players = samples.PLAYERS[: len(tigris_view["players"])]
+    tikal_view = refs.TIKAL.public_view(refs._tikal_state("base", 4, 4, lambda _s, n: n >= 150))
+    tikal_players = refs._tikal_players(4)
+    temple_view = temple_samples.view("late4")
+    temple_players = temple_samples.PLAYERS[:4]
+    common.forget_regions()
+    monkeypatch.setattr(common, "_REGIONS_BUDGET", 64 * 2**20)  # none dropped
+    monkeypatch.setattr(common, "_WHOLE_WHEN_NEW", -1.0)
+    tigris.render_public(tigris_view, tigris_players)
+    tikal.render_public(tikal_view, tikal_players)
+    temple.render_public(temple_view, temple_players)
+    remembered = len(common._REGIONS)
+    monkeypatch.setattr(common, "_WHOLE_WHEN_NEW", 2.0)
+    assert tigris.render_public(tigris_view, tigris_players) == whole(tigris_view, tigris_players)
+    assert tikal.render_public(tikal_view, tikal_players) == whole_tikal(tikal_view, tikal_players)
+    assert temple.render_public(temple_view, temple_players) == whole_temple(
+        temple_view, temple_players
+    )
+    assert len(common._REGIONS) == remembered > 100
+    common.forget_regions()
