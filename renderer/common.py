@@ -1024,8 +1024,9 @@ def draw_ops(img: Image.Image, ops: Iterable[Op]) -> None:
 
 
 #: regions already drawn and mapped by :func:`mapped_by_regions`, by what decides their
-#: pixels: the ids of the background, the palette and the sprites (each kept alive by
-#: the entry, so an id names the same object while the entry lives), the region's box
+#: pixels: the ids of the background, the palette (each with a weak reference, checked:
+#: a background dropped from its cache is not kept alive, and an id names one object
+#: only while it lives) and the sprites (kept alive by the entry), the region's box
 #: and where each sprite goes; the least recently used dropped past
 #: :data:`_REGIONS_BUDGET` bytes (the mapped pixels, and the part in the region of
 #: each text strip the entry keeps alive)
@@ -1094,7 +1095,7 @@ def mapped_by_regions(
             *(op.key if isinstance(op, Mark) else (id(op[0]), op[1], op[2]) for op in region_ops),
         )
         found = _REGIONS.get(key)
-        if found is None:
+        if found is None or found[0][0]() is not background or found[0][1]() is not palette:
             new.append((box, key, region_ops))
             new_area += (box[2] - box[0]) * (box[3] - box[1])
         else:
@@ -1155,7 +1156,11 @@ def _remember(
                 min(bottom, box[3]) - max(top, box[1])
             )
             size += inside * 5  # RGB (4 bytes a pixel) and its one-bit mask (a byte)
-    keep = (background, palette, *(op if isinstance(op, Mark) else op[0] for op in region_ops))
+    keep = (
+        weakref.ref(background),
+        weakref.ref(palette),
+        *(op if isinstance(op, Mark) else op[0] for op in region_ops),
+    )
     _REGIONS[key] = (keep, mapped, size)
     _regions_used += size
     while _regions_used > _REGIONS_BUDGET and _REGIONS:

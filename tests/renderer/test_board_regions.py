@@ -21,13 +21,16 @@ Decisions:
 
 from __future__ import annotations
 
+import gc
 import random
+import weakref
 from typing import Any
 
 import pytest
 import reference_images as refs
 import temple_sample_views as temple_samples
 import tigris_sample_views as samples
+from PIL import Image
 
 from bot.games.base import PlayerLabel
 from renderer import common, temple, tigris, tikal
@@ -195,3 +198,26 @@ def test_regions_remembered_from_the_whole_image(monkeypatch: pytest.MonkeyPatch
     )
     assert len(common._REGIONS) == remembered > 100
     common.forget_regions()
+
+
+def test_a_background_is_not_kept_alive_by_its_regions() -> None:
+    """A background dropped by its own cache is freed; a new one in its place (perhaps
+    at the same id) is drawn anew."""
+    view = samples.late_view()
+    players = samples.PLAYERS[: len(view["players"])]
+    colours = {p.seat: tigris.parse_hex_colour(p.colour, (0, 0, 0)) for p in players}
+    ops = tigris._board_ops(view, colours, {}, "en")
+    palette = tigris.public_palette(tuple(sorted(set(colours.values()))))
+    first = tigris.board_background(frozenset()).copy()
+    freed = weakref.ref(first)
+    tigris._mapped_board(ops, first, palette)
+    del first
+    gc.collect()
+    assert freed() is None
+    for _ in range(3):  # a new background, filled otherwise, in its place
+        other = Image.new("RGB", (tigris.BOARD_W, tigris.BOARD_H), (10, 60, 30))
+        mapped = tigris._mapped_board(ops, other, palette)
+        assert mapped is not None
+        drawn = other.copy()
+        common.draw_ops(drawn, ops)
+        assert mapped.tobytes() == drawn.quantize(palette=palette, dither=0).tobytes()
