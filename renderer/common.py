@@ -43,6 +43,19 @@ Decisions recorded here:
   Pillow tries every filter on every row, which cost a hand 6 ms of its
   6.7 ms; unfiltered it is 2–2.5× faster to encode and no bigger, with the
   same pixels.
+* Mapping onto a palette (no dithering) is a function of each pixel's colour
+  alone, so a part of an image mapped alone gives the pixels the whole gives
+  there; and a region's pixels follow from the background there and what is
+  drawn over it, in order. So a board's PNG is drawn by regions
+  (:func:`mapped_by_regions`): what a board draws over a cached background is a
+  list of ops (sprites pasted, texts copied onto a flat colour, other marks),
+  recorded by drawing on a :class:`Recorder` with a :class:`RecordingDraw`; a
+  region of sprites and copied texts is drawn and mapped once and remembered
+  (8 MB of mapped regions, least recently used dropped), a region with any other
+  mark is drawn in place, and the background is mapped once (:func:`mapped_onto`,
+  4 kept). The bytes are those of the whole image mapped (the renderers' tests
+  compare them); drawing and mapping the whole image was half of a board's time
+  beside its encode.
 """
 
 from __future__ import annotations
@@ -58,8 +71,10 @@ import subprocess
 import unicodedata
 import weakref
 import zlib
+from bisect import bisect_left, bisect_right
 from collections import OrderedDict
 from collections.abc import Callable, Iterable, Mapping, Sequence
+from contextlib import suppress
 from dataclasses import dataclass, field
 from functools import cache, lru_cache
 from pathlib import Path
@@ -521,15 +536,32 @@ def draw_text(
         width_, fill_ = stroke_width, stroke_fill
         if not stroke_width and id(font) in stack.faux_bold:
             width_, fill_ = max(1, round(font.size / 30)), fill
-        if width_ or not _plain_text(draw, chunk, font, fill):
-            draw.text(
-                (x, y), chunk, font=font, fill=fill, anchor="ls", stroke_width=width_,
-                stroke_fill=fill_,
-            )  # fmt: skip
+        if isinstance(draw, RecordingDraw):
+            draw.run((x, y), chunk, font, fill, width_, fill_, on)
         else:
-            _draw_plain(draw, (x, y), chunk, font, fill, on)
+            _draw_run(draw, (x, y), chunk, font, fill, width_, fill_, on)
         x += stack.length(chunk, font)
     return width
+
+
+def _draw_run(
+    draw: ImageDraw.ImageDraw,
+    xy: tuple[float, float],
+    chunk: str,
+    font: Font,
+    fill: Any,
+    stroke_width: int,
+    stroke_fill: Any,
+    on: RGB | None,
+) -> None:
+    """One run of :func:`draw_text`, from ``xy`` on its baseline."""
+    if stroke_width or not _plain_text(draw, chunk, font, fill):
+        draw.text(
+            xy, chunk, font=font, fill=fill, anchor="ls", stroke_width=stroke_width,
+            stroke_fill=stroke_fill,
+        )  # fmt: skip
+    else:
+        _draw_plain(draw, xy, chunk, font, fill, on)
 
 
 def _plain_text(draw: ImageDraw.ImageDraw, chunk: str, font: Font, fill: object) -> bool:
@@ -564,12 +596,7 @@ def _draw_plain(
     ink = draw.draw.draw_ink(fill)
     start = (math.modf(x)[0], math.modf(y)[0])
     if on is not None and draw.im is not None:
-        key = (font, chunk, start, ink, on)
-        found = TEXT_ON.get(key)
-        if found is None:
-            found = _text_on(font, chunk, start, ink, on)
-            TEXT_ON.put(key, found, found[0].size[0] * found[0].size[1] * 5 + 200)
-        strip, inked, (dx, dy) = found
+        strip, inked, (dx, dy) = _text_on_remembered(font, chunk, start, ink, on)
         left, top = int(x) + dx, int(y) + dy
         draw.im.paste(strip, (left, top, left + strip.size[0], top + strip.size[1]), inked)
         return
@@ -585,6 +612,18 @@ TEXT_ON = _Masks(8 * 1024 * 1024)
 
 #: a coverage or alpha channel to one bit (``Image.point``): inked wherever it is not 0
 INKED = [0] + [255] * 255
+
+
+def _text_on_remembered(
+    font: Font, chunk: str, start: tuple[float, float], ink: int, on: RGB
+) -> tuple[Any, Any, tuple[int, int]]:
+    """:func:`_text_on` through :data:`TEXT_ON`."""
+    key = (font, chunk, start, ink, on)
+    found = TEXT_ON.get(key)
+    if found is None:
+        found = _text_on(font, chunk, start, ink, on)
+        TEXT_ON.put(key, found, found[0].size[0] * found[0].size[1] * 5 + 200)
+    return cast(tuple[Any, Any, tuple[int, int]], found)
 
 
 def _text_on(
@@ -829,6 +868,306 @@ def paste_centered(canvas: Image.Image, image: Image.Image, center: tuple[float,
     paste(canvas, image, (center[0] - image.width / 2, center[1] - image.height / 2))
 
 
+# --------------------------------------------------------------------------- drawn by regions
+
+#: a region of an image: left, top, right, bottom (right and bottom excluded)
+Box = tuple[int, int, int, int]
+#: a sprite pasted with its top left at (x, y), with its alpha (:func:`paste`)
+Paste = tuple[Image.Image, int, int]
+
+
+class Mark:
+    """Something drawn on the canvas itself rather than pasted (a disc with a number):
+    it draws within :attr:`box` only. One with a :attr:`key` draws the same pixels
+    moved by whole pixels (``draw(img, at)`` draws it ``at`` pixels up and left), and
+    the key, with the mark itself kept alive, says everything that decides them."""
+
+    box: Box
+    key: tuple[Any, ...] | None = None
+
+    def draw(self, img: Image.Image, at: tuple[int, int] = (0, 0)) -> None:
+        raise NotImplementedError
+
+
+class Copied(Mark):
+    """A text drawn on a flat colour (:func:`_draw_plain` with ``on``): its strip copied
+    through its one-bit mask of ink, with its top left at (x, y)."""
+
+    def __init__(self, strip: Any, inked: Any, x: int, y: int) -> None:
+        self.strip, self.inked = strip, inked
+        self.box = (x, y, x + strip.size[0], y + strip.size[1])
+        self.key = (id(strip), id(inked), x, y)
+
+    def draw(self, img: Image.Image, at: tuple[int, int] = (0, 0)) -> None:
+        left, top, right, bottom = self.box
+        img.im.paste(
+            self.strip, (left - at[0], top - at[1], right - at[0], bottom - at[1]), self.inked
+        )
+
+
+Op = Paste | Mark
+
+
+class Recorder(Image.Image):
+    """A stand-in canvas: what :func:`paste` (so :func:`paste_centered` and
+    :meth:`renderer.lettering.Pen.put` without ``on``) puts on it is recorded in
+    :attr:`ops`, in order, and not drawn; any other drawing on it fails."""
+
+    def __init__(self) -> None:
+        super().__init__()
+        self.ops: list[Op] = []
+
+    def paste(self, im: Any, box: Any = None, mask: Any = None) -> None:
+        if not isinstance(im, Image.Image) or mask is not im or len(box or ()) != 2:
+            raise TypeError("a Recorder records sprites pasted with their own alpha only")
+        self.ops.append((im, box[0], box[1]))
+
+
+class Later(Mark):
+    """A drawing on the canvas (``paint(img)``), staying within ``box``."""
+
+    def __init__(self, box: Box, paint: Callable[[Image.Image], None]) -> None:
+        self.box, self.paint = box, paint
+
+    def draw(self, img: Image.Image, at: tuple[int, int] = (0, 0)) -> None:
+        assert at == (0, 0), "drawn in its place only"
+        self.paint(img)
+
+
+def _bounds(xy: Any, reach: float) -> Box:
+    """The box of the points (or the box) ``xy`` with ``reach`` pixels around."""
+    flat: list[float] = []
+    for item in xy if isinstance(xy, (list, tuple)) else (xy,):
+        flat += item if isinstance(item, (list, tuple)) else (item,)
+    xs, ys = flat[0::2], flat[1::2]
+    return (
+        math.floor(min(xs) - reach),
+        math.floor(min(ys) - reach),
+        math.ceil(max(xs) + reach) + 1,
+        math.ceil(max(ys) + reach) + 1,
+    )
+
+
+class RecordingDraw(ImageDraw.ImageDraw):
+    """An ``ImageDraw`` for a :class:`Recorder`: its shapes and the texts
+    :meth:`renderer.lettering.Pen.text` draws with it are recorded as :class:`Later`
+    ops, each with a box around it (the shape's bounds, its outline's width and two
+    pixels; a text's width and its size around it), and drawn when the ops are."""
+
+    fontmode = "L"
+
+    def __init__(self, recorder: Recorder) -> None:  # draws nothing: records
+        self.recorder = recorder
+
+    def _later(self, name: str, xy: Any, args: Any, kwargs: dict[str, Any]) -> None:
+        reach = int(kwargs.get("width") or 1) + 2
+
+        def paint(img: Image.Image) -> None:
+            getattr(ImageDraw.Draw(img), name)(xy, *args, **kwargs)
+
+        self.recorder.ops.append(Later(_bounds(xy, reach), paint))
+
+    def rounded_rectangle(self, xy: Any, *args: Any, **kwargs: Any) -> None:
+        self._later("rounded_rectangle", xy, args, kwargs)
+
+    def rectangle(self, xy: Any, *args: Any, **kwargs: Any) -> None:
+        self._later("rectangle", xy, args, kwargs)
+
+    def ellipse(self, xy: Any, *args: Any, **kwargs: Any) -> None:
+        self._later("ellipse", xy, args, kwargs)
+
+    def line(self, xy: Any, *args: Any, **kwargs: Any) -> None:
+        self._later("line", xy, args, kwargs)
+
+    def polygon(self, xy: Any, *args: Any, **kwargs: Any) -> None:
+        self._later("polygon", xy, args, kwargs)
+
+    def run(
+        self,
+        xy: tuple[float, float],
+        chunk: str,
+        font: Font,
+        fill: Any,
+        stroke_width: int,
+        stroke_fill: Any,
+        on: RGB | None,
+    ) -> None:
+        """One run of :func:`draw_text` recorded: on a flat colour, the strip it copies
+        (:class:`Copied`); else the run drawn later, in a box of its size around it."""
+        x, y = xy
+        if on is not None and not stroke_width and _plain_text(self, chunk, font, fill):
+            start = (math.modf(x)[0], math.modf(y)[0])
+            ink = _INK.draw_ink(fill)
+            strip, inked, (dx, dy) = _text_on_remembered(font, chunk, start, ink, on)
+            self.recorder.ops.append(Copied(strip, inked, int(x) + dx, int(y) + dy))
+            return
+        size = font.size + stroke_width + 2
+        length = font.getlength(chunk)
+
+        def paint(img: Image.Image) -> None:
+            _draw_run(ImageDraw.Draw(img), xy, chunk, font, fill, stroke_width, stroke_fill, on)
+
+        self.recorder.ops.append(Later(_bounds(((x, y - size), (x + length, y)), size), paint))
+
+
+#: draws nothing: turns a colour into the ink of an RGB image (:meth:`RecordingDraw.run`)
+_INK = ImageDraw.Draw(Image.new("RGB", (1, 1))).draw
+
+
+def draw_ops(img: Image.Image, ops: Iterable[Op]) -> None:
+    """Draw ``ops`` on ``img`` in their order."""
+    for op in ops:
+        if isinstance(op, Mark):
+            op.draw(img)
+        else:
+            paste(img, op[0], (op[1], op[2]))
+
+
+#: regions already drawn and mapped by :func:`mapped_by_regions`, by what decides their
+#: pixels: the ids of the background, the palette (each with a weak reference, checked:
+#: a background dropped from its cache is not kept alive, and an id names one object
+#: only while it lives) and the sprites (kept alive by the entry), the region's box
+#: and where each sprite goes; the least recently used dropped past
+#: :data:`_REGIONS_BUDGET` bytes (the mapped pixels, and the part in the region of
+#: each text strip the entry keeps alive)
+_REGIONS: OrderedDict[tuple[Any, ...], tuple[tuple[Any, ...], Any, int]] = OrderedDict()
+_REGIONS_BUDGET = 8 * 2**20
+_regions_used = 0
+
+
+def forget_regions() -> None:
+    """Empty :data:`_REGIONS`."""
+    global _regions_used
+    _REGIONS.clear()
+    _regions_used = 0
+
+
+def mapped_by_regions(
+    ops: Sequence[Op],
+    background: Image.Image,
+    palette: Image.Image,
+    xs: Sequence[int],
+    ys: Sequence[int],
+) -> Image.Image | None:
+    """``background`` with ``ops`` drawn, mapped onto ``palette``: the pixels
+    ``encode_png`` gives, or None when an op reaches out of the background.
+
+    The background is cut into regions at ``xs`` and ``ys`` (from 0 to its width and
+    height). A region's pixels follow from the background there and the ops that reach
+    it, in their order (a paste cut to the region blends the same pixels, and mapping
+    is a function of each pixel's colour alone), so a region of pastes (and of marks
+    with a key) is drawn and mapped once and remembered (:data:`_REGIONS`); a region
+    no op reaches is the background mapped (:func:`mapped_onto`). A region a mark
+    without a key reaches is drawn on a canvas of the background's size (drawn on
+    there only), every op that reaches it in its place, then mapped. Where regions
+    not remembered cover more than :data:`_WHOLE_WHEN_NEW` of the image (a game's
+    first board), the whole is drawn and mapped, and its regions remembered from it."""
+    width, height = background.size
+    by_region: dict[tuple[int, int], list[int]] = {}
+    for n, op in enumerate(ops):
+        if isinstance(op, Mark):
+            left, top, right, bottom = op.box
+        else:
+            left, top, right, bottom = op[1], op[2], op[1] + op[0].width, op[2] + op[0].height
+        if left < 0 or top < 0 or right > width or bottom > height:
+            return None
+        for i in range(bisect_right(xs, left) - 1, bisect_left(xs, right)):
+            for j in range(bisect_right(ys, top) - 1, bisect_left(ys, bottom)):
+                by_region.setdefault((i, j), []).append(n)
+    palette.load()
+    known: list[tuple[Box, Any]] = []  # (box, mapped)
+    new: list[tuple[Box, tuple[Any, ...], list[Op]]] = []  # (box, key, ops)
+    on_canvas: list[Box] = []
+    canvas_ops: set[int] = set()
+    new_area = 0
+    for (i, j), numbers in by_region.items():
+        box = (xs[i], ys[j], xs[i + 1], ys[j + 1])
+        region_ops = [ops[n] for n in numbers]
+        if any(isinstance(op, Mark) and op.key is None for op in region_ops):
+            on_canvas.append(box)
+            canvas_ops.update(numbers)
+            new_area += (box[2] - box[0]) * (box[3] - box[1])
+            continue
+        key = (
+            id(background),
+            id(palette),
+            box,
+            *(op.key if isinstance(op, Mark) else (id(op[0]), op[1], op[2]) for op in region_ops),
+        )
+        found = _REGIONS.get(key)
+        if found is None or found[0][0]() is not background or found[0][1]() is not palette:
+            new.append((box, key, region_ops))
+            new_area += (box[2] - box[0]) * (box[3] - box[1])
+        else:
+            with suppress(KeyError):
+                _REGIONS.move_to_end(key)
+            known.append((box, found[1]))
+    if new_area > _WHOLE_WHEN_NEW * width * height:
+        canvas = background.copy()
+        draw_ops(canvas, ops)
+        out = canvas.quantize(palette=palette, dither=Image.Dither.NONE)
+        for box, key, region_ops in new:
+            _remember(key, region_ops, background, palette, out.im.crop(box), box)
+        return out
+    out = mapped_onto(background, palette).copy()
+    for box, mapped in known:
+        out.im.paste(mapped, box)
+    for box, key, region_ops in new:
+        patch = background.crop(box)
+        for op in region_ops:
+            if isinstance(op, Mark):
+                op.draw(patch, box[:2])
+            else:
+                paste(patch, op[0], (op[1] - box[0], op[2] - box[1]))
+        mapped = patch.im.convert("P", Image.Dither.NONE, palette.im)
+        _remember(key, region_ops, background, palette, mapped, box)
+        out.im.paste(mapped, box)
+    if canvas_ops:
+        canvas = Image.new("RGB", background.size, None)
+        for box in on_canvas:
+            canvas.im.paste(background.im.crop(box), box)
+        draw_ops(canvas, [ops[n] for n in sorted(canvas_ops)])
+        for box in on_canvas:
+            out.im.paste(canvas.im.crop(box).convert("P", Image.Dither.NONE, palette.im), box)
+    return out
+
+
+#: :func:`mapped_by_regions` draws the whole image where regions it does not remember
+#: cover more than this share of it: drawing and mapping the regions one by one costs
+#: more a pixel than the whole at once
+_WHOLE_WHEN_NEW = 0.25
+
+
+def _remember(
+    key: tuple[Any, ...],
+    region_ops: Sequence[Op],
+    background: Image.Image,
+    palette: Image.Image,
+    mapped: Any,
+    box: Box,
+) -> None:
+    """Remember a region mapped (:data:`_REGIONS`), keeping alive what its key names."""
+    global _regions_used
+    size = (box[2] - box[0]) * (box[3] - box[1])
+    for op in region_ops:  # the part in the region of each text's strip kept alive
+        if isinstance(op, Copied):
+            left, top, right, bottom = op.box
+            inside = (min(right, box[2]) - max(left, box[0])) * (
+                min(bottom, box[3]) - max(top, box[1])
+            )
+            size += inside * 5  # RGB (4 bytes a pixel) and its one-bit mask (a byte)
+    keep = (
+        weakref.ref(background),
+        weakref.ref(palette),
+        *(op if isinstance(op, Mark) else op[0] for op in region_ops),
+    )
+    _REGIONS[key] = (keep, mapped, size)
+    _regions_used += size
+    while _regions_used > _REGIONS_BUDGET and _REGIONS:
+        with suppress(KeyError):  # another thread dropped it first
+            _regions_used -= _REGIONS.popitem(last=False)[1][2]
+
+
 def star_points(
     cx: float, cy: float, outer: float, inner: float, spikes: int = 5
 ) -> Sequence[tuple[float, float]]:
@@ -883,6 +1222,33 @@ def encode_png(
     buffer = io.BytesIO()
     image.save(buffer, format="PNG", compress_level=compress_level)
     return buffer.getvalue()
+
+
+#: :func:`mapped_onto`'s images, by the ids of the image and the palette, each with weak
+#: references to both (an id names one object only while it lives); the least recently
+#: used dropped past this many (a board's background mapped is about 1.1 MB)
+_MAPPED: OrderedDict[
+    tuple[int, int], tuple[weakref.ref[Image.Image], weakref.ref[Image.Image], Image.Image]
+] = OrderedDict()
+_MAX_MAPPED = 4
+
+
+def mapped_onto(image: Image.Image, palette: Image.Image) -> Image.Image:
+    """An RGB ``image`` that does not change (a cached background) mapped onto
+    ``palette`` as :func:`encode_png` maps it; remembered (:data:`_MAX_MAPPED`). Do not
+    change the result: copy it."""
+    key = (id(image), id(palette))
+    known = _MAPPED.get(key)
+    if known is not None and known[0]() is image and known[1]() is palette:
+        with suppress(KeyError):
+            _MAPPED.move_to_end(key)
+        return known[2]
+    mapped = image.quantize(palette=palette, dither=Image.Dither.NONE)
+    _MAPPED[key] = (weakref.ref(image), weakref.ref(palette), mapped)
+    if len(_MAPPED) > _MAX_MAPPED:
+        with suppress(KeyError):  # another thread dropped it first
+            _MAPPED.popitem(last=False)
+    return mapped
 
 
 #: PNG colour types of the modes :func:`unfiltered_png` writes (8 bits a sample)

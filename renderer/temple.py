@@ -30,6 +30,13 @@ Decisions recorded here:
 * Speed: card grids, bricks, dice and token icons are sprites drawn once
   (4x supersampled) and cached; a render pastes them and draws the text,
   then encodes an 8-bit PNG on a palette cached per set of player colours.
+  For the PNG (:func:`render_public`) what a round draws over its frame layer
+  is recorded (:class:`renderer.common.Recorder`, :class:`renderer.common.RecordingDraw`)
+  and drawn by regions of :data:`REGION` px (:func:`renderer.common.mapped_by_regions`):
+  a region of sprites and texts on a flat colour drawn and mapped before is pasted
+  as it was mapped; one with a shape or another text is drawn in place. The PNG
+  is the same, byte for byte, as the whole image mapped; :func:`draw_public`
+  draws the whole image.
 """
 
 from __future__ import annotations
@@ -47,11 +54,15 @@ from renderer.annotate import Callout, annotate, side_by_side
 from renderer.common import (
     DEFAULT_PLAYER_COLOURS,
     RGB,
+    Op,
+    Recorder,
+    RecordingDraw,
     build_palette,
     clean_name,
     drawable_language,
     encode_png,
     font_stack,
+    mapped_by_regions,
     mix,
     parse_hex_colour,
     paste,
@@ -903,7 +914,11 @@ def _frame_layer(
     return img
 
 
-def _compose(view: View, seats: Sequence[Seat], lang: str) -> Image.Image:
+def _compose(
+    view: View, seats: Sequence[Seat], lang: str, ops: list[Op] | None = None
+) -> Image.Image:
+    """The round's image; with ``ops``, its frame layer (not to be changed), what is
+    drawn over it recorded into ``ops`` (:func:`render_public`)."""
     players = list(view.get("players") or ())
     rows = grid_rows(players)
     caption = caption_text(view, seats, lang)
@@ -919,8 +934,35 @@ def _compose(view: View, seats: Sequence[Seat], lang: str) -> Image.Image:
     step = panel_height(rows) + PANEL_GAP
     panels = tuple((top + CARDS_H + i * step, seat.colour) for i, (seat, _) in enumerate(boards))
     legend = top + CARDS_H + len(boards) * step + 24
-    img = _frame_layer(height, top, cards, panels, rows, legend, lang).copy()
-    d = ImageDraw.Draw(img)
+    frame = _frame_layer(height, top, cards, panels, rows, legend, lang)
+    if ops is not None:
+        recorder = Recorder()
+        _draw_round(recorder, RecordingDraw(recorder), view, seats, lang, caption, top, rows)
+        ops += recorder.ops
+        return frame
+    img = frame.copy()
+    _draw_round(img, ImageDraw.Draw(img), view, seats, lang, caption, top, rows)
+    return img
+
+
+def _draw_round(
+    img: Image.Image,
+    d: Draw,
+    view: View,
+    seats: Sequence[Seat],
+    lang: str,
+    caption: str,
+    top: int,
+    rows: int,
+) -> None:
+    """What a round draws over its frame layer: header, caption, cards, boards."""
+    players = list(view.get("players") or ())
+    by_seat = {s.seat: s for s in seats}
+    boards = [
+        (by_seat[int(p.get("seat", 0))], p) for p in players if int(p.get("seat", 0)) in by_seat
+    ]
+    step = panel_height(rows) + PANEL_GAP
+    panels = tuple((top + CARDS_H + i * step, seat.colour) for i, (seat, _) in enumerate(boards))
     round_no = int(view.get("round") or 0)
     title = t(lang, "temple.render.title")
     if round_no:
@@ -932,7 +974,6 @@ def _compose(view: View, seats: Sequence[Seat], lang: str) -> Image.Image:
     _draw_cards(img, d, view, lang, top, framed=True)
     for (y, _), (seat, player) in zip(panels, boards, strict=True):
         _draw_player(img, d, y, rows, seat, player, view, lang, framed=True)
-    return img
 
 
 def caption_text(view: View, seats: Sequence[Seat], lang: str) -> str:
@@ -967,7 +1008,18 @@ def render_public(view: View, players: Sequence[PlayerLabel], lang: str = "en") 
     lang = image_language(lang)
     seats = _seats(view, players, lang)
     palette = public_palette(tuple(sorted({s.colour for s in seats})))
-    return encode_png(_compose(view, seats, lang), palette)
+    ops: list[Op] = []
+    frame = _compose(view, seats, lang, ops)
+    xs = (*range(0, frame.width, REGION), frame.width)
+    ys = (*range(0, frame.height, REGION), frame.height)
+    mapped = mapped_by_regions(ops, frame, palette, xs, ys)
+    if mapped is None:
+        return encode_png(_compose(view, seats, lang), palette)
+    return encode_png(mapped)
+
+
+#: the side of the regions the image is drawn by (:func:`renderer.common.mapped_by_regions`)
+REGION = 128
 
 
 # --------------------------------------------------------------------------- private

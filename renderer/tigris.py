@@ -20,6 +20,12 @@ Decisions recorded here:
 * Speed: the board background (frame, squares, river, coordinates) and every
   sprite are drawn once (4x supersampled, cached); a render only pastes
   sprites and draws the panel text, then encodes the PNG at zlib level 3.
+  The board is a list of ops (:func:`_board_ops`), drawn whole for
+  :func:`draw_public` and by regions, its squares, for :func:`render_public`
+  (:func:`renderer.common.mapped_by_regions`): a square whose pieces were drawn
+  and mapped onto the palette before is pasted as it was mapped, so a render
+  draws and maps the panel, the squares new to it and those with a numbered
+  disc. The PNG is the same, byte for byte, as the whole image mapped.
 * Text: every word drawn comes from the i18n catalog (``tigris.render.*`` in
   ``bot/i18n/locales/<lang>/tigris.json``, colour names from ``tigris.colour.*``),
   in the ``lang`` the caller passes. The language is decided once per image
@@ -53,11 +59,15 @@ from renderer.common import (
     DEFAULT_PLAYER_COLOURS,
     RGB,
     FontStack,
+    Mark,
+    Op,
     build_palette,
     clean_name,
+    draw_ops,
     drawable_language,
     encode_png,
     font_stack,
+    mapped_by_regions,
     mix,
     parse_hex_colour,
     paste,
@@ -750,22 +760,43 @@ def _waves(d: Draw, x: int, y: int) -> None:
         d.line(points, fill=RIVER_WAVE, width=3)
 
 
-def _draw_board(
-    img: Image.Image,
-    view: View,
-    colours: Mapping[int, RGB],
-    dynasties: Mapping[int, str],
-    lang: str,
-) -> None:
-    """Paste the pieces bottom-up: tiles and catastrophes, monuments, leaders,
-    treasures, then the markers (unification, last action, conflict) on top."""
-    _paste_tiles(img, view)
+#: how far from its centre a disc and its number may draw (more than they do)
+_DISC_REACH = 40
+
+
+class _Disc(Mark):
+    """A numbered step's disc, centred on (cx, cy)."""
+
+    def __init__(self, number: int, cx: int, cy: int) -> None:
+        self.number, self.cx, self.cy = number, cx, cy
+        reach = _DISC_REACH
+        self.box = (cx - reach, cy - reach, cx + reach, cy + reach)
+
+    def draw(self, img: Image.Image, at: tuple[int, int] = (0, 0)) -> None:
+        assert at == (0, 0), "drawn in its place only"
+        cx, cy = self.cx, self.cy
+        d = ImageDraw.Draw(img)
+        d.ellipse((cx - 17, cy - 17, cx + 17, cy + 17), fill=HIGHLIGHT, outline=OUTLINE, width=2)
+        PEN.text(d, (cx, cy + 1), str(self.number), GLANCE, OUTLINE, bold=True, anchor="mm")
+
+
+def _board_ops(
+    view: View, colours: Mapping[int, RGB], dynasties: Mapping[int, str], lang: str
+) -> list[Op]:
+    """What the board draws over its background, bottom-up: tiles and catastrophes,
+    monuments, leaders, treasures, then the markers (unification, last action,
+    conflict) on top."""
+    ops: list[Op] = []
+    for tile in view.get("tiles") or ():
+        face = flipped_sprite() if tile.get("flipped") else tile_sprite(str(tile.get("colour")))
+        _on_square(ops, face, tile.get("sq"))
+    for sq in view.get("catastrophes") or ():
+        _on_square(ops, catastrophe_sprite(), sq)
     for monument in view.get("monuments") or ():
         origin = square_origin(monument.get("sq"))
         pair = [*(monument.get("colours") or ()), "black", "black"]
         if origin is not None:
-            center = (origin[0] + CELL, origin[1] + CELL)
-            paste_centered(img, monument_sprite(pair[0], pair[1]), center)
+            _centred(ops, monument_sprite(pair[0], pair[1]), (origin[0] + CELL, origin[1] + CELL))
     for leader in view.get("leaders") or ():
         seat = leader.get("seat")
         colour = colours.get(seat, (128, 128, 128))
@@ -773,51 +804,69 @@ def _draw_board(
         token = leader_sprite(
             kind, colour, dynasties.get(seat, ""), letter=leader_letter(lang, kind)
         )
-        _paste_on_square(img, token, leader.get("sq"))
+        _on_square(ops, token, leader.get("sq"))
     for treasure in view.get("treasures") or ():
         origin = square_origin(treasure.get("sq"))
         if origin is not None:
             badge = treasure_sprite(bool(treasure.get("corner")))
-            paste(img, badge, (origin[0] + CELL - badge.width - 1, origin[1] + 1))
-    _paste_on_square(img, unification_sprite(), view.get("unification"))
-    _draw_steps(img, view)
+            ops.append((badge, origin[0] + CELL - badge.width - 1, origin[1] + 1))
+    _on_square(ops, unification_sprite(), view.get("unification"))
+    _steps(ops, view)
     conflict = view.get("conflict") or {}
     for key in ("attacker_sq", "defender_sq"):
-        _paste_on_square(img, conflict_sprite(), conflict.get(key))
+        _on_square(ops, conflict_sprite(), conflict.get(key))
+    return ops
 
 
-def _draw_steps(img: Image.Image, view: View) -> None:
+def _steps(ops: list[Op], view: View) -> None:
     """A yellow frame on every square of every action since the last hand-off;
     numbered (1, 2, ...) in their order when there is more than one action."""
     marked = [step for step in turn_steps(view) if step.get("squares")]
-    d = ImageDraw.Draw(img)
     for number, step in enumerate(marked, start=1):
         for sq in step.get("squares") or ():
-            _paste_on_square(img, highlight_sprite(), sq)
+            _on_square(ops, highlight_sprite(), sq)
             origin = square_origin(sq) if isinstance(sq, str) else None
-            if origin is None or len(marked) < 2:
-                continue
-            cx, cy = origin[0] + 16, origin[1] + 16
-            d.ellipse(
-                (cx - 17, cy - 17, cx + 17, cy + 17), fill=HIGHLIGHT, outline=OUTLINE, width=2
-            )
-            PEN.text(d, (cx, cy + 1), str(number), GLANCE, OUTLINE, bold=True, anchor="mm")
+            if origin is not None and len(marked) > 1:
+                ops.append(_Disc(number, origin[0] + 16, origin[1] + 16))
 
 
-def _paste_tiles(img: Image.Image, view: View) -> None:
-    """Face-up and face-down tiles, then catastrophes."""
-    for tile in view.get("tiles") or ():
-        face = flipped_sprite() if tile.get("flipped") else tile_sprite(str(tile.get("colour")))
-        _paste_on_square(img, face, tile.get("sq"))
-    for sq in view.get("catastrophes") or ():
-        _paste_on_square(img, catastrophe_sprite(), sq)
-
-
-def _paste_on_square(img: Image.Image, piece: Image.Image, sq: Any) -> None:
-    """Paste ``piece`` centred on square ``sq``; ignore a missing or bad square."""
+def _on_square(ops: list[Op], piece: Image.Image, sq: Any) -> None:
+    """``piece`` centred on square ``sq``; nothing for a missing or bad square."""
     origin = square_origin(sq) if isinstance(sq, str) else None
     if origin is not None:
-        paste_centered(img, piece, (origin[0] + CELL / 2, origin[1] + CELL / 2))
+        _centred(ops, piece, (origin[0] + CELL / 2, origin[1] + CELL / 2))
+
+
+def _centred(ops: list[Op], piece: Image.Image, center: tuple[float, float]) -> None:
+    """``piece`` centred on ``center`` (rounded as :func:`renderer.common.paste_centered`)."""
+    ops.append((piece, round(center[0] - piece.width / 2), round(center[1] - piece.height / 2)))
+
+
+def _draw_board(
+    img: Image.Image,
+    view: View,
+    colours: Mapping[int, RGB],
+    dynasties: Mapping[int, str],
+    lang: str,
+) -> None:
+    """The pieces and marks of :func:`_board_ops`, drawn on ``img``."""
+    draw_ops(img, _board_ops(view, colours, dynasties, lang))
+
+
+# --------------------------------------------------------------------------- the board by regions
+
+#: the board cut into regions: its squares, those on the edge with the band beside them
+_XS = (0, *(EDGE + i * CELL for i in range(1, COLS)), BOARD_W)
+_YS = (0, *(EDGE + j * CELL for j in range(1, ROWS)), BOARD_H)
+
+
+def _mapped_board(
+    ops: Sequence[Op], background: Image.Image, palette: Image.Image
+) -> Image.Image | None:
+    """The board (``background`` with ``ops`` drawn) mapped onto ``palette`` by regions
+    (:func:`renderer.common.mapped_by_regions`: a square's pieces drawn and mapped
+    once), or None when an op reaches out of the board."""
+    return mapped_by_regions(ops, background, palette, _XS, _YS)
 
 
 # --------------------------------------------------------------------------- players
@@ -1184,10 +1233,14 @@ def used_catastrophe_sprite(size: int) -> Image.Image:
     return grey
 
 
-def _draw_panel(img: Image.Image, view: View, seats: Sequence[Seat], lang: str) -> None:
-    """Status row, conflict card (if any), then the player cards two per row."""
+def _draw_panel(
+    img: Image.Image, view: View, seats: Sequence[Seat], lang: str, top: int = BOARD_H
+) -> None:
+    """Status row, conflict card (if any), then the player cards two per row, from
+    ``top`` down (an image of the panel alone: 0; moved by an even number of pixels,
+    rounding half to even puts every mark the same pixels down)."""
     d = ImageDraw.Draw(img)
-    y = BOARD_H
+    y = top
     _draw_status(img, d, view, seats, y, lang)
     y += STATUS_H
     if view.get("conflict"):
@@ -1258,7 +1311,18 @@ def render_public(view: View, players: Sequence[PlayerLabel], lang: str = "en") 
     lang = image_language(lang)
     seats = _seats(view, players, font_stack(BIG, bold=True), lang)
     palette = public_palette(tuple(sorted({s.colour for s in seats})))
-    return encode_png(_compose(view, seats, lang), palette)
+    background = board_background(frozenset(view.get("river") or ()))
+    colours = {s.seat: s.colour for s in seats}
+    dynasties = {s.seat: s.dynasty for s in seats}
+    ops = _board_ops(view, colours, dynasties, lang)
+    board = _mapped_board(ops, background, palette)
+    if board is None:
+        return encode_png(_compose(view, seats, lang), palette)
+    panel = Image.new("RGB", (BOARD_W, _panel_height(view, len(seats))), FRAME)
+    _draw_panel(panel, view, seats, lang, top=0)
+    out = board.crop((0, 0, BOARD_W, BOARD_H + panel.height))
+    out.im.paste(panel.im.convert("P", Image.Dither.NONE, palette.im), (0, BOARD_H, *out.size))
+    return encode_png(out)
 
 
 # --------------------------------------------------------------------------- palette

@@ -50,7 +50,12 @@ Decisions recorded here:
 * Speed: the map's background, every hex face with its stones, badge, chip
   and icon is drawn once (4x supersampled, cached), and so is every text
   strip; a render pastes them, then maps the image onto a cached 256-colour
-  palette.
+  palette. For the PNG (:func:`render_public`) the map's pastes are recorded
+  (:class:`renderer.common.Recorder`) and drawn by regions of
+  :data:`MAP_REGION` px (:func:`renderer.common.mapped_by_regions`): a region
+  drawn and mapped before is pasted as it was mapped; the panel is drawn on an
+  image of its own. The PNG is the same, byte for byte, as the whole image
+  mapped; :func:`draw_public` and the close-up draw the whole image.
 
 New generic helper defined here: :func:`hex_points` (a flat-topped hexagon's
 corners).
@@ -71,11 +76,13 @@ from bot.i18n import DEFAULT_LANG, Text, t
 from renderer.annotate import Callout, annotate
 from renderer.common import (
     RGB,
+    Recorder,
     build_palette,
     clean_name,
     drawable_language,
     encode_png,
     font_stack,
+    mapped_by_regions,
     mix,
     parse_hex_colour,
     paste,
@@ -1654,7 +1661,30 @@ def render_public(view: View, players: Sequence[PlayerLabel], lang: str = "en") 
     lang = image_language(lang)
     seats = _seats(view, players, lang)
     palette = public_palette(tuple(s.colour for s in seats))
-    return encode_png(_compose(view, seats, lang), palette)
+    geo = view_geometry(view)
+    recorder = Recorder()
+    _draw_map(recorder, view, geo, {s.seat: s.colour for s in seats})
+    background = map_background(geo)
+    xs = (*range(0, geo.width, MAP_REGION), geo.width)
+    ys = (*range(0, geo.height, MAP_REGION), geo.height)
+    board = mapped_by_regions(recorder.ops, background, palette, xs, ys)
+    if board is None:
+        return encode_png(_compose(view, seats, lang), palette)
+    # the panel drawn on an image of its own, moved up by an even number of pixels (a
+    # mark rounded half to even lands as many pixels up), then its extra row cut off
+    odd = geo.height % 2
+    panel = Image.new("RGB", (geo.width, _panel_height(len(seats)) + odd), FRAME)
+    _draw_panel(panel, view, seats, odd, lang)
+    mapped = panel.im.convert("P", Image.Dither.NONE, palette.im)
+    if odd:
+        mapped = mapped.crop((0, 1, panel.width, panel.height))
+    out = board.crop((0, 0, geo.width, geo.height + panel.height - odd))
+    out.im.paste(mapped, (0, geo.height, *out.size))
+    return encode_png(out)
+
+
+#: the side of the map's regions (:func:`renderer.common.mapped_by_regions`), in pixels
+MAP_REGION = 128
 
 
 # --------------------------------------------------------------------------- palette
