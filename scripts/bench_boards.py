@@ -24,10 +24,8 @@ regions, the three board figures are the same drawing).
 from __future__ import annotations
 
 import argparse
-import contextlib
 import io
 import os
-import random
 import statistics
 import sys
 import time
@@ -37,14 +35,13 @@ from typing import Any
 
 from PIL import Image
 
-from bot.games.base import RuleError
 from renderer import common
 from renderer.common import encode_png
 
 # after the imports above: bench_scale puts its own checkout first on the path, and this
 # measures the renderer on PYTHONPATH
 sys.path.insert(0, str(Path(__file__).resolve().parent))
-from bench_scale import LABELS, mid_game, registry_here
+from bench_scale import LABELS, mid_game, random_play, registry_here
 
 
 def cpu_ms(work: Callable[[], Any]) -> float:
@@ -59,21 +56,11 @@ def next_positions(game_type: Any, count: int, seed: int = 7, steps: int = 60) -
     :func:`bench_scale.mid_game`'s game (fewer where it ends)."""
     engine = game_type.engine
     state = engine.new_game(2, {}, seed)
-    rng = random.Random(seed)
-    views = []
-    for step in range(steps + count):
-        waiting = sorted(engine.waiting_for(state))
-        if not waiting or engine.result(state) is not None:
-            break
-        seat = rng.choice(waiting)
-        legal = engine.legal_actions(state, seat)
-        if not legal:
-            break
-        with contextlib.suppress(RuleError):
-            engine.apply(state, seat, rng.choice(legal))
-        if step + 1 >= steps:
-            views.append(engine.public_view(state))
-    return views
+    return [
+        engine.public_view(state)
+        for done, _ in enumerate(random_play(engine, state, seed, steps + count), 1)
+        if done >= steps
+    ]
 
 
 def forget() -> None:

@@ -304,21 +304,28 @@ def process_cpu() -> float:
     return usage.ru_utime + usage.ru_stime
 
 
-def mid_game(game_type: Any, seed: int = 7, steps: int = 60) -> Any:
-    """A 2-player state after ``steps`` random legal steps from a fixed seed."""
-    engine = game_type.engine
-    state = engine.new_game(2, {}, seed)
+def random_play(engine: Any, state: Any, seed: int = 7, steps: int = 60) -> Iterator[None]:
+    """``steps`` random legal steps of 2-player ``state`` (fewer where it ends), chosen from
+    ``seed``: the state changed in place, a turn of the iterator after each."""
     rng = random.Random(seed)
     for _ in range(steps):
         waiting = sorted(engine.waiting_for(state))
         if not waiting or engine.result(state) is not None:
-            break
+            return
         seat = rng.choice(waiting)
         legal = engine.legal_actions(state, seat)
         if not legal:
-            break
+            return
         with contextlib.suppress(RuleError):
             engine.apply(state, seat, rng.choice(legal))
+        yield
+
+
+def mid_game(game_type: Any, seed: int = 7, steps: int = 60) -> Any:
+    """A 2-player state after ``steps`` random legal steps from a fixed seed."""
+    state = game_type.engine.new_game(2, {}, seed)
+    for _ in random_play(game_type.engine, state, seed, steps):
+        pass
     return state
 
 
