@@ -169,6 +169,19 @@ async def test_a_lone_submission_still_edits_the_tally(
         await tally_tells_the_stored_round(h, story, players)
 
 
+async def two_held(
+    h: BotHarness, gate: Gate
+) -> tuple[InteractionResult, int, InteractionResult, int]:
+    """Alice's then Bob's submission, each tally held at ``gate``: their interactions and
+    the versions of the game their tallies were made at (Bob's stored after Alice's: a
+    newer version)."""
+    first = await played(h, h.alice)
+    older = await gate.next(h, first)
+    second = await played(h, h.bob)
+    newer = await gate.next(h, second)
+    return first, older, second, newer
+
+
 async def test_an_older_tally_never_overwrites_a_newer_one(
     harness: BotHarness, monkeypatch: pytest.MonkeyPatch
 ) -> None:
@@ -177,10 +190,7 @@ async def test_an_older_tally_never_overwrites_a_newer_one(
     story = await round_message(h, players)
     gate = Gate(h, monkeypatch)
     since = len(h.fake.requests)
-    first = await played(h, h.alice)
-    older = await gate.next(h, first)
-    second = await played(h, h.bob)  # stored after alice's: a newer version of the game
-    newer = await gate.next(h, second)
+    first, older, second, newer = await two_held(h, gate)
     assert newer > older
     gate.release(newer)  # the newer tally first
     await h.running.wait_interaction_done(second.id, WAIT)
@@ -200,10 +210,7 @@ async def test_a_tally_waiting_on_a_newer_one_that_fails_is_sent(
     story = await round_message(h, players)
     gate = Gate(h, monkeypatch)
     since = len(h.fake.requests)
-    first = await played(h, h.alice)
-    older = await gate.next(h, first)
-    second = await played(h, h.bob)
-    newer = await gate.next(h, second)
+    first, older, second, newer = await two_held(h, gate)
     gate.release(older)  # waits for bob's, which is on its way...
     await asyncio.sleep(0.05)
     assert edits_of(h, story, since) == 0
