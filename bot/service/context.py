@@ -41,7 +41,7 @@ import asyncio
 import functools
 import logging
 from collections import OrderedDict
-from collections.abc import AsyncIterator, Callable, Coroutine, Mapping
+from collections.abc import AsyncIterator, Awaitable, Callable, Coroutine, Mapping
 from contextlib import asynccontextmanager
 from dataclasses import dataclass, field, replace
 from typing import Any, ParamSpec, TypeVar
@@ -272,7 +272,20 @@ class Context:
     ) -> LoadedGame:
         """The channel's running game; with ``expected_*`` (a button), refused as stale
         unless the running game is that game at that version."""
-        row = await self.store.open_game_in(channel_id)
+        return self.checked(
+            await self.store.open_game_in(channel_id),
+            expected_game=expected_game,
+            expected_version=expected_version,
+        )
+
+    def checked(
+        self,
+        row: GameRow | None,
+        *,
+        expected_game: int | None = None,
+        expected_version: int | None = None,
+    ) -> LoadedGame:
+        """``row``, the channel's game as loaded, as :meth:`running` answers it."""
         stale = expected_game is not None or expected_version is not None
         if row is None or (stale and row.status != "running"):
             raise Refusal("error.stale_button" if stale else "error.no_game")
@@ -281,6 +294,33 @@ class Context:
         ):
             raise Refusal("error.stale_button")
         return self.loaded(row)
+
+    async def kept_or_fresh(
+        self, channel_id: int, attempt: Callable[[GameRow | None], Awaitable[R]]
+    ) -> R:
+        """A step's command, ``attempt(row)`` (the channel's lock held; ``row`` its game
+        as loaded, for :meth:`checked`), run from the game as this process last read or
+        committed it when it is kept (:meth:`~bot.store.Store.kept_game_in`: no read).
+
+        A refusal (a lost race included: the step's version check is the kept row's
+        guard) from a kept row is checked against the game read afresh: it stands when
+        that is the same game at the same version, else the command runs again, once,
+        from the fresh row, so a player is refused only what a fresh load refuses. Any
+        other failure drops the kept row (the engine may have worked on its state)."""
+        row = self.store.kept_game_in(channel_id)
+        if row is None:
+            return await attempt(await self.store.open_game_in(channel_id))
+        try:
+            return await attempt(row)
+        except Refusal:
+            self.store.forget_kept(row.id)
+            fresh = await self.store.open_game_in(channel_id)
+            if fresh is not None and (fresh.id, fresh.version) == (row.id, row.version):
+                raise
+        except BaseException:
+            self.store.forget_kept(row.id)
+            raise
+        return await attempt(fresh)
 
     # -- images -------------------------------------------------------------------
 

@@ -117,7 +117,16 @@ from bot.service.turn_clock import (
     clock_seconds,
     clock_timers,
 )
-from bot.store import KEEP, Committed, Keep, MoveRow, NewMove, StepWrite, VersionConflict
+from bot.store import (
+    KEEP,
+    Committed,
+    GameRow,
+    Keep,
+    MoveRow,
+    NewMove,
+    StepWrite,
+    VersionConflict,
+)
 
 log = logging.getLogger(__name__)
 
@@ -254,9 +263,10 @@ class Play:
         stale (checked under the lock).
         """
         started = time.perf_counter()
-        async with self.ctx.locks.hold(channel_id):
-            game = await self.ctx.running(
-                channel_id, expected_game=expected_game, expected_version=expected_version
+
+        async def attempt(row: GameRow | None) -> Outcome:
+            game = self.ctx.checked(
+                row, expected_game=expected_game, expected_version=expected_version
             )
             seat = game.acting_seat(user.id)
             try:
@@ -267,7 +277,10 @@ class Play:
                         "error.not_your_turn", players=game.names_of(game.waiting())
                     ) from None
                 raise game.refusal(error) from None
-            outcome = await self.step(game, seat.seat, action)
+            return await self.step(game, seat.seat, action)
+
+        async with self.ctx.locks.hold(channel_id):
+            outcome = await self.ctx.kept_or_fresh(channel_id, attempt)
         metrics.step(time.perf_counter() - started)
         return outcome
 

@@ -36,6 +36,12 @@ Decisions (every backend keeps them; ``tests/platform/test_store.py`` runs on ea
   in the one statement of its load. Every write that changes those (a deadline
   restored at start-up aside, under the channel's lock) bumps the version, so
   they are the version's.
+* **A step need not read.** The running games this process last read or
+  committed are kept in memory, at most ``ZIGGURAT_KEPT_GAMES`` of them
+  (:mod:`bot.store.kept`); a step may start from one
+  (:meth:`Store.kept_game_in`), its version check the guard. Every game write
+  of the store drops the game's kept row first, and a step's commit puts back
+  the row as it leaves it.
 """
 
 from __future__ import annotations
@@ -568,7 +574,22 @@ class Store(ABC):
 
     @abstractmethod
     async def open_game_in(self, channel_id: int) -> GameRow | None:
-        """The channel's unfinished game (lobby or running), if any."""
+        """The channel's unfinished game (lobby or running), if any, read from the
+        database (and kept, when running: :mod:`bot.store.kept`)."""
+
+    @abstractmethod
+    def kept_game_in(self, channel_id: int) -> GameRow | None:
+        """The channel's running game as this process last read or committed it, if it
+        is kept (no I/O; :mod:`bot.store.kept`): only a step's load may start from it, the
+        step's version check the guard that it is still the stored one."""
+
+    @abstractmethod
+    def forget_kept(self, game_id: int) -> None:
+        """Drop the game's kept row (a command that started from it failed)."""
+
+    @abstractmethod
+    def keep_games(self, size: int) -> None:
+        """Keep at most ``size`` games' rows in memory (``ZIGGURAT_KEPT_GAMES``; 0: none)."""
 
     @abstractmethod
     async def game_ids(self, statuses: Sequence[str] = OPEN_STATUSES) -> list[int]:

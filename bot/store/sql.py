@@ -72,6 +72,7 @@ from bot.store.base import (
     seats_with_secrets,
 )
 from bot.store.dialect import Compiled, Dialect
+from bot.store.kept import KeptGames, stepped, told_text
 from bot.store.plan import Duplicate, Op, Plan, PlanFactory, count, many, rows, run
 
 T = TypeVar("T")
@@ -108,6 +109,8 @@ class SqlStore(Store):
         #: commits made and units of work in them, for the benchmark and tests
         self.batches = 0
         self.units = 0
+        #: the running games this process last read or committed (:mod:`bot.store.kept`)
+        self.kept = KeptGames()
 
     # -- what a backend supplies ------------------------------------------------------
 
@@ -170,10 +173,32 @@ class SqlStore(Store):
         return await self._game(f"{SELECT_GAME} WHERE id = :id", id=game_id)
 
     async def open_game_in(self, channel_id: int) -> GameRow | None:
-        return await self._game(
+        ticket = self.kept.reading()
+        row = await self._game(
             f"{SELECT_GAME} WHERE channel_id = :channel_id AND status IN ('lobby', 'running')",
             channel_id=channel_id,
         )
+        if row is not None:
+            self.kept.read(row, ticket)
+        return row
+
+    def kept_game_in(self, channel_id: int) -> GameRow | None:
+        return self.kept.in_channel(channel_id)
+
+    def forget_kept(self, game_id: int) -> None:
+        self.kept.drop(game_id)
+
+    def keep_games(self, size: int) -> None:
+        self.kept.size = size
+
+    async def _on_game(self, game_id: int, plan: PlanFactory[T]) -> T:
+        """Run a plan that writes game ``game_id``: its kept row is dropped first
+        (:meth:`KeptGames.writing`; only a step's commit puts one back)."""
+        ticket = self.kept.writing(game_id)
+        try:
+            return await self._perform(plan)
+        finally:
+            self.kept.written(game_id, ticket)
 
     async def last_game_in(self, channel_id: int) -> GameRow | None:
         return await self._game(
@@ -282,6 +307,7 @@ class SqlStore(Store):
 
         game = await self.get_game(await self._perform(plan))
         assert game is not None
+        self.kept.replaced(channel_id)
         return game
 
     async def add_seat(
@@ -297,7 +323,7 @@ class SqlStore(Store):
                 **_seat(game.id, len(game.seats), user_id, display_name, now, computer, secret),
             )
 
-        await self._perform(plan)
+        await self._on_game(game.id, plan)
 
     async def remove_seat(self, game: GameRow, user_id: int) -> None:
         seat = game.seat_of(user_id)
@@ -318,7 +344,7 @@ class SqlStore(Store):
             )
             yield run(RENUMBER_NEGATIVE_SEATS, game_id=game.id)
 
-        await self._perform(plan)
+        await self._on_game(game.id, plan)
 
     async def set_options(self, game: GameRow, options: Mapping[str, str]) -> None:
         def plan() -> Plan[None]:
@@ -326,7 +352,7 @@ class SqlStore(Store):
                 game, "lobby", time.time(), ", options = :options", options=dumps(dict(options))
             )
 
-        await self._perform(plan)
+        await self._on_game(game.id, plan)
 
     async def start_game(
         self,
@@ -366,14 +392,14 @@ class SqlStore(Store):
             yield from _write_clock(game.id, clock)
             yield from _write_computer(game.id, computer_timer)
 
-        await self._perform(plan)
+        await self._on_game(game.id, plan)
 
     async def set_status(self, game: GameRow, status: str) -> None:
         def plan() -> Plan[None]:
             yield from _bump(game, game.status, time.time(), ", status = :status", status=status)
             yield run(DELETE_GAME_TIMERS, game_id=game.id)
 
-        await self._perform(plan)
+        await self._on_game(game.id, plan)
 
     # -- steps --------------------------------------------------------------------------
 
@@ -385,8 +411,12 @@ class SqlStore(Store):
     def start_step(
         self, game: GameRow, step: StepWrite, *, sent: Callable[[], None] | None = None
     ) -> asyncio.Future[Committed]:
+        state = dumps(step.state)  # once: a plan may run again
+        told = None if isinstance(step.told, Keep) else told_text(step.told)
+        stamp = [0.0]
+
         def plan() -> Plan[Committed]:
-            now = time.time()
+            now = stamp[0] = time.time()
             last_seq = game.last_seq + len(step.moves)
             yield from _bump(
                 game,
@@ -400,16 +430,14 @@ class SqlStore(Store):
                 "   ELSE checkpoint_seq END,"
                 " published_seq = CASE WHEN :published = 1 THEN :last_seq ELSE published_seq END,"
                 " told = CASE WHEN :tell = 1 THEN :told ELSE told END",
-                state=dumps(step.state),
+                state=state,
                 status=step.status,
                 last_seq=last_seq,
                 waiting_changed=step.waiting_changed,
                 checkpoint=step.checkpoint,
                 published=step.published,
-                tell=not isinstance(step.told, Keep),
-                told=None
-                if isinstance(step.told, Keep)
-                else dumps({str(seat): view for seat, view in step.told.items()}),
+                tell=told is not None,
+                told=told,
             )
             yield many(
                 "INSERT INTO moves (game_id, seq, seat, action, created_at, kind, events,"
@@ -465,7 +493,25 @@ class SqlStore(Store):
             and isinstance(step.clock, Keep)
             and not step.results
         )
-        return self._start(plan, sent=sent, disjoint=disjoint)
+        ticket = self.kept.writing(game.id)
+        commit = self._start(plan, sent=sent, disjoint=disjoint)
+
+        def kept(done: asyncio.Future[Committed]) -> None:
+            row = None
+            if not done.cancelled() and done.exception() is None:
+                committed = done.result()
+                row = stepped(
+                    game,
+                    step,
+                    version=committed.version,
+                    last_seq=committed.last_seq,
+                    now=stamp[0],
+                    state=state,
+                )
+            self.kept.written(game.id, ticket, row)
+
+        commit.add_done_callback(kept)  # before its callers', so they find the row kept
+        return commit
 
     # -- seats and clocks of a running game ------------------------------------------------
 
@@ -483,7 +529,7 @@ class SqlStore(Store):
             yield from _write_computer(game.id, computer_timer)
             return game.version + 1
 
-        return await self._perform(plan)
+        return await self._on_game(game.id, plan)
 
     async def replace_player(
         self,
@@ -518,7 +564,7 @@ class SqlStore(Store):
             yield from _write_computer(game.id, computer_timer)
             return game.version + 1
 
-        return await self._perform(plan)
+        return await self._on_game(game.id, plan)
 
     async def pause(self, game: GameRow, paused: Sequence[Any]) -> int:
         def plan() -> Plan[int]:
@@ -528,7 +574,7 @@ class SqlStore(Store):
             yield run(DELETE_GAME_TIMERS, game_id=game.id)
             return game.version + 1
 
-        return await self._perform(plan)
+        return await self._on_game(game.id, plan)
 
     async def resume(
         self,
@@ -546,7 +592,7 @@ class SqlStore(Store):
             yield from _write_computer(game.id, computer_timer)
             return game.version + 1
 
-        return await self._perform(plan)
+        return await self._on_game(game.id, plan)
 
     async def extend(self, game: GameRow, seconds: float) -> int:
         def plan() -> Plan[int]:
@@ -559,7 +605,7 @@ class SqlStore(Store):
             )
             return game.version + 1
 
-        return await self._perform(plan)
+        return await self._on_game(game.id, plan)
 
     # -- what users chose -----------------------------------------------------------------
 
@@ -599,7 +645,7 @@ class SqlStore(Store):
         payload: Mapping[str, Any] | None = None,
         name: str = "",
     ) -> int:
-        return await self._insert(
+        added = await self._insert(
             "INSERT INTO timers (due_at, kind, game_id, payload, name)"
             " VALUES (:due_at, :kind, :game_id, :payload, :name) RETURNING id",
             due_at=due_at,
@@ -608,6 +654,9 @@ class SqlStore(Store):
             payload=dumps(dict(payload or {})),
             name=name,
         )
+        if game_id is not None:
+            self.kept.touched(game_id)  # a deadline is part of the game's row
+        return added
 
     async def replace_timers(
         self,
@@ -632,7 +681,7 @@ class SqlStore(Store):
                     payload=dumps(dict(payload or {})),
                 )
 
-        await self._perform(plan)
+        await self._on_game(game_id, plan)
 
     async def add_missing_timers(
         self, game_id: int, timers: Sequence[tuple[str, str, float]]
@@ -647,7 +696,7 @@ class SqlStore(Store):
                 ),
             )
 
-        await self._perform(plan)
+        await self._on_game(game_id, plan)
 
     async def timer(self, timer_id: int) -> TimerRow | None:
         return await self._timer("SELECT * FROM timers WHERE id = :id", id=timer_id)
@@ -674,7 +723,11 @@ class SqlStore(Store):
         return [decode_timer(r) for r in found]
 
     async def delete_timer(self, timer_id: int) -> bool:
-        return await self._write(DELETE_TIMER, id=timer_id) == 1
+        gone = await self._statement(rows(f"{DELETE_TIMER} RETURNING game_id", id=timer_id))
+        for (game_id,) in gone:
+            if game_id is not None:
+                self.kept.touched(int(game_id))  # a deadline is part of the game's row
+        return len(gone) == 1
 
     # -- messages the adapter keeps up to date ----------------------------------------------
 

@@ -146,10 +146,13 @@ async def test_a_statement_never_lands_in_another_commands_transaction(tmp_path:
 
 
 async def test_a_version_conflict_changes_nothing(tmp_path: Path) -> None:
-    """Two processes on one file: the loser's whole step is refused, nothing half-written."""
+    """Two processes on one file, each step from a fresh load: the loser's whole step
+    is refused, nothing half-written (a step from a kept row: ``test_store_kept.py``)."""
     path = tmp_path / "two.db"
     first, second = await Store.open(path), await Store.open(path)
     try:
+        for store in (first, second):
+            store.keep_games(0)  # every load reads
         one = GameService(first, games.REGISTRY, render=False)
         two = GameService(second, games.REGISTRY, render=False)
         await _games(one, range(1, 2))
