@@ -55,6 +55,10 @@ Decisions:
   215 MB, and its first board of each game is late by its fonts and sprites)
   to :data:`MAX_DRAW_WARMUP`; default :data:`DEFAULT_DRAW_WARMUP`, the same as
   :data:`bot.service.warm_drawing.WARM_SECONDS`.
+* ``ZIGGURAT_KEPT_GAMES`` is how many running games a process keeps in memory so
+  a step need not read its game first (:mod:`bot.store.kept`), from 0 (none: every
+  step reads) to :data:`~bot.store.kept.MAX_KEPT_GAMES`; default
+  :data:`~bot.store.kept.DEFAULT_KEPT_GAMES`.
 * ``ZIGGURAT_EVENT_LOOP`` picks the event loop the bot serves on:
   ``uvloop`` (the default) or ``asyncio`` (Python's own); the choice and
   its fallback live in :mod:`bot.event_loop`.
@@ -81,6 +85,7 @@ from bot.event_loop import DEFAULT_LOOP, LOOPS, LoopName
 from bot.games.notation import ascii_int
 from bot.i18n import t
 from bot.store.base import INTEGER_DIGITS, POSTGRES_SCHEMES, redact_url
+from bot.store.kept import DEFAULT_KEPT_GAMES, MAX_KEPT_GAMES
 
 LOG_LEVELS = ("DEBUG", "INFO", "WARNING", "ERROR")
 DEFAULT_DATABASE = "./ziggurat.db"
@@ -186,6 +191,14 @@ def parse_draw_warmup(raw: str | None) -> float:
     return _seconds(raw, DEFAULT_DRAW_WARMUP, MAX_DRAW_WARMUP)
 
 
+def parse_kept_games(raw: str | None) -> int:
+    if raw is None:
+        return DEFAULT_KEPT_GAMES
+    if raw == "0":
+        return 0
+    return ascii_int(raw, 1, MAX_KEPT_GAMES)
+
+
 def parse_shards(raw: str | None) -> Shards:
     if raw is None:
         return None
@@ -261,6 +274,8 @@ class Settings:
     event_loop: LoopName = DEFAULT_LOOP
     #: seconds each drawing process warms up at most before it takes work (0: none)
     draw_warmup: float = DEFAULT_DRAW_WARMUP
+    #: the most running games kept in memory for a step with no read (0: none)
+    kept_games: int = DEFAULT_KEPT_GAMES
 
     @property
     def shard_range(self) -> ShardRange:
@@ -343,10 +358,17 @@ class Settings:
             "config.allowed.draw_warmup",
             max=f"{MAX_DRAW_WARMUP:g}",
         )
+        kept = check(
+            "ZIGGURAT_KEPT_GAMES",
+            parse_kept_games,
+            "config.allowed.kept_games",
+            max=MAX_KEPT_GAMES,
+        )
         if problems:
             raise ConfigError(problems)
         assert level is not None and hours is not None and database is not None
         assert pause is not None and loop is not None and warmup is not None
+        assert kept is not None
         return cls(
             token=token,
             database=database,
@@ -359,6 +381,7 @@ class Settings:
             computer_pause=pause,
             event_loop=loop,
             draw_warmup=warmup,
+            kept_games=kept,
         )
 
 

@@ -183,6 +183,7 @@ async def _open_store(settings: Settings) -> Store | str:
         return t(
             "en", "config.db_open_failed", path=settings.database, user=current_user(), error=exc
         )
+    store.keep_games(settings.kept_games)
     try:
         if metrics.serve(settings.metrics_port):
             metrics.watch_open_games(store, asyncio.get_running_loop())

@@ -436,6 +436,7 @@ def test_env_example_sets_only_the_token() -> None:
         "ZIGGURAT_SHARD_IDS",
         "ZIGGURAT_COMPUTER_PAUSE_SECONDS",
         "ZIGGURAT_DRAW_WARMUP_SECONDS",
+        "ZIGGURAT_KEPT_GAMES",
         "ZIGGURAT_EVENT_LOOP",
     }
     # each commented line shows the default
@@ -448,6 +449,7 @@ def test_env_example_sets_only_the_token() -> None:
                 "ZIGGURAT_TURN_DEADLINE_HOURS": "24",
                 "ZIGGURAT_COMPUTER_PAUSE_SECONDS": "3",
                 "ZIGGURAT_DRAW_WARMUP_SECONDS": "5",
+                "ZIGGURAT_KEPT_GAMES": "512",
                 "ZIGGURAT_EVENT_LOOP": "uvloop",
             }
             assert value == defaults.get(name, ""), line

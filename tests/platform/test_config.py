@@ -33,6 +33,7 @@ from bot.config import (
 from bot.discord.lifecycle import serve
 from bot.i18n import t
 from bot.service import warm_drawing
+from bot.store.kept import DEFAULT_KEPT_GAMES
 
 ROOT = Path(__file__).resolve().parents[2]
 T = TypeVar("T")
@@ -48,6 +49,7 @@ VARIABLES = (
     "ZIGGURAT_DEMO_DIR",
     "ZIGGURAT_COMPUTER_PAUSE_SECONDS",
     "ZIGGURAT_DRAW_WARMUP_SECONDS",
+    "ZIGGURAT_KEPT_GAMES",
     "ZIGGURAT_EVENT_LOOP",
 )
 #: a syntactically valid token that no Discord will ever accept
@@ -103,6 +105,11 @@ BAD_VALUES = [
     ("ZIGGURAT_DRAW_WARMUP_SECONDS", "nan"),
     ("ZIGGURAT_DRAW_WARMUP_SECONDS", "inf"),
     ("ZIGGURAT_DRAW_WARMUP_SECONDS", "61"),
+    ("ZIGGURAT_KEPT_GAMES", "many"),
+    ("ZIGGURAT_KEPT_GAMES", "-1"),
+    ("ZIGGURAT_KEPT_GAMES", "1.5"),
+    ("ZIGGURAT_KEPT_GAMES", "00"),
+    ("ZIGGURAT_KEPT_GAMES", "1000001"),
     ("ZIGGURAT_EVENT_LOOP", "libuv"),
     ("ZIGGURAT_EVENT_LOOP", "trio"),
 ]
@@ -207,6 +214,11 @@ def test_good_values_and_defaults(clean_env: pytest.MonkeyPatch) -> None:
     assert Settings.from_env().draw_warmup == 2.5
     clean_env.setenv("ZIGGURAT_DRAW_WARMUP_SECONDS", "60")
     assert Settings.from_env().draw_warmup == 60.0
+    assert Settings.from_env().kept_games == DEFAULT_KEPT_GAMES == 512
+    clean_env.setenv("ZIGGURAT_KEPT_GAMES", " 0 ")
+    assert Settings.from_env().kept_games == 0
+    clean_env.setenv("ZIGGURAT_KEPT_GAMES", "1000000")
+    assert Settings.from_env().kept_games == 1_000_000
 
 
 def test_the_draw_warmup_limit_is_in_the_message(
