@@ -17,6 +17,12 @@ moves the absolute figures: compare the ratios to their same-run floors.
   render within twice its encode);
 * one move through the service, render off, p50/p99, with 1,000 (or ``--games``
   when fewer) and then ``--games`` games stored;
+* one move in each of :data:`KEPT_CHANNELS` games in turn with no read before it
+  (planned from the game kept in memory, :mod:`bot.store.kept`), each game's last
+  write its own previous step; then the same with nothing kept (every load a read):
+  p50/p99, the share of loads answered from memory, and where the time goes. The
+  single moves above are each planned by reading the game first (as a player's
+  picker taps read it), which keeps it: their loads come from memory too;
 * 100 simultaneous moves in 100 channels, render off: p50/p99 of each
   move's latency from the common start, all committed; floor: the same 100
   moves one after another (their wall time; the ratio of the two walls is
@@ -103,6 +109,7 @@ from bot.games.base import PlayerLabel, RuleError
 from bot.service import GameService, Player, drawing
 from bot.service.warm_drawing import WARM_SECONDS
 from bot.store import Store, is_postgres, redact_url
+from bot.store.kept import DEFAULT_KEPT_GAMES
 from renderer.common import encode_png
 
 PLAYERS = (Player(1, "Ishtar"), Player(2, "Gilgamesh"))
@@ -557,6 +564,42 @@ async def single_moves(
     return times
 
 
+#: games whose moves follow one another with no read (each kept by its previous step)
+KEPT_CHANNELS = 100
+
+
+async def kept_moves(
+    service: GameService, channels: range, count: int, split: Split | None = None
+) -> tuple[list[float], float]:
+    """Moves in games whose last write was their own previous step, with no read before
+    them (each planned from the game kept in memory, :mod:`bot.store.kept`, by the engine
+    alone: the bench's own work, not timed); the latencies and the share of the moves
+    whose load was answered from memory (with nothing kept, every move reads its game)."""
+    rng = random.Random(len(channels))
+    store: Any = service.store
+    for channel in channels:  # each game's last write its own step
+        await service.play.act(channel, *await next_move(service, channel, rng))
+    hits, misses = store.kept.hits, store.kept.misses
+    times = []
+    for index in range(count):
+        channel = channels[index % len(channels)]
+        row = store.kept.peek(channel)
+        if row is None:  # nothing kept: planned from a read, as next_move plans
+            player, action = await next_move(service, channel, rng)
+        else:
+            engine = service.registry[row.game_type].engine
+            state = engine.load_state(row.state)
+            (seat,) = engine.waiting_for(state)
+            player = next(p for p in PLAYERS if p.id == row.seats[seat].user_id)
+            action = str(rng.choice(engine.legal_actions(state, seat)))
+        start = time.perf_counter()
+        with split.move() if split is not None else contextlib.nullcontext():
+            await service.play.act(channel, player, action)
+        times.append((time.perf_counter() - start) * 1000)
+    hit = store.kept.hits - hits
+    return times, hit / max(1, hit + store.kept.misses - misses)
+
+
 async def planned(
     service: GameService, channels: list[int], rng: random.Random
 ) -> list[tuple[Player, str]]:
@@ -746,11 +789,14 @@ async def main(total: int, waves: int, db: str) -> None:
             heap.settle()  # the started process's heap frozen, as the bot's is (bot.heap)
             first = min(FIRST_GAMES, total)
             await create_games(service, range(1, first + 1))
+            kept: Any = store  # the counts of its kept games (bot.store.kept)
+            hits, misses = kept.kept.hits, kept.kept.misses
             split = Split(store)
             try:
                 times = await single_moves(service, range(1, first + 1), 300, split)
             finally:
                 split.close()
+            hits, misses = kept.kept.hits - hits, kept.kept.misses - misses
             alone = pct(times, 0.5)
             commits = await floor(db, folder)  # again: a floor from the same minute
             reads = await floor_reads(db, folder)
@@ -762,8 +808,29 @@ async def main(total: int, waves: int, db: str) -> None:
             )
             say(
                 "where a move's time goes",
-                split.line(times, pct(commits, 0.5), pct(reads, 0.5)),
+                split.line(times, pct(commits, 0.5), pct(reads, 0.5))
+                + f"; loads from memory {hits / max(1, hits + misses):.0%} (next_move's read"
+                " of the game before each move keeps it)",
             )
+            kept_channels = range(1, KEPT_CHANNELS + 1)
+            for size in (DEFAULT_KEPT_GAMES, 0):  # kept, then nothing kept
+                store.keep_games(size)
+                split = Split(store)
+                try:
+                    times, hit_rate = await kept_moves(service, kept_channels, 300, split)
+                finally:
+                    split.close()
+                commits = await floor(db, folder)
+                say(
+                    f"one move with no read before it, {KEPT_CHANNELS} games in turn "
+                    + ("(each kept by its previous step)" if size else "(nothing kept)"),
+                    f"p50 {pct(times, 0.5):.2f} ms, p99 {pct(times, 0.99):.2f} ms, loads "
+                    f"from memory {hit_rate:.0%}; floor: bare commit p50 "
+                    f"{pct(commits, 0.5):.2f} ms, p50/floor "
+                    f"{pct(times, 0.5) / pct(commits, 0.5):.1f} ({load()}); "
+                    + split.line(times, pct(commits, 0.5), pct(reads, 0.5)),
+                )
+            store.keep_games(DEFAULT_KEPT_GAMES)
             rng = random.Random(1)
             channels = list(range(1, 101))
             all_latencies: list[float] = []

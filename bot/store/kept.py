@@ -90,6 +90,12 @@ class KeptGames:
         self._rows.move_to_end(game_id)
         return self._rows[game_id]
 
+    def peek(self, channel_id: int) -> GameRow | None:
+        """The game kept for ``channel_id``, as :meth:`in_channel` but neither counted nor
+        made the most recently used (for the benchmarks' own planning)."""
+        game_id = self._in.get(channel_id)
+        return None if game_id is None else self._rows[game_id]
+
     def drop(self, game_id: int) -> None:
         row = self._rows.pop(game_id, None)
         if row is not None and self._in.get(row.channel_id) == game_id:
