@@ -26,6 +26,18 @@ Decisions:
   :meth:`Context.hand_seat`), the start and a resume. The audit
   (:meth:`bot.service.clock.Timers.audit`) lists a game that breaks it, and
   the start-up repair restores what it lacks.
+* **A step may start from the kept game** (:meth:`Context.kept_or_fresh`): a
+  member's typed or button move (:meth:`bot.service.play.Play.act`) loads the
+  channel's running game as this process last read or committed it, when the
+  store keeps it (:mod:`bot.store.kept`), with no read; its commit's version
+  check is the guard. A refusal from a kept row (a lost race included) stands
+  only if the game read afresh is the same game at the same version; else the
+  command runs again, once, from the fresh row. A tap of the move picker, a
+  timer, a computer seat, the reads that show a game (``/board``, a picker's
+  menus) and the seats' and lobby's commands read the game: what they show is
+  what is stored, and their read keeps it for the next step. A retry cooldown
+  started by a rule refused from a stale kept row outlives the re-run (rare:
+  another writer and a refused rule with a cooldown at once).
 * **The gate** (:func:`admitted`): every command of the service passes it.
   An integer argument the store cannot hold (a game, message, channel or
   user id, a version, a seed outside the signed 64-bit range) is refused as

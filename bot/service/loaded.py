@@ -3,17 +3,15 @@
 Decisions:
 
 * A command loads the game once, under its channel's lock, and works on a
-  private state built from the row it just read: nothing is cached between
-  commands (rebuilding a state from JSON is cheaper than copying a cached
-  one, and a cache would grow with the games ever seen). A cache of rows per
-  process would save the load's round trip, but not safely: in a shard
-  cluster another process (a hand-over's owner, the timers' claimant) and the
-  admin commands write games too, so a cached row can be stale; a step from
-  it is refused by the version check, but a refusal or an answer computed
-  from it (not your turn, stale button, the board shown) would not be, and
-  the row a committed step leaves would have to be rebuilt in Python beside
-  the SQL that writes it. The load stays one indexed read (about a tenth of
-  a move on PostgreSQL, ``scripts/bench_scale.py``'s split).
+  private state built from the row it loaded (rebuilding a state from JSON is
+  cheaper than copying a cached one). A step's load may be the row this process
+  last read or committed, kept by the store (:mod:`bot.store.kept`, bounded):
+  in a shard cluster another process (a hand-over's owner, the timers'
+  claimant) and the admin commands write games too, so a kept row can be
+  stale; a step from it is refused by its version check, and a refusal or lost
+  race from a kept row is checked against the game read afresh and the command
+  run again from it (:meth:`bot.service.context.Context.kept_or_fresh`), so the
+  player is answered as a fresh load answers. Every other load reads.
 * What a hand-off tells each seat is compared with what the seat was told
   before (``GameRow.told_views``): read with the row, in the same statement,
   so it is the told of the version the step is checked against.

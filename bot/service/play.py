@@ -2,7 +2,9 @@
 
 Decisions:
 
-* A step: under the channel's lock, load the game, check the seat may act
+* A step: under the channel's lock, load the game (a member's move from the
+  game kept in memory when it is: :meth:`~bot.service.context.Context.kept_or_fresh`),
+  check the seat may act
   (``engine.may_act``) and is not cooling down, parse, ``engine.apply``
   (which refuses with nothing changed, or applies all), then commit the
   move row, the new state, the undo checkpoint, the publication mark and

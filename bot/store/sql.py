@@ -28,6 +28,16 @@ Decisions (the interface's are :mod:`bot.store.base`'s):
   the commit: a game's deadlines change only in a step of the game (version
   checked) or under its channel's lock (a deadline dropped as it fires, the
   missing timers restored), which the step holds from its load to its commit.
+* **Every game write passes the kept games** (:mod:`bot.store.kept`): a version
+  bumping write through :meth:`SqlStore._on_game` (or, a step,
+  :meth:`SqlStore.start_step`, which puts back the row it leaves,
+  :func:`~bot.store.kept.stepped`), a timer of a game added, restored, replaced
+  or deleted (its named deadlines are part of the row) through
+  :meth:`~bot.store.kept.KeptGames.touched`; a new lobby drops the game kept for
+  its channel. :meth:`SqlStore.open_game_in` keeps the running game it reads.
+  A step's state and told views are written out once, before its plan (which
+  may run again), and the kept row's state is read back from that text, so it
+  shares nothing with the engine's.
 """
 
 from __future__ import annotations
