@@ -318,7 +318,9 @@ class Context:
         guard) from a kept row is checked against the game read afresh: it stands when
         that is the same game at the same version, else the command runs again, once,
         from the fresh row, so a player is refused only what a fresh load refuses. Any
-        other failure drops the kept row (the engine may have worked on its state)."""
+        other failure drops the kept row (the engine may have worked on its state).
+        ``attempt`` refuses only before its step is committed (a step's answer, prepared
+        once it is, refuses nothing), so a command is never run again after a commit."""
         row = self.store.kept_game_in(channel_id)
         if row is None:
             return await attempt(await self.store.open_game_in(channel_id))
