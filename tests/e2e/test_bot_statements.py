@@ -82,7 +82,8 @@ async def test_a_hand_off_lists_the_turns_steps_without_reading_them_again(
     for _ in range(8):  # steps of 1 until the turn is handed off
         before = len(h.public_messages())
         about = await traced(h, mover, "relay step", count="1")
-        assert about[GAME_LOAD] == 1 and about[MOVES_READ] == 0, about
+        # one load at most: none when this process keeps the game (bot.store.kept)
+        assert about[GAME_LOAD] <= 1 and about[MOVES_READ] == 0, about
         steps += 1
         if len(h.public_messages()) > before:
             break
