@@ -57,7 +57,7 @@ async def test_a_sealed_round_reads_what_its_load_carried_only_once(harness: Bot
     for user in players:
         card = (await h.legal(user))[-1]
         about = await traced(h, user, "play", action=card)
-        assert about[GAME_LOAD] == 1, about
+        assert about[GAME_LOAD] <= 1, about  # none when this process keeps the game
         assert about[MOVES_READ] == 0, about
         assert about[TIMERS_READ] == 0, about
     reveal = h.public_messages()[-1]
