@@ -59,7 +59,7 @@ def locale_language(locale: discord.Locale | str | None) -> str:
 
 
 def render(lines: Sequence[Text], lang: str) -> str:
-    return "\n".join(line.render(lang) for line in lines)
+    return "\n".join([line.render(lang) for line in lines])
 
 
 def split_content(text: str, limit: int = MAX_CONTENT) -> list[str]:

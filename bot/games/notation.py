@@ -190,7 +190,7 @@ class Verb:
         The one place words become notation: an action's ``str``, a slash command's
         options (:mod:`bot.discord.cogs.games`) and the move picker's taps
         (:mod:`bot.service.picker`) all spell through it."""
-        return " ".join([self.name, *(word for word in written if word is not None)])
+        return " ".join([self.name, *[word for word in written if word is not None]])
 
     def build(self, args: Sequence[str]) -> Any:
         """The action from the words after the verb; :class:`ValueError` if they do not fit."""

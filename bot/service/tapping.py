@@ -211,7 +211,7 @@ class Tapping:
 
     def _built(self, game: LoadedGame, seat: int, version: int, undo: bool) -> Built:
         """The menus built at this position so far (kept, see the module docstring)."""
-        names = tuple((s.seat, s.display_name, s.colour) for s in game.row.seats)
+        names = tuple([(s.seat, s.display_name, s.colour) for s in game.row.seats])
         key = (game.id, seat, version, undo, names)
         built = self._kept.get(key)
         if built is None:
