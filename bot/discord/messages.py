@@ -64,6 +64,8 @@ def render(lines: Sequence[Text], lang: str) -> str:
 
 def split_content(text: str, limit: int = MAX_CONTENT) -> list[str]:
     """Split text into message-sized parts, at line breaks where possible."""
+    if len(text) <= limit:  # the commonest: one part, as it is
+        return [text]
     parts: list[str] = []
     current = ""
     for line in text.split("\n"):

@@ -188,7 +188,7 @@ class LoadedGame:
         ]
 
     def names_of(self, seats: Sequence[int] | set[int]) -> str:
-        return ", ".join(self.row.seats[s].display_name for s in sorted(seats))
+        return ", ".join([self.row.seats[s].display_name for s in sorted(seats)])
 
     def waiting(self) -> set[int]:
         return self.engine.waiting_for(self.state)
