@@ -27,6 +27,11 @@ Decisions:
   parameter be left out (its field is then ``None``).
 * A notation longer than :data:`MAX_NOTATION` characters is refused before
   it is split, so arbitrary input costs nothing.
+* A table remembers the actions it parsed, by their text (at most
+  :data:`PARSED_MEMORY`, forgotten all at once when full): an action is a
+  frozen value of its text alone, so the same object serves every reader (a
+  step's command, an undo's replay of the steps since the checkpoint, the log).
+  A refused text is not remembered.
 """
 
 from __future__ import annotations
@@ -43,6 +48,8 @@ T = TypeVar("T")
 
 #: the longest notation parsed; longer text is refused unread
 MAX_NOTATION = 200
+#: the most actions a verb table remembers by their text (:meth:`VerbTable.parse`)
+PARSED_MEMORY = 4096
 
 Label = tuple[str, Mapping[str, Any]]
 
@@ -259,6 +266,8 @@ class VerbTable:
                 raise ValueError(f"verb {declared.name!r} declared twice")
             self.verbs[declared.name] = declared
         self.error_key = error_key
+        #: the actions parsed, by their text (see the module docstring)
+        self._parsed: dict[str, Any] = {}
 
     def __iter__(self) -> Iterator[Verb]:
         return iter(self.verbs.values())
@@ -276,15 +285,22 @@ class VerbTable:
 
     def parse(self, text: str) -> Any:
         """The action written as ``text``; a RuleError (``error_key``) for anything else."""
+        known = self._parsed.get(text) if type(text) is str else None
+        if known is not None:
+            return known
         if not isinstance(text, str) or len(text) > MAX_NOTATION:
             raise _rule_error(self.error_key, text=str(text)[:MAX_NOTATION])
         words = text.split()
         if not words or words[0].lower() not in self.verbs:
             raise _rule_error(self.error_key, text=text)
         try:
-            return self.verbs[words[0].lower()].build(words[1:])
+            action = self.verbs[words[0].lower()].build(words[1:])
         except (ValueError, KeyError, TypeError, IndexError, RuleError):
             raise _rule_error(self.error_key, text=text) from None
+        if len(self._parsed) >= PARSED_MEMORY:
+            self._parsed.clear()
+        self._parsed[text] = action
+        return action
 
     def words(self, action: Any) -> tuple[str, dict[str, str]]:
         """An action's verb and each parameter's written value."""
