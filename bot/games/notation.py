@@ -31,7 +31,8 @@ Decisions:
   :data:`PARSED_MEMORY`, forgotten all at once when full): an action is a
   frozen value of its text alone, so the same object serves every reader (a
   step's command, an undo's replay of the steps since the checkpoint, the log).
-  A refused text is not remembered.
+  A refused text is not remembered. An action spells its notation once
+  (``str(action)``, kept with the action).
 """
 
 from __future__ import annotations
@@ -50,6 +51,8 @@ T = TypeVar("T")
 MAX_NOTATION = 200
 #: the most actions a verb table remembers by their text (:meth:`VerbTable.parse`)
 PARSED_MEMORY = 4096
+#: where an action keeps its notation once spelled (``str(action)``)
+_SPELLED = "_notation"
 
 Label = tuple[str, Mapping[str, Any]]
 
@@ -243,8 +246,18 @@ def verb(name: str, *params: Param) -> Callable[[type[T]], type[T]]:
         if fields != [p.name for p in params]:
             raise TypeError(f"{cls.__name__}: fields {fields} do not match the verb's parameters")
         declared = Verb(name, cls, tuple(params))
+
+        def spelled(action: Any) -> str:
+            """The action's notation, spelled once per action (kept in its ``__dict__``:
+            a frozen value, and no field, so equality, hashing and ``repr`` ignore it)."""
+            known: dict[str, Any] = action.__dict__
+            text: str | None = known.get(_SPELLED)
+            if text is None:
+                text = known[_SPELLED] = declared.notation(action)
+            return text
+
         cls.VERB = declared  # type: ignore[attr-defined]
-        cls.__str__ = lambda self: declared.notation(self)  # type: ignore[method-assign]
+        cls.__str__ = spelled  # type: ignore[method-assign]
         return cls
 
     return declare

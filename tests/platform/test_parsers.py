@@ -93,7 +93,8 @@ def test_a_table_remembers_what_it_parsed_as_frozen_values_and_nothing_refused(
     assert all(a is b for a, b in zip(first, [engine.parse_action(t) for t in texts], strict=True))
     table._parsed.clear()  # forgotten: parsed afresh, to equal values
     assert [engine.parse_action(text) for text in texts] == first
-    assert str(engine.parse_action(texts[0])) == texts[0]
+    assert str(engine.parse_action(texts[0])) == texts[0]  # its notation, spelled once
+    assert str(dataclasses.replace(first[0])) == str(first[0]) == texts[0]  # and afresh
     for _ in range(2):
         with pytest.raises(RuleError):
             engine.parse_action("zz-not-a-verb 1")
