@@ -23,8 +23,12 @@ entries (``cProfile`` on the loop's thread, by own time); asserts nothing.
 ``--db``: ``sqlite`` (a file in a temporary folder) or ``postgres`` (a
 throwaway server, :mod:`tests.support.postgres`, ``fsync`` on).
 
+``--seed N`` deals the adapter part's games from one seeded generator (the bot
+deals each game a random seed), so that two runs, of two versions of the code,
+play the same games and their counts compare kind by kind.
+
 Usage: ``python scripts/profile_interaction.py [--part service,adapter]
-[--db sqlite] [--moves 200] [--sealed 100] [--top 25] [--dump DIR]``
+[--db sqlite] [--moves 200] [--sealed 100] [--top 25] [--dump DIR] [--seed N]``
 """
 
 from __future__ import annotations
@@ -49,6 +53,7 @@ from collections import Counter
 from collections.abc import Awaitable, Callable, Coroutine, Iterator
 from pathlib import Path
 from typing import Any, TypeVar
+from unittest import mock
 
 ROOT = Path(__file__).resolve().parents[1]
 sys.path.insert(0, str(ROOT))
@@ -539,6 +544,12 @@ def main() -> None:
         action="store_false",
         help="profile no interaction (every one gives CPU figures; for a sampling profiler)",
     )
+    parser.add_argument(
+        "--seed",
+        type=int,
+        default=None,
+        help="deal the adapter part's games from this seed (default: random, as the bot)",
+    )
     add_loop_argument(parser)
     args = parser.parse_args()
     global DUMP, PROFILE
@@ -546,6 +557,9 @@ def main() -> None:
     if DUMP is not None:
         DUMP.mkdir(parents=True, exist_ok=True)
     with contextlib.ExitStack() as stack:
+        if args.seed is not None:  # the lobby deals a game's seed from random.SystemRandom()
+            dealer = random.Random(args.seed)
+            stack.enter_context(mock.patch.object(random, "SystemRandom", lambda: dealer))
         for part in args.part.split(","):
             if args.db == "postgres":
                 location = stack.enter_context(postgres_url())

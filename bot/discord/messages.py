@@ -59,11 +59,13 @@ def locale_language(locale: discord.Locale | str | None) -> str:
 
 
 def render(lines: Sequence[Text], lang: str) -> str:
-    return "\n".join(line.render(lang) for line in lines)
+    return "\n".join([line.render(lang) for line in lines])
 
 
 def split_content(text: str, limit: int = MAX_CONTENT) -> list[str]:
     """Split text into message-sized parts, at line breaks where possible."""
+    if len(text) <= limit:  # the commonest: one part, as it is
+        return [text]
     parts: list[str] = []
     current = ""
     for line in text.split("\n"):

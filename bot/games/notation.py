@@ -27,6 +27,12 @@ Decisions:
   parameter be left out (its field is then ``None``).
 * A notation longer than :data:`MAX_NOTATION` characters is refused before
   it is split, so arbitrary input costs nothing.
+* A table remembers the actions it parsed, by their text (at most
+  :data:`PARSED_MEMORY`, forgotten all at once when full): an action is a
+  frozen value of its text alone, so the same object serves every reader (a
+  step's command, an undo's replay of the steps since the checkpoint, the log).
+  A refused text is not remembered. An action spells its notation once
+  (``str(action)``, kept with the action).
 """
 
 from __future__ import annotations
@@ -43,6 +49,10 @@ T = TypeVar("T")
 
 #: the longest notation parsed; longer text is refused unread
 MAX_NOTATION = 200
+#: the most actions a verb table remembers by their text (:meth:`VerbTable.parse`)
+PARSED_MEMORY = 4096
+#: where an action keeps its notation once spelled (``str(action)``)
+_SPELLED = "_notation"
 
 Label = tuple[str, Mapping[str, Any]]
 
@@ -190,7 +200,7 @@ class Verb:
         The one place words become notation: an action's ``str``, a slash command's
         options (:mod:`bot.discord.cogs.games`) and the move picker's taps
         (:mod:`bot.service.picker`) all spell through it."""
-        return " ".join([self.name, *(word for word in written if word is not None)])
+        return " ".join([self.name, *[word for word in written if word is not None]])
 
     def build(self, args: Sequence[str]) -> Any:
         """The action from the words after the verb; :class:`ValueError` if they do not fit."""
@@ -236,8 +246,18 @@ def verb(name: str, *params: Param) -> Callable[[type[T]], type[T]]:
         if fields != [p.name for p in params]:
             raise TypeError(f"{cls.__name__}: fields {fields} do not match the verb's parameters")
         declared = Verb(name, cls, tuple(params))
+
+        def spelled(action: Any) -> str:
+            """The action's notation, spelled once per action (kept in its ``__dict__``:
+            a frozen value, and no field, so equality, hashing and ``repr`` ignore it)."""
+            known: dict[str, Any] = action.__dict__
+            text: str | None = known.get(_SPELLED)
+            if text is None:
+                text = known[_SPELLED] = declared.notation(action)
+            return text
+
         cls.VERB = declared  # type: ignore[attr-defined]
-        cls.__str__ = lambda self: declared.notation(self)  # type: ignore[method-assign]
+        cls.__str__ = spelled  # type: ignore[method-assign]
         return cls
 
     return declare
@@ -259,6 +279,8 @@ class VerbTable:
                 raise ValueError(f"verb {declared.name!r} declared twice")
             self.verbs[declared.name] = declared
         self.error_key = error_key
+        #: the actions parsed, by their text (see the module docstring)
+        self._parsed: dict[str, Any] = {}
 
     def __iter__(self) -> Iterator[Verb]:
         return iter(self.verbs.values())
@@ -276,15 +298,22 @@ class VerbTable:
 
     def parse(self, text: str) -> Any:
         """The action written as ``text``; a RuleError (``error_key``) for anything else."""
+        known = self._parsed.get(text) if type(text) is str else None
+        if known is not None:
+            return known
         if not isinstance(text, str) or len(text) > MAX_NOTATION:
             raise _rule_error(self.error_key, text=str(text)[:MAX_NOTATION])
         words = text.split()
         if not words or words[0].lower() not in self.verbs:
             raise _rule_error(self.error_key, text=text)
         try:
-            return self.verbs[words[0].lower()].build(words[1:])
+            action = self.verbs[words[0].lower()].build(words[1:])
         except (ValueError, KeyError, TypeError, IndexError, RuleError):
             raise _rule_error(self.error_key, text=text) from None
+        if len(self._parsed) >= PARSED_MEMORY:
+            self._parsed.clear()
+        self._parsed[text] = action
+        return action
 
     def words(self, action: Any) -> tuple[str, dict[str, str]]:
         """An action's verb and each parameter's written value."""

@@ -54,11 +54,11 @@ from __future__ import annotations
 import json
 import logging
 import re
-from collections.abc import Mapping, Sequence
+from collections.abc import Callable, Mapping, Sequence
 from dataclasses import dataclass, field
-from functools import cache, cached_property, lru_cache
+from functools import cache, lru_cache
 from pathlib import Path
-from typing import Any
+from typing import Any, Generic, TypeVar, overload
 
 log = logging.getLogger(__name__)
 
@@ -67,6 +67,32 @@ DEFAULT_LANG = "en"
 LANGUAGES = ("en", "zh", "zh-TW", "ko")
 #: Chinese locale parts (region or script) that mean Traditional characters
 _TRADITIONAL = frozenset({"tw", "hk", "mo", "hant"})
+
+V = TypeVar("V")
+
+
+class _Once(Generic[V]):
+    """An attribute worked out on its first read and kept in the instance's ``__dict__``
+    (read from there ever after, this descriptor no longer asked): what
+    ``functools.cached_property`` does, without the lock Python 3.11's takes at every
+    first read (two more calls, and a rendered text's value is read first once per text).
+    Two threads reading it first at once both work it out, to equal values."""
+
+    def __init__(self, work: Callable[[Any], V]) -> None:
+        self.work = work
+        self.name = work.__name__
+        self.__doc__ = work.__doc__
+
+    @overload
+    def __get__(self, instance: None, owner: type) -> _Once[V]: ...
+    @overload
+    def __get__(self, instance: object, owner: type | None = None) -> V: ...
+    def __get__(self, instance: object, owner: type | None = None) -> V | _Once[V]:
+        if instance is None:  # read on the class: the descriptor itself
+            return self
+        value = self.work(instance)
+        instance.__dict__[self.name] = value
+        return value
 
 
 @dataclass(frozen=True)
@@ -91,7 +117,7 @@ class Text:
             _RENDERED[(value, language)] = remembered
         return remembered
 
-    @cached_property
+    @_Once
     def value_key(self) -> tuple[Any, ...] | None:
         """This text as a hashable value: its key, then each parameter's name and value
         (a nested text's value), so equal texts give equal values; None when a

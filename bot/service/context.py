@@ -87,13 +87,19 @@ R = TypeVar("R")
 _cleaned = functools.lru_cache(maxsize=4096)(clean_name)
 
 
+#: the types whose values pass the gate as they are (none of the kinds it checks): the
+#: commonest by identity, and each other type once it has been seen to be none of them
+_UNCHECKED: set[type] = {type(None), str, bool, float}
+#: the containers whose items pass the gate one by one
+_CONTAINERS = (list, tuple, set, frozenset)
+
+
 def _admitted_value(value: Any) -> Any:
     """``value`` as the service takes it (see :func:`admitted`); Refusal if refused."""
-    if value is None or type(value) is str:  # the commonest, with nothing to check
+    kind = value.__class__
+    if kind in _UNCHECKED:  # the commonest (None, a str, the service itself)
         return value
-    if isinstance(value, bool):
-        return value
-    if isinstance(value, int):
+    if kind is int or isinstance(value, int):
         if not storable(value):
             raise Refusal("error.stale_button")
         return value
@@ -101,9 +107,11 @@ def _admitted_value(value: Any) -> Any:
         _admitted_value(value.id)
         name = _cleaned(value.name)
         return value if name == value.name else Player(value.id, name)
-    if isinstance(value, list | tuple | set | frozenset):
+    if isinstance(value, _CONTAINERS):
         for item in value:
             _admitted_value(item)
+        return value
+    _UNCHECKED.add(kind)  # a class of the program's (the service): a bounded set
     return value
 
 
@@ -114,9 +122,10 @@ def admitted(
 
     @functools.wraps(command)
     async def gated(*args: P.args, **kwargs: P.kwargs) -> R:
-        checked = [_admitted_value(value) for value in args]
-        named = {name: _admitted_value(value) for name, value in kwargs.items()}
-        return await command(*checked, **named)
+        checked = list(map(_admitted_value, args))
+        for name, value in kwargs.items():
+            kwargs[name] = _admitted_value(value)
+        return await command(*checked, **kwargs)
 
     return gated
 

@@ -60,34 +60,29 @@ def label_text(row: GameRow, game_type: GameType, key: str, params: Mapping[str,
 
 
 def _named(names: Mapping[int, str | Text], key: str, params: Mapping[str, Any]) -> Text:
-    renamed = _renamed(names, params) if _holds_seat(params) else None
+    renamed = _renamed(names, params)
     return Text(key, dict(params) if renamed is None else renamed)
 
 
-def _holds_seat(params: Mapping[str, Any]) -> bool:
-    """Whether ``params`` hold a seat param, in nested texts too: one pass with a stack,
-    not a call a nested text (a prompt's alternatives and a hand's list nest a text per
-    item, and every message names them; most hold no seat)."""
-    stack = [params]
-    while stack:
-        for name, value in stack.pop().items():
-            if isinstance(value, Text):
-                if value.params:
-                    stack.append(value.params)
-            elif (name == "seat" or name.endswith("_seat")) and isinstance(value, int):
-                return True
-    return False
-
-
-def _renamed(names: Mapping[int, str | Text], params: Mapping[str, Any]) -> dict[str, Any]:
-    """``params`` (which :func:`_holds_seat`) with their seat params as names, in nested
-    texts too: a nested text without one is kept as it is, not rebuilt."""
-    shown = dict(params)
+def _renamed(names: Mapping[int, str | Text], params: Mapping[str, Any]) -> dict[str, Any] | None:
+    """``params`` with their seat params as names, in nested texts too, or None when
+    they hold none: one pass, a nested text without one kept as it is, not rebuilt (a
+    prompt's alternatives and a hand's list nest a text per item, and every message
+    names them; most hold no seat). Types are told by identity, not ``isinstance``: an
+    int param is a plain int (or a bool), and nothing subclasses :class:`Text`."""
+    shown: dict[str, Any] | None = None
     for name, value in params.items():
-        if isinstance(value, Text):
-            if value.params and _holds_seat(value.params):
-                shown[name] = Text(value.key, _renamed(names, value.params))
-        elif (name == "seat" or name.endswith("_seat")) and isinstance(value, int):
+        kind = value.__class__
+        if kind is Text:
+            if value.params:
+                inner = _renamed(names, value.params)
+                if inner is not None:
+                    if shown is None:
+                        shown = dict(params)
+                    shown[name] = Text(value.key, inner)
+        elif (kind is int or kind is bool) and (name == "seat" or name.endswith("_seat")):
+            if shown is None:
+                shown = dict(params)
             shown[name] = names.get(value, str(value))
     return shown
 
@@ -118,10 +113,11 @@ class LoadedGame:
     _names: tuple[GameRow, dict[int, str]] | None = field(
         default=None, init=False, repr=False, compare=False
     )
+    #: ``game_type.engine`` (a plain attribute: a step reads it a score of times)
+    engine: GameEngine[Any, Any] = field(init=False, repr=False, compare=False)
 
-    @property
-    def engine(self) -> GameEngine[Any, Any]:
-        return self.game_type.engine
+    def __post_init__(self) -> None:
+        self.engine = self.game_type.engine
 
     @property
     def id(self) -> int:
@@ -190,7 +186,7 @@ class LoadedGame:
         ]
 
     def names_of(self, seats: Sequence[int] | set[int]) -> str:
-        return ", ".join(self.row.seats[s].display_name for s in sorted(seats))
+        return ", ".join([self.row.seats[s].display_name for s in sorted(seats)])
 
     def waiting(self) -> set[int]:
         return self.engine.waiting_for(self.state)

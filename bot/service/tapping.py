@@ -26,7 +26,10 @@ Decisions:
   hides is offered or labelled. Labels whose params name a seat show the
   player's name, as in events.
 * The engine's work (legal actions, labels, judging a step) runs on the
-  engine threads, not on the event loop. A menu is built once per position:
+  engine threads, not on the event loop, in as few trips as the tap allows
+  (each costs the loop a wake-up): the picker is built and its choice read
+  and made, or its menu drawn up, in one; after a step, the next menu in one
+  more. A menu is built once per position:
   the menus built for a seat at a version of a game (with the same undo hint
   and player names), and what its picker worked out there (the seat's
   options, the engine's values, each step's judgement: :class:`Built`), are
@@ -57,8 +60,9 @@ import asyncio
 import logging
 import time
 from collections import OrderedDict
-from collections.abc import Sequence
+from collections.abc import Callable, Sequence
 from dataclasses import dataclass, replace
+from typing import Any, TypeVar
 
 from bot import metrics
 from bot.games.base import RuleError, TurnShape
@@ -75,6 +79,8 @@ from bot.service.play import Play, Unconfirmed, judged, off_loop
 
 log = logging.getLogger(__name__)
 
+T = TypeVar("T")
+
 #: a commit lost to another process's (the store's version check)
 CONFLICT = "error.conflict"
 #: what a stale, unreadable or mistaken choice is answered with, before a fresh menu
@@ -87,6 +93,23 @@ STALE_LINES = {
 KEPT_POSITIONS = 256
 #: a position: the game, the seat, the version, the undo hint and the seats' names
 Position = tuple[int, int, int, bool, tuple[tuple[int, str, str], ...]]
+
+
+def _chosen(
+    picker: Picker, token: str, picked: Sequence[str]
+) -> tuple[Pending | None, Pending | Picked | Control | StalePick, Menu | None]:
+    """A tap's choice read and made (:meth:`Picker.read`, :meth:`Picker.choose`), with the
+    next menu when the pick goes on; a stale or mistaken choice as its :class:`StalePick`."""
+    try:
+        pending = picker.read(token)
+        after = picker.choose(pending, picked)
+    except StalePick as stale:
+        return None, stale, None
+    return pending, after, picker.menu(after) if isinstance(after, Pending) else None
+
+
+def _nothing(picker: Picker) -> None:
+    return None
 
 
 @dataclass(frozen=True)
@@ -140,24 +163,24 @@ class Tapping:
                 hint = None
             if hint is None:  # a fresh picker: Undo when a step since the last checkpoint stands
                 hint = token is None and game.row.last_seq > game.row.checkpoint_seq
-            picker = await self._picker(game, seat, undo=hint)
             if token is None:
-                menu = await off_loop(picker.menu)
+                _, menu = await self._picker(game, seat, undo=hint, then=Picker.menu)
                 zoom, (hand, words) = await asyncio.gather(
                     self.ctx.zoom(game, seat), self._hand(game, seat)
                 )
                 answer = await self._answer(game, menu, zoom=zoom)
                 return replace(answer, hand=hand, hand_lines=words)
-            try:
-                pending = picker.read(token)
-                after = await off_loop(picker.choose, pending, picked)
-            except StalePick as stale:
+            picker, (pending, after, next_menu) = await self._picker(
+                game, seat, undo=hint, then=lambda picker: _chosen(picker, token, picked)
+            )
+            if isinstance(after, StalePick):
                 undo = game.row.last_seq > game.row.checkpoint_seq
                 if undo != picker.undo:
-                    picker = await self._picker(game, seat, undo=undo)
-                return await self._fresh(game, picker, Text(STALE_LINES[stale.key]))
-            if isinstance(after, Pending):
-                return await self._answer(game, await off_loop(picker.menu, after))
+                    picker, _ = await self._picker(game, seat, undo=undo, then=_nothing)
+                return await self._fresh(game, picker, Text(STALE_LINES[after.key]))
+            assert pending is not None
+            if next_menu is not None:
+                return await self._answer(game, next_menu)
             if after is Control.UNDO:
                 try:
                     outcome = await self.play.undo_step(game, seat)
@@ -173,8 +196,13 @@ class Tapping:
                 )
             except Unconfirmed as unconfirmed:
                 game.state = game.engine.load_state(game.row.state)  # as before the trial
-                picker = await self._picker(game, seat, undo=pending.undo)
-                menu = await off_loop(picker.confirmation, after.action, unconfirmed.why)
+                action, why = after.action, unconfirmed.why
+                _, menu = await self._picker(
+                    game,
+                    seat,
+                    undo=pending.undo,
+                    then=lambda picker: picker.confirmation(action, why),
+                )
                 return await self._answer(game, menu)
             except Refusal as refusal:  # the rules refused it after all: nothing was written
                 if refusal.text.key in (CONFLICT, "error.not_your_turn"):
@@ -211,7 +239,7 @@ class Tapping:
 
     def _built(self, game: LoadedGame, seat: int, version: int, undo: bool) -> Built:
         """The menus built at this position so far (kept, see the module docstring)."""
-        names = tuple((s.seat, s.display_name, s.colour) for s in game.row.seats)
+        names = tuple([(s.seat, s.display_name, s.colour) for s in game.row.seats])
         key = (game.id, seat, version, undo, names)
         built = self._kept.get(key)
         if built is None:
@@ -226,7 +254,11 @@ class Tapping:
             self._kept.move_to_end(key)
         return built
 
-    async def _picker(self, game: LoadedGame, seat: int, *, undo: bool) -> Picker:
+    async def _picker(
+        self, game: LoadedGame, seat: int, *, undo: bool, then: Callable[[Picker], T]
+    ) -> tuple[Picker, T]:
+        """The seat's picker at the loaded position, and ``then(picker)``: built and
+        worked on in one trip to an engine thread (each trip costs the loop a wake-up)."""
         engine = game.engine
         row_state = game.row.state
         undo = undo and engine.turns is TurnShape.SEQUENTIAL
@@ -235,8 +267,8 @@ class Tapping:
         def judge(action: object) -> Text | None:
             return judged(engine, engine.load_state(row_state), seat, action)
 
-        def build() -> Picker:
-            return Picker(
+        def build() -> tuple[Picker, T]:
+            picker = Picker(
                 engine,
                 game.state,
                 seat,
@@ -246,6 +278,7 @@ class Tapping:
                 judge=judge,
                 built=built,
             )
+            return picker, then(picker)
 
         return await off_loop(build)
 
@@ -282,31 +315,37 @@ class Tapping:
             return TapAnswer(game.id, outcome=outcome, lines=(Text("picker.moved_on"),))
         version = outcome.version if outcome.version is not None else game.row.version
         undo = any(choice.kind is ChoiceKind.UNDO for choice in outcome.reply.choices)
-        dumped = engine.dump_state(state)
         built = self._built(game, seat, version, undo)
+        dumped: list[dict[str, Any]] = []
 
-        def build() -> Picker:
-            return Picker(
+        def judge(action: object) -> Text | None:
+            """As :func:`judged` on a copy of the state the step left (dumped once, at the
+            first step judged: on the engine thread, and only when a menu asks)."""
+            if not dumped:
+                dumped.append(engine.dump_state(state))
+            return judged(engine, engine.load_state(dumped[0]), seat, action)
+
+        def menu_now() -> Menu:
+            """The next menu: built with its picker in one trip to an engine thread."""
+            picker = Picker(
                 engine,
                 state,
                 seat,
                 version=version,
                 text=game.label_text,
                 undo=undo,
-                judge=lambda action: judged(engine, engine.load_state(dumped), seat, action),
+                judge=judge,
                 built=built,
             )
+            if follow:
+                try:
+                    return picker.follow(follow)
+                except StalePick:  # it no longer fits: the first menu
+                    pass
+            return picker.menu()
 
-        picker = await off_loop(build)
-        menu: Menu | None = None
-        if follow:
-            try:
-                menu = await off_loop(picker.follow, follow)
-            except StalePick:  # it no longer fits: the first menu
-                menu = None
         try:
-            if menu is None:
-                menu = await off_loop(picker.menu)
+            menu = await off_loop(menu_now)
         except StalePick:
             return TapAnswer(game.id, outcome=outcome)
         return await self._answer(game, menu, outcome=outcome)

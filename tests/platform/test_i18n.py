@@ -168,3 +168,14 @@ def test_a_text_is_rendered_once_per_value_and_language_and_as_t_renders_it(
     for n in range(10):
         Text("error.game_full", {"max": n}).render("en")
         assert len(i18n._RENDERED) <= 3
+
+
+def test_a_texts_value_is_worked_out_once_and_kept_with_the_text() -> None:
+    """``Text.value_key`` is worked out at its first read only (kept in the text's own
+    ``__dict__``), a nested text's too, and is the same value at every read."""
+    inner = Text("list.comma", {"head": "a", "tail": "b"})
+    outer = Text("hand.news", {"game": inner, "count": 2})
+    assert "value_key" not in outer.__dict__ and "value_key" not in inner.__dict__
+    first = outer.value_key
+    assert outer.__dict__["value_key"] is first and inner.__dict__["value_key"] == inner.value_key
+    assert outer.value_key is first == ("hand.news", "game", inner.value_key, "count", 2)

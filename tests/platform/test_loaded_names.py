@@ -97,3 +97,32 @@ def test_renaming_equals_the_plain_rename_at_any_depth() -> None:
         for name, value in params.items():  # a nested text with no seat is the same object
             if isinstance(value, Text) and _reference(names, {name: value})[name] == value:
                 assert said.params[name] is value
+
+
+def test_no_class_extends_text() -> None:
+    """Renaming tells a nested text by its class alone (``_renamed``): a subclass of
+    :class:`Text` would pass unrenamed, so there is none once every game is loaded."""
+    plugins.load_builtin_games()
+    assert Text.__subclasses__() == []
+
+
+async def test_a_loaded_games_engine_is_its_game_types_and_follows_a_replaced_one(
+    tmp_path: Path,
+) -> None:
+    """``LoadedGame.engine`` is read once from the game type: it is that type's engine,
+    and a game rebuilt with another type (``dataclasses.replace``) has the other's."""
+    plugins.load_builtin_games()
+    store = await Store.open(tmp_path / "engine.db")
+    try:
+        service = GameService(store, games.REGISTRY, render=False)
+        await service.lobby.new_game(
+            guild_id=GUILD, channel_id=CHANNEL, user=ANN, game_type_name="tigris", seed=3
+        )
+        await service.lobby.join(CHANNEL, BO)
+        await service.lobby.start(CHANNEL, ANN)
+        game = await service.ctx.running(CHANNEL)
+        assert game.engine is games.REGISTRY["tigris"].engine is game.game_type.engine
+        other = games.REGISTRY["tikal"]
+        assert replace(game, game_type=other).engine is other.engine
+    finally:
+        await store.close()

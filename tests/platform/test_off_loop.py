@@ -200,3 +200,45 @@ async def test_an_undos_rebuild_applies_calm_steps_on_the_loop_and_others_off_it
         expected = engine.load_state(checkpoint)
         engine.apply(expected, seat, engine.parse_action(action))
         assert engine.dump_state(rebuilt) == engine.dump_state(expected)
+
+
+async def test_each_tap_takes_the_engine_threads_as_few_trips_as_it_can(
+    tmp_path: Path, monkeypatch: Any
+) -> None:
+    """Opening the picker is one trip to an engine thread (built, its menu drawn up);
+    a tap that narrows the pick is one (built, the choice read and made, the next
+    menu); a tap that plays a step the seat goes on from is two (the same, then the
+    next menu from the state the step left), the step applied on the loop (calm) and
+    nothing else of the engine's there."""
+    from bot.service import tapping
+
+    trips: list[str] = []
+    real = tapping.off_loop
+
+    async def counted(work: Any, *args: Any) -> Any:
+        trips.append(getattr(work, "__name__", "?"))
+        return await real(work, *args)
+
+    monkeypatch.setattr(tapping, "off_loop", counted)
+    engine, calls = recorded("tigris")
+    store, service = await started(tmp_path, "tigris", engine)
+    try:
+        row = await store.open_game_in(CHANNEL)
+        assert row is not None
+        first = next(s for s in row.seats if s.seat == 0)
+        player = next(p for p in (ALICE, BOB, CAROL) if p.id == first.user_id)
+        answer = await service.tapping.tap(CHANNEL, player)
+        assert answer.menu is not None and len(trips) == 1
+        per_tap: list[int] = []
+        while answer.outcome is None:
+            assert answer.menu is not None
+            option = answer.menu.sections[0].options[0]
+            trips.clear()
+            answer = await service.tapping.tap(CHANNEL, player, answer.menu.token, [option.token])
+            per_tap.append(len(trips))
+        assert answer.outcome.version is not None and answer.menu is not None  # it goes on
+    finally:
+        await store.close()
+    assert per_tap[:-1] == [1] * (len(per_tap) - 1) and per_tap[-1] == 2, per_tap
+    on_loop = [k for k, _, t in calls if t is threading.current_thread()]
+    assert on_loop == ["apply"]  # the step; the picker's judgements were tried off the loop

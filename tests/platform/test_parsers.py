@@ -8,12 +8,15 @@ exception. Autocomplete with arbitrary values already chosen answers a list.
 
 from __future__ import annotations
 
+import dataclasses
+
 import pytest
 from hypothesis import HealthCheck, given, settings
 from hypothesis import strategies as st
 
 from bot import games, plugins
 from bot.discord.cogs.games import option_word
+from bot.games import notation
 from bot.games.base import GameEngine, RuleError
 
 plugins.load_builtin_games()
@@ -65,3 +68,36 @@ def test_autocomplete_with_arbitrary_choices_answers_a_list(name, game_type, dat
                 chosen = {p.name: data.draw(WORDS) for p in verb.params if p is not param}
                 suggestions = engine.legal_values(state, seat, verb.name, param.name, chosen)
                 assert isinstance(suggestions, list)
+
+
+@pytest.mark.parametrize(("name", "game_type"), ENGINES, ids=[n for n, _ in ENGINES])
+def test_a_table_remembers_what_it_parsed_as_frozen_values_and_nothing_refused(
+    name, game_type, monkeypatch
+) -> None:
+    """An action parsed again is the object parsed before, equal to a fresh parse; every
+    action class is a frozen dataclass (so sharing one is safe); a refused text is
+    refused again, never remembered; a full memory starts again."""
+    engine = game_type.engine
+    table = engine.verbs
+    for declared in table:
+        assert dataclasses.is_dataclass(declared.action)
+        assert declared.action.__dataclass_params__.frozen, declared.action
+    state = engine.new_game(engine.min_players, {}, 3)
+    seat = min(engine.waiting_for(state))
+    texts = [str(action) for action in engine.legal_actions(state, seat)[:40]]
+    assert texts
+    monkeypatch.setattr(notation, "PARSED_MEMORY", len(texts))
+    table._parsed.clear()
+    first = [engine.parse_action(text) for text in texts]
+    assert [engine.parse_action(text) for text in texts] == first
+    assert all(a is b for a, b in zip(first, [engine.parse_action(t) for t in texts], strict=True))
+    table._parsed.clear()  # forgotten: parsed afresh, to equal values
+    assert [engine.parse_action(text) for text in texts] == first
+    assert str(engine.parse_action(texts[0])) == texts[0]  # its notation, spelled once
+    assert str(dataclasses.replace(first[0])) == str(first[0]) == texts[0]  # and afresh
+    for _ in range(2):
+        with pytest.raises(RuleError):
+            engine.parse_action("zz-not-a-verb 1")
+    assert "zz-not-a-verb 1" not in table._parsed
+    engine.parse_action(texts[0] + " ")  # one more than the memory holds: it starts again
+    assert len(table._parsed) == 1

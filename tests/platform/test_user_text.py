@@ -19,6 +19,7 @@ from typing import Any
 import pytest
 
 from bot.service import GameService, Player, Refusal
+from bot.service.context import _admitted_value
 from bot.service.names import MAX_NAME, clean_name, seat_name
 from bot.store import Store
 from tests.conftest import ALICE, BOB, BOTH_BACKENDS, CAROL, CHANNEL, GUILD
@@ -178,3 +179,24 @@ async def test_ids_the_store_cannot_hold_are_stale_everywhere(
             await call()
         assert refused.value.text.key == "error.stale_button", name
     assert await store.raw_game((await channel_row(store)).id) == before
+
+
+def test_the_gate_checks_every_int_and_container_whatever_it_has_seen_before() -> None:
+    """The gate passes a type it has seen hold nothing to check at once, and checks an
+    int of any class (a subclass too) and a container's items each time."""
+
+    class Numbered(int):
+        pass
+
+    class Plain:
+        pass
+
+    anything = Plain()
+    for _ in range(2):  # the second time, with every type seen once
+        assert _admitted_value(anything) is anything
+        assert _admitted_value(Numbered(5)) == 5
+        assert _admitted_value(True) is True
+        for refused in (Numbered(2**63), [1, 2**63], (Numbered(-(2**63) - 1),), {10**30}):
+            with pytest.raises(Refusal):
+                _admitted_value(refused)
+    assert _admitted_value(Player(5, "\x00Ann")) == Player(5, "Ann")

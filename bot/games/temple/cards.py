@@ -41,7 +41,7 @@ class Card:
 
     @property
     def width(self) -> int:
-        return max(len(row) for row in self.rows)
+        return _width(self.rows)
 
     @property
     def height(self) -> int:
@@ -50,6 +50,12 @@ class Card:
     @property
     def cells(self) -> frozenset[Cell]:
         return _cells(self.rows)
+
+    @property
+    def ground_first(self) -> tuple[Cell, ...]:
+        """:attr:`cells` row by row from the ground (row 0), each row left to right: the
+        order the views list them in."""
+        return _ground_first(self.rows)
 
     @property
     def lightning(self) -> bool:
@@ -62,7 +68,7 @@ class Card:
             "value": self.value,
             "width": self.width,
             "height": self.height,
-            "cells": [list(cell) for cell in sorted(self.cells, key=lambda c: (c[1], c[0]))],
+            "cells": [list(cell) for cell in self.ground_first],
             "lightning": self.lightning,
         }
 
@@ -73,6 +79,16 @@ def _cells(rows: tuple[str, ...]) -> frozenset[Cell]:
     return frozenset(
         (x, height - 1 - i) for i, row in enumerate(rows) for x, ch in enumerate(row) if ch == "#"
     )
+
+
+@cache
+def _width(rows: tuple[str, ...]) -> int:
+    return max(len(row) for row in rows)
+
+
+@cache
+def _ground_first(rows: tuple[str, ...]) -> tuple[Cell, ...]:
+    return tuple(sorted(_cells(rows), key=lambda c: (c[1], c[0])))
 
 
 def _card(entry: dict[str, Any]) -> Card:

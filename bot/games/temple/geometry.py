@@ -25,7 +25,8 @@ Decisions:
 
 from __future__ import annotations
 
-from collections.abc import Iterable, Iterator, Sequence
+from collections.abc import Iterable, Sequence
+from functools import lru_cache
 from typing import NamedTuple
 
 from bot.games.temple.components import COLUMN_LETTERS, MORTAR_GAPS, MORTAR_PIECES
@@ -45,9 +46,10 @@ class Brick(NamedTuple):
         """The column of the brick's right end."""
         return self.x + self.length - 1
 
-    def cells(self) -> Iterator[Cell]:
-        for x in range(self.x, self.x + self.length):
-            yield (x, self.y)
+    def cells(self) -> tuple[Cell, ...]:
+        """The cells it covers, left to right (worked out once per brick: every check of
+        a build asks)."""
+        return _cells(self)
 
     def covers(self, cell: Cell) -> bool:
         return cell[1] == self.y and self.x <= cell[0] <= self.right
@@ -55,6 +57,11 @@ class Brick(NamedTuple):
     def notation(self) -> str:
         """``4:A1``: the length, a colon and the left end's cell."""
         return f"{self.length}:{COLUMN_LETTERS[self.x]}{self.y + 1}"
+
+
+@lru_cache(maxsize=4096)
+def _cells(brick: Brick) -> tuple[Cell, ...]:
+    return tuple([(x, brick.y) for x in range(brick.x, brick.x + brick.length)])
 
 
 def touching(a: Brick, b: Brick) -> bool:

@@ -90,7 +90,7 @@ def _area(
         "value": None if found is None else found.value,
         "width": 0 if found is None else found.width,
         "height": 0 if found is None else found.height,
-        "cells": [list(c) for c in sorted(silhouette, key=lambda c: (c[1], c[0]))],
+        "cells": [] if found is None else [list(c) for c in found.ground_first],
         "bricks": [_brick(b, new=b in fresh, **(extra or {}).get(b, {})) for b in bricks],
         "missing": len(silhouette - cells),
         "matches": bool(silhouette) and matches(bricks, silhouette, player.mortar_area == area),

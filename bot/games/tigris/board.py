@@ -111,8 +111,7 @@ def block_squares(top_left: Square) -> tuple[Square, Square, Square, Square]:
     return (top_left, top_left + 1, top_left + COLS, top_left + COLS + 1)
 
 
-def blocks_containing(sq: Square) -> tuple[Square, ...]:
-    """Top-left squares of every 2×2 block on the board that contains ``sq``."""
+def _blocks_containing(sq: Square) -> tuple[Square, ...]:
     col, row = sq % COLS, sq // COLS
     return tuple(
         square(c, r)
@@ -120,6 +119,15 @@ def blocks_containing(sq: Square) -> tuple[Square, ...]:
         for c in (col - 1, col)
         if 0 <= c < COLS - 1 and 0 <= r < ROWS - 1
     )
+
+
+#: the top-left squares of the 2×2 blocks holding each square (every tile placed asks)
+_BLOCKS: Final[tuple[tuple[Square, ...], ...]] = tuple(_blocks_containing(sq) for sq in SQUARES)
+
+
+def blocks_containing(sq: Square) -> tuple[Square, ...]:
+    """Top-left squares of every 2×2 block on the board that contains ``sq``."""
+    return _BLOCKS[sq]
 
 
 def is_top_left(sq: Square) -> bool:

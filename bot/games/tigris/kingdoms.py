@@ -53,7 +53,7 @@ class Regions:
                         members.append(nb)
                         stack.append(nb)
             squares.append(members)
-            leaders.append(sorted(sq for sq in members if sq in pieces))
+            leaders.append(sorted([sq for sq in members if sq in pieces]))
         self.label = label
         self.squares = squares
         self.leaders = leaders

@@ -44,6 +44,12 @@ def _counted(hand: Iterable[Any]) -> dict[str, int]:
     return counts
 
 
+def _points(view: Mapping[str, Any]) -> dict[str, int]:
+    """Every colour's points in ``view``."""
+    held = view.get("points", {})
+    return {c: int(held.get(c, 0)) for c in COLOURS}
+
+
 def _beyond(counts: Mapping[str, int], other: Mapping[str, int]) -> dict[str, int]:
     """The tiles ``counts`` holds beyond ``other`` (colours with more only)."""
     return {c: n - other.get(c, 0) for c, n in counts.items() if n > other.get(c, 0)}
@@ -74,8 +80,8 @@ def private_news(before: Mapping[str, Any] | None, after: Mapping[str, Any]) -> 
             if lost:
                 news.append(("tigris.news.lost", {"tiles": tiles(lost)}))
         news.append(("tigris.news.hand", {"count": sum(held.values()), "tiles": tiles(held)}))
-    now = {c: int(after.get("points", {}).get(c, 0)) for c in COLOURS}
-    then = None if before is None else {c: int(before.get("points", {}).get(c, 0)) for c in COLOURS}
+    now = _points(after)
+    then = None if before is None else _points(before)
     if then is None or then != now:
         if then is not None:
             gained = {c: now[c] - then[c] for c in COLOURS}

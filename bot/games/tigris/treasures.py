@@ -42,7 +42,7 @@ def pending_claim(board: Board) -> TreasureClaim | None:
         return None
     regions = Regions(board)
     for region in regions.kingdoms():
-        treasures = tuple(sorted(sq for sq in regions.squares[region] if sq in board.treasures))
+        treasures = tuple(sorted([sq for sq in regions.squares[region] if sq in board.treasures]))
         if len(treasures) < 2:
             continue
         trader = leader_in(board, regions, region, GREEN)

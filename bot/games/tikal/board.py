@@ -23,6 +23,7 @@ Decisions:
 from __future__ import annotations
 
 import math
+from functools import lru_cache
 
 from bot.games.notation import ascii_int
 from bot.games.tikal.components import TILE_SET
@@ -51,6 +52,7 @@ def space_name(space: Space) -> str:
     return f"{COL_LETTERS[col]}{row + 1}"
 
 
+@lru_cache(maxsize=2048)  # every load of a state parses each space's name: remembered
 def parse_space(word: str) -> Space:
     """``"c4"`` or ``"C4"`` to a space; :class:`ValueError` if not on the map."""
     word = word.strip()

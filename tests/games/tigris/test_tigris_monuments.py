@@ -7,6 +7,7 @@ from tigris_positions import keys, leader_at, legal, play, position, sq, tile_at
 
 from bot.games.base import RuleError
 from bot.games.tigris import ENGINE
+from bot.games.tigris.board import COLS, ROWS, SQUARES, block_squares, blocks_containing
 from bot.games.tigris.state import Leader
 
 SPARE = {"A11": "red*", "C11": "red*", "E11": "red*"}
@@ -192,3 +193,17 @@ def test_a_monument_outside_any_kingdom_scores_nothing():
     )
     play(state, "pass")
     assert sum(state.players[0].points.values()) == 0
+
+
+def test_the_blocks_holding_a_square_are_every_2x2_block_on_the_board_holding_it() -> None:
+    """``blocks_containing`` (a table read) names, for every square, each block whose
+    four squares are on the board and hold it, top-left squares in board order."""
+    for square in SQUARES:
+        expected = [
+            top_left
+            for top_left in SQUARES
+            if top_left % COLS < COLS - 1
+            and top_left // COLS < ROWS - 1
+            and square in block_squares(top_left)
+        ]
+        assert list(blocks_containing(square)) == expected
