@@ -67,11 +67,11 @@ def counting_images() -> Iterator[ImagesDrawn]:
         seen.jobs.append(_renderer(render, args))
         return await real(render, *args)
 
-    drawing.drawn = drawn  # type: ignore[assignment]
+    drawing.drawn = drawn
     try:
         yield seen
     finally:
-        drawing.drawn = real  # type: ignore[assignment]
+        drawing.drawn = real
 
 
 def private_images_sent(fake: FakeDiscord, since: int) -> list[RecordedMessage]:
