@@ -30,7 +30,11 @@ of a turn, a sealed submission). Each figure is printed with a floor measured in
   DMs; floor: a bare commit on the same database (``bench_floors``) plus one board
   drawn on the drawing pool (the least either kind draws: a hand-off its
   board, with the changed private views at once beside it; a step its
-  preview, the board or the seat's own view, with the zoom beside it);
+  preview, the board or the seat's own view, with the zoom beside it); the
+  hand-offs also by whether their player's DMs are open (Carol's are closed, as in
+  the tests: her private view comes as an ephemeral follow-up, and after a game
+  command that did not show it, it is drawn and shown again:
+  ``bot.discord.interactions``);
 * beside each hand-off, its own position's board drawn alone: again, after the
   run (the renderer's caches then hold what its first drawing drew), and as the
   hand-off drew it, first (fresh drawing processes, warmed up as the bot's, draw
@@ -282,6 +286,7 @@ async def bench(
     every_move: list[tuple[Any, bool]] = []  # each move's game row, and whether it handed off
     handoff_use: list[tuple[float, float]] = []  # the loop's and the fake's CPU, ms
     handoff_drew: list[tuple[int, int, int]] = []  # boards, private views drawn, sent
+    handoff_open: list[bool] = []  # whether the invoker's DMs are open
     step: list[float] = []
     games = 0
     async with serving(on_thread=on_thread) as fake:
@@ -332,6 +337,7 @@ async def bench(
                         if h.public_of(itx):
                             handoff.append((done - sent) * 1000)
                             handoff_rows.append(after)
+                            handoff_open.append(user.dms_open)
                             handoff_use.append((loop_cpu, its_cpu))
                             shown = len(private_images_sent(fake, mark))
                             handoff_drew.append((drawn.boards, drawn.private, shown))
@@ -349,6 +355,7 @@ async def bench(
         "callback": callback,
         "help": helps,
         "handoff": handoff,
+        "handoff_open": handoff_open,
         "handoff_use": handoff_use,
         "handoff_drew": handoff_drew,
         "on_thread": on_thread,
@@ -378,6 +385,14 @@ def report(game: str, db: str, r: dict[str, Any]) -> None:
     helped = statistics.median(r["help"])
     print(summary("interaction -> callback (the first response)", r["callback"], helped))
     print(summary("hand-off -> fully answered", r["handoff"], commit + board))
+    opened = [took for took, dms in zip(r["handoff"], r["handoff_open"], strict=True) if dms]
+    closed = [took for took, dms in zip(r["handoff"], r["handoff_open"], strict=True) if not dms]
+    if opened and closed:
+        print(
+            f"  by players whose DMs are open: n={len(opened)} median "
+            f"{statistics.median(opened):.1f} ms; closed (Carol: her private view follows "
+            f"ephemerally): n={len(closed)} median {statistics.median(closed):.1f} ms"
+        )
     own = r["own_boards"]
     if own:
         ratios = [took / (commit + alone) for took, alone in zip(r["handoff"], own, strict=True)]
