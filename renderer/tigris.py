@@ -26,6 +26,12 @@ Decisions recorded here:
   and mapped onto the palette before is pasted as it was mapped, so a render
   draws and maps the panel, the squares new to it and those with a numbered
   disc. The PNG is the same, byte for byte, as the whole image mapped.
+  A private view (the hand) is drawn whole and mapped onto its seat's palette
+  (:func:`private_palette`, one per seat colour and dynasty) like the board: its
+  drawing is a sixth of its cost, the full-colour PNG's encoding the rest, so the
+  8-bit PNG costs a third less on a core and is 2.4x smaller to upload (measured
+  on the sample hands: 4.0 → 2.6 ms, 50 → 21 kB), every pixel within 17 levels of a
+  channel of the full-colour drawing.
 * Text: every word drawn comes from the i18n catalog (``tigris.render.*`` in
   ``bot/i18n/locales/<lang>/tigris.json``, colour names from ``tigris.colour.*``),
   in the ``lang`` the caller passes. The language is decided once per image
@@ -1483,8 +1489,7 @@ def draw_private(view: View, player: PlayerLabel, lang: str = "en") -> Image.Ima
     seat = Seat(
         seat_no,
         clean_name(player.name, stack, t(lang, "tigris.render.player", number=seat_no + 1)),
-        parse_hex_colour(player.colour, DEFAULT_PLAYER_COLOURS[seat_no % 4]),
-        str(view.get("dynasty") or DYNASTIES[seat_no % 4]),
+        *_private_seat(view, player),
         {},
     )
     img = Image.new("RGB", (PRIVATE_W, PRIVATE_H), FRAME)
@@ -1526,10 +1531,39 @@ def _draw_hand(img: Image.Image, d: Draw, hand: Sequence[str], lang: str) -> Non
             d.rounded_rectangle(box, radius=14, outline=LAND_LINE, width=4)
 
 
+def _private_seat(view: View, player: PlayerLabel) -> tuple[RGB, str]:
+    """The colour and dynasty of the seat whose private view ``view`` is."""
+    seat_no = int(view.get("seat", player.seat))
+    colour = parse_hex_colour(player.colour, DEFAULT_PLAYER_COLOURS[seat_no % 4])
+    return colour, str(view.get("dynasty") or DYNASTIES[seat_no % 4])
+
+
 def render_private(view: View, player: PlayerLabel, lang: str = "en") -> bytes:
     """PNG of one player's hand (up to 6 tiles), points by colour and treasures,
-    labels in ``lang`` (English when the fonts cannot draw that language)."""
-    return encode_png(draw_private(view, player, lang))
+    labels in ``lang`` (English when the fonts cannot draw that language), mapped
+    onto the seat's palette (:func:`private_palette`)."""
+    return encode_png(
+        draw_private(view, player, lang), private_palette(*_private_seat(view, player))
+    )
+
+
+@lru_cache(maxsize=32)
+def private_palette(colour: RGB, dynasty: str) -> Image.Image:
+    """The 256-colour palette of the private views of a seat of ``colour`` and
+    ``dynasty``: built once from a sample hand holding a tile of every colour, an
+    empty slot, the seat's badge and every digit, with :data:`EXACT_COLOURS` and the
+    seat's colour kept exact (antialiased edges map within a few levels of a channel)."""
+    view = {
+        "seat": 0,
+        "dynasty": dynasty,
+        "hand": list(TILE_ORDER),
+        "points": {"red": 10, "blue": 23, "green": 45, "black": 67},
+        "treasures": 89,
+    }
+    hex_colour = "#{:02x}{:02x}{:02x}".format(*colour)
+    with unrecorded():
+        sample = draw_private(view, PlayerLabel(0, "Wg", hex_colour), DEFAULT_LANG)
+    return build_palette(sample, [*EXACT_COLOURS, colour])
 
 
 # --------------------------------------------------------------------------- /rules

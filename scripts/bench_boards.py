@@ -15,7 +15,10 @@ to it), each beside the floor from the same run:
   the one before: a move changes a few regions (``renderer.common.mapped_by_regions``);
 * **nothing remembered**: the regions forgotten before each board (the first board of
   a game or of a process);
-* **private**: seat 0's private view (drawn whole, unchanged by the regions).
+* **private**: seat 0's private view (drawn whole, unchanged by the regions), beside the
+  board's floor and beside its own: the bare encode of the private image (``encode_png``
+  of the decoded PNG: 8-bit where the renderer maps it onto a palette, as the image
+  decodes).
 
 Run it with ``PYTHONPATH`` at another checkout to measure that code (where it has no
 regions, the three board figures are the same drawing).
@@ -87,9 +90,13 @@ def measure(name: str, runs: int) -> None:
         forget()
         cold.append(cpu_ms(lambda: game_type.render_public(view, LABELS)))
     private: list[float] = []
+    private_bare: list[float] = []
     if game_type.render_private is not None:  # Tikal has no private view
         seen = game_type.engine.private_view(state, 0)
         private = [cpu_ms(lambda: game_type.render_private(seen, LABELS[0])) for _ in range(runs)]
+        hand = Image.open(io.BytesIO(game_type.render_private(seen, LABELS[0])))
+        hand.load()
+        private_bare = [cpu_ms(lambda: encode_png(hand)) for _ in range(runs)]
     floor = statistics.median(bare)
     print(f"{name}: floor: bare PNG encode {floor:.2f} ms ({image.width}x{image.height})")
     for label, figures in (
@@ -102,6 +109,12 @@ def measure(name: str, runs: int) -> None:
             continue
         value = statistics.median(figures)
         print(f"  {label}: {value:.2f} ms, {value / floor:.2f}x the floor")
+    if private_bare:
+        value, own = statistics.median(private), statistics.median(private_bare)
+        print(
+            f"  private view beside its own bare encode {own:.2f} ms "
+            f"({hand.width}x{hand.height} {hand.mode}): {value / own:.2f}x"
+        )
 
 
 def main() -> None:

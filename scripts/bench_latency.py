@@ -30,20 +30,32 @@ of a turn, a sealed submission). Each figure is printed with a floor measured in
   DMs; floor: a bare commit on the same database (``bench_floors``) plus one board
   drawn on the drawing pool (the least either kind draws: a hand-off its
   board, with the changed private views at once beside it; a step its
-  preview, the board or the seat's own view, with the zoom beside it);
+  preview, the board or the seat's own view, with the zoom beside it); the
+  hand-offs also by whether their player's DMs are open (Carol's are closed, as in
+  the tests: her private view comes as an ephemeral follow-up, and after a game
+  command that did not show it, it is drawn and shown again:
+  ``bot.discord.interactions``);
 * beside each hand-off, its own position's board drawn alone: again, after the
   run (the renderer's caches then hold what its first drawing drew), and as the
   hand-off drew it, first (fresh drawing processes, warmed up as the bot's, draw
   every move's board in the run's order and the hand-offs' are timed); the
   median of each hand-off's ratio to the commit plus either;
-* the images of one hand-off of the game's last state, drawn one after
-  another (sum) and at once (as the bot draws them): their ratio is what
-  drawing them concurrently saves; floor: the board alone;
+* the images each hand-off really drew, counted in the bot where it asks its drawing
+  pool for them (:mod:`tests.e2e.images_drawn`): boards and private views, and the
+  private images it sent (DMs, and the ephemeral messages of a closed DM's
+  fallback, from the fake's records); the hand-offs' median count of private
+  views is what the next two figures draw (before the eleventh round they drew
+  every seat's view, which no hand-off of these games does: a Tigris hand-off
+  draws the acting seat's refilled hand, a Temple Rush one none);
+* the images of one hand-off of the game's last state (the board and that many
+  private views), drawn one after another (sum) and at once (as the bot draws
+  them): their ratio is what drawing them concurrently saves; floor: the board alone;
 * the CPU time of those images, each drawn in this process
   (``time.process_time``, which a busy machine barely moves): the board's and
   the private views', and what the machine's cores allow at best for them at
   once (the longest image, or their sum over the cores). Where that is above
-  the board alone, the hand-off's floor on this machine is that, not the board.
+  the board alone, the hand-off's floor on this machine is that, not the board
+  (also given with every seat's view, as the rounds before counted).
 
 ``scripts/handoff_timeline.py`` shows where one hand-off's time goes.
 
@@ -68,6 +80,7 @@ import statistics
 import sys
 import tempfile
 import time
+from collections import Counter
 from pathlib import Path
 from typing import Any
 
@@ -83,6 +96,7 @@ from bot.service import drawing  # noqa: E402
 from tests.e2e.bot_harness import BotHarness  # noqa: E402
 from tests.e2e.fake_discord import FakeDiscord, FakeUser  # noqa: E402
 from tests.e2e.fake_thread import Remote, add_fake_argument, serving, where  # noqa: E402
+from tests.e2e.images_drawn import counting_images, private_images_sent  # noqa: E402
 
 #: rounds of the image measurement
 IMAGE_ROUNDS = 15
@@ -120,8 +134,12 @@ async def new_game(h: BotHarness, game: str, players: list[FakeUser]) -> None:
     await h.slash(creator, "game start")
 
 
-async def handoff_images(h: BotHarness) -> tuple[list[float], list[float], list[float], int]:
-    """Board alone, sequential and concurrent times (ms) of the last game's hand-off images."""
+async def handoff_images(
+    h: BotHarness, count: int
+) -> tuple[list[float], list[float], list[float], int]:
+    """Board alone, sequential and concurrent times (ms) of the last game's hand-off
+    images: its board and ``count`` private views (the first seats'), as many as a
+    hand-off drew; and how many private views that is."""
     assert h.store is not None
     row = await h.store.latest_game_in(h.channel.id)
     assert row is not None and row.state is not None
@@ -129,7 +147,7 @@ async def handoff_images(h: BotHarness) -> tuple[list[float], list[float], list[
     ctx = h.running.service.ctx
     engine = game.engine
     views = (
-        [engine.private_view(game.state, s.seat) for s in row.seats]
+        [engine.private_view(game.state, s.seat) for s in row.seats][:count]
         if engine.has_private_view and game.game_type.render_private is not None
         else []
     )
@@ -267,6 +285,8 @@ async def bench(
     handoff_rows: list[Any] = []
     every_move: list[tuple[Any, bool]] = []  # each move's game row, and whether it handed off
     handoff_use: list[tuple[float, float]] = []  # the loop's and the fake's CPU, ms
+    handoff_drew: list[tuple[int, int, int]] = []  # boards, private views drawn, sent
+    handoff_open: list[bool] = []  # whether the invoker's DMs are open
     step: list[float] = []
     games = 0
     async with serving(on_thread=on_thread) as fake:
@@ -287,37 +307,46 @@ async def bench(
                     itx = await h.slash(h.alice, "help")
                     if itx.latency is not None:
                         helps.append(itx.latency * 1000)
-                while len(callback) < moves:
-                    waiting = await h.waiting(players)
-                    if not waiting:
-                        await new_game(h, game, players)
-                        games += 1
-                        continue
-                    user = rng.choice(waiting)
-                    action = rng.choice(await h.legal(user))
-                    assert h.store is not None
-                    before = await h.store.latest_game_in(h.channel.id)
-                    sent = time.monotonic()
-                    loop_cpu, its_cpu = time.thread_time(), fake_cpu(fake)
-                    itx = await h.slash(user, "play", action=action)
-                    done = time.monotonic()
-                    loop_cpu = (time.thread_time() - loop_cpu) * 1000
-                    its_cpu = (fake_cpu(fake) - its_cpu) * 1000
-                    after = await h.store.latest_game_in(h.channel.id)
-                    played = before is not None and after is not None
-                    if not played or after.last_seq <= before.last_seq or itx.latency is None:
-                        raise RuntimeError(f"{action!r} was not played: {h.ephemeral_text(itx)}")
-                    callback.append(itx.latency * 1000)
-                    every_move.append((after, bool(h.public_of(itx))))
-                    if h.public_of(itx):
-                        handoff.append((done - sent) * 1000)
-                        handoff_rows.append(after)
-                        handoff_use.append((loop_cpu, its_cpu))
-                    else:
-                        step.append((done - sent) * 1000)
+                with counting_images() as drawn:
+                    while len(callback) < moves:
+                        waiting = await h.waiting(players)
+                        if not waiting:
+                            await new_game(h, game, players)
+                            games += 1
+                            continue
+                        user = rng.choice(waiting)
+                        action = rng.choice(await h.legal(user))
+                        assert h.store is not None
+                        before = await h.store.latest_game_in(h.channel.id)
+                        drawn.clear()
+                        mark = len(fake.messages)
+                        sent = time.monotonic()
+                        loop_cpu, its_cpu = time.thread_time(), fake_cpu(fake)
+                        itx = await h.slash(user, "play", action=action)
+                        done = time.monotonic()
+                        loop_cpu = (time.thread_time() - loop_cpu) * 1000
+                        its_cpu = (fake_cpu(fake) - its_cpu) * 1000
+                        after = await h.store.latest_game_in(h.channel.id)
+                        played = before is not None and after is not None
+                        if not played or after.last_seq <= before.last_seq or itx.latency is None:
+                            raise RuntimeError(
+                                f"{action!r} was not played: {h.ephemeral_text(itx)}"
+                            )
+                        callback.append(itx.latency * 1000)
+                        every_move.append((after, bool(h.public_of(itx))))
+                        if h.public_of(itx):
+                            handoff.append((done - sent) * 1000)
+                            handoff_rows.append(after)
+                            handoff_open.append(user.dms_open)
+                            handoff_use.append((loop_cpu, its_cpu))
+                            shown = len(private_images_sent(fake, mark))
+                            handoff_drew.append((drawn.boards, drawn.private, shown))
+                        else:
+                            step.append((done - sent) * 1000)
                 own_boards = await own_boards_alone(h, handoff_rows)
                 first_boards = await own_boards_first(h, every_move, settle)
-                board, sequential, concurrent, views = await handoff_images(h)
+                counted = statistics.median_low(p for _, p, _ in handoff_drew or [(0, 0, 0)])
+                board, sequential, concurrent, views = await handoff_images(h, counted)
                 cpu_board, cpu_views = await handoff_cpu(h)
             finally:
                 await h.stop()
@@ -326,7 +355,9 @@ async def bench(
         "callback": callback,
         "help": helps,
         "handoff": handoff,
+        "handoff_open": handoff_open,
         "handoff_use": handoff_use,
+        "handoff_drew": handoff_drew,
         "on_thread": on_thread,
         "own_boards": own_boards,
         "first_boards": first_boards,
@@ -354,6 +385,14 @@ def report(game: str, db: str, r: dict[str, Any]) -> None:
     helped = statistics.median(r["help"])
     print(summary("interaction -> callback (the first response)", r["callback"], helped))
     print(summary("hand-off -> fully answered", r["handoff"], commit + board))
+    opened = [took for took, dms in zip(r["handoff"], r["handoff_open"], strict=True) if dms]
+    closed = [took for took, dms in zip(r["handoff"], r["handoff_open"], strict=True) if not dms]
+    if opened and closed:
+        print(
+            f"  by players whose DMs are open: n={len(opened)} median "
+            f"{statistics.median(opened):.1f} ms; closed (Carol: her private view follows "
+            f"ephemerally): n={len(closed)} median {statistics.median(closed):.1f} ms"
+        )
     own = r["own_boards"]
     if own:
         ratios = [took / (commit + alone) for took, alone in zip(r["handoff"], own, strict=True)]
@@ -384,28 +423,38 @@ def report(game: str, db: str, r: dict[str, Any]) -> None:
             )
         )
     print(summary("step (no public message) -> fully answered", r["step"], commit + board))
+    drew = r["handoff_drew"]
+    if drew:
+        print(
+            f"images each hand-off drew (counted in the bot): boards "
+            f"{tally(b for b, _, _ in drew)}; private views {tally(p for _, p, _ in drew)}; "
+            f"private images sent (DMs, closed DMs' ephemeral messages) "
+            f"{tally(s for _, _, s in drew)}"
+        )
     print(
-        f"images of one hand-off (board + {r['views']} private views): one after another "
-        f"{sequential:.1f} ms, at once {concurrent:.1f} ms (at once/one after another "
-        f"{concurrent / sequential:.2f}); floor: the board alone {board:.1f} ms "
-        f"(at once/board {concurrent / board:.2f})",
+        f"images of one hand-off (board + {r['views']} private views, as many as a hand-off "
+        f"drew): one after another {sequential:.1f} ms, at once {concurrent:.1f} ms (at "
+        f"once/one after another {concurrent / sequential:.2f}); floor: the board alone "
+        f"{board:.1f} ms (at once/board {concurrent / board:.2f})",
         flush=True,
     )
     cpu_board, cpu_views = r["cpu_board"], r["cpu_views"]
-    total = cpu_board + sum(cpu_views)
     cores = drawing.RENDER_WORKERS
-    best = max([cpu_board, *cpu_views, total / cores])
+    each = statistics.median(cpu_views) if cpu_views else 0.0
+    drawn = [each] * r["views"]
+    total = cpu_board + sum(drawn)
+    best = max([cpu_board, *drawn, total / cores])
     print(
-        f"CPU of those images: board {cpu_board:.1f} ms + {len(cpu_views)} private views "
-        f"{sum(cpu_views):.1f} ms = {total:.1f} ms; at once on {cores} cores at best "
-        f"{best:.1f} ms (÷ board {best / cpu_board:.2f})",
+        f"CPU of those images: board {cpu_board:.1f} ms + {len(drawn)} private views "
+        f"{sum(drawn):.1f} ms ({each:.1f} ms each) = {total:.1f} ms; at once on {cores} cores "
+        f"at best {best:.1f} ms (÷ board {best / cpu_board:.2f})",
         flush=True,
     )
     if r["handoff_use"]:
         loop_cpu = statistics.median(c for c, _ in r["handoff_use"])
         fake_cpu = statistics.median(c for _, c in r["handoff_use"])
         whole = total + loop_cpu + fake_cpu
-        least = max([cpu_board, *cpu_views, whole / cores])
+        least = max([cpu_board, *drawn, whole / cores])
         print(
             f"  with a hand-off's CPU on the bot's loop ({loop_cpu:.1f} ms) and the fake's "
             f"({fake_cpu:.1f} ms), all on these {cores} cores: {whole:.1f} ms, at best "
@@ -413,6 +462,26 @@ def report(game: str, db: str, r: dict[str, Any]) -> None:
             f"takes here after its commit",
             flush=True,
         )
+        if len(cpu_views) != len(drawn):
+            every = cpu_board + sum(cpu_views) + loop_cpu + fake_cpu
+            most = max([cpu_board, *cpu_views, every / cores])
+            print(
+                f"  the same with every seat's private view ({len(cpu_views)}), as the rounds "
+                f"before counted: {every:.1f} ms, at best {most:.1f} ms at once (÷ board "
+                f"{most / cpu_board:.2f})",
+                flush=True,
+            )
+
+
+def tally(counts: Any) -> str:
+    """``counts`` as their median and how often each occurred: "median 1 (0 ×1, 1 ×22)"."""
+    values = list(counts)
+    often = sorted(Counter(values).items())
+    return (
+        f"median {statistics.median_low(values)} ("
+        + ", ".join(f"{value} ×{times}" for value, times in often)
+        + ")"
+    )
 
 
 def with_latency(seconds: float) -> None:

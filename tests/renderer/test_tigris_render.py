@@ -260,6 +260,18 @@ def test_private_shows_the_hand_and_points():
     assert differs(image, decode(tigris.render_private(scored, samples.PLAYERS[0])))
 
 
+@pytest.mark.parametrize("lang", ["en", "zh", "ko"])
+@pytest.mark.parametrize("seat", range(4))
+def test_private_is_8_bit_with_the_full_colour_drawings_pixels_nearly(seat: int, lang: str):
+    view, player = samples.private_view(seat), samples.PLAYERS[seat]
+    png = tigris.render_private(view, player, lang)
+    assert Image.open(io.BytesIO(png)).mode == "P"
+    drawn = tigris.draw_private(view, player, lang)
+    difference = ImageChops.difference(decode(png), drawn)
+    assert max(high for _, high in difference.getextrema()) <= 24  # antialiased edges only
+    assert tigris.render_private(view, player, lang) == png
+
+
 def test_private_with_a_short_hand():
     view = samples.private_view(2)
     view["hand"] = ["black"]
