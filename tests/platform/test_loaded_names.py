@@ -19,16 +19,22 @@ ANN, BO = Player(4201, "Ann"), Player(4202, "Bo")
 CHANNEL, GUILD = 7201, 9001
 
 
-async def test_a_games_texts_name_its_seats_as_its_row_does_now(tmp_path: Path) -> None:
+async def tigris_for_two(tmp_path: Path) -> tuple[Store, GameService]:
+    """A Tigris & Euphrates game of Ann and Bo, started, in a new store."""
     plugins.load_builtin_games()
-    store = await Store.open(tmp_path / "names.db")
+    store = await Store.open(tmp_path / "ziggurat.db")
+    service = GameService(store, games.REGISTRY, render=False)
+    await service.lobby.new_game(
+        guild_id=GUILD, channel_id=CHANNEL, user=ANN, game_type_name="tigris", seed=3
+    )
+    await service.lobby.join(CHANNEL, BO)
+    await service.lobby.start(CHANNEL, ANN)
+    return store, service
+
+
+async def test_a_games_texts_name_its_seats_as_its_row_does_now(tmp_path: Path) -> None:
+    store, service = await tigris_for_two(tmp_path)
     try:
-        service = GameService(store, games.REGISTRY, render=False)
-        await service.lobby.new_game(
-            guild_id=GUILD, channel_id=CHANNEL, user=ANN, game_type_name="tigris", seed=3
-        )
-        await service.lobby.join(CHANNEL, BO)
-        await service.lobby.start(CHANNEL, ANN)
         game = await service.ctx.running(CHANNEL)
         names = {s.seat: s.display_name for s in game.row.seats}
         deep = {"tiles": Text("list.comma", {"head": Text("x", {"seat": 1}), "tail": Text("y")})}
@@ -111,15 +117,8 @@ async def test_a_loaded_games_engine_is_its_game_types_and_follows_a_replaced_on
 ) -> None:
     """``LoadedGame.engine`` is read once from the game type: it is that type's engine,
     and a game rebuilt with another type (``dataclasses.replace``) has the other's."""
-    plugins.load_builtin_games()
-    store = await Store.open(tmp_path / "engine.db")
+    store, service = await tigris_for_two(tmp_path)
     try:
-        service = GameService(store, games.REGISTRY, render=False)
-        await service.lobby.new_game(
-            guild_id=GUILD, channel_id=CHANNEL, user=ANN, game_type_name="tigris", seed=3
-        )
-        await service.lobby.join(CHANNEL, BO)
-        await service.lobby.start(CHANNEL, ANN)
         game = await service.ctx.running(CHANNEL)
         assert game.engine is games.REGISTRY["tigris"].engine is game.game_type.engine
         other = games.REGISTRY["tikal"]

@@ -22,8 +22,8 @@ from typing import Any
 
 from bot import games, plugins
 from bot.games.base import GameType
-from bot.service import GameService, play
-from bot.store import MoveRow, Store
+from bot.service import GameService, Player, play
+from bot.store import GameRow, MoveRow, Store
 from tests.conftest import ALICE, BOB, CAROL, CHANNEL, GUILD, ORACLE
 from tests.support import robots
 
@@ -139,6 +139,14 @@ async def started(tmp_path: Path, name: str, engine: Any) -> tuple[Store, GameSe
     return store, service
 
 
+async def first_seat(store: Store) -> tuple[GameRow, Player]:
+    """The started game's row and the player in its seat 0."""
+    row = await store.open_game_in(CHANNEL)
+    assert row is not None
+    first = next(s for s in row.seats if s.seat == 0)
+    return row, next(p for p in (ALICE, BOB, CAROL) if p.id == first.user_id)
+
+
 async def test_a_rounds_calm_parts_apply_on_the_loop_and_its_last_off_it(tmp_path: Path) -> None:
     engine, calls = recorded("temple")
     store, service = await started(tmp_path, "temple", engine)
@@ -163,10 +171,7 @@ async def test_a_calm_games_steps_and_undo_apply_on_the_loop(tmp_path: Path) -> 
     engine, calls = recorded("tigris")
     store, service = await started(tmp_path, "tigris", engine)
     try:
-        row = await store.open_game_in(CHANNEL)
-        assert row is not None
-        first = next(s for s in row.seats if s.seat == 0)
-        player = next(p for p in (ALICE, BOB, CAROL) if p.id == first.user_id)
+        row, player = await first_seat(store)
         state = engine.load_state(row.state)
         placed = next(
             a for a in engine.legal_actions(state, 0) if str(a).startswith(("tile", "place"))
@@ -223,10 +228,7 @@ async def test_each_tap_takes_the_engine_threads_as_few_trips_as_it_can(
     engine, calls = recorded("tigris")
     store, service = await started(tmp_path, "tigris", engine)
     try:
-        row = await store.open_game_in(CHANNEL)
-        assert row is not None
-        first = next(s for s in row.seats if s.seat == 0)
-        player = next(p for p in (ALICE, BOB, CAROL) if p.id == first.user_id)
+        _, player = await first_seat(store)
         answer = await service.tapping.tap(CHANNEL, player)
         assert answer.menu is not None and len(trips) == 1
         per_tap: list[int] = []
