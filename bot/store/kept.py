@@ -45,7 +45,8 @@ from typing import Any
 from bot.store.base import SEAT_FIELDS, GameRow, Keep, SeatRow, StepWrite
 from bot.store.codec import dumps, loads
 
-#: how many games a process keeps by default (a Tigris row is about 20 KB in memory)
+#: how many games a process keeps by default (a Tigris game takes about 15 KB in memory,
+#: as ``scripts/bench_kept.py`` measures it)
 DEFAULT_KEPT_GAMES = 512
 #: the most a setting may ask for
 MAX_KEPT_GAMES = 1_000_000
