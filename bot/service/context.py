@@ -27,13 +27,15 @@ Decisions:
   (:meth:`bot.service.clock.Timers.audit`) lists a game that breaks it, and
   the start-up repair restores what it lacks.
 * **A step may start from the kept game** (:meth:`Context.kept_or_fresh`): a
-  member's typed or button move (:meth:`bot.service.play.Play.act`) loads the
+  member's typed or button move (:meth:`bot.service.play.Play.act`) and a public
+  decision button (:meth:`bot.service.tapping.Tapping.press`) load the
   channel's running game as this process last read or committed it, when the
   store keeps it (:mod:`bot.store.kept`), with no read; its commit's version
   check is the guard. A refusal from a kept row (a lost race included) stands
   only if the game read afresh is the same game at the same version; else the
-  command runs again, once, from the fresh row. A tap of the move picker, a
-  timer, a computer seat, the reads that show a game (``/board``, a picker's
+  command runs again, once, from the fresh row (a button's version included:
+  a kept row older than the button reads the game). A tap of the move picker
+  (it shows menus), a timer, a computer seat, the reads that show a game (``/board``, a picker's
   menus) and the seats' and lobby's commands read the game: what they show is
   what is stored, and their read keeps it for the next step. A retry cooldown
   started by a rule refused from a stale kept row outlives the re-run (rare:

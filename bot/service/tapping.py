@@ -13,7 +13,11 @@ Decisions:
   the menu built and — when the pick is finished — the step applied and
   committed through :meth:`bot.service.play.Play.step` (the store's version
   check guards the commit), and the next menu built from the state it left.
-  Moves stay action objects throughout.
+  Moves stay action objects throughout. A tap reads its game (its menus show
+  what is stored; the read keeps the game for the next step,
+  :mod:`bot.store.kept`); a public decision button (:meth:`Tapping.press`), which
+  shows no menu before its step, starts from the game kept in memory
+  (:meth:`~bot.service.context.Context.kept_or_fresh`, the version check its guard).
 * A stale, unreadable or mistaken choice changes nothing: the answer says
   so and carries a fresh menu at the position now (when the seat may act).
 * A step that can be taken back (or a sealed move that can still be
@@ -76,6 +80,7 @@ from bot.service.outcome import ChoiceKind, Outcome, Player, Refusal, StepKind
 from bot.service.pick_token import BadToken, Pending
 from bot.service.picker import Built, Control, Picked, Picker, StalePick
 from bot.service.play import Play, Unconfirmed, judged, off_loop
+from bot.store import GameRow
 
 log = logging.getLogger(__name__)
 
@@ -220,16 +225,18 @@ class Tapping:
         ``game_id`` at ``version``: its outcome, carrying the clicker's next menu when
         they still act (:attr:`Reply.menu`)."""
         started = time.perf_counter()
-        async with self.ctx.locks.hold(channel_id):
-            game = await self.ctx.running(
-                channel_id, expected_game=game_id, expected_version=version
-            )
+
+        async def attempt(row: GameRow | None) -> tuple[LoadedGame, int, Outcome]:
+            game = self.ctx.checked(row, expected_game=game_id, expected_version=version)
             seat = game.acting_seat(user.id).seat
             try:
                 action = game.engine.parse_action(action_text)
             except RuleError as error:
                 raise game.refusal(error) from None
-            outcome = await self.play.step(game, seat, action, end_forced=True)
+            return game, seat, await self.play.step(game, seat, action, end_forced=True)
+
+        async with self.ctx.locks.hold(channel_id):
+            game, seat, outcome = await self.ctx.kept_or_fresh(channel_id, attempt)
             metrics.step(time.perf_counter() - started)
             answer = await self._after(game, seat, outcome)
             outcome.reply.menu = answer.menu

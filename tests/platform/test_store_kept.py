@@ -385,3 +385,41 @@ async def test_at_most_size_games_are_kept(store: Store) -> None:
     store.keep_games(0)
     await store.open_game_in(CHANNEL)
     assert all(store.kept_game_in(row.channel_id) is None for row in rows)
+
+
+async def test_a_public_decision_button_starts_from_the_kept_row_and_its_version(
+    service: GameService, store: Store, second: Store
+) -> None:
+    """A public decision button (``Tapping.press``) of the kept game at its version reads
+    nothing; pressed again once another process has stepped the game (the button at the
+    version now stored, this process's kept row older), it is run again on the game read
+    afresh and accepted; a button older than the kept row is refused as stale after one
+    read, nothing written."""
+    kept = await _kept_relay(service)
+    mover = _mover(kept)
+    press = service.tapping.press
+    outcome, sent = await _traced(
+        store, press(CHANNEL, mover, "step 1", game_id=kept.id, version=kept.version)
+    )
+    assert isinstance(outcome, Outcome) and outcome.version == kept.version + 1
+    assert _reads(sent) == [], sent
+    stale = store.kept_game_in(CHANNEL)
+    assert stale is not None and stale.version == kept.version + 1
+    await GameService(second, games.REGISTRY, render=False).play.act(CHANNEL, mover, "step 1")
+    now = await _stored(second)
+    assert store.kept_game_in(CHANNEL) is stale and now.version == stale.version + 1
+    answer, sent = await _traced(
+        store, _answer(press(CHANNEL, mover, "step 1", game_id=now.id, version=now.version))
+    )
+    assert not answer.startswith("error."), answer  # played (its turn goes on or ends)
+    assert len(_reads(sent)) == 1
+    stored = await _stored(store)
+    assert stored.version == now.version + 1
+    _same(store.kept_game_in(CHANNEL), stored)
+    answer, sent = await _traced(
+        store, _answer(press(CHANNEL, mover, "step 1", game_id=now.id, version=now.version))
+    )
+    assert answer == "error.stale_button" and len(_reads(sent)) == 1
+    assert (await _stored(store)).version == stored.version  # nothing written
+    moves = await store.moves(stored.id)
+    assert [m.seq for m in moves] == list(range(1, stored.last_seq + 1))
