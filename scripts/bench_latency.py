@@ -372,6 +372,14 @@ async def bench(
     }
 
 
+def at_once(board: float, views: list[float], cores: int, more: float = 0.0) -> tuple[float, float]:
+    """The CPU of a board, its private ``views`` and ``more`` (ms) together, and the least
+    they take at once on ``cores``: no image faster than alone, no less than the sum spread
+    over the cores."""
+    total = board + sum(views) + more
+    return total, max([board, *views, total / cores])
+
+
 def report(game: str, db: str, r: dict[str, Any]) -> None:
     commit = statistics.median(r["commit"])
     concurrent = statistics.median(r["concurrent"])
@@ -442,8 +450,7 @@ def report(game: str, db: str, r: dict[str, Any]) -> None:
     cores = drawing.RENDER_WORKERS
     each = statistics.median(cpu_views) if cpu_views else 0.0
     drawn = [each] * r["views"]
-    total = cpu_board + sum(drawn)
-    best = max([cpu_board, *drawn, total / cores])
+    total, best = at_once(cpu_board, drawn, cores)
     print(
         f"CPU of those images: board {cpu_board:.1f} ms + {len(drawn)} private views "
         f"{sum(drawn):.1f} ms ({each:.1f} ms each) = {total:.1f} ms; at once on {cores} cores "
@@ -453,8 +460,7 @@ def report(game: str, db: str, r: dict[str, Any]) -> None:
     if r["handoff_use"]:
         loop_cpu = statistics.median(c for c, _ in r["handoff_use"])
         fake_cpu = statistics.median(c for _, c in r["handoff_use"])
-        whole = total + loop_cpu + fake_cpu
-        least = max([cpu_board, *drawn, whole / cores])
+        whole, least = at_once(cpu_board, drawn, cores, loop_cpu + fake_cpu)
         print(
             f"  with a hand-off's CPU on the bot's loop ({loop_cpu:.1f} ms) and the fake's "
             f"({fake_cpu:.1f} ms), all on these {cores} cores: {whole:.1f} ms, at best "
@@ -463,8 +469,7 @@ def report(game: str, db: str, r: dict[str, Any]) -> None:
             flush=True,
         )
         if len(cpu_views) != len(drawn):
-            every = cpu_board + sum(cpu_views) + loop_cpu + fake_cpu
-            most = max([cpu_board, *cpu_views, every / cores])
+            every, most = at_once(cpu_board, cpu_views, cores, loop_cpu + fake_cpu)
             print(
                 f"  the same with every seat's private view ({len(cpu_views)}), as the rounds "
                 f"before counted: {every:.1f} ms, at best {most:.1f} ms at once (÷ board "
